@@ -1,0 +1,204 @@
+"""Briefs and the folder source: one text file (or one source file to document) per brief.
+
+A brief file is `.md` or `.txt`, optionally opening with YAML front matter:
+
+    ---
+    id: q3-memo
+    title: Q3 update for the sales team
+    rubric: memo
+    max_words: 250
+    ---
+    The text of the brief...
+
+A source file (`.py`, `.js`, ...) becomes the task "document this file" with the
+`api-docs` rubric. A file that cannot be used becomes a `BadBrief` with the reason; the
+batch records it as a run with stop reason `error` and goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+BRIEF_SUFFIXES = {".md", ".txt", ".markdown"}
+SOURCE_SUFFIXES = {
+    ".py", ".js", ".mjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".c", ".h",
+    ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".scala", ".sh", ".sql", ".lua",
+}
+FRONT_MATTER_KEYS = {"id", "title", "rubric", "house_rules", "min_words", "max_words"}
+
+SOURCE_TASK = (
+    "Write the API documentation, in Markdown, for the source file `{name}` shown below. "
+    "Start with a `# ` heading naming the module, then one short paragraph on what it is "
+    "for, then one `## ` section per public function or class with its parameters, return "
+    "value and an example of use. Describe only what the code does."
+)
+
+
+@dataclass(frozen=True)
+class Brief:
+    id: str
+    text: str
+    origin: str  # where it came from: a path, or a sheet and row
+    title: str = ""
+    kind: str = "brief"  # "brief" | "source"
+    source_text: str = ""  # the code to document, for kind == "source"
+    rubric: str | None = None
+    house_rules: str | None = None
+    min_words: int | None = None
+    max_words: int | None = None
+
+    def fingerprint(self, *extra: str) -> str:
+        """Hash of everything that shapes the result, so a changed brief gets a new thread."""
+        h = hashlib.sha256()
+        for part in (self.id, self.title, self.text, self.source_text,
+                     str(self.min_words), str(self.max_words), *extra):
+            h.update(part.encode("utf-8"))
+            h.update(b"\x00")
+        return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class BadBrief:
+    id: str
+    origin: str
+    reason: str
+    raw_fingerprint: str = field(default="")
+
+
+@dataclass
+class FolderScan:
+    briefs: list[Brief | BadBrief]
+    skipped: list[str]  # files that are not briefs at all (unknown extensions)
+
+
+_FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+
+
+def split_front_matter(text: str) -> tuple[dict, str]:
+    """Return (front matter mapping, body). Raises ValueError if the front matter is bad."""
+    m = _FRONT.match(text)
+    if not m:
+        return {}, text
+    try:
+        data = yaml.safe_load(m.group(1))
+    except yaml.YAMLError as e:
+        raise ValueError(f"front matter does not parse: {str(e).splitlines()[0]}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ValueError("front matter must be a mapping of key: value")
+    unknown = sorted(set(map(str, data)) - FRONT_MATTER_KEYS)
+    if unknown:
+        raise ValueError(
+            f"unknown front matter key(s): {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(FRONT_MATTER_KEYS))})"
+        )
+    return data, text[m.end():]
+
+
+def _word_limit(data: dict, key: str) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+    return value
+
+
+def brief_from_fields(
+    *, id: str, text: str, origin: str, title: str = "", rubric: str | None = None,
+    house_rules: str | None = None, min_words: int | None = None,
+    max_words: int | None = None,
+) -> Brief:
+    if min_words and max_words and min_words > max_words:
+        raise ValueError(f"min_words ({min_words}) is larger than max_words ({max_words})")
+    return Brief(id=id, text=text.strip(), origin=origin, title=title, rubric=rubric,
+                 house_rules=house_rules, min_words=min_words, max_words=max_words)
+
+
+def read_text_file(path: Path, max_bytes: int) -> str:
+    """Read a brief's bytes with every check a user would want named. Raises ValueError."""
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise ValueError(f"cannot read: {e.strerror or e}") from None
+    if size > max_bytes:
+        raise ValueError(f"too large: {size} bytes (limit loop.max_brief_bytes = {max_bytes})")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ValueError(f"cannot read: {e.strerror or e}") from None
+    if not data.strip():
+        raise ValueError("empty file")
+    if b"\x00" in data:
+        raise ValueError("binary file (contains NUL bytes), not a text brief")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"not UTF-8 text (bad byte at offset {e.start})") from None
+    return text
+
+
+def load_brief_file(path: Path, max_bytes: int) -> Brief:
+    """One file to one Brief. Raises ValueError with a reason a person can act on."""
+    text = read_text_file(path, max_bytes)
+    suffix = path.suffix.lower()
+    if suffix in SOURCE_SUFFIXES:
+        return Brief(id=path.stem if suffix == ".py" else path.name, origin=str(path),
+                     title=f"API documentation for {path.name}", kind="source",
+                     text=SOURCE_TASK.format(name=path.name), source_text=text)
+    data, body = split_front_matter(text)
+    if not body.strip():
+        raise ValueError("the brief has front matter but no text")
+    raw_id = data.get("id", path.stem)
+    if raw_id is None or str(raw_id).strip() == "":
+        raise ValueError("id is empty")
+    for key in ("title", "rubric", "house_rules"):
+        if key in data and not isinstance(data[key], str):
+            raise ValueError(f"{key} must be text, got {data[key]!r}")
+    return brief_from_fields(
+        id=str(raw_id).strip(), text=body, origin=str(path), title=data.get("title", "") or "",
+        rubric=data.get("rubric"), house_rules=data.get("house_rules"),
+        min_words=_word_limit(data, "min_words"), max_words=_word_limit(data, "max_words"),
+    )
+
+
+def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
+    """Every brief in `folder` (not recursive), in name order, bad ones included."""
+    folder = folder.resolve()
+    out: list[Brief | BadBrief] = []
+    skipped: list[str] = []
+    seen: dict[str, str] = {}
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith(".") or path.is_dir():
+            continue
+        suffix = path.suffix.lower()
+        if suffix not in BRIEF_SUFFIXES | SOURCE_SUFFIXES:
+            skipped.append(path.name)
+            continue
+        try:
+            real = path.resolve(strict=True)
+        except OSError as e:
+            out.append(BadBrief(id=path.stem, origin=str(path), reason=f"cannot read: {e}"))
+            continue
+        if real.parent != folder and folder not in real.parents:
+            out.append(BadBrief(id=path.stem, origin=str(path),
+                                reason=f"symlink to {real}, outside the brief folder"))
+            continue
+        try:
+            brief = load_brief_file(path, max_bytes)
+        except ValueError as e:
+            out.append(BadBrief(id=path.stem, origin=str(path), reason=str(e)))
+            continue
+        if brief.id in seen:
+            reason = f"duplicate id {brief.id!r} (also used by {seen[brief.id]})"
+            out.append(BadBrief(id=brief.id, origin=str(path), reason=reason))
+            continue
+        seen[brief.id] = path.name
+        out.append(brief)
+    return FolderScan(briefs=out, skipped=skipped)

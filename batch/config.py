@@ -1,0 +1,231 @@
+"""Configuration: a TOML file validated by pydantic, with environment and flag overrides.
+
+Precedence, highest first: command-line flag > BRIEFLOOP_* environment variable > file >
+default. Environment variables name nested keys with a double underscore:
+BRIEFLOOP_LOOP__MAX_ROUNDS=5, BRIEFLOOP_MODELS__CRITIC__MODEL=qwen2.5:7b.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from batch.errors import ConfigError
+
+DEFAULT_CONFIG = Path("config/briefloop.toml")
+ENV_PREFIX = "BRIEFLOOP_"
+# Not a config key: names the config file itself.
+ENV_CONFIG_PATH = "BRIEFLOOP_CONFIG"
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelSettings(Strict):
+    provider: Literal["ollama", "embedded"] = "embedded"
+    model: str = "qwen2.5-coder-0.5b-instruct"
+    temperature: float = Field(0.2, ge=0, le=2)
+    num_ctx: int = Field(4096, ge=256)
+    max_tokens: int = Field(900, ge=16)
+    # ollama only
+    base_url: str = "http://127.0.0.1:11434"
+    keep_alive: str | int | None = "10m"
+    timeout: float = Field(300.0, gt=0)
+    # embedded only: threads for llama.cpp (0 = all cores)
+    threads: int = Field(0, ge=0)
+    # embedded only, for a model given as a path to a .gguf file: refuse it unless it
+    # has this sha256 (packaged models carry their own)
+    sha256: str | None = None
+    seed: int = 7
+
+    @model_validator(mode="after")
+    def _fits(self) -> ModelSettings:
+        if self.max_tokens >= self.num_ctx:
+            raise ValueError("max_tokens must be smaller than num_ctx")
+        return self
+
+
+class Models(Strict):
+    writer: ModelSettings = ModelSettings(temperature=0.4)
+    critic: ModelSettings = ModelSettings(temperature=0.0, max_tokens=500)
+    finalizer: ModelSettings | None = None
+
+
+class Retry(Strict):
+    """Backoff for transient model faults (connection refused, timeout, 5xx)."""
+
+    attempts: int = Field(4, ge=1, le=20)
+    initial_seconds: float = Field(1.0, ge=0)
+    max_seconds: float = Field(30.0, ge=0)
+    backoff: float = Field(2.0, ge=1)
+
+
+class Loop(Strict):
+    max_rounds: int = Field(3, ge=1, le=50)
+    # None: each rubric's own threshold applies
+    threshold: float | None = Field(None, ge=0, le=100)
+    no_progress_rounds: int = Field(2, ge=1)
+    review: Literal["when_needed", "always", "never"] = "when_needed"
+    rubric: str = "memo"
+    source_rubric: str = "api-docs"
+    house_rules: str = "default"
+    max_brief_bytes: int = Field(200_000, ge=1)
+    max_revisions: int = Field(3, ge=0)
+    recursion_limit: int = Field(200, ge=10)
+
+
+class Paths(Strict):
+    # Relative paths below resolve against `root`; `root` itself resolves against the
+    # directory of the config file (or the working directory when there is no file).
+    root: str = "."
+    rubrics: str = "rubrics"
+    house_rules: str = "house_rules"
+    checkpoints: str = "checkpoints/briefloop.sqlite"
+    runs: str = "checkpoints/runs.sqlite"
+    output: str = "output"
+    model_cache: str = "~/.cache/briefloop/models"
+
+
+class Log(Strict):
+    format: Literal["xlsx", "csv", "none"] = "xlsx"
+    path: str = "output/runs.xlsx"
+    worksheet: str = "Runs"
+
+
+class Run(Strict):
+    concurrency: int = Field(1, ge=1, le=64)
+
+
+class Settings(Strict):
+    models: Models = Models()
+    loop: Loop = Loop()
+    paths: Paths = Paths()
+    log: Log = Log()
+    run: Run = Run()
+    retry: Retry = Retry()
+
+    # Set by load(); not a key a user writes.
+    base_dir: Path = Field(default_factory=Path.cwd, exclude=True)
+
+    def path(self, value: str) -> Path:
+        p = Path(os.path.expanduser(value))
+        if p.is_absolute():
+            return p
+        root = Path(os.path.expanduser(self.paths.root))
+        if not root.is_absolute():
+            root = self.base_dir / root
+        return (root / p).resolve()
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.path(self.paths.checkpoints)
+
+    @property
+    def runs_db_path(self) -> Path:
+        return self.path(self.paths.runs)
+
+    @property
+    def output_dir(self) -> Path:
+        return self.path(self.paths.output)
+
+
+def _deep_merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _set_dotted(target: dict[str, Any], dotted: str, value: Any) -> None:
+    parts = dotted.split(".")
+    node = target
+    for part in parts[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"config key {dotted!r}: {part!r} is not a table")
+    node[parts[-1]] = value
+
+
+def _parse_env_value(raw: str) -> Any:
+    # TOML literal syntax gives numbers and booleans their type; anything else is a string.
+    try:
+        return tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+
+
+def env_overrides(environ: dict[str, str] | None = None) -> dict[str, Any]:
+    environ = dict(os.environ if environ is None else environ)
+    out: dict[str, Any] = {}
+    for name, raw in sorted(environ.items()):
+        if not name.startswith(ENV_PREFIX) or name == ENV_CONFIG_PATH:
+            continue
+        dotted = name[len(ENV_PREFIX):].lower().replace("__", ".")
+        _set_dotted(out, dotted, _parse_env_value(raw))
+    return out
+
+
+def _describe(err: ValidationError, origin: str) -> str:
+    first = err.errors()[0]
+    key = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    if first["type"] == "extra_forbidden":
+        what = "unknown key"
+    else:
+        what = first["msg"]
+    more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
+    return f"{origin}: {key}: {what}{more}"
+
+
+def load(
+    path: str | Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    environ: dict[str, str] | None = None,
+) -> Settings:
+    """Read the config file (explicit, $BRIEFLOOP_CONFIG, or the default) and apply overrides.
+
+    `overrides` maps dotted keys (`loop.max_rounds`) to values from command-line flags.
+    """
+    env = dict(os.environ if environ is None else environ)
+    explicit = path is not None or ENV_CONFIG_PATH in env
+    cfg_path = Path(path if path is not None else env.get(ENV_CONFIG_PATH, DEFAULT_CONFIG))
+    data: dict[str, Any] = {}
+    base_dir = Path.cwd()
+    origin = str(cfg_path)
+    if cfg_path.is_file():
+        try:
+            data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{cfg_path}: not valid TOML: {e}") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise ConfigError(f"{cfg_path}: cannot read: {e}") from None
+        base_dir = cfg_path.resolve().parent
+    elif explicit:
+        raise ConfigError(f"{cfg_path}: config file not found")
+    else:
+        origin = "defaults"
+
+    env_data = env_overrides(env)
+    merged = _deep_merge(data, env_data)
+    flag_data: dict[str, Any] = {}
+    for dotted, value in (overrides or {}).items():
+        if value is not None:
+            _set_dotted(flag_data, dotted, value)
+    merged = _deep_merge(merged, flag_data)
+
+    try:
+        settings = Settings.model_validate(merged)
+    except ValidationError as e:
+        where = origin
+        if env_data or flag_data:
+            where = f"{origin} (with environment/flag overrides)"
+        raise ConfigError(_describe(e, where)) from None
+    settings.base_dir = base_dir
+    return settings

@@ -1,0 +1,48 @@
+"""The writer-critic graph.
+
+    START -> writer -> checks -> critic --route--> writer | review | finish
+                                  review --route--> writer | review | finish
+                                  finish -> END
+
+Model-calling nodes retry transient faults only (see batch.errors.is_transient); the
+recursion limit is an emergency brake, never the way the loop stops.
+"""
+
+from __future__ import annotations
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import RetryPolicy
+
+from batch.config import Retry
+from batch.errors import is_transient
+from batch.nodes import Nodes
+from batch.routing import route_after_critic, route_after_review
+from batch.state import LoopState
+
+
+def retry_policy(settings: Retry) -> RetryPolicy:
+    return RetryPolicy(
+        initial_interval=settings.initial_seconds,
+        backoff_factor=settings.backoff,
+        max_interval=settings.max_seconds,
+        max_attempts=settings.attempts,
+        jitter=True,
+        retry_on=is_transient,
+    )
+
+
+def build_graph(nodes: Nodes, retry: Retry, checkpointer):
+    policy = retry_policy(retry)
+    g = StateGraph(LoopState)
+    g.add_node("writer", nodes.writer, retry_policy=policy)
+    g.add_node("checks", nodes.checks)
+    g.add_node("critic", nodes.critic, retry_policy=policy)
+    g.add_node("review", nodes.review)
+    g.add_node("finish", nodes.finish, retry_policy=policy)
+    g.add_edge(START, "writer")
+    g.add_edge("writer", "checks")
+    g.add_edge("checks", "critic")
+    g.add_conditional_edges("critic", route_after_critic, ["writer", "review", "finish"])
+    g.add_conditional_edges("review", route_after_review, ["writer", "review", "finish"])
+    g.add_edge("finish", END)
+    return g.compile(checkpointer=checkpointer)

@@ -1,0 +1,8 @@
+"""Model providers behind one small interface (`RoleModel.complete`)."""
+
+from batch.models.base import CallStat, Completion, RoleModel, ask
+from batch.models.factory import build_role_model
+from batch.models.pool import ModelSet, model_label
+
+__all__ = ["CallStat", "Completion", "ModelSet", "RoleModel", "ask", "build_role_model",
+           "model_label"]

@@ -1,0 +1,132 @@
+"""The model interface and the one way every node asks a model for a structured answer.
+
+A provider implements `RoleModel.complete` (messages + JSON schema -> text and token
+counts). `ask` does the rest for all providers alike: checks the prompt fits the
+context, times the call, parses and validates the answer, and retries once with the
+validation error shown to the model. A second invalid answer raises ModelOutputInvalid:
+an answer that does not parse is never taken as success.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from batch.errors import ModelOutputInvalid, PromptTooLong
+
+T = TypeVar("T", bound=BaseModel)
+
+# Chat templates add a few tokens per message around the content.
+MESSAGE_OVERHEAD_TOKENS = 8
+
+
+@dataclass(frozen=True)
+class Completion:
+    text: str
+    input_tokens: int
+    output_tokens: int
+    truncated: bool = False  # stopped at max_tokens
+
+
+@dataclass(frozen=True)
+class CallStat:
+    role: str
+    model: str
+    input_tokens: int
+    output_tokens: int
+    seconds: float
+    ok: bool
+
+
+class RoleModel(ABC):
+    """One configured model for one role (writer, critic, finalizer)."""
+
+    def __init__(self, name: str, num_ctx: int, max_tokens: int):
+        self.name = name
+        self.num_ctx = num_ctx
+        self.max_tokens = max_tokens
+
+    @abstractmethod
+    def complete(self, messages: list[dict[str, str]], schema: dict) -> Completion:
+        """Send the chat messages; the answer must follow the JSON schema."""
+
+    def count_tokens(self, text: str) -> int:
+        # Providers without a tokenizer at hand: ~3 characters a token over-counts
+        # English and code, so a prompt that passes this check fits.
+        return len(text) // 3 + 1
+
+
+def _prompt_tokens(model: RoleModel, messages: list[dict[str, str]]) -> int:
+    return sum(model.count_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
+
+
+def check_fits(model: RoleModel, messages: list[dict[str, str]]) -> int:
+    needed = _prompt_tokens(model, messages)
+    if needed + model.max_tokens > model.num_ctx:
+        raise PromptTooLong(
+            f"{model.name}: the prompt needs about {needed} tokens plus {model.max_tokens} "
+            f"for the answer, more than num_ctx = {model.num_ctx}; raise num_ctx for this "
+            f"role or shorten the brief"
+        )
+    return needed
+
+
+def parse_answer(text: str, answer_type: type[T]) -> T:
+    """JSON text -> validated model. Raises ValueError with a message fit for the model."""
+    try:
+        # llama.cpp's grammar lets raw newlines into strings; strict=False accepts them.
+        data = json.loads(text, strict=False)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the answer is not valid JSON ({e.msg} at character {e.pos})") from None
+    try:
+        return answer_type.model_validate(data)
+    except ValidationError as e:
+        problems = "; ".join(
+            f"{'.'.join(map(str, err['loc'])) or 'answer'}: {err['msg']}" for err in e.errors()[:5]
+        )
+        raise ValueError(f"the answer does not match the schema: {problems}") from None
+
+
+def ask(
+    model: RoleModel,
+    role: str,
+    messages: list[dict[str, str]],
+    answer_type: type[T],
+    stats: list[CallStat],
+) -> T:
+    """Ask for a structured answer; appends one CallStat per call to `stats`."""
+    schema = answer_type.model_json_schema()
+    attempt_messages = list(messages)
+    last_problem = ""
+    for attempt in (1, 2):
+        check_fits(model, attempt_messages)
+        started = time.perf_counter()
+        completion = model.complete(attempt_messages, schema)
+        seconds = time.perf_counter() - started
+        try:
+            answer = parse_answer(completion.text, answer_type)
+        except ValueError as e:
+            problem = str(e)
+            if completion.truncated:
+                problem += f" (the answer was cut off at max_tokens = {model.max_tokens})"
+            stats.append(CallStat(role, model.name, completion.input_tokens,
+                                  completion.output_tokens, seconds, ok=False))
+            last_problem = problem
+            if attempt == 1:
+                attempt_messages = [
+                    *messages,
+                    {"role": "assistant", "content": completion.text[:2000]},
+                    {"role": "user", "content":
+                        f"That answer was rejected: {problem}. Answer again with one JSON "
+                        f"object that follows the schema exactly."},
+                ]
+            continue
+        stats.append(CallStat(role, model.name, completion.input_tokens,
+                              completion.output_tokens, seconds, ok=True))
+        return answer
+    raise ModelOutputInvalid(f"{role} ({model.name}) gave an invalid answer twice: {last_problem}")

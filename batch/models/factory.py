@@ -1,0 +1,18 @@
+"""Config -> RoleModel, one per role."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from batch.config import ModelSettings
+from batch.models.base import RoleModel
+
+
+def build_role_model(settings: ModelSettings, cache_dir: Path) -> RoleModel:
+    if settings.provider == "ollama":
+        from batch.models.ollama import build_ollama
+
+        return build_ollama(settings)
+    from batch.models.llamacpp import build_embedded
+
+    return build_embedded(settings, cache_dir)

@@ -1,0 +1,127 @@
+"""The embedded provider: a small LangChain chat model over llama_cpp.Llama.
+
+Structured output goes through llama.cpp's JSON-schema grammar (`format=<schema>`, the
+same keyword ChatOllama takes). One Llama object per model file and context size is
+loaded per process and shared; calls on it are serialised because a Llama object is
+not safe to use from two threads at once.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from batch.config import ModelSettings
+from batch.errors import ModelFileError
+from batch.models.chat import ChatRoleModel
+from batch.models.gguf import verified_model_path
+from batch.models.pool import model_label
+
+_ROLES = {"system": "system", "human": "user", "ai": "assistant"}
+
+_cache_lock = threading.Lock()
+_loaded: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
+
+
+def load_llama(path: Path, n_ctx: int, threads: int) -> tuple[Any, threading.Lock]:
+    """The process-wide Llama for this file and context size, and the lock guarding it."""
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        raise ModelFileError(
+            "the embedded provider needs llama-cpp-python: pip install -e '.[embedded]'"
+        ) from None
+    key = (str(path), n_ctx, threads)
+    with _cache_lock:
+        if key not in _loaded:
+            llama = Llama(model_path=str(path), n_ctx=n_ctx,
+                          n_threads=threads or max(1, os.cpu_count() or 1), verbose=False)
+            _loaded[key] = (llama, threading.Lock())
+        return _loaded[key]
+
+
+class LlamaCppChat(BaseChatModel):
+    model_path: str
+    n_ctx: int = 4096
+    threads: int = 0
+    temperature: float = 0.2
+    max_tokens: int = 512
+    seed: int = 7
+    repeat_penalty: float = 1.1
+
+    @property
+    def _llm_type(self) -> str:
+        return "briefloop-llama-cpp"
+
+    def _llama(self) -> tuple[Any, threading.Lock]:
+        return load_llama(Path(self.model_path), self.n_ctx, self.threads)
+
+    def count_tokens(self, text: str) -> int:
+        llama, lock = self._llama()
+        with lock:
+            return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        fmt = kwargs.get("format")
+        if isinstance(fmt, dict):
+            response_format: dict | None = {"type": "json_object", "schema": fmt}
+        elif fmt == "json":
+            response_format = {"type": "json_object"}
+        else:
+            response_format = None
+        chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
+        llama, lock = self._llama()
+        with lock:
+            result = llama.create_chat_completion(
+                messages=chat,
+                response_format=response_format,
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+                repeat_penalty=self.repeat_penalty,
+                seed=self.seed,
+                stop=stop,
+            )
+        choice = result["choices"][0]
+        usage = result.get("usage") or {}
+        message = AIMessage(
+            content=choice["message"].get("content") or "",
+            usage_metadata={
+                "input_tokens": usage.get("prompt_tokens", 0),
+                "output_tokens": usage.get("completion_tokens", 0),
+                "total_tokens": usage.get("total_tokens", 0),
+            },
+            response_metadata={"finish_reason": choice.get("finish_reason")},
+        )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def build_embedded(settings: ModelSettings, cache_dir: Path) -> ChatRoleModel:
+    path = verified_model_path(settings.model, cache_dir, settings.sha256)
+    chat = LlamaCppChat(
+        model_path=str(path),
+        n_ctx=settings.num_ctx,
+        threads=settings.threads,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+        seed=settings.seed,
+    )
+    return ChatRoleModel(
+        name=model_label(settings),
+        chat=chat,
+        num_ctx=settings.num_ctx,
+        max_tokens=settings.max_tokens,
+        count_tokens=chat.count_tokens,
+    )

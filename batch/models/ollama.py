@@ -1,0 +1,55 @@
+"""The Ollama provider: langchain-ollama's ChatOllama, structured output by JSON schema."""
+
+from __future__ import annotations
+
+import httpx
+import ollama
+from langchain_ollama import ChatOllama
+
+from batch.config import ModelSettings
+from batch.errors import ModelNotFound, ModelUnavailable
+from batch.models.chat import ChatRoleModel
+from batch.models.pool import model_label
+
+
+def translate_error(settings: ModelSettings):
+    where = f"Ollama at {settings.base_url}"
+
+    def translate(e: Exception) -> Exception | None:
+        if isinstance(e, httpx.TimeoutException):
+            return ModelUnavailable(f"{where} timed out after {settings.timeout:g}s "
+                                    f"(model {settings.model})")
+        if isinstance(e, httpx.TransportError | ConnectionError):
+            return ModelUnavailable(f"cannot reach {where}: {e.__class__.__name__}: {e}")
+        if isinstance(e, ollama.ResponseError):
+            if e.status_code == 404:
+                return ModelNotFound(
+                    f"{where} does not have model {settings.model!r}: "
+                    f"run `ollama pull {settings.model}` on that machine"
+                )
+            if e.status_code == 429 or e.status_code >= 500:
+                return ModelUnavailable(f"{where} answered {e.status_code}: {e.error}")
+        return None
+
+    return translate
+
+
+def build_ollama(settings: ModelSettings) -> ChatRoleModel:
+    chat = ChatOllama(
+        model=settings.model,
+        base_url=settings.base_url,
+        temperature=settings.temperature,
+        num_ctx=settings.num_ctx,
+        num_predict=settings.max_tokens,
+        keep_alive=settings.keep_alive,
+        seed=settings.seed,
+        reasoning=False,
+        client_kwargs={"timeout": settings.timeout},
+    )
+    return ChatRoleModel(
+        name=model_label(settings),
+        chat=chat,
+        num_ctx=settings.num_ctx,
+        max_tokens=settings.max_tokens,
+        translate_error=translate_error(settings),
+    )

@@ -1,0 +1,52 @@
+"""The models of one batch, one per role, built on first use.
+
+Building lazily means a rerun with nothing left to do never loads a model file.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from batch.config import Models, ModelSettings
+from batch.models.base import RoleModel
+
+ROLES = ("writer", "critic", "finalizer")
+
+
+def model_label(settings: ModelSettings) -> str:
+    return f"{settings.provider}:{settings.model}"
+
+
+class ModelSet:
+    def __init__(self, settings: Models, cache_dir: Path,
+                 ready: dict[str, RoleModel | None] | None = None):
+        self.settings = settings
+        self.cache_dir = cache_dir
+        self._built: dict[str, RoleModel | None] = dict(ready or {})
+        self._lock = threading.Lock()
+
+    def settings_for(self, role: str) -> ModelSettings | None:
+        return getattr(self.settings, role)
+
+    def get(self, role: str) -> RoleModel | None:
+        with self._lock:
+            if role not in self._built:
+                settings = self.settings_for(role)
+                if settings is None:
+                    self._built[role] = None
+                else:
+                    from batch.models.factory import build_role_model
+
+                    self._built[role] = build_role_model(settings, self.cache_dir)
+            return self._built[role]
+
+    def labels(self) -> dict[str, str]:
+        out = {}
+        for role in ROLES:
+            model = self._built.get(role)
+            if model is not None:
+                out[role] = model.name
+            elif (s := self.settings_for(role)) is not None:
+                out[role] = model_label(s)
+        return out

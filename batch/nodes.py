@@ -1,0 +1,289 @@
+"""The graph's nodes: writer, checks, critic, review, finish.
+
+Each node takes the state and returns only what it changes. Model-calling nodes go
+through `batch.models.ask`, which validates the structured answer; every score,
+threshold and verdict is computed here in code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from langgraph.types import interrupt
+
+from batch import checks
+from batch.cleanup import strip_chatter
+from batch.house_rules import HouseRules
+from batch.models import CallStat, ModelSet, RoleModel, ask
+from batch.output import write_output
+from batch.prompting import critic_messages, finalizer_messages, writer_messages
+from batch.routing import decide
+from batch.rubrics import Rubric
+from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
+from batch.state import BestDraft, LoopState
+
+
+def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
+    return [dataclasses.asdict(s) for s in stats]
+
+
+def rubric_of(state: LoopState) -> Rubric:
+    return Rubric.model_validate(state["rubric"])
+
+
+def house_rules_of(state: LoopState) -> HouseRules:
+    hr = state["house_rules"]
+    return HouseRules(name=hr["name"], text=hr["text"], banned_phrases=tuple(hr["banned"]))
+
+
+def sources_of(state: LoopState) -> list[str]:
+    """Every text a number in the draft may legitimately come from."""
+    brief = state["brief"]
+    answers = state.get("human_answers") or {}
+    return [brief["text"], brief.get("title", ""), brief.get("source_text", ""),
+            *answers.values()]
+
+
+def fill_placeholders(text: str, answers: dict[str, str]) -> str:
+    by_key = {checks.normalize_placeholder(k): v for k, v in answers.items()}
+    return checks.PLACEHOLDER.sub(
+        lambda m: by_key.get(checks.normalize_placeholder(m.group(0)), m.group(0)), text)
+
+
+@dataclass
+class Nodes:
+    models: ModelSet
+    output_dir: Path
+
+    # -- writer ------------------------------------------------------------------------
+    def writer(self, state: LoopState) -> dict[str, Any]:
+        stats: list[CallStat] = []
+        answer = ask(self.models.get("writer"), "writer", writer_messages(state), WriterAnswer,
+                     stats)
+        return {
+            "round": state.get("round", 0) + 1,
+            "draft": answer.draft.strip(),
+            "deviations": [d.model_dump() for d in answer.deliberate_deviations],
+            "needs_from_human": [n.model_dump() for n in answer.needs_from_human],
+            "calls": _calls(stats),
+            "meets_bar": False,
+            "decision": {},
+        }
+
+    # -- checks (no model) -------------------------------------------------------------
+    def checks(self, state: LoopState) -> dict[str, Any]:
+        brief = state["brief"]
+        findings = checks.run_checks(
+            draft=state.get("draft", ""),
+            needs=state.get("needs_from_human", []),
+            sources=sources_of(state),
+            number_severity=rubric_of(state).number_check,
+            min_words=brief.get("min_words"),
+            max_words=brief.get("max_words"),
+            banned_phrases=house_rules_of(state).banned_phrases,
+        )
+        return {"findings": findings}
+
+    # -- critic ------------------------------------------------------------------------
+    def critic(self, state: LoopState) -> dict[str, Any]:
+        rubric = rubric_of(state)
+        stats: list[CallStat] = []
+        answer = ask(self.models.get("critic"), "critic", critic_messages(state, rubric),
+                     critic_schema(rubric), stats)
+        scores = answer.scores.model_dump()
+        score = rubric.weighted_score(scores)
+        findings = state.get("findings", [])
+        must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
+        must_fix += [m for m in checks.sanitize_feedback(answer.must_fix) if m not in must_fix]
+        would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
+        would_improve += checks.sanitize_feedback(answer.would_improve)
+        threshold = state["limits"]["threshold"]
+        meets_bar = score >= threshold and not must_fix
+        # Codes for the deterministic findings, normalised text for the model's own points:
+        # the no-progress rule needs "the same problem" to compare equal across rounds.
+        keys = sorted({f["code"] for f in findings if f["severity"] == "must_fix"}
+                      | {checks.feedback_key(m) for m in must_fix
+                         if m not in {f["message"] for f in findings}})
+        update: dict[str, Any] = {
+            "scores": scores,
+            "score": score,
+            "must_fix": must_fix,
+            "would_improve": would_improve,
+            "meets_bar": meets_bar,
+            "score_history": [score],
+            "must_fix_history": [keys],
+            "calls": _calls(stats),
+        }
+        best = state.get("best")
+        if best is None or score >= best["score"]:
+            update["best"] = BestDraft(
+                draft=state["draft"], score=score, round=state.get("round", 0),
+                needs_from_human=state.get("needs_from_human", []),
+                deviations=state.get("deviations", []))
+        return update
+
+    # -- review (human) ----------------------------------------------------------------
+    def review(self, state: LoopState) -> dict[str, Any]:
+        # Nothing with side effects may come before interrupt(): this node re-runs from
+        # its first line when the thread is resumed.
+        payload = review_payload(state)
+        response = interrupt(payload)
+        return apply_review_response(state, response)
+
+    # -- finish ------------------------------------------------------------------------
+    def finish(self, state: LoopState) -> dict[str, Any]:
+        reason = state.get("stop_reason") or decide(state).reason or "approved"
+        if reason == "rejected_by_human":
+            return {"stop_reason": reason}
+        approved = reason in ("approved", "approved_by_human")
+        best = state.get("best")
+        if approved or best is None:
+            text, needs, score = state["draft"], state.get("needs_from_human", []), state["score"]
+        else:
+            text, needs, score = best["draft"], best["needs_from_human"], best["score"]
+        answers = state.get("human_answers") or {}
+        text = fill_placeholders(text, answers)
+        update: dict[str, Any] = {"stop_reason": reason}
+        finalizer = self.models.get("finalizer")
+        if finalizer is not None:
+            text, stats = self._finalize(finalizer, text)
+            update["calls"] = _calls(stats)
+        text = strip_chatter(text)
+        open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"])
+                      not in {checks.normalize_placeholder(k) for k in answers}]
+        brief = state["brief"]
+        meta: dict[str, Any] = {
+            "brief_id": brief["id"],
+            "title": brief.get("title") or None,
+            "stop_reason": reason,
+            "score": score,
+            "rounds": state.get("round", 0),
+            "score_history": list(state.get("score_history", [])),
+            "needs_from_human": [n["placeholder"] for n in open_needs] or None,
+        }
+        decision = state.get("decision") or {}
+        if reason == "approved_by_human":
+            meta["approved_by"] = decision.get("by")
+            meta["approved_at"] = decision.get("at")
+        meta = {k: v for k, v in meta.items() if v is not None}
+        path = write_output(self.output_dir, brief["id"], meta, text)
+        update["output_path"] = str(path)
+        return update
+
+    def _finalize(self, model: RoleModel, text: str) -> tuple[str, list[CallStat]]:
+        """Optional polish pass, kept only if it changed no fact the checks can see."""
+        stats: list[CallStat] = []
+        answer = ask(model, "finalizer", finalizer_messages(text),
+                     FinalizerAnswer, stats)
+        polished = answer.text
+        same_placeholders = sorted(checks.placeholders_in(polished)) == sorted(
+            checks.placeholders_in(text))
+        no_new_numbers = checks.numbers_in(polished) <= checks.numbers_in(text)
+        close_length = abs(checks.word_count(polished) - checks.word_count(text)) <= max(
+            10, checks.word_count(text) // 10)
+        if polished.strip() and same_placeholders and no_new_numbers and close_length:
+            return polished, stats
+        return text, stats
+
+
+# -- the human review protocol ---------------------------------------------------------
+
+def review_payload(state: LoopState) -> dict[str, Any]:
+    """An interrupt payload in the shape LangChain's Agent Inbox understands."""
+    brief = state["brief"]
+    needs = state.get("needs_from_human", [])
+    lines = [f"## {brief.get('title') or brief['id']}",
+             f"Score {state.get('score', 0):g} after {state.get('round', 0)} round(s).", ""]
+    if needs:
+        lines.append("**Needed from you:**")
+        lines += [f"- `{n['placeholder']}`: {n['question']}" for n in needs]
+        lines.append("")
+    if state.get("deviations"):
+        lines.append("**The writer's deliberate deviations:**")
+        lines += [f"- {d['point']}: {d['reason']}" for d in state["deviations"]]
+        lines.append("")
+    lines += ["---", "", state.get("draft", "")]
+    return {
+        "action_request": {
+            "action": "review_draft",
+            "args": {
+                "brief_id": brief["id"],
+                "draft": state.get("draft", ""),
+                "needs_from_human": needs,
+                "deliberate_deviations": state.get("deviations", []),
+                "would_improve": state.get("would_improve", []),
+                "score": state.get("score"),
+                "score_history": list(state.get("score_history", [])),
+                "answers": {n["placeholder"]: "" for n in needs},
+            },
+        },
+        "config": {"allow_accept": True, "allow_edit": True, "allow_respond": True,
+                   "allow_ignore": True},
+        "description": "\n".join(lines),
+    }
+
+
+def normalize_response(response: Any) -> dict[str, Any]:
+    """Our own decision dict, or an Agent Inbox response list, to one decision dict."""
+    if isinstance(response, list) and response:
+        response = response[0]
+    if not isinstance(response, dict):
+        return {"type": "invalid", "problem": f"unrecognised response {response!r:.200}"}
+    kind = response.get("type")
+    args = response.get("args")
+    if kind == "accept":
+        return {"type": "approve", "answers": {}}
+    if kind == "edit" and isinstance(args, dict):
+        inner = args.get("args", args)
+        return {"type": "approve", "answers": dict(inner.get("answers") or {}),
+                "by": inner.get("by")}
+    if kind == "response":
+        return {"type": "revise", "notes": str(args or "")}
+    if kind == "ignore":
+        return {"type": "reject", "reason": "ignored in the inbox"}
+    if kind in ("approve", "reject", "revise"):
+        return dict(response)
+    return {"type": "invalid", "problem": f"unknown decision type {kind!r}"}
+
+
+def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
+    decision = normalize_response(response)
+    decision.setdefault("at", datetime.now(UTC).isoformat(timespec="seconds"))
+    answers = {**(state.get("human_answers") or {}),
+               **{k: str(v) for k, v in (decision.get("answers") or {}).items()
+                  if str(v).strip()}}
+    kind = decision["type"]
+    if kind == "approve":
+        answered = {checks.normalize_placeholder(k) for k in answers}
+        missing = [n["placeholder"] for n in state.get("needs_from_human", [])
+                   if checks.normalize_placeholder(n["placeholder"]) not in answered]
+        if missing:
+            return {"human_answers": answers,
+                    "decision": {"type": "invalid",
+                                 "problem": "approve needs a value for " + ", ".join(missing)}}
+        return {"human_answers": answers, "decision": decision, "stop_reason": "approved_by_human"}
+    if kind == "reject":
+        return {"decision": decision, "stop_reason": "rejected_by_human"}
+    if kind == "revise":
+        revisions = state.get("revisions", 0)
+        limits = state["limits"]
+        if revisions >= limits["max_revisions"]:
+            return {"decision": {"type": "invalid", "problem":
+                                 f"this thread has had {revisions} revisions, the limit "
+                                 f"(loop.max_revisions)"}}
+        notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
+        return {
+            "human_answers": answers,
+            "human_notes": [*state.get("human_notes", []), *notes],
+            "must_fix": [f"A reviewer asks: {n}" for n in notes] or
+                        ["A reviewer sent the text back: improve it."],
+            "decision": decision,
+            "revisions": revisions + 1,
+            "meets_bar": False,
+            "limits": {**limits, "max_rounds": state.get("round", 0) + limits["max_rounds"]},
+        }
+    return {"decision": decision}

@@ -1,0 +1,57 @@
+"""Where the loop goes next: pure functions of the state, no model, no I/O.
+
+`decide` names both the next node and, when the loop ends, the stop reason, so the
+edge and the logged reason can never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from batch.state import LoopState
+
+Next = Literal["writer", "review", "finish"]
+
+
+class Decision(NamedTuple):
+    next: Next
+    reason: str | None  # the stop reason when next == "finish"
+
+
+def stalled(score_history: list[float], must_fix_history: list[list[str]], rounds: int) -> bool:
+    """No better score for `rounds` rounds while the must_fix set stayed the same."""
+    if len(score_history) <= rounds or len(must_fix_history) <= rounds:
+        return False
+    recent, earlier = score_history[-rounds:], score_history[:-rounds]
+    if max(recent) > max(earlier):
+        return False
+    tail = [frozenset(s) for s in must_fix_history[-(rounds + 1):]]
+    return all(s == tail[0] for s in tail)
+
+
+def decide(state: LoopState) -> Decision:
+    limits = state["limits"]
+    if state.get("meets_bar"):
+        wants_review = limits["review"] == "always" or (
+            limits["review"] == "when_needed" and bool(state.get("needs_from_human"))
+        )
+        return Decision("review", None) if wants_review else Decision("finish", "approved")
+    if state.get("round", 0) >= limits["max_rounds"]:
+        return Decision("finish", "max_rounds")
+    if stalled(state.get("score_history", []), state.get("must_fix_history", []),
+               limits["no_progress_rounds"]):
+        return Decision("finish", "no_progress")
+    return Decision("writer", None)
+
+
+def route_after_critic(state: LoopState) -> Next:
+    return decide(state).next
+
+
+def route_after_review(state: LoopState) -> Literal["writer", "review", "finish"]:
+    decision = (state.get("decision") or {}).get("type")
+    if decision == "revise":
+        return "writer"
+    if decision in ("approve", "reject"):
+        return "finish"
+    return "review"  # an unusable answer: ask again

@@ -1,0 +1,151 @@
+"""The run log: one row per run in SQLite, the system of record.
+
+Spreadsheets are views synced from here. A run is one brief's thread; its row is
+updated in place as the run moves on (running -> awaiting_human -> approved_by_human),
+so re-running never adds a second row for the same thread.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+# Fields in the order the spreadsheet views show them.
+FIELDS = [
+    "run_id", "thread_id", "brief_id", "title", "source", "status", "stop_reason",
+    "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
+    "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
+    "started_at", "ended_at", "output_path", "error", "updated_at",
+]
+JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models"}
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _m001_runs(db: sqlite3.Connection) -> None:
+    db.execute("""
+        CREATE TABLE runs (
+            run_id TEXT PRIMARY KEY,
+            thread_id TEXT NOT NULL UNIQUE,
+            brief_id TEXT NOT NULL,
+            title TEXT NOT NULL DEFAULT '',
+            source TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL,
+            stop_reason TEXT,
+            rounds INTEGER NOT NULL DEFAULT 0,
+            score REAL,
+            score_history TEXT NOT NULL DEFAULT '[]',
+            open_must_fix TEXT NOT NULL DEFAULT '[]',
+            needs_from_human TEXT NOT NULL DEFAULT '[]',
+            deviations TEXT NOT NULL DEFAULT '[]',
+            models TEXT NOT NULL DEFAULT '{}',
+            model_calls INTEGER NOT NULL DEFAULT 0,
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            model_seconds REAL NOT NULL DEFAULT 0,
+            seconds REAL NOT NULL DEFAULT 0,
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            output_path TEXT,
+            error TEXT,
+            updated_at TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX runs_brief ON runs (brief_id)")
+    db.execute("CREATE INDEX runs_status ON runs (status)")
+
+
+# Ordered: a database at user_version N has had the first N applied.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_runs]
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    for index, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+        with db:
+            migration(db)
+            db.execute(f"PRAGMA user_version = {index}")
+
+
+def _row_to_record(row: sqlite3.Row) -> dict[str, Any]:
+    rec = dict(row)
+    for key in JSON_FIELDS:
+        if key in rec and isinstance(rec[key], str):
+            rec[key] = json.loads(rec[key])
+    return rec
+
+
+class RunLog:
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, check_same_thread=False, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA busy_timeout = 30000")
+        self._lock = threading.Lock()
+        with self._lock:
+            migrate(self._db)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock, self._db:
+            yield self._db
+
+    def by_thread(self, thread_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM runs WHERE thread_id = ?",
+                                   (thread_id,)).fetchone()
+        return _row_to_record(row) if row else None
+
+    def by_run(self, run_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        return _row_to_record(row) if row else None
+
+    def all(self, status: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "SELECT * FROM runs", ()
+        if status:
+            sql, args = sql + " WHERE status = ?", (status,)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY started_at, run_id", args).fetchall()
+        return [_row_to_record(r) for r in rows]
+
+    def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
+        """Create the thread's run row or update it in place; returns the whole record."""
+        unknown = set(fields) - set(FIELDS)
+        if unknown:
+            raise KeyError(f"unknown run fields: {sorted(unknown)}")
+        values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else v
+                  for k, v in fields.items()}
+        values["updated_at"] = now()
+        with self._tx() as db:
+            exists = db.execute("SELECT run_id FROM runs WHERE thread_id = ?",
+                                (thread_id,)).fetchone()
+            if exists:
+                if values:
+                    assignments = ", ".join(f"{k} = ?" for k in values)
+                    db.execute(f"UPDATE runs SET {assignments} WHERE thread_id = ?",
+                               (*values.values(), thread_id))
+            else:
+                values.setdefault("run_id", "r-" + uuid.uuid4().hex[:12])
+                values.setdefault("started_at", now())
+                values.setdefault("brief_id", "")
+                values.setdefault("status", "running")
+                values["thread_id"] = thread_id
+                cols = ", ".join(values)
+                marks = ", ".join("?" for _ in values)
+                db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", tuple(values.values()))
+            row = db.execute("SELECT * FROM runs WHERE thread_id = ?", (thread_id,)).fetchone()
+        return _row_to_record(row)

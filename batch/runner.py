@@ -1,0 +1,342 @@
+"""The batch runner: every brief of a source through the graph, N at a time.
+
+Per brief it decides from the run log and the checkpointer what is left to do:
+finished threads are skipped, threads waiting for a person stay waiting, interrupted
+ones resume from their last checkpoint, new ones start. Each outcome is written to the
+run log (SQLite) and then to the spreadsheet view.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from batch import checks
+from batch.briefs import BadBrief, Brief, scan_folder
+from batch.config import Settings
+from batch.errors import BriefloopError, InputError
+from batch.graph import build_graph
+from batch.house_rules import load_house_rules
+from batch.models import ModelSet, RoleModel
+from batch.nodes import Nodes
+from batch.output import safe_filename
+from batch.routing import decide
+from batch.rubrics import load_rubric
+from batch.runlog import RunLog, now
+from batch.sheets import SheetSink, make_sink
+from batch.state import TERMINAL_REASONS, LoopState
+
+Outcome = str  # the stop reason, or "skipped" / "waiting" for work not redone
+
+
+@dataclass
+class BriefResult:
+    brief_id: str
+    thread_id: str
+    outcome: Outcome  # approved | max_rounds | ... | error | skipped | waiting
+    record: dict[str, Any] | None = None
+    model_calls: int = 0  # made in this batch
+    seconds: float = 0.0
+    error: str = ""
+
+
+@dataclass
+class BatchSummary:
+    results: list[BriefResult] = field(default_factory=list)
+    skipped_files: list[str] = field(default_factory=list)
+    sink_warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def counts(self) -> Counter:
+        return Counter(r.outcome for r in self.results)
+
+    @property
+    def model_calls(self) -> int:
+        return sum(r.model_calls for r in self.results)
+
+    @property
+    def failed(self) -> bool:
+        return any(r.outcome == "error" for r in self.results)
+
+
+class Progress:
+    """Hooks the CLI uses to show progress; the library prints nothing itself."""
+
+    def batch_started(self, total: int) -> None: ...
+    def brief_started(self, brief_id: str) -> None: ...
+    def brief_finished(self, result: BriefResult) -> None: ...
+
+
+def open_checkpointer(path: Path) -> SqliteSaver:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    saver = SqliteSaver(sqlite3.connect(path, check_same_thread=False, timeout=30))
+    saver.setup()
+    return saver
+
+
+def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
+    base = f"{safe_filename(brief.id)[:48]}-{fingerprint[:12]}"
+    return f"{base}-{uuid.uuid4().hex[:6]}" if rerun else base
+
+
+def bad_thread_id(brief_id: str, origin: str) -> str:
+    """Stable per place, so a brief that stays broken keeps one row, not one a night."""
+    digest = hashlib.sha256(f"{brief_id}\0{origin}".encode()).hexdigest()[:16]
+    return f"bad-{digest}"
+
+
+def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "model_calls": len(calls),
+        "input_tokens": sum(c["input_tokens"] for c in calls),
+        "output_tokens": sum(c["output_tokens"] for c in calls),
+        "model_seconds": round(sum(c["seconds"] for c in calls), 3),
+    }
+
+
+def record_fields(values: LoopState) -> dict[str, Any]:
+    """Run-log fields derived from a thread's state."""
+    must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
+    needs = values.get("needs_from_human", [])
+    answers = {checks.normalize_placeholder(k) for k in (values.get("human_answers") or {})}
+    open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"]) not in answers]
+    return {
+        "rounds": values.get("round", 0),
+        "score": values.get("score"),
+        "score_history": list(values.get("score_history", [])),
+        "open_must_fix": list(must_fix),
+        "needs_from_human": open_needs,
+        "deviations": list(values.get("deviations", [])),
+        "output_path": values.get("output_path"),
+        **call_totals(values.get("calls", [])),
+    }
+
+
+class Batch:
+    def __init__(
+        self,
+        settings: Settings,
+        models: dict[str, RoleModel | None] | None = None,
+        progress: Progress | None = None,
+        strict: bool = False,
+    ):
+        """`models` replaces configured models by role (tests); `strict` re-raises bugs."""
+        self.settings = settings
+        self.progress = progress or Progress()
+        self.strict = strict
+        self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
+                               ready=models)
+        self.runlog = RunLog(settings.runs_db_path)
+        self.checkpointer = open_checkpointer(settings.checkpoint_path)
+        self.nodes = Nodes(models=self.models, output_dir=settings.output_dir)
+        self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
+        self.sink: SheetSink | None = make_sink(
+            settings.log.format, settings.path(settings.log.path), settings.log.worksheet)
+        self._sink_lock = threading.Lock()
+        self._sink_warnings: list[str] = []
+        # Rows the view has not taken yet (a locked or unwritable file): retried with the
+        # next write, so one failed write loses nothing.
+        self._pending: dict[str, dict[str, Any]] = {}
+
+    def close(self) -> None:
+        self.runlog.close()
+        self.checkpointer.conn.close()
+
+    def __enter__(self) -> Batch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the batch ---------------------------------------------------------------------
+    def run(self, source: str | Path, rerun: bool = False,
+            concurrency: int | None = None) -> BatchSummary:
+        started = time.perf_counter()
+        folder = Path(source)
+        if not folder.exists():
+            raise BriefloopError(f"{folder}: no such folder")
+        if not folder.is_dir():
+            raise BriefloopError(f"{folder}: not a folder of briefs")
+        scan = scan_folder(folder, self.settings.loop.max_brief_bytes)
+        summary = BatchSummary(skipped_files=scan.skipped)
+        self.progress.batch_started(len(scan.briefs))
+        workers = concurrency or self.settings.run.concurrency
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="brief") as pool:
+            summary.results = list(pool.map(lambda b: self.process(b, rerun), scan.briefs))
+        summary.sink_warnings = list(self._sink_warnings)
+        summary.seconds = time.perf_counter() - started
+        return summary
+
+    def process(self, item: Brief | BadBrief, rerun: bool = False) -> BriefResult:
+        self.progress.brief_started(item.id)
+        if isinstance(item, BadBrief):
+            result = self._record_bad(item.id, item.origin, item.reason,
+                                      bad_thread_id(item.id, item.origin))
+        else:
+            try:
+                result = self._process_brief(item, rerun)
+            except BriefloopError as e:
+                result = self._record_bad(item.id, item.origin, str(e),
+                                          bad_thread_id(item.id, item.origin))
+        self.progress.brief_finished(result)
+        return result
+
+    def _record_bad(self, brief_id: str, origin: str, reason: str, thread_id: str) -> BriefResult:
+        record = self.runlog.upsert(
+            thread_id, brief_id=brief_id, source=origin, status="failed", stop_reason="error",
+            error=reason, ended_at=now())
+        self._sync([record])
+        return BriefResult(brief_id, thread_id, "error", record, error=reason)
+
+    def initial_state(self, brief: Brief) -> tuple[LoopState, str]:
+        """The thread's starting state and the fingerprint of everything that shapes it."""
+        loop = self.settings.loop
+        rubric_name = brief.rubric or (loop.source_rubric if brief.kind == "source"
+                                       else loop.rubric)
+        rubric = load_rubric(self.settings.path(self.settings.paths.rubrics), rubric_name)
+        rules = load_house_rules(self.settings.path(self.settings.paths.house_rules),
+                                 brief.house_rules or loop.house_rules)
+        threshold = loop.threshold if loop.threshold is not None else rubric.threshold
+        state: LoopState = {
+            "brief": {"id": brief.id, "title": brief.title, "text": brief.text,
+                      "kind": brief.kind, "source_text": brief.source_text,
+                      "origin_name": Path(brief.origin).name,
+                      "min_words": brief.min_words, "max_words": brief.max_words},
+            "rubric": rubric.model_dump(),
+            "house_rules": {"name": rules.name, "text": rules.text,
+                            "banned": list(rules.banned_phrases)},
+            "limits": {"max_rounds": loop.max_rounds,
+                       "no_progress_rounds": loop.no_progress_rounds,
+                       "review": loop.review, "threshold": threshold,
+                       "max_revisions": loop.max_revisions},
+            "round": 0,
+        }
+        fingerprint = brief.fingerprint(rubric.text, rules.text)
+        return state, fingerprint
+
+    def config_for(self, thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_id},
+                "recursion_limit": self.settings.loop.recursion_limit}
+
+    def _process_brief(self, brief: Brief, rerun: bool) -> BriefResult:
+        state, fingerprint = self.initial_state(brief)
+        thread_id = thread_id_for(brief, fingerprint, rerun)
+        existing = self.runlog.by_thread(thread_id)
+        if existing and existing["status"] == "finished":
+            return BriefResult(brief.id, thread_id, "skipped", existing)
+        cfg = self.config_for(thread_id)
+        snapshot = self.graph.get_state(cfg)
+        if snapshot.values and not snapshot.next:
+            # Finished in the checkpointer but the run log missed it (a crash between the
+            # two): record it, call no model.
+            record = self._record_state(thread_id, brief, snapshot.values, 0.0)
+            return BriefResult(brief.id, thread_id, "skipped", record)
+        if snapshot.interrupts:
+            record = self._record_state(thread_id, brief, snapshot.values, 0.0, waiting=True)
+            return BriefResult(brief.id, thread_id, "waiting", record)
+        labels = self.models.labels()
+        self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title, source=brief.origin,
+                           status="running", stop_reason=None, error=None, models=labels)
+        resume = bool(snapshot.next)
+        return self.advance(thread_id, brief, None if resume else state)
+
+    def advance(self, thread_id: str, brief: Brief | None, start: Any) -> BriefResult:
+        """Run a thread until it finishes, pauses or fails; `start` is the initial state,
+        None to resume, or a Command to answer an interrupt."""
+        cfg = self.config_for(thread_id)
+        before = self.graph.get_state(cfg).values.get("calls", [])
+        started = time.perf_counter()
+        error = ""
+        try:
+            self.graph.invoke(start, cfg, durability="sync")
+        except BriefloopError as e:
+            error = str(e)
+        except Exception as e:  # a bug, or a library failure we did not foresee
+            if self.strict:
+                raise
+            error = f"unexpected {e.__class__.__name__}: {e}"
+        seconds = time.perf_counter() - started
+        snapshot = self.graph.get_state(cfg)
+        values = snapshot.values
+        made = len(values.get("calls", [])) - len(before)
+        brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
+        if error:
+            record = self.runlog.upsert(
+                thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
+                **self._accumulate(thread_id, values, seconds))
+            self._sync([record])
+            return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
+        waiting = bool(snapshot.interrupts)
+        record = self._record_state(thread_id, brief, values, seconds, waiting=waiting)
+        outcome = "awaiting_human" if waiting else record["stop_reason"]
+        return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
+
+    def _accumulate(self, thread_id: str, values: LoopState, seconds: float) -> dict[str, Any]:
+        fields = record_fields(values) if values else {}
+        previous = self.runlog.by_thread(thread_id)
+        fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)
+        return fields
+
+    def _record_state(self, thread_id: str, brief: Brief | None, values: LoopState,
+                      seconds: float, waiting: bool = False) -> dict[str, Any]:
+        fields = self._accumulate(thread_id, values, seconds)
+        if brief is not None:
+            fields.update(brief_id=brief.id, title=brief.title, source=brief.origin)
+        if waiting:
+            fields.update(status="awaiting_human", stop_reason="awaiting_human", ended_at=None)
+        else:
+            reason = values.get("stop_reason") or decide(values).reason or "error"
+            fields.update(status="finished" if reason in TERMINAL_REASONS else "failed",
+                          stop_reason=reason, ended_at=now())
+        fields.setdefault("models", self.models.labels())
+        record = self.runlog.upsert(thread_id, error=None, **fields)
+        self._sync([record])
+        return record
+
+    # -- the spreadsheet view ----------------------------------------------------------
+    def _sync(self, records: list[dict[str, Any]]) -> None:
+        if self.sink is None:
+            return
+        with self._sink_lock:
+            for record in records:
+                self._pending[record["run_id"]] = record
+            try:
+                self.sink.upsert(list(self._pending.values()))
+            except (OSError, ValueError, KeyError) as e:
+                # The run log in SQLite has the rows; the next write sends them too.
+                self._sink_warnings.append(f"{self.sink.name} log not written: {e}")
+            else:
+                self._pending.clear()
+
+
+def run_folder(settings: Settings, source: str | Path, *, rerun: bool = False,
+               concurrency: int | None = None, progress: Progress | None = None,
+               models: dict[str, RoleModel | None] | None = None,
+               strict: bool = False) -> BatchSummary:
+    with Batch(settings, models=models, progress=progress, strict=strict) as batch:
+        return batch.run(source, rerun=rerun, concurrency=concurrency)
+
+
+def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, Any]]:
+    log = RunLog(settings.runs_db_path)
+    try:
+        return log.all(status)
+    finally:
+        log.close()
+
+
+Callback = Callable[[BriefResult], None]
+__all__ = ["Batch", "BatchSummary", "BriefResult", "InputError", "Progress", "list_runs",
+           "run_folder"]

@@ -1,0 +1,72 @@
+"""The one object the loop carries from node to node (and the checkpointer stores).
+
+Lists that grow round by round use `operator.add` reducers, so each node returns only
+what it adds. Counters (model calls, tokens) are derived from `calls`, never kept twice.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+StopReason = Literal[
+    "approved", "max_rounds", "no_progress", "error",
+    "awaiting_human", "approved_by_human", "rejected_by_human",
+]
+TERMINAL_REASONS: frozenset[str] = frozenset(
+    {"approved", "max_rounds", "no_progress", "approved_by_human", "rejected_by_human"}
+)
+
+
+class Limits(TypedDict):
+    max_rounds: int
+    no_progress_rounds: int
+    review: Literal["when_needed", "always", "never"]
+    threshold: float
+    max_revisions: int
+
+
+class Finding(TypedDict):
+    code: str  # stable key, e.g. "number:4.2" - the same problem gets the same code
+    message: str
+    severity: Literal["must_fix", "warn"]
+
+
+class BestDraft(TypedDict):
+    draft: str
+    score: float
+    round: int
+    needs_from_human: list[dict[str, str]]
+    deviations: list[dict[str, str]]
+
+
+class LoopState(TypedDict, total=False):
+    # fixed for the thread
+    brief: dict[str, Any]
+    rubric: dict[str, Any]
+    house_rules: dict[str, Any]
+    limits: Limits
+    # the current round
+    round: int
+    draft: str
+    deviations: list[dict[str, str]]
+    needs_from_human: list[dict[str, str]]
+    findings: list[Finding]
+    scores: dict[str, int]
+    score: float
+    must_fix: list[str]
+    would_improve: list[str]
+    meets_bar: bool
+    # across rounds
+    score_history: Annotated[list[float], operator.add]
+    must_fix_history: Annotated[list[list[str]], operator.add]
+    calls: Annotated[list[dict[str, Any]], operator.add]
+    best: BestDraft
+    # the human side
+    human_answers: dict[str, str]
+    human_notes: list[str]
+    decision: dict[str, Any]
+    revisions: int
+    # the end
+    stop_reason: StopReason
+    output_path: str
