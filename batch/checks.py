@@ -164,5 +164,31 @@ def sanitize_feedback(items: Iterable[str]) -> list[str]:
     return out
 
 
+def _shingles(text: str, n: int = 4) -> set[tuple[str, ...]]:
+    words = [w.lower() for w in _WORD.findall(text)]
+    return {tuple(words[i:i + n]) for i in range(max(0, len(words) - n + 1))}
+
+
+def is_echo(item: str, texts: Iterable[str], share: float = 0.7) -> bool:
+    """A "problem" that is mostly a copy of the draft or brief says nothing about either.
+
+    Small models under a JSON grammar often fill must_fix with sentences lifted from the
+    text they judge; taken as must_fix they would block approval for no reason.
+    """
+    mine = _shingles(item)
+    if len(mine) < 3:
+        return False
+    theirs: set[tuple[str, ...]] = set()
+    for text in texts:
+        theirs |= _shingles(text)
+    return len(mine & theirs) / len(mine) >= share
+
+
+def split_echoes(items: list[str], texts: list[str]) -> tuple[list[str], int]:
+    """(items that are real feedback, how many were echoes)."""
+    kept = [i for i in items if not is_echo(i, texts)]
+    return kept, len(items) - len(kept)
+
+
 def feedback_key(item: str) -> str:
     return re.sub(r"\W+", " ", item.lower()).strip()

@@ -44,8 +44,9 @@ def sources_of(state: LoopState) -> list[str]:
     """Every text a number in the draft may legitimately come from."""
     brief = state["brief"]
     answers = state.get("human_answers") or {}
+    limits = [str(brief[k]) for k in ("min_words", "max_words") if brief.get(k)]
     return [brief["text"], brief.get("title", ""), brief.get("source_text", ""),
-            *answers.values()]
+            *limits, *answers.values()]
 
 
 def fill_placeholders(text: str, answers: dict[str, str]) -> str:
@@ -97,10 +98,17 @@ class Nodes:
         scores = answer.scores.model_dump()
         score = rubric.weighted_score(scores)
         findings = state.get("findings", [])
+        judged = [state.get("draft", ""), *sources_of(state)]
+        critic_must, echoes = checks.split_echoes(checks.sanitize_feedback(answer.must_fix),
+                                                  judged)
+        critic_improve, more = checks.split_echoes(
+            checks.sanitize_feedback(answer.would_improve), judged)
         must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
-        must_fix += [m for m in checks.sanitize_feedback(answer.must_fix) if m not in must_fix]
+        must_fix += [m for m in critic_must if m not in must_fix]
         would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
-        would_improve += checks.sanitize_feedback(answer.would_improve)
+        would_improve += critic_improve
+        if echoes + more:
+            would_improve.append(checks.GENERIC_FEEDBACK)
         threshold = state["limits"]["threshold"]
         meets_bar = score >= threshold and not must_fix
         # Codes for the deterministic findings, normalised text for the model's own points:

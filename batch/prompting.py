@@ -26,7 +26,7 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
     source = ""
     if brief.get("source_text"):
         fence = "````" if "```" in brief["source_text"] else "```"
-        source = (f"\n# Source file {brief.get('origin_name', '')}\n\n{fence}\n"
+        source = (f"\nSOURCE FILE {brief.get('origin_name', '')}:\n{fence}\n"
                   f"{brief['source_text'].rstrip()}\n{fence}\n")
     limits = []
     if brief.get("min_words"):
@@ -45,7 +45,7 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
         facts += f"\nRequests from a reviewer (the text must satisfy them):\n{lines}\n"
     return {
         "brief_id": brief["id"],
-        "title_line": f": {brief['title']}" if brief.get("title") else "",
+        "title_line": f", title: {brief['title']}" if brief.get("title") else "",
         "brief_text": brief["text"],
         "source_block": source,
         "limits_block": limits_block,
@@ -77,7 +77,7 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
     block = ""
     if deviations:
         items = "\n".join(f"- {d['point']}: {d['reason']}" for d in deviations)
-        block = f"\n# The writer's deliberate deviations\n\n{items}\n"
+        block = f"\nTHE WRITER'S DELIBERATE DEVIATIONS:\n{items}\n"
     task = template("critic_task").substitute(
         _brief_fields(state), draft=state.get("draft", ""), deviations_block=block)
     return [{"role": "system", "content": system}, {"role": "user", "content": task}]

@@ -37,8 +37,6 @@ class FinalizerAnswer(BaseModel):
 
 class CriticBase(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    must_fix: list[str]
-    would_improve: list[str]
 
 
 def critic_schema(rubric: Rubric) -> type[CriticBase]:
@@ -53,8 +51,12 @@ def critic_schema(rubric: Rubric) -> type[CriticBase]:
         **{c.name: (int, Field(ge=lo, le=hi, description=c.description))
            for c in rubric.criteria},
     )
+    # Problems before scores: the model names what is wrong, then scores with that in
+    # view (scores-first made the small embedded model score every draft the same).
     return create_model(
         f"CriticAnswer_{rubric.name.replace('-', '_')}",
         __base__=CriticBase,
+        must_fix=(list[str], ...),
+        would_improve=(list[str], ...),
         scores=(scores, ...),
     )

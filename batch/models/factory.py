@@ -8,11 +8,11 @@ from batch.config import ModelSettings
 from batch.models.base import RoleModel
 
 
-def build_role_model(settings: ModelSettings, cache_dir: Path) -> RoleModel:
+def build_role_model(settings: ModelSettings, cache_dir: Path, role: str = "") -> RoleModel:
     if settings.provider == "ollama":
         from batch.models.ollama import build_ollama
 
         return build_ollama(settings)
     from batch.models.llamacpp import build_embedded
 
-    return build_embedded(settings, cache_dir)
+    return build_embedded(settings, cache_dir, role)

@@ -30,15 +30,20 @@ _cache_lock = threading.Lock()
 _loaded: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
 
 
-def load_llama(path: Path, n_ctx: int, threads: int) -> tuple[Any, threading.Lock]:
-    """The process-wide Llama for this file and context size, and the lock guarding it."""
+def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "") -> tuple[Any, threading.Lock]:
+    """The process-wide Llama for this file, context size and slot, and its lock.
+
+    Each role gets its own slot: llama.cpp reuses the KV cache only for the prefix the
+    previous prompt shares, so a writer and a critic taking turns on one Llama object
+    would evict each other's cached system prompt and brief every call.
+    """
     try:
         from llama_cpp import Llama
     except ImportError:
         raise ModelFileError(
             "the embedded provider needs llama-cpp-python: pip install -e '.[embedded]'"
         ) from None
-    key = (str(path), n_ctx, threads)
+    key = (str(path), n_ctx, threads, slot)
     with _cache_lock:
         if key not in _loaded:
             llama = Llama(model_path=str(path), n_ctx=n_ctx,
@@ -55,13 +60,14 @@ class LlamaCppChat(BaseChatModel):
     max_tokens: int = 512
     seed: int = 7
     repeat_penalty: float = 1.1
+    slot: str = ""
 
     @property
     def _llm_type(self) -> str:
         return "briefloop-llama-cpp"
 
     def _llama(self) -> tuple[Any, threading.Lock]:
-        return load_llama(Path(self.model_path), self.n_ctx, self.threads)
+        return load_llama(Path(self.model_path), self.n_ctx, self.threads, self.slot)
 
     def count_tokens(self, text: str) -> int:
         llama, lock = self._llama()
@@ -108,7 +114,7 @@ class LlamaCppChat(BaseChatModel):
         return ChatResult(generations=[ChatGeneration(message=message)])
 
 
-def build_embedded(settings: ModelSettings, cache_dir: Path) -> ChatRoleModel:
+def build_embedded(settings: ModelSettings, cache_dir: Path, role: str = "") -> ChatRoleModel:
     path = verified_model_path(settings.model, cache_dir, settings.sha256)
     chat = LlamaCppChat(
         model_path=str(path),
@@ -117,6 +123,7 @@ def build_embedded(settings: ModelSettings, cache_dir: Path) -> ChatRoleModel:
         temperature=settings.temperature,
         max_tokens=settings.max_tokens,
         seed=settings.seed,
+        slot=role,
     )
     return ChatRoleModel(
         name=model_label(settings),

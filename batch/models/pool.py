@@ -38,7 +38,7 @@ class ModelSet:
                 else:
                     from batch.models.factory import build_role_model
 
-                    self._built[role] = build_role_model(settings, self.cache_dir)
+                    self._built[role] = build_role_model(settings, self.cache_dir, role)
             return self._built[role]
 
     def labels(self) -> dict[str, str]:
