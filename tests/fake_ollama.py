@@ -28,7 +28,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -145,8 +145,10 @@ class FakeOllama:
         self._server.fake = self  # type: ignore[attr-defined]
         host, port = self._server.server_address[:2]
         self.base_url = f"http://{host}:{port}"
+        # A short poll interval: shutdown() waits up to one interval, at every teardown.
         self._thread = threading.Thread(
-            target=self._server.serve_forever, name=f"fake-ollama-{port}", daemon=True
+            target=self._server.serve_forever, args=(0.05,),
+            name=f"fake-ollama-{port}", daemon=True,
         )
         self._thread.start()
 
@@ -167,10 +169,8 @@ class FakeOllama:
         with self._lock:
             connections = list(self._connections)
         for conn in connections:
-            try:
+            with suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     def enqueue(self, *replies: str | Reply) -> None:
         with self._lock:
@@ -240,16 +240,14 @@ class _Handler(BaseHTTPRequestHandler):
     def finish(self) -> None:
         with self.fake._lock:
             self.fake._connections.discard(self.connection)
-        try:
+        # The client may have gone first (it timed out, or we dropped it).
+        with suppress(OSError):
             super().finish()
-        except OSError:
-            pass  # the client went away first (it timed out, or we dropped it)
 
     def handle(self) -> None:
-        try:
+        # A client that timed out may close its end while we are still answering.
+        with suppress(BrokenPipeError, ConnectionResetError):
             super().handle()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # a client that timed out closed its end while we were answering
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean; `requests` is the log that matters

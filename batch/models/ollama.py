@@ -29,6 +29,10 @@ def translate_error(settings: ModelSettings):
                 )
             if e.status_code == 429 or e.status_code >= 500:
                 return ModelUnavailable(f"{where} answered {e.status_code}: {e.error}")
+            if e.status_code == -1:
+                # An {"error": ...} line inside a stream that had already answered 200,
+                # e.g. the model runner died mid-generation: transient, like a 5xx.
+                return ModelUnavailable(f"{where} failed mid-answer: {e.error}")
         return None
 
     return translate

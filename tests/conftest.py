@@ -1,0 +1,107 @@
+"""Shared fixtures: a scripted model that records what it was sent, and settings in tmp."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from batch import config
+from batch.models.base import Completion, RoleModel
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+class ScriptedModel(RoleModel):
+    """Answers from a queue; records every message list it was sent.
+
+    A queued item is a dict (sent back as JSON), a str (sent back as is, e.g. broken
+    JSON), an exception instance (raised), or a callable taking the messages.
+    """
+
+    def __init__(self, answers: list[Any] | None = None, name: str = "scripted",
+                 num_ctx: int = 32_000, max_tokens: int = 1000):
+        super().__init__(name, num_ctx, max_tokens)
+        self.answers = list(answers or [])
+        self.sent: list[list[dict[str, str]]] = []
+        self.schemas: list[dict] = []
+
+    def queue(self, *answers: Any) -> ScriptedModel:
+        self.answers.extend(answers)
+        return self
+
+    def complete(self, messages: list[dict[str, str]], schema: dict) -> Completion:
+        self.sent.append(messages)
+        self.schemas.append(schema)
+        if not self.answers:
+            raise AssertionError(f"{self.name}: no scripted answer left")
+        item = self.answers.pop(0)
+        if callable(item) and not isinstance(item, type):
+            item = item(messages)
+        if isinstance(item, BaseException):
+            raise item
+        text = item if isinstance(item, str) else json.dumps(item)
+        return Completion(text=text, input_tokens=len(json.dumps(messages)) // 4,
+                          output_tokens=len(text) // 4)
+
+    @property
+    def calls(self) -> int:
+        return len(self.sent)
+
+
+def writer_answer(draft: str, needs: list[tuple[str, str]] = (), deviations=()) -> dict:
+    return {
+        "draft": draft,
+        "deliberate_deviations": [{"point": p, "reason": r} for p, r in deviations],
+        "needs_from_human": [{"placeholder": p, "question": q} for p, q in needs],
+    }
+
+
+MEMO_CRITERIA = ("covers_brief", "accuracy", "clarity", "actionable")
+
+
+def critic_answer(score: int | dict = 5, must_fix=(), would_improve=()) -> dict:
+    scores = score if isinstance(score, dict) else {c: score for c in MEMO_CRITERIA}
+    return {"must_fix": list(must_fix), "would_improve": list(would_improve), "scores": scores}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project folder with the repo's rubrics and house rules and an empty briefs dir."""
+    shutil.copytree(REPO / "rubrics", tmp_path / "rubrics")
+    shutil.copytree(REPO / "house_rules", tmp_path / "house_rules")
+    (tmp_path / "briefs").mkdir()
+    return tmp_path
+
+
+def make_settings(project: Path, **overrides: Any) -> config.Settings:
+    flat = {
+        "paths.root": str(project),
+        "paths.model_cache": str(project / "models"),
+        "log.format": "csv",
+        "log.path": "output/runs.csv",
+        "retry.initial_seconds": 0.01,
+        "retry.max_seconds": 0.02,
+    }
+    flat.update(overrides)
+    cfg = project / "briefloop.toml"
+    if not cfg.exists():
+        cfg.write_text("", encoding="utf-8")
+    return config.load(cfg, overrides=flat, environ={})
+
+
+@pytest.fixture
+def settings(project: Path) -> config.Settings:
+    return make_settings(project)
+
+
+def write_brief(project: Path, name: str, body: str, **front: Any) -> Path:
+    path = project / "briefs" / name
+    if front:
+        lines = "\n".join(f"{k}: {v}" for k, v in front.items())
+        body = f"---\n{lines}\n---\n{body}"
+    path.write_text(body, encoding="utf-8")
+    return path

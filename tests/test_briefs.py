@@ -1,0 +1,99 @@
+import pytest
+
+from batch.briefs import Brief, BadBrief, load_brief_file, scan_folder, split_front_matter
+from batch.output import safe_filename, write_output
+
+
+def scan(folder, max_bytes=10_000):
+    result = scan_folder(folder, max_bytes)
+    return {b.id: b for b in result.briefs}, result
+
+
+def test_front_matter_and_body(tmp_path):
+    p = tmp_path / "a.md"
+    p.write_text("---\nid: memo-1\ntitle: T\nmax_words: 50\n---\nWrite it.\n")
+    b = load_brief_file(p, 1000)
+    assert (b.id, b.title, b.max_words, b.text) == ("memo-1", "T", 50, "Write it.")
+
+
+def test_id_defaults_to_file_stem(tmp_path):
+    p = tmp_path / "launch-note.txt"
+    p.write_text("Write a launch note.")
+    assert load_brief_file(p, 1000).id == "launch-note"
+
+
+def test_source_file_becomes_documentation_task(tmp_path):
+    p = tmp_path / "util.py"
+    p.write_text("def f(x):\n    return x + 1\n")
+    b = load_brief_file(p, 1000)
+    assert b.kind == "source" and "util.py" in b.text and "return x + 1" in b.source_text
+
+
+@pytest.mark.parametrize("name,content,reason", [
+    ("empty.md", b"   \n", "empty file"),
+    ("binary.md", b"abc\x00def", "binary file"),
+    ("latin1.md", "caf\xe9".encode("latin-1"), "not UTF-8"),
+    ("badfm.md", b"---\nid: [unclosed\n---\nbody", "front matter does not parse"),
+    ("unknownkey.md", b"---\nidd: x\n---\nbody", "unknown front matter key"),
+    ("limits.md", b"---\nmax_words: lots\n---\nbody", "max_words must be a positive"),
+    ("nobody.md", b"---\nid: x\n---\n", "no text"),
+    ("big.md", b"x" * 20_000, "too large"),
+])
+def test_bad_inputs_are_named(tmp_path, name, content, reason):
+    (tmp_path / name).write_bytes(content)
+    (tmp_path / "good.md").write_text("A fine brief.")
+    briefs, _ = scan(tmp_path)
+    bad = [b for b in briefs.values() if isinstance(b, BadBrief)]
+    assert len(bad) == 1 and reason in bad[0].reason
+    assert isinstance(briefs["good"], Brief)
+
+
+def test_dangling_symlink_is_unreadable(tmp_path):
+    (tmp_path / "gone.md").symlink_to(tmp_path / "missing.md")
+    briefs, _ = scan(tmp_path)
+    assert "cannot read" in briefs["gone"].reason
+
+
+def test_symlink_out_of_the_folder_is_refused(tmp_path):
+    outside = tmp_path / "secret.md"
+    outside.write_text("secret")
+    folder = tmp_path / "briefs"
+    folder.mkdir()
+    (folder / "link.md").symlink_to(outside)
+    briefs, _ = scan(folder)
+    assert "outside the brief folder" in briefs["link"].reason
+
+
+def test_duplicate_ids(tmp_path):
+    (tmp_path / "a.md").write_text("---\nid: same\n---\none")
+    (tmp_path / "b.md").write_text("---\nid: same\n---\ntwo")
+    result = scan_folder(tmp_path, 1000)
+    kinds = [type(b).__name__ for b in result.briefs]
+    assert kinds == ["Brief", "BadBrief"]
+    assert "duplicate id" in result.briefs[1].reason
+
+
+def test_other_files_are_skipped(tmp_path):
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG")
+    (tmp_path / ".hidden.md").write_text("x")
+    (tmp_path / "a.md").write_text("brief")
+    result = scan_folder(tmp_path, 1000)
+    assert [b.id for b in result.briefs] == ["a"] and result.skipped == ["photo.png"]
+
+
+def test_front_matter_must_be_mapping():
+    with pytest.raises(ValueError, match="mapping"):
+        split_front_matter("---\n- a\n---\nbody")
+
+
+@pytest.mark.parametrize("unsafe", ["../x", "/etc/passwd", "..", "a/../../b", "", "\x00"])
+def test_unsafe_ids_stay_in_the_output_folder(tmp_path, unsafe):
+    out = tmp_path / "out"
+    path = write_output(out, unsafe, {"brief_id": unsafe}, "text")
+    assert path.parent == out.resolve()
+    assert "/" not in safe_filename(unsafe) and not safe_filename(unsafe).startswith(".")
+
+
+def test_distinct_ids_get_distinct_files():
+    assert safe_filename("a b") != safe_filename("a_b") != safe_filename("a-b")
+    assert safe_filename("q3-memo") == "q3-memo"

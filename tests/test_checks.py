@@ -1,0 +1,80 @@
+from batch import checks
+from batch.cleanup import strip_chatter
+
+
+def test_placeholder_listed_and_present_is_fine():
+    draft = "Revenue was [FIGURE NEEDED: Q3 revenue]."
+    needs = [{"placeholder": "[FIGURE NEEDED:  Q3 revenue]", "question": "?"}]
+    assert checks.check_placeholders(draft, needs) == []
+
+
+def test_placeholder_unlisted_and_listed_missing_are_must_fix():
+    found = checks.check_placeholders(
+        "Revenue was [FIGURE NEEDED: Q3 revenue].",
+        [{"placeholder": "[DATE NEEDED: launch]", "question": "when?"}])
+    codes = sorted(f["code"] for f in found)
+    assert codes == ["need-missing:[DATE NEEDED: LAUNCH]",
+                     "placeholder-unlisted:[FIGURE NEEDED: Q3 REVENUE]"]
+    assert all(f["severity"] == "must_fix" for f in found)
+
+
+def test_malformed_need_is_must_fix():
+    found = checks.check_placeholders("text", [{"placeholder": "Q3 revenue", "question": "?"}])
+    assert [f["code"].split(":")[0] for f in found] == ["need-malformed"]
+
+
+def test_numbers_must_come_from_a_source():
+    sources = ["We closed 42 accounts, up from 35. Revenue 1,200.50 EUR."]
+    draft = ("1. First point\n2. We closed 42 accounts (up from 35), revenue 1200.5 EUR, "
+             "growth 20%, [FIGURE NEEDED: 2024 margin].")
+    found = checks.check_numbers(draft, sources, "must_fix")
+    assert [f["code"] for f in found] == ["number:20"]
+    assert checks.check_numbers(draft, sources, "warn")[0]["severity"] == "warn"
+    assert checks.check_numbers(draft, sources, "off") == []
+
+
+def test_number_from_a_person_is_allowed():
+    assert checks.check_numbers("Q3 revenue was 4.2M", ["brief without it", "4.2M"],
+                                "must_fix") == []
+
+
+def test_word_limits():
+    assert checks.check_length("one two three", None, 2)[0]["code"] == "too-long"
+    assert checks.check_length("one two", 3, None)[0]["code"] == "too-short"
+    assert checks.check_length("one two three", 1, 3) == []
+    assert checks.word_count("It's a well-known fact, isn't it?") == 6
+
+
+def test_banned_phrases_whole_words_case_insensitive():
+    found = checks.check_banned("We Leverage synergies.", ["leverage", "synergy"])
+    assert [f["code"] for f in found] == ["banned:leverage"]
+
+
+def test_empty_draft():
+    found = checks.run_checks("  ", [], [], "must_fix", None, None, [])
+    assert found[0]["code"] == "empty-draft"
+
+
+def test_degenerate_feedback_is_replaced():
+    assert checks.is_degenerate("")
+    assert checks.is_degenerate("../../../../../../../../")
+    assert checks.is_degenerate("fix fix fix fix fix fix fix")
+    assert not checks.is_degenerate("Add who to contact with questions.")
+    cleaned = checks.sanitize_feedback(["", "../" * 200, "Add the date.", "Add the date."])
+    assert cleaned == [checks.GENERIC_FEEDBACK, "Add the date."]
+
+
+def test_echo_of_the_draft_is_not_a_critique():
+    draft = "The office is closed this Friday from 15:00 for electrical maintenance."
+    echo = "The office is closed this Friday from 15:00 for electrical maintenance."
+    real = "The draft does not say who to contact; add the facilities team."
+    kept, echoes = checks.split_echoes([echo, real], [draft])
+    assert kept == [real] and echoes == 1
+
+
+def test_strip_chatter():
+    text = "Sure! Here is the memo:\n# Memo\n\nBody text.\n\nI hope this helps!\nLet me know."
+    assert strip_chatter(text) == "# Memo\n\nBody text.\n"
+    assert strip_chatter("```markdown\n# T\n\nx\n```") == "# T\n\nx\n"
+    kept = "# Memo\n\n- Note: the office is closed.\n"
+    assert strip_chatter(kept) == kept

@@ -1,0 +1,83 @@
+from pathlib import Path
+
+import pytest
+
+from batch import config
+from batch.errors import ConfigError
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "briefloop.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_defaults_without_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    s = config.load(environ={})
+    assert s.loop.max_rounds == 3
+    assert s.models.writer.provider == "embedded"
+    assert s.models.finalizer is None
+    assert s.checkpoint_path == tmp_path / "checkpoints" / "briefloop.sqlite"
+
+
+def test_shipped_config_is_valid():
+    s = config.load(Path(__file__).parent.parent / "config" / "briefloop.toml", environ={})
+    assert s.path(s.paths.rubrics).is_dir()
+    assert s.models.critic.temperature == 0
+
+
+def test_unknown_key_names_the_key(tmp_path):
+    with pytest.raises(ConfigError, match=r"loop\.max_round: unknown key"):
+        config.load(write(tmp_path, "[loop]\nmax_round = 3\n"), environ={})
+
+
+def test_wrong_type_names_the_key(tmp_path):
+    with pytest.raises(ConfigError, match=r"loop\.max_rounds"):
+        config.load(write(tmp_path, "[loop]\nmax_rounds = 'many'\n"), environ={})
+
+
+def test_missing_explicit_file(tmp_path):
+    with pytest.raises(ConfigError, match="config file not found"):
+        config.load(tmp_path / "nope.toml", environ={})
+
+
+def test_bad_toml(tmp_path):
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        config.load(write(tmp_path, "[loop\n"), environ={})
+
+
+def test_precedence_flag_over_env_over_file(tmp_path):
+    path = write(tmp_path, "[loop]\nmax_rounds = 4\nno_progress_rounds = 3\n")
+    env = {"BRIEFLOOP_LOOP__MAX_ROUNDS": "6", "BRIEFLOOP_LOOP__NO_PROGRESS_ROUNDS": "5"}
+    s = config.load(path, overrides={"loop.max_rounds": 9}, environ=env)
+    assert s.loop.max_rounds == 9
+    assert s.loop.no_progress_rounds == 5
+    assert config.load(path, environ={}).loop.max_rounds == 4
+
+
+def test_env_unknown_key_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="unknown key"):
+        config.load(write(tmp_path, ""), environ={"BRIEFLOOP_LOOP__MAX_RUNDS": "2"})
+
+
+def test_env_names_the_config_file(tmp_path):
+    path = write(tmp_path, "[run]\nconcurrency = 3\n")
+    assert config.load(environ={"BRIEFLOOP_CONFIG": str(path)}).run.concurrency == 3
+
+
+def test_per_role_models_is_one_line(tmp_path):
+    s = config.load(write(tmp_path, '[models.critic]\nprovider = "ollama"\nmodel = "qwen2.5:7b"\n'),
+                    environ={})
+    assert (s.models.writer.provider, s.models.critic.provider) == ("embedded", "ollama")
+
+
+def test_max_tokens_must_fit_context(tmp_path):
+    with pytest.raises(ConfigError, match="max_tokens must be smaller than num_ctx"):
+        config.load(write(tmp_path, "[models.writer]\nnum_ctx = 512\nmax_tokens = 600\n"),
+                    environ={})
+
+
+def test_relative_paths_resolve_against_root(tmp_path):
+    s = config.load(write(tmp_path, '[paths]\nroot = "proj"\noutput = "out"\n'), environ={})
+    assert s.output_dir == tmp_path / "proj" / "out"

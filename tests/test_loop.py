@@ -1,0 +1,240 @@
+"""The whole loop with scripted models, the real graph and the real SQLite checkpointer."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+import yaml
+
+from batch.errors import ModelUnavailable
+from batch.runner import Batch, run_folder
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
+
+
+def run(settings, project, writer, critic, **kw):
+    return run_folder(settings, project / "briefs", models={"writer": writer, "critic": critic},
+                      strict=True, **kw)
+
+
+def front_matter(path):
+    text = open(path, encoding="utf-8").read()
+    _, fm, body = text.split("---\n", 2)
+    return yaml.safe_load(fm), body.strip()
+
+
+def test_approved_in_one_round(project, settings):
+    write_brief(project, "closure.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer("Sure! Here is the memo:\n" + GOOD)])
+    critic = ScriptedModel([critic_answer(5)])
+    summary = run(settings, project, writer, critic)
+    [r] = summary.results
+    assert r.outcome == "approved"
+    rec = r.record
+    assert rec["status"] == "finished" and rec["stop_reason"] == "approved"
+    assert rec["score_history"] == [100.0] and rec["rounds"] == 1
+    assert rec["model_calls"] == 2 and rec["input_tokens"] > 0
+    meta, body = front_matter(rec["output_path"])
+    assert meta["stop_reason"] == "approved" and meta["score"] == 100.0
+    assert body == GOOD  # the chatty preamble is gone
+
+
+def test_revision_answers_the_critique_and_critic_sees_no_history(project, settings):
+    write_brief(project, "closure.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer("Closed Friday."),
+                            writer_answer(GOOD, deviations=[("Use bullets", "too short")])])
+    critic = ScriptedModel([critic_answer(2, must_fix=["Say from when the office is closed."],
+                                          would_improve=["Use bullets."]),
+                            critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "approved" and r.record["score_history"] == [25.0, 100.0]
+    revise_prompt = writer.sent[1][-1]["content"]
+    assert "MUST FIX: Say from when the office is closed." in revise_prompt
+    assert "IMPROVE: Use bullets." in revise_prompt
+    assert "Closed Friday." in revise_prompt and "score 25" in revise_prompt
+    second_critic_prompt = "\n".join(m["content"] for m in critic.sent[1])
+    assert "score 25" not in second_critic_prompt and "25.0" not in second_critic_prompt
+    assert "round 1" not in second_critic_prompt.lower()
+    assert critic.sent[1][0] == critic.sent[0][0]  # the same system prompt every round
+    assert "Use bullets: too short" in second_critic_prompt  # the deviation, to judge
+
+
+def test_high_score_with_must_fix_is_not_approved(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)] * 3)
+    critic = ScriptedModel([critic_answer(5, must_fix=[f"Problem {i}."]) for i in range(3)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "max_rounds"
+    assert r.record["score_history"] == [100.0, 100.0, 100.0]
+    assert r.record["open_must_fix"] == ["Problem 2."]
+
+
+def test_invented_number_blocks_approval_whatever_the_critic_says(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD + " Revenue grew 17%.")] * 2)
+    critic = ScriptedModel([critic_answer(5)] * 2)
+    s = make_settings(project, **{"loop.max_rounds": 2})
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == "max_rounds"
+    assert any("17" in m for m in r.record["open_must_fix"])
+    assert "The number 17 appears in no source" in writer.sent[1][-1]["content"]
+
+
+def test_word_limit_and_banned_phrase(project, settings):
+    write_brief(project, "a.md", "Announce the new desk.", max_words=5)
+    writer = ScriptedModel([writer_answer("We leverage a new desk for all of you now."),
+                            writer_answer("A new desk is here.")])
+    critic = ScriptedModel([critic_answer(5), critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "approved"
+    prompt = writer.sent[1][-1]["content"]
+    assert "at most 5" in prompt and "ban the phrase 'leverage'" in prompt
+
+
+def test_no_progress_stops_the_loop(project):
+    s = make_settings(project, **{"loop.max_rounds": 6, "loop.no_progress_rounds": 2})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)] * 6)
+    critic = ScriptedModel([critic_answer(3, must_fix=["Name the team."])] * 6)
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == "no_progress" and r.record["rounds"] == 3
+    assert writer.calls == 3
+
+
+def test_missing_fact_pauses_for_a_person(project, settings):
+    write_brief(project, "q3.md", "Memo on Q3. Revenue: not known yet.")
+    draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]."
+    writer = ScriptedModel([writer_answer(draft, needs=[("[FIGURE NEEDED: Q3 revenue]",
+                                                         "What was Q3 revenue?")])])
+    critic = ScriptedModel([critic_answer(5)])
+    with Batch(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
+        [r] = batch.run(project / "briefs").results
+        assert r.outcome == "awaiting_human"
+        assert r.record["status"] == "awaiting_human"
+        assert r.record["needs_from_human"][0]["placeholder"] == "[FIGURE NEEDED: Q3 revenue]"
+        snap = batch.graph.get_state(batch.config_for(r.thread_id))
+        assert snap.next == ("review",)
+        payload = snap.interrupts[0].value
+        assert payload["action_request"]["args"]["draft"] == draft
+        assert payload["action_request"]["args"]["score"] == 100.0
+        assert "What was Q3 revenue?" in payload["description"]
+        # the next night leaves it waiting and calls no model
+        [again] = batch.run(project / "briefs").results
+        assert again.outcome == "waiting" and again.model_calls == 0
+
+
+def test_unparseable_answer_is_never_success_and_resumes_later(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)])
+    critic = ScriptedModel(["{not json", '{"scores": {"clarity": 99}}'])
+    summary = run(settings, project, writer, critic)
+    [r] = summary.results
+    assert r.outcome == "error" and summary.failed
+    assert "invalid answer twice" in r.record["error"]
+    assert r.record["status"] == "failed" and r.record["output_path"] is None
+    retry_prompt = critic.sent[1][-1]["content"]
+    assert "not valid JSON" in retry_prompt
+    # next run resumes at the critic: the writer is not asked again
+    critic.queue(critic_answer(5))
+    [r2] = run(settings, project, writer, critic).results
+    assert r2.outcome == "approved" and writer.calls == 1 and critic.calls == 3
+    assert r2.record["run_id"] == r.record["run_id"]
+
+
+def test_transient_faults_are_retried_with_backoff(project):
+    s = make_settings(project, **{"retry.attempts": 3})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([ModelUnavailable("refused"), ModelUnavailable("refused"),
+                            writer_answer(GOOD)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == "approved" and writer.calls == 3
+
+
+def test_server_down_for_the_whole_batch_is_an_error_not_a_crash(project):
+    s = make_settings(project, **{"retry.attempts": 2})
+    write_brief(project, "a.md", "One.")
+    write_brief(project, "b.md", "Two.")
+    writer = ScriptedModel([ModelUnavailable("cannot reach Ollama")] * 4)
+    summary = run(s, project, writer, ScriptedModel())
+    assert [r.outcome for r in summary.results] == ["error", "error"]
+    assert all("cannot reach Ollama" in r.error for r in summary.results)
+
+
+def test_rerun_of_finished_folder_makes_no_model_calls(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    write_brief(project, "b.md", "Office closed Friday from 15:00 too.")
+    writer = ScriptedModel([writer_answer(GOOD)] * 2)
+    critic = ScriptedModel([critic_answer(5)] * 2)
+    first = run(settings, project, writer, critic)
+    assert first.model_calls == 4
+    second = run(settings, project, writer, critic)
+    assert second.model_calls == 0 and [r.outcome for r in second.results] == ["skipped"] * 2
+    with open(project / "output" / "runs.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 2 and {r["stop_reason"] for r in rows} == {"approved"}
+
+
+def test_changed_brief_gets_a_new_thread_and_rerun_flag_forces_one(project, settings):
+    path = write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)] * 3)
+    critic = ScriptedModel([critic_answer(5)] * 3)
+    t1 = run(settings, project, writer, critic).results[0].thread_id
+    path.write_text("Office closed on Friday from 15:00. Tell everyone.")
+    t2 = run(settings, project, writer, critic).results[0].thread_id
+    t3 = run(settings, project, writer, critic, rerun=True).results[0].thread_id
+    assert len({t1, t2, t3}) == 3 and writer.calls == 3
+
+
+def test_bad_inputs_are_recorded_and_the_batch_goes_on(project, settings):
+    (project / "briefs" / "empty.md").write_text("")
+    write_brief(project, "unknown-rubric.md", "Text.", rubric="nope")
+    write_brief(project, "ok.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)])
+    critic = ScriptedModel([critic_answer(5)])
+    summary = run(settings, project, writer, critic)
+    outcomes = {r.brief_id: r.outcome for r in summary.results}
+    assert outcomes == {"empty": "error", "unknown-rubric": "error", "ok": "approved"}
+    errors = {r.brief_id: r.error for r in summary.results if r.error}
+    assert "empty file" in errors["empty"] and "unknown rubric 'nope'" in errors["unknown-rubric"]
+    # again: the same error rows are updated, not duplicated
+    run(settings, project, writer, critic)
+    with open(project / "output" / "runs.csv", newline="") as f:
+        assert len(list(csv.DictReader(f))) == 3
+
+
+def test_source_file_uses_api_docs_rubric(project, settings):
+    (project / "briefs" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    writer = ScriptedModel([writer_answer("# calc\n\n## add(a, b)\nReturns a + b.")])
+    scores = {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5}
+    critic = ScriptedModel([critic_answer(scores)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "approved"
+    assert "return a + b" in writer.sent[0][-1]["content"]
+    assert set(critic.schemas[0]["$defs"][next(iter(critic.schemas[0]["$defs"]))]["properties"]) \
+        == set(scores)
+
+
+def test_concurrency_runs_all_briefs(project):
+    s = make_settings(project, **{"run.concurrency": 3})
+    for i in range(5):
+        write_brief(project, f"b{i}.md", f"Office closed Friday from 15:00 ({i}).")
+    writer = ScriptedModel([writer_answer(GOOD)] * 5)
+    critic = ScriptedModel([critic_answer(5)] * 5)
+    summary = run(s, project, writer, critic)
+    assert sorted(r.outcome for r in summary.results) == ["approved"] * 5
+
+
+def test_unexpected_errors_surface_under_strict(project, settings):
+    write_brief(project, "a.md", "x")
+    writer = ScriptedModel([RuntimeError("bug")])
+    with pytest.raises(RuntimeError, match="bug"):
+        run(settings, project, writer, ScriptedModel())
+    # outside strict mode the same bug is a recorded error, and the batch goes on
+    writer.queue(RuntimeError("bug"))
+    summary = run_folder(settings, project / "briefs",
+                         models={"writer": writer, "critic": ScriptedModel()}, rerun=True)
+    assert summary.results[0].outcome == "error"
+    assert "unexpected RuntimeError: bug" in summary.results[0].error

@@ -1,0 +1,62 @@
+"""Routing is a pure function of the state: tested without a model or a graph."""
+
+from batch.routing import decide, route_after_critic, route_after_review, stalled
+
+
+def state(**kw):
+    base = {"limits": {"max_rounds": 3, "no_progress_rounds": 2, "review": "when_needed",
+                       "threshold": 70, "max_revisions": 2},
+            "round": 1, "meets_bar": False, "score_history": [50.0], "must_fix_history": [["a"]],
+            "needs_from_human": []}
+    base.update(kw)
+    return base
+
+
+def test_approved_without_needs_finishes_approved():
+    assert decide(state(meets_bar=True)) == ("finish", "approved")
+
+
+def test_approved_with_needs_goes_to_review():
+    s = state(meets_bar=True, needs_from_human=[{"placeholder": "[FIGURE NEEDED: x]"}])
+    assert route_after_critic(s) == "review"
+
+
+def test_review_always_and_never():
+    limits = state()["limits"]
+    always = state(meets_bar=True, limits={**limits, "review": "always"})
+    assert decide(always).next == "review"
+    never = state(meets_bar=True, needs_from_human=[{"placeholder": "[X NEEDED: y]"}],
+                  limits={**limits, "review": "never"})
+    assert decide(never) == ("finish", "approved")
+
+
+def test_max_rounds_beats_continuing():
+    assert decide(state(round=3)) == ("finish", "max_rounds")
+    assert decide(state(round=2)) == ("writer", None)
+
+
+def test_approval_wins_over_max_rounds():
+    assert decide(state(round=3, meets_bar=True)) == ("finish", "approved")
+
+
+def test_no_progress_needs_same_must_fix_and_no_better_score():
+    s = state(round=3, limits={**state()["limits"], "max_rounds": 9},
+              score_history=[60.0, 55.0, 60.0], must_fix_history=[["a"], ["a"], ["a"]])
+    assert decide(s) == ("finish", "no_progress")
+    better = dict(s, score_history=[60.0, 55.0, 61.0])
+    assert decide(better) == ("writer", None)
+    changed = dict(s, must_fix_history=[["a"], ["b"], ["a"]])
+    assert decide(changed) == ("writer", None)
+
+
+def test_stalled_needs_enough_history():
+    assert not stalled([50.0, 50.0], [["a"], ["a"]], 2)
+    assert stalled([50.0, 50.0, 50.0], [["a"], ["a"], ["a"]], 2)
+    assert stalled([50.0, 40.0], [[], []], 1)
+
+
+def test_route_after_review():
+    assert route_after_review({"decision": {"type": "revise"}}) == "writer"
+    assert route_after_review({"decision": {"type": "approve"}}) == "finish"
+    assert route_after_review({"decision": {"type": "reject"}}) == "finish"
+    assert route_after_review({"decision": {"type": "invalid"}}) == "review"
