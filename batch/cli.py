@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
@@ -32,7 +33,7 @@ class UserError(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        err.print(f"[red]error:[/red] {self.message}", highlight=False, markup=True)
+        err.print(f"[red]error:[/red] {escape(self.message)}", highlight=False, soft_wrap=True)
 
 
 def load_settings(ctx: click.Context, **flags: Any):
@@ -66,7 +67,7 @@ class RichBatchProgress(Progress):
 
     def brief_finished(self, result: BriefResult) -> None:
         self.bar.advance(self.task)
-        self.bar.console.print(describe_result(result), highlight=False)
+        self.bar.console.print(escape(describe_result(result)), highlight=False, soft_wrap=True)
 
 
 def describe_result(r: BriefResult) -> str:
@@ -104,7 +105,7 @@ def print_summary(summary: BatchSummary) -> None:
     if summary.skipped_files:
         out.print(f"not briefs, ignored: {', '.join(summary.skipped_files)}")
     for warning in summary.sink_warnings:
-        err.print(f"[yellow]warning:[/yellow] {warning}")
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
 
 
 @cli.command()

@@ -4,6 +4,7 @@
     ├── ConfigError             bad or missing configuration (exit code 2)
     ├── InputError              one brief cannot be used; the batch records it and goes on
     ├── ModelFileError          the embedded model file is missing or fails its sha256 check
+    ├── SinkError               a spreadsheet view could not be written; rows stay pending
     └── ModelError              a model call failed
         ├── ModelUnavailable    refused, timed out, 5xx: transient, retried with backoff
         ├── ModelNotFound       the server does not have the model: not retried
@@ -30,6 +31,10 @@ class InputError(BriefloopError):
 
 
 class ModelFileError(BriefloopError):
+    pass
+
+
+class SinkError(BriefloopError):
     pass
 
 

@@ -25,7 +25,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from batch import checks
 from batch.briefs import BadBrief, Brief, scan_folder
 from batch.config import Settings
-from batch.errors import BriefloopError, InputError
+from batch.errors import BriefloopError, InputError, SinkError
 from batch.graph import build_graph
 from batch.house_rules import load_house_rules
 from batch.models import ModelSet, RoleModel
@@ -314,7 +314,7 @@ class Batch:
                 self._pending[record["run_id"]] = record
             try:
                 self.sink.upsert(list(self._pending.values()))
-            except (OSError, ValueError, KeyError) as e:
+            except (SinkError, OSError) as e:
                 # The run log in SQLite has the rows; the next write sends them too.
                 self._sink_warnings.append(f"{self.sink.name} log not written: {e}")
             else:

@@ -11,9 +11,11 @@ import csv
 import io
 import os
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any, Protocol
 
+from batch.errors import SinkError
 from batch.runlog import FIELDS
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -129,9 +131,15 @@ class XlsxSink:
 
     def upsert(self, records: list[dict[str, Any]]) -> int:
         from openpyxl import Workbook, load_workbook
+        from openpyxl.utils.exceptions import InvalidFileException
 
         if self.path.exists():
-            wb = load_workbook(self.path)
+            try:
+                wb = load_workbook(self.path)
+            except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError) as e:
+                raise SinkError(
+                    f"{self.path} cannot be opened as a workbook ({e.__class__.__name__}: "
+                    f"{e}); close it if it is open elsewhere, or move it away") from None
         else:
             wb = Workbook()
             wb.remove(wb.active)

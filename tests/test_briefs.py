@@ -1,6 +1,6 @@
 import pytest
 
-from batch.briefs import Brief, BadBrief, load_brief_file, scan_folder, split_front_matter
+from batch.briefs import BadBrief, Brief, load_brief_file, scan_folder, split_front_matter
 from batch.output import safe_filename, write_output
 
 

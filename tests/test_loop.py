@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 from batch.errors import ModelUnavailable
 from batch.runner import Batch, run_folder
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
 
@@ -20,7 +21,7 @@ def run(settings, project, writer, critic, **kw):
 
 
 def front_matter(path):
-    text = open(path, encoding="utf-8").read()
+    text = Path(path).read_text(encoding="utf-8")
     _, fm, body = text.split("---\n", 2)
     return yaml.safe_load(fm), body.strip()
 

@@ -7,7 +7,7 @@ import ollama
 from langchain_ollama import ChatOllama
 
 from batch.config import ModelSettings
-from batch.errors import ModelNotFound, ModelUnavailable
+from batch.errors import ModelError, ModelNotFound, ModelUnavailable
 from batch.models.chat import ChatRoleModel
 from batch.models.pool import model_label
 
@@ -19,6 +19,8 @@ def translate_error(settings: ModelSettings):
         if isinstance(e, httpx.TimeoutException):
             return ModelUnavailable(f"{where} timed out after {settings.timeout:g}s "
                                     f"(model {settings.model})")
+        if isinstance(e, httpx.RemoteProtocolError):
+            return ModelUnavailable(f"{where} closed the connection mid-answer: {e}")
         if isinstance(e, httpx.TransportError | ConnectionError):
             return ModelUnavailable(f"cannot reach {where}: {e.__class__.__name__}: {e}")
         if isinstance(e, ollama.ResponseError):
@@ -33,6 +35,8 @@ def translate_error(settings: ModelSettings):
                 # An {"error": ...} line inside a stream that had already answered 200,
                 # e.g. the model runner died mid-generation: transient, like a 5xx.
                 return ModelUnavailable(f"{where} failed mid-answer: {e.error}")
+            # Any other refusal (400 and friends) will not change on retry.
+            return ModelError(f"{where} refused the request ({e.status_code}): {e.error}")
         return None
 
     return translate

@@ -1,0 +1,77 @@
+"""The command line: help on every command, exit codes, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from batch.cli import cli
+
+
+def commands(group=cli, prefix=()):
+    for name, cmd in group.commands.items():
+        yield (*prefix, name)
+        if hasattr(cmd, "commands"):
+            yield from commands(cmd, (*prefix, name))
+
+
+@pytest.mark.parametrize("path", [(), *commands()])
+def test_every_command_has_help(path):
+    result = CliRunner().invoke(cli, [*path, "--help"])
+    assert result.exit_code == 0
+    assert "Usage:" in result.output
+    # a real sentence of help, not just the usage line
+    assert len(result.output.split("\n\n")[1].strip()) > 20
+
+
+def test_config_error_is_one_line_exit_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[loop]\nmax_roundz = 1\n")
+    result = CliRunner().invoke(cli, ["--config", str(bad), "runs"])
+    assert result.exit_code == 2
+    assert "loop.max_roundz: unknown key" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_missing_config_file(tmp_path):
+    result = CliRunner().invoke(cli, ["--config", str(tmp_path / "x.toml"), "runs"])
+    assert result.exit_code == 2 and "config file not found" in result.output
+
+
+def test_missing_source_folder_is_usage_error(project):
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n')
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "run", str(project / "nope")])
+    assert result.exit_code == 2 and "no such folder" in result.output
+
+
+def test_run_with_only_bad_briefs_exits_1_and_runs_json_lists_them(project):
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "runs.csv"\n')
+    (project / "briefs" / "empty.md").write_text("")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--config", str(cfg), "run", str(project / "briefs")])
+    assert result.exit_code == 1, result.output
+    assert "empty: error" in result.output and "empty file" in result.output
+    listed = runner.invoke(cli, ["--config", str(cfg), "runs", "--json"])
+    assert listed.exit_code == 0
+    [rec] = json.loads(listed.output)
+    for field in ("run_id", "thread_id", "brief_id", "source", "started_at", "ended_at",
+                  "status", "stop_reason", "rounds", "score_history", "open_must_fix",
+                  "needs_from_human", "deviations", "models", "model_calls", "input_tokens",
+                  "output_tokens", "seconds", "output_path", "error"):
+        assert field in rec
+    assert rec["stop_reason"] == "error" and rec["error"] == "empty file"
+    table = runner.invoke(cli, ["--config", str(cfg), "runs"])
+    assert table.exit_code == 0 and "empty" in table.output
+
+
+def test_python_dash_m_works():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "batch", "--help"], capture_output=True,
+                         text=True, check=True)
+    assert "briefloop" in out.stdout

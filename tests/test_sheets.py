@@ -1,0 +1,122 @@
+"""The spreadsheet views: upsert by run id, formula-safe text, nothing lost on failure."""
+
+from __future__ import annotations
+
+import csv
+import zipfile
+
+import pytest
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from openpyxl import load_workbook
+
+from batch.runlog import FIELDS, RunLog
+from batch.runner import Batch
+from batch.sheets import XLSX_CELL_LIMIT, CsvSink, XlsxSink
+
+HOSTILE = ["=IMPORTXML(\"http://evil\",\"//a\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rcmd"]
+
+
+def record(run_id: str, **kw):
+    base = {f: "" for f in FIELDS}
+    base.update(run_id=run_id, thread_id=f"t-{run_id}", brief_id=run_id, status="running",
+                score_history=[50.0, 70.5], open_must_fix=["a", "b"],
+                needs_from_human=[{"placeholder": "[FIGURE NEEDED: x]", "question": "x?"}],
+                deviations=[{"point": "p", "reason": "r"}], models={"writer": "w"},
+                rounds=2, score=70.5)
+    base.update(kw)
+    return base
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def test_csv_upsert_by_run_id(tmp_path):
+    sink = CsvSink(tmp_path / "runs.csv")
+    sink.upsert([record("r1"), record("r2")])
+    sink.upsert([record("r1", status="finished", stop_reason="approved")])
+    rows = read_csv(tmp_path / "runs.csv")
+    assert [r["run_id"] for r in rows] == ["r1", "r2"]
+    assert rows[0]["status"] == "finished"
+    assert rows[0]["score_history"] == "50 → 70.5"
+    assert rows[0]["open_must_fix"] == "• a\n• b"
+    assert rows[0]["needs_from_human"] == "[FIGURE NEEDED: x] — x?"
+
+
+def test_xlsx_upsert_keeps_other_sheets(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    sink = XlsxSink(path, "Runs")
+    sink.upsert([record("r1")])
+    wb = load_workbook(path)
+    wb.create_sheet("Notes")["A1"] = "mine"
+    wb.save(path)
+    sink.upsert([record("r1", status="finished"), record("r2")])
+    wb = load_workbook(path)
+    assert wb.sheetnames == ["Runs", "Notes"] and wb["Notes"]["A1"].value == "mine"
+    rows = list(wb["Runs"].iter_rows(values_only=True))
+    assert rows[0] == tuple(FIELDS)
+    assert [(r[0], r[FIELDS.index("status")]) for r in rows[1:]] == [("r1", "finished"),
+                                                                      ("r2", "running")]
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_formulas_stay_text_in_csv(tmp_path, text):
+    CsvSink(tmp_path / "runs.csv").upsert([record("r1", title=text, error=text)])
+    row = read_csv(tmp_path / "runs.csv")[0]
+    assert row["title"] == "'" + text
+
+
+def test_formulas_stay_text_in_xlsx(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record(f"r{i}", title=t) for i, t in enumerate(HOSTILE)])
+    ws = load_workbook(path)["Runs"]
+    col = FIELDS.index("title") + 1
+    for i, text in enumerate(HOSTILE, start=2):
+        cell = ws.cell(row=i, column=col)
+        # XML turns a stored CR into LF; what matters is that it is a string cell
+        assert cell.value.replace("\n", "\r") == text.replace("\n", "\r")
+        assert cell.data_type == "s" and cell.quotePrefix
+    with zipfile.ZipFile(path) as z:
+        sheet_xml = z.read("xl/worksheets/sheet1.xml").decode()
+    assert "<f>" not in sheet_xml  # no formula element anywhere
+
+
+def test_xlsx_cuts_huge_cells_with_a_marker(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record("r1", error="x" * 100_000)])
+    value = load_workbook(path)["Runs"].cell(row=2, column=FIELDS.index("error") + 1).value
+    assert len(value) <= XLSX_CELL_LIMIT and value.endswith("in the run log database]")
+
+
+def test_runlog_upsert_is_one_row_per_thread(tmp_path):
+    log = RunLog(tmp_path / "runs.sqlite")
+    a = log.upsert("t1", brief_id="b", status="running")
+    b = log.upsert("t1", status="finished", stop_reason="approved", score_history=[1.0])
+    assert a["run_id"] == b["run_id"] and len(log.all()) == 1
+    assert log.by_thread("t1")["score_history"] == [1.0]
+    with pytest.raises(KeyError):
+        log.upsert("t1", nonsense=1)
+    log.close()
+    assert RunLog(tmp_path / "runs.sqlite").all()[0]["status"] == "finished"  # migrated once
+
+
+def test_unwritable_sheet_leaves_rows_pending_then_catches_up(project):
+    s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
+    for name in ("a", "b"):
+        write_brief(project, f"{name}.md", "Office closed on Friday.")
+    writer = ScriptedModel([writer_answer("Closed on Friday.")] * 2)
+    critic = ScriptedModel([critic_answer(5)] * 2)
+    sheet = project / "output" / "runs.xlsx"
+    sheet.parent.mkdir()
+    sheet.write_bytes(b"this is not a workbook")  # a corrupt or foreign file
+    with Batch(s, models={"writer": writer, "critic": critic}, strict=True) as batch:
+        summary = batch.run(project / "briefs")
+        assert [r.outcome for r in summary.results] == ["approved", "approved"]
+        assert summary.sink_warnings and "xlsx log not written" in summary.sink_warnings[0]
+        assert len(batch.runlog.all()) == 2  # SQLite has everything
+        sheet.unlink()
+        # the next write sends every pending row, not only its own
+        batch._sync([batch.runlog.all()[0]])
+    rows = list(load_workbook(sheet)["Runs"].iter_rows(min_row=2, values_only=True))
+    assert sorted(r[FIELDS.index("brief_id")] for r in rows) == ["a", "b"]
