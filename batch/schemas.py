@@ -7,9 +7,13 @@ grammar enforces every constraint (integer ranges, for one).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from batch.rubrics import Rubric
+
+MAX_ITEMS = 8
 
 
 class Deviation(BaseModel):
@@ -18,7 +22,10 @@ class Deviation(BaseModel):
 
 
 class HumanNeed(BaseModel):
-    placeholder: str = Field(description="the exact placeholder as it appears in the draft")
+    # The pattern is enforced by llama.cpp's grammar too, so even a small model can only
+    # write a well-formed placeholder here.
+    placeholder: str = Field(description="the exact placeholder as it appears in the draft",
+                             pattern=r"^\[[A-Z][A-Z]* NEEDED: [^\]\[\n\"]+\]$")
     question: str = Field(description="what a person must supply to fill it")
 
 
@@ -26,8 +33,10 @@ class WriterAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
     # No defaults: a required field is one the grammar makes the model write.
     draft: str = Field(description="the complete text, in Markdown")
-    deliberate_deviations: list[Deviation]
-    needs_from_human: list[HumanNeed]
+    # maxItems bounds what the grammar lets a small model repeat: without it one runaway
+    # list fills max_tokens and the answer is cut off mid-JSON.
+    deliberate_deviations: list[Deviation] = Field(max_length=MAX_ITEMS)
+    needs_from_human: list[HumanNeed] = Field(max_length=MAX_ITEMS)
 
 
 class FinalizerAnswer(BaseModel):
@@ -48,7 +57,9 @@ def critic_schema(rubric: Rubric) -> type[CriticBase]:
     lo, hi = rubric.scale
     scores = create_model(
         f"Scores_{rubric.name.replace('-', '_')}",
-        **{c.name: (int, Field(ge=lo, le=hi, description=c.description))
+        # An enum, not minimum/maximum: llama.cpp's grammar enforces enums but not
+        # integer bounds, and a small model does answer 0 on a 1-5 scale.
+        **{c.name: (Literal[tuple(range(lo, hi + 1))], Field(description=c.description))
            for c in rubric.criteria},
     )
     # Problems before scores: the model names what is wrong, then scores with that in
@@ -56,7 +67,7 @@ def critic_schema(rubric: Rubric) -> type[CriticBase]:
     return create_model(
         f"CriticAnswer_{rubric.name.replace('-', '_')}",
         __base__=CriticBase,
-        must_fix=(list[str], ...),
-        would_improve=(list[str], ...),
+        must_fix=(list[str], Field(max_length=MAX_ITEMS)),
+        would_improve=(list[str], Field(max_length=MAX_ITEMS)),
         scores=(scores, ...),
     )

@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import ollama
 import pytest
+
 from fake_ollama import FakeOllama, Reply
 
 

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 from batch.errors import ModelUnavailable
 from batch.runner import Batch, run_folder
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
 

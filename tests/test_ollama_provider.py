@@ -11,6 +11,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
+
+from batch.config import ModelSettings
+from batch.errors import ModelNotFound, ModelOutputInvalid, ModelUnavailable, PromptTooLong
+from batch.models.base import CallStat, ask
+from batch.models.ollama import build_ollama
+from batch.schemas import WriterAnswer
+
 from fake_ollama import (
     FakeOllama,
     Reply,
@@ -21,12 +28,6 @@ from fake_ollama import (
     stream_error,
 )
 
-from batch.config import ModelSettings
-from batch.errors import ModelNotFound, ModelOutputInvalid, ModelUnavailable, PromptTooLong
-from batch.models.base import CallStat, ask
-from batch.models.ollama import build_ollama
-from batch.schemas import WriterAnswer
-
 MODEL = "qwen2.5:7b"
 
 MESSAGES = [
@@ -35,9 +36,9 @@ MESSAGES = [
 ]
 
 VALID = json.dumps({
-    "draft": "# On-call rota\n\nFrom [START DATE] the rota changes weekly.",
+    "draft": "# On-call rota\n\nFrom [DATE NEEDED: start date] the rota changes weekly.",
     "deliberate_deviations": [],
-    "needs_from_human": [{"placeholder": "[START DATE]", "question": "When does it start?"}],
+    "needs_from_human": [{"placeholder": "[DATE NEEDED: start date]", "question": "When does it start?"}],
 })
 
 

