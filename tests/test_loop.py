@@ -240,3 +240,17 @@ def test_unexpected_errors_surface_under_strict(project, settings):
                          models={"writer": writer, "critic": ScriptedModel()}, rerun=True)
     assert summary.results[0].outcome == "error"
     assert "unexpected RuntimeError: bug" in summary.results[0].error
+
+
+def test_finalizer_polish_is_kept_only_when_it_changes_no_fact(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    write_brief(project, "b.md", "Office closed Friday from 15:00, again.")
+    writer = ScriptedModel([writer_answer(GOOD)] * 2)
+    critic = ScriptedModel([critic_answer(5)] * 2)
+    polished = "# Closure\n\n" + GOOD
+    finalizer = ScriptedModel([{"text": polished}, {"text": GOOD + " It costs 300 EUR."}])
+    summary = run_folder(settings, project / "briefs", strict=True,
+                         models={"writer": writer, "critic": critic, "finalizer": finalizer})
+    bodies = [front_matter(r.record["output_path"])[1] for r in summary.results]
+    assert bodies == [polished.strip(), GOOD]  # the second added a number: discarded
+    assert all(r.record["model_calls"] == 3 for r in summary.results)

@@ -38,7 +38,8 @@ MESSAGES = [
 VALID = json.dumps({
     "draft": "# On-call rota\n\nFrom [DATE NEEDED: start date] the rota changes weekly.",
     "deliberate_deviations": [],
-    "needs_from_human": [{"placeholder": "[DATE NEEDED: start date]", "question": "When does it start?"}],
+    "needs_from_human": [{"placeholder": "[DATE NEEDED: start date]",
+                          "question": "When does it start?"}],
 })
 
 
