@@ -19,7 +19,14 @@ from rich.table import Table
 
 from batch import config as config_mod
 from batch.errors import BriefloopError
-from batch.runner import BatchSummary, BriefResult, Progress, list_runs, run_folder
+from batch.runner import (
+    BatchSummary,
+    BriefResult,
+    Progress,
+    list_runs,
+    run_source,
+    sync_now,
+)
 
 err = Console(stderr=True)
 out = Console()
@@ -104,8 +111,11 @@ def print_summary(summary: BatchSummary) -> None:
     out.print(f"{summary.model_calls} model call(s) in {summary.seconds:.1f}s")
     if summary.skipped_files:
         out.print(f"not briefs, ignored: {', '.join(summary.skipped_files)}")
-    for warning in summary.sink_warnings:
+    for warning in summary.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
+    sent = [f"{r.sent} row(s) to {r.sink}" for r in summary.sync if r.sent]
+    if sent:
+        out.print("run log synced: " + "; ".join(sent), highlight=False, soft_wrap=True)
 
 
 @cli.command()
@@ -125,7 +135,10 @@ def print_summary(summary: BatchSummary) -> None:
 def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
         max_rounds: int | None, threshold: float | None, review: str | None,
         output_dir: str | None, debug: bool) -> None:
-    """Run every brief in SOURCE (a folder) through the writer-critic loop.
+    """Run every brief in SOURCE through the writer-critic loop.
+
+    SOURCE is a folder of briefs, a .csv or .xlsx file with one brief per row
+    ('file.xlsx#Worksheet' for a named worksheet), or gsheet://KEY/WORKSHEET.
 
     Finished briefs are skipped, interrupted ones resume, briefs waiting for a person
     stay waiting. Exit code 0 when no brief ended in error, 1 otherwise, 2 for usage or
@@ -138,7 +151,7 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
                TimeElapsedColumn())
     try:
         with RichProgress(*columns, console=err, transient=True) as bar:
-            summary = run_folder(settings, source, rerun=rerun, concurrency=concurrency,
+            summary = run_source(settings, source, rerun=rerun, concurrency=concurrency,
                                  progress=RichBatchProgress(bar), strict=debug)
     except BriefloopError as e:
         raise UserError(str(e)) from None
@@ -170,6 +183,30 @@ def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
     out.print(table)
     if not records:
         out.print("no runs yet")
+
+
+@cli.command()
+@click.pass_context
+def sync(ctx: click.Context) -> None:
+    """Send run-log rows not yet in a spreadsheet to every configured sink.
+
+    SQLite is the record; rows a sink missed (a locked file, no network, a rate limit)
+    wait there until a sync takes them. Exit code 1 if a sink still failed.
+    """
+    settings = load_settings(ctx)
+    try:
+        results = sync_now(settings)
+    except BriefloopError as e:
+        raise UserError(str(e)) from None
+    if not results:
+        out.print("no spreadsheet sink is configured (log.format = none, no log.gsheet)")
+    for r in results:
+        if r.error:
+            err.print(f"[yellow]{escape(r.sink)}[/yellow]: {r.pending} row(s) still pending: "
+                      f"{escape(r.error)}", soft_wrap=True)
+        else:
+            out.print(f"{r.sink}: sent {r.sent} row(s)", highlight=False, soft_wrap=True)
+    sys.exit(1 if any(r.error for r in results) else 0)
 
 
 def main() -> None:

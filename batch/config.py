@@ -91,10 +91,32 @@ class Paths(Strict):
     model_cache: str = "~/.cache/briefloop/models"
 
 
+class GSheetLog(Strict):
+    """The run log in a Google Sheet (in addition to the local file)."""
+
+    spreadsheet: str = Field(min_length=10)  # the key from the sheet's URL
+    worksheet: str = "Runs"
+    # During a batch, sync at most this often; the end of the batch always syncs.
+    sync_interval: float = Field(15.0, ge=0)
+
+
 class Log(Strict):
     format: Literal["xlsx", "csv", "none"] = "xlsx"
     path: str = "output/runs.xlsx"
     worksheet: str = "Runs"
+    gsheet: GSheetLog | None = None
+
+
+class Google(Strict):
+    # A service-account JSON file; unset: $GOOGLE_APPLICATION_CREDENTIALS.
+    credentials: str | None = None
+    timeout: float = Field(30.0, gt=0)
+    # Bounded retries of 429, 5xx and network faults, with backoff and jitter; a
+    # Retry-After header is honoured. Gives up after retry_total_seconds.
+    retry_attempts: int = Field(6, ge=1, le=20)
+    retry_initial_seconds: float = Field(1.0, ge=0)
+    retry_max_seconds: float = Field(32.0, ge=0)
+    retry_total_seconds: float = Field(120.0, ge=0)
 
 
 class Run(Strict):
@@ -108,6 +130,7 @@ class Settings(Strict):
     log: Log = Log()
     run: Run = Run()
     retry: Retry = Retry()
+    google: Google = Google()
 
     # Set by load(); not a key a user writes.
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)

@@ -63,8 +63,22 @@ def _m001_runs(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX runs_status ON runs (status)")
 
 
+def _m002_outbox(db: sqlite3.Connection) -> None:
+    # Every change of a run bumps its version; a sink has taken a run once it has
+    # recorded that version here. Rows with a newer version are the outbox.
+    db.execute("ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
+    db.execute("""
+        CREATE TABLE sink_sync (
+            sink TEXT NOT NULL,
+            run_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            synced_at TEXT NOT NULL,
+            PRIMARY KEY (sink, run_id)
+        )""")
+
+
 # Ordered: a database at user_version N has had the first N applied.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_runs]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_runs, _m002_outbox]
 
 
 def migrate(db: sqlite3.Connection) -> None:
@@ -134,10 +148,9 @@ class RunLog:
             exists = db.execute("SELECT run_id FROM runs WHERE thread_id = ?",
                                 (thread_id,)).fetchone()
             if exists:
-                if values:
-                    assignments = ", ".join(f"{k} = ?" for k in values)
-                    db.execute(f"UPDATE runs SET {assignments} WHERE thread_id = ?",
-                               (*values.values(), thread_id))
+                assignments = ", ".join(f"{k} = ?" for k in values)
+                db.execute(f"UPDATE runs SET {assignments}, version = version + 1 "
+                           f"WHERE thread_id = ?", (*values.values(), thread_id))
             else:
                 values.setdefault("run_id", "r-" + uuid.uuid4().hex[:12])
                 values.setdefault("started_at", now())
@@ -149,3 +162,22 @@ class RunLog:
                 db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", tuple(values.values()))
             row = db.execute("SELECT * FROM runs WHERE thread_id = ?", (thread_id,)).fetchone()
         return _row_to_record(row)
+
+    # -- the outbox of the spreadsheet views ----------------------------------------------
+    def pending(self, sink: str) -> list[dict[str, Any]]:
+        """Runs the sink has not taken in their current version."""
+        with self._lock:
+            rows = self._db.execute(
+                """SELECT r.* FROM runs r
+                   LEFT JOIN sink_sync s ON s.sink = ? AND s.run_id = r.run_id
+                   WHERE s.version IS NULL OR s.version < r.version
+                   ORDER BY r.started_at, r.run_id""", (sink,)).fetchall()
+        return [_row_to_record(r) for r in rows]
+
+    def mark_synced(self, sink: str, records: list[dict[str, Any]]) -> None:
+        with self._tx() as db:
+            db.executemany(
+                """INSERT INTO sink_sync (sink, run_id, version, synced_at) VALUES (?, ?, ?, ?)
+                   ON CONFLICT (sink, run_id) DO UPDATE SET
+                   version = max(version, excluded.version), synced_at = excluded.synced_at""",
+                [(sink, r["run_id"], r["version"], now()) for r in records])

@@ -20,13 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gspread
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from batch import checks
-from batch.briefs import BadBrief, Brief, scan_folder
+from batch.briefs import BadBrief, Brief
 from batch.config import Settings
-from batch.errors import BriefloopError, InputError, SinkError
+from batch.errors import BriefloopError
 from batch.graph import build_graph
+from batch.gsheets import read_rows
 from batch.house_rules import load_house_rules
 from batch.models import ModelSet, RoleModel
 from batch.nodes import Nodes
@@ -34,8 +36,9 @@ from batch.output import safe_filename
 from batch.routing import decide
 from batch.rubrics import load_rubric
 from batch.runlog import RunLog, now
-from batch.sheets import SheetSink, make_sink
+from batch.sources import scan_source
 from batch.state import TERMINAL_REASONS, LoopState
+from batch.sync import SyncResult, make_sinks, sync_all, sync_sink
 
 Outcome = str  # the stop reason, or "skipped" / "waiting" for work not redone
 
@@ -55,7 +58,8 @@ class BriefResult:
 class BatchSummary:
     results: list[BriefResult] = field(default_factory=list)
     skipped_files: list[str] = field(default_factory=list)
-    sink_warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    sync: list[SyncResult] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -131,8 +135,10 @@ class Batch:
         models: dict[str, RoleModel | None] | None = None,
         progress: Progress | None = None,
         strict: bool = False,
+        google_client: Callable[[], gspread.Client] | None = None,
     ):
-        """`models` replaces configured models by role (tests); `strict` re-raises bugs."""
+        """`models` replaces configured models by role and `google_client` the Google
+        client (tests); `strict` re-raises bugs instead of recording them."""
         self.settings = settings
         self.progress = progress or Progress()
         self.strict = strict
@@ -142,13 +148,23 @@ class Batch:
         self.checkpointer = open_checkpointer(settings.checkpoint_path)
         self.nodes = Nodes(models=self.models, output_dir=settings.output_dir)
         self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
-        self.sink: SheetSink | None = make_sink(
-            settings.log.format, settings.path(settings.log.path), settings.log.worksheet)
-        self._sink_lock = threading.Lock()
-        self._sink_warnings: list[str] = []
-        # Rows the view has not taken yet (a locked or unwritable file): retried with the
-        # next write, so one failed write loses nothing.
-        self._pending: dict[str, dict[str, Any]] = {}
+        self._google_factory = google_client
+        self._google: gspread.Client | None = None
+        self.sinks = make_sinks(settings, self.google)
+        self._sync_lock = threading.Lock()
+        self._last_sync: dict[str, float] = {}
+        self._sync_errors: dict[str, str] = {}
+
+    def google(self) -> gspread.Client:
+        """The Google client, opened on first use (a folder batch never needs one)."""
+        if self._google is None:
+            if self._google_factory is not None:
+                self._google = self._google_factory()
+            else:
+                from batch.gsheets import open_client
+
+                self._google = open_client(self.settings.google)
+        return self._google
 
     def close(self) -> None:
         self.runlog.close()
@@ -164,18 +180,16 @@ class Batch:
     def run(self, source: str | Path, rerun: bool = False,
             concurrency: int | None = None) -> BatchSummary:
         started = time.perf_counter()
-        folder = Path(source)
-        if not folder.exists():
-            raise BriefloopError(f"{folder}: no such folder")
-        if not folder.is_dir():
-            raise BriefloopError(f"{folder}: not a folder of briefs")
-        scan = scan_folder(folder, self.settings.loop.max_brief_bytes)
-        summary = BatchSummary(skipped_files=scan.skipped)
+        scan = scan_source(str(source), self.settings.loop.max_brief_bytes,
+                           read_gsheet=lambda key, ws: read_rows(self.google(), key, ws))
+        summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
         self.progress.batch_started(len(scan.briefs))
         workers = concurrency or self.settings.run.concurrency
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="brief") as pool:
             summary.results = list(pool.map(lambda b: self.process(b, rerun), scan.briefs))
-        summary.sink_warnings = list(self._sink_warnings)
+        summary.sync = self.sync(force=True)
+        summary.warnings += [f"{r.sink}: {r.pending} row(s) left pending: {r.error}"
+                             for r in summary.sync if r.error]
         summary.seconds = time.perf_counter() - started
         return summary
 
@@ -197,7 +211,7 @@ class Batch:
         record = self.runlog.upsert(
             thread_id, brief_id=brief_id, source=origin, status="failed", stop_reason="error",
             error=reason, ended_at=now())
-        self._sync([record])
+        self.sync(force=False)
         return BriefResult(brief_id, thread_id, "error", record, error=reason)
 
     def initial_state(self, brief: Brief) -> tuple[LoopState, str]:
@@ -276,7 +290,7 @@ class Batch:
             record = self.runlog.upsert(
                 thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
                 **self._accumulate(thread_id, values, seconds))
-            self._sync([record])
+            self.sync(force=False)
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
         record = self._record_state(thread_id, brief, values, seconds, waiting=waiting)
@@ -302,31 +316,42 @@ class Batch:
                           stop_reason=reason, ended_at=now())
         fields.setdefault("models", self.models.labels())
         record = self.runlog.upsert(thread_id, error=None, **fields)
-        self._sync([record])
+        self.sync(force=False)
         return record
 
-    # -- the spreadsheet view ----------------------------------------------------------
-    def _sync(self, records: list[dict[str, Any]]) -> None:
-        if self.sink is None:
-            return
-        with self._sink_lock:
-            for record in records:
-                self._pending[record["run_id"]] = record
-            try:
-                self.sink.upsert(list(self._pending.values()))
-            except (SinkError, OSError) as e:
-                # The run log in SQLite has the rows; the next write sends them too.
-                self._sink_warnings.append(f"{self.sink.name} log not written: {e}")
-            else:
-                self._pending.clear()
+    # -- the spreadsheet views ---------------------------------------------------------
+    def sync(self, force: bool = True) -> list[SyncResult]:
+        """Send the outbox to every sink; unforced (after each brief), a sink with a
+        sync_interval (Google) is skipped until that many seconds have passed."""
+        results = []
+        with self._sync_lock:
+            for sink in self.sinks:
+                interval = getattr(getattr(sink, "settings", None), "sync_interval", 0.0)
+                last = self._last_sync.get(sink.name)
+                if not force and last is not None and time.monotonic() - last < interval:
+                    continue
+                self._last_sync[sink.name] = time.monotonic()
+                results.append(sync_sink(self.runlog, sink))
+        return results
 
 
-def run_folder(settings: Settings, source: str | Path, *, rerun: bool = False,
+def run_source(settings: Settings, source: str | Path, *, rerun: bool = False,
                concurrency: int | None = None, progress: Progress | None = None,
-               models: dict[str, RoleModel | None] | None = None,
-               strict: bool = False) -> BatchSummary:
-    with Batch(settings, models=models, progress=progress, strict=strict) as batch:
+               models: dict[str, RoleModel | None] | None = None, strict: bool = False,
+               google_client: Callable[[], gspread.Client] | None = None) -> BatchSummary:
+    with Batch(settings, models=models, progress=progress, strict=strict,
+               google_client=google_client) as batch:
         return batch.run(source, rerun=rerun, concurrency=concurrency)
+
+
+def sync_now(settings: Settings,
+             google_client: Callable[[], gspread.Client] | None = None) -> list[SyncResult]:
+    """Push every pending run-log row to every configured sink."""
+    log = RunLog(settings.runs_db_path)
+    try:
+        return sync_all(log, make_sinks(settings, google_client))
+    finally:
+        log.close()
 
 
 def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, Any]]:
@@ -337,6 +362,4 @@ def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, A
         log.close()
 
 
-Callback = Callable[[BriefResult], None]
-__all__ = ["Batch", "BatchSummary", "BriefResult", "InputError", "Progress", "list_runs",
-           "run_folder"]
+

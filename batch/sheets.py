@@ -61,7 +61,7 @@ def cut(value: Any, limit: int) -> Any:
 
 
 class SheetSink(Protocol):
-    name: str
+    name: str  # identifies the sink in the outbox: another path is another sink
 
     def upsert(self, records: list[dict[str, Any]]) -> int:
         """Write these run records; returns how many rows were written."""
@@ -95,10 +95,9 @@ def _merge(existing: list[list[Any]], records: list[dict[str, Any]]) -> list[lis
 
 
 class CsvSink:
-    name = "csv"
-
     def __init__(self, path: Path):
         self.path = path
+        self.name = f"csv:{path}"
 
     def read_rows(self) -> list[list[str]]:
         if not self.path.exists():
@@ -123,11 +122,10 @@ class CsvSink:
 
 
 class XlsxSink:
-    name = "xlsx"
-
     def __init__(self, path: Path, worksheet: str = "Runs"):
         self.path = path
         self.worksheet = worksheet
+        self.name = f"xlsx:{path}#{worksheet}"
 
     def upsert(self, records: list[dict[str, Any]]) -> int:
         from openpyxl import Workbook, load_workbook
@@ -162,11 +160,3 @@ class XlsxSink:
                     cell.quotePrefix = True
         _atomic_replace(self.path, wb.save)
         return len(records)
-
-
-def make_sink(fmt: str, path: Path, worksheet: str) -> SheetSink | None:
-    if fmt == "csv":
-        return CsvSink(path)
-    if fmt == "xlsx":
-        return XlsxSink(path, worksheet)
-    return None

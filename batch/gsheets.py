@@ -1,0 +1,198 @@
+"""Google Sheets through gspread: the client, bounded retries, briefs in, run log out.
+
+- Credentials: a service-account JSON file (google.credentials or
+  $GOOGLE_APPLICATION_CREDENTIALS). Its contents never reach a log, a run record or an
+  error message; only its path and the service account's e-mail address do.
+- Retries: gspread's plain client does not retry and its BackOffHTTPClient retries
+  without bound, so `BoundedRetryClient` retries 408/429/5xx and network faults with
+  exponential backoff and jitter, honours Retry-After, and gives up after a number of
+  attempts or a total time, whichever comes first.
+- The sink writes every pending row with a constant number of requests: one metadata
+  read, one values read (indexed by run id, never find() per row), at most one batch
+  update for changed rows and one append for new rows. Every write is RAW, so text that
+  looks like a formula stays text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import gspread
+import requests
+from gspread.exceptions import APIError, WorksheetNotFound
+from gspread.http_client import HTTPClient
+from gspread.utils import ValueInputOption, rowcol_to_a1
+
+from batch.config import Google, GSheetLog
+from batch.errors import BriefloopError, SinkError
+from batch.runlog import FIELDS
+from batch.sheets import cut, row_for
+
+CELL_LIMIT = 50_000  # Google's limit per cell
+RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
+
+
+class BoundedRetryClient(HTTPClient):
+    """gspread's HTTP client with bounded retries (see the module docstring)."""
+
+    settings: Google = Google()
+    sleep: Callable[[float], None] = staticmethod(time.sleep)
+
+    def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        s = self.settings
+        deadline = time.monotonic() + s.retry_total_seconds
+        for attempt in range(1, s.retry_attempts + 1):
+            try:
+                return super().request(*args, **kwargs)
+            except APIError as e:
+                if e.code not in RETRY_STATUSES or attempt == s.retry_attempts:
+                    raise
+                wait = retry_after(e.response) or backoff(s, attempt)
+                error: Exception = e
+            except (requests.ConnectionError, requests.Timeout) as e:
+                if attempt == s.retry_attempts:
+                    raise
+                wait, error = backoff(s, attempt), e
+            if time.monotonic() + wait > deadline:
+                raise error
+            self.sleep(wait)
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def backoff(s: Google, attempt: int) -> float:
+    base = min(s.retry_max_seconds, s.retry_initial_seconds * 2 ** (attempt - 1))
+    return base * random.uniform(0.5, 1.0)  # jitter: clients retrying together spread out
+
+
+def retry_after(response: requests.Response | None) -> float | None:
+    value = (response.headers.get("Retry-After") if response is not None else None) or ""
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def client_class(settings: Google) -> type[BoundedRetryClient]:
+    return type("ConfiguredRetryClient", (BoundedRetryClient,), {"settings": settings})
+
+
+def credentials_path(settings: Google, environ: dict[str, str] | None = None) -> Path:
+    env = os.environ if environ is None else environ
+    raw = settings.credentials or env.get("GOOGLE_APPLICATION_CREDENTIALS")
+    if not raw:
+        raise BriefloopError(
+            "no Google credentials: set google.credentials in the config, or "
+            "GOOGLE_APPLICATION_CREDENTIALS, to a service-account JSON file")
+    return Path(os.path.expanduser(raw))
+
+
+def open_client(settings: Google, environ: dict[str, str] | None = None) -> gspread.Client:
+    path = credentials_path(settings, environ)
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BriefloopError(f"Google credentials file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        # Name the problem, never the contents.
+        raise BriefloopError(f"Google credentials file {path} cannot be read as JSON "
+                             f"({e.__class__.__name__})") from None
+    try:
+        client = gspread.service_account_from_dict(info, http_client=client_class(settings))
+    except (ValueError, KeyError) as e:
+        raise BriefloopError(f"Google credentials file {path} is not a service-account key "
+                             f"(missing or bad field: {str(e).split(':')[0]})") from None
+    client.set_timeout(settings.timeout)
+    client.service_account_email = info.get("client_email", "")  # for error messages
+    return client
+
+
+def explain(e: APIError, key: str, client: gspread.Client) -> str:
+    """One line that says what to do."""
+    who = getattr(client, "service_account_email", "") or "the service account"
+    if e.code == 403:
+        return (f"spreadsheet {key}: permission denied; share the sheet with {who} "
+                f"(as Editor to write the run log)")
+    if e.code == 404:
+        return f"spreadsheet {key} not found: check the key (the long id in the sheet's URL)"
+    if e.code == 429:
+        return f"spreadsheet {key}: Google's rate limit (429) still hit after retries"
+    return f"spreadsheet {key}: Google answered {e.code}: {e.error.get('message', '')}"
+
+
+def read_rows(client: gspread.Client, key: str, worksheet: str | None) -> list[list[str]]:
+    """All values of a worksheet as text (the briefs source)."""
+    try:
+        sheet = client.open_by_key(key)
+        ws = sheet.worksheet(worksheet) if worksheet else sheet.get_worksheet(0)
+        return ws.get_all_values()
+    except WorksheetNotFound:
+        raise BriefloopError(f"spreadsheet {key} has no worksheet {worksheet!r}") from None
+    except APIError as e:
+        raise BriefloopError(explain(e, key, client)) from None
+    except (requests.ConnectionError, requests.Timeout) as e:
+        raise BriefloopError(f"spreadsheet {key}: cannot reach Google ({e.__class__.__name__})"
+                             ) from None
+
+
+def sheet_row(record: dict[str, Any]) -> list[Any]:
+    return [cut(v, CELL_LIMIT) if isinstance(v, str) else v for v in row_for(record)]
+
+
+class GSheetSink:
+    def __init__(self, settings: GSheetLog, client_factory: Callable[[], gspread.Client]):
+        self.settings = settings
+        self._client_factory = client_factory
+        self._client: gspread.Client | None = None
+        self.name = f"gsheet:{settings.spreadsheet}/{settings.worksheet}"
+
+    @property
+    def client(self) -> gspread.Client:
+        if self._client is None:
+            self._client = self._client_factory()
+        return self._client
+
+    def upsert(self, records: list[dict[str, Any]]) -> int:
+        key = self.settings.spreadsheet
+        try:
+            return self._upsert(records)
+        except APIError as e:
+            raise SinkError(explain(e, key, self.client)) from None
+        except (requests.ConnectionError, requests.Timeout) as e:
+            raise SinkError(f"spreadsheet {key}: cannot reach Google "
+                            f"({e.__class__.__name__})") from None
+        except BriefloopError as e:  # credentials
+            raise SinkError(str(e)) from None
+
+    def _upsert(self, records: list[dict[str, Any]]) -> int:
+        sheet = self.client.open_by_key(self.settings.spreadsheet)
+        title = self.settings.worksheet
+        try:
+            ws = sheet.worksheet(title)
+        except WorksheetNotFound:
+            ws = sheet.add_worksheet(title, rows=100, cols=len(FIELDS))
+        existing = ws.get_all_values()
+        data: list[dict[str, Any]] = []
+        if not existing or existing[0][:len(FIELDS)] != FIELDS:
+            data.append({"range": f"'{title}'!A1", "values": [FIELDS]})
+            existing = existing or [FIELDS]
+        index = {row[0]: number for number, row in enumerate(existing[1:], start=2) if row}
+        new_rows = []
+        for record in records:
+            number = index.get(record["run_id"])
+            if number is None:
+                new_rows.append(sheet_row(record))
+            else:
+                data.append({"range": f"'{title}'!{rowcol_to_a1(number, 1)}",
+                             "values": [sheet_row(record)]})
+        if data:
+            sheet.values_batch_update({"valueInputOption": ValueInputOption.raw, "data": data})
+        if new_rows:
+            ws.append_rows(new_rows, value_input_option=ValueInputOption.raw,
+                           insert_data_option="INSERT_ROWS", table_range="A1")
+        return len(records)

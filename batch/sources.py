@@ -1,0 +1,198 @@
+"""Where briefs come from: a folder, a CSV or XLSX file, or a Google Sheet.
+
+    briefloop run examples/briefs               a folder (see batch.briefs)
+    briefloop run briefs.csv                    one brief per row
+    briefloop run briefs.xlsx                   the first worksheet
+    briefloop run 'briefs.xlsx#Worksheet'       a named worksheet
+    briefloop run gsheet://<key>/<worksheet>    a Google Sheet (worksheet optional)
+
+A sheet has a header row. Columns, matched case-insensitively: `id` and `brief`
+(required), `title`, `rubric`, `house_rules`, `min_words`, `max_words`, `source_file`.
+Every value is read as text ("007" stays "007"). A bad row becomes a BadBrief naming
+the row; the other rows still run.
+"""
+
+from __future__ import annotations
+
+import csv
+import zipfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from batch.briefs import (
+    SOURCE_SUFFIXES,
+    BadBrief,
+    Brief,
+    brief_from_fields,
+    read_text_file,
+    scan_folder,
+)
+from batch.errors import BriefloopError
+
+REQUIRED_COLUMNS = ("id", "brief")
+OPTIONAL_COLUMNS = ("title", "rubric", "house_rules", "min_words", "max_words", "source_file")
+GSHEET_PREFIX = "gsheet://"
+
+
+@dataclass
+class SourceScan:
+    briefs: list[Brief | BadBrief]
+    skipped: list[str] = field(default_factory=list)  # files that are not briefs at all
+    warnings: list[str] = field(default_factory=list)
+
+
+def cell_text(value: Any) -> str:
+    """A cell as text; whole-number floats (how XLSX stores 7) lose their '.0'."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _int_or_none(value: str, column: str) -> int | None:
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"{column} must be a whole number, got {value!r}") from None
+    if number < 1:
+        raise ValueError(f"{column} must be positive, got {number}")
+    return number
+
+
+def briefs_from_rows(
+    rows: Sequence[Sequence[Any]],
+    origin: str,
+    base_dir: Path | None,
+    max_bytes: int,
+) -> SourceScan:
+    """Header + rows to briefs. `base_dir` resolves relative `source_file` paths."""
+    if not rows:
+        raise BriefloopError(f"{origin}: the sheet is empty (it needs a header row)")
+    header = [cell_text(h).lower() for h in rows[0]]
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        raise BriefloopError(
+            f"{origin}: missing required column(s) {', '.join(missing)} in the header row "
+            f"(found: {', '.join(h for h in header if h) or 'nothing'})")
+    scan = SourceScan(briefs=[])
+    known = set(REQUIRED_COLUMNS) | set(OPTIONAL_COLUMNS)
+    unknown = [h for h in header if h and h not in known]
+    if unknown:
+        scan.warnings.append(f"{origin}: ignoring unknown column(s): {', '.join(unknown)}")
+    col = {name: header.index(name) for name in known if name in header}
+    seen: dict[str, int] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        values = {name: cell_text(row[i]) if i < len(row) else "" for name, i in col.items()}
+        if not any(values.values()):
+            continue  # blank rows are common at the end of sheets
+        where = f"{origin} row {number}"
+        brief_id = values.get("id", "")
+        if not brief_id:
+            scan.briefs.append(BadBrief(id=f"row-{number}", origin=where, reason="id is empty"))
+            continue
+        if brief_id in seen:
+            scan.briefs.append(BadBrief(
+                id=brief_id, origin=where,
+                reason=f"duplicate id {brief_id!r} (also on row {seen[brief_id]})"))
+            continue
+        seen[brief_id] = number
+        try:
+            scan.briefs.append(_row_brief(values, where, base_dir, max_bytes))
+        except ValueError as e:
+            scan.briefs.append(BadBrief(id=brief_id, origin=where, reason=str(e)))
+    return scan
+
+
+def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
+               max_bytes: int) -> Brief:
+    text = values.get("brief", "")
+    if not text:
+        raise ValueError("the brief column is empty")
+    if len(text.encode("utf-8")) > max_bytes:
+        raise ValueError(f"too large: the brief is over loop.max_brief_bytes = {max_bytes}")
+    brief = brief_from_fields(
+        id=values["id"], text=text, origin=where, title=values.get("title", ""),
+        rubric=values.get("rubric") or None, house_rules=values.get("house_rules") or None,
+        min_words=_int_or_none(values.get("min_words", ""), "min_words"),
+        max_words=_int_or_none(values.get("max_words", ""), "max_words"),
+    )
+    source_file = values.get("source_file", "")
+    if not source_file:
+        return brief
+    path = Path(source_file).expanduser()
+    if not path.is_absolute():
+        path = (base_dir or Path.cwd()) / path
+    if path.suffix.lower() not in SOURCE_SUFFIXES:
+        raise ValueError(f"source_file {source_file!r} is not a source file we document")
+    code = read_text_file(path, max_bytes)
+    return Brief(**{**brief.__dict__, "kind": "source", "source_text": code,
+                    "title": brief.title or f"API documentation for {path.name}"})
+
+
+def read_csv_rows(path: Path) -> list[list[str]]:
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as f:
+            return [list(r) for r in csv.reader(f)]
+    except UnicodeDecodeError as e:
+        raise BriefloopError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
+    except (OSError, csv.Error) as e:
+        raise BriefloopError(f"{path}: cannot read: {e}") from None
+
+
+def read_xlsx_rows(path: Path, worksheet: str | None) -> list[list[Any]]:
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as e:
+        raise BriefloopError(f"{path}: cannot open as a workbook: {e}") from None
+    try:
+        if worksheet is None:
+            ws = wb.worksheets[0]
+        elif worksheet in wb.sheetnames:
+            ws = wb[worksheet]
+        else:
+            raise BriefloopError(f"{path}: no worksheet {worksheet!r} "
+                                 f"(it has: {', '.join(wb.sheetnames)})")
+        return [list(r) for r in ws.iter_rows(values_only=True)]
+    finally:
+        wb.close()
+
+
+def parse_gsheet(spec: str) -> tuple[str, str | None]:
+    rest = spec[len(GSHEET_PREFIX):].strip("/")
+    key, _, worksheet = rest.partition("/")
+    if not key:
+        raise BriefloopError(f"{spec}: expected gsheet://<spreadsheet-key>/<worksheet>")
+    return key, worksheet or None
+
+
+def scan_source(spec: str, max_bytes: int,
+                read_gsheet: Callable[[str, str | None], list[list[Any]]] | None = None
+                ) -> SourceScan:
+    """Every brief of a source spec (see the module docstring)."""
+    if spec.startswith(GSHEET_PREFIX):
+        if read_gsheet is None:
+            raise BriefloopError("reading Google Sheets is not set up")
+        key, worksheet = parse_gsheet(spec)
+        return briefs_from_rows(read_gsheet(key, worksheet), spec, None, max_bytes)
+    path_part, _, worksheet = spec.partition("#") if ".xlsx#" in spec.lower() else (spec, "", "")
+    path = Path(path_part)
+    if path.is_dir():
+        folder = scan_folder(path, max_bytes)
+        return SourceScan(briefs=folder.briefs, skipped=folder.skipped)
+    if not path.exists():
+        raise BriefloopError(f"{path}: no such folder or file")
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return briefs_from_rows(read_csv_rows(path), str(path), path.parent, max_bytes)
+    if suffix in (".xlsx", ".xlsm"):
+        rows = read_xlsx_rows(path, worksheet or None)
+        return briefs_from_rows(rows, spec, path.parent, max_bytes)
+    raise BriefloopError(f"{path}: a source is a folder, a .csv or .xlsx file, or gsheet://...")
