@@ -1,0 +1,118 @@
+"""Briefs from CSV and XLSX sheets, one per row."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+from openpyxl import Workbook
+
+from batch.briefs import BadBrief, Brief
+from batch.errors import BriefloopError
+from batch.runner import run_source
+from batch.sources import parse_gsheet, scan_source
+
+from conftest import ScriptedModel, critic_answer, writer_answer
+
+HEADER = ["ID", "Brief", "Title", "Max_Words", "Colour"]
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+def write_xlsx(path, sheets: dict[str, list[list]]):
+    wb = Workbook()
+    wb.remove(wb.active)
+    for title, rows in sheets.items():
+        ws = wb.create_sheet(title)
+        for row in rows:
+            ws.append(row)
+    wb.save(path)
+    return path
+
+
+ROWS = [
+    HEADER,
+    ["007", "Announce the new canteen menu.", "Menu", "80", "red"],
+    ["", "A brief without an id.", "", "", ""],
+    ["dup", "First.", "", "", ""],
+    ["dup", "Second.", "", "", ""],
+    ["empty", "", "", "", ""],
+    ["limits", "Text.", "", "many", ""],
+    ["", "", "", "", ""],  # a blank row is not a brief
+]
+
+
+def check_scan(scan, origin):
+    by_id = {(b.id, b.origin): b for b in scan.briefs}
+    good = by_id[("007", f"{origin} row 2")]
+    assert isinstance(good, Brief)
+    assert (good.text, good.title, good.max_words) == ("Announce the new canteen menu.",
+                                                       "Menu", 80)
+    reasons = {b.origin.rsplit(" ", 1)[1]: b.reason for b in scan.briefs
+               if isinstance(b, BadBrief)}
+    assert reasons == {"3": "id is empty", "5": "duplicate id 'dup' (also on row 4)",
+                       "6": "the brief column is empty",
+                       "7": "max_words must be a whole number, got 'many'"}
+    assert len(scan.briefs) == 6
+    assert scan.warnings == [f"{origin}: ignoring unknown column(s): colour"]
+
+
+def test_csv_rows(tmp_path):
+    path = write_csv(tmp_path / "briefs.csv", ROWS)
+    check_scan(scan_source(str(path), 10_000), str(path))
+
+
+def test_xlsx_rows_first_or_named_worksheet(tmp_path):
+    numeric = [list(r) for r in ROWS]
+    numeric[1][3] = 80  # a number cell still reads as the text "80"
+    path = write_xlsx(tmp_path / "briefs.xlsx", {"Other": [["x"]], "Briefs": numeric})
+    check_scan(scan_source(f"{path}#Briefs", 10_000), f"{path}#Briefs")
+    with pytest.raises(BriefloopError, match="missing required column"):
+        scan_source(str(path), 10_000)  # the first worksheet has no id/brief header
+    with pytest.raises(BriefloopError, match="no worksheet 'Nope'"):
+        scan_source(f"{path}#Nope", 10_000)
+
+
+def test_missing_required_column_names_it(tmp_path):
+    path = write_csv(tmp_path / "b.csv", [["id", "text"], ["a", "b"]])
+    with pytest.raises(BriefloopError, match=r"missing required column\(s\) brief"):
+        scan_source(str(path), 10_000)
+
+
+def test_source_file_column_documents_code(tmp_path):
+    (tmp_path / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    path = write_csv(tmp_path / "b.csv", [["id", "brief", "source_file"],
+                                          ["calc-docs", "Document it for new hires.", "calc.py"],
+                                          ["bad", "x", "missing.py"]])
+    scan = scan_source(str(path), 10_000)
+    good, bad = scan.briefs
+    assert good.kind == "source" and "return a + b" in good.source_text
+    assert isinstance(bad, BadBrief) and "cannot read" in bad.reason
+
+
+def test_unknown_source_kinds(tmp_path):
+    (tmp_path / "x.json").write_text("{}")
+    with pytest.raises(BriefloopError, match="a source is a folder"):
+        scan_source(str(tmp_path / "x.json"), 10)
+    with pytest.raises(BriefloopError, match="no such folder or file"):
+        scan_source(str(tmp_path / "nope.csv"), 10)
+    assert parse_gsheet("gsheet://abc/Briefs") == ("abc", "Briefs")
+    assert parse_gsheet("gsheet://abc") == ("abc", None)
+    with pytest.raises(BriefloopError):
+        parse_gsheet("gsheet://")
+
+
+def test_a_csv_batch_runs_and_keeps_ids_as_text(project, settings):
+    path = write_csv(project / "briefs.csv", [["id", "brief"], ["007", "Office closed Friday."]])
+    writer = ScriptedModel([writer_answer("The office is closed on Friday.")])
+    summary = run_source(settings, path, models={"writer": writer,
+                                                 "critic": ScriptedModel([critic_answer(5)])},
+                         strict=True)
+    [r] = summary.results
+    assert r.outcome == "approved" and r.record["brief_id"] == "007"
+    assert r.record["source"] == f"{path} row 2"
+    assert (project / "output" / "007.md").exists()
