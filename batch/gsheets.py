@@ -25,7 +25,7 @@ from typing import Any
 
 import gspread
 import requests
-from gspread.exceptions import APIError, WorksheetNotFound
+from gspread.exceptions import APIError, SpreadsheetNotFound, WorksheetNotFound
 from gspread.http_client import HTTPClient
 from gspread.utils import ValueInputOption, rowcol_to_a1
 
@@ -112,23 +112,36 @@ def open_client(settings: Google, environ: dict[str, str] | None = None) -> gspr
     return client
 
 
-def explain(e: APIError, key: str, client: gspread.Client) -> str:
+def explain(e: APIError | None, key: str, client: gspread.Client, code: int = 0) -> str:
     """One line that says what to do."""
+    code = e.code if e is not None else code
     who = getattr(client, "service_account_email", "") or "the service account"
-    if e.code == 403:
+    if code == 403:
         return (f"spreadsheet {key}: permission denied; share the sheet with {who} "
                 f"(as Editor to write the run log)")
-    if e.code == 404:
+    if code == 404:
         return f"spreadsheet {key} not found: check the key (the long id in the sheet's URL)"
+    assert e is not None
     if e.code == 429:
         return f"spreadsheet {key}: Google's rate limit (429) still hit after retries"
     return f"spreadsheet {key}: Google answered {e.code}: {e.error.get('message', '')}"
 
 
+def open_spreadsheet(client: gspread.Client, key: str) -> gspread.Spreadsheet:
+    # gspread turns 404 and 403 on opening into exceptions of its own (and 403 into the
+    # builtin PermissionError): give them the same one-line explanations.
+    try:
+        return client.open_by_key(key)
+    except SpreadsheetNotFound:
+        raise BriefloopError(explain(None, key, client, 404)) from None
+    except PermissionError:
+        raise BriefloopError(explain(None, key, client, 403)) from None
+
+
 def read_rows(client: gspread.Client, key: str, worksheet: str | None) -> list[list[str]]:
     """All values of a worksheet as text (the briefs source)."""
     try:
-        sheet = client.open_by_key(key)
+        sheet = open_spreadsheet(client, key)
         ws = sheet.worksheet(worksheet) if worksheet else sheet.get_worksheet(0)
         return ws.get_all_values()
     except WorksheetNotFound:
@@ -170,16 +183,23 @@ class GSheetSink:
             raise SinkError(str(e)) from None
 
     def _upsert(self, records: list[dict[str, Any]]) -> int:
-        sheet = self.client.open_by_key(self.settings.spreadsheet)
-        title = self.settings.worksheet
-        try:
-            ws = sheet.worksheet(title)
-        except WorksheetNotFound:
-            ws = sheet.add_worksheet(title, rows=100, cols=len(FIELDS))
-        existing = ws.get_all_values()
+        # Straight to gspread's HTTP client: its Spreadsheet and Worksheet objects each
+        # fetch the metadata again on creation, which would add a request per sync.
+        http = self.client.http_client
+        key, title = self.settings.spreadsheet, self.settings.worksheet
+        quoted = "'" + title.replace("'", "''") + "'"
+        meta = http.fetch_sheet_metadata(key)
+        titles = {s["properties"]["title"] for s in meta.get("sheets", [])}
+        if title not in titles:
+            http.batch_update(key, {"requests": [{"addSheet": {"properties": {
+                "title": title, "gridProperties": {"rowCount": 100,
+                                                   "columnCount": len(FIELDS)}}}}]})
+            existing: list[list[str]] = []
+        else:
+            existing = http.values_get(key, quoted).get("values", [])
         data: list[dict[str, Any]] = []
         if not existing or existing[0][:len(FIELDS)] != FIELDS:
-            data.append({"range": f"'{title}'!A1", "values": [FIELDS]})
+            data.append({"range": f"{quoted}!A1", "values": [FIELDS]})
             existing = existing or [FIELDS]
         index = {row[0]: number for number, row in enumerate(existing[1:], start=2) if row}
         new_rows = []
@@ -188,11 +208,14 @@ class GSheetSink:
             if number is None:
                 new_rows.append(sheet_row(record))
             else:
-                data.append({"range": f"'{title}'!{rowcol_to_a1(number, 1)}",
+                data.append({"range": f"{quoted}!{rowcol_to_a1(number, 1)}",
                              "values": [sheet_row(record)]})
         if data:
-            sheet.values_batch_update({"valueInputOption": ValueInputOption.raw, "data": data})
+            http.values_batch_update(key, {"valueInputOption": ValueInputOption.raw,
+                                           "data": data})
         if new_rows:
-            ws.append_rows(new_rows, value_input_option=ValueInputOption.raw,
-                           insert_data_option="INSERT_ROWS", table_range="A1")
+            http.values_append(key, f"{quoted}!A1",
+                               {"valueInputOption": ValueInputOption.raw,
+                                "insertDataOption": "INSERT_ROWS"},
+                               {"values": new_rows})
         return len(records)
