@@ -51,7 +51,9 @@ class BoundedRetryClient(HTTPClient):
             try:
                 return super().request(*args, **kwargs)
             except APIError as e:
-                if e.code not in RETRY_STATUSES or attempt == s.retry_attempts:
+                # e.code is -1 when the error body is not JSON (Google's HTML 502 page):
+                # the HTTP status is what tells a transient fault.
+                if status_of(e) not in RETRY_STATUSES or attempt == s.retry_attempts:
                     raise
                 wait = retry_after(e.response) or backoff(s, attempt)
                 error: Exception = e
@@ -63,6 +65,10 @@ class BoundedRetryClient(HTTPClient):
                 raise error
             self.sleep(wait)
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def status_of(e: APIError) -> int:
+    return e.response.status_code if e.response is not None else e.code
 
 
 def backoff(s: Google, attempt: int) -> float:
@@ -114,7 +120,7 @@ def open_client(settings: Google, environ: dict[str, str] | None = None) -> gspr
 
 def explain(e: APIError | None, key: str, client: gspread.Client, code: int = 0) -> str:
     """One line that says what to do."""
-    code = e.code if e is not None else code
+    code = status_of(e) if e is not None else code
     who = getattr(client, "service_account_email", "") or "the service account"
     if code == 403:
         return (f"spreadsheet {key}: permission denied; share the sheet with {who} "
@@ -124,7 +130,7 @@ def explain(e: APIError | None, key: str, client: gspread.Client, code: int = 0)
     assert e is not None
     if e.code == 429:
         return f"spreadsheet {key}: Google's rate limit (429) still hit after retries"
-    return f"spreadsheet {key}: Google answered {e.code}: {e.error.get('message', '')}"
+    return f"spreadsheet {key}: Google answered {code}: {e.error.get('message', '')}"
 
 
 def open_spreadsheet(client: gspread.Client, key: str) -> gspread.Spreadsheet:

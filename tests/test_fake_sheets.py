@@ -8,9 +8,10 @@ import threading
 
 import gspread
 import pytest
-from fake_sheets import FakeSheets
 from gspread.exceptions import APIError, SpreadsheetNotFound, WorksheetNotFound
 from gspread.utils import ValueInputOption
+
+from fake_sheets import FakeSheets
 
 KEY = "sheet-key-1"
 RAW = ValueInputOption.raw

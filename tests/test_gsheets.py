@@ -6,7 +6,6 @@ import json
 import time
 
 import pytest
-from fake_sheets import FakeSheets
 
 from batch.errors import BriefloopError, SinkError
 from batch.gsheets import CELL_LIMIT, GSheetSink, client_class, open_client, read_rows
@@ -15,6 +14,7 @@ from batch.runner import Batch, run_source, sync_now
 from batch.sources import scan_source
 
 from conftest import ScriptedModel, critic_answer, make_settings, writer_answer
+from fake_sheets import FakeSheets
 
 KEY = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 LOG_KEY = "9ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"
@@ -193,6 +193,15 @@ def test_429_honours_retry_after_then_succeeds(fake, project):
     fake.fail(429, times=2, retry_after=0.02)
     assert read_rows(client, KEY, "Briefs")[1][0] == "007"
     assert sleeps == [0.02, 0.02]
+
+
+def test_html_502_is_retried_like_any_5xx(fake, project):
+    s = gsettings(project)
+    sleeps: list[float] = []
+    client = client_factory(fake, s, sleeps)()
+    fake.fail(502, times=1, html=True)
+    assert read_rows(client, KEY, "Briefs")[1][0] == "007"
+    assert len(sleeps) == 1
 
 
 def test_retries_are_bounded(fake, project):
