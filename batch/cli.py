@@ -186,8 +186,10 @@ def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
 
 
 @cli.command()
+@click.option("--all", "resend", is_flag=True,
+              help="Send every row again, not only pending ones (e.g. after deleting a sheet).")
 @click.pass_context
-def sync(ctx: click.Context) -> None:
+def sync(ctx: click.Context, resend: bool) -> None:
     """Send run-log rows not yet in a spreadsheet to every configured sink.
 
     SQLite is the record; rows a sink missed (a locked file, no network, a rate limit)
@@ -195,7 +197,7 @@ def sync(ctx: click.Context) -> None:
     """
     settings = load_settings(ctx)
     try:
-        results = sync_now(settings)
+        results = sync_now(settings, resend=resend)
     except BriefloopError as e:
         raise UserError(str(e)) from None
     if not results:

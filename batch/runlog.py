@@ -174,6 +174,11 @@ class RunLog:
                    ORDER BY r.started_at, r.run_id""", (sink,)).fetchall()
         return [_row_to_record(r) for r in rows]
 
+    def forget_synced(self, sink: str) -> None:
+        """Make every run pending again for this sink (e.g. its file was deleted)."""
+        with self._tx() as db:
+            db.execute("DELETE FROM sink_sync WHERE sink = ?", (sink,))
+
     def mark_synced(self, sink: str, records: list[dict[str, Any]]) -> None:
         with self._tx() as db:
             db.executemany(

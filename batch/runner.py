@@ -344,12 +344,16 @@ def run_source(settings: Settings, source: str | Path, *, rerun: bool = False,
         return batch.run(source, rerun=rerun, concurrency=concurrency)
 
 
-def sync_now(settings: Settings,
-             google_client: Callable[[], gspread.Client] | None = None) -> list[SyncResult]:
-    """Push every pending run-log row to every configured sink."""
+def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | None = None,
+             resend: bool = False) -> list[SyncResult]:
+    """Push every pending run-log row (every row, with `resend`) to every configured sink."""
     log = RunLog(settings.runs_db_path)
     try:
-        return sync_all(log, make_sinks(settings, google_client))
+        sinks = make_sinks(settings, google_client)
+        if resend:
+            for sink in sinks:
+                log.forget_synced(sink.name)
+        return sync_all(log, sinks)
     finally:
         log.close()
 

@@ -75,3 +75,22 @@ def test_python_dash_m_works():
     out = subprocess.run([sys.executable, "-m", "batch", "--help"], capture_output=True,
                          text=True, check=True)
     assert "briefloop" in out.stdout
+
+
+def test_sync_sends_what_a_locked_sheet_missed(project):
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "xlsx"\npath = "runs.xlsx"\n')
+    (project / "briefs" / "empty.md").write_text("")
+    (project / "runs.xlsx").write_text("held by another program")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--config", str(cfg), "run", str(project / "briefs")])
+    assert result.exit_code == 1 and "1 row(s) left pending" in result.output
+    still = runner.invoke(cli, ["--config", str(cfg), "sync"])
+    assert still.exit_code == 1 and "still pending" in still.output
+    (project / "runs.xlsx").unlink()
+    done = runner.invoke(cli, ["--config", str(cfg), "sync"])
+    assert done.exit_code == 0 and "sent 1 row(s)" in done.output
+    assert "sent 0 row(s)" in runner.invoke(cli, ["--config", str(cfg), "sync"]).output
+    (project / "runs.xlsx").unlink()
+    again = runner.invoke(cli, ["--config", str(cfg), "sync", "--all"])
+    assert "sent 1 row(s)" in again.output and (project / "runs.xlsx").exists()
