@@ -18,8 +18,8 @@ demo: setup
 	$(BIN)/briefloop run examples/briefs
 
 test: setup
-	$(BIN)/ruff check batch tests bench
+	$(BIN)/ruff check batch tests
 	$(BIN)/python -m pytest
 
 lint: setup
-	$(BIN)/ruff check batch tests bench
+	$(BIN)/ruff check batch tests

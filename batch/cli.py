@@ -31,8 +31,8 @@ from batch.runner import (
 err = Console(stderr=True)
 out = Console()
 
-ICONS = {"approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸", "waiting": "⏸",
-         "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
+ICONS = {"busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸",
+         "waiting": "⏸", "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
          "rejected_by_human": "✗"}
 
 
@@ -82,7 +82,7 @@ def describe_result(r: BriefResult) -> str:
     rec = r.record or {}
     parts = [f"{icon} {r.brief_id}: {r.outcome}"]
     if rec.get("score") is not None:
-        parts.append(f"score {rec['score']:g}")
+        parts.append(f"score {rec['score']:.1f}")
     if rec.get("rounds"):
         parts.append(f"{rec['rounds']} round(s)")
     if r.model_calls:
@@ -101,8 +101,9 @@ def print_summary(summary: BatchSummary) -> None:
     table.add_column("outcome")
     table.add_column("briefs", justify="right")
     order = ["approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
-             "no_progress", "rejected_by_human", "skipped", "error"]
-    labels = {"waiting": "still awaiting human", "skipped": "already done"}
+             "no_progress", "rejected_by_human", "skipped", "busy", "error"]
+    labels = {"waiting": "still awaiting human", "skipped": "already done",
+              "busy": "busy in another process"}
     for key in order + sorted(set(counts) - set(order)):
         if counts.get(key):
             table.add_row(labels.get(key, key.replace("_", " ")), str(counts[key]))
@@ -174,7 +175,7 @@ def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
     table = Table(show_header=True)
     for col in ("run", "brief", "status", "stop reason", "rounds", "scores", "calls",
                 "needs", "seconds"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for r in records:
         table.add_row(r["run_id"], r["brief_id"], r["status"], r["stop_reason"] or "",
                       str(r["rounds"]), " → ".join(f"{s:g}" for s in r["score_history"]),

@@ -131,7 +131,7 @@ class Nodes:
             update["best"] = BestDraft(
                 draft=state["draft"], score=score, round=state.get("round", 0),
                 needs_from_human=state.get("needs_from_human", []),
-                deviations=state.get("deviations", []))
+                deviations=state.get("deviations", []), must_fix=must_fix)
         return update
 
     # -- review (human) ----------------------------------------------------------------
@@ -151,8 +151,10 @@ class Nodes:
         best = state.get("best")
         if approved or best is None:
             text, needs, score = state["draft"], state.get("needs_from_human", []), state["score"]
+            must_fix = [] if approved else state.get("must_fix", [])
         else:
             text, needs, score = best["draft"], best["needs_from_human"], best["score"]
+            must_fix = best.get("must_fix", [])
         answers = state.get("human_answers") or {}
         text = fill_placeholders(text, answers)
         update: dict[str, Any] = {"stop_reason": reason}
@@ -161,8 +163,10 @@ class Nodes:
             text, stats = self._finalize(finalizer, text)
             update["calls"] = _calls(stats)
         text = strip_chatter(text)
-        open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"])
-                      not in {checks.normalize_placeholder(k) for k in answers}]
+        # Open needs: placeholders still in the text (an entry for one the text does not
+        # contain is a writer's mistake, already reported as must_fix, not a question).
+        in_text = {checks.normalize_placeholder(p) for p in checks.placeholders_in(text)}
+        open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"]) in in_text]
         brief = state["brief"]
         meta: dict[str, Any] = {
             "brief_id": brief["id"],
@@ -180,6 +184,8 @@ class Nodes:
         meta = {k: v for k, v in meta.items() if v is not None}
         path = write_output(self.output_dir, brief["id"], meta, text)
         update["output_path"] = str(path)
+        # What the run log reports is the text that was written, not the last round.
+        update["final"] = {"score": score, "must_fix": list(must_fix), "needs": open_needs}
         return update
 
     def _finalize(self, model: RoleModel, text: str) -> tuple[str, list[CallStat]]:
@@ -236,23 +242,29 @@ def review_payload(state: LoopState) -> dict[str, Any]:
 
 
 def normalize_response(response: Any) -> dict[str, Any]:
-    """Our own decision dict, or an Agent Inbox response list, to one decision dict."""
+    """An Agent Inbox response (a list of one {"type", "args"}) or our own decision dict,
+    to one decision dict: {"type": approve|reject|revise|invalid, ...}.
+
+    accept -> approve; edit -> approve with args.args.answers; response -> revise with
+    the text as notes; ignore -> reject (args, if any, is the reason). A top-level "by"
+    names the person.
+    """
     if isinstance(response, list) and response:
         response = response[0]
     if not isinstance(response, dict):
         return {"type": "invalid", "problem": f"unrecognised response {response!r:.200}"}
     kind = response.get("type")
     args = response.get("args")
+    by = response.get("by")
     if kind == "accept":
-        return {"type": "approve", "answers": {}}
+        return {"type": "approve", "answers": {}, "by": by}
     if kind == "edit" and isinstance(args, dict):
         inner = args.get("args", args)
-        return {"type": "approve", "answers": dict(inner.get("answers") or {}),
-                "by": inner.get("by")}
+        return {"type": "approve", "answers": dict(inner.get("answers") or {}), "by": by}
     if kind == "response":
-        return {"type": "revise", "notes": str(args or "")}
+        return {"type": "revise", "notes": str(args or ""), "by": by}
     if kind == "ignore":
-        return {"type": "reject", "reason": "ignored in the inbox"}
+        return {"type": "reject", "reason": str(args or "ignored in the inbox"), "by": by}
     if kind in ("approve", "reject", "revise"):
         return dict(response)
     return {"type": "invalid", "problem": f"unknown decision type {kind!r}"}

@@ -22,7 +22,8 @@ FIELDS = [
     "run_id", "thread_id", "brief_id", "title", "source", "status", "stop_reason",
     "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
     "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
-    "started_at", "ended_at", "output_path", "error", "updated_at",
+    "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
+    "decision_note", "updated_at",
 ]
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models"}
 
@@ -77,8 +78,16 @@ def _m002_outbox(db: sqlite3.Connection) -> None:
         )""")
 
 
+def _m003_decisions(db: sqlite3.Connection) -> None:
+    # Who approved, rejected or sent back a text, when, and their reason or notes.
+    for column in ("decided_by", "decided_at", "decision_note"):
+        db.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
+
+
 # Ordered: a database at user_version N has had the first N applied.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_m001_runs, _m002_outbox]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _m001_runs, _m002_outbox, _m003_decisions,
+]
 
 
 def migrate(db: sqlite3.Connection) -> None:

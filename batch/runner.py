@@ -30,6 +30,7 @@ from batch.errors import BriefloopError
 from batch.graph import build_graph
 from batch.gsheets import read_rows
 from batch.house_rules import load_house_rules
+from batch.locks import LockBusy, thread_lock
 from batch.models import ModelSet, RoleModel
 from batch.nodes import Nodes
 from batch.output import safe_filename
@@ -112,20 +113,34 @@ def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
 
 def record_fields(values: LoopState) -> dict[str, Any]:
     """Run-log fields derived from a thread's state."""
-    must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
-    needs = values.get("needs_from_human", [])
+    final = values.get("final")
+    if final is not None:
+        score, must_fix, needs = final["score"], final["must_fix"], final["needs"]
+    else:
+        score = values.get("score")
+        must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
+        needs = values.get("needs_from_human", [])
     answers = {checks.normalize_placeholder(k) for k in (values.get("human_answers") or {})}
     open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"]) not in answers]
     return {
         "rounds": values.get("round", 0),
-        "score": values.get("score"),
+        "score": score,
         "score_history": list(values.get("score_history", [])),
         "open_must_fix": list(must_fix),
         "needs_from_human": open_needs,
         "deviations": list(values.get("deviations", [])),
         "output_path": values.get("output_path"),
+        **decision_fields(values.get("decision") or {}),
         **call_totals(values.get("calls", [])),
     }
+
+
+def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
+    if decision.get("type") not in ("approve", "reject", "revise"):
+        return {}
+    note = decision.get("reason") or decision.get("notes") or None
+    return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
+            "decision_note": note}
 
 
 class Batch:
@@ -244,12 +259,26 @@ class Batch:
         return {"configurable": {"thread_id": thread_id},
                 "recursion_limit": self.settings.loop.recursion_limit}
 
+    @property
+    def lock_dir(self) -> Path:
+        return self.settings.checkpoint_path.parent / "locks"
+
     def _process_brief(self, brief: Brief, rerun: bool) -> BriefResult:
         state, fingerprint = self.initial_state(brief)
         thread_id = thread_id_for(brief, fingerprint, rerun)
         existing = self.runlog.by_thread(thread_id)
         if existing and existing["status"] == "finished":
             return BriefResult(brief.id, thread_id, "skipped", existing)
+        try:
+            # Decide and advance under the thread's lock: a reviewer answering this very
+            # thread from another process must not interleave with us.
+            with thread_lock(self.lock_dir, thread_id):
+                return self._continue(thread_id, brief, state, existing)
+        except LockBusy:
+            return BriefResult(brief.id, thread_id, "busy", existing)
+
+    def _continue(self, thread_id: str, brief: Brief, state: LoopState,
+                  existing: dict[str, Any] | None) -> BriefResult:
         cfg = self.config_for(thread_id)
         snapshot = self.graph.get_state(cfg)
         if snapshot.values and not snapshot.next:
@@ -258,6 +287,8 @@ class Batch:
             record = self._record_state(thread_id, brief, snapshot.values, 0.0)
             return BriefResult(brief.id, thread_id, "skipped", record)
         if snapshot.interrupts:
+            if existing and existing["status"] == "awaiting_human":
+                return BriefResult(brief.id, thread_id, "waiting", existing)
             record = self._record_state(thread_id, brief, snapshot.values, 0.0, waiting=True)
             return BriefResult(brief.id, thread_id, "waiting", record)
         labels = self.models.labels()
@@ -268,7 +299,8 @@ class Batch:
 
     def advance(self, thread_id: str, brief: Brief | None, start: Any) -> BriefResult:
         """Run a thread until it finishes, pauses or fails; `start` is the initial state,
-        None to resume, or a Command to answer an interrupt."""
+        None to resume, or a Command to answer an interrupt. The caller holds the
+        thread's lock."""
         cfg = self.config_for(thread_id)
         before = self.graph.get_state(cfg).values.get("calls", [])
         started = time.perf_counter()

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 import zipfile
 from pathlib import Path
 from typing import Any, Protocol
 
 from batch.errors import SinkError
+from batch.output import atomic_replace
 from batch.runlog import FIELDS
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -67,18 +66,6 @@ class SheetSink(Protocol):
         """Write these run records; returns how many rows were written."""
 
 
-def _atomic_replace(path: Path, write) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _merge(existing: list[list[Any]], records: list[dict[str, Any]]) -> list[list[Any]]:
     """Upsert rows by run id (column 0), keeping the existing order."""
     rows = list(existing)
@@ -117,7 +104,7 @@ class CsvSink:
         def write(tmp: str) -> None:
             Path(tmp).write_text(buf.getvalue(), encoding="utf-8", newline="")
 
-        _atomic_replace(self.path, write)
+        atomic_replace(self.path, write)
         return len(records)
 
 
@@ -158,5 +145,5 @@ class XlsxSink:
                     # never evaluated, and it stays text when someone edits the cell.
                     cell.data_type = "s"
                     cell.quotePrefix = True
-        _atomic_replace(self.path, wb.save)
+        atomic_replace(self.path, wb.save)
         return len(records)

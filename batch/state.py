@@ -38,6 +38,15 @@ class BestDraft(TypedDict):
     round: int
     needs_from_human: list[dict[str, str]]
     deviations: list[dict[str, str]]
+    must_fix: list[str]
+
+
+class FinalText(TypedDict):
+    """What finish wrote: the run log reports these, not the last round's."""
+
+    score: float
+    must_fix: list[str]
+    needs: list[dict[str, str]]
 
 
 class LoopState(TypedDict, total=False):
@@ -70,3 +79,4 @@ class LoopState(TypedDict, total=False):
     # the end
     stop_reason: StopReason
     output_path: str
+    final: FinalText

@@ -1,0 +1,181 @@
+"""Human review: list the threads waiting for a person, show one, answer it, resume one.
+
+An answer becomes an Agent Inbox response (`edit` with the placeholder values to
+approve, `response` with notes to revise, `ignore` with a reason to reject) sent with
+`Command(resume=...)`, so other LangGraph tooling can drive these threads the same way.
+Every answer is given under the thread's file lock and only while the thread is still
+waiting: answering twice, or racing another process, never gives two outputs.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from langgraph.types import Command
+
+from batch import checks
+from batch.errors import BriefloopError
+from batch.locks import thread_lock
+from batch.runner import Batch, BriefResult
+
+Decision = Literal["approve", "reject", "revise"]
+
+
+@dataclass
+class Waiting:
+    thread_id: str
+    brief_id: str
+    title: str
+    score: float | None
+    needs: list[dict[str, str]]
+    waiting_since: str
+    draft: str = ""
+    deviations: list[dict[str, str]] = field(default_factory=list)
+    would_improve: list[str] = field(default_factory=list)
+    score_history: list[float] = field(default_factory=list)
+    answers: dict[str, str] = field(default_factory=dict)
+    problem: str = ""  # why the last answer was not taken, if it was not
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"thread_id": self.thread_id, "brief_id": self.brief_id, "title": self.title,
+                "score": self.score, "open_placeholders": len(self.needs),
+                "needs_from_human": self.needs, "waiting_since": self.waiting_since,
+                "problem": self.problem or None}
+
+
+def reviewer_name(explicit: str | None = None) -> str:
+    if explicit:
+        return explicit
+    for var in ("BRIEFLOOP_REVIEWER", "USER", "LOGNAME"):
+        if os.environ.get(var):
+            return os.environ[var]
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def waiting(batch: Batch, thread_id: str) -> Waiting | None:
+    """The thread's review state, or None if it is not waiting for a person."""
+    snapshot = batch.graph.get_state(batch.config_for(thread_id))
+    if not snapshot.interrupts:
+        return None
+    values = snapshot.values
+    args = snapshot.interrupts[0].value["action_request"]["args"]
+    record = batch.runlog.by_thread(thread_id) or {}
+    return Waiting(
+        thread_id=thread_id,
+        brief_id=values["brief"]["id"],
+        title=values["brief"].get("title", ""),
+        score=values.get("score"),
+        needs=list(args["needs_from_human"]),
+        waiting_since=snapshot.created_at or record.get("updated_at", ""),
+        draft=args["draft"],
+        deviations=list(args["deliberate_deviations"]),
+        would_improve=list(args["would_improve"]),
+        score_history=list(args["score_history"]),
+        answers=dict(values.get("human_answers") or {}),
+        problem=(values.get("decision") or {}).get("problem", ""),
+    )
+
+
+def list_waiting(batch: Batch) -> list[Waiting]:
+    out = []
+    for record in batch.runlog.all(status="awaiting_human"):
+        item = waiting(batch, record["thread_id"])
+        if item is not None:
+            out.append(item)
+    return out
+
+
+def require_waiting(batch: Batch, thread_id: str) -> Waiting:
+    item = waiting(batch, thread_id)
+    if item is not None:
+        return item
+    record = batch.runlog.by_thread(thread_id)
+    if record is None and not batch.graph.get_state(batch.config_for(thread_id)).values:
+        raise BriefloopError(f"no thread {thread_id!r} (briefloop review list shows the "
+                             f"waiting ones)")
+    status = (record or {}).get("stop_reason") or (record or {}).get("status") or "unknown"
+    raise BriefloopError(f"thread {thread_id} is not waiting for a person (it is {status})")
+
+
+def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[str, str]:
+    """Map the keys a person typed to placeholders: the whole placeholder, the part after
+    'NEEDED:', or its number in the list (1, 2, ...)."""
+    by_key: dict[str, str] = {}
+    for number, need in enumerate(needs, start=1):
+        placeholder = need["placeholder"]
+        by_key[checks.normalize_placeholder(placeholder)] = placeholder
+        detail = placeholder.strip("[]").split(":", 1)[-1]
+        by_key[checks.normalize_placeholder(detail)] = placeholder
+        by_key[str(number)] = placeholder
+    out: dict[str, str] = {}
+    for key, value in given.items():
+        placeholder = by_key.get(checks.normalize_placeholder(str(key)))
+        if placeholder is None:
+            known = ", ".join(n["placeholder"] for n in needs) or "none"
+            raise BriefloopError(f"{key!r} is not a placeholder of this thread (open: {known})")
+        if str(value).strip():
+            out[placeholder] = str(value).strip()
+    return out
+
+
+def missing_answers(needs: list[dict[str, str]], answers: dict[str, str]) -> list[str]:
+    answered = {checks.normalize_placeholder(k) for k in answers}
+    return [n["placeholder"] for n in needs
+            if checks.normalize_placeholder(n["placeholder"]) not in answered]
+
+
+def inbox_response(decision: Decision, answers: dict[str, str], text: str | None,
+                   by: str) -> list[dict[str, Any]]:
+    """The Agent Inbox response for a decision (see the module docstring)."""
+    if decision == "approve":
+        return [{"type": "edit", "by": by,
+                 "args": {"action": "review_draft", "args": {"answers": answers}}}]
+    if decision == "revise":
+        return [{"type": "response", "by": by, "args": text or ""}]
+    return [{"type": "ignore", "by": by, "args": text or ""}]
+
+
+def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
+           text: str | None = None, by: str | None = None) -> BriefResult:
+    """Answer a waiting thread and run it on until it finishes or pauses again."""
+    if decision in ("reject", "revise") and not (text or "").strip():
+        raise BriefloopError(f"--{decision} needs a reason or notes")
+    with thread_lock(batch.lock_dir, thread_id, wait=10.0):
+        # Checked under the lock: a second answer finds the thread no longer waiting.
+        item = require_waiting(batch, thread_id)
+        resolved = {**item.answers, **resolve_answers(item.needs, answers)}
+        if decision == "approve":
+            missing = missing_answers(item.needs, resolved)
+            if missing:
+                raise BriefloopError("approve needs a value for every placeholder; missing: "
+                                     + ", ".join(missing))
+        response = inbox_response(decision, resolved, text, reviewer_name(by))
+        response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        batch.runlog.upsert(thread_id, status="running")
+        result = batch.advance(thread_id, None, Command(resume=response))
+    return result
+
+
+def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
+    """Resume any unfinished thread; returns where it picked up and the result."""
+    with thread_lock(batch.lock_dir, thread_id, wait=10.0):
+        snapshot = batch.graph.get_state(batch.config_for(thread_id))
+        if not snapshot.values:
+            raise BriefloopError(f"no thread {thread_id!r}")
+        if snapshot.interrupts:
+            raise BriefloopError(f"thread {thread_id} is waiting for a person: answer it with "
+                                 f"briefloop review answer {thread_id}")
+        if not snapshot.next:
+            reason = snapshot.values.get("stop_reason", "finished")
+            raise BriefloopError(f"thread {thread_id} has finished ({reason})")
+        where = (f"round {snapshot.values.get('round', 0)}, before "
+                 f"{', '.join(snapshot.next)}")
+        batch.runlog.upsert(thread_id, status="running")
+        return where, batch.advance(thread_id, None, None)
