@@ -14,7 +14,9 @@ from batch.state import Finding
 
 # [FIGURE NEEDED: Q3 revenue], [DATE NEEDED: launch], [NAME NEEDED: owner] ...
 PLACEHOLDER = re.compile(r"\[(?:[A-Z][A-Z0-9_-]*\s+)*NEEDED\s*:\s*[^\[\]]*?\]")
-_NUMBER = re.compile(r"(?<![\w.,])[-+]?\d[\d,]*(?:\.\d+)?%?(?![\w])")
+# Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
+# ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 GENERIC_FEEDBACK = "Re-read the brief and the rubric, and fix the weakest part of the text."

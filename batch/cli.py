@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
+import yaml
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
@@ -18,8 +20,11 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from batch import config as config_mod
+from batch import review as review_mod
+from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError
 from batch.runner import (
+    Batch,
     BatchSummary,
     BriefResult,
     Progress,
@@ -210,6 +215,177 @@ def sync(ctx: click.Context, resend: bool) -> None:
         else:
             out.print(f"{r.sink}: sent {r.sent} row(s)", highlight=False, soft_wrap=True)
     sys.exit(1 if any(r.error for r in results) else 0)
+
+
+# -- human review ------------------------------------------------------------------------
+
+def open_batch(ctx: click.Context) -> Batch:
+    return Batch(load_settings(ctx))
+
+
+def highlight_placeholders(text: str) -> str:
+    return PLACEHOLDER.sub(lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text))
+
+
+def print_result(r: BriefResult) -> None:
+    out.print(escape(describe_result(r)), highlight=False, soft_wrap=True)
+    if r.record and r.record.get("output_path") and r.outcome != "awaiting_human":
+        out.print(f"output: {r.record['output_path']}", highlight=False, soft_wrap=True)
+
+
+@cli.group()
+def review() -> None:
+    """Answer the threads waiting for a person: fill placeholders, approve, reject, revise."""
+
+
+@review.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the waiting threads as JSON.")
+@click.pass_context
+def review_list(ctx: click.Context, as_json: bool) -> None:
+    """List every thread waiting for a person."""
+    with open_batch(ctx) as batch:
+        items = review_mod.list_waiting(batch)
+    if as_json:
+        click.echo(json.dumps([i.as_dict() for i in items], indent=2, ensure_ascii=False))
+        return
+    if not items:
+        out.print("nothing is waiting for a person")
+        return
+    table = Table(show_header=True)
+    for col in ("thread", "brief", "title", "score", "open", "waiting since"):
+        table.add_column(col, overflow="fold")
+    for i in items:
+        table.add_row(i.thread_id, i.brief_id, i.title,
+                      f"{i.score:.1f}" if i.score is not None else "", str(len(i.needs)),
+                      i.waiting_since[:19])
+    out.print(table)
+
+
+@review.command("show")
+@click.argument("thread")
+@click.pass_context
+def review_show(ctx: click.Context, thread: str) -> None:
+    """Show a waiting thread: the draft, what it needs from you, deviations, notes."""
+    with open_batch(ctx) as batch:
+        try:
+            item = review_mod.require_waiting(batch, thread)
+        except BriefloopError as e:
+            raise UserError(str(e)) from None
+    out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
+    history = " → ".join(f"{s:g}" for s in item.score_history)
+    out.print(f"score {item.score:.1f}; history {history}", highlight=False)
+    if item.problem:
+        out.print(f"[yellow]last answer not taken:[/] {escape(item.problem)}")
+    out.print()
+    out.print(highlight_placeholders(item.draft), soft_wrap=True)
+    out.print()
+    if item.needs:
+        out.print("[bold]Needed from you[/]")
+        for n, need in enumerate(item.needs, start=1):
+            given = item.answers.get(need["placeholder"])
+            value = f" = {escape(given)}" if given else ""
+            out.print(f"  {n}. {escape(need['placeholder'])}{value}: {escape(need['question'])}",
+                      soft_wrap=True)
+    for title, lines in (("Deliberate deviations",
+                          [f"{d['point']}: {d['reason']}" for d in item.deviations]),
+                         ("Critic's suggestions (would improve)", item.would_improve)):
+        if lines:
+            out.print(f"[bold]{title}[/]")
+            for line in lines:
+                out.print(f"  - {escape(line)}", soft_wrap=True)
+
+
+def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
+    out_: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"--set takes KEY=VALUE, got {item!r}")
+        out_[key.strip()] = value
+    return out_
+
+
+def read_answers_file(path: str) -> dict[str, str]:
+    try:
+        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))  # JSON is YAML too
+    except (OSError, yaml.YAMLError) as e:
+        raise UserError(f"{path}: cannot read answers: {e}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: expected a mapping of placeholder to value")
+    return {str(k): "" if v is None else str(v) for k, v in data.items()}
+
+
+def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, str | None]:
+    answers: dict[str, str] = {}
+    for need in item.needs:
+        default = item.answers.get(need["placeholder"], "")
+        value = click.prompt(f"{need['placeholder']} ({need['question']})",
+                             default=default or "", show_default=bool(default))
+        answers[need["placeholder"]] = value
+    decision = click.prompt("Decision", type=click.Choice(["approve", "reject", "revise"]))
+    text = None
+    if decision != "approve":
+        text = click.prompt("Reason" if decision == "reject" else "Notes for the writer")
+    return answers, decision, text
+
+
+@review.command("answer")
+@click.argument("thread")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="A placeholder's value; KEY is the placeholder, the text after NEEDED:, "
+                   "or its number in `review show`. Repeatable.")
+@click.option("--answers", "answers_file", type=click.Path(dir_okay=False),
+              help="A YAML or JSON file mapping placeholders to values.")
+@click.option("--approve", is_flag=True, help="Approve: fill the placeholders, write the text.")
+@click.option("--reject", metavar="REASON", help="Reject the text, with a reason.")
+@click.option("--revise", metavar="NOTES", help="Send it back to the writer with these notes.")
+@click.option("--by", help="Who decides (default: $BRIEFLOOP_REVIEWER or your user name).")
+@click.pass_context
+def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
+                  answers_file: str | None, approve: bool, reject: str | None,
+                  revise: str | None, by: str | None) -> None:
+    """Answer a waiting THREAD: fill its placeholders and approve, reject or revise.
+
+    Without a decision flag, on a terminal, it asks for each placeholder and then for
+    the decision.
+    """
+    chosen = [name for name, on in (("approve", approve), ("reject", reject is not None),
+                                    ("revise", revise is not None)) if on]
+    if len(chosen) > 1:
+        raise UserError("choose one of --approve, --reject, --revise")
+    answers = read_answers_file(answers_file) if answers_file else {}
+    answers.update(parse_sets(sets))
+    with open_batch(ctx) as batch:
+        try:
+            if chosen:
+                decision, text = chosen[0], reject if reject is not None else revise
+            elif sys.stdin.isatty():
+                item = review_mod.require_waiting(batch, thread)
+                asked, decision, text = ask_interactively(item)
+                answers = {**asked, **answers}
+            else:
+                raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
+            result = review_mod.answer(batch, thread, decision, answers, text, by)
+        except BriefloopError as e:
+            raise UserError(str(e)) from None
+    print_result(result)
+    sys.exit(1 if result.outcome == "error" else 0)
+
+
+@cli.command()
+@click.argument("thread")
+@click.pass_context
+def resume(ctx: click.Context, thread: str) -> None:
+    """Resume an unfinished THREAD by id (one that crashed or failed), from its last
+    checkpoint."""
+    with open_batch(ctx) as batch:
+        try:
+            where, result = review_mod.resume(batch, thread)
+        except BriefloopError as e:
+            raise UserError(str(e)) from None
+    out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
+    print_result(result)
+    sys.exit(1 if result.outcome == "error" else 0)
 
 
 def main() -> None:

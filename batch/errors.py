@@ -5,6 +5,7 @@
     ├── InputError              one brief cannot be used; the batch records it and goes on
     ├── ModelFileError          the embedded model file is missing or fails its sha256 check
     ├── SinkError               a spreadsheet view could not be written; rows stay pending
+    ├── OutputError             a finished text could not be written (disk full, permissions)
     └── ModelError              a model call failed
         ├── ModelUnavailable    refused, timed out, 5xx: transient, retried with backoff
         ├── ModelNotFound       the server does not have the model: not retried
@@ -35,6 +36,10 @@ class ModelFileError(BriefloopError):
 
 
 class SinkError(BriefloopError):
+    pass
+
+
+class OutputError(BriefloopError):
     pass
 
 

@@ -262,7 +262,8 @@ def normalize_response(response: Any) -> dict[str, Any]:
         inner = args.get("args", args)
         return {"type": "approve", "answers": dict(inner.get("answers") or {}), "by": by}
     if kind == "response":
-        return {"type": "revise", "notes": str(args or ""), "by": by}
+        return {"type": "revise", "notes": str(args or ""), "by": by,
+                "answers": dict(response.get("answers") or {})}
     if kind == "ignore":
         return {"type": "reject", "reason": str(args or "ignored in the inbox"), "by": by}
     if kind in ("approve", "reject", "revise"):

@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from batch.errors import OutputError
+
 
 def safe_filename(brief_id: str) -> str:
     """A file name made from a brief id that cannot leave its folder (`../x`, `/etc/x`)."""
@@ -62,5 +64,8 @@ def write_output(out_dir: Path, brief_id: str, meta: dict[str, Any], body: str) 
     if path.parent != out_dir:  # belt and braces: safe_filename already guarantees this
         raise ValueError(f"output path {path} escapes {out_dir}")
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True).strip()
-    atomic_write_text(path, f"---\n{front}\n---\n\n{body.strip()}\n")
+    try:
+        atomic_write_text(path, f"---\n{front}\n---\n\n{body.strip()}\n")
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
     return path

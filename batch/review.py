@@ -138,16 +138,18 @@ def inbox_response(decision: Decision, answers: dict[str, str], text: str | None
         return [{"type": "edit", "by": by,
                  "args": {"action": "review_draft", "args": {"answers": answers}}}]
     if decision == "revise":
-        return [{"type": "response", "by": by, "args": text or ""}]
+        # Agent Inbox's "response" carries only text; the values given so far ride along
+        # in "answers" so a revision can use them as facts.
+        return [{"type": "response", "by": by, "args": text or "", "answers": answers}]
     return [{"type": "ignore", "by": by, "args": text or ""}]
 
 
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
-           text: str | None = None, by: str | None = None) -> BriefResult:
+           text: str | None = None, by: str | None = None, wait: float = 10.0) -> BriefResult:
     """Answer a waiting thread and run it on until it finishes or pauses again."""
     if decision in ("reject", "revise") and not (text or "").strip():
         raise BriefloopError(f"--{decision} needs a reason or notes")
-    with thread_lock(batch.lock_dir, thread_id, wait=10.0):
+    with thread_lock(batch.lock_dir, thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
         item = require_waiting(batch, thread_id)
         resolved = {**item.answers, **resolve_answers(item.needs, answers)}

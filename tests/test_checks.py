@@ -33,6 +33,11 @@ def test_numbers_must_come_from_a_source():
     assert checks.check_numbers(draft, sources, "off") == []
 
 
+def test_numbers_with_units_and_lists():
+    assert checks.numbers_in("4.2M EUR, 15km, 1,200 staff, items 1,2,3, Q3, H2O") == {
+        "4.2", "15", "1200", "1", "2", "3"}
+
+
 def test_number_from_a_person_is_allowed():
     assert checks.check_numbers("Q3 revenue was 4.2M", ["brief without it", "4.2M"],
                                 "must_fix") == []

@@ -1,0 +1,219 @@
+"""Human review with the scripted model and the real checkpointer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from batch import review
+from batch.cli import cli
+from batch.errors import BriefloopError
+from batch.locks import LockBusy, thread_lock
+from batch.runner import Batch
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+PH = "[FIGURE NEEDED: Q3 revenue]"
+DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
+NEEDS = [(PH, "What was Q3 revenue?")]
+
+
+def paused(project, settings, writer=None, critic=None):
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
+                id="q3", title="Q3 memo")
+    writer = writer or ScriptedModel([writer_answer(DRAFT, needs=NEEDS)])
+    critic = critic or ScriptedModel([critic_answer(5)])
+    batch = Batch(settings, models={"writer": writer, "critic": critic}, strict=True)
+    [r] = batch.run(project / "briefs").results
+    assert r.outcome == "awaiting_human"
+    return batch, r.thread_id, writer, critic
+
+
+def body_of(path):
+    return Path(path).read_text(encoding="utf-8").split("---\n", 2)[2].strip()
+
+
+def test_list_and_show(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    [item] = review.list_waiting(batch)
+    assert (item.thread_id, item.brief_id, item.title, item.score) == (tid, "q3", "Q3 memo", 100)
+    assert item.needs == [{"placeholder": PH, "question": "What was Q3 revenue?"}]
+    assert item.waiting_since
+
+
+def test_approve_fills_placeholders_writes_output_and_records_who(project, settings):
+    batch, tid, writer, critic = paused(project, settings)
+    result = review.answer(batch, tid, "approve", {"Q3 revenue": "4.2M EUR"}, by="ana")
+    assert result.outcome == "approved_by_human" and result.model_calls == 0
+    rec = batch.runlog.by_thread(tid)
+    assert rec["status"] == "finished" and rec["stop_reason"] == "approved_by_human"
+    assert rec["decided_by"] == "ana" and rec["decided_at"] and rec["needs_from_human"] == []
+    assert body_of(rec["output_path"]) == "Q3 revenue was 4.2M EUR. We opened Berlin."
+    meta = yaml.safe_load(Path(rec["output_path"]).read_text().split("---\n")[1])
+    assert meta["approved_by"] == "ana"
+    rows = (project / "output" / "runs.csv").read_text()
+    assert "approved_by_human" in rows and rows.count(rec["run_id"]) == 1
+    assert review.list_waiting(batch) == []
+
+
+def test_approve_refused_while_placeholders_are_open(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    with pytest.raises(BriefloopError, match=r"missing: \[FIGURE NEEDED: Q3 revenue\]"):
+        review.answer(batch, tid, "approve", {})
+    with pytest.raises(BriefloopError, match="not a placeholder of this thread"):
+        review.answer(batch, tid, "approve", {"Q4 revenue": "1"})
+    assert review.waiting(batch, tid) is not None  # still waiting, nothing consumed
+
+
+def test_answer_keys_by_number_or_whole_placeholder(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    item = review.require_waiting(batch, tid)
+    assert review.resolve_answers(item.needs, {"1": "x"}) == {PH: "x"}
+    assert review.resolve_answers(item.needs, {PH.lower(): "y"}) == {PH: "y"}
+
+
+def test_reject_ends_the_run_with_the_reason(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    result = review.answer(batch, tid, "reject", {}, text="Wrong audience", by="bo")
+    rec = result.record
+    assert result.outcome == "rejected_by_human" and rec["decision_note"] == "Wrong audience"
+    assert rec["output_path"] is None and not (project / "output" / "q3.md").exists()
+
+
+def test_revise_loops_once_more_and_a_number_from_an_answer_is_allowed(project, settings):
+    writer = ScriptedModel([writer_answer(DRAFT, needs=NEEDS),
+                            writer_answer(f"Q3 revenue was 4.2M EUR, see {PH}.", needs=NEEDS)])
+    critic = ScriptedModel([critic_answer(5), critic_answer(5)])
+    batch, tid, *_ = paused(project, settings, writer, critic)
+    result = review.answer(batch, tid, "revise", {PH: "4.2M EUR"},
+                           text="Put the revenue in the first sentence.")
+    assert result.outcome == "awaiting_human" and result.model_calls == 2
+    prompt = writer.sent[1][-1]["content"]
+    assert "A reviewer asks: Put the revenue in the first sentence." in prompt
+    assert f"{PH} = 4.2M EUR" in prompt  # the person's answer is a fact now
+    state = batch.graph.get_state(batch.config_for(tid)).values
+    assert not any(f["code"].startswith("number:") for f in state["findings"])  # 4.2 allowed
+    assert state["revisions"] == 1 and len(state["score_history"]) == 2
+    done = review.answer(batch, tid, "approve", {})  # the earlier answer is kept
+    assert done.outcome == "approved_by_human"
+
+
+def test_revisions_are_capped(project):
+    s = make_settings(project, **{"loop.max_revisions": 1})
+    writer = ScriptedModel([writer_answer(DRAFT, needs=NEEDS)] * 2)
+    critic = ScriptedModel([critic_answer(5)] * 2)
+    batch, tid, *_ = paused(project, s, writer, critic)
+    review.answer(batch, tid, "revise", {}, text="Again.")
+    result = review.answer(batch, tid, "revise", {}, text="Once more.")
+    assert result.outcome == "awaiting_human" and writer.calls == 2  # refused, still waiting
+    assert "limit (loop.max_revisions)" in review.require_waiting(batch, tid).problem
+
+
+def test_answering_twice_gives_one_output(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    review.answer(batch, tid, "approve", {PH: "4"}, by="ana")
+    with pytest.raises(BriefloopError, match="not waiting for a person .*approved_by_human"):
+        review.answer(batch, tid, "approve", {PH: "5"}, by="bo")
+    assert "Q3 revenue was 4." in body_of(batch.runlog.by_thread(tid)["output_path"])
+
+
+def test_a_thread_locked_by_another_process_is_not_answered(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    # flock locks belong to an open file, so this holder blocks the answer below just as
+    # another process would
+    with thread_lock(batch.lock_dir, tid), pytest.raises(LockBusy, match="busy"):
+        review.answer(batch, tid, "approve", {PH: "4"}, wait=0.2)
+    assert review.waiting(batch, tid) is not None
+
+
+def test_crash_between_answer_and_output_then_resume(project, settings, monkeypatch):
+    batch, tid, *_ = paused(project, settings)
+    import batch.output as output
+
+    real = output.atomic_write_text
+
+    def disk_full(path, text):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(output, "atomic_write_text", disk_full)
+    result = review.answer(batch, tid, "approve", {PH: "4.2M"})
+    assert result.outcome == "error" and "No space left" in result.error
+    assert batch.graph.get_state(batch.config_for(tid)).next == ("finish",)
+    monkeypatch.setattr(output, "atomic_write_text", real)
+    where, again = review.resume(batch, tid)
+    assert "before finish" in where
+    assert again.outcome == "approved_by_human" and again.model_calls == 0
+    assert "4.2M" in body_of(again.record["output_path"])
+    with pytest.raises(BriefloopError, match="has finished"):
+        review.resume(batch, tid)
+
+
+def test_unknown_thread(project, settings):
+    batch = Batch(settings, models={"writer": None, "critic": None})
+    with pytest.raises(BriefloopError, match="no thread 'nope'"):
+        review.require_waiting(batch, "nope")
+    with pytest.raises(BriefloopError, match="no thread 'nope'"):
+        review.resume(batch, "nope")
+
+
+def test_agent_inbox_shapes(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    payload = batch.graph.get_state(batch.config_for(tid)).interrupts[0].value
+    assert payload["action_request"]["action"] == "review_draft"
+    assert set(payload["config"]) == {"allow_accept", "allow_edit", "allow_respond",
+                                      "allow_ignore"}
+    assert PH in payload["description"]
+    assert review.inbox_response("approve", {PH: "1"}, None, "a") == [
+        {"type": "edit", "by": "a", "args": {"action": "review_draft",
+                                             "args": {"answers": {PH: "1"}}}}]
+    assert review.inbox_response("revise", {PH: "1"}, "n", "a") == [
+        {"type": "response", "by": "a", "args": "n", "answers": {PH: "1"}}]
+    assert review.inbox_response("reject", {}, "r", "a")[0]["type"] == "ignore"
+
+
+# -- the command line ---------------------------------------------------------------------
+
+def cli_project(project):
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    return cfg
+
+
+def test_cli_list_show_answer(project, settings):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["--config", str(cfg), "review", "list", "--json"])
+    assert listed.exit_code == 0 and json.loads(listed.output)[0]["open_placeholders"] == 1
+    shown = runner.invoke(cli, ["--config", str(cfg), "review", "show", tid])
+    assert shown.exit_code == 0 and "What was Q3 revenue?" in shown.output and PH in shown.output
+    answers = project / "answers.yaml"
+    answers.write_text(f'"{PH}": 4.2M EUR\n')
+    missing = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid])
+    assert missing.exit_code == 2 and "give a decision" in missing.output
+    done = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid,
+                               "--answers", str(answers), "--approve", "--by", "ana"])
+    assert done.exit_code == 0, done.output
+    assert "approved_by_human" in done.output and "output:" in done.output
+    again = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--approve"])
+    assert again.exit_code == 2 and "not waiting" in again.output
+    assert "nothing is waiting" in runner.invoke(cli, ["--config", str(cfg), "review",
+                                                       "list"]).output
+
+
+def test_cli_set_and_bad_set(project):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    runner = CliRunner()
+    bad = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--set", "x",
+                              "--approve"])
+    assert bad.exit_code == 2 and "KEY=VALUE" in bad.output
+    ok = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid,
+                             "--set", "1=9 staff", "--approve"])
+    assert ok.exit_code == 0, ok.output
