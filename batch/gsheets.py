@@ -31,8 +31,8 @@ from gspread.utils import ValueInputOption, rowcol_to_a1
 
 from batch.config import Google, GSheetLog
 from batch.errors import BriefloopError, SinkError
-from batch.runlog import FIELDS
-from batch.sheets import cut, row_for
+from batch.sheets import RunLogSink
+from batch.tables import cut
 
 CELL_LIMIT = 50_000  # Google's limit per cell
 RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
@@ -159,69 +159,77 @@ def read_rows(client: gspread.Client, key: str, worksheet: str | None) -> list[l
                              ) from None
 
 
-def sheet_row(record: dict[str, Any]) -> list[Any]:
-    return [cut(v, CELL_LIMIT) if isinstance(v, str) else v for v in row_for(record)]
+class GSheetTable:
+    """A Google worksheet as a batch.tables.Table, created (with header) on first write.
 
+    Straight on gspread's HTTP client: its Spreadsheet and Worksheet objects each fetch
+    the metadata again on creation, which would add requests to every sync. A read is
+    one metadata request and one values request; a write one batch update and one append.
+    """
 
-class GSheetSink:
-    def __init__(self, settings: GSheetLog, client_factory: Callable[[], gspread.Client]):
-        self.settings = settings
+    def __init__(self, key: str, worksheet: str, client_factory: Callable[[], gspread.Client]):
+        self.key = key
+        self.worksheet = worksheet
         self._client_factory = client_factory
         self._client: gspread.Client | None = None
-        self.name = f"gsheet:{settings.spreadsheet}/{settings.worksheet}"
+        self._exists = False
+        self.name = f"gsheet:{key}/{worksheet}"
 
     @property
     def client(self) -> gspread.Client:
         if self._client is None:
-            self._client = self._client_factory()
+            try:
+                self._client = self._client_factory()
+            except BriefloopError as e:  # credentials
+                raise SinkError(str(e)) from None
         return self._client
 
-    def upsert(self, records: list[dict[str, Any]]) -> int:
-        key = self.settings.spreadsheet
-        try:
-            return self._upsert(records)
-        except APIError as e:
-            raise SinkError(explain(e, key, self.client)) from None
-        except (requests.ConnectionError, requests.Timeout) as e:
-            raise SinkError(f"spreadsheet {key}: cannot reach Google "
-                            f"({e.__class__.__name__})") from None
-        except BriefloopError as e:  # credentials
-            raise SinkError(str(e)) from None
+    @property
+    def quoted(self) -> str:
+        return "'" + self.worksheet.replace("'", "''") + "'"
 
-    def _upsert(self, records: list[dict[str, Any]]) -> int:
-        # Straight to gspread's HTTP client: its Spreadsheet and Worksheet objects each
-        # fetch the metadata again on creation, which would add a request per sync.
+    def _call(self, fn: Callable[[], Any]) -> Any:
+        try:
+            return fn()
+        except APIError as e:
+            raise SinkError(explain(e, self.key, self.client)) from None
+        except (requests.ConnectionError, requests.Timeout) as e:
+            raise SinkError(f"spreadsheet {self.key}: cannot reach Google "
+                            f"({e.__class__.__name__})") from None
+
+    def read(self) -> list[list[Any]]:
         http = self.client.http_client
-        key, title = self.settings.spreadsheet, self.settings.worksheet
-        quoted = "'" + title.replace("'", "''") + "'"
-        meta = http.fetch_sheet_metadata(key)
+        meta = self._call(lambda: http.fetch_sheet_metadata(self.key))
         titles = {s["properties"]["title"] for s in meta.get("sheets", [])}
-        if title not in titles:
-            http.batch_update(key, {"requests": [{"addSheet": {"properties": {
-                "title": title, "gridProperties": {"rowCount": 100,
-                                                   "columnCount": len(FIELDS)}}}}]})
-            existing: list[list[str]] = []
-        else:
-            existing = http.values_get(key, quoted).get("values", [])
-        data: list[dict[str, Any]] = []
-        if not existing or existing[0][:len(FIELDS)] != FIELDS:
-            data.append({"range": f"{quoted}!A1", "values": [FIELDS]})
-            existing = existing or [FIELDS]
-        index = {row[0]: number for number, row in enumerate(existing[1:], start=2) if row}
-        new_rows = []
-        for record in records:
-            number = index.get(record["run_id"])
-            if number is None:
-                new_rows.append(sheet_row(record))
-            else:
-                data.append({"range": f"{quoted}!{rowcol_to_a1(number, 1)}",
-                             "values": [sheet_row(record)]})
+        self._exists = self.worksheet in titles
+        if not self._exists:
+            return []
+        return self._call(lambda: http.values_get(self.key, self.quoted)).get("values", [])
+
+    def write(self, header: list[str], updates: dict[int, list[Any]],
+              appends: list[list[Any]], rewrite_header: bool) -> None:
+        http = self.client.http_client
+        if not self._exists:
+            self._call(lambda: http.batch_update(self.key, {"requests": [{"addSheet": {
+                "properties": {"title": self.worksheet, "gridProperties": {
+                    "rowCount": 100, "columnCount": max(26, len(header))}}}}]}))
+            self._exists = True
+        data = [{"range": f"{self.quoted}!A1", "values": [header]}] if rewrite_header else []
+        data += [{"range": f"{self.quoted}!{rowcol_to_a1(number, 1)}",
+                  "values": [[cut(v, CELL_LIMIT) for v in row]]}
+                 for number, row in sorted(updates.items())]
         if data:
-            http.values_batch_update(key, {"valueInputOption": ValueInputOption.raw,
-                                           "data": data})
-        if new_rows:
-            http.values_append(key, f"{quoted}!A1",
-                               {"valueInputOption": ValueInputOption.raw,
-                                "insertDataOption": "INSERT_ROWS"},
-                               {"values": new_rows})
-        return len(records)
+            self._call(lambda: http.values_batch_update(
+                self.key, {"valueInputOption": ValueInputOption.raw, "data": data}))
+        if appends:
+            rows = [[cut(v, CELL_LIMIT) for v in row] for row in appends]
+            self._call(lambda: http.values_append(
+                self.key, f"{self.quoted}!A1",
+                {"valueInputOption": ValueInputOption.raw, "insertDataOption": "INSERT_ROWS"},
+                {"values": rows}))
+
+
+def GSheetSink(settings: GSheetLog,  # noqa: N802 - reads like the class it stands for
+               client_factory: Callable[[], gspread.Client]) -> RunLogSink:
+    return RunLogSink(GSheetTable(settings.spreadsheet, settings.worksheet, client_factory),
+                      interval=settings.sync_interval)

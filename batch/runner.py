@@ -358,7 +358,7 @@ class Batch:
         results = []
         with self._sync_lock:
             for sink in self.sinks:
-                interval = getattr(getattr(sink, "settings", None), "sync_interval", 0.0)
+                interval = sink.interval
                 last = self._last_sync.get(sink.name)
                 if not force and last is not None and time.monotonic() - last < interval:
                     continue

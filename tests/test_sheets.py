@@ -10,7 +10,8 @@ from openpyxl import load_workbook
 
 from batch.runlog import FIELDS, RunLog
 from batch.runner import Batch
-from batch.sheets import XLSX_CELL_LIMIT, CsvSink, XlsxSink
+from batch.sheets import CsvSink, XlsxSink
+from batch.tables import XLSX_CELL_LIMIT
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
