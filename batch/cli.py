@@ -23,13 +23,13 @@ from batch import config as config_mod
 from batch import review as review_mod
 from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError
+from batch.jobs import pull_reviews, run_job
 from batch.runner import (
     Batch,
     BatchSummary,
     BriefResult,
     Progress,
     list_runs,
-    run_source,
     sync_now,
 )
 
@@ -100,7 +100,15 @@ def describe_result(r: BriefResult) -> str:
     return line
 
 
+def print_pulled(pulled: list) -> None:
+    for p in pulled:
+        line = f"review sheet: {p.thread_id}: {p.outcome}"
+        out.print(escape(line + (f" ({p.message})" if p.message else "")), highlight=False,
+                  soft_wrap=True)
+
+
 def print_summary(summary: BatchSummary) -> None:
+    print_pulled(summary.pulled)
     counts = summary.counts
     table = Table(title="briefloop run", show_header=True)
     table.add_column("outcome")
@@ -157,7 +165,7 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
                TimeElapsedColumn())
     try:
         with RichProgress(*columns, console=err, transient=True) as bar:
-            summary = run_source(settings, source, rerun=rerun, concurrency=concurrency,
+            summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
                                  progress=RichBatchProgress(bar), strict=debug)
     except BriefloopError as e:
         raise UserError(str(e)) from None
@@ -370,6 +378,26 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
             raise UserError(str(e)) from None
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
+
+
+@review.command("pull")
+@click.pass_context
+def review_pull(ctx: click.Context) -> None:
+    """Act on the answers and decisions people typed into the Review worksheet.
+
+    Rows it consumed are marked done; rows of threads no longer waiting are skipped
+    with the reason; then rows for every thread still waiting are added. `briefloop run`
+    pulls first too.
+    """
+    settings = load_settings(ctx)
+    try:
+        pulled = pull_reviews(settings)
+    except BriefloopError as e:
+        raise UserError(str(e)) from None
+    print_pulled(pulled)
+    if not pulled:
+        out.print("no decisions to act on in the review sheet")
+    sys.exit(1 if any(p.outcome in ("error", "not taken") for p in pulled) else 0)
 
 
 @cli.command()

@@ -104,6 +104,9 @@ class Log(Strict):
     format: Literal["xlsx", "csv", "none"] = "xlsx"
     path: str = "output/runs.xlsx"
     worksheet: str = "Runs"
+    # Where people answer waiting threads: a worksheet of the Google sheet when
+    # [log.gsheet] is set, else of the local workbook (CSV: a -review.csv beside it).
+    review_worksheet: str = "Review"
     gsheet: GSheetLog | None = None
 
 

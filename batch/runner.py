@@ -61,6 +61,7 @@ class BatchSummary:
     skipped_files: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     sync: list[SyncResult] = field(default_factory=list)
+    pulled: list[Any] = field(default_factory=list)  # review answers acted on first
     seconds: float = 0.0
 
     @property

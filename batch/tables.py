@@ -56,9 +56,11 @@ def text_key(row: Sequence[Any], columns: Sequence[int]) -> tuple[str, ...]:
 
 
 def upsert_rows(table: Table, header: list[str], rows: list[Row],
-                key: Callable[[Sequence[Any]], tuple[str, ...]]) -> tuple[int, int]:
-    """Update the rows whose key exists, append the others; returns (updated, appended)."""
-    existing = table.read()
+                key: Callable[[Sequence[Any]], tuple[str, ...]],
+                existing: list[Row] | None = None, only_new: bool = False) -> tuple[int, int]:
+    """Update the rows whose key exists (unless `only_new`), append the others; returns
+    (updated, appended). Pass `existing` when the table was just read."""
+    existing = table.read() if existing is None else existing
     header_ok = bool(existing) and [str(c) for c in existing[0][:len(header)]] == header
     index = {key(r): n for n, r in enumerate(existing[1:], start=2)
              if any(c not in (None, "") for c in r)}
@@ -67,10 +69,12 @@ def upsert_rows(table: Table, header: list[str], rows: list[Row],
     for row in rows:
         k = key(row)
         if k in index:
-            updates[index[k]] = row
+            if not only_new:
+                updates[index[k]] = row
         else:
             new[k] = row  # the same key twice in one write: the later row wins
-    table.write(header, updates, list(new.values()), rewrite_header=not header_ok)
+    if updates or new or not header_ok:
+        table.write(header, updates, list(new.values()), rewrite_header=not header_ok)
     return len(updates), len(new)
 
 

@@ -1,0 +1,127 @@
+"""Review from a spreadsheet: a `Review` worksheet people fill in, and a pull that acts on it.
+
+One row per open placeholder of each waiting thread (one row with no placeholder when a
+thread waits with none). A person types the value into `answer` and, on any row of the
+thread, a `decision`: `approve`, `reject: reason` or `revise: notes` (and may sign in
+`by`). `pull` resumes those threads and marks the rows it consumed `done`; a row for a
+thread that is no longer waiting is marked `skipped` with the reason; an answer that
+cannot be taken (approve with a value missing) stays `open` with the reason in `note`.
+Rows are keyed by thread, round and placeholder, so a thread that pauses again after a
+revision gets fresh rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import gspread
+
+from batch import review
+from batch.config import Settings
+from batch.errors import BriefloopError
+from batch.runner import Batch
+from batch.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
+
+COLUMNS = ["thread_id", "brief_id", "round", "placeholder", "question", "answer", "decision",
+           "by", "status", "note"]
+KEY = [0, 2, 3]  # thread_id, round, placeholder
+C = {name: i for i, name in enumerate(COLUMNS)}
+
+
+def review_table(settings: Settings,
+                 google_client: Callable[[], gspread.Client] | None = None) -> Table | None:
+    """The shared Google sheet when one is configured, else the local workbook."""
+    log = settings.log
+    if log.gsheet is not None:
+        from batch.gsheets import GSheetTable, open_client
+
+        factory = google_client or (lambda: open_client(settings.google))
+        return GSheetTable(log.gsheet.spreadsheet, log.review_worksheet, factory)
+    path = settings.path(log.path)
+    if log.format == "xlsx":
+        return XlsxTable(path, log.review_worksheet)
+    if log.format == "csv":
+        return CsvTable(path.with_name(f"{path.stem}-review.csv"))
+    return None
+
+
+def _cell(row: list[Any], name: str) -> str:
+    i = C[name]
+    return "" if i >= len(row) or row[i] is None else str(row[i]).strip()
+
+
+def publish(batch: Batch, table: Table) -> int:
+    """Add rows for every waiting thread not yet in the sheet; returns rows added."""
+    rows = []
+    for item in review.list_waiting(batch):
+        state_round = batch.graph.get_state(batch.config_for(item.thread_id)).values["round"]
+        needs = item.needs or [{"placeholder": "", "question": "approve, reject or revise"}]
+        for need in needs:
+            rows.append([item.thread_id, item.brief_id, str(state_round), need["placeholder"],
+                         need["question"], item.answers.get(need["placeholder"], ""), "", "",
+                         "open", ""])
+    if not rows:
+        return 0
+    _, added = upsert_rows(table, COLUMNS, rows, key=lambda r: text_key(r, KEY), only_new=True)
+    return added
+
+
+@dataclass(frozen=True)
+class Pulled:
+    thread_id: str
+    outcome: str  # a stop reason, awaiting_human, "skipped", "not taken"
+    message: str = ""
+
+
+def parse_decision(text: str) -> tuple[review.Decision, str | None]:
+    word, _, rest = text.partition(":")
+    word = word.strip().lower()
+    if word not in ("approve", "reject", "revise"):
+        raise BriefloopError(f"decision {text!r}: write approve, reject: reason or "
+                             f"revise: notes")
+    return word, rest.strip() or None  # type: ignore[return-value]
+
+
+def pull(batch: Batch, table: Table) -> list[Pulled]:
+    """Act on every thread whose open rows carry a decision (see the module docstring)."""
+    existing = table.read()
+    by_thread: dict[str, list[list[Any]]] = {}
+    for row in existing[1:]:
+        if _cell(row, "thread_id") and _cell(row, "status") in ("", "open"):
+            by_thread.setdefault(_cell(row, "thread_id"), []).append(list(row))
+    results: list[Pulled] = []
+    changed: list[list[Any]] = []
+
+    def mark(rows: list[list[Any]], status: str, note: str) -> None:
+        for row in rows:
+            row += [""] * (len(COLUMNS) - len(row))
+            row[C["status"]], row[C["note"]] = status, note
+            changed.append(row)
+
+    for thread_id, rows in by_thread.items():
+        decisions = [_cell(r, "decision") for r in rows if _cell(r, "decision")]
+        if not decisions:
+            continue
+        if review.waiting(batch, thread_id) is None:
+            record = batch.runlog.by_thread(thread_id) or {}
+            note = f"not waiting any more ({record.get('stop_reason') or 'unknown'})"
+            mark(rows, "skipped", note)
+            results.append(Pulled(thread_id, "skipped", note))
+            continue
+        answers = {_cell(r, "placeholder"): _cell(r, "answer") for r in rows
+                   if _cell(r, "placeholder") and _cell(r, "answer")}
+        by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
+        try:
+            decision, text = parse_decision(decisions[0])
+            result = review.answer(batch, thread_id, decision, answers, text, by)
+        except BriefloopError as e:
+            mark(rows, "open", f"not taken: {e}")
+            results.append(Pulled(thread_id, "not taken", str(e)))
+            continue
+        mark(rows, "done", result.outcome)
+        results.append(Pulled(thread_id, result.outcome, result.error))
+    if changed:
+        upsert_rows(table, COLUMNS, changed, key=lambda r: text_key(r, KEY), existing=existing)
+    return results
