@@ -303,6 +303,10 @@ def review_show(ctx: click.Context, thread: str) -> None:
                 out.print(f"  - {escape(line)}", soft_wrap=True)
 
 
+def interactive() -> bool:
+    return sys.stdin.isatty()
+
+
 def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
     out_: dict[str, str] = {}
     for item in values:
@@ -367,7 +371,7 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
         try:
             if chosen:
                 decision, text = chosen[0], reject if reject is not None else revise
-            elif sys.stdin.isatty():
+            elif interactive():
                 item = review_mod.require_waiting(batch, thread)
                 asked, decision, text = ask_interactively(item)
                 answers = {**asked, **answers}

@@ -217,3 +217,23 @@ def test_cli_set_and_bad_set(project):
     ok = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid,
                              "--set", "1=9 staff", "--approve"])
     assert ok.exit_code == 0, ok.output
+
+
+def test_cli_asks_on_a_terminal(project, monkeypatch):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    monkeypatch.setattr("batch.cli.interactive", lambda: True)
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid],
+                                input="4.2M EUR\napprove\n")
+    assert result.exit_code == 0, result.output
+    assert "What was Q3 revenue?" in result.output and "approved_by_human" in result.output
+
+
+def test_cli_resume_and_pull_errors(project):
+    cfg = cli_project(project)
+    runner = CliRunner()
+    missing = runner.invoke(cli, ["--config", str(cfg), "resume", "nope"])
+    assert missing.exit_code == 2 and "no thread 'nope'" in missing.output
+    pulled = runner.invoke(cli, ["--config", str(cfg), "review", "pull"])
+    assert pulled.exit_code == 0 and "no decisions to act on" in pulled.output
