@@ -121,6 +121,16 @@ def check_banned(draft: str, phrases: Iterable[str]) -> list[Finding]:
     return out
 
 
+def check_copied_brief(draft: str, brief: str) -> list[Finding]:
+    """A draft that is mostly the brief's own sentences has not done the task."""
+    if len(_WORD.findall(draft)) < 12 or not is_echo(draft, [brief], share=0.6):
+        return []
+    return [Finding(code="copies-brief",
+                    message="The text repeats the brief's instructions instead of doing "
+                            "what they ask: write the finished text for its readers.",
+                    severity="must_fix")]
+
+
 def run_checks(
     draft: str,
     needs: list[dict[str, str]],
@@ -129,10 +139,12 @@ def run_checks(
     min_words: int | None,
     max_words: int | None,
     banned_phrases: Iterable[str],
+    brief: str = "",
 ) -> list[Finding]:
     if not draft.strip():
         return [Finding(code="empty-draft", message="The draft is empty.", severity="must_fix")]
     return [
+        *check_copied_brief(draft, brief),
         *check_placeholders(draft, needs),
         *check_numbers(draft, sources, number_severity),
         *check_length(draft, min_words, max_words),

@@ -86,6 +86,7 @@ class Nodes:
             min_words=brief.get("min_words"),
             max_words=brief.get("max_words"),
             banned_phrases=house_rules_of(state).banned_phrases,
+            brief=brief["text"] if brief.get("kind") != "source" else "",
         )
         return {"findings": findings}
 

@@ -31,12 +31,14 @@ class HumanNeed(BaseModel):
 
 class WriterAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    # No defaults: a required field is one the grammar makes the model write.
+    # No defaults: a required field is one the grammar makes the model write. The missing
+    # facts come first: a model that has named them writes their placeholders into the
+    # draft; asked after the draft, a small model forgets to list what it wrote.
+    needs_from_human: list[HumanNeed] = Field(max_length=MAX_ITEMS)
     draft: str = Field(description="the complete text, in Markdown")
     # maxItems bounds what the grammar lets a small model repeat: without it one runaway
     # list fills max_tokens and the answer is cut off mid-JSON.
     deliberate_deviations: list[Deviation] = Field(max_length=MAX_ITEMS)
-    needs_from_human: list[HumanNeed] = Field(max_length=MAX_ITEMS)
 
 
 class FinalizerAnswer(BaseModel):
