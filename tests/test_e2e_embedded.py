@@ -71,3 +71,42 @@ def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
     again = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--json"]).output)
     assert [r["run_id"] for r in again] == [r["run_id"] for r in records]
     assert len(list(load_workbook(project / "output" / "runs.xlsx")["Runs"].iter_rows())) == 3
+
+
+REVENUE_BRIEF = """---
+id: revenue-note
+title: Q3 revenue note
+max_words: 60
+---
+Thank the finance team for closing the quarter on time, and tell them the Q3 revenue.
+Nobody knows the Q3 revenue yet: use [FIGURE NEEDED: Q3 revenue] for it.
+"""
+
+
+def test_a_missing_figure_pauses_and_the_answer_lands_in_the_output(e2e_project):
+    project, cfg = e2e_project
+    for f in (project / "briefs").iterdir():
+        f.unlink()
+    (project / "briefs" / "revenue.md").write_text(REVENUE_BRIEF, encoding="utf-8")
+    runner = CliRunner()
+    # The small embedded critic scores low; a zero bar lets the must_fix rules and the
+    # checks alone decide, which is what this test is about.
+    night = runner.invoke(cli, ["--config", str(cfg), "run", str(project / "briefs"),
+                                "--threshold", "0", "--max-rounds", "3"])
+    assert night.exit_code == 0, night.output
+    assert "revenue-note: awaiting_human" in night.output, night.output
+    [waiting] = json.loads(runner.invoke(cli, ["--config", str(cfg), "review", "list",
+                                               "--json"]).output)
+    placeholders = [n["placeholder"] for n in waiting["needs_from_human"]]
+    assert "[FIGURE NEEDED: Q3 revenue]" in placeholders
+    sets = []
+    for n, _ in enumerate(placeholders, start=1):
+        sets += ["--set", f"{n}=4.2M EUR" if n == 1 else f"{n}=see the attached report"]
+    done = runner.invoke(cli, ["--config", str(cfg), "review", "answer",
+                               waiting["thread_id"], *sets, "--approve", "--by", "ana"])
+    assert done.exit_code == 0, done.output
+    output = (project / "output" / "revenue-note.md").read_text(encoding="utf-8")
+    assert "4.2M EUR" in output and "[FIGURE NEEDED" not in output
+    assert "stop_reason: approved_by_human" in output and "approved_by: ana" in output
+    [rec] = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--json"]).output)
+    assert rec["stop_reason"] == "approved_by_human" and rec["decided_by"] == "ana"
