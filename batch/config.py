@@ -57,12 +57,19 @@ class Models(Strict):
 
 
 class Retry(Strict):
-    """Backoff for transient model faults (connection refused, timeout, 5xx)."""
+    """Bounded backoff with jitter for transient faults (refused, timeout, 429, 5xx)."""
 
     attempts: int = Field(4, ge=1, le=20)
     initial_seconds: float = Field(1.0, ge=0)
     max_seconds: float = Field(30.0, ge=0)
     backoff: float = Field(2.0, ge=1)
+
+
+class GoogleRetry(Retry):
+    attempts: int = Field(6, ge=1, le=20)
+    max_seconds: float = Field(32.0, ge=0)
+    # Give up once the next wait would pass this many seconds since the first try.
+    total_seconds: float = Field(120.0, ge=0)
 
 
 class Loop(Strict):
@@ -114,12 +121,8 @@ class Google(Strict):
     # A service-account JSON file; unset: $GOOGLE_APPLICATION_CREDENTIALS.
     credentials: str | None = None
     timeout: float = Field(30.0, gt=0)
-    # Bounded retries of 429, 5xx and network faults, with backoff and jitter; a
-    # Retry-After header is honoured. Gives up after retry_total_seconds.
-    retry_attempts: int = Field(6, ge=1, le=20)
-    retry_initial_seconds: float = Field(1.0, ge=0)
-    retry_max_seconds: float = Field(32.0, ge=0)
-    retry_total_seconds: float = Field(120.0, ge=0)
+    # 429, 5xx and network faults; a Retry-After header is honoured.
+    retry: GoogleRetry = GoogleRetry()
 
 
 class Run(Strict):

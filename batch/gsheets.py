@@ -29,7 +29,7 @@ from gspread.exceptions import APIError, SpreadsheetNotFound, WorksheetNotFound
 from gspread.http_client import HTTPClient
 from gspread.utils import ValueInputOption, rowcol_to_a1
 
-from batch.config import Google, GSheetLog
+from batch.config import Google, GSheetLog, Retry
 from batch.errors import BriefloopError, SinkError
 from batch.sheets import RunLogSink
 from batch.tables import cut
@@ -45,20 +45,20 @@ class BoundedRetryClient(HTTPClient):
     sleep: Callable[[float], None] = staticmethod(time.sleep)
 
     def request(self, *args: Any, **kwargs: Any) -> requests.Response:
-        s = self.settings
-        deadline = time.monotonic() + s.retry_total_seconds
-        for attempt in range(1, s.retry_attempts + 1):
+        s = self.settings.retry
+        deadline = time.monotonic() + s.total_seconds
+        for attempt in range(1, s.attempts + 1):
             try:
                 return super().request(*args, **kwargs)
             except APIError as e:
                 # e.code is -1 when the error body is not JSON (Google's HTML 502 page):
                 # the HTTP status is what tells a transient fault.
-                if status_of(e) not in RETRY_STATUSES or attempt == s.retry_attempts:
+                if status_of(e) not in RETRY_STATUSES or attempt == s.attempts:
                     raise
                 wait = retry_after(e.response) or backoff(s, attempt)
                 error: Exception = e
             except (requests.ConnectionError, requests.Timeout) as e:
-                if attempt == s.retry_attempts:
+                if attempt == s.attempts:
                     raise
                 wait, error = backoff(s, attempt), e
             if time.monotonic() + wait > deadline:
@@ -71,8 +71,8 @@ def status_of(e: APIError) -> int:
     return e.response.status_code if e.response is not None else e.code
 
 
-def backoff(s: Google, attempt: int) -> float:
-    base = min(s.retry_max_seconds, s.retry_initial_seconds * 2 ** (attempt - 1))
+def backoff(s: Retry, attempt: int) -> float:
+    base = min(s.max_seconds, s.initial_seconds * s.backoff ** (attempt - 1))
     return base * random.uniform(0.5, 1.0)  # jitter: clients retrying together spread out
 
 

@@ -368,15 +368,6 @@ class Batch:
         return results
 
 
-def run_source(settings: Settings, source: str | Path, *, rerun: bool = False,
-               concurrency: int | None = None, progress: Progress | None = None,
-               models: dict[str, RoleModel | None] | None = None, strict: bool = False,
-               google_client: Callable[[], gspread.Client] | None = None) -> BatchSummary:
-    with Batch(settings, models=models, progress=progress, strict=strict,
-               google_client=google_client) as batch:
-        return batch.run(source, rerun=rerun, concurrency=concurrency)
-
-
 def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | None = None,
              resend: bool = False) -> list[SyncResult]:
     """Push every pending run-log row (every row, with `resend`) to every configured sink."""

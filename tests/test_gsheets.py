@@ -9,8 +9,9 @@ import pytest
 
 from batch.errors import BriefloopError, SinkError
 from batch.gsheets import CELL_LIMIT, GSheetSink, client_class, open_client, read_rows
+from batch.jobs import run_job
 from batch.runlog import FIELDS, RunLog
-from batch.runner import Batch, run_source, sync_now
+from batch.runner import Batch, sync_now
 from batch.sources import scan_source
 
 from conftest import ScriptedModel, critic_answer, make_settings, writer_answer
@@ -37,9 +38,9 @@ def fake():
 def gsettings(project, **kw):
     return make_settings(project, **{"log.gsheet": {"spreadsheet": LOG_KEY, "worksheet": "Runs",
                                                     "sync_interval": 0},
-                                     "google.retry_initial_seconds": 0.01,
-                                     "google.retry_max_seconds": 0.05,
-                                     "google.retry_attempts": 3, **kw})
+                                     "google.retry.initial_seconds": 0.01,
+                                     "google.retry.max_seconds": 0.05,
+                                     "google.retry.attempts": 3, **kw})
 
 
 def client_factory(fake, settings, sleeps=None, real_sleep=False):
@@ -99,7 +100,7 @@ def test_wrong_key_is_404(fake, project):
 def test_batch_from_sheet_to_sheet_without_duplicates(fake, project):
     s = gsettings(project)
     factory = client_factory(fake, s)
-    summary = run_source(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True,
+    summary = run_job(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True,
                          google_client=factory)
     assert sorted(r.outcome for r in summary.results) == ["approved", "approved", "error"]
     assert fake.sheet_titles(LOG_KEY) == ["Sheet1", "Runs"]  # created with its header
@@ -107,7 +108,7 @@ def test_batch_from_sheet_to_sheet_without_duplicates(fake, project):
     assert sorted(r["brief_id"] for r in rows) == ["007", "008", "row-4"]
     assert {r["stop_reason"] for r in rows if r["brief_id"] != "row-4"} == {"approved"}
     # a second night: nothing new, nothing duplicated
-    run_source(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True, google_client=factory)
+    run_job(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True, google_client=factory)
     assert len(log_rows(fake)) == 3
 
 
@@ -174,7 +175,7 @@ def test_outage_during_a_batch_then_recovery_every_row_once(fake, project):
     sleeps: list[float] = []
     factory = client_factory(fake, s, sleeps)
     fake.fail(500, times=1000, match=LOG_KEY)  # the log sheet is down all night
-    summary = run_source(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True,
+    summary = run_job(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True,
                          google_client=factory)
     assert sorted(r.outcome for r in summary.results) == ["approved", "approved", "error"]
     assert any("3 row(s) left pending" in w for w in summary.warnings)
@@ -205,7 +206,7 @@ def test_html_502_is_retried_like_any_5xx(fake, project):
 
 
 def test_retries_are_bounded(fake, project):
-    s = gsettings(project, **{"google.retry_attempts": 4})
+    s = gsettings(project, **{"google.retry.attempts": 4})
     sleeps: list[float] = []
     client = client_factory(fake, s, sleeps)()
     fake.fail(503, times=100)
@@ -215,7 +216,7 @@ def test_retries_are_bounded(fake, project):
 
 
 def test_retry_gives_up_at_the_total_time(fake, project):
-    s = gsettings(project, **{"google.retry_total_seconds": 1.0, "google.retry_attempts": 10})
+    s = gsettings(project, **{"google.retry.total_seconds": 1.0, "google.retry.attempts": 10})
     sleeps: list[float] = []
     client = client_factory(fake, s, sleeps, real_sleep=True)()
     fake.fail(429, times=100, retry_after=0.6)

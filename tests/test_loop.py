@@ -9,7 +9,8 @@ import pytest
 import yaml
 
 from batch.errors import ModelUnavailable
-from batch.runner import Batch, run_source
+from batch.jobs import run_job
+from batch.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
@@ -17,7 +18,7 @@ GOOD = "The office is closed on Friday from 15:00. Save your work before you lea
 
 
 def run(settings, project, writer, critic, **kw):
-    return run_source(settings, project / "briefs", models={"writer": writer, "critic": critic},
+    return run_job(settings, project / "briefs", models={"writer": writer, "critic": critic},
                       strict=True, **kw)
 
 
@@ -236,7 +237,7 @@ def test_unexpected_errors_surface_under_strict(project, settings):
         run(settings, project, writer, ScriptedModel())
     # outside strict mode the same bug is a recorded error, and the batch goes on
     writer.queue(RuntimeError("bug"))
-    summary = run_source(settings, project / "briefs",
+    summary = run_job(settings, project / "briefs",
                          models={"writer": writer, "critic": ScriptedModel()}, rerun=True)
     assert summary.results[0].outcome == "error"
     assert "unexpected RuntimeError: bug" in summary.results[0].error
@@ -249,7 +250,7 @@ def test_finalizer_polish_is_kept_only_when_it_changes_no_fact(project, settings
     critic = ScriptedModel([critic_answer(5)] * 2)
     polished = "# Closure\n\n" + GOOD
     finalizer = ScriptedModel([{"text": polished}, {"text": GOOD + " It costs 300 EUR."}])
-    summary = run_source(settings, project / "briefs", strict=True,
+    summary = run_job(settings, project / "briefs", strict=True,
                          models={"writer": writer, "critic": critic, "finalizer": finalizer})
     bodies = [front_matter(r.record["output_path"])[1] for r in summary.results]
     assert bodies == [polished.strip(), GOOD]  # the second added a number: discarded

@@ -9,7 +9,7 @@ from openpyxl import Workbook
 
 from batch.briefs import BadBrief, Brief
 from batch.errors import BriefloopError
-from batch.runner import run_source
+from batch.jobs import run_job
 from batch.sources import parse_gsheet, scan_source
 
 from conftest import ScriptedModel, critic_answer, writer_answer
@@ -109,7 +109,7 @@ def test_unknown_source_kinds(tmp_path):
 def test_a_csv_batch_runs_and_keeps_ids_as_text(project, settings):
     path = write_csv(project / "briefs.csv", [["id", "brief"], ["007", "Office closed Friday."]])
     writer = ScriptedModel([writer_answer("The office is closed on Friday.")])
-    summary = run_source(settings, path, models={"writer": writer,
+    summary = run_job(settings, path, models={"writer": writer,
                                                  "critic": ScriptedModel([critic_answer(5)])},
                          strict=True)
     [r] = summary.results
