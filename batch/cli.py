@@ -21,6 +21,8 @@ from rich.table import Table
 
 from batch import config as config_mod
 from batch import review as review_mod
+from batch import schedule as schedule_mod
+from batch import stopping
 from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError
 from batch.jobs import pull_reviews, run_job
@@ -114,9 +116,9 @@ def print_summary(summary: BatchSummary) -> None:
     table.add_column("outcome")
     table.add_column("briefs", justify="right")
     order = ["approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
-             "no_progress", "rejected_by_human", "skipped", "busy", "error"]
+             "no_progress", "rejected_by_human", "skipped", "busy", "not_started", "error"]
     labels = {"waiting": "still awaiting human", "skipped": "already done",
-              "busy": "busy in another process"}
+              "busy": "busy in another process", "not_started": "not started (stopped)"}
     for key in order + sorted(set(counts) - set(order)):
         if counts.get(key):
             table.add_row(labels.get(key, key.replace("_", " ")), str(counts[key]))
@@ -164,7 +166,8 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     try:
-        with RichProgress(*columns, console=err, transient=True) as bar:
+        with stopping.handle_signals(settings.run.stop_grace_seconds), \
+                RichProgress(*columns, console=err, transient=True) as bar:
             summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
                                  progress=RichBatchProgress(bar), strict=debug)
     except BriefloopError as e:
@@ -418,6 +421,57 @@ def resume(ctx: click.Context, thread: str) -> None:
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
+
+
+@cli.command()
+@click.option("--list", "list_only", is_flag=True,
+              help="Print the jobs, their next run times and last results, and exit.")
+@click.option("--run-now", metavar="JOB", help="Run one job now, through the same code path.")
+@click.pass_context
+def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
+    """Run the scheduled jobs of [schedule] in the foreground until SIGTERM or Ctrl-C.
+
+    Jobs are stored in SQLite, so a run missed while the machine slept or the process
+    was down runs once on start (within schedule.misfire_grace_seconds). Never two
+    batches at once: scheduled and manual runs share one lock.
+    """
+    settings = load_settings(ctx)
+    config_path = resolved_config_path(ctx)
+    try:
+        if list_only:
+            print_schedule(schedule_mod.status(settings))
+        elif run_now:
+            schedule_mod.run_now(settings, config_path, run_now)
+        else:
+            schedule_mod.serve(settings, config_path)
+    except BriefloopError as e:
+        raise UserError(str(e)) from None
+
+
+def resolved_config_path(ctx: click.Context) -> str | None:
+    """The config file as an absolute path, for jobs that load it again later."""
+    import os
+
+    raw = ctx.obj.get("config") or os.environ.get(config_mod.ENV_CONFIG_PATH)
+    path = Path(raw) if raw else config_mod.DEFAULT_CONFIG
+    return str(path.resolve()) if path.is_file() else None
+
+
+def print_schedule(jobs: list) -> None:
+    if not jobs:
+        out.print(escape("no jobs in [schedule]"))
+        return
+    table = Table(show_header=True)
+    for col in ("job", "cron", "source", "next run", "last run", "last result"):
+        table.add_column(col, overflow="fold")
+    for j in jobs:
+        last = j.last or {}
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(last.get("counts", {}).items()))
+        result = f"{last.get('status', '')} {counts}".strip() if last else "never run"
+        table.add_row(j.name, f"{j.cron} ({j.timezone})", j.source,
+                      j.next_run.isoformat(timespec="seconds") if j.next_run else "",
+                      (last.get("started_at") or "")[:19], result)
+    out.print(table)
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ BRIEFLOOP_LOOP__MAX_ROUNDS=5, BRIEFLOOP_MODELS__CRITIC__MODEL=qwen2.5:7b.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -127,6 +128,67 @@ class Google(Strict):
 
 class Run(Strict):
     concurrency: int = Field(1, ge=1, le=64)
+    # Another batch (scheduled or manual) holds the batch lock: wait this long, then give
+    # up with a message. Two batches never run at once.
+    lock_wait_seconds: float = Field(0.0, ge=0)
+    # On SIGTERM / Ctrl-C: how long the model call in flight may take to finish.
+    stop_grace_seconds: float = Field(120.0, ge=0)
+
+
+def parse_cron(expression: str, timezone: str):
+    """A cron expression as an APScheduler trigger. Five fields (minute hour day month
+    day-of-week) as in crontab, or six with seconds first. Numeric days of the week
+    follow crontab (0 and 7 = Sunday), not APScheduler's own numbering (0 = Monday)."""
+    from apscheduler.triggers.cron import CronTrigger
+
+    fields = expression.split()
+    if len(fields) not in (5, 6):
+        raise ValueError(f"cron {expression!r}: expected 5 fields (minute hour day month "
+                         f"weekday) or 6 with seconds first")
+    second = fields.pop(0) if len(fields) == 6 else "0"
+    minute, hour, day, month, dow = fields
+    dow = re.sub(r"\d+", lambda m: _DOW_NAMES[int(m.group(0)) % 7]
+                 if int(m.group(0)) <= 7 else m.group(0), dow) if "/" not in dow else dow
+    try:
+        return CronTrigger(second=second, minute=minute, hour=hour, day=day, month=month,
+                           day_of_week=dow, timezone=timezone)
+    except (ValueError, LookupError) as e:
+        raise ValueError(f"cron {expression!r} in timezone {timezone!r}: {e}") from None
+
+
+_DOW_NAMES = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+
+class ScheduleJob(Strict):
+    name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
+    cron: str
+    timezone: str = "UTC"
+    source: str  # a folder, a .csv/.xlsx file or gsheet://..., relative to paths.root
+    config: str | None = None  # another config file for this job's batch
+    concurrency: int | None = Field(None, ge=1, le=64)
+
+    @model_validator(mode="after")
+    def _valid_cron(self) -> ScheduleJob:
+        parse_cron(self.cron, self.timezone)
+        return self
+
+
+class Schedule(Strict):
+    jobs: list[ScheduleJob] = []
+    # A run missed (machine asleep, process down) still runs on start if it is at most
+    # this late; several missed runs of a job run once. APScheduler's default is 1 s.
+    misfire_grace_seconds: float = Field(3600.0, gt=0)
+    # A scheduled batch that finds another batch running waits this long, then skips.
+    lock_wait_seconds: float = Field(600.0, ge=0)
+    jobstore: str = "checkpoints/schedule.sqlite"
+    log_file: str = "checkpoints/schedule.log"
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> Schedule:
+        names = [j.name for j in self.jobs]
+        if len(set(names)) != len(names):
+            raise ValueError("schedule job names must be unique")
+        return self
 
 
 class Settings(Strict):
@@ -137,6 +199,7 @@ class Settings(Strict):
     run: Run = Run()
     retry: Retry = Retry()
     google: Google = Google()
+    schedule: Schedule = Schedule()
 
     # Set by load(); not a key a user writes.
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)

@@ -14,33 +14,72 @@ import gspread
 from batch import review_sheet
 from batch.config import Settings
 from batch.errors import BriefloopError
+from batch.locks import LockBusy, file_lock
 from batch.models import RoleModel
 from batch.runner import Batch, BatchSummary, Progress
+from batch.stopping import STOP
+
+
+def batch_lock(settings: Settings, wait: float):
+    """The lock every batch holds, manual or scheduled: two never run at once."""
+    return file_lock(settings.checkpoint_path.parent / "batch.lock", wait,
+                     "a briefloop batch on this checkpoint folder")
 
 
 def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
             concurrency: int | None = None, progress: Progress | None = None,
             models: dict[str, RoleModel | None] | None = None, strict: bool = False,
-            google_client: Callable[[], gspread.Client] | None = None) -> BatchSummary:
+            google_client: Callable[[], gspread.Client] | None = None,
+            job: str | None = None, lock_wait: float | None = None) -> BatchSummary:
+    wait = settings.run.lock_wait_seconds if lock_wait is None else lock_wait
+    try:
+        with batch_lock(settings, wait):
+            return _run_locked(settings, source, rerun=rerun, concurrency=concurrency,
+                               progress=progress, models=models, strict=strict,
+                               google_client=google_client, job=job)
+    except LockBusy:
+        raise BriefloopError(
+            f"another briefloop batch is running (waited {wait:g}s); it will pick up "
+            f"these briefs, or run again when it is done") from None
+
+
+def _run_locked(settings: Settings, source: str | Path, *, rerun: bool,
+                concurrency: int | None, progress: Progress | None,
+                models: dict[str, RoleModel | None] | None, strict: bool,
+                google_client: Callable[[], gspread.Client] | None,
+                job: str | None) -> BatchSummary:
     with Batch(settings, models=models, progress=progress, strict=strict,
                google_client=google_client) as batch:
-        table = review_sheet.review_table(settings, batch.google)
-        pulled: list[review_sheet.Pulled] = []
-        warnings: list[str] = []
-        if table is not None:
-            try:
-                pulled = review_sheet.pull(batch, table)
-            except BriefloopError as e:  # the sheet is unreachable: tonight's work goes on
-                warnings.append(f"review answers not pulled from {table.name}: {e}")
-        summary = batch.run(source, rerun=rerun, concurrency=concurrency)
-        if table is not None:
-            try:
-                review_sheet.publish(batch, table)
-            except BriefloopError as e:
-                warnings.append(f"review rows not written to {table.name}: {e}")
-        summary.pulled = pulled
-        summary.warnings += warnings
+        batch_id = batch.runlog.batch_started(str(source), job)
+        try:
+            summary = _pull_run_publish(batch, settings, source, rerun, concurrency)
+        except BaseException as e:
+            batch.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
+            raise
+        status = "stopped" if STOP.is_set() else ("failed" if summary.failed else "ok")
+        batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
         return summary
+
+
+def _pull_run_publish(batch: Batch, settings: Settings, source: str | Path, rerun: bool,
+                      concurrency: int | None) -> BatchSummary:
+    table = review_sheet.review_table(settings, batch.google)
+    pulled: list[review_sheet.Pulled] = []
+    warnings: list[str] = []
+    if table is not None:
+        try:
+            pulled = review_sheet.pull(batch, table)
+        except BriefloopError as e:  # the sheet is unreachable: tonight's work goes on
+            warnings.append(f"review answers not pulled from {table.name}: {e}")
+    summary = batch.run(source, rerun=rerun, concurrency=concurrency)
+    if table is not None:
+        try:
+            review_sheet.publish(batch, table)
+        except BriefloopError as e:
+            warnings.append(f"review rows not written to {table.name}: {e}")
+    summary.pulled = pulled
+    summary.warnings += warnings
+    return summary
 
 
 def pull_reviews(settings: Settings,

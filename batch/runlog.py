@@ -8,6 +8,7 @@ so re-running never adds a second row for the same thread.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import uuid
@@ -30,6 +31,11 @@ JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def now_precise() -> str:
+    # Batches are compared for overlap: seconds are too coarse for that.
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 def _m001_runs(db: sqlite3.Connection) -> None:
@@ -84,9 +90,25 @@ def _m003_decisions(db: sqlite3.Connection) -> None:
         db.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
 
 
+def _m004_batches(db: sqlite3.Connection) -> None:
+    # One row per batch (manual or scheduled): when it ran and how it ended.
+    db.execute("""
+        CREATE TABLE batches (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            job TEXT,
+            source TEXT NOT NULL,
+            pid INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            ended_at TEXT,
+            status TEXT NOT NULL,
+            counts TEXT NOT NULL DEFAULT '{}',
+            message TEXT
+        )""")
+
+
 # Ordered: a database at user_version N has had the first N applied.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
-    _m001_runs, _m002_outbox, _m003_decisions,
+    _m001_runs, _m002_outbox, _m003_decisions, _m004_batches,
 ]
 
 
@@ -171,6 +193,29 @@ class RunLog:
                 db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", tuple(values.values()))
             row = db.execute("SELECT * FROM runs WHERE thread_id = ?", (thread_id,)).fetchone()
         return _row_to_record(row)
+
+    # -- batches ----------------------------------------------------------------------
+    def batch_started(self, source: str, job: str | None = None) -> int:
+        with self._tx() as db:
+            cur = db.execute(
+                "INSERT INTO batches (job, source, pid, started_at, status) "
+                "VALUES (?, ?, ?, ?, 'running')", (job, source, os.getpid(), now_precise()))
+            return int(cur.lastrowid)
+
+    def batch_finished(self, batch_id: int, status: str, counts: dict[str, int],
+                       message: str | None = None) -> None:
+        with self._tx() as db:
+            db.execute("UPDATE batches SET ended_at = ?, status = ?, counts = ?, message = ? "
+                       "WHERE id = ?", (now_precise(), status, json.dumps(counts), message,
+                                        batch_id))
+
+    def batches(self, job: str | None = None) -> list[dict[str, Any]]:
+        sql, args = "SELECT * FROM batches", ()
+        if job is not None:
+            sql, args = sql + " WHERE job = ?", (job,)
+        with self._lock:
+            rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
+        return [{**dict(r), "counts": json.loads(r["counts"])} for r in rows]
 
     # -- the outbox of the spreadsheet views ----------------------------------------------
     def pending(self, sink: str) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from batch.rubrics import load_rubric
 from batch.runlog import RunLog, now
 from batch.sources import scan_source
 from batch.state import TERMINAL_REASONS, LoopState
+from batch.stopping import STOP
 from batch.sync import SyncResult, make_sinks, sync_all, sync_sink
 
 Outcome = str  # the stop reason, or "skipped" / "waiting" for work not redone
@@ -210,6 +211,8 @@ class Batch:
         return summary
 
     def process(self, item: Brief | BadBrief, rerun: bool = False) -> BriefResult:
+        if STOP.is_set():  # a clean stop: take no new brief; a rerun does it
+            return BriefResult(item.id, "", "not_started")
         self.progress.brief_started(item.id)
         if isinstance(item, BadBrief):
             result = self._record_bad(item.id, item.origin, item.reason,

@@ -1,0 +1,208 @@
+"""The nightly schedule: APScheduler with a persistent SQLite job store.
+
+Two of APScheduler's defaults silently lose runs, so neither is used as is:
+- misfire_grace_time defaults to 1 second: a run that starts late (the machine slept,
+  the process was down) is dropped. Here it is `schedule.misfire_grace_seconds`, with
+  coalesce, so several missed runs of a job run once.
+- add_job(replace_existing=True) at every start overwrites the stored next run time, so
+  a run missed while the process was down is forgotten. Here a stored job is only
+  rescheduled when its cron or timezone changed, and only modified otherwise.
+
+Every scheduled run is `batch.jobs.run_job`, the same code path as `briefloop run`,
+holding the same batch lock. A failed batch is logged and recorded; the scheduler keeps
+running.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from apscheduler.events import EVENT_SCHEDULER_STARTED
+from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from apscheduler.schedulers.base import BaseScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+
+from batch import config as config_mod
+from batch.config import ScheduleJob, Settings, parse_cron
+from batch.errors import BriefloopError, ConfigError
+from batch.runlog import RunLog
+
+log = logging.getLogger("briefloop")
+
+# Held while a scheduled batch runs, so a stopping process can wait for it.
+RUNNING = threading.Lock()
+
+
+def job_id(job: ScheduleJob) -> str:
+    return f"briefloop:{job.name}"
+
+
+def setup_logging(settings: Settings) -> Path:
+    path = settings.path(settings.schedule.log_file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in (logging.StreamHandler(sys.stdout), logging.FileHandler(path)):
+        handler.setFormatter(fmt)
+        logging.getLogger().addHandler(handler)
+    logging.getLogger().setLevel(logging.INFO)
+    return path
+
+
+def make_scheduler(settings: Settings, scheduler_class: type[BaseScheduler] = BlockingScheduler
+                   ) -> BaseScheduler:
+    store = settings.path(settings.schedule.jobstore)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    return scheduler_class(
+        jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{store}")},
+        job_defaults={"misfire_grace_time": int(settings.schedule.misfire_grace_seconds),
+                      "coalesce": True, "max_instances": 1},
+    )
+
+
+def job_args(settings: Settings, job: ScheduleJob, config_path: str | None) -> list[Any]:
+    return [job.name, config_path]
+
+
+def reconcile(scheduler: BaseScheduler, settings: Settings, config_path: str | None) -> list[str]:
+    """Make the stored jobs match the config without losing a stored next run time."""
+    changes: list[str] = []
+    wanted = {job_id(j): j for j in settings.schedule.jobs}
+    for stored in scheduler.get_jobs():
+        if stored.id not in wanted:
+            scheduler.remove_job(stored.id)
+            changes.append(f"removed {stored.id}")
+    for jid, job in wanted.items():
+        trigger = parse_cron(job.cron, job.timezone)
+        args = job_args(settings, job, config_path)
+        stored = scheduler.get_job(jid)
+        if stored is None:
+            scheduler.add_job(run_scheduled, trigger=trigger, args=args, id=jid,
+                              name=job.name, replace_existing=False)
+            changes.append(f"added {job.name}")
+            continue
+        if repr(stored.trigger) != repr(trigger):
+            scheduler.reschedule_job(jid, trigger=trigger)
+            changes.append(f"rescheduled {job.name}")
+        if list(stored.args) != args:
+            scheduler.modify_job(jid, args=args)
+            changes.append(f"updated {job.name}")
+    return changes
+
+
+def run_scheduled(job_name: str, config_path: str | None) -> None:
+    """The function every stored job calls (importable by name, as a persistent job store
+    needs). Loads the config afresh, so an edited config applies from the next run."""
+    from batch.jobs import run_job
+    from batch.stopping import STOP
+
+    if STOP.is_set():
+        return
+    with RUNNING:
+        try:
+            settings = config_mod.load(config_path)
+            job = next((j for j in settings.schedule.jobs if j.name == job_name), None)
+            if job is None:
+                log.error("job %s is no longer in the config; not run", job_name)
+                return
+            if job.config:
+                settings = config_mod.load(settings.path(job.config))
+            log.info("job %s: batch of %s starting", job_name, job.source)
+            source = job.source if job.source.startswith("gsheet://") else str(
+                settings.path(job.source))
+            summary = run_job(settings, source, concurrency=job.concurrency, job=job_name,
+                              lock_wait=settings.schedule.lock_wait_seconds)
+        except BriefloopError as e:
+            log.error("job %s: batch not run: %s", job_name, e)
+            return
+        except Exception:  # noqa: BLE001 - a failed batch must not stop the scheduler
+            log.exception("job %s: batch failed", job_name)
+            return
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items())) or "no briefs"
+        log.info("job %s: batch done in %.1fs: %s", job_name, summary.seconds, counts)
+        for warning in summary.warnings:
+            log.warning("job %s: %s", job_name, warning)
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    name: str
+    cron: str
+    timezone: str
+    source: str
+    next_run: datetime | None
+    last: dict[str, Any] | None  # the last batch of this job: times, status, counts
+
+
+def status(settings: Settings) -> list[JobStatus]:
+    """Jobs, their stored next run times and last results, without running anything."""
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    scheduler = make_scheduler(settings, BackgroundScheduler)
+    scheduler.start(paused=True)
+    try:
+        stored = {j.id: j for j in scheduler.get_jobs()}
+    finally:
+        scheduler.shutdown(wait=False)
+    runlog = RunLog(settings.runs_db_path)
+    try:
+        out = []
+        for job in settings.schedule.jobs:
+            batches = runlog.batches(job.name)
+            stored_job = stored.get(job_id(job))
+            next_run = stored_job.next_run_time if stored_job is not None else None
+            if stored_job is None or repr(stored_job.trigger) != repr(
+                    parse_cron(job.cron, job.timezone)):
+                # not stored yet, or its cron changed: what the next start will store
+                next_run = parse_cron(job.cron, job.timezone).get_next_fire_time(
+                    None, datetime.now().astimezone())
+            out.append(JobStatus(job.name, job.cron, job.timezone, job.source, next_run,
+                                 batches[-1] if batches else None))
+        return out
+    finally:
+        runlog.close()
+
+
+def serve(settings: Settings, config_path: str | None) -> None:
+    """Run the scheduler in the foreground until SIGTERM or Ctrl-C."""
+    from batch.stopping import STOP, handle_signals
+
+    if not settings.schedule.jobs:
+        raise ConfigError("no jobs in [schedule]: add a [[schedule.jobs]] table "
+                          "with name, cron and source")
+    log_path = setup_logging(settings)
+    scheduler = make_scheduler(settings)
+
+    def on_started(event: Any) -> None:
+        # Reconciled while paused: nothing fires before the stored jobs match the config.
+        for change in reconcile(scheduler, settings, config_path):
+            log.info("schedule: %s", change)
+        for job in scheduler.get_jobs():
+            log.info("job %s: next run %s", job.name, job.next_run_time)
+        scheduler.resume()
+
+    scheduler.add_listener(on_started, EVENT_SCHEDULER_STARTED)
+    with handle_signals(settings.run.stop_grace_seconds,
+                        on_stop=lambda: scheduler.shutdown(wait=False)):
+        log.info("briefloop schedule: started (log file %s)", log_path)
+        scheduler.start(paused=True)
+        # Stopped: wait for a batch in progress to finish (the stop handler's timer
+        # bounds the wait).
+        if STOP.is_set() and RUNNING.locked():
+            log.info("waiting for the running batch to stop")
+        with RUNNING:
+            pass
+    log.info("briefloop schedule: stopped")
+
+
+def run_now(settings: Settings, config_path: str | None, name: str) -> None:
+    if not any(j.name == name for j in settings.schedule.jobs):
+        known = ", ".join(j.name for j in settings.schedule.jobs) or "none"
+        raise BriefloopError(f"no scheduled job {name!r} (jobs: {known})")
+    setup_logging(settings)
+    run_scheduled(name, config_path)
