@@ -461,17 +461,15 @@ def print_schedule(jobs: list) -> None:
     if not jobs:
         out.print(escape("no jobs in [schedule]"))
         return
-    table = Table(show_header=True)
-    for col in ("job", "cron", "source", "next run", "last run", "last result"):
-        table.add_column(col, overflow="fold")
     for j in jobs:
         last = j.last or {}
         counts = ", ".join(f"{k} {v}" for k, v in sorted(last.get("counts", {}).items()))
-        result = f"{last.get('status', '')} {counts}".strip() if last else "never run"
-        table.add_row(j.name, f"{j.cron} ({j.timezone})", j.source,
-                      j.next_run.isoformat(timespec="seconds") if j.next_run else "",
-                      (last.get("started_at") or "")[:19], result)
-    out.print(table)
+        result = (f"{(last.get('started_at') or '')[:19]} {last.get('status', '')}"
+                  f"{f' ({counts})' if counts else ''}") if last else "never run"
+        next_run = j.next_run.isoformat(timespec="seconds") if j.next_run else "not scheduled"
+        out.print(escape(f"{j.name}: {j.cron} ({j.timezone}), source {j.source}\n"
+                         f"  next run: {next_run}\n  last run: {result}"),
+                  highlight=False, soft_wrap=True)
 
 
 def main() -> None:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +109,45 @@ def write_brief(project: Path, name: str, body: str, **front: Any) -> Path:
         body = f"---\n{lines}\n---\n{body}"
     path.write_text(body, encoding="utf-8")
     return path
+
+
+# One answer that validates as both a writer and a critic answer (extra keys are
+# ignored), so the fake Ollama server need not know which role is asking.
+UNIVERSAL = json.dumps({
+    "needs_from_human": [],
+    "draft": "The office is closed on Friday. Save your work before you leave.",
+    "deliberate_deviations": [],
+    "must_fix": [],
+    "would_improve": [],
+    "scores": {"covers_brief": 5, "accuracy": 5, "clarity": 5, "actionable": 5},
+})
+
+
+def ollama_config(project: Path, base_url: str, extra: str = "") -> Path:
+    """A config file for `project` whose roles talk to a (fake) Ollama server."""
+    cfg = project / "briefloop.toml"
+    model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
+             f"timeout = 10\n")
+    cfg.write_text(
+        f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
+        '[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n'
+        "[retry]\nattempts = 2\ninitial_seconds = 0.05\n" + extra, encoding="utf-8")
+    return cfg
+
+
+def briefloop_process(cfg: Path, *args: str) -> subprocess.Popen:
+    """A real `briefloop` process (python -m batch), output captured."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFLOOP_")}
+    return subprocess.Popen([sys.executable, "-m", "batch", "--config", str(cfg), *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+
+
+def query(db: Path, sql: str, *args) -> list[tuple]:
+    """Rows from a SQLite file another process writes; [] while it does not exist yet."""
+    if not db.exists():
+        return []
+    try:
+        with sqlite3.connect(db, timeout=5) as conn:
+            return conn.execute(sql, args).fetchall()
+    except sqlite3.OperationalError:  # the table is not created yet
+        return []
