@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import re
 
+# Only talk about the text, never a sentence that could belong to it: "Please let me
+# know by Thursday..." or "Absolutely no visitors..." are content and stay.
 _PREAMBLE = re.compile(
-    r"^(sure|certainly|of course|okay|ok|here is|here's|below is|as requested|absolutely)\b",
+    r"^(sure|certainly|of course|okay)[!,.]|^(here is|here's|below is)\b.*:$",
     re.IGNORECASE,
 )
 _META_PREFIXES = (
-    "note:", "note that", "i hope", "hope this", "this concludes", "let me know", "feel free",
-    "please let me know", "if you have any", "if you need", "no formatting errors",
-    "no contradictions", "no errors",
+    "i hope this helps", "i hope this meets", "hope this helps", "this concludes the",
+    "let me know if you'd like", "let me know if you would like",
+    "let me know if you want", "feel free to ask", "feel free to let me know",
+    "no formatting errors", "no contradictions were",
 )
 _META_KEYWORDS = ("errors or contradictions", "contradictions were found", "errors were found")
 _FENCE = re.compile(r"\A```(?:markdown|md)?[ \t]*\n(.*?)\n```[ \t]*\Z", re.DOTALL)
@@ -31,9 +34,7 @@ def strip_chatter(text: str) -> str:
     # Preamble: the first line is an opener, ends with a colon or names what follows.
     if len(lines) > 1:
         first = lines[0].strip()
-        if first and not first.startswith("#") and len(first) < 200 and (
-            _PREAMBLE.match(first) or (first.endswith(":") and "here" in first.lower())
-        ):
+        if first and not first.startswith("#") and len(first) < 200 and _PREAMBLE.match(first):
             lines = lines[1:]
 
     while lines:

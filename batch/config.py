@@ -19,8 +19,9 @@ from batch.errors import ConfigError
 
 DEFAULT_CONFIG = Path("config/briefloop.toml")
 ENV_PREFIX = "BRIEFLOOP_"
-# Not a config key: names the config file itself.
+# Not config keys: the config file itself, and who answers reviews.
 ENV_CONFIG_PATH = "BRIEFLOOP_CONFIG"
+ENV_NOT_KEYS = {ENV_CONFIG_PATH, "BRIEFLOOP_REVIEWER"}
 
 
 class Strict(BaseModel):
@@ -258,7 +259,7 @@ def env_overrides(environ: dict[str, str] | None = None) -> dict[str, Any]:
     environ = dict(os.environ if environ is None else environ)
     out: dict[str, Any] = {}
     for name, raw in sorted(environ.items()):
-        if not name.startswith(ENV_PREFIX) or name == ENV_CONFIG_PATH:
+        if not name.startswith(ENV_PREFIX) or name in ENV_NOT_KEYS:
             continue
         dotted = name[len(ENV_PREFIX):].lower().replace("__", ".")
         _set_dotted(out, dotted, _parse_env_value(raw))

@@ -67,7 +67,9 @@ class Nodes:
                      stats)
         return {
             "round": state.get("round", 0) + 1,
-            "draft": answer.draft.strip(),
+            # Cleaned here, before the checks and the critic: the text judged (and
+            # approved) is the text written.
+            "draft": strip_chatter(answer.draft).strip(),
             "deviations": [d.model_dump() for d in answer.deliberate_deviations],
             "needs_from_human": [n.model_dump() for n in answer.needs_from_human],
             "calls": _calls(stats),
@@ -163,7 +165,6 @@ class Nodes:
         if finalizer is not None:
             text, stats = self._finalize(finalizer, text)
             update["calls"] = _calls(stats)
-        text = strip_chatter(text)
         # Open needs: placeholders still in the text (an entry for one the text does not
         # contain is a writer's mistake, already reported as must_fix, not a question).
         in_text = {checks.normalize_placeholder(p) for p in checks.placeholders_in(text)}

@@ -78,11 +78,19 @@ def test_echo_of_the_draft_is_not_a_critique():
 
 
 def test_strip_chatter():
-    text = "Sure! Here is the memo:\n# Memo\n\nBody text.\n\nI hope this helps!\nLet me know."
+    text = ("Sure! Here is the memo:\n# Memo\n\nBody text.\n\nI hope this helps!\n"
+            "Let me know if you'd like any changes.")
     assert strip_chatter(text) == "# Memo\n\nBody text.\n"
     assert strip_chatter("```markdown\n# T\n\nx\n```") == "# T\n\nx\n"
     kept = "# Memo\n\n- Note: the office is closed.\n"
     assert strip_chatter(kept) == kept
+    # sentences that belong to the text stay
+    content = ("The canteen closes on Friday at 15:00.\n"
+               "Please let me know by Thursday if your team needs a packed lunch.\n"
+               "If you have any questions, call Ana on extension 4242.\n")
+    assert strip_chatter(content) == content
+    absolutely = "Absolutely no visitors in the lab after 18:00.\nBadges are checked.\n"
+    assert strip_chatter(absolutely) == absolutely
 
 
 def test_a_draft_that_copies_the_brief_is_must_fix():

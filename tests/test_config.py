@@ -81,3 +81,8 @@ def test_max_tokens_must_fit_context(tmp_path):
 def test_relative_paths_resolve_against_root(tmp_path):
     s = config.load(write(tmp_path, '[paths]\nroot = "proj"\noutput = "out"\n'), environ={})
     assert s.output_dir == tmp_path / "proj" / "out"
+
+
+def test_reviewer_variable_is_not_a_config_key(tmp_path):
+    s = config.load(write(tmp_path, ""), environ={"BRIEFLOOP_REVIEWER": "alice"})
+    assert s.loop.max_rounds == 3

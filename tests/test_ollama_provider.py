@@ -196,3 +196,23 @@ def test_prompt_too_long_is_refused_before_any_request(server):
         ask(model, "writer", long_messages, WriterAnswer, [])
 
     assert server.requests == []
+
+
+def test_credentials_in_the_url_never_reach_an_error():
+    from batch.models.ollama import public_url
+
+    assert public_url("https://nightly:s3cr3t@llm.example.com:8443/x") == \
+        "https://llm.example.com:8443/x"
+    settings = ModelSettings(provider="ollama", model="m", base_url="http://u:s3cr3t@127.0.0.1:9",
+                             timeout=0.5)
+    with pytest.raises(ModelUnavailable) as e:
+        ask(build_ollama(settings), "writer", [{"role": "user", "content": "x"}],
+            WriterAnswer, [])
+    assert "s3cr3t" not in str(e.value) and "127.0.0.1:9" in str(e.value)
+
+
+def test_non_latin_text_counts_more_tokens():
+    model = build_ollama(ModelSettings(provider="ollama", model="m", num_ctx=1000,
+                                       max_tokens=100))
+    assert model.count_tokens("季度收入" * 100) >= 800
+    assert model.count_tokens("abc" * 100) == 101

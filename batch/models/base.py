@@ -57,8 +57,10 @@ class RoleModel(ABC):
 
     def count_tokens(self, text: str) -> int:
         # Providers without a tokenizer at hand: ~3 characters a token over-counts
-        # English and code, so a prompt that passes this check fits.
-        return len(text) // 3 + 1
+        # English and code; other scripts take up to a token or more per character
+        # (Chinese ~2), so those count double. A prompt that passes this check fits.
+        non_ascii = sum(1 for ch in text if ord(ch) > 127)
+        return (len(text) - non_ascii) // 3 + 2 * non_ascii + 1
 
 
 def _prompt_tokens(model: RoleModel, messages: list[dict[str, str]]) -> int:

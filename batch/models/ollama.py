@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
 import httpx
 import ollama
 from langchain_ollama import ChatOllama
@@ -12,8 +14,17 @@ from batch.models.chat import ChatRoleModel
 from batch.models.pool import model_label
 
 
+def public_url(url: str) -> str:
+    """The URL without user:password@, fit for a log line or a shared sheet."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+
+
 def translate_error(settings: ModelSettings):
-    where = f"Ollama at {settings.base_url}"
+    where = f"Ollama at {public_url(settings.base_url)}"
 
     def translate(e: Exception) -> Exception | None:
         if isinstance(e, httpx.TimeoutException):
