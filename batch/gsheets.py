@@ -20,9 +20,11 @@ import os
 import random
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
+import google.auth.exceptions
 import gspread
 import requests
 from gspread.exceptions import APIError, SpreadsheetNotFound, WorksheetNotFound
@@ -45,6 +47,12 @@ class BoundedRetryClient(HTTPClient):
     sleep: Callable[[float], None] = staticmethod(time.sleep)
 
     def request(self, *args: Any, **kwargs: Any) -> requests.Response:
+        method, endpoint = (list(args) + [kwargs.get("method"), kwargs.get("endpoint")])[:2]
+        if str(method).upper() == "POST" and ":append" in str(endpoint):
+            # Not idempotent: Google may have applied an append whose answer was lost, and
+            # a retry would add the rows twice. The rows stay pending; the next sync reads
+            # the sheet and updates by key.
+            return super().request(*args, **kwargs)
         s = self.settings.retry
         deadline = time.monotonic() + s.total_seconds
         for attempt in range(1, s.attempts + 1):
@@ -57,7 +65,8 @@ class BoundedRetryClient(HTTPClient):
                     raise
                 wait = retry_after(e.response) or backoff(s, attempt)
                 error: Exception = e
-            except (requests.ConnectionError, requests.Timeout) as e:
+            except (requests.ConnectionError, requests.Timeout,
+                    google.auth.exceptions.TransportError) as e:
                 if attempt == s.attempts:
                     raise
                 wait, error = backoff(s, attempt), e
@@ -144,6 +153,13 @@ def open_spreadsheet(client: gspread.Client, key: str) -> gspread.Spreadsheet:
         raise BriefloopError(explain(None, key, client, 403)) from None
 
 
+def unreachable(key: str, e: Exception) -> str:
+    if isinstance(e, google.auth.exceptions.RefreshError):
+        return (f"spreadsheet {key}: Google refused the service-account key "
+                f"({e.__class__.__name__}); check that the key is still valid")
+    return f"spreadsheet {key}: cannot reach Google ({e.__class__.__name__})"
+
+
 def read_rows(client: gspread.Client, key: str, worksheet: str | None) -> list[list[str]]:
     """All values of a worksheet as text (the briefs source)."""
     try:
@@ -154,9 +170,8 @@ def read_rows(client: gspread.Client, key: str, worksheet: str | None) -> list[l
         raise BriefloopError(f"spreadsheet {key} has no worksheet {worksheet!r}") from None
     except APIError as e:
         raise BriefloopError(explain(e, key, client)) from None
-    except (requests.ConnectionError, requests.Timeout) as e:
-        raise BriefloopError(f"spreadsheet {key}: cannot reach Google ({e.__class__.__name__})"
-                             ) from None
+    except (requests.RequestException, google.auth.exceptions.GoogleAuthError) as e:
+        raise BriefloopError(unreachable(key, e)) from None
 
 
 class GSheetTable:
@@ -184,6 +199,11 @@ class GSheetTable:
                 raise SinkError(str(e)) from None
         return self._client
 
+    def lock(self) -> AbstractContextManager[None]:
+        # Google serialises writes itself; the upsert keys make a concurrent writer
+        # harmless (a duplicate appended row is updated with its twin).
+        return nullcontext()
+
     @property
     def quoted(self) -> str:
         return "'" + self.worksheet.replace("'", "''") + "'"
@@ -193,9 +213,8 @@ class GSheetTable:
             return fn()
         except APIError as e:
             raise SinkError(explain(e, self.key, self.client)) from None
-        except (requests.ConnectionError, requests.Timeout) as e:
-            raise SinkError(f"spreadsheet {self.key}: cannot reach Google "
-                            f"({e.__class__.__name__})") from None
+        except (requests.RequestException, google.auth.exceptions.GoogleAuthError) as e:
+            raise SinkError(unreachable(self.key, e)) from None
 
     def read(self) -> list[list[Any]]:
         http = self.client.http_client

@@ -223,6 +223,12 @@ class Batch:
             except BriefloopError as e:
                 result = self._record_bad(item.id, item.origin, str(e),
                                           bad_thread_id(item.id, item.origin))
+            except Exception as e:  # a bug must cost one brief, not the night's batch
+                if self.strict:
+                    raise
+                result = self._record_bad(item.id, item.origin,
+                                          f"unexpected {e.__class__.__name__}: {e}",
+                                          bad_thread_id(item.id, item.origin))
         self.progress.brief_finished(result)
         return result
 

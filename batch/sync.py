@@ -50,6 +50,8 @@ def sync_sink(runlog: RunLog, sink: SheetSink) -> SyncResult:
         sink.upsert(pending)
     except (SinkError, OSError) as e:
         return SyncResult(sink.name, 0, len(pending), str(e))
+    except Exception as e:  # noqa: BLE001 - whatever breaks a view must not break the batch
+        return SyncResult(sink.name, 0, len(pending), f"{e.__class__.__name__}: {e}")
     runlog.mark_synced(sink.name, pending)
     return SyncResult(sink.name, len(pending), 0)
 

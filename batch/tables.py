@@ -12,10 +12,14 @@ import csv
 import io
 import zipfile
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
 from batch.errors import SinkError
+from batch.locks import file_lock
 from batch.output import atomic_replace
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -27,6 +31,9 @@ Row = list[Any]
 
 class Table(Protocol):
     name: str  # identifies the table, e.g. in the outbox: another file is another table
+
+    def lock(self) -> AbstractContextManager[Any]:
+        """Held around a read-modify-write of the table."""
 
     def read(self) -> list[Row]:
         """Every row, the header first; [] when the table does not exist yet."""
@@ -45,6 +52,17 @@ def csv_safe(value: Any) -> Any:
     return "'" + value if is_formula_like(value) else value
 
 
+def csv_unescape(value: str) -> str:
+    """Undo csv_safe on read, so a value survives any number of read-write rounds."""
+    return value[1:] if value.startswith("'") and is_formula_like(value[1:]) else value
+
+
+def xml_safe(value: Any) -> Any:
+    # Control characters (a stray ESC from a model) are illegal in XLSX's XML; openpyxl
+    # refuses the whole workbook over one of them.
+    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value) if isinstance(value, str) else value
+
+
 def cut(value: Any, limit: int) -> Any:
     if isinstance(value, str) and len(value) > limit:
         return value[: limit - len(TRUNCATION_MARKER)] + TRUNCATION_MARKER
@@ -59,26 +77,42 @@ def upsert_rows(table: Table, header: list[str], rows: list[Row],
                 key: Callable[[Sequence[Any]], tuple[str, ...]],
                 existing: list[Row] | None = None, only_new: bool = False) -> tuple[int, int]:
     """Update the rows whose key exists (unless `only_new`), append the others; returns
-    (updated, appended). Pass `existing` when the table was just read."""
-    existing = table.read() if existing is None else existing
-    header_ok = bool(existing) and [str(c) for c in existing[0][:len(header)]] == header
-    index = {key(r): n for n, r in enumerate(existing[1:], start=2)
-             if any(c not in (None, "") for c in r)}
-    updates: dict[int, Row] = {}
-    new: dict[tuple[str, ...], Row] = {}
-    for row in rows:
-        k = key(row)
-        if k in index:
-            if not only_new:
-                updates[index[k]] = row
-        else:
-            new[k] = row  # the same key twice in one write: the later row wins
-    if updates or new or not header_ok:
-        table.write(header, updates, list(new.values()), rewrite_header=not header_ok)
-    return len(updates), len(new)
+    (updated, appended). Pass `existing` when the table was just read (appends never
+    move existing rows, so its row numbers stay right)."""
+    with table.lock():
+        existing = table.read() if existing is None else existing
+        header_ok = bool(existing) and [str(c) for c in existing[0][:len(header)]] == header
+        index: dict[tuple[str, ...], list[int]] = {}
+        for n, r in enumerate(existing[1:], start=2):
+            if any(c not in (None, "") for c in r):
+                # a key found twice (e.g. an append that was retried) updates every copy
+                index.setdefault(key(r), []).append(n)
+        updates: dict[int, Row] = {}
+        new: dict[tuple[str, ...], Row] = {}
+        for row in rows:
+            k = key(row)
+            if k in index:
+                if not only_new:
+                    updates.update({n: row for n in index[k]})
+            else:
+                new[k] = row  # the same key twice in one write: the later row wins
+        if updates or new or not header_ok:
+            table.write(header, updates, list(new.values()), rewrite_header=not header_ok)
+        return len(updates), len(new)
 
 
-class CsvTable:
+class FileTable:
+    """What CSV and XLSX tables share: a file, and a lock so that two processes (a batch
+    and a reviewer, say) never write it at the same time and lose each other's rows."""
+
+    path: Path
+
+    def lock(self):
+        return file_lock(self.path.with_name(f".{self.path.name}.lock"), wait=60.0,
+                         what=str(self.path))
+
+
+class CsvTable(FileTable):
     def __init__(self, path: Path):
         self.path = path
         self.name = f"csv:{path}"
@@ -88,7 +122,7 @@ class CsvTable:
             return []
         try:
             with self.path.open(newline="", encoding="utf-8") as f:
-                return [list(r) for r in csv.reader(f)]
+                return [[csv_unescape(v) for v in r] for r in csv.reader(f)]
         except (UnicodeDecodeError, csv.Error) as e:
             raise SinkError(f"{self.path} cannot be read as CSV ({e}); move it away") from None
 
@@ -108,7 +142,7 @@ class CsvTable:
             buf.getvalue(), encoding="utf-8", newline=""))
 
 
-class XlsxTable:
+class XlsxTable(FileTable):
     def __init__(self, path: Path, worksheet: str):
         self.path = path
         self.worksheet = worksheet
@@ -151,7 +185,8 @@ class XlsxTable:
         for number, row in targets:
             for col, value in enumerate(row, start=1):
                 cell = ws.cell(row=number, column=col,
-                               value="" if value is None else cut(value, XLSX_CELL_LIMIT))
+                               value="" if value is None else xml_safe(cut(value,
+                                                                          XLSX_CELL_LIMIT)))
                 if is_formula_like(cell.value):
                     # A string cell with Excel's "quote prefix": shown as text, never
                     # evaluated, and it stays text when someone edits the cell.

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import time
 
+import google.auth.exceptions
 import pytest
+import requests
 
 from batch.errors import BriefloopError, SinkError
 from batch.gsheets import CELL_LIMIT, GSheetSink, client_class, open_client, read_rows
@@ -270,3 +272,72 @@ def test_a_failing_google_sink_leaves_no_secret_in_records(tmp_path, project):
     text = json.dumps(records) + "\n".join(summary.warnings)
     assert "TOPSECRET" not in text and "PRIVATE KEY" not in text
     assert any("gsheet" in w and "pending" in w for w in summary.warnings)
+
+
+def test_a_failed_append_is_not_retried_and_nothing_is_duplicated(fake, project):
+    from batch.sync import sync_sink
+
+    s = gsettings(project)
+    sink = GSheetSink(s.log.gsheet, client_factory(fake, s, []))
+    log = RunLog(project / "runs.sqlite")
+    log.upsert("t0", brief_id="a", status="finished")
+    assert sync_sink(log, sink).sent == 1  # sheet and header exist now
+    log.upsert("t1", brief_id="b", status="finished")
+    fake.fail(503, times=1, match=":append")
+    failed = sync_sink(log, sink)
+    assert failed.error and failed.pending == 1
+    assert fake.count("values.append", include_injected=True) == 2  # one ok, one failed: no retry
+    assert sync_sink(log, sink).sent == 1
+    assert sorted(r["brief_id"] for r in log_rows(fake)) == ["a", "b"]
+
+
+def test_duplicate_rows_are_all_updated(fake, project):
+    from batch.sync import sync_sink
+
+    s = gsettings(project)
+    sink = GSheetSink(s.log.gsheet, client_factory(fake, s))
+    log = RunLog(project / "runs.sqlite")
+    rec = log.upsert("t0", brief_id="a", status="running")
+    sync_sink(log, sink)
+    ws = fake.client().open_by_key(LOG_KEY).worksheet("Runs")
+    ws.append_rows([fake.values(LOG_KEY, "Runs")[1]], value_input_option="RAW")  # a twin
+    log.upsert("t0", status="finished")
+    sync_sink(log, sink)
+    rows = [r for r in log_rows(fake) if r["run_id"] == rec["run_id"]]
+    assert [r["status"] for r in rows] == ["finished", "finished"]
+
+
+class AuthFailingAdapter(requests.adapters.BaseAdapter):
+    def __init__(self, error):
+        super().__init__()
+        self.error = error
+
+    def send(self, request, **kwargs):
+        raise self.error
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("error,expected", [
+    (google.auth.exceptions.TransportError("token endpoint unreachable"), "cannot reach Google"),
+    (google.auth.exceptions.RefreshError("invalid_grant"), "refused the service-account key"),
+])
+def test_auth_and_network_failures_leave_rows_pending(project, error, expected):
+    import gspread
+
+    from batch.sync import sync_sink
+
+    s = gsettings(project)
+    session = requests.Session()
+    session.mount("https://", AuthFailingAdapter(error))
+    cls = client_class(s.google)
+    cls.sleep = staticmethod(lambda seconds: None)
+    sink = GSheetSink(s.log.gsheet, lambda: gspread.Client(auth=None, session=session,
+                                                           http_client=cls))
+    log = RunLog(project / "runs.sqlite")
+    log.upsert("t0", brief_id="a", status="finished")
+    result = sync_sink(log, sink)
+    assert result.pending == 1 and expected in result.error
+    with pytest.raises(BriefloopError, match=expected):
+        read_rows(gspread.Client(auth=None, session=session, http_client=cls), KEY, "Briefs")

@@ -125,3 +125,44 @@ def test_unwritable_sheet_leaves_rows_pending_then_catches_up(project):
         assert batch.sync()[0].sent == 0  # and nothing twice
     rows = list(load_workbook(sheet)["Runs"].iter_rows(min_row=2, values_only=True))
     assert sorted(r[FIELDS.index("brief_id")] for r in rows) == ["a", "b"]
+
+
+def test_control_characters_do_not_break_the_workbook(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record("r1", open_must_fix=["bad \x1b[31m escape \x0b"])])
+    value = load_workbook(path)["Runs"].cell(row=2, column=FIELDS.index("open_must_fix") + 1)
+    assert "escape" in value.value and "\x1b" not in value.value
+
+
+@pytest.mark.parametrize("text", ["-3%", "+49 30 1234", "=1+1", "'quoted'"])
+def test_csv_values_survive_read_write_rounds(tmp_path, text):
+    from batch.tables import CsvTable, text_key, upsert_rows
+
+    table = CsvTable(tmp_path / "t.csv")
+    for n in range(3):  # every round reads the file back and writes it again
+        upsert_rows(table, ["k", "v"], [["a", text], [f"b{n}", "x"]],
+                    key=lambda r: text_key(r, [0]))
+    rows = table.read()
+    assert rows[1] == ["a", text] and len(rows) == 5
+
+
+def test_two_writers_never_lose_each_others_rows(tmp_path):
+    import threading
+
+    from batch.tables import XlsxTable, text_key, upsert_rows
+
+    path = tmp_path / "shared.xlsx"
+
+    def writer(prefix):
+        table = XlsxTable(path, "Runs")  # its own instance, as another process would have
+        for i in range(8):
+            upsert_rows(table, ["k", "v"], [[f"{prefix}{i}", "x"]],
+                        key=lambda r: text_key(r, [0]))
+
+    threads = [threading.Thread(target=writer, args=(p,)) for p in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    keys = sorted(r[0] for r in XlsxTable(path, "Runs").read()[1:])
+    assert keys == sorted(f"{p}{i}" for p in "ab" for i in range(8))
