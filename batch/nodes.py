@@ -74,7 +74,6 @@ class Nodes:
             "needs_from_human": [n.model_dump() for n in answer.needs_from_human],
             "calls": _calls(stats),
             "meets_bar": False,
-            "decision": {},
         }
 
     # -- checks (no model) -------------------------------------------------------------
@@ -307,6 +306,9 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
             "decision": decision,
             "revisions": revisions + 1,
             "meets_bar": False,
+            # The text sent back is not a fallback any more: if the revision runs out of
+            # rounds, the best of the new drafts is written, not the rejected one.
+            "best": None,
             "limits": {**limits, "max_rounds": state.get("round", 0) + limits["max_rounds"]},
         }
     return {"decision": decision}

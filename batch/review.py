@@ -158,9 +158,16 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
             if missing:
                 raise BriefloopError("approve needs a value for every placeholder; missing: "
                                      + ", ".join(missing))
+        if decision == "revise":
+            values = batch.graph.get_state(batch.config_for(thread_id)).values
+            done, cap = values.get("revisions", 0), values["limits"]["max_revisions"]
+            if done >= cap:
+                raise BriefloopError(f"this thread has been revised {done} time(s), the limit "
+                                     f"(loop.max_revisions = {cap}): approve or reject it")
         response = inbox_response(decision, resolved, text, reviewer_name(by))
         response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
-        batch.runlog.upsert(thread_id, status="running")
+        # The run log is not touched before the checkpointer takes the answer: a crash in
+        # between must leave the thread listed as waiting, which it still is.
         result = batch.advance(thread_id, None, Command(resume=response))
     return result
 

@@ -92,15 +92,24 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
         if _cell(row, "thread_id") and _cell(row, "status") in ("", "open"):
             by_thread.setdefault(_cell(row, "thread_id"), []).append(list(row))
     results: list[Pulled] = []
-    changed: list[list[Any]] = []
 
     def mark(rows: list[list[Any]], status: str, note: str) -> None:
+        # Written per thread, right after acting on it: a crash or a failed write later
+        # must not leave acted-on rows open, to be replayed on the thread's next pause.
         for row in rows:
             row += [""] * (len(COLUMNS) - len(row))
             row[C["status"]], row[C["note"]] = status, note
-            changed.append(row)
+        upsert_rows(table, COLUMNS, rows, key=lambda r: text_key(r, KEY), existing=existing)
 
-    for thread_id, rows in by_thread.items():
+    for thread_id, all_rows in by_thread.items():
+        if not any(_cell(r, "decision") for r in all_rows):
+            continue
+        state = batch.graph.get_state(batch.config_for(thread_id)).values
+        current = str(state.get("round", "")) if state else ""
+        stale = [r for r in all_rows if _cell(r, "round") != current]
+        if stale:
+            mark(stale, "skipped", f"answers an earlier pause (round {current} is waiting)")
+        rows = [r for r in all_rows if _cell(r, "round") == current]
         decisions = [_cell(r, "decision") for r in rows if _cell(r, "decision")]
         if not decisions:
             continue
@@ -122,6 +131,4 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
             continue
         mark(rows, "done", result.outcome)
         results.append(Pulled(thread_id, result.outcome, result.error))
-    if changed:
-        upsert_rows(table, COLUMNS, changed, key=lambda r: text_key(r, KEY), existing=existing)
     return results

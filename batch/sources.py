@@ -124,9 +124,18 @@ def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
     source_file = values.get("source_file", "")
     if not source_file:
         return brief
-    path = Path(source_file).expanduser()
-    if not path.is_absolute():
-        path = (base_dir or Path.cwd()) / path
+    # Whoever can edit the sheet must not be able to send any file of this machine to a
+    # model: only files inside the sheet's own folder, and none from a remote sheet.
+    if base_dir is None:
+        raise ValueError("source_file is not allowed in a Google Sheet (the sheet cannot "
+                         "name files on this machine); use a local CSV or XLSX")
+    path = Path(source_file)
+    root = base_dir.resolve()
+    if path.is_absolute() or source_file.startswith("~"):
+        raise ValueError(f"source_file {source_file!r} must be relative to the sheet's folder")
+    path = (root / path).resolve()
+    if root not in path.parents:
+        raise ValueError(f"source_file {source_file!r} is outside the sheet's folder")
     if path.suffix.lower() not in SOURCE_SUFFIXES:
         raise ValueError(f"source_file {source_file!r} is not a source file we document")
     code = read_text_file(path, max_bytes)

@@ -70,7 +70,7 @@ class LoopState(TypedDict, total=False):
     score_history: Annotated[list[float], operator.add]
     must_fix_history: Annotated[list[list[str]], operator.add]
     calls: Annotated[list[dict[str, Any]], operator.add]
-    best: BestDraft
+    best: BestDraft | None
     # the human side
     human_answers: dict[str, str]
     human_notes: list[str]

@@ -108,9 +108,9 @@ def test_revisions_are_capped(project):
     critic = ScriptedModel([critic_answer(5)] * 2)
     batch, tid, *_ = paused(project, s, writer, critic)
     review.answer(batch, tid, "revise", {}, text="Again.")
-    result = review.answer(batch, tid, "revise", {}, text="Once more.")
-    assert result.outcome == "awaiting_human" and writer.calls == 2  # refused, still waiting
-    assert "limit (loop.max_revisions)" in review.require_waiting(batch, tid).problem
+    with pytest.raises(BriefloopError, match=r"the limit \(loop.max_revisions = 1\)"):
+        review.answer(batch, tid, "revise", {}, text="Once more.")
+    assert writer.calls == 2 and review.waiting(batch, tid) is not None  # still waiting
 
 
 def test_answering_twice_gives_one_output(project, settings):
@@ -237,3 +237,17 @@ def test_cli_resume_and_pull_errors(project):
     assert missing.exit_code == 2 and "no thread 'nope'" in missing.output
     pulled = runner.invoke(cli, ["--config", str(cfg), "review", "pull"])
     assert pulled.exit_code == 0 and "no decisions to act on" in pulled.output
+
+
+def test_a_revision_that_runs_out_writes_a_new_draft_not_the_rejected_one(project):
+    s = make_settings(project, **{"loop.max_rounds": 1})
+    writer = ScriptedModel([writer_answer(DRAFT, needs=NEEDS),
+                            writer_answer(f"NEW DRAFT with {PH}.", needs=NEEDS)])
+    critic = ScriptedModel([critic_answer(5), critic_answer(2, must_fix=["Still vague."])])
+    batch, tid, *_ = paused(project, s, writer, critic)
+    result = review.answer(batch, tid, "revise", {PH: "4"}, text="Be concrete.", by="ana")
+    assert result.outcome == "max_rounds"
+    assert "NEW DRAFT" in body_of(result.record["output_path"])
+    assert result.record["score"] == 25.0
+    assert result.record["decided_by"] == "ana" and result.record["decision_note"] == \
+        "Be concrete."

@@ -137,3 +137,22 @@ def test_review_through_the_google_sheet(project):
     assert fake.formulas == set()
     runs = fake.values(LOG_KEY, "Runs")
     assert runs[1][runs[0].index("stop_reason")] == "approved_by_human"
+
+
+def test_an_old_decision_is_never_replayed_on_a_new_pause(project):
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    fill(book, {PH: "4.2M EUR"}, "revise: lead with the revenue")
+    m = models(f"Revenue: {PH}. Berlin opens {PH2}.")
+    run_job(s, project / "briefs", models=m, strict=True)
+    # as if the marks of that pull had been lost: the round-1 rows are open again
+    wb = load_workbook(book)
+    for row in wb["Review"].iter_rows(min_row=2, max_row=3):
+        row[COLUMNS.index("status")].value = "open"
+    wb.save(book)
+    again = models()
+    summary = run_job(s, project / "briefs", models=again, strict=True)
+    assert summary.pulled == [] and again["writer"].calls == 0  # no second revision
+    rows = xlsx_rows(book)
+    assert [r["status"] for r in rows] == ["skipped", "skipped", "open", "open"]
+    assert "answers an earlier pause" in rows[0]["note"]

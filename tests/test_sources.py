@@ -87,11 +87,17 @@ def test_source_file_column_documents_code(tmp_path):
     (tmp_path / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     path = write_csv(tmp_path / "b.csv", [["id", "brief", "source_file"],
                                           ["calc-docs", "Document it for new hires.", "calc.py"],
-                                          ["bad", "x", "missing.py"]])
+                                          ["bad", "x", "missing.py"],
+                                          ["abs", "x", "/etc/passwd.py"],
+                                          ["up", "x", "../outside.py"],
+                                          ["home", "x", "~/secret.py"]])
+    (tmp_path.parent / "outside.py").write_text("SECRET = 1\n")
     scan = scan_source(str(path), 10_000)
-    good, bad = scan.briefs
+    good, bad, absolute, up, home = scan.briefs
     assert good.kind == "source" and "return a + b" in good.source_text
     assert isinstance(bad, BadBrief) and "cannot read" in bad.reason
+    assert "must be relative" in absolute.reason and "must be relative" in home.reason
+    assert "outside the sheet's folder" in up.reason
 
 
 def test_unknown_source_kinds(tmp_path):
@@ -116,3 +122,11 @@ def test_a_csv_batch_runs_and_keeps_ids_as_text(project, settings):
     assert r.outcome == "approved" and r.record["brief_id"] == "007"
     assert r.record["source"] == f"{path} row 2"
     assert (project / "output" / "007.md").exists()
+
+
+def test_a_google_sheet_cannot_name_local_files():
+    from batch.sources import briefs_from_rows
+
+    scan = briefs_from_rows([["id", "brief", "source_file"], ["a", "x", "calc.py"]],
+                            "gsheet://k/Briefs", None, 10_000)
+    assert "not allowed in a Google Sheet" in scan.briefs[0].reason
