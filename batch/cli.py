@@ -25,7 +25,9 @@ from batch import schedule as schedule_mod
 from batch import stopping
 from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError
-from batch.jobs import pull_reviews, run_job
+from batch.jobs import batch_lock, pull_reviews, run_job
+from batch.locks import LockBusy
+from batch.retention import prune
 from batch.runner import (
     Batch,
     BatchSummary,
@@ -421,6 +423,27 @@ def resume(ctx: click.Context, thread: str) -> None:
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
+
+
+@cli.command()
+@click.option("--keep-days", type=click.FloatRange(0),
+              help="Prune finished threads older than this (default: retention.keep_days).")
+@click.pass_context
+def gc(ctx: click.Context, keep_days: float | None) -> None:
+    """Shrink the checkpoint database: finished threads keep only their final checkpoint,
+    then VACUUM gives the space back. Waiting, running and failed threads are untouched.
+    """
+    settings = load_settings(ctx)
+    try:
+        with batch_lock(settings, settings.run.lock_wait_seconds):
+            report = prune(settings, keep_days)
+    except LockBusy:
+        raise UserError("a batch is running; run gc when it is done") from None
+    mib = 1024 * 1024
+    out.print(f"{report.threads} finished thread(s) pruned: {report.checkpoints_deleted} "
+              f"checkpoint(s) and {report.writes_deleted} write(s) deleted; "
+              f"{report.bytes_before / mib:.1f} MiB -> {report.bytes_after / mib:.1f} MiB",
+              highlight=False)
 
 
 @cli.command()

@@ -192,6 +192,11 @@ class Schedule(Strict):
         return self
 
 
+class Retention(Strict):
+    # Finished threads older than this keep only their final checkpoint (briefloop gc).
+    keep_days: float = Field(14.0, ge=0)
+
+
 class Settings(Strict):
     models: Models = Models()
     loop: Loop = Loop()
@@ -201,6 +206,7 @@ class Settings(Strict):
     retry: Retry = Retry()
     google: Google = Google()
     schedule: Schedule = Schedule()
+    retention: Retention = Retention()
 
     # Set by load(); not a key a user writes.
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)

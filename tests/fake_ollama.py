@@ -27,7 +27,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -110,15 +110,16 @@ class FakeOllama:
         self,
         replies: Iterable[str | Reply] = (),
         *,
-        default: str | Reply | None = None,
+        default: str | Reply | Callable[[dict[str, Any]], str | Reply] | None = None,
         models: Iterable[str] = ("qwen2.5:7b",),
         max_parallel: int | None = None,
         latency: float = 0.0,
     ):
         """Start serving at once; `close()` (or leaving the `with` block) stops it.
 
-        default: the answer once the queue is empty; None answers 500, so a test that
-            makes more calls than it scripted fails loudly instead of passing by luck.
+        default: the answer once the queue is empty, or a function of the request body
+            returning one; None answers 500, so a test that makes more calls than it
+            scripted fails loudly instead of passing by luck.
         models: what /api/tags lists; /api/chat and /api/show answer 404 for any other,
             as Ollama does for a model that was never pulled.
         max_parallel, latency: model a server with that many generation slots, each call
@@ -194,9 +195,11 @@ class FakeOllama:
         with self._lock:
             self.requests.append(received)
 
-    def _next_reply(self) -> Reply:
+    def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
             item = self._replies.popleft() if self._replies else self.default
+        if callable(item):  # a responder: the answer depends on the request
+            item = item(body)
         if item is None:
             return http_error(500, "fake ollama: no scripted reply left and no default")
         return Reply(content=item) if isinstance(item, str) else item
@@ -298,7 +301,7 @@ class _Handler(BaseHTTPRequestHandler):
         if model not in self.fake.models:
             self._send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
             return
-        reply = self.fake._next_reply()
+        reply = self.fake._next_reply(body)
         with self.fake._slot():
             if not self.fake._sleep(reply.delay + self.fake.latency):
                 self.close_connection = True

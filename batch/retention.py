@@ -1,0 +1,75 @@
+"""Retention for the checkpoint database, which never shrinks by itself.
+
+LangGraph's SqliteSaver keeps a full snapshot per step of every thread. A finished
+thread needs none of its history to be resumed or reviewed, so after
+`retention.keep_days` only its final checkpoint stays (enough for `get_state` to show
+how it ended); the rest is deleted and VACUUM gives the disk back. Threads that are
+running, failed or waiting for a person are never touched. The run log is not pruned.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from batch.config import Settings
+from batch.runlog import RunLog
+
+
+@dataclass(frozen=True)
+class GcReport:
+    threads: int
+    checkpoints_deleted: int
+    writes_deleted: int
+    bytes_before: int
+    bytes_after: int
+
+
+def db_bytes(path: Path) -> int:
+    return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal"))
+               if p.exists())
+
+
+def finished_threads(settings: Settings, older_than: timedelta) -> list[str]:
+    cutoff = (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
+    log = RunLog(settings.runs_db_path)
+    try:
+        return [r["thread_id"] for r in log.all(status="finished")
+                if r["ended_at"] and r["ended_at"] <= cutoff]
+    finally:
+        log.close()
+
+
+def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = True) -> GcReport:
+    days = settings.retention.keep_days if keep_days is None else keep_days
+    path = settings.checkpoint_path
+    before = db_bytes(path)
+    threads = finished_threads(settings, timedelta(days=days))
+    deleted_checkpoints = deleted_writes = 0
+    if path.exists():
+        db = sqlite3.connect(path, timeout=30)
+        try:
+            with db:
+                for thread_id in threads:
+                    row = db.execute(
+                        "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND "
+                        "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
+                        (thread_id,)).fetchone()
+                    if row is None:
+                        continue
+                    keep = row[0]
+                    deleted_checkpoints += db.execute(
+                        "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?",
+                        (thread_id, keep)).rowcount
+                    deleted_writes += db.execute(
+                        "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?",
+                        (thread_id, keep)).rowcount
+            if vacuum:
+                db.execute("VACUUM")
+                # In WAL mode VACUUM's new pages land in the WAL first: fold them in.
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()
+    return GcReport(len(threads), deleted_checkpoints, deleted_writes, before, db_bytes(path))
