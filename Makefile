@@ -4,7 +4,7 @@ VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
 
-.PHONY: setup demo test lint
+.PHONY: setup demo test lint bench
 
 setup: $(VENV)/.installed
 
@@ -18,8 +18,11 @@ demo: setup
 	$(BIN)/briefloop run examples/briefs
 
 test: setup
-	$(BIN)/ruff check batch tests
+	$(BIN)/ruff check batch tests bench
 	$(BIN)/python -m pytest
 
 lint: setup
-	$(BIN)/ruff check batch tests
+	$(BIN)/ruff check batch tests bench
+
+bench: setup
+	$(BIN)/python -m bench

@@ -1,0 +1,1 @@
+"""Benchmarks for briefloop: `python -m bench [name ...]` (see bench/run.py)."""

@@ -1,0 +1,484 @@
+"""briefloop benchmarks. `python -m bench` runs all; `python -m bench overhead sheets` some.
+
+Each benchmark measures (it asserts nothing) and writes bench/results/<name>.json; the
+run ends by writing bench/results/summary.md from every result file present. Baselines
+run side by side in the same process. The model servers are the test doubles in tests/
+(an Ollama-protocol HTTP server with a fixed latency, an in-process Sheets v4 API), so
+the real ChatOllama and gspread code paths are what is measured.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import platform
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results"
+sys.path.insert(0, str(REPO / "tests"))  # the test doubles
+
+from batch import config as config_mod  # noqa: E402
+from batch.jobs import run_job  # noqa: E402
+from batch.retention import db_bytes, prune  # noqa: E402
+from batch.runlog import RunLog  # noqa: E402
+
+from fake_ollama import FakeOllama  # noqa: E402
+from fake_sheets import FakeSheets  # noqa: E402
+
+ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"]
+
+
+def machine() -> dict[str, Any]:
+    import os
+
+    cpu = ""
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in
+                   Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
+    except (OSError, StopIteration):
+        cpu = platform.processor()
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform()}
+
+
+def project(n_briefs: int, body: str = "Office closed on Friday ({bid}).") -> Path:
+    root = Path(tempfile.mkdtemp(prefix="briefloop-bench-"))
+    shutil.copytree(REPO / "rubrics", root / "rubrics")
+    shutil.copytree(REPO / "house_rules", root / "house_rules")
+    (root / "briefs").mkdir()
+    for i in range(n_briefs):
+        bid = f"brief-{i:04d}"
+        (root / "briefs" / f"{bid}.md").write_text(body.format(bid=bid))
+    return root
+
+
+def ollama_settings(root: Path, base_url: str, **flat: Any) -> config_mod.Settings:
+    model = {"provider": "ollama", "model": "qwen2.5:7b", "base_url": base_url, "timeout": 30}
+    overrides = {"paths.root": str(root), "models.writer": model, "models.critic": model,
+                 "log.format": "csv", "log.path": "output/runs.csv", **flat}
+    cfg = root / "briefloop.toml"
+    cfg.write_text("")
+    return config_mod.load(cfg, overrides=overrides, environ={})
+
+
+def rounds_responder(rounds: int) -> Callable[[dict], str]:
+    """Writer and critic answers that make every brief take exactly `rounds` rounds."""
+    drafts: dict[str, int] = {}
+
+    def respond(body: dict) -> str:
+        text = "\n".join(m["content"] for m in body["messages"])
+        bid = re.search(r"BRIEF \(id ([^)]+)\)", text).group(1)
+        if "draft" in body["format"].get("properties", {}):
+            drafts[bid] = drafts.get(bid, 0) + 1
+            return json.dumps({"needs_from_human": [], "deliberate_deviations": [],
+                               "draft": f"{ORDINALS[drafts[bid] - 1]} draft: the office "
+                                        f"is closed on Friday."})
+        final = f"{ORDINALS[rounds - 1]} draft" in text
+        return json.dumps({"must_fix": [] if final else ["Say it more plainly."],
+                           "would_improve": [],
+                           "scores": {c: 5 if final else 3 for c in
+                                      ("covers_brief", "accuracy", "clarity", "actionable")}})
+
+    return respond
+
+
+def timed_batch(settings, root: Path, concurrency: int = 1) -> tuple[float, Any]:
+    started = time.perf_counter()
+    summary = run_job(settings, root / "briefs", concurrency=concurrency)
+    return time.perf_counter() - started, summary
+
+
+# -- 1. orchestration overhead ------------------------------------------------------------
+
+class Timers:
+    """Wall time spent inside chosen functions, from any thread (cProfile sees only the
+    thread that started it, and LangGraph runs nodes on its own threads)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self._undo: list[Callable[[], None]] = []
+        self._local = threading.local()
+
+    def wrap(self, label: str, owner: Any, name: str) -> None:
+        original = getattr(owner, name)
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            # only the outermost timed call counts, so nested parts are not counted twice
+            depth = getattr(self._local, "depth", 0)
+            self._local.depth = depth + 1
+            t = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self._local.depth = depth
+                if depth == 0 or label.startswith("~"):
+                    self.seconds[label] = self.seconds.get(label, 0.0) + (
+                        time.perf_counter() - t)
+
+        setattr(owner, name, timed)
+        self._undo.append(lambda: setattr(owner, name, original))
+
+    def restore(self) -> None:
+        for undo in reversed(self._undo):
+            undo()
+
+
+def instrument() -> Timers:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from batch import checks, prompting, runlog, runner, sync
+    from batch.models import chat
+    from batch.nodes import Nodes
+
+    timers = Timers()
+    timers.wrap("~graph.invoke (all of a brief's steps)", runner.Batch, "advance")
+    timers.wrap("~model calls (ChatOllama + HTTP + fake latency)", chat.ChatRoleModel,
+                "complete")
+    for name in ("put", "put_writes", "get_tuple"):
+        timers.wrap("~checkpoints (SqliteSaver)", SqliteSaver, name)
+    timers.wrap("~deterministic checks", Nodes, "checks")
+    timers.wrap("~prompt building", prompting, "writer_messages")
+    timers.wrap("~prompt building", prompting, "critic_messages")
+    for name in ("upsert", "by_thread"):
+        timers.wrap("~run log (SQLite)", runlog.RunLog, name)
+    timers.wrap("~sheet sync (CSV file)", sync, "sync_sink")
+    timers.wrap("~source scan", runner, "scan_source")
+    checks.run_checks  # noqa: B018 - imported for the wrap above to resolve
+    return timers
+
+
+def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[str, Any]:
+    calls = n * rounds * 2
+    # a plain run, then an instrumented one for the parts
+    with FakeOllama(default=rounds_responder(rounds), latency=latency) as server:
+        root = project(n)
+        wall, summary = timed_batch(ollama_settings(root, server.base_url), root)
+        assert len(server.chat_requests) == calls, "each brief should take exactly 3 rounds"
+    model_time = calls * latency
+    client_model = sum(r.record["model_seconds"] for r in summary.results)
+    timers = instrument()
+    try:
+        with FakeOllama(default=rounds_responder(rounds), latency=latency) as server:
+            root = project(n)
+            timed_wall, _ = timed_batch(ollama_settings(root, server.base_url), root)
+    finally:
+        timers.restore()
+    parts = {label.lstrip("~"): round(v, 3) for label, v in timers.seconds.items()}
+    graph = parts.pop("graph.invoke (all of a brief's steps)")
+    model = parts["model calls (ChatOllama + HTTP + fake latency)"]
+    parts["model client overhead (ChatOllama + HTTP, beyond the latency)"] = round(
+        model - model_time, 3)
+    parts["LangGraph itself (graph time minus nodes' parts)"] = round(
+        graph - model - parts.get("checkpoints (SqliteSaver)", 0)
+        - parts.get("deterministic checks", 0) - parts.get("prompt building", 0), 3)
+    parts["outside the graph (run log, sync, scan, ...)"] = round(timed_wall - graph, 3)
+    del parts["model calls (ChatOllama + HTTP + fake latency)"]
+    # the same at a latency closer to a real local model (fewer briefs, same shape)
+    slow_n, slow_latency = 8, 0.5
+    with FakeOllama(default=rounds_responder(rounds), latency=slow_latency) as server:
+        root = project(slow_n)
+        slow_wall, _ = timed_batch(ollama_settings(root, server.base_url), root)
+    slow_model = slow_n * rounds * 2 * slow_latency
+    return {
+        "overhead_ratio_at_500ms": round((slow_wall - slow_model) / slow_wall, 4),
+        "per_step_overhead_ms": round(1000 * (wall - model_time) / calls, 2),
+        "briefs": n, "rounds": rounds, "model_calls": calls, "latency_per_call_s": latency,
+        "wall_s": round(wall, 2), "model_s": round(model_time, 2),
+        "model_s_seen_by_client": round(client_model, 2),
+        "overhead_ratio": round((wall - model_time) / wall, 4),
+        "instrumented_wall_s": round(timed_wall, 2),
+        "overhead_parts_s": dict(sorted(parts.items(), key=lambda kv: -kv[1])),
+    }
+
+
+# -- 2. concurrency scaling ---------------------------------------------------------------
+
+def bench_concurrency(n: int = 24, rounds: int = 3, latency: float = 0.05) -> dict[str, Any]:
+    out: dict[str, Any] = {"briefs": n, "rounds": rounds, "server_slots": 4, "runs": {}}
+    for workers in (1, 2, 4, 8):
+        with FakeOllama(default=rounds_responder(rounds), latency=latency,
+                        max_parallel=4) as server:
+            root = project(n)
+            wall, _ = timed_batch(ollama_settings(root, server.base_url), root, workers)
+            out["runs"][str(workers)] = {"wall_s": round(wall, 2),
+                                         "peak_parallel": server.peak_parallel}
+    base = out["runs"]["1"]["wall_s"]
+    for run in out["runs"].values():
+        run["speedup"] = round(base / run["wall_s"], 2)
+    return out
+
+
+# -- 3. embedded model efficiency and the prompt cache -------------------------------------
+
+def bench_embedded(repeats: int = 3) -> dict[str, Any]:
+    from llama_cpp import Llama
+
+    from batch.briefs import load_brief_file
+    from batch.models.base import ask
+    from batch.models.gguf import verified_model_path
+    from batch.models.llamacpp import build_embedded
+    from batch.prompting import critic_messages
+    from batch.runner import Batch
+    from batch.schemas import critic_schema
+
+    settings = config_mod.load(REPO / "config" / "briefloop.toml", environ={})
+    cache = settings.path(settings.paths.model_cache)
+    ours = build_embedded(settings.models.critic, cache, "bench-critic")
+    root = project(0)
+    s = config_mod.load(root / "briefloop.toml", overrides={"paths.root": str(root),
+                                                            "log.format": "none"}, environ={})
+    with Batch(s, models={"writer": None, "critic": None}) as batch:
+        state, _ = batch.initial_state(load_brief_file(
+            REPO / "examples" / "briefs" / "office-closure.md", 10**6))
+    from batch.nodes import rubric_of
+
+    rubric = rubric_of(state)
+    schema_type = critic_schema(rubric)
+    drafts = [f"The office is closed this Friday from 15:00 (variant {i}). Save your work."
+              for i in range(repeats)]
+    path = verified_model_path(settings.models.critic.model, cache)
+    bare = Llama(model_path=str(path), n_ctx=settings.models.critic.num_ctx,
+                 n_threads=ours.chat.threads or None, verbose=False)
+
+    def bare_call(messages):
+        return bare.create_chat_completion(
+            messages=messages, response_format={"type": "json_object",
+                                                "schema": schema_type.model_json_schema()},
+            temperature=0.0, max_tokens=settings.models.critic.max_tokens, repeat_penalty=1.1,
+            seed=settings.models.critic.seed)
+
+    ours_s, bare_s = [], []
+    for draft in drafts:  # alternate, same prompts, same process
+        messages = critic_messages({**state, "draft": draft}, rubric)
+        t = time.perf_counter()
+        ask(ours, "critic", messages, schema_type, [])
+        ours_s.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        bare_call(messages)
+        bare_s.append(time.perf_counter() - t)
+
+    # The prompt cache: the same critic prompt with only the draft changed, prompt
+    # evaluation only (max_tokens=1), stable text first (ours) vs the draft first.
+    def prompt_eval(messages):
+        t = time.perf_counter()
+        bare.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
+        return time.perf_counter() - t
+
+    def reordered(messages):
+        system, user = messages[0]["content"], messages[1]["content"]
+        head, _, draft_part = user.partition("DRAFT TO JUDGE:")
+        return [{"role": "system", "content": "DRAFT TO JUDGE:" + draft_part + "\n" + system},
+                {"role": "user", "content": head}]
+
+    cache_rows = {}
+    for label, shape in (("stable text first", lambda m: m), ("draft first", reordered)):
+        first = critic_messages({**state, "draft": drafts[0]}, rubric)
+        second = critic_messages({**state, "draft": drafts[1]}, rubric)
+        bare.reset()
+        cold = prompt_eval(shape(first))
+        warm = prompt_eval(shape(second))
+        cache_rows[label] = {"first_call_s": round(cold, 3), "next_round_s": round(warm, 3)}
+    return {
+        "calls_each": repeats,
+        "ours_mean_s": round(sum(ours_s) / len(ours_s), 3),
+        "bare_llama_mean_s": round(sum(bare_s) / len(bare_s), 3),
+        "ours_vs_bare": round(sum(ours_s) / sum(bare_s), 3),
+        "prompt_eval": cache_rows,
+        "prompt_tokens": len(bare.tokenize(json.dumps(critic_messages(
+            {**state, "draft": drafts[0]}, rubric)).encode())),
+    }
+
+
+# -- 4. storage growth and retention --------------------------------------------------------
+
+UNIVERSAL = json.dumps({
+    "needs_from_human": [], "deliberate_deviations": [], "must_fix": [], "would_improve": [],
+    "draft": "The office is closed on Friday. Save your work before you leave.",
+    "scores": {"covers_brief": 5, "accuracy": 5, "clarity": 5, "actionable": 5},
+})
+
+
+def bench_storage(n: int = 1000) -> dict[str, Any]:
+    with FakeOllama(default=rounds_responder(2)) as server:
+        root = project(n)
+        settings = ollama_settings(root, server.base_url, **{"log.format": "none"})
+        one = project(1)
+        s1 = ollama_settings(one, server.base_url, **{"log.format": "none"})
+        run_job(s1, one / "briefs")
+        per_brief = db_bytes(s1.checkpoint_path)
+        started = time.perf_counter()
+        run_job(settings, root / "briefs")
+        wall = time.perf_counter() - started
+    before = db_bytes(settings.checkpoint_path)
+    t = time.perf_counter()
+    report = prune(settings, keep_days=0)
+    gc_s = time.perf_counter() - t
+    log = RunLog(settings.runs_db_path)
+    finished = len(log.all("finished"))
+    log.close()
+    return {"briefs": n, "rounds": 2, "finished": finished,
+            "db_bytes_after_1_brief": per_brief, "db_bytes_after_all": before,
+            "bytes_per_brief": round(before / n), "after_gc_bytes": report.bytes_after,
+            "gc_ratio": round(report.bytes_after / before, 4),
+            "checkpoints_deleted": report.checkpoints_deleted, "gc_s": round(gc_s, 2),
+            "batch_wall_s": round(wall, 1)}
+
+
+# -- 5. sheet traffic ---------------------------------------------------------------------
+
+def bench_sheets() -> dict[str, Any]:
+    from batch.config import GSheetLog
+    from batch.gsheets import GSheetSink, client_class
+    from batch.sync import sync_sink
+
+    out = {}
+    for n in (1, 10, 100, 1000):
+        fake = FakeSheets()
+        key = "1BenchSheetKey0123456789abcdef"
+        fake.add_spreadsheet(key, worksheets={"Sheet1": []})
+        settings = config_mod.Settings()
+        sink = GSheetSink(GSheetLog(spreadsheet=key),
+                          lambda f=fake, s=settings: f.client(
+                              http_client=client_class(s.google)))
+        tmp = Path(tempfile.mkdtemp(prefix="briefloop-bench-"))
+        log = RunLog(tmp / "runs.sqlite")
+        for i in range(n):
+            log.upsert(f"t{i}", brief_id=f"b{i}", status="finished", stop_reason="approved")
+        sync_sink(log, sink)  # creates the worksheet
+        for i in range(n):
+            log.upsert(f"t{i}", score=90.0)
+            log.upsert(f"new{i}", brief_id=f"n{i}", status="running")
+        fake.reset_counts()
+        t = time.perf_counter()
+        sent = sync_sink(log, sink).sent
+        out[str(n)] = {"rows_sent": sent, "requests": fake.count(),
+                       "seconds": round(time.perf_counter() - t, 3)}
+        log.close()
+    return {"pending_rows_per_sync (n updated + n new)": out}
+
+
+# -- 6. cost per brief: the loop vs a single writer pass -----------------------------------
+
+def bench_cost() -> dict[str, Any]:
+    from batch.briefs import scan_folder
+    from batch.models import ask
+    from batch.prompting import writer_messages
+    from batch.runner import Batch
+    from batch.schemas import WriterAnswer
+
+    root = project(0)
+    for f in (REPO / "examples" / "briefs").iterdir():
+        shutil.copy(f, root / "briefs" / f.name)
+    settings = config_mod.load(root / "briefloop.toml", overrides={
+        "paths.root": str(root), "log.format": "none"}, environ={})
+    t = time.perf_counter()
+    summary = run_job(settings, root / "briefs")
+    loop_wall = time.perf_counter() - t
+    records = [r.record for r in summary.results]
+    approved = sum(r["stop_reason"] in ("approved", "approved_by_human") for r in records)
+    single: list[Any] = []
+    t = time.perf_counter()
+    with Batch(settings) as batch:
+        for brief in scan_folder(root / "briefs", 10**6).briefs:
+            state, _ = batch.initial_state(brief)
+            ask(batch.models.get("writer"), "writer", writer_messages(state), WriterAnswer,
+                single)
+    single_wall = time.perf_counter() - t
+    briefs = len(records)
+    loop_tokens = sum(r["input_tokens"] + r["output_tokens"] for r in records)
+    return {
+        "briefs": briefs, "approved_by_the_loop": approved,
+        "stop_reasons": {r["brief_id"]: r["stop_reason"] for r in records},
+        "loop": {"model_calls": sum(r["model_calls"] for r in records),
+                 "tokens": loop_tokens, "wall_s": round(loop_wall, 1),
+                 "calls_per_brief": round(sum(r["model_calls"] for r in records) / briefs, 2),
+                 "tokens_per_brief": round(loop_tokens / briefs)},
+        "single_writer_pass": {"model_calls": len(single),
+                               "tokens": sum(c.input_tokens + c.output_tokens for c in single),
+                               "wall_s": round(single_wall, 1)},
+        "loop_vs_single_tokens": round(loop_tokens / max(1, sum(
+            c.input_tokens + c.output_tokens for c in single)), 2),
+    }
+
+
+BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
+    "overhead": bench_overhead, "concurrency": bench_concurrency, "sheets": bench_sheets,
+    "storage": bench_storage, "embedded": bench_embedded, "cost": bench_cost,
+}
+
+
+def summary_markdown(results: dict[str, dict[str, Any]]) -> str:
+    lines = ["# briefloop benchmark results", ""]
+    m = next(iter(results.values()), {}).get("machine", {})
+    if m:
+        lines += [f"Machine: {m['cpu']}, {m['cores']} cores, Python {m['python']}.", ""]
+    lines += ["| benchmark | result |", "|---|---|"]
+    if "overhead" in results:
+        r = results["overhead"]
+        parts = ", ".join(f"{k} {v:.2f} s" for k, v in r["overhead_parts_s"].items())
+        lines.append(f"| orchestration overhead | {r['overhead_ratio']:.1%} of wall time "
+                     f"({r['briefs']} briefs x {r['rounds']} rounds, {r['model_calls']} calls "
+                     f"at {r['latency_per_call_s'] * 1000:.0f} ms; wall {r['wall_s']} s vs "
+                     f"model {r['model_s']} s; {r['per_step_overhead_ms']} ms per model "
+                     f"call); {r['overhead_ratio_at_500ms']:.1%} at 500 ms per call. "
+                     f"Parts: {parts} |")
+    if "concurrency" in results:
+        runs = results["concurrency"]["runs"]
+        lines.append("| concurrency scaling (4 server slots) | " + ", ".join(
+            f"{k}: {v['speedup']}x" for k, v in runs.items()) + " |")
+    if "embedded" in results:
+        r = results["embedded"]
+        cache = "; ".join(f"{k}: next round {v['next_round_s']} s vs first {v['first_call_s']} s"
+                          for k, v in r["prompt_eval"].items())
+        lines.append(f"| embedded provider vs bare llama.cpp | {r['ours_vs_bare']}x "
+                     f"({r['ours_mean_s']} s vs {r['bare_llama_mean_s']} s per critic call). "
+                     f"Prompt eval with the cache: {cache} |")
+    if "storage" in results:
+        r = results["storage"]
+        lines.append(f"| checkpoint storage | {r['bytes_per_brief']:,} bytes per finished "
+                     f"brief; {r['db_bytes_after_all']:,} bytes after {r['briefs']}; "
+                     f"{r['after_gc_bytes']:,} after `briefloop gc` "
+                     f"({r['gc_ratio']:.1%}) |")
+    if "sheets" in results:
+        per = results["sheets"]["pending_rows_per_sync (n updated + n new)"]
+        lines.append("| Google Sheets requests per sync | " + ", ".join(
+            f"{2 * int(k)} rows: {v['requests']}" for k, v in per.items()) + " |")
+    if "cost" in results:
+        r = results["cost"]
+        lines.append(f"| cost per brief, embedded model | loop {r['loop']['calls_per_brief']} "
+                     f"calls, {r['loop']['tokens_per_brief']} tokens per brief "
+                     f"({r['approved_by_the_loop']}/{r['briefs']} approved); single writer "
+                     f"pass {r['single_writer_pass']['model_calls']} calls, "
+                     f"{r['single_writer_pass']['tokens']} tokens in all; the loop costs "
+                     f"{r['loop_vs_single_tokens']}x the tokens |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> None:
+    names = (argv if argv is not None else sys.argv[1:]) or list(BENCHMARKS)
+    unknown = set(names) - set(BENCHMARKS)
+    if unknown:
+        sys.exit(f"unknown benchmark(s): {', '.join(sorted(unknown))} "
+                 f"(known: {', '.join(BENCHMARKS)})")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        print(f"running {name} ...", flush=True)
+        t = time.perf_counter()
+        result = BENCHMARKS[name]()
+        result["machine"] = machine()
+        result["bench_seconds"] = round(time.perf_counter() - t, 1)
+        (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+        print(json.dumps(result, indent=2), flush=True)
+    results = {p.stem: json.loads(p.read_text()) for p in sorted(RESULTS.glob("*.json"))}
+    (RESULTS / "summary.md").write_text(summary_markdown(results))
+    print((RESULTS / "summary.md").read_text())
