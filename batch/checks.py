@@ -143,6 +143,9 @@ def run_checks(
 ) -> list[Finding]:
     if not draft.strip():
         return [Finding(code="empty-draft", message="The draft is empty.", severity="must_fix")]
+    if is_degenerate(draft):
+        return [Finding(code="degenerate-draft", severity="must_fix",
+                        message="The draft is one word or symbol repeated, not a text.")]
     return [
         *check_copied_brief(draft, brief),
         *check_placeholders(draft, needs),
