@@ -55,6 +55,7 @@ def project(n_briefs: int, body: str = "Office closed on Friday ({bid}).") -> Pa
     shutil.copytree(REPO / "rubrics", root / "rubrics")
     shutil.copytree(REPO / "house_rules", root / "house_rules")
     (root / "briefs").mkdir()
+    (root / "briefloop.toml").write_text("")
     for i in range(n_briefs):
         bid = f"brief-{i:04d}"
         (root / "briefs" / f"{bid}.md").write_text(body.format(bid=bid))
