@@ -93,11 +93,11 @@ def test_strip_chatter():
     assert strip_chatter(absolutely) == absolutely
 
 
-def test_a_draft_that_copies_the_brief_is_must_fix():
+def test_a_draft_that_copies_the_brief_is_a_warning():
     brief = ("Write a two-sentence note to the finance team. First sentence: the Q3 revenue, "
              "which is not known yet. Second sentence: thank the team for closing the quarter.")
     copied = checks.run_checks(brief, [], [brief], "must_fix", None, None, [], brief=brief)
-    assert [f["code"] for f in copied] == ["copies-brief"]
+    assert [(f["code"], f["severity"]) for f in copied] == [("copies-brief", "warn")]
     own = ("Q3 revenue was [FIGURE NEEDED: Q3 revenue]. Thank you all for closing the "
            "quarter so smoothly and on time this year.")
     needs = [{"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "?"}]
