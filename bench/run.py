@@ -248,8 +248,11 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     drafts = [f"The office is closed this Friday from 15:00 (variant {i}). Save your work."
               for i in range(repeats)]
     path = verified_model_path(settings.models.critic.model, cache)
+    import os
+
+    # the same thread count as ours (llama.cpp's own default is half the cores)
     bare = Llama(model_path=str(path), n_ctx=settings.models.critic.num_ctx,
-                 n_threads=ours.chat.threads or None, verbose=False)
+                 n_threads=ours.chat.threads or max(1, os.cpu_count() or 1), verbose=False)
 
     def bare_call(messages):
         return bare.create_chat_completion(
