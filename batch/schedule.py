@@ -65,7 +65,7 @@ def make_scheduler(settings: Settings, scheduler_class: type[BaseScheduler] = Bl
     )
 
 
-def job_args(settings: Settings, job: ScheduleJob, config_path: str | None) -> list[Any]:
+def job_args(job: ScheduleJob, config_path: str | None) -> list[Any]:
     return [job.name, config_path]
 
 
@@ -79,7 +79,7 @@ def reconcile(scheduler: BaseScheduler, settings: Settings, config_path: str | N
             changes.append(f"removed {stored.id}")
     for jid, job in wanted.items():
         trigger = parse_cron(job.cron, job.timezone)
-        args = job_args(settings, job, config_path)
+        args = job_args(job, config_path)
         stored = scheduler.get_job(jid)
         if stored is None:
             scheduler.add_job(run_scheduled, trigger=trigger, args=args, id=jid,

@@ -305,13 +305,6 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
 
 # -- 4. storage growth and retention --------------------------------------------------------
 
-UNIVERSAL = json.dumps({
-    "needs_from_human": [], "deliberate_deviations": [], "must_fix": [], "would_improve": [],
-    "draft": "The office is closed on Friday. Save your work before you leave.",
-    "scores": {"covers_brief": 5, "accuracy": 5, "clarity": 5, "actionable": 5},
-})
-
-
 def bench_storage(n: int = 1000) -> dict[str, Any]:
     with FakeOllama(default=rounds_responder(2)) as server:
         root = project(n)
