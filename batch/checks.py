@@ -37,6 +37,12 @@ def _normalize_number(token: str) -> str:
     return n
 
 
+def unanswered(needs: list[dict[str, str]], answers: dict[str, str]) -> list[dict[str, str]]:
+    """The needs_from_human entries a person has not given a value for."""
+    answered = {normalize_placeholder(k) for k in answers}
+    return [n for n in needs if normalize_placeholder(n["placeholder"]) not in answered]
+
+
 def numbers_in(text: str) -> set[str]:
     text = PLACEHOLDER.sub(" ", text)
     text = _LIST_MARKER.sub(r"\1", text)

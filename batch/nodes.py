@@ -280,9 +280,8 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
                   if str(v).strip()}}
     kind = decision["type"]
     if kind == "approve":
-        answered = {checks.normalize_placeholder(k) for k in answers}
-        missing = [n["placeholder"] for n in state.get("needs_from_human", [])
-                   if checks.normalize_placeholder(n["placeholder"]) not in answered]
+        missing = [n["placeholder"] for n in
+                   checks.unanswered(state.get("needs_from_human", []), answers)]
         if missing:
             return {"human_answers": answers,
                     "decision": {"type": "invalid",

@@ -125,12 +125,6 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
     return out
 
 
-def missing_answers(needs: list[dict[str, str]], answers: dict[str, str]) -> list[str]:
-    answered = {checks.normalize_placeholder(k) for k in answers}
-    return [n["placeholder"] for n in needs
-            if checks.normalize_placeholder(n["placeholder"]) not in answered]
-
-
 def inbox_response(decision: Decision, answers: dict[str, str], text: str | None,
                    by: str) -> list[dict[str, Any]]:
     """The Agent Inbox response for a decision (see the module docstring)."""
@@ -154,7 +148,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
         item = require_waiting(batch, thread_id)
         resolved = {**item.answers, **resolve_answers(item.needs, answers)}
         if decision == "approve":
-            missing = missing_answers(item.needs, resolved)
+            missing = [n["placeholder"] for n in checks.unanswered(item.needs, resolved)]
             if missing:
                 raise BriefloopError("approve needs a value for every placeholder; missing: "
                                      + ", ".join(missing))

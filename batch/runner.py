@@ -127,8 +127,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         score = values.get("score")
         must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
         needs = values.get("needs_from_human", [])
-    answers = {checks.normalize_placeholder(k) for k in (values.get("human_answers") or {})}
-    open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"]) not in answers]
+    open_needs = checks.unanswered(needs, values.get("human_answers") or {})
     return {
         "rounds": values.get("round", 0),
         "score": score,
