@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from batch import requirements as req
+from batch.requirements import Requirement
 from batch.state import Finding
 
 # [FIGURE NEEDED: Q3 revenue], [DATE NEEDED: launch], [NAME NEEDED: owner] ...
@@ -141,6 +143,233 @@ def check_copied_brief(draft: str, brief: str) -> list[Finding]:
                     severity="warn")]
 
 
+def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding]:
+    """Every fact, ask and public name of the brief is in the text."""
+    out: list[Finding] = []
+    for r in checklist:
+        if r["kind"] not in req.COVERED_KINDS:
+            continue
+        ok = req.covered(r, draft)
+        if r["kind"] == "gap":
+            ok = ok and req.tells_gap(draft, r["subject"])
+        if ok:
+            continue
+        if r["kind"] == "api":
+            message = (f"The docs do not cover the public {r['text']}: add a section for "
+                       f"`{r['subject']}`.")
+        elif r["kind"] == "gap":
+            message = (f"The brief asks the text to say that {r['subject']} is not known "
+                       f"yet ({r['id']}: {r['text']!r}); say so.")
+        else:
+            what = "ask its readers" if r["kind"] == "ask" else "say"
+            message = f"The text does not {what} what the brief gives as {r['id']}: {r['text']!r}."
+        out.append(Finding(code=f"uncovered:{r['id']}", message=message, severity="must_fix"))
+    return out
+
+
+def check_missing_facts(draft: str, checklist: list[Requirement],
+                        answered: Iterable[str] = ()) -> list[Finding]:
+    """A fact the brief says is not known is a placeholder (or a person's answer to one),
+    never a guess or a remark to the readers that it is unknown (unless the brief asks
+    for that: kind "gap")."""
+    out: list[Finding] = []
+    missing = [r for r in checklist if r["kind"] == "missing"]
+    free = [set(req.content_terms(p)) for p in [*placeholders_in(draft), *answered]]
+    for r in missing:
+        want = set(r["terms"])
+        match = next((i for i, terms in enumerate(free) if want & terms), None)
+        if match is None and len(free) > 0 and not want:
+            match = 0
+        if match is None:
+            label = r["subject"] or "the missing fact"
+            out.append(Finding(
+                code=f"missing-placeholder:{r['id']}", severity="must_fix",
+                message=f"The brief says {label} is not known yet ({r['id']}): write the "
+                        f"placeholder {req.suggested_placeholder(label)} where it belongs and "
+                        f"list it in needs_from_human; never guess it."))
+        else:
+            free.pop(match)
+        if req.tells_gap(PLACEHOLDER.sub(" ", draft), r["subject"]):
+            out.append(Finding(
+                code=f"gap-told:{r['id']}", severity="must_fix",
+                message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
+                        f"known; the brief does not ask for that. Use the placeholder "
+                        f"instead, so a person can fill in the fact."))
+    return out
+
+
+def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Finding]:
+    """The sentence that says a requirement says it the other way round."""
+    out: list[Finding] = []
+    draft_sentences = req.sentences(PLACEHOLDER.sub(" ", draft))
+    for r in checklist:
+        if r["kind"] not in ("fact", "ask"):
+            continue
+        sentence, share = req.best_sentence(r, draft_sentences)
+        if share < 0.5:
+            continue
+        clash = req.polarity_clash(r["text"], sentence, r["terms"])
+        if clash:
+            out.append(Finding(
+                code=f"contradiction:{r['id']}", severity="must_fix",
+                message=f"The text says {sentence[:160]!r}, with {clash}: the brief gives "
+                        f"{r['id']}: {r['text']!r}. Say what the brief says."))
+    return out
+
+
+# Capitalised words a text may use that no source needs to give.
+GENERIC_NAMES = frozenset({"i", "ok", "true", "false", "none", "python", "markdown", "api",
+                           "url", "ascii", "unicode", "utf-8", "json"})
+_INITIAL_BEFORE = set(".!?:;")
+_MARKUP = set(" \t*_`>[(\"'“‘#-|")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*")
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
+
+
+def _source_words(sources: Iterable[str]) -> set[str]:
+    words: set[str] = set()
+    for text in sources:
+        for w in _TOKEN.findall(text or ""):
+            lw = w.lower().replace("’", "'")
+            words.add(lw)
+            words.update(p for p in re.split(r"['-]", lw) if p)
+    return words
+
+
+def names_in(text: str) -> list[str]:
+    """Words that read as names: capitalised inside a sentence, acronyms, and mixed
+    letters and digits (X200, iPhone). Sentence starts and headings are not taken as
+    names unless the word has digits or inner capitals. Code is left to the code checks."""
+    text = _CODE.sub(" ", PLACEHOLDER.sub(" ", text))
+    found: list[str] = []
+    for line in text.splitlines():
+        heading = line.lstrip().startswith("#")
+        body = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line)
+        for m in _TOKEN.finditer(body):
+            word = m.group(0)
+            if re.search(r"['’]s$", word):
+                word = word[:-2]
+            letters = re.sub(r"[^A-Za-z]", "", word)
+            mixed = bool(re.search(r"\d", word)) or bool(re.search(r"[a-z][A-Z]", word))
+            acronym = len(letters) >= 2 and letters.isupper()
+            capital = word[0].isupper()
+            if not (mixed or acronym or capital):
+                continue
+            before = body[: m.start()].rstrip("".join(_MARKUP))
+            initial = not before or before[-1] in _INITIAL_BEFORE or before[-1].isdigit()
+            if mixed or (not heading and (acronym or not initial)):
+                found.append(word)
+    return found
+
+
+def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
+    """Names in the text that no source gives: an invented person, firm, place or day."""
+    allowed = _source_words(sources) | GENERIC_NAMES
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for name in names_in(draft):
+        key = name.lower().replace("’", "'")
+        parts = [p for p in re.split(r"['-]", key) if p]
+        if key in allowed or key in seen or (parts and all(p in allowed for p in parts)):
+            continue
+        seen.add(key)
+        out.append(Finding(
+            code=f"name:{key}", severity="must_fix",
+            message=f"The text names {name!r}, which no source gives (brief, source file or "
+                    f"a person's answer). Remove it, or use a placeholder such as "
+                    f"[NAME NEEDED: who or what] and list it in needs_from_human."))
+    return out
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(PLACEHOLDER.sub(" ", text))]
+
+
+def _grams(words: list[str], n: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i:i + n]) for i in range(max(0, len(words) - n + 1))}
+
+
+def word_grams(text: str, n: int) -> set[tuple[str, ...]]:
+    """The runs of n words of a text, lower-cased, placeholders left out."""
+    return _grams(_words(text), n)
+
+
+ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence
+_MARKER = re.compile(r"\b[A-Z][A-Z']+(?: [A-Z][A-Z']+)+\b|\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def prompt_markers(prompt_texts: Iterable[str]) -> set[str]:
+    """Labels a prompt uses that no reader's text would: "DRAFT TO JUDGE", "must_fix"."""
+    out: set[str] = set()
+    for text in prompt_texts:
+        out.update(m.group(0) for m in _MARKER.finditer(text) if "NEEDED" not in m.group(0))
+    return out
+
+
+def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[str],
+               checklist: list[Requirement]) -> list[Finding]:
+    """Text of the prompts, the house rules, the rubric or the critique inside the draft,
+    and the brief's own instructions copied as if they were the text."""
+    prompt_texts = list(prompt_texts)
+    brief_sources = list(brief_sources)
+    own: set[tuple[str, ...]] = set()
+    for text in brief_sources:
+        own |= _grams(_words(text), ECHO_WORDS)
+    leaked: set[tuple[str, ...]] = set()
+    for text in prompt_texts:
+        leaked |= _grams(_words(text), ECHO_WORDS)
+    leaked -= own
+    draft_words = _words(draft)
+    hits = [g for g in _grams(draft_words, ECHO_WORDS) if g in leaked]
+    markers = sorted(m for m in prompt_markers(prompt_texts) - prompt_markers(brief_sources)
+                     if m in draft)
+    out: list[Finding] = []
+    if hits or markers:
+        sample = markers[0] if markers else " ".join(hits[0])
+        out.append(Finding(
+            code="echo:prompt", severity="must_fix",
+            message=f"The text contains words of the instructions or the critique "
+                    f"({sample!r}): write only the text for its readers."))
+    lowered = draft.lower()
+    starts = [s.lower() for s in req.sentences(draft)]
+    for r in checklist:
+        copied = False
+        if r["kind"] == "task":
+            mine = _grams(_words(r["text"]), 3)
+            copied = bool(mine) and len(mine & _grams(draft_words, 3)) / len(mine) >= 0.75
+        elif r["kind"] == "style":
+            copied = re.search(r"(?m)^\W*" + re.escape(r["subject"].lower()), lowered) is not None
+        elif r["subject"] and r["kind"] in ("fact", "ask"):
+            lead = r["subject"].lower()
+            copied = any(s.lstrip("*_#>- ").startswith(lead) for s in starts)
+        if copied:
+            out.append(Finding(
+                code=f"echo:brief:{r['id']}", severity="must_fix",
+                message=f"The text copies the brief's instruction {r['text'][:120]!r} "
+                        f"({r['id']}): carry it out instead of repeating it."))
+    return out
+
+
+# Bracketed text that is meant as a gap: [TBD], [Figure Needed: x], [FIGURE NEEDED x].
+_GAPLIKE = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")
+_GAP_WORDS = re.compile(r"(?i)\b(?:needed|tbd|tbc|tba|tk|xxx+|todo|fixme|insert|placeholder|"
+                        r"fill in|to come)\b|^\s*\?+\s*$|^\s*\.\.\.\s*$")
+
+
+def check_placeholder_forms(draft: str) -> list[Finding]:
+    out: list[Finding] = []
+    for m in _GAPLIKE.finditer(draft):
+        whole = m.group(0)
+        if PLACEHOLDER.fullmatch(whole) or not _GAP_WORDS.search(m.group(1)):
+            continue
+        out.append(Finding(
+            code=f"placeholder-form:{normalize_placeholder(whole)[:80]}", severity="must_fix",
+            message=f"{whole} is a gap that is not a placeholder of the form "
+                    f"[FIGURE NEEDED: what is missing]: write it in that form and list it in "
+                    f"needs_from_human, or fill it from the brief."))
+    return out
+
+
 def run_checks(
     draft: str,
     needs: list[dict[str, str]],
@@ -150,19 +379,56 @@ def run_checks(
     max_words: int | None,
     banned_phrases: Iterable[str],
     brief: str = "",
+    checklist: list[Requirement] | None = None,
+    prompt_texts: Iterable[str] = (),
+    answered: Iterable[str] = (),
 ) -> list[Finding]:
+    """Every deterministic check. `sources` are the texts facts may come from (brief,
+    title, source file, a person's answers); `prompt_texts` every instruction text the
+    draft must not contain (prompts, house rules, rubric, the last critique);
+    `answered` the placeholders a person has filled."""
     if not draft.strip():
         return [Finding(code="empty-draft", message="The draft is empty.", severity="must_fix")]
     if is_degenerate(draft):
         return [Finding(code="degenerate-draft", severity="must_fix",
                         message="The draft is one word or symbol repeated, not a text.")]
+    sources = list(sources)
+    checklist = checklist or []
     return [
         *check_copied_brief(draft, brief),
         *check_placeholders(draft, needs),
+        *check_placeholder_forms(draft),
         *check_numbers(draft, sources, number_severity),
         *check_length(draft, min_words, max_words),
         *check_banned(draft, banned_phrases),
+        *check_requirements(draft, checklist),
+        *check_missing_facts(draft, checklist, answered),
+        *check_contradictions(draft, checklist),
+        *check_names(draft, sources),
+        *check_echo(draft, prompt_texts, sources, checklist),
     ]
+
+
+# The checks besides the checklist that a draft passes or fails as a whole.
+_WHOLE_TEXT_CHECKS = ("placeholder", "need", "number", "too", "banned", "name", "echo",
+                      "empty", "degenerate", "copies")
+_REQUIREMENT_CHECKS = ("uncovered", "missing-placeholder", "gap-told", "contradiction")
+
+
+def code_score(findings: list[Finding], checklist: list[Requirement]) -> float:
+    """0-100: the share of code checks the draft passes, each checklist item one check
+    and each whole-text check (placeholders, numbers, length, banned phrases, names,
+    echo) one more."""
+    items = [r["id"] for r in checklist if r["kind"] in req.COVERED_KINDS | {"missing"}]
+    failed_items = {f["code"].split(":", 1)[1] for f in findings
+                    if f["severity"] == "must_fix" and f["code"].split(":")[0]
+                    in _REQUIREMENT_CHECKS}
+    failed_whole = {f["code"].split(":")[0].split("-")[0] for f in findings
+                    if f["severity"] == "must_fix"
+                    and f["code"].split(":")[0] not in _REQUIREMENT_CHECKS}
+    total = len(items) + len(_WHOLE_TEXT_CHECKS)
+    failed = len(failed_items & set(items)) + len(failed_whole)
+    return round(100.0 * max(0, total - failed) / total, 1)
 
 
 def is_degenerate(text: str | None) -> bool:

@@ -51,3 +51,20 @@ def strip_chatter(text: str) -> str:
             break
         lines.pop()
     return "\n".join(lines).strip() + "\n"
+
+
+def strip_prompt_lines(text: str, prompt_texts: list[str]) -> str:
+    """Drop the lines of a draft that are, whole, a line of the prompts (a small model
+    sometimes carries "CRITIQUE TO ANSWER. Fix every MUST FIX point." into its text)."""
+    known = set()
+    for prompt in prompt_texts:
+        for line in prompt.splitlines():
+            key = _line_key(line)
+            if len(key) >= 12:
+                known.add(key)
+    kept = [line for line in text.split("\n") if _line_key(line) not in known]
+    return "\n".join(kept).strip() + "\n"
+
+
+def _line_key(line: str) -> str:
+    return re.sub(r"\s+", " ", line.strip(" \t-*#>\"'`")).lower()

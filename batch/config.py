@@ -56,6 +56,11 @@ class Models(Strict):
     writer: ModelSettings = ModelSettings(temperature=0.4)
     critic: ModelSettings = ModelSettings(temperature=0.0, max_tokens=500)
     finalizer: ModelSettings | None = None
+    # What the critic model's answer counts for. "gate": its score is the score and its
+    # must_fix block approval, beside the code checks. "advice": the code checks alone
+    # decide (score = share of checks passed) and the model's points are suggestions.
+    # `python -m bench judge` measures both for a model; see the README for the choice.
+    critic_mode: Literal["gate", "advice"] = "advice"
 
 
 class Retry(Strict):

@@ -16,11 +16,17 @@ from typing import Any
 from langgraph.types import interrupt
 
 from batch import checks
-from batch.cleanup import strip_chatter
+from batch.cleanup import strip_chatter, strip_prompt_lines
 from batch.house_rules import HouseRules
 from batch.models import CallStat, ModelSet, RoleModel, ask
 from batch.output import write_output
-from batch.prompting import critic_messages, finalizer_messages, writer_messages
+from batch.prompting import (
+    critic_messages,
+    finalizer_messages,
+    instruction_texts,
+    writer_messages,
+)
+from batch.requirements import Requirement, build_checklist
 from batch.routing import decide
 from batch.rubrics import Rubric
 from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
@@ -55,21 +61,45 @@ def fill_placeholders(text: str, answers: dict[str, str]) -> str:
         lambda m: by_key.get(checks.normalize_placeholder(m.group(0)), m.group(0)), text)
 
 
+NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
+
+
+def checklist_of(state: LoopState) -> list[Requirement]:
+    """The thread's frozen checklist (threads started before it existed build it now)."""
+    if "checklist" in state:
+        return state["checklist"]
+    return build_checklist(state["brief"])
+
+
+def near_copy(a: str, b: str, share: float = 0.9) -> bool:
+    """Two drafts that share almost every three-word run: a revision that changed nothing."""
+    ga, gb = checks.word_grams(a, 3), checks.word_grams(b, 3)
+    if not ga or not gb:
+        return a.strip() == b.strip()
+    return len(ga & gb) / len(ga | gb) >= share
+
+
 @dataclass
 class Nodes:
     models: ModelSet
     output_dir: Path
+    critic_mode: str = "advice"
 
     # -- writer ------------------------------------------------------------------------
     def writer(self, state: LoopState) -> dict[str, Any]:
         stats: list[CallStat] = []
         answer = ask(self.models.get("writer"), "writer", writer_messages(state), WriterAnswer,
                      stats)
+        # Cleaned here, before the checks and the critic: the text judged (and approved)
+        # is the text written. Whole lines of the prompt a small model copied go too;
+        # anything subtler is left for the echo check to report.
+        draft = strip_prompt_lines(strip_chatter(answer.draft),
+                                   instruction_texts(state, rubric_of(state))).strip()
+        previous = state.get("draft", "")
         return {
             "round": state.get("round", 0) + 1,
-            # Cleaned here, before the checks and the critic: the text judged (and
-            # approved) is the text written.
-            "draft": strip_chatter(answer.draft).strip(),
+            "draft": draft,
+            "repeated": bool(previous) and near_copy(previous, draft),
             "deviations": [d.model_dump() for d in answer.deliberate_deviations],
             "needs_from_human": [n.model_dump() for n in answer.needs_from_human],
             "calls": _calls(stats),
@@ -88,6 +118,9 @@ class Nodes:
             max_words=brief.get("max_words"),
             banned_phrases=house_rules_of(state).banned_phrases,
             brief=brief["text"] if brief.get("kind") != "source" else "",
+            checklist=checklist_of(state),
+            prompt_texts=instruction_texts(state, rubric_of(state)),
+            answered=list((state.get("human_answers") or {}).keys()),
         )
         return {"findings": findings}
 
@@ -97,8 +130,17 @@ class Nodes:
         stats: list[CallStat] = []
         answer = ask(self.models.get("critic"), "critic", critic_messages(state, rubric),
                      critic_schema(rubric), stats)
+        update = self.verdict(state, answer, self.critic_mode)
+        update["calls"] = _calls(stats)
+        return update
+
+    @staticmethod
+    def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
+        """The score, the must_fix and the verdict from the code checks' findings and the
+        critic's answer, as `mode` ("gate" or "advice") weighs the model."""
+        rubric = rubric_of(state)
         scores = answer.scores.model_dump()
-        score = rubric.weighted_score(scores)
+        critic_score = rubric.weighted_score(scores)
         findings = state.get("findings", [])
         judged = [state.get("draft", ""), *sources_of(state)]
         critic_must, echoes = checks.split_echoes(checks.sanitize_feedback(answer.must_fix),
@@ -106,8 +148,15 @@ class Nodes:
         critic_improve, more = checks.split_echoes(
             checks.sanitize_feedback(answer.would_improve), judged)
         must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
-        must_fix += [m for m in critic_must if m not in must_fix]
         would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
+        if mode == "gate":
+            score = critic_score
+            must_fix += [m for m in critic_must if m not in must_fix]
+        else:
+            # Advice: the code checks carry the verdict; the model's points are passed on
+            # to the writer as suggestions only.
+            score = checks.code_score(findings, checklist_of(state))
+            would_improve += critic_must
         would_improve += critic_improve
         if echoes + more:
             would_improve.append(checks.GENERIC_FEEDBACK)
@@ -120,13 +169,13 @@ class Nodes:
                          if m not in {f["message"] for f in findings}})
         update: dict[str, Any] = {
             "scores": scores,
+            "critic_score": critic_score,
             "score": score,
             "must_fix": must_fix,
             "would_improve": would_improve,
             "meets_bar": meets_bar,
             "score_history": [score],
             "must_fix_history": [keys],
-            "calls": _calls(stats),
         }
         best = state.get("best")
         if best is None or score >= best["score"]:
@@ -161,7 +210,7 @@ class Nodes:
         text = fill_placeholders(text, answers)
         update: dict[str, Any] = {"stop_reason": reason}
         finalizer = self.models.get("finalizer")
-        if finalizer is not None:
+        if finalizer is not None and approved:
             text, stats = self._finalize(finalizer, text)
             update["calls"] = _calls(stats)
         # Open needs: placeholders still in the text (an entry for one the text does not
@@ -173,6 +222,7 @@ class Nodes:
             "brief_id": brief["id"],
             "title": brief.get("title") or None,
             "stop_reason": reason,
+            "approved": approved,
             "score": score,
             "rounds": state.get("round", 0),
             "score_history": list(state.get("score_history", [])),
@@ -182,8 +232,19 @@ class Nodes:
         if reason == "approved_by_human":
             meta["approved_by"] = decision.get("by")
             meta["approved_at"] = decision.get("at")
+        if not approved:
+            # Not a finished text: it goes aside, with what is still wrong with it.
+            uncovered = checks.check_requirements(text, checklist_of(state))
+            meta["open_must_fix"] = list(must_fix) or None
+            meta["uncovered_requirements"] = [
+                f["code"].split(":", 1)[1] + ": " + r["text"] for f in uncovered
+                for r in checklist_of(state) if r["id"] == f["code"].split(":", 1)[1]] or None
         meta = {k: v for k, v in meta.items() if v is not None}
-        path = write_output(self.output_dir, brief["id"], meta, text)
+        target = self.output_dir if approved else self.output_dir / NEEDS_WORK
+        path = write_output(target, brief["id"], meta, text)
+        if approved:
+            # An earlier run's unfinished text of this brief is superseded now.
+            (self.output_dir / NEEDS_WORK / path.name).unlink(missing_ok=True)
         update["output_path"] = str(path)
         # What the run log reports is the text that was written, not the last round.
         update["final"] = {"score": score, "must_fix": list(must_fix), "needs": open_needs}

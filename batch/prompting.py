@@ -7,13 +7,19 @@ the shared prefix across rounds.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from functools import cache
 from importlib import resources
 from string import Template
 from typing import Any
 
+from batch.requirements import Requirement, build_checklist, suggested_placeholder
 from batch.rubrics import Rubric
 from batch.state import LoopState
+
+TEMPLATES = ("writer_system", "writer_task", "writer_first", "writer_revise",
+             "critic_system", "critic_task", "finalizer")
 
 
 @cache
@@ -21,13 +27,50 @@ def template(name: str) -> Template:
     return Template(resources.files("batch.prompts").joinpath(f"{name}.md").read_text("utf-8"))
 
 
+def fence(name: str, text: str) -> tuple[str, str]:
+    """(the tag, the text between an opening and a closing tag) for material in a prompt.
+
+    The tag carries a hash of the text, so text inside cannot close it (it would have to
+    contain its own hash) and the same text always gets the same tag, which keeps a
+    local model's prompt cache warm across rounds.
+    """
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    size = 6
+    while f"{name}-{digest[:size]}" in text:
+        size += 2
+    tag = f"{name}-{digest[:size]}"
+    return f"<{tag}>", f"<{tag}>\n{text.strip()}\n</{tag}>"
+
+
+def checklist_block(checklist: list[Requirement]) -> str:
+    """The brief's requirements as the writer must meet them, checked by code later."""
+    must = [r for r in checklist if r["kind"] in ("fact", "ask", "gap")]
+    missing = [r for r in checklist if r["kind"] == "missing"]
+    api = [r for r in checklist if r["kind"] == "api"]
+    lines: list[str] = []
+    if must:
+        lines.append("\nThe text must say each of these, in your own words (checked item by "
+                     "item):")
+        for r in must:
+            prefix = "Say that it is not known yet: " if r["kind"] == "gap" else ""
+            lines.append(f"- {r['id']}: {prefix}{r['text']}")
+    if missing:
+        lines.append("\nThe brief does not give these facts. Write the placeholder shown, "
+                     "exactly, where the fact belongs, and list it in needs_from_human:")
+        for r in missing:
+            lines.append(f"- {r['subject']}: {suggested_placeholder(r['subject'])}")
+    if api:
+        lines.append("\nDocument every one of these public names, each in its own section:")
+        lines.append("- " + ", ".join(r["text"] for r in api))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
 def _brief_fields(state: LoopState) -> dict[str, str]:
     brief: dict[str, Any] = state["brief"]
     source = ""
     if brief.get("source_text"):
-        fence = "````" if "```" in brief["source_text"] else "```"
-        source = (f"\nSOURCE FILE {brief.get('origin_name', '')}:\n{fence}\n"
-                  f"{brief['source_text'].rstrip()}\n{fence}\n")
+        _, block = fence("source", brief["source_text"].rstrip())
+        source = f"\nSOURCE FILE {brief.get('origin_name', '')}:\n{block}\n"
     limits = []
     if brief.get("min_words"):
         limits.append(f"at least {brief['min_words']} words")
@@ -46,25 +89,38 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
     return {
         "brief_id": brief["id"],
         "title_line": f", title: {brief['title']}" if brief.get("title") else "",
-        "brief_text": brief["text"],
+        "brief_block": fence("brief", brief["text"])[1],
         "source_block": source,
         "limits_block": limits_block,
         "facts_block": facts,
     }
 
 
+def instruction_texts(state: LoopState, rubric: Rubric) -> list[str]:
+    """Every text a draft must not contain: the prompt templates, the house rules, the
+    rubric and the critique the writer was last given."""
+    texts = [re.sub(r"\$\w+", " ", template(name).template) for name in TEMPLATES]
+    texts += [state["house_rules"]["text"], rubric.as_prompt()]
+    texts += state.get("must_fix", []) + state.get("would_improve", [])
+    return texts
+
+
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
     system = template("writer_system").substitute(house_rules=state["house_rules"]["text"])
-    task = template("writer_task").substitute(_brief_fields(state))
+    checklist = state.get("checklist") or build_checklist(state["brief"])
+    task = template("writer_task").substitute(_brief_fields(state),
+                                              checklist_block=checklist_block(checklist))
     if not state.get("draft"):
         tail = template("writer_first").substitute()
     else:
-        points = [f"- MUST FIX: {p}" for p in state.get("must_fix", [])]
-        points += [f"- IMPROVE: {p}" for p in state.get("would_improve", [])]
+        points = [f"{i}. MUST FIX: {p}" for i, p in enumerate(state.get("must_fix", []), 1)]
+        points += [f"{i}. SUGGESTION: {p}" for i, p in
+                   enumerate(state.get("would_improve", []), len(points) + 1)]
+        tag, block = fence("draft", state["draft"])
         tail = template("writer_revise").substitute(
             round=state.get("round", 0),
-            score=f"{state.get('score', 0):g}",
-            draft=state["draft"],
+            draft_tag=tag,
+            draft_block=block,
             points="\n".join(points) or "- (no open points; tighten the text)",
         )
     return [{"role": "system", "content": system}, {"role": "user", "content": task + tail}]
@@ -78,8 +134,9 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
     if deviations:
         items = "\n".join(f"- {d['point']}: {d['reason']}" for d in deviations)
         block = f"\nTHE WRITER'S DELIBERATE DEVIATIONS:\n{items}\n"
+    tag, draft_block = fence("draft", state.get("draft", ""))
     task = template("critic_task").substitute(
-        _brief_fields(state), draft=state.get("draft", ""), deviations_block=block)
+        _brief_fields(state), draft_tag=tag, draft_block=draft_block, deviations_block=block)
     return [{"role": "system", "content": system}, {"role": "user", "content": task}]
 
 

@@ -24,9 +24,10 @@ FIELDS = [
     "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
     "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
     "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
-    "decision_note", "updated_at",
+    "decision_note", "updated_at", "uncovered", "checklist",
 ]
-JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models"}
+JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
+               "uncovered", "checklist"}
 
 
 def now() -> str:
@@ -106,9 +107,16 @@ def _m004_batches(db: sqlite3.Connection) -> None:
         )""")
 
 
+def _m005_checklist(db: sqlite3.Connection) -> None:
+    # What the brief asks, as checked by code ("R1 fact: ..."), and which items the text
+    # written does not cover.
+    db.execute("ALTER TABLE runs ADD COLUMN checklist TEXT NOT NULL DEFAULT '[]'")
+    db.execute("ALTER TABLE runs ADD COLUMN uncovered TEXT NOT NULL DEFAULT '[]'")
+
+
 # Ordered: a database at user_version N has had the first N applied.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
-    _m001_runs, _m002_outbox, _m003_decisions, _m004_batches,
+    _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
 ]
 
 

@@ -32,8 +32,9 @@ from batch.gsheets import read_rows
 from batch.house_rules import load_house_rules
 from batch.locks import LockBusy, thread_lock
 from batch.models import ModelSet, RoleModel
-from batch.nodes import Nodes
+from batch.nodes import Nodes, checklist_of
 from batch.output import safe_filename
+from batch.requirements import build_checklist
 from batch.routing import decide
 from batch.rubrics import load_rubric
 from batch.runlog import RunLog, now
@@ -128,7 +129,17 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
         needs = values.get("needs_from_human", [])
     open_needs = checks.unanswered(needs, values.get("human_answers") or {})
+    checklist = checklist_of(values) if values.get("brief") else []
+    approved = values.get("meets_bar") or values.get("stop_reason") in (
+        "approved", "approved_by_human")
+    # The text the run stands for: the approved one, else the best round's.
+    text = values["best"]["draft"] if values.get("best") and not approved else values.get(
+        "draft", "")
+    uncovered = [f["code"].split(":", 1)[1]
+                 for f in checks.check_requirements(text, checklist)] if text else []
     return {
+        "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
+        "uncovered": uncovered,
         "rounds": values.get("round", 0),
         "score": score,
         "score_history": list(values.get("score_history", [])),
@@ -149,6 +160,34 @@ def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
             "decision_note": note}
 
 
+def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
+    """A thread's starting state (rubric, house rules and checklist frozen in it) and the
+    fingerprint of everything that shapes it."""
+    loop = settings.loop
+    rubric_name = brief.rubric or (loop.source_rubric if brief.kind == "source" else loop.rubric)
+    rubric = load_rubric(settings.path(settings.paths.rubrics), rubric_name)
+    rules = load_house_rules(settings.path(settings.paths.house_rules),
+                             brief.house_rules or loop.house_rules)
+    threshold = loop.threshold if loop.threshold is not None else rubric.threshold
+    brief_fields = {"id": brief.id, "title": brief.title, "text": brief.text,
+                    "kind": brief.kind, "source_text": brief.source_text,
+                    "origin_name": Path(brief.origin).name,
+                    "min_words": brief.min_words, "max_words": brief.max_words}
+    state: LoopState = {
+        "brief": brief_fields,
+        "rubric": rubric.model_dump(),
+        "house_rules": {"name": rules.name, "text": rules.text,
+                        "banned": list(rules.banned_phrases)},
+        "checklist": build_checklist(brief_fields),
+        "limits": {"max_rounds": loop.max_rounds,
+                   "no_progress_rounds": loop.no_progress_rounds,
+                   "review": loop.review, "threshold": threshold,
+                   "max_revisions": loop.max_revisions},
+        "round": 0,
+    }
+    return state, brief.fingerprint(rubric.text, rules.text)
+
+
 class Batch:
     def __init__(
         self,
@@ -167,7 +206,8 @@ class Batch:
                                ready=models)
         self.runlog = RunLog(settings.runs_db_path)
         self.checkpointer = open_checkpointer(settings.checkpoint_path)
-        self.nodes = Nodes(models=self.models, output_dir=settings.output_dir)
+        self.nodes = Nodes(models=self.models, output_dir=settings.output_dir,
+                           critic_mode=settings.models.critic_mode)
         self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
         self._google_factory = google_client
         self._google: gspread.Client | None = None
@@ -248,30 +288,7 @@ class Batch:
         return BriefResult(brief_id, thread_id, "error", record, error=reason)
 
     def initial_state(self, brief: Brief) -> tuple[LoopState, str]:
-        """The thread's starting state and the fingerprint of everything that shapes it."""
-        loop = self.settings.loop
-        rubric_name = brief.rubric or (loop.source_rubric if brief.kind == "source"
-                                       else loop.rubric)
-        rubric = load_rubric(self.settings.path(self.settings.paths.rubrics), rubric_name)
-        rules = load_house_rules(self.settings.path(self.settings.paths.house_rules),
-                                 brief.house_rules or loop.house_rules)
-        threshold = loop.threshold if loop.threshold is not None else rubric.threshold
-        state: LoopState = {
-            "brief": {"id": brief.id, "title": brief.title, "text": brief.text,
-                      "kind": brief.kind, "source_text": brief.source_text,
-                      "origin_name": Path(brief.origin).name,
-                      "min_words": brief.min_words, "max_words": brief.max_words},
-            "rubric": rubric.model_dump(),
-            "house_rules": {"name": rules.name, "text": rules.text,
-                            "banned": list(rules.banned_phrases)},
-            "limits": {"max_rounds": loop.max_rounds,
-                       "no_progress_rounds": loop.no_progress_rounds,
-                       "review": loop.review, "threshold": threshold,
-                       "max_revisions": loop.max_revisions},
-            "round": 0,
-        }
-        fingerprint = brief.fingerprint(rubric.text, rules.text)
-        return state, fingerprint
+        return start_state(self.settings, brief)
 
     def config_for(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id},

@@ -16,7 +16,7 @@ def render_cell(field: str, value: Any) -> Any:
         return ""
     if field == "score_history":
         return " → ".join(f"{s:g}" for s in value)
-    if field == "open_must_fix":
+    if field in ("open_must_fix", "uncovered", "checklist"):
         return "\n".join(f"• {item}" for item in value)
     if field == "needs_from_human":
         return "\n".join(f"{n['placeholder']} — {n.get('question', '')}".rstrip(" —")

@@ -44,7 +44,8 @@ class BestDraft(TypedDict):
 class FinalText(TypedDict):
     """What finish wrote: the run log reports these, not the last round's."""
 
-    score: float
+    score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
+    critic_score: float
     must_fix: list[str]
     needs: list[dict[str, str]]
 
@@ -55,14 +56,17 @@ class LoopState(TypedDict, total=False):
     rubric: dict[str, Any]
     house_rules: dict[str, Any]
     limits: Limits
+    checklist: list[dict[str, Any]]  # batch.requirements.Requirement, built once
     # the current round
     round: int
     draft: str
+    repeated: bool  # the writer gave (almost) the same draft as the round before
     deviations: list[dict[str, str]]
     needs_from_human: list[dict[str, str]]
     findings: list[Finding]
     scores: dict[str, int]
-    score: float
+    score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
+    critic_score: float
     must_fix: list[str]
     would_improve: list[str]
     meets_bar: bool

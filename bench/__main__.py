@@ -1,3 +1,14 @@
-from bench.run import main
+import sys
 
-main()
+if sys.argv[1:2] == ["judge"]:
+    from bench.judge import main as judge_main
+
+    judge_main(sys.argv[2:])
+elif sys.argv[1:2] == ["loop"]:
+    from bench.loop import main as loop_main
+
+    loop_main(sys.argv[2:])
+else:
+    from bench.run import main
+
+    main()

@@ -50,7 +50,7 @@ def machine() -> dict[str, Any]:
             "platform": platform.platform()}
 
 
-def project(n_briefs: int, body: str = "Office closed on Friday ({bid}).") -> Path:
+def project(n_briefs: int, body: str = "---\nid: {bid}\n---\nOffice closed on Friday.") -> Path:
     root = Path(tempfile.mkdtemp(prefix="briefloop-bench-"))
     shutil.copytree(REPO / "rubrics", root / "rubrics")
     shutil.copytree(REPO / "house_rules", root / "house_rules")

@@ -32,7 +32,8 @@ def brief_ids_in(requests: list[dict]) -> list[str]:
 def test_sigkill_mid_batch_then_rerun(project):
     ids = [f"brief-{i}" for i in range(6)]
     for bid in ids:
-        (project / "briefs" / f"{bid}.md").write_text(f"Office closed on Friday ({bid}).")
+        (project / "briefs" / f"{bid}.md").write_text(
+            f"---\nid: {bid}\n---\nOffice closed on Friday.")
     with FakeOllama(default=UNIVERSAL, latency=0.25) as server:
         cfg = ollama_config(project, server.base_url)
         proc = briefloop_process(cfg, "run", str(project / "briefs"))

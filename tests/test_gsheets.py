@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import google.auth.exceptions
@@ -56,8 +57,14 @@ def client_factory(fake, settings, sleeps=None, real_sleep=False):
     return lambda: fake.client(http_client=cls)
 
 
+def say_the_brief(messages):
+    """A writer whose text states exactly what its brief says."""
+    brief = re.search(r"<brief-\w+>\n(.*?)\n</brief-", messages[-1]["content"], re.S)
+    return writer_answer(brief.group(1))
+
+
 def models(n=2):
-    return {"writer": ScriptedModel([writer_answer("The office is closed on Friday.")] * n),
+    return {"writer": ScriptedModel([say_the_brief] * n),
             "critic": ScriptedModel([critic_answer(5)] * n)}
 
 

@@ -55,8 +55,8 @@ def test_revision_answers_the_critique_and_critic_sees_no_history(project, setti
     assert r.outcome == "approved" and r.record["score_history"] == [25.0, 100.0]
     revise_prompt = writer.sent[1][-1]["content"]
     assert "MUST FIX: Say from when the office is closed." in revise_prompt
-    assert "IMPROVE: Use bullets." in revise_prompt
-    assert "Closed Friday." in revise_prompt and "score 25" in revise_prompt
+    assert "SUGGESTION: Use bullets." in revise_prompt
+    assert "Closed Friday." in revise_prompt and "score 25" not in revise_prompt
     second_critic_prompt = "\n".join(m["content"] for m in critic.sent[1])
     assert "score 25" not in second_critic_prompt and "25.0" not in second_critic_prompt
     assert "round 1" not in second_critic_prompt.lower()
@@ -66,7 +66,8 @@ def test_revision_answers_the_critique_and_critic_sees_no_history(project, setti
 
 def test_high_score_with_must_fix_is_not_approved(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([writer_answer(GOOD)] * 3)
+    writer = ScriptedModel([writer_answer(f"{GOOD}\n\nThis is version {w}.")
+                            for w in ("one", "two", "three")])
     critic = ScriptedModel([critic_answer(5, must_fix=[f"Problem {i}."]) for i in range(3)])
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "max_rounds"
@@ -99,11 +100,24 @@ def test_word_limit_and_banned_phrase(project, settings):
 def test_no_progress_stops_the_loop(project):
     s = make_settings(project, **{"loop.max_rounds": 6, "loop.no_progress_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([writer_answer(GOOD)] * 6)
+    drafts = [f"{GOOD}\n\nThis is revision {w} of the memo."
+              for w in ("one", "two", "three", "four", "five", "six")]
+    writer = ScriptedModel([writer_answer(d) for d in drafts])
     critic = ScriptedModel([critic_answer(3, must_fix=["Name the team."])] * 6)
     [r] = run(s, project, writer, critic).results
     assert r.outcome == "no_progress" and r.record["rounds"] == 3
     assert writer.calls == 3
+
+
+def test_a_revision_identical_to_the_last_draft_stops_early(project):
+    s = make_settings(project, **{"loop.max_rounds": 6, "loop.no_progress_rounds": 4})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)] * 6)
+    critic = ScriptedModel([critic_answer(3, must_fix=["Name the team."])] * 6)
+    [r] = run(s, project, writer, critic).results
+    # The second round changed nothing: no third round asked the same way.
+    assert r.outcome == "no_progress" and r.record["rounds"] == 2
+    assert writer.calls == 2 and critic.calls == 2
 
 
 def test_missing_fact_pauses_for_a_person(project, settings):
@@ -223,7 +237,7 @@ def test_source_file_uses_api_docs_rubric(project, settings):
 def test_concurrency_runs_all_briefs(project):
     s = make_settings(project, **{"run.concurrency": 3})
     for i in range(5):
-        write_brief(project, f"b{i}.md", f"Office closed Friday from 15:00 ({i}).")
+        write_brief(project, f"b{i}.md", "Office closed Friday from 15:00.", id=f"b{i}")
     writer = ScriptedModel([writer_answer(GOOD)] * 5)
     critic = ScriptedModel([critic_answer(5)] * 5)
     summary = run(s, project, writer, critic)

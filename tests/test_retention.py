@@ -24,7 +24,7 @@ def counts(settings):
 
 def test_gc_keeps_final_checkpoints_and_waiting_threads(project, settings):
     for i in range(3):
-        write_brief(project, f"b{i}.md", f"Office closed on Friday, number {i}.")
+        write_brief(project, f"b{i}.md", "Office closed on Friday.", id=f"b{i}")
     write_brief(project, "wait.md", "Memo needing x.")
     writer = ScriptedModel([writer_answer("Closed on Friday.")] * 6 +
                            [writer_answer(f"x is {PH}.", needs=[(PH, "x?")])])

@@ -86,7 +86,8 @@ def test_reject_ends_the_run_with_the_reason(project, settings):
 
 def test_revise_loops_once_more_and_a_number_from_an_answer_is_allowed(project, settings):
     writer = ScriptedModel([writer_answer(DRAFT, needs=NEEDS),
-                            writer_answer(f"Q3 revenue was 4.2M EUR, see {PH}.", needs=NEEDS)])
+                            writer_answer(f"Q3 revenue was 4.2M EUR, see {PH}. We opened "
+                                          f"Berlin.", needs=NEEDS)])
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
     batch, tid, *_ = paused(project, settings, writer, critic)
     result = review.answer(batch, tid, "revise", {PH: "4.2M EUR"},

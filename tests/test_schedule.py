@@ -25,7 +25,8 @@ from fake_ollama import FakeOllama
 def briefs(project: Path, n: int) -> list[str]:
     ids = [f"brief-{i}" for i in range(n)]
     for bid in ids:
-        (project / "briefs" / f"{bid}.md").write_text(f"Office closed on Friday ({bid}).")
+        (project / "briefs" / f"{bid}.md").write_text(
+            f"---\nid: {bid}\n---\nOffice closed on Friday.")
     return ids
 
 

@@ -1,0 +1,418 @@
+"""What a brief asks, as a checklist code can verify a draft against.
+
+Built once when a thread starts and frozen in its state, so every round is judged
+against the same list and a person sees the same list in `review show` and the run log.
+
+    brief text -> items (list items, "Label: a, b, c" lines, sentences)
+               -> Requirement(kind, text, terms, numbers)
+
+Kinds:
+- fact:    something the text must say ("The team closed 42 new accounts")
+- ask:     something the text must ask its readers to do ("update the CRM by Friday")
+- missing: a fact the brief says is not known yet; the text carries a placeholder
+- gap:     a fact not known yet that the brief asks to be *told* to the reader
+- api:     a public name of a source file that the docs must cover
+- task / style: instructions to the writer ("Write a memo…", "Tone: warm"); never
+  covered, but never copied into the text either
+
+A requirement is covered when every number it holds and at least half of its key
+terms (content words, lightly stemmed) are in the draft. That is deliberately lenient:
+a paraphrase keeps most content words, and a missing fact usually loses all of them.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Literal, TypedDict
+
+Kind = Literal["fact", "ask", "missing", "gap", "api", "task", "style"]
+COVERED_KINDS = frozenset({"fact", "ask", "gap", "api"})
+
+
+class Requirement(TypedDict):
+    id: str
+    kind: Kind
+    text: str
+    terms: list[str]  # stems of the content words
+    numbers: list[str]
+    subject: str  # missing/gap: what is not known; api: the name; task: the lead phrase
+
+
+WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
+_LABEL_LINE = re.compile(r"^\s*([A-Za-z][\w '/-]{0,30}?)\s*:\s+(.+)$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
+
+STOPWORDS = frozenset({
+    "a", "an", "the", "and", "or", "but", "if", "then", "so", "than", "that", "this",
+    "these", "those", "there", "here", "of", "to", "in", "on", "at", "by", "for", "from",
+    "with", "without", "into", "onto", "over", "under", "about", "as", "is", "are", "was",
+    "were", "be", "been", "being", "am", "do", "does", "did", "doing", "have", "has", "had",
+    "having", "it", "its", "it's", "they", "them", "their", "theirs", "we", "us", "our",
+    "ours", "you", "your", "yours", "he", "him", "his", "she", "her", "i", "me", "my",
+    "mine", "who", "whom", "whose", "which", "what", "when", "where", "why", "how", "all",
+    "any", "both", "each", "every", "few", "more", "most", "other", "some", "such", "no",
+    "nor", "not", "only", "own", "same", "too", "very", "can", "will", "just", "should",
+    "would", "could", "may", "might", "must", "shall", "also", "up", "down", "out", "off",
+    "again", "further", "once", "one", "ever", "new", "please", "let", "make",
+    "sure", "get", "got", "s", "t", "don't", "isn't", "aren't", "won't", "can't", "via",
+    "per", "etc", "e.g", "i.e", "within", "before", "after", "while", "during",
+    "until",
+})
+# Opposites a contradiction can hide in (either direction), and negations.
+OPPOSITES = (
+    ("up", "down"), ("increase", "decrease"), ("rise", "fall"), ("rose", "fell"),
+    ("grew", "shrank"), ("higher", "lower"), ("more", "fewer"), ("more", "less"),
+    ("before", "after"), ("open", "closed"), ("opens", "closes"), ("open", "close"),
+    ("allowed", "forbidden"), ("allowed", "banned"), ("earlier", "later"),
+    ("gain", "loss"), ("include", "exclude"), ("includes", "excludes"),
+    ("required", "optional"), ("always", "never"), ("true", "false"),
+    ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
+    ("enabled", "disabled"), ("mandatory", "optional"), ("free", "paid"),
+)
+NEGATIONS = re.compile(
+    r"\b(?:not|never|no longer|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
+    r"weren't|mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)\b", re.IGNORECASE)
+# Negations that do not reverse what they stand beside.
+_LITOTES = re.compile(
+    r"\b(?:don't|do not|never) forget\b|\bnot only\b|\bno later than\b|\bnot later than\b|"
+    r"\bno matter\b|\bno more than\b|\bnot more than\b|\bno fewer than\b|\bno sooner\b",
+    re.IGNORECASE)
+
+# "not known yet", "to be confirmed", "finance will confirm it on Monday", "TBD" ...
+MISSING_CUE = re.compile(
+    r"\b(?:not|isn't|aren't|hasn't|haven't)\s+(?:been\s+|yet\s+)?"
+    r"(?:known|decided|confirmed|set|fixed|final(?:ised|ized)?|agreed|available|announced|"
+    r"approved|signed|settled|chosen|published|released|ready|in)\b(?:\s+yet)?"
+    r"|\b(?:to be|yet to be|still to be)\s+(?:confirmed|decided|announced|determined|set|"
+    r"agreed|defined|fixed|finali[sz]ed)\b"
+    r"|\bno\s+(?:results|figures?|numbers?|data|decision|date|price)\s+yet\b"
+    r"|\bnot\s+yet\b|\bnot\b[^.;:]{0,40}?\byet\b"
+    r"|\bwill\s+(?:be\s+)?(?:confirm|announce|decide|share|publish|tell|inform)(?:e?d)?\b"
+    r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bpending\b|\bTB[CDA]\b|\bstill open\b"
+    r"|\bleave a (?:gap|placeholder|blank)\b",
+    re.IGNORECASE)
+TASK_VERBS = ("write", "draft", "create", "produce", "prepare", "compose", "document",
+              "describe", "generate", "give", "keep", "use", "avoid", "do")
+RELAY_VERBS = ("tell", "inform", "remind", "announce", "explain", "mention", "say", "let",
+               "notify", "warn", "ask", "invite", "encourage", "note")
+# Words about the writing job, not about what the text must say.
+META_TERMS = frozenset({"need", "needs", "text", "write", "writ", "memo", "description",
+                        "descript", "copy", "draft", "brief", "wording", "words"})
+_DOC_NOUNS = (r"(?:memo|email|e-mail|note|letter|announcement|message|post|description|"
+              r"copy|text|page|documentation|docs|blurb|notice|update)")
+_TASK_SENTENCE = re.compile(
+    r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?" + _DOC_NOUNS + r"\s+(?:to|for|about|on)\b"
+    r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b",
+    re.IGNORECASE)
+STYLE_LABELS = frozenset({"tone", "style", "audience", "voice", "format", "length",
+                          "register", "reader", "readers", "language", "channel"})
+_RELAY = re.compile(
+    r"^(?P<lead>(?:please\s+)?(?:" + "|".join(RELAY_VERBS) + r")\b(?:\s+[\w'-]+){0,8}?"
+    r"\s+(?:that|to|about|know that|know)\b)\s*(?P<rest>.+)$", re.IGNORECASE)
+
+
+def stem(word: str) -> str:
+    """A light stemmer: enough to match close, closed, closes and closing."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es",
+                   "ly", "s"):
+        if len(w) - len(suffix) >= 3 and w.endswith(suffix):
+            w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def normalize_number(token: str) -> str:
+    n = token.lstrip("+").rstrip("%").replace(",", "")
+    if "." in n:
+        n = n.rstrip("0").rstrip(".") or "0"
+    return n
+
+
+def numbers_of(text: str) -> list[str]:
+    return sorted({normalize_number(m.group(0)) for m in _NUMBER.finditer(text)})
+
+
+_PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+
+
+def content_terms(text: str) -> list[str]:
+    """Stems of the words that carry meaning, in order, without repeats. Hyphenated
+    words count by their parts: "warm-to-cool" is matched by "warm to cool"."""
+    out: list[str] = []
+    for word in _PART.findall(text):
+        lw = word.lower()
+        if lw in STOPWORDS or _NUMBER.fullmatch(word) or len(lw) < 2:
+            continue
+        s = stem(lw)
+        if s not in out and lw not in META_TERMS and s not in META_TERMS:
+            out.append(s)
+    return out
+
+
+def stems_of(text: str) -> set[str]:
+    return {stem(w) for w in _PART.findall(text)}
+
+
+def sentences(text: str) -> list[str]:
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            out += [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
+    return out
+
+
+# -- building the checklist ----------------------------------------------------------------
+
+def _first_word(text: str) -> str:
+    m = WORD.search(text)
+    return m.group(0).lower() if m else ""
+
+
+def _drop_task_clauses(item: str) -> str:
+    """"Storynest is a reading app, and we need the text for its page" -> the fact."""
+    clauses = re.split(r"(;\s+|,\s+(?:and|but)\s+)", item)
+    kept = [c for c in clauses[::2] if not _TASK_SENTENCE.match(c.strip())]
+    if not kept or len(kept) == len(clauses[::2]):
+        return item
+    return ", ".join(c.strip(" ,;") for c in kept).rstrip(".") + "."
+
+
+def _classify(item: str) -> tuple[Kind, str, str]:
+    """(kind, the text that must be covered, subject or lead phrase)."""
+    item = _drop_task_clauses(item)
+    first = _first_word(item)
+    relay = _RELAY.match(item)
+    if relay and first in RELAY_VERBS:
+        rest = relay.group("rest")
+        if MISSING_CUE.search(rest):
+            # "Say that the date will be announced next week": the gap is told.
+            return "gap", rest, _missing_subject(rest)
+        kind: Kind = "ask" if first in ("ask", "invite", "encourage", "remind") else "fact"
+        return kind, rest, relay.group("lead")
+    if first in TASK_VERBS or first in RELAY_VERBS or _TASK_SENTENCE.match(item):
+        # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
+        return "task", item, " ".join(WORD.findall(item)[:4])
+    if MISSING_CUE.search(item):
+        return "missing", item, _missing_subject(item)
+    return "fact", item, ""
+
+
+def _missing_subject(item: str, context: str = "") -> str:
+    """What is not known, in a few words: the label of "Price: not decided yet", else
+    the clause before the cue ("The launch date is to be confirmed" -> "launch date")."""
+    label = _LABEL_LINE.match(item)
+    if label and MISSING_CUE.search(label.group(2)):
+        return label.group(1).strip()
+    cue = MISSING_CUE.search(item)
+    before = item[: cue.start()] if cue else item
+    if cue and cue.group(0).lower().startswith("not") and cue.group(0).lower().endswith("yet"):
+        before += " " + cue.group(0)[3:-3]  # "has not sent us the address yet"
+    clause = re.split(r"[,;:]|\b(?:but|and|so|because|while)\b", before)[-1]
+
+    def words(text: str) -> list[str]:
+        return [w for w in WORD.findall(text) if w.lower() not in STOPWORDS
+                and w.lower() not in ("yet", "still", "sent", "given", "told", "has", "have")]
+
+    subject = words(clause)
+    if len(subject) <= 1:
+        subject = words(context + " " + before)[-3:] or subject
+    return " ".join(subject[-4:]) or item[:40]
+
+
+def _items(text: str) -> list[tuple[str, str | None, str]]:
+    """(item text, label, the sentence before it in its block) triples: the sentences
+    of list items and prose paragraphs, a "Label: a, b, c" sentence split on its commas."""
+    blocks: list[str] = []
+    for line in text.splitlines():
+        item = _LIST_ITEM.match(line)
+        if not line.strip():
+            blocks.append("")
+        elif item:
+            blocks.append(item.group(1).strip())
+        elif blocks and blocks[-1]:
+            blocks[-1] += " " + line.strip()
+        else:
+            blocks.append(line.strip())
+    out: list[tuple[str, str | None, str]] = []
+    for block in blocks:
+        previous = ""
+        for sentence in sentences(block):
+            out.extend((part, label, previous) for part, label in _split_label(sentence))
+            previous = sentence
+    return out
+
+
+def _split_label(sentence: str) -> list[tuple[str, str | None]]:
+    label = _LABEL_LINE.match(sentence)
+    if not label or len(label.group(1).split()) > 3:
+        return [(sentence, None)]
+    name, value = label.group(1).strip(), label.group(2).strip()
+    if name.lower() in STYLE_LABELS:
+        return [(sentence, "style")]
+    if MISSING_CUE.search(value):
+        return [(sentence, None)]
+    parts = [p.strip(" .") for p in re.split(r"[;,](?![^()]*\))", value)]
+    parts = [p for p in parts if p]
+    if len(parts) > 1:
+        return [(p, name) for p in parts]
+    return [(sentence, None)]
+
+
+def brief_checklist(text: str) -> list[Requirement]:
+    out: list[Requirement] = []
+    for item, label, previous in _items(text):
+        if label == "style":
+            out.append(_req(len(out), "style", item, item.split(":")[0].strip() + ":"))
+            continue
+        kind, body, subject = _classify(item)
+        if kind == "missing":
+            subject = _missing_subject(item, previous)
+        out.append(_req(len(out), kind, body, subject))
+    # A missing fact right before "Say that it will be announced..." is told, not filled.
+    for i, r in enumerate(out[:-1]):
+        if r["kind"] == "missing" and out[i + 1]["kind"] == "gap":
+            r["kind"] = "gap"
+    return out
+
+
+def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:
+    text = text.strip()
+    if kind in ("missing", "gap"):
+        # The unknown value is not a term to find; what it is about is.
+        terms = content_terms(subject + " " + MISSING_CUE.sub(" ", text))
+        numbers: list[str] = []
+    else:
+        terms, numbers = content_terms(text), numbers_of(text)
+    return Requirement(id=f"R{index + 1}", kind=kind, text=text, terms=terms,
+                       numbers=numbers, subject=subject)
+
+
+def source_checklist(source: str) -> list[Requirement]:
+    """Every public function, class and method of a Python file, from its AST."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    out: list[Requirement] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            if node.name.startswith("_"):
+                continue
+            kind = "class" if isinstance(node, ast.ClassDef) else "function"
+            out.append(_api(len(out), f"{kind} {node.name}", node.name))
+            if isinstance(node, ast.ClassDef):
+                for sub in node.body:
+                    if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
+                            and not sub.name.startswith("_")):
+                        out.append(_api(len(out), f"method {node.name}.{sub.name}", sub.name))
+    return out
+
+
+def _api(index: int, text: str, name: str) -> Requirement:
+    return Requirement(id=f"R{index + 1}", kind="api", text=text, terms=[name], numbers=[],
+                       subject=name)
+
+
+def build_checklist(brief: dict) -> list[Requirement]:
+    if brief.get("kind") == "source":
+        if str(brief.get("origin_name", "")).endswith(".py") or not brief.get("origin_name"):
+            return source_checklist(brief.get("source_text", ""))
+        return []
+    return brief_checklist(brief.get("text", ""))
+
+
+# -- judging a draft against it ------------------------------------------------------------
+
+def covered(req: Requirement, draft: str) -> bool:
+    if req["kind"] == "api":
+        return re.search(r"(?<![\w.])" + re.escape(req["subject"]) + r"(?!\w)", draft) is not None
+    draft_numbers = set(numbers_of(draft))
+    if any(n not in draft_numbers for n in req["numbers"]):
+        return False
+    terms = req["terms"]
+    if not terms or (req["numbers"] and len(terms) <= 2):
+        return True  # its figures are there, and figures are what a paraphrase keeps
+    have = stems_of(draft)
+    found = sum(1 for t in terms if t in have)
+    return found * 2 >= len(terms)
+
+
+def best_sentence(req: Requirement, draft_sentences: list[str]) -> tuple[str, float]:
+    """The draft sentence that says most of the requirement, and the share it says."""
+    terms = set(req["terms"])
+    if not terms:
+        return "", 0.0
+    best, share = "", 0.0
+    for s in draft_sentences:
+        got = len(terms & stems_of(s)) / len(terms)
+        if got > share:
+            best, share = s, got
+    return best, share
+
+
+NEAR = 3  # words either side of a term that a negation must stand within to negate it
+
+
+def negated_terms(text: str, terms: set[str]) -> set[str]:
+    """The terms a negation stands near in `text` ("work is not allowed": work)."""
+    words = [w.lower() for w in WORD.findall(_LITOTES.sub(" ", text))]
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        if stem(w) not in terms:
+            continue
+        window = " ".join(words[max(0, i - NEAR): i] + words[i + 1: i + 1 + NEAR])
+        if NEGATIONS.search(window):
+            out.add(stem(w))
+    return out
+
+
+def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
+    """A negation or an opposite in `sentence` that the `source` does not have."""
+    src_words = {w.lower() for w in WORD.findall(source)}
+    sen_words = {w.lower() for w in WORD.findall(sentence)}
+    for a, b in OPPOSITES:
+        for mine, theirs in ((a, b), (b, a)):
+            if mine in sen_words and mine not in src_words and theirs in src_words:
+                return f"{mine!r} where the brief says {theirs!r}"
+    wanted = set(terms)
+    flipped = negated_terms(sentence, wanted) - negated_terms(source, wanted)
+    if flipped and len(NEGATIONS.findall(sentence)) > len(NEGATIONS.findall(source)):
+        return f"a negation the brief does not have (near {sorted(flipped)[0]!r})"
+    return None
+
+
+def tells_gap(draft: str, subject: str) -> bool:
+    """The draft tells its readers that `subject` is not known (instead of a placeholder)."""
+    want = set(content_terms(subject))
+    return any(MISSING_CUE.search(s) and (not want or bool(want & stems_of(s)))
+               for s in sentences(draft))
+
+
+_DATE_WORDS = re.compile(r"(?i)\b(?:date|day|when|deadline|time|start|launch|week|month)\b")
+_NAME_WORDS = re.compile(r"(?i)\b(?:name|who|owner|contact|person|manager|speaker|lead)\b")
+_FIGURE_WORDS = re.compile(
+    r"(?i)\b(?:revenue|price|cost|figure|number|count|amount|rate|budget|total|sales|"
+    r"percent|percentage|margin|profit|salary|fee|size|weight|capacity|how many|how much)\b")
+
+
+def suggested_placeholder(subject: str) -> str:
+    """The placeholder the writer is told to use for a fact the brief lacks."""
+    what = re.sub(r"[\[\]\"\n]+", " ", subject).strip(" :.;") or "missing fact"
+    if _FIGURE_WORDS.search(what):
+        label = "FIGURE"
+    elif _DATE_WORDS.search(what):
+        label = "DATE"
+    elif _NAME_WORDS.search(what):
+        label = "NAME"
+    else:
+        label = "FACT"
+    return f"[{label} NEEDED: {what}]"
