@@ -243,7 +243,9 @@ def highlight_placeholders(text: str) -> str:
 def print_result(r: BriefResult) -> None:
     out.print(escape(describe_result(r)), highlight=False, soft_wrap=True)
     if r.record and r.record.get("output_path") and r.outcome != "awaiting_human":
-        out.print(f"output: {r.record['output_path']}", highlight=False, soft_wrap=True)
+        approved = r.record.get("stop_reason") in ("approved", "approved_by_human")
+        label = "output" if approved else "not approved, set aside in"
+        out.print(f"{label}: {r.record['output_path']}", highlight=False, soft_wrap=True)
 
 
 @cli.group()
@@ -299,6 +301,11 @@ def review_show(ctx: click.Context, thread: str) -> None:
             value = f" = {escape(given)}" if given else ""
             out.print(f"  {n}. {escape(need['placeholder'])}{value}: {escape(need['question'])}",
                       soft_wrap=True)
+    if item.checklist:
+        out.print("[bold]What the brief asks (checked by code)[/]")
+        for rid, kind, text, ok in item.checklist:
+            mark = "[green]✓[/]" if ok else "[red]✗[/]"
+            out.print(f"  {mark} {rid} {kind}: {escape(text)}", soft_wrap=True)
     for title, lines in (("Deliberate deviations",
                           [f"{d['point']}: {d['reason']}" for d in item.deviations]),
                          ("Critic's suggestions (would improve)", item.would_improve)):

@@ -92,7 +92,7 @@ MISSING_CUE = re.compile(
     r"|\bnot\s+yet\b|\bnot\b[^.;:]{0,40}?\byet\b"
     r"|\bwill\s+(?:be\s+)?(?:confirm|announce|decide|share|publish|tell|inform)(?:e?d)?\b"
     r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bpending\b|\bTB[CDA]\b|\bstill open\b"
-    r"|\bleave a (?:gap|placeholder|blank)\b",
+    r"|\bleave a (?:gap|placeholder|blank)\b|\b(?:nobody|no one)\s+(?:knows|has)\b",
     re.IGNORECASE)
 TASK_VERBS = ("write", "draft", "create", "produce", "prepare", "compose", "document",
               "describe", "generate", "give", "keep", "use", "avoid", "do")
@@ -216,6 +216,8 @@ def _missing_subject(item: str, context: str = "") -> str:
     before = item[: cue.start()] if cue else item
     if cue and cue.group(0).lower().startswith("not") and cue.group(0).lower().endswith("yet"):
         before += " " + cue.group(0)[3:-3]  # "has not sent us the address yet"
+    if cue and not before.strip():  # "Nobody knows the Q3 revenue yet: ..."
+        before = re.split(r"[,;:.]|\byet\b", item[cue.end():])[0]
     clause = re.split(r"[,;:]|\b(?:but|and|so|because|while)\b", before)[-1]
 
     def words(text: str) -> list[str]:

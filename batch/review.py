@@ -20,6 +20,7 @@ from langgraph.types import Command
 from batch import checks
 from batch.errors import BriefloopError
 from batch.locks import thread_lock
+from batch.nodes import checklist_of
 from batch.runner import Batch, BriefResult
 
 Decision = Literal["approve", "reject", "revise"]
@@ -39,6 +40,8 @@ class Waiting:
     score_history: list[float] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)
     problem: str = ""  # why the last answer was not taken, if it was not
+    # what the brief asks, as code checks it: (id, kind, text, covered by this draft)
+    checklist: list[tuple[str, str, str, bool]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"thread_id": self.thread_id, "brief_id": self.brief_id, "title": self.title,
@@ -80,7 +83,15 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
         score_history=list(args["score_history"]),
         answers=dict(values.get("human_answers") or {}),
         problem=(values.get("decision") or {}).get("problem", ""),
+        checklist=checklist_status(values, args["draft"]),
     )
+
+
+def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool]]:
+    failing = {f["code"].split(":", 1)[1] for f in checks.check_requirements(
+        draft, checklist_of(values))}
+    return [(r["id"], r["kind"], r["text"], r["id"] not in failing)
+            for r in checklist_of(values) if r["kind"] not in ("task", "style")]
 
 
 def list_waiting(batch: Batch) -> list[Waiting]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -53,7 +54,11 @@ def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
             assert len(rec["score_history"]) == rec["rounds"]
             assert all(0 <= s <= 100 for s in rec["score_history"])
         if rec["status"] == "finished":
-            body = (project / "output" / f"{rec['brief_id']}.md").read_text(encoding="utf-8")
+            # approved texts in output/, every other in output/needs-work/
+            body = Path(rec["output_path"]).read_text(encoding="utf-8")
+            approved = rec["stop_reason"] in ("approved", "approved_by_human")
+            assert Path(rec["output_path"]).parent.name == ("output" if approved
+                                                            else "needs-work")
             assert f"stop_reason: {rec['stop_reason']}" in body
 
     sheet = load_workbook(project / "output" / "runs.xlsx")["Runs"]

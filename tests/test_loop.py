@@ -269,3 +269,52 @@ def test_finalizer_polish_is_kept_only_when_it_changes_no_fact(project, settings
     bodies = [front_matter(r.record["output_path"])[1] for r in summary.results]
     assert bodies == [polished.strip(), GOOD]  # the second added a number: discarded
     assert all(r.record["model_calls"] == 3 for r in summary.results)
+
+
+def test_only_approved_texts_in_output_the_rest_in_needs_work(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00. Staff work from home.")
+    settings = make_settings(project, **{"loop.max_rounds": 1})
+    writer = ScriptedModel([writer_answer(GOOD)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "max_rounds"
+    path = Path(r.record["output_path"])
+    assert path == project / "output" / "needs-work" / "a.md"
+    assert not (project / "output" / "a.md").exists()
+    meta, _ = front_matter(path)
+    assert meta["approved"] is False and meta["uncovered_requirements"] == [
+        "R2: Staff work from home."]
+    assert any("R2" in m for m in meta["open_must_fix"])
+    assert r.record["uncovered"] == ["R2"]
+    assert r.record["checklist"] == ["R1 fact: Office closed Friday from 15:00.",
+                                     "R2 fact: Staff work from home."]
+    # the brief is fixed, the text approved: it lands in output/ and the aside is gone
+    (project / "briefs" / "a.md").write_text("Office closed Friday from 15:00.")
+    writer.queue(writer_answer(GOOD))
+    critic.queue(critic_answer(5))
+    [done] = run(settings, project, writer, critic).results
+    assert done.outcome == "approved" and Path(done.record["output_path"]) == (
+        project / "output" / "a.md")
+    assert not path.exists()
+
+
+def test_advice_mode_the_code_checks_decide_and_the_critic_advises(project):
+    s = make_settings(project, **{"models.critic_mode": "advice"})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD)])
+    critic = ScriptedModel([critic_answer(1, must_fix=["Add a friendly greeting."])])
+    [r] = run(s, project, writer, critic).results
+    # a low model score and a model must_fix do not block a text every check passes
+    assert r.outcome == "approved" and r.record["score_history"] == [100.0]
+    state = r.record
+    assert state["open_must_fix"] == []
+
+
+def test_advice_mode_a_failed_check_still_blocks(project):
+    s = make_settings(project, **{"models.critic_mode": "advice", "loop.max_rounds": 1})
+    write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
+    writer = ScriptedModel([writer_answer(GOOD)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == "max_rounds" and r.record["uncovered"] == ["R2"]
+    assert r.record["score"] < 100

@@ -43,6 +43,12 @@ def test_list_and_show(project, settings):
     assert (item.thread_id, item.brief_id, item.title, item.score) == (tid, "q3", "Q3 memo", 100)
     assert item.needs == [{"placeholder": PH, "question": "What was Q3 revenue?"}]
     assert item.waiting_since
+    assert [(rid, kind, ok) for rid, kind, _, ok in item.checklist] == [("R1", "gap", True)] or \
+        all(ok for *_, ok in item.checklist)
+    shown = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"), "review",
+                                     "show", tid])
+    assert "What the brief asks (checked by code)" in shown.output
+    assert "✓ R1" in shown.output
 
 
 def test_approve_fills_placeholders_writes_output_and_records_who(project, settings):

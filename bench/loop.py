@@ -1,0 +1,174 @@
+"""Loop vs single pass: does the writer-critic loop give a better text than one draft?
+
+    python -m bench loop [--config FILE] [--briefs DIR ...] [--writer NAME]
+
+Every brief (the examples and the judge set's briefs by default) runs through the full
+loop with the configured models. The loop's first draft *is* a single writer pass (the
+same prompt, the same seed), so both are read from one run: round 1's draft from the
+thread's checkpoints, the loop's result from what it wrote. Both are measured by the
+same code checks: requirements covered, unsupported names, numbers from no source,
+prompt or instruction echo, length broken, missing facts not left as placeholders; plus
+approvals, tokens and seconds. Results: bench/results/loop.csv, loop.json, loop.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from batch import config as config_mod
+from batch.briefs import Brief
+from batch.nodes import Nodes, checklist_of
+from batch.requirements import COVERED_KINDS
+from batch.runner import Batch, start_state
+from batch.sources import scan_source
+
+REPO = Path(__file__).resolve().parent.parent
+RESULTS = REPO / "bench" / "results"
+DEFAULT_BRIEFS = [REPO / "examples" / "briefs", REPO / "bench" / "judge" / "briefs"]
+METRICS = ("covered", "requirements", "names", "numbers", "echo", "length", "missing_gap",
+           "must_fix")
+
+
+def measure(settings: config_mod.Settings, nodes: Nodes, brief: Brief, text: str,
+            needs: list[dict[str, str]]) -> dict[str, int]:
+    """What the code checks find in one text of one brief."""
+    state, _ = start_state(settings, brief)
+    state.update(draft=text, needs_from_human=needs)
+    findings = nodes.checks(state)["findings"]
+    must = [f["code"] for f in findings if f["severity"] == "must_fix"]
+    required = [r for r in checklist_of(state) if r["kind"] in COVERED_KINDS | {"missing"}]
+
+    def count(*prefixes: str) -> int:
+        return sum(1 for c in must if c.split(":")[0] in prefixes)
+
+    return {"covered": len(required) - count("uncovered", "missing-placeholder"),
+            "requirements": len(required), "names": count("name"),
+            "numbers": count("number"), "echo": count("echo"),
+            "length": count("too-long", "too-short"),
+            "missing_gap": count("missing-placeholder", "gap-told"), "must_fix": len(must)}
+
+
+def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
+    """The state right after the first writer call: the single pass."""
+    cfg = batch.config_for(thread_id)
+    for snapshot in batch.graph.get_state_history(cfg):  # newest first
+        values = snapshot.values
+        if values.get("round") == 1 and values.get("draft") and snapshot.next == ("checks",):
+            return values
+    raise RuntimeError(f"{thread_id}: no first draft in the checkpoints")
+
+
+def run(config: str | None, brief_dirs: list[Path], writer: str | None) -> dict[str, Any]:
+    work = Path(tempfile.mkdtemp(prefix="briefloop-loop-"))
+    for name in ("rubrics", "house_rules"):
+        shutil.copytree(REPO / name, work / name)
+    (work / "briefs").mkdir()
+    for folder in brief_dirs:
+        for f in folder.iterdir():
+            if f.is_file():
+                shutil.copy(f, work / "briefs" / f.name)
+    cfg = work / "briefloop.toml"
+    shipped = Path(config) if config else REPO / "config" / "briefloop.toml"
+    cfg.write_text(shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."'))
+    overrides: dict[str, Any] = {"paths.root": str(work), "loop.review": "never",
+                                 "log.format": "none"}
+    if writer:
+        overrides["models.writer.model"] = writer
+    settings = config_mod.load(cfg, overrides=overrides, environ={})
+    briefs = [b for b in scan_source(str(work / "briefs"), 1_000_000).briefs
+              if isinstance(b, Brief)]
+    rows: list[dict[str, Any]] = []
+    with Batch(settings) as batch:
+        for i, brief in enumerate(briefs, 1):
+            started = time.perf_counter()
+            result = batch.process(brief)
+            seconds = time.perf_counter() - started
+            values = batch.graph.get_state(batch.config_for(result.thread_id)).values
+            if result.outcome == "error" or not values.get("draft"):
+                print(f"{brief.id}: {result.outcome} {result.error}", flush=True)
+                rows.append({"brief": brief.id, "mode": "loop", "outcome": "error"})
+                continue
+            first = first_round(batch, result.thread_id)
+            calls = values.get("calls", [])
+            writer_calls = [c for c in first.get("calls", []) if c["role"] == "writer"]
+            single = measure(settings, batch.nodes, brief, first["draft"],
+                             first.get("needs_from_human", []))
+            body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
+            final_needs = (values.get("final") or {}).get("needs", [])
+            loop = measure(settings, batch.nodes, brief, body.strip(), final_needs)
+            rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
+                         "rounds": 1, **single,
+                         "tokens": sum(c["input_tokens"] + c["output_tokens"]
+                                       for c in writer_calls),
+                         "seconds": round(sum(c["seconds"] for c in writer_calls), 1),
+                         "approved": int(single["must_fix"] == 0)})
+            rows.append({"brief": brief.id, "mode": "loop", "outcome": result.outcome,
+                         "rounds": values.get("round", 0), **loop,
+                         "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
+                         "seconds": round(seconds, 1),
+                         "approved": int(result.outcome in ("approved", "approved_by_human"))})
+            print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
+                  f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
+        labels = batch.models.labels()
+    totals = {}
+    for mode in ("single pass", "loop"):
+        mine = [r for r in rows if r["mode"] == mode]
+        totals[mode] = {k: sum(r.get(k, 0) for r in mine)
+                        for k in (*METRICS, "tokens", "seconds", "approved")}
+        totals[mode]["briefs"] = len(mine)
+    shutil.rmtree(work, ignore_errors=True)
+    return {"models": labels, "briefs": len(briefs), "totals": totals, "rows": rows}
+
+
+def chart(result: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    keys = ["covered", "names", "numbers", "echo", "length", "missing_gap", "approved"]
+    labels = ["requirements\ncovered", "invented\nnames", "numbers from\nno source",
+              "prompt /\ninstruction echo", "length\nbroken", "missing fact\nnot a placeholder",
+              "texts\napproved"]
+    single = [result["totals"]["single pass"][k] for k in keys]
+    loop = [result["totals"]["loop"][k] for k in keys]
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    xs = range(len(keys))
+    ax.bar([x - 0.2 for x in xs], single, 0.4, label="single writer pass")
+    ax.bar([x + 0.2 for x in xs], loop, 0.4, label="writer-critic loop")
+    ax.set_xticks(list(xs), labels, fontsize=8)
+    total = result["totals"]["loop"]["requirements"]
+    models = ", ".join(f"{k}={v}" for k, v in result["models"].items())
+    ax.set_title(f"{result['briefs']} briefs, {total} requirements in all ({models})",
+                 fontsize=9)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench loop", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--config", help="config file (default: config/briefloop.toml)")
+    parser.add_argument("--briefs", nargs="*", type=Path, default=DEFAULT_BRIEFS,
+                        help="folders of briefs (default: examples and the judge set)")
+    parser.add_argument("--writer", help="a packaged embedded model for the writer")
+    args = parser.parse_args(argv)
+    result = run(args.config, args.briefs, args.writer)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    name = "loop" if not args.writer else f"loop-{args.writer}"
+    (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+    fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "tokens", "seconds"]
+    with (RESULTS / f"{name}.csv").open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(result["rows"])
+    chart(result, RESULTS / f"{name}.png")
+    print(json.dumps(result["totals"], indent=2))

@@ -1,0 +1,170 @@
+"""The checklist built from a brief and the code checks that judge a draft against it.
+Each check is shown passing a sound draft and failing a broken one."""
+
+from __future__ import annotations
+
+from batch import checks
+from batch.cleanup import strip_prompt_lines
+from batch.nodes import near_copy
+from batch.requirements import brief_checklist, build_checklist, covered, suggested_placeholder
+
+BRIEF = """Tell the warehouse team that the loading dock closes at 14:00 on Thursday for
+resurfacing. Trucks are rerouted to gate B for the afternoon.
+
+- Forklifts must be parked in bay 4 before noon.
+- The reopening date is not confirmed yet; facilities will confirm it next week.
+
+Tone: short and practical.
+"""
+
+
+def kinds(checklist):
+    return [(r["kind"], r["text"]) for r in checklist]
+
+
+def test_a_brief_becomes_facts_asks_missing_facts_and_style():
+    found = kinds(brief_checklist(BRIEF))
+    assert found == [
+        ("fact", "the loading dock closes at 14:00 on Thursday for resurfacing."),
+        ("fact", "Trucks are rerouted to gate B for the afternoon."),
+        ("fact", "Forklifts must be parked in bay 4 before noon."),
+        ("missing", "The reopening date is not confirmed yet; facilities will confirm it "
+                    "next week."),
+        ("style", "Tone: short and practical."),
+    ]
+
+
+def test_label_lines_split_on_commas_and_tasks_are_not_requirements():
+    checklist = brief_checklist("Write the product page for the Kumo kettle.\n\n"
+                                "Features: glass body, 1.7 litres, auto shut-off.")
+    assert kinds(checklist) == [("task", "Write the product page for the Kumo kettle."),
+                                ("fact", "glass body"), ("fact", "1.7 litres"),
+                                ("fact", "auto shut-off")]
+    assert checklist[2]["numbers"] == ["1.7"]
+
+
+def test_a_gap_the_brief_asks_to_tell_needs_no_placeholder():
+    checklist = brief_checklist("The venue is not decided yet. Say that it will be announced "
+                                "on the intranet.")
+    assert [r["kind"] for r in checklist] == ["gap", "gap"]
+    told = "We will announce the venue on the intranet soon."
+    assert not checks.check_requirements(told, checklist)
+    assert not checks.check_missing_facts(told, checklist)
+
+
+def test_source_files_list_every_public_name_from_the_ast():
+    source = ("def area(w, h):\n    return w * h\n\ndef _hidden():\n    pass\n\n"
+              "class Box:\n    def grow(self):\n        pass\n    def _secret(self):\n"
+              "        pass\n")
+    checklist = build_checklist({"kind": "source", "source_text": source,
+                                 "origin_name": "box.py"})
+    assert [r["text"] for r in checklist] == ["function area", "class Box", "method Box.grow"]
+    doc = "# box\n\n## area(w, h)\nArea.\n\n## Box\n### grow()\nGrows."
+    assert checks.check_requirements(doc, checklist) == []
+    missing = checks.check_requirements(doc.replace("grow", "enlarge"), checklist)
+    assert [f["code"] for f in missing] == ["uncovered:R3"]
+
+
+GOOD = ("The loading dock closes at 14:00 on Thursday for resurfacing, so trucks go to "
+        "gate B for the afternoon. Park every forklift in bay 4 before noon. The dock "
+        "reopens on [DATE NEEDED: reopening date].")
+NEEDS = [{"placeholder": "[DATE NEEDED: reopening date]", "question": "When?"}]
+
+
+def run(draft, needs=NEEDS, **kw):
+    return checks.run_checks(draft=draft, needs=needs, sources=[BRIEF],
+                             number_severity="must_fix", min_words=None, max_words=None,
+                             banned_phrases=["synergy"], brief=BRIEF,
+                             checklist=brief_checklist(BRIEF), **kw)
+
+
+def codes(findings):
+    return sorted(f["code"] for f in findings if f["severity"] == "must_fix")
+
+
+def test_a_sound_draft_passes_every_check():
+    assert codes(run(GOOD)) == []
+    assert checks.code_score(run(GOOD), brief_checklist(BRIEF)) == 100.0
+
+
+def test_coverage_tolerates_a_paraphrase_but_not_a_missing_fact():
+    checklist = brief_checklist(BRIEF)
+    paraphrase = "Trucks will be sent to gate B all afternoon."
+    assert covered(checklist[1], paraphrase)
+    dropped = GOOD.replace("Park every forklift in bay 4 before noon. ", "")
+    assert codes(run(dropped)) == ["uncovered:R3"]
+
+
+def test_a_number_the_requirement_holds_must_be_there():
+    assert "uncovered:R1" in codes(run(GOOD.replace("14:00", "the afternoon")))
+
+
+def test_contradictions_by_negation_and_by_opposite():
+    negated = GOOD.replace("so trucks go to gate B", "so trucks do not go to gate B")
+    assert "contradiction:R2" in codes(run(negated))
+    reversed_ = GOOD.replace("before noon", "after noon")
+    assert "contradiction:R3" in codes(run(reversed_))
+    # a negation away from the requirement's words is not a contradiction
+    aside = GOOD + " There is no need to call anyone."
+    assert not [c for c in codes(run(aside)) if c.startswith("contradiction")]
+
+
+def test_names_no_source_gives_are_flagged():
+    invented = GOOD + " Ask Priya Sharma at Northwind Logistics if in doubt."
+    found = codes(run(invented))
+    assert {"name:priya", "name:sharma", "name:northwind", "name:logistics"} <= set(found)
+    wrong_day = GOOD.replace("on Thursday", "on Friday")
+    assert "name:friday" in codes(run(wrong_day))
+    # sentence starts, headings and the brief's own names are fine
+    assert codes(run("# Dock Closure Notice\n\n" + GOOD)) == []
+
+
+def test_missing_fact_needs_a_placeholder_not_a_guess_nor_a_remark():
+    guessed = GOOD.replace("[DATE NEEDED: reopening date]", "Monday 9 June")
+    found = codes(run(guessed, needs=[]))
+    assert "missing-placeholder:R4" in found
+    told = GOOD.replace("The dock reopens on [DATE NEEDED: reopening date].",
+                        "The reopening date is not confirmed yet.")
+    assert "gap-told:R4" in codes(run(told, needs=[]))
+    # a person's answer fills it
+    answered = GOOD.replace("[DATE NEEDED: reopening date]", "16 June")
+    assert codes(checks.run_checks(
+        draft=answered, needs=[], sources=[BRIEF, "16 June"], number_severity="must_fix",
+        min_words=None, max_words=None, banned_phrases=[], brief=BRIEF,
+        checklist=brief_checklist(BRIEF), answered=["[DATE NEEDED: reopening date]"])) == []
+
+
+def test_prompt_and_instruction_echo():
+    prompts = ["Problems found in it. Your new text must fix every one marked MUST FIX.",
+               "Answer with one JSON object: needs_from_human, draft."]
+    leaked = GOOD + "\n\nYour new text must fix every one marked MUST FIX."
+    assert "echo:prompt" in codes(run(leaked, prompt_texts=prompts))
+    assert "echo:prompt" in codes(run(GOOD + " See needs_from_human.", prompt_texts=prompts))
+    assert codes(run(GOOD, prompt_texts=prompts)) == []
+    relay = "Tell the warehouse team that the loading dock closes at 14:00 on Thursday. " + GOOD
+    assert "echo:brief:R1" in codes(run(relay))
+    styled = GOOD + "\n\nTone: short and practical."
+    assert "echo:brief:R5" in codes(run(styled))
+
+
+def test_placeholders_in_other_spellings_are_must_fix():
+    for gap in ("[TBD]", "[Date Needed: reopening]", "[DATE NEEDED reopening]", "[?]"):
+        found = codes(run(GOOD + f" Contact: {gap}."))
+        assert any(c.startswith("placeholder-form:") for c in found), gap
+    assert not [c for c in codes(run(GOOD + " See [the map](https://example.org)."))
+                if c.startswith("placeholder-form")]
+
+
+def test_suggested_placeholder_labels():
+    assert suggested_placeholder("Q3 revenue") == "[FIGURE NEEDED: Q3 revenue]"
+    assert suggested_placeholder("launch date") == "[DATE NEEDED: launch date]"
+    assert suggested_placeholder("contact person") == "[NAME NEEDED: contact person]"
+    assert suggested_placeholder("venue") == "[FACT NEEDED: venue]"
+
+
+def test_prompt_lines_copied_whole_are_stripped_and_near_copies_seen():
+    prompt = ["Now write the complete revised text for its readers."]
+    text = "The dock is closed.\nNow write the complete revised text for its readers.\n"
+    assert strip_prompt_lines(text, prompt) == "The dock is closed.\n"
+    assert near_copy(GOOD, GOOD + " ")
+    assert not near_copy(GOOD, "A different text about forklifts and gate B entirely now.")
