@@ -20,10 +20,11 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 class ScriptedModel(RoleModel):
-    """Answers from a queue; records every message list it was sent.
+    """Answers from a queue; records every message list (and max_tokens) it was sent.
 
     A queued item is a dict (sent back as JSON), a str (sent back as is, e.g. broken
-    JSON), an exception instance (raised), or a callable taking the messages.
+    JSON), a Completion (returned as is, e.g. with truncated=True), an exception
+    instance (raised), or a callable taking the messages.
     """
 
     def __init__(self, answers: list[Any] | None = None, name: str = "scripted",
@@ -32,14 +33,17 @@ class ScriptedModel(RoleModel):
         self.answers = list(answers or [])
         self.sent: list[list[dict[str, str]]] = []
         self.schemas: list[dict] = []
+        self.max_tokens_sent: list[int] = []  # the answer limit each call had
 
     def queue(self, *answers: Any) -> ScriptedModel:
         self.answers.extend(answers)
         return self
 
-    def complete(self, messages: list[dict[str, str]], schema: dict) -> Completion:
+    def complete(self, messages: list[dict[str, str]], schema: dict,
+                 max_tokens: int | None = None) -> Completion:
         self.sent.append(messages)
         self.schemas.append(schema)
+        self.max_tokens_sent.append(self.max_tokens if max_tokens is None else max_tokens)
         if not self.answers:
             raise AssertionError(f"{self.name}: no scripted answer left")
         item = self.answers.pop(0)
@@ -47,6 +51,8 @@ class ScriptedModel(RoleModel):
             item = item(messages)
         if isinstance(item, BaseException):
             raise item
+        if isinstance(item, Completion):
+            return item
         text = item if isinstance(item, str) else json.dumps(item)
         return Completion(text=text, input_tokens=len(json.dumps(messages)) // 4,
                           output_tokens=len(text) // 4)
@@ -89,6 +95,9 @@ def make_settings(project: Path, **overrides: Any) -> config.Settings:
         "log.path": "output/runs.csv",
         "retry.initial_seconds": 0.01,
         "retry.max_seconds": 0.02,
+        # These tests script the critic's verdict; the code-checks-only verdict
+        # ("advice") has tests of its own.
+        "models.critic_mode": "gate",
     }
     flat.update(overrides)
     cfg = project / "briefloop.toml"
@@ -129,6 +138,7 @@ def ollama_config(project: Path, base_url: str, extra: str = "") -> Path:
     model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
              f"timeout = 10\n")
     cfg.write_text(
+        f'[models]\ncritic_mode = "gate"\n'
         f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
         '[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n'
         "[retry]\nattempts = 2\ninitial_seconds = 0.05\n" + extra, encoding="utf-8")

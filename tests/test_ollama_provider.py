@@ -109,15 +109,42 @@ def test_invalid_answer_is_retried_once_with_the_problem_shown(server):
     assert [s.output_tokens for s in stats] == [5, 40]
 
 
-def test_truncated_answer_says_so_in_the_retry(server):
-    # done_reason "length" must reach Completion.truncated through LangChain's metadata.
+def test_truncated_answer_is_retried_with_a_larger_num_predict(server):
+    # done_reason "length" must reach Completion.truncated through LangChain's metadata,
+    # and the retry's larger limit must reach Ollama as options.num_predict.
+    server.enqueue(Reply('{"draft": "cut off mid', done_reason="length"), VALID)
+    stats: list[CallStat] = []
+
+    ask_writer(server.base_url, stats)
+
+    first, retry = server.chat_requests
+    assert retry["messages"] == MESSAGES
+    assert first["options"]["num_predict"] == 300
+    assert retry["options"]["num_predict"] == 600
+    assert {k: v for k, v in retry["options"].items() if k != "num_predict"} == \
+        {k: v for k, v in first["options"].items() if k != "num_predict"}
+    assert [s.truncated for s in stats] == [True, False]
+
+
+def test_truncated_answer_without_room_asks_for_a_shorter_text(server):
     server.enqueue(Reply('{"draft": "cut off mid', done_reason="length"), VALID)
 
-    ask_writer(server.base_url, [])
+    ask_writer(server.base_url, [], num_ctx=400, max_tokens=300)
 
-    retry = server.chat_requests[1]["messages"][-1]["content"]
-    assert "not valid JSON" in retry
-    assert "cut off at max_tokens = 300" in retry
+    first, retry = server.chat_requests
+    assert retry["messages"][:2] == MESSAGES
+    assert "cut off at 300 tokens" in retry["messages"][-1]["content"]
+    assert "shorter text" in retry["messages"][-1]["content"]
+    assert retry["options"]["num_predict"] <= 300
+    assert retry["options"]["num_ctx"] == 400
+
+
+def test_truncated_twice_names_the_limit_in_the_error(server):
+    cut = Reply('{"draft": "cut off mid', done_reason="length")
+    server.enqueue(cut, cut)
+
+    with pytest.raises(ModelOutputInvalid, match="cut off at max_tokens = 600"):
+        ask_writer(server.base_url, [])
 
 
 def test_two_invalid_answers_raise_model_output_invalid(server):

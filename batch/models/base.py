@@ -2,14 +2,19 @@
 
 A provider implements `RoleModel.complete` (messages + JSON schema -> text and token
 counts). `ask` does the rest for all providers alike: checks the prompt fits the
-context, times the call, parses and validates the answer, and retries once with the
-validation error shown to the model. A second invalid answer raises ModelOutputInvalid:
-an answer that does not parse is never taken as success.
+context, times the call, parses and validates the answer, and retries once. The retry
+shows the validation error to the model, unless the answer was cut off at max_tokens:
+then the same prompt is sent again with room to finish (max_tokens doubled, within
+num_ctx), or, when there is no such room, with a request for a shorter text. A second
+invalid answer raises ModelOutputInvalid: an answer that does not parse is never taken
+as success.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -23,6 +28,10 @@ T = TypeVar("T", bound=BaseModel)
 
 # Chat templates add a few tokens per message around the content.
 MESSAGE_OVERHEAD_TOKENS = 8
+# After a cut-off answer the retry asks for this many times the tokens (x2, and at least
+# x1.5 or it is not worth resending the same prompt: ask for a shorter text instead).
+TRUNCATED_GROWTH = 2.0
+TRUNCATED_MIN_GROWTH = 1.5
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ class CallStat:
     output_tokens: int
     seconds: float
     ok: bool
+    truncated: bool = False  # the answer stopped at max_tokens
 
 
 class RoleModel(ABC):
@@ -52,8 +62,12 @@ class RoleModel(ABC):
         self.max_tokens = max_tokens
 
     @abstractmethod
-    def complete(self, messages: list[dict[str, str]], schema: dict) -> Completion:
-        """Send the chat messages; the answer must follow the JSON schema."""
+    def complete(self, messages: list[dict[str, str]], schema: dict,
+                 max_tokens: int | None = None) -> Completion:
+        """Send the chat messages; the answer must follow the JSON schema.
+
+        `max_tokens` overrides the configured limit for this call (None: the configured).
+        """
 
     def count_tokens(self, text: str) -> int:
         # Providers without a tokenizer at hand: ~3 characters a token over-counts
@@ -67,11 +81,14 @@ def _prompt_tokens(model: RoleModel, messages: list[dict[str, str]]) -> int:
     return sum(model.count_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
 
 
-def check_fits(model: RoleModel, messages: list[dict[str, str]]) -> int:
+def check_fits(model: RoleModel, messages: list[dict[str, str]],
+               max_tokens: int | None = None) -> int:
+    """The prompt's token count; PromptTooLong when it and the answer exceed num_ctx."""
+    answer = model.max_tokens if max_tokens is None else max_tokens
     needed = _prompt_tokens(model, messages)
-    if needed + model.max_tokens > model.num_ctx:
+    if needed + answer > model.num_ctx:
         raise PromptTooLong(
-            f"{model.name}: the prompt needs about {needed} tokens plus {model.max_tokens} "
+            f"{model.name}: the prompt needs about {needed} tokens plus {answer} "
             f"for the answer, more than num_ctx = {model.num_ctx}; raise num_ctx for this "
             f"role or shorten the brief"
         )
@@ -94,6 +111,31 @@ def parse_answer(text: str, answer_type: type[T]) -> T:
         raise ValueError(f"the answer does not match the schema: {problems}") from None
 
 
+def retry_after_truncation(
+    model: RoleModel, messages: list[dict[str, str]], max_tokens: int
+) -> tuple[list[dict[str, str]], int]:
+    """The messages and max_tokens for the retry of an answer cut off at `max_tokens`.
+
+    Never the identical call: either the same prompt with room to finish (max_tokens
+    doubled, at least +50 %, prompt + max_tokens within num_ctx), or, when num_ctx has
+    no such room, the prompt plus a request for a shorter text, with max_tokens as
+    large as still fits (the same, or less by the few tokens of that request).
+    """
+    room = model.num_ctx - _prompt_tokens(model, messages)
+    larger = min(math.ceil(max_tokens * TRUNCATED_GROWTH), room)
+    if larger >= max_tokens * TRUNCATED_MIN_GROWTH:
+        return list(messages), larger
+    retry = [
+        *messages,
+        {"role": "user", "content":
+            f"Your previous answer was cut off at {max_tokens} tokens, before its JSON was "
+            f"complete. Write a shorter text, so that the whole JSON answer fits well within "
+            f"{max_tokens} tokens, as one JSON object that follows the schema exactly."},
+    ]
+    fits = model.num_ctx - _prompt_tokens(model, retry)
+    return retry, max(1, min(max(larger, max_tokens), fits))
+
+
 def ask(
     model: RoleModel,
     role: str,
@@ -104,31 +146,36 @@ def ask(
     """Ask for a structured answer; appends one CallStat per call to `stats`."""
     schema = answer_type.model_json_schema()
     attempt_messages = list(messages)
+    max_tokens = model.max_tokens
     last_problem = ""
     for attempt in (1, 2):
-        check_fits(model, attempt_messages)
+        check_fits(model, attempt_messages, max_tokens)
         started = time.perf_counter()
-        completion = model.complete(attempt_messages, schema)
+        completion = model.complete(attempt_messages, schema, max_tokens=max_tokens)
         seconds = time.perf_counter() - started
+        stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
+                        seconds, ok=True, truncated=completion.truncated)
         try:
             answer = parse_answer(completion.text, answer_type)
         except ValueError as e:
             problem = str(e)
             if completion.truncated:
-                problem += f" (the answer was cut off at max_tokens = {model.max_tokens})"
-            stats.append(CallStat(role, model.name, completion.input_tokens,
-                                  completion.output_tokens, seconds, ok=False))
+                problem += f" (the answer was cut off at max_tokens = {max_tokens})"
+            stats.append(dataclasses.replace(stat, ok=False))
             last_problem = problem
             if attempt == 1:
-                attempt_messages = [
-                    *messages,
-                    {"role": "assistant", "content": completion.text[:2000]},
-                    {"role": "user", "content":
-                        f"That answer was rejected: {problem}. Answer again with one JSON "
-                        f"object that follows the schema exactly."},
-                ]
+                if completion.truncated:
+                    attempt_messages, max_tokens = retry_after_truncation(
+                        model, messages, max_tokens)
+                else:
+                    attempt_messages = [
+                        *messages,
+                        {"role": "assistant", "content": completion.text[:2000]},
+                        {"role": "user", "content":
+                            f"That answer was rejected: {problem}. Answer again with one JSON "
+                            f"object that follows the schema exactly."},
+                    ]
             continue
-        stats.append(CallStat(role, model.name, completion.input_tokens,
-                              completion.output_tokens, seconds, ok=True))
+        stats.append(stat)
         return answer
     raise ModelOutputInvalid(f"{role} ({model.name}) gave an invalid answer twice: {last_problem}")

@@ -3,6 +3,12 @@
 Both providers go through here: `ChatOllama` (Ollama's structured output) and our own
 `LlamaCppChat` (llama.cpp's JSON-schema grammar). Provider faults are translated into
 the errors of batch.errors so the graph's retry policy can tell transient from final.
+
+A per-call answer limit (`complete(..., max_tokens=N)`) is set on a shallow copy of the
+chat model, in the field that holds the limit (`num_predict` for ChatOllama,
+`max_tokens` for LlamaCppChat). Not as an invoke() keyword: ChatOllama passes unknown
+keywords to `ollama.Client.chat()` as they are (which rejects `num_predict`), and an
+`options=` keyword would replace all its options (num_ctx, temperature, seed...).
 """
 
 from __future__ import annotations
@@ -34,20 +40,33 @@ class ChatRoleModel(RoleModel):
         max_tokens: int,
         translate_error: Callable[[Exception], Exception | None] = lambda e: None,
         count_tokens: Callable[[str], int] | None = None,
+        max_tokens_field: str = "max_tokens",
     ):
         super().__init__(name, num_ctx, max_tokens)
+        if max_tokens_field not in type(chat).model_fields:
+            raise TypeError(f"{type(chat).__name__} has no field {max_tokens_field!r}")
         self.chat = chat
         self._translate = translate_error
         self._count = count_tokens
+        self._max_tokens_field = max_tokens_field
 
     def count_tokens(self, text: str) -> int:
         if self._count is not None:
             return self._count(text)
         return super().count_tokens(text)
 
-    def complete(self, messages: list[dict[str, str]], schema: dict) -> Completion:
+    def chat_for(self, max_tokens: int | None) -> BaseChatModel:
+        """The chat model, with the answer limit `max_tokens` if it differs."""
+        if max_tokens is None or max_tokens == getattr(self.chat, self._max_tokens_field):
+            return self.chat
+        # Shallow: the copy shares the HTTP client (ChatOllama) or the loaded model.
+        return self.chat.model_copy(update={self._max_tokens_field: max_tokens})
+
+    def complete(self, messages: list[dict[str, str]], schema: dict,
+                 max_tokens: int | None = None) -> Completion:
+        chat = self.chat_for(max_tokens)
         try:
-            reply = self.chat.invoke(to_langchain(messages), format=schema)
+            reply = chat.invoke(to_langchain(messages), format=schema)
         except Exception as e:
             mapped = self._translate(e)
             if mapped is None:

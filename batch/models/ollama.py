@@ -71,4 +71,5 @@ def build_ollama(settings: ModelSettings) -> ChatRoleModel:
         num_ctx=settings.num_ctx,
         max_tokens=settings.max_tokens,
         translate_error=translate_error(settings),
+        max_tokens_field="num_predict",
     )
