@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from batch import requirements as req
+from batch.apidocs import check_api_docs
 from batch.requirements import Requirement
 from batch.state import Finding
 
@@ -199,21 +200,31 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
 
 
 def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Finding]:
-    """The sentence that says a requirement says it the other way round."""
+    """A sentence that says a requirement the other way round: a negation the brief does
+    not have (or lacks one it has), or a word's opposite ("after" for "before")."""
     out: list[Finding] = []
     draft_sentences = req.sentences(PLACEHOLDER.sub(" ", draft))
     for r in checklist:
-        if r["kind"] not in ("fact", "ask"):
+        if r["kind"] not in ("fact", "ask") or not r["terms"]:
             continue
-        sentence, share = req.best_sentence(r, draft_sentences)
-        if share < 0.5:
-            continue
-        clash = req.polarity_clash(r["text"], sentence, r["terms"])
-        if clash:
-            out.append(Finding(
-                code=f"contradiction:{r['id']}", severity="must_fix",
-                message=f"The text says {sentence[:160]!r}, with {clash}: the brief gives "
-                        f"{r['id']}: {r['text']!r}. Say what the brief says."))
+        terms = set(r["terms"])
+        for sentence in draft_sentences:
+            shared = len(terms & req.stems_of(sentence))
+            share = shared / len(terms)
+            # An opposite is a strong cue: a sentence on the same subject is enough. A
+            # negation is a weak one: the sentence must say most of the requirement.
+            if share >= 0.5 and shared >= min(2, len(terms)):
+                clash = req.polarity_clash(r["text"], sentence, r["terms"])
+            elif shared >= 2:
+                clash = req.opposite_of(r["text"], sentence)
+            else:
+                continue
+            if clash:
+                out.append(Finding(
+                    code=f"contradiction:{r['id']}", severity="must_fix",
+                    message=f"The text says {sentence[:160]!r}, with {clash}: the brief "
+                            f"gives {r['id']}: {r['text']!r}. Say what the brief says."))
+                break
     return out
 
 
@@ -295,6 +306,11 @@ def word_grams(text: str, n: int) -> set[tuple[str, ...]]:
 
 
 ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence
+# A sentence that tells a writer what to write ("Write API docs for this file.").
+_INSTRUCTION = re.compile(
+    r"(?i)^(?:please\s+)?(?:write|draft|document|compose|produce|prepare|create)\s+"
+    r"(?:\w+\s+){0,3}?(?:memo|docs|documentation|description|text|email|page|copy|summary|"
+    r"post|announcement|notice|draft|reference)\b")
 _MARKER = re.compile(r"\b[A-Z][A-Z']+(?: [A-Z][A-Z']+)+\b|\b[a-z]+(?:_[a-z]+)+\b")
 
 
@@ -323,6 +339,19 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     hits = [g for g in _grams(draft_words, ECHO_WORDS) if g in leaked]
     markers = sorted(m for m in prompt_markers(prompt_texts) - prompt_markers(brief_sources)
                      if m in draft)
+    own_text = " ".join(" ".join(_words(t)) for t in brief_sources)
+    prompt_sentences = {" ".join(_words(s)) for t in prompt_texts
+                        for s in re.split(r"(?<=[.!?:])\s+|\n", t) if len(_words(s)) >= 4}
+    for sentence in req.sentences(draft):
+        key = " ".join(_words(sentence))
+        if key in own_text:
+            continue
+        # a whole sentence of the prompt, or the start of one ("Answer with one JSON
+        # object" of "Answer with one JSON object: ..."), or an order to a writer
+        from_prompt = len(key.split()) >= 4 and any(
+            p == key or p.startswith(key + " ") for p in prompt_sentences)
+        if from_prompt or _INSTRUCTION.match(sentence.lstrip("*_#>- ")):
+            markers.append(sentence.strip())
     out: list[Finding] = []
     if hits or markers:
         sample = markers[0] if markers else " ".join(hits[0])
@@ -382,11 +411,14 @@ def run_checks(
     checklist: list[Requirement] | None = None,
     prompt_texts: Iterable[str] = (),
     answered: Iterable[str] = (),
+    source_code: str = "",
+    module: str = "",
 ) -> list[Finding]:
     """Every deterministic check. `sources` are the texts facts may come from (brief,
     title, source file, a person's answers); `prompt_texts` every instruction text the
     draft must not contain (prompts, house rules, rubric, the last critique);
-    `answered` the placeholders a person has filled."""
+    `answered` the placeholders a person has filled; `source_code` the Python file the
+    text documents, if it documents one."""
     if not draft.strip():
         return [Finding(code="empty-draft", message="The draft is empty.", severity="must_fix")]
     if is_degenerate(draft):
@@ -406,6 +438,7 @@ def run_checks(
         *check_contradictions(draft, checklist),
         *check_names(draft, sources),
         *check_echo(draft, prompt_texts, sources, checklist),
+        *(check_api_docs(draft, source_code, module) if source_code else []),
     ]
 
 

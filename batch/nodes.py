@@ -121,6 +121,9 @@ class Nodes:
             checklist=checklist_of(state),
             prompt_texts=instruction_texts(state, rubric_of(state)),
             answered=list((state.get("human_answers") or {}).keys()),
+            source_code=brief.get("source_text", "") if str(
+                brief.get("origin_name", "")).endswith(".py") else "",
+            module=Path(str(brief.get("origin_name", ""))).stem,
         )
         return {"findings": findings}
 

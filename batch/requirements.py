@@ -71,6 +71,13 @@ OPPOSITES = (
     ("required", "optional"), ("always", "never"), ("true", "false"),
     ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
     ("enabled", "disabled"), ("mandatory", "optional"), ("free", "paid"),
+    ("slow", "fast"), ("slim", "wide"), ("narrow", "wide"), ("small", "large"),
+    ("light", "heavy"), ("hot", "cold"), ("short", "long"), ("early", "late"),
+    ("cheap", "expensive"), ("online", "offline"), ("internal", "external"),
+    ("weekday", "weekend"), ("morning", "afternoon"), ("morning", "evening"),
+    ("add", "remove"), ("added", "removed"), ("accept", "reject"), ("accepted", "rejected"),
+    ("win", "lose"), ("success", "failure"), ("safe", "unsafe"), ("copy", "original"),
+    ("new", "existing"), ("still", "longer"),
 )
 NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
@@ -377,18 +384,31 @@ def negated_terms(text: str, terms: set[str]) -> set[str]:
     return out
 
 
-def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
-    """A negation or an opposite in `sentence` that the `source` does not have."""
+def opposite_of(source: str, sentence: str) -> str | None:
+    """A word in `sentence` whose opposite the `source` has, and the source not it."""
     src_words = {w.lower() for w in WORD.findall(source)}
     sen_words = {w.lower() for w in WORD.findall(sentence)}
     for a, b in OPPOSITES:
         for mine, theirs in ((a, b), (b, a)):
             if mine in sen_words and mine not in src_words and theirs in src_words:
                 return f"{mine!r} where the brief says {theirs!r}"
+    return None
+
+
+def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
+    """A negation or an opposite in `sentence` that the `source` does not have."""
+    opposite = opposite_of(source, sentence)
+    if opposite:
+        return opposite
     wanted = set(terms)
     flipped = negated_terms(sentence, wanted) - negated_terms(source, wanted)
     if flipped and len(NEGATIONS.findall(sentence)) > len(NEGATIONS.findall(source)):
         return f"a negation the brief does not have (near {sorted(flipped)[0]!r})"
+    # ... or the brief's negation gone: "no longer accepted" said as "still accepted"
+    present = {stem(w) for w in WORD.findall(sentence)}
+    dropped = (negated_terms(source, wanted) & present) - negated_terms(sentence, wanted)
+    if dropped and len(NEGATIONS.findall(sentence)) < len(NEGATIONS.findall(source)):
+        return f"no negation where the brief has one (near {sorted(dropped)[0]!r})"
     return None
 
 

@@ -1,0 +1,150 @@
+"""API docs checked against the Python source they document, from its AST.
+
+Two checks a small model's opinion cannot replace:
+- every name the docs present as API (a heading, or code such as `name(...)`) exists
+  in the source: no invented functions, methods or classes;
+- every signature the docs show (`slugify(text, max_length=60)`) has the real
+  parameters, in the real order, with the real defaults.
+
+A shown call with values (`slugify("Hello")`) is an example, not a signature: only an
+argument list that parses as parameters is compared.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from dataclasses import dataclass
+
+from batch.state import Finding
+
+
+@dataclass(frozen=True)
+class Api:
+    names: frozenset[str]  # every function, class, method and parameter name defined
+    signatures: dict[str, list[tuple[str, str | None]]]  # name -> [(param, default)]
+
+
+def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
+            ) -> list[tuple[str, str | None]]:
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[str | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += [ast.unparse(d) for d in args.defaults]
+    out = [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
+    if args.vararg:
+        out.append(("*" + args.vararg.arg, None))
+    out += [(a.arg, None if d is None else ast.unparse(d))
+            for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+    if args.kwarg:
+        out.append(("**" + args.kwarg.arg, None))
+    if skip_self and out and out[0][0] in ("self", "cls"):
+        out = out[1:]
+    return out
+
+
+def api_of(source: str) -> Api | None:
+    """The public API of a Python source, or None when it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names: set[str] = set()
+    signatures: dict[str, list[tuple[str, str | None]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.Name | ast.alias):
+            names.add(getattr(node, "id", None) or node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            signatures[node.name] = _params(node, skip_self=False)
+        elif isinstance(node, ast.ClassDef):
+            for sub in node.body:
+                if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                    params = _params(sub, skip_self=True)
+                    if sub.name == "__init__":
+                        signatures[node.name] = params
+                    else:
+                        signatures[f"{node.name}.{sub.name}"] = params
+                        signatures.setdefault(sub.name, params)
+    return Api(frozenset(names), signatures)
+
+
+_SHOWN = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)\(([^()\n]*)\)")
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_HEADING = re.compile(r"^#{1,6}\s+(.*)$", re.MULTILINE)
+_KNOWN = frozenset(dir(builtins)) | {"self", "cls"}
+
+
+def _api_places(doc: str) -> list[str]:
+    """The pieces of a doc that present API: headings and inline code (not examples)."""
+    no_blocks = re.sub(r"```.*?(?:```|\Z)", " ", doc, flags=re.DOTALL)
+    return [*_HEADING.findall(no_blocks), *_CODE_SPAN.findall(no_blocks)]
+
+
+def _as_params(text: str) -> list[tuple[str, str | None]] | None:
+    """'text, max_length=60' -> [('text', None), ('max_length', '60')], or None when the
+    text is not a parameter list (a call with values)."""
+    try:
+        fn = ast.parse(f"def _f({text}):\n    pass").body[0]
+    except SyntaxError:
+        return None
+    return _params(fn, skip_self=True)
+
+
+def _render(name: str, params: list[tuple[str, str | None]]) -> str:
+    return f"{name}(" + ", ".join(p if d is None else f"{p}={d}" for p, d in params) + ")"
+
+
+def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
+    """Findings for the API a doc of `source` (the module `module`) presents."""
+    api = api_of(source)
+    if api is None:
+        return []
+    if module:
+        api = Api(api.names | {module}, api.signatures)
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for place in _api_places(doc):
+        for m in _SHOWN.finditer(place):
+            full, args = m.group(1), m.group(2)
+            name = full.split(".")[-1]
+            owner = full.split(".")[0] if "." in full else None
+            if owner is not None and owner not in api.names:
+                continue  # a method of something else (list.append), not this file's
+            if name not in api.names and name not in _KNOWN and full not in seen:
+                seen.add(full)
+                out.append(Finding(
+                    code=f"api-invented:{full}", severity="must_fix",
+                    message=f"The docs present `{full}()`, which the source file does not "
+                            f"define: document only what the code has."))
+                continue
+            real = api.signatures.get(full) or api.signatures.get(name)
+            shown = _as_params(args)
+            if real is None or shown is None or full in seen:
+                continue
+            if [(p, d) for p, d in shown] != real:
+                seen.add(full)
+                out.append(Finding(
+                    code=f"api-signature:{full}", severity="must_fix",
+                    message=f"The docs show `{_render(full, shown)}`; the real signature "
+                            f"is `{_render(full, real)}`."))
+        heading_name = re.fullmatch(r"`?((?:[A-Za-z_]\w*\.)?[a-z_]\w*)`?(?:\(\))?\s*",
+                                    place.strip())
+        if heading_name and ("_" in heading_name.group(1) or "." in heading_name.group(1)
+                             or place.strip().endswith("()")):
+            full = heading_name.group(1)
+            name = full.split(".")[-1]
+            if name not in api.names and name not in _KNOWN and full not in seen:
+                seen.add(full)
+                out.append(Finding(
+                    code=f"api-invented:{full}", severity="must_fix",
+                    message=f"The docs present `{full}`, which the source file does not "
+                            f"define: document only what the code has."))
+    return out
