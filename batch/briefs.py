@@ -35,7 +35,8 @@ SOURCE_TASK = (
     "Write the API documentation, in Markdown, for the source file `{name}` shown below. "
     "Start with a `# ` heading naming the module, then one short paragraph on what it is "
     "for, then one `## ` section per public function or class with its parameters, return "
-    "value and an example of use. Describe only what the code does."
+    "value and an example of use. Describe only what the code does. In the examples, "
+    "write Python strings with single quotes, like slugify('Hello')."
 )
 
 

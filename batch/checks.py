@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from batch import requirements as req
 from batch.apidocs import check_api_docs
+from batch.cleanup import FENCE_TAG
 from batch.requirements import Requirement
 from batch.state import Finding
 
@@ -130,6 +131,25 @@ def check_banned(draft: str, phrases: Iterable[str]) -> list[Finding]:
     return out
 
 
+_DOCSTRING_START = ("#", '"' * 3, "'" * 3)
+
+
+def check_copied_source(draft: str, source: str) -> list[Finding]:
+    """Docs that paste the code they should explain: a fifth or more of the source's
+    substantial lines, verbatim."""
+    lines = {re.sub(r"\s+", " ", ln.strip()) for ln in source.splitlines()
+             if len(ln.strip()) >= 16 and not ln.strip().startswith(_DOCSTRING_START)}
+    if not lines:
+        return []
+    text = {re.sub(r"\s+", " ", ln.strip()) for ln in draft.splitlines()}
+    copied = len(lines & text)
+    if copied / len(lines) < 0.2:
+        return []
+    return [Finding(code="copies-source", severity="must_fix",
+                    message=f"The text pastes {copied} lines of the source code: explain "
+                            f"what the code does and how to call it instead.")]
+
+
 def check_copied_brief(draft: str, brief: str) -> list[Finding]:
     """A draft that is mostly the brief's own sentences has probably not done the task.
 
@@ -160,10 +180,10 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
                        f"`{r['subject']}`.")
         elif r["kind"] == "gap":
             message = (f"The brief asks the text to say that {r['subject']} is not known "
-                       f"yet ({r['id']}: {r['text']!r}); say so.")
+                       f"yet ({r['text']!r}); say so.")
         else:
             what = "ask its readers" if r["kind"] == "ask" else "say"
-            message = f"The text does not {what} what the brief gives as {r['id']}: {r['text']!r}."
+            message = f"The text does not {what} what the brief gives as {r['text']!r}."
         out.append(Finding(code=f"uncovered:{r['id']}", message=message, severity="must_fix"))
     return out
 
@@ -185,7 +205,7 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
             label = r["subject"] or "the missing fact"
             out.append(Finding(
                 code=f"missing-placeholder:{r['id']}", severity="must_fix",
-                message=f"The brief says {label} is not known yet ({r['id']}): write the "
+                message=f"The brief says {label} is not known yet: write the "
                         f"placeholder {req.suggested_placeholder(label)} where it belongs and "
                         f"list it in needs_from_human; never guess it."))
         else:
@@ -223,7 +243,7 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
                 out.append(Finding(
                     code=f"contradiction:{r['id']}", severity="must_fix",
                     message=f"The text says {sentence[:160]!r}, with {clash}: the brief "
-                            f"gives {r['id']}: {r['text']!r}. Say what the brief says."))
+                            f"gives {r['text']!r}. Say what the brief says."))
                 break
     return out
 
@@ -306,6 +326,12 @@ def word_grams(text: str, n: int) -> set[tuple[str, ...]]:
 
 
 ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence
+# Talk about the task rather than the text ("You can review this draft..."), and the
+# tags prompts put around material (<brief-1a2b3c>).
+_META_TALK = re.compile(
+    r"(?i)\b(?:this|the|my|your|previous|revised)\s+(?:draft|brief|critique|rubric)\b|"
+    r"\bhouse rules\b|\b(?:must[ _]fix|would[ _]improve|needs_from_human|"
+    r"deliberate[ _]deviations)\b")
 # A sentence that tells a writer what to write ("Write API docs for this file.").
 _INSTRUCTION = re.compile(
     r"(?i)^(?:please\s+)?(?:write|draft|document|compose|produce|prepare|create)\s+"
@@ -323,9 +349,10 @@ def prompt_markers(prompt_texts: Iterable[str]) -> set[str]:
 
 
 def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[str],
-               checklist: list[Requirement]) -> list[Finding]:
-    """Text of the prompts, the house rules, the rubric or the critique inside the draft,
-    and the brief's own instructions copied as if they were the text."""
+               checklist: list[Requirement], critique: Iterable[str] = ()) -> list[Finding]:
+    """Text of the prompts, the house rules or the rubric inside the draft (a run of
+    words, a label or a sentence), a critique point pasted in whole, and the brief's own
+    instructions copied as if they were the text."""
     prompt_texts = list(prompt_texts)
     brief_sources = list(brief_sources)
     own: set[tuple[str, ...]] = set()
@@ -340,8 +367,11 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     markers = sorted(m for m in prompt_markers(prompt_texts) - prompt_markers(brief_sources)
                      if m in draft)
     own_text = " ".join(" ".join(_words(t)) for t in brief_sources)
+    # prompts by the sentence; a critique point only whole (its suggested wording after
+    # a colon may rightly be taken up)
     prompt_sentences = {" ".join(_words(s)) for t in prompt_texts
                         for s in re.split(r"(?<=[.!?:])\s+|\n", t) if len(_words(s)) >= 4}
+    prompt_sentences |= {" ".join(_words(t)) for t in critique if len(_words(t)) >= 4}
     for sentence in req.sentences(draft):
         key = " ".join(_words(sentence))
         if key in own_text:
@@ -350,8 +380,10 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
         # object" of "Answer with one JSON object: ..."), or an order to a writer
         from_prompt = len(key.split()) >= 4 and any(
             p == key or p.startswith(key + " ") for p in prompt_sentences)
-        if from_prompt or _INSTRUCTION.match(sentence.lstrip("*_#>- ")):
+        if (from_prompt or _INSTRUCTION.match(sentence.lstrip("*_#>- "))
+                or _META_TALK.search(sentence)):
             markers.append(sentence.strip())
+    markers += [m.group(0) for m in FENCE_TAG.finditer(draft)]
     out: list[Finding] = []
     if hits or markers:
         sample = markers[0] if markers else " ".join(hits[0])
@@ -375,7 +407,7 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
             out.append(Finding(
                 code=f"echo:brief:{r['id']}", severity="must_fix",
                 message=f"The text copies the brief's instruction {r['text'][:120]!r} "
-                        f"({r['id']}): carry it out instead of repeating it."))
+                        f"as text: carry it out instead of repeating it."))
     return out
 
 
@@ -410,6 +442,7 @@ def run_checks(
     brief: str = "",
     checklist: list[Requirement] | None = None,
     prompt_texts: Iterable[str] = (),
+    critique: Iterable[str] = (),
     answered: Iterable[str] = (),
     source_code: str = "",
     module: str = "",
@@ -437,30 +470,24 @@ def run_checks(
         *check_missing_facts(draft, checklist, answered),
         *check_contradictions(draft, checklist),
         *check_names(draft, sources),
-        *check_echo(draft, prompt_texts, sources, checklist),
+        *check_echo(draft, prompt_texts, sources, checklist, critique),
         *(check_api_docs(draft, source_code, module) if source_code else []),
+        *(check_copied_source(draft, source_code) if source_code else []),
     ]
 
 
 # The checks besides the checklist that a draft passes or fails as a whole.
 _WHOLE_TEXT_CHECKS = ("placeholder", "need", "number", "too", "banned", "name", "echo",
                       "empty", "degenerate", "copies")
-_REQUIREMENT_CHECKS = ("uncovered", "missing-placeholder", "gap-told", "contradiction")
 
 
 def code_score(findings: list[Finding], checklist: list[Requirement]) -> float:
     """0-100: the share of code checks the draft passes, each checklist item one check
     and each whole-text check (placeholders, numbers, length, banned phrases, names,
-    echo) one more."""
-    items = [r["id"] for r in checklist if r["kind"] in req.COVERED_KINDS | {"missing"}]
-    failed_items = {f["code"].split(":", 1)[1] for f in findings
-                    if f["severity"] == "must_fix" and f["code"].split(":")[0]
-                    in _REQUIREMENT_CHECKS}
-    failed_whole = {f["code"].split(":")[0].split("-")[0] for f in findings
-                    if f["severity"] == "must_fix"
-                    and f["code"].split(":")[0] not in _REQUIREMENT_CHECKS}
+    echo) one more; every must_fix finding fails one."""
+    items = [r for r in checklist if r["kind"] in req.COVERED_KINDS | {"missing"}]
     total = len(items) + len(_WHOLE_TEXT_CHECKS)
-    failed = len(failed_items & set(items)) + len(failed_whole)
+    failed = sum(1 for f in findings if f["severity"] == "must_fix")
     return round(100.0 * max(0, total - failed) / total, 1)
 
 

@@ -15,13 +15,18 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _META_PREFIXES = (
-    "i hope this helps", "i hope this meets", "hope this helps", "this concludes the",
+    "i hope this", "hope this helps", "this concludes the", "thank you for your attention",
     "let me know if you'd like", "let me know if you would like",
     "let me know if you want", "feel free to ask", "feel free to let me know",
     "no formatting errors", "no contradictions were",
 )
 _META_KEYWORDS = ("errors or contradictions", "contradictions were found", "errors were found")
 _FENCE = re.compile(r"\A```(?:markdown|md)?[ \t]*\n(.*?)\n```[ \t]*\Z", re.DOTALL)
+# Letter furniture the house style has no use for: "Dear team," on the first line, and
+# a sign-off ("Best regards,") with whatever signature follows it in the last lines.
+_GREETING = re.compile(r"^(?:dear|hi|hello|hey|greetings)\b[^.!?\n]{0,60},?$", re.IGNORECASE)
+_SIGN_OFF = re.compile(r"^(?:best|kind|warm)?\s*(?:regards|wishes|best|sincerely|cheers|"
+                       r"thanks|thank you|yours(?: truly| sincerely)?)[,.!]?$", re.IGNORECASE)
 
 
 def strip_chatter(text: str) -> str:
@@ -36,6 +41,16 @@ def strip_chatter(text: str) -> str:
         first = lines[0].strip()
         if first and not first.startswith("#") and len(first) < 200 and _PREAMBLE.match(first):
             lines = lines[1:]
+
+    if len(lines) > 1 and _GREETING.match(lines[0].strip()):
+        lines = lines[1:]
+    while len(lines) > 1 and (not lines[0].strip()
+                              or lines[0].strip().lower().startswith(_META_PREFIXES)):
+        lines = lines[1:]
+    tail = [i for i, line in enumerate(lines[-5:], start=max(0, len(lines) - 5))
+            if _SIGN_OFF.match(line.strip())]
+    if tail and tail[0] > 0:
+        lines = lines[: tail[0]]
 
     while lines:
         last = lines[-1].strip()
@@ -68,3 +83,12 @@ def strip_prompt_lines(text: str, prompt_texts: list[str]) -> str:
 
 def _line_key(line: str) -> str:
     return re.sub(r"\s+", " ", line.strip(" \t-*#>\"'`")).lower()
+
+
+# The tags prompts put around material (<brief-1a2b3c> ... </brief-1a2b3c>): small models
+# wrap their answer in them. They are ours, never the writer's text.
+FENCE_TAG = re.compile(r"</?(?:brief|source|draft)-[0-9a-f]{4,}>")
+
+
+def strip_fence_tags(text: str) -> str:
+    return FENCE_TAG.sub("", text).strip() + "\n"

@@ -53,7 +53,7 @@ class ModelSettings(Strict):
 
 
 class Models(Strict):
-    writer: ModelSettings = ModelSettings(temperature=0.4)
+    writer: ModelSettings = ModelSettings(model="qwen2.5-coder-1.5b-instruct", temperature=0.4)
     critic: ModelSettings = ModelSettings(temperature=0.0, max_tokens=500)
     finalizer: ModelSettings | None = None
     # What the critic model's answer counts for. "gate": its score is the score and its

@@ -16,12 +16,13 @@ from typing import Any
 from langgraph.types import interrupt
 
 from batch import checks
-from batch.cleanup import strip_chatter, strip_prompt_lines
+from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.house_rules import HouseRules
 from batch.models import CallStat, ModelSet, RoleModel, ask
 from batch.output import write_output
 from batch.prompting import (
     critic_messages,
+    critique_texts,
     finalizer_messages,
     instruction_texts,
     writer_messages,
@@ -93,13 +94,16 @@ class Nodes:
         # Cleaned here, before the checks and the critic: the text judged (and approved)
         # is the text written. Whole lines of the prompt a small model copied go too;
         # anything subtler is left for the echo check to report.
-        draft = strip_prompt_lines(strip_chatter(answer.draft),
-                                   instruction_texts(state, rubric_of(state))).strip()
+        draft = strip_prompt_lines(strip_chatter(strip_fence_tags(answer.draft)),
+                                   [*instruction_texts(state, rubric_of(state)),
+                                    *critique_texts(state)]).strip()
         previous = state.get("draft", "")
         return {
             "round": state.get("round", 0) + 1,
             "draft": draft,
-            "repeated": bool(previous) and near_copy(previous, draft),
+            # how many rounds in a row gave back the draft before them
+            "repeats": (state.get("repeats", 0) + 1
+                        if previous and near_copy(previous, draft) else 0),
             "deviations": [d.model_dump() for d in answer.deliberate_deviations],
             "needs_from_human": [n.model_dump() for n in answer.needs_from_human],
             "calls": _calls(stats),
@@ -120,6 +124,7 @@ class Nodes:
             brief=brief["text"] if brief.get("kind") != "source" else "",
             checklist=checklist_of(state),
             prompt_texts=instruction_texts(state, rubric_of(state)),
+            critique=critique_texts(state),
             answered=list((state.get("human_answers") or {}).keys()),
             source_code=brief.get("source_text", "") if str(
                 brief.get("origin_name", "")).endswith(".py") else "",

@@ -19,6 +19,7 @@ from batch.rubrics import Rubric
 from batch.state import LoopState
 
 TEMPLATES = ("writer_system", "writer_task", "writer_first", "writer_revise",
+             "writer_afresh",
              "critic_system", "critic_task", "finalizer")
 
 
@@ -49,11 +50,12 @@ def checklist_block(checklist: list[Requirement]) -> str:
     api = [r for r in checklist if r["kind"] == "api"]
     lines: list[str] = []
     if must:
-        lines.append("\nThe text must say each of these, in your own words (checked item by "
-                     "item):")
+        lines.append("\nThe text must say each of these points, in full sentences and in "
+                     "your own words:")
         for r in must:
-            prefix = "Say that it is not known yet: " if r["kind"] == "gap" else ""
-            lines.append(f"- {r['id']}: {prefix}{r['text']}")
+            prefix = {"gap": "say that it is not known yet: ",
+                      "ask": "ask the readers to: "}.get(r["kind"], "")
+            lines.append(f"- {prefix}{r['text']}")
     if missing:
         lines.append("\nThe brief does not give these facts. Write the placeholder shown, "
                      "exactly, where the fact belongs, and list it in needs_from_human:")
@@ -97,12 +99,23 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
 
 
 def instruction_texts(state: LoopState, rubric: Rubric) -> list[str]:
-    """Every text a draft must not contain: the prompt templates, the house rules, the
-    rubric and the critique the writer was last given."""
+    """The instructions a draft must not contain: the prompt templates, the house rules
+    and the rubric."""
     texts = [re.sub(r"\$\w+", " ", template(name).template) for name in TEMPLATES]
-    texts += [state["house_rules"]["text"], rubric.as_prompt()]
-    texts += state.get("must_fix", []) + state.get("would_improve", [])
-    return texts
+    return [*texts, state["house_rules"]["text"], rubric.as_prompt()]
+
+
+def critique_texts(state: LoopState) -> list[str]:
+    """The critique the writer was last given: its points must not be pasted in whole
+    (a suggested wording taken up is fine)."""
+    return [*state.get("must_fix", []), *state.get("would_improve", [])]
+
+
+def _points(state: LoopState) -> str:
+    points = [f"{i}. MUST FIX: {p}" for i, p in enumerate(state.get("must_fix", []), 1)]
+    points += [f"{i}. SUGGESTION: {p}" for i, p in
+               enumerate(state.get("would_improve", []), len(points) + 1)]
+    return "\n".join(points) or "- (no open points; tighten the text)"
 
 
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
@@ -112,16 +125,17 @@ def writer_messages(state: LoopState) -> list[dict[str, str]]:
                                               checklist_block=checklist_block(checklist))
     if not state.get("draft"):
         tail = template("writer_first").substitute()
+    elif state.get("repeats"):
+        # The last revision changed nothing: showing the draft again invites the same
+        # copy. Start afresh from the brief, with the problems named.
+        tail = template("writer_afresh").substitute(points=_points(state))
     else:
-        points = [f"{i}. MUST FIX: {p}" for i, p in enumerate(state.get("must_fix", []), 1)]
-        points += [f"{i}. SUGGESTION: {p}" for i, p in
-                   enumerate(state.get("would_improve", []), len(points) + 1)]
         tag, block = fence("draft", state["draft"])
         tail = template("writer_revise").substitute(
             round=state.get("round", 0),
             draft_tag=tag,
             draft_block=block,
-            points="\n".join(points) or "- (no open points; tighten the text)",
+            points=_points(state),
         )
     return [{"role": "system", "content": system}, {"role": "user", "content": task + tail}]
 

@@ -390,7 +390,10 @@ def opposite_of(source: str, sentence: str) -> str | None:
     sen_words = {w.lower() for w in WORD.findall(sentence)}
     for a, b in OPPOSITES:
         for mine, theirs in ((a, b), (b, a)):
-            if mine in sen_words and mine not in src_words and theirs in src_words:
+            # a sentence with both words ("fix it before Friday, report after") is
+            # not saying the one instead of the other
+            if (mine in sen_words and theirs not in sen_words and mine not in src_words
+                    and theirs in src_words):
                 return f"{mine!r} where the brief says {theirs!r}"
     return None
 

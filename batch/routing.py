@@ -38,9 +38,9 @@ def decide(state: LoopState) -> Decision:
         return Decision("review", None) if wants_review else Decision("finish", "approved")
     if state.get("round", 0) >= limits["max_rounds"]:
         return Decision("finish", "max_rounds")
-    if state.get("repeated"):
-        # The writer answered the critique with the same text: another round asked the
-        # same way would get the same answer.
+    if state.get("repeats", 0) >= 2:
+        # The writer gave back the same text twice, the second time asked to start
+        # afresh: more rounds would get the same answer.
         return Decision("finish", "no_progress")
     if stalled(state.get("score_history", []), state.get("must_fix_history", []),
                limits["no_progress_rounds"]):

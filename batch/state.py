@@ -60,7 +60,7 @@ class LoopState(TypedDict, total=False):
     # the current round
     round: int
     draft: str
-    repeated: bool  # the writer gave (almost) the same draft as the round before
+    repeats: int  # rounds in a row whose draft was (almost) the draft before it
     deviations: list[dict[str, str]]
     needs_from_human: list[dict[str, str]]
     findings: list[Finding]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import statistics
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -204,7 +205,8 @@ def run(config: str | None, models: list[str], limit: int | None) -> dict[str, A
                   f"gate {'approve' if v['gate']['approve'] else 'reject'} "
                   f"(score {v['gate']['score']}), {seconds[-1]:.1f}s", flush=True)
         label = critic.name
-        per_call = round(sum(seconds) / len(seconds), 2)
+        # the median: one judgment slowed by other work on the machine does not move it
+        per_call = round(statistics.median(seconds), 2)
         for mode in ("gate", "model alone"):
             result["modes"][f"{label} {mode}"] = {
                 **metrics(rows, mode), "seconds_per_judgment": per_call,

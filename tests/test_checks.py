@@ -102,3 +102,11 @@ def test_a_draft_that_copies_the_brief_is_a_warning():
            "quarter so smoothly and on time this year.")
     needs = [{"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "?"}]
     assert checks.run_checks(own, needs, [brief], "must_fix", None, None, [], brief=brief) == []
+
+
+def test_letter_furniture_is_stripped_but_content_stays():
+    text = ("Dear Engineering Team,\n\nI hope this memo helps.\nThe build server moves on "
+            "Saturday.\nThank you for your attention.\nBest regards,\n[Your Name]\n")
+    assert strip_chatter(text) == "The build server moves on Saturday.\n"
+    kept = "Hi all, the office is closed on Friday.\nThanks to facilities for the work."
+    assert strip_chatter(kept) == kept + "\n"

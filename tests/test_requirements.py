@@ -168,3 +168,24 @@ def test_prompt_lines_copied_whole_are_stripped_and_near_copies_seen():
     assert strip_prompt_lines(text, prompt) == "The dock is closed.\n"
     assert near_copy(GOOD, GOOD + " ")
     assert not near_copy(GOOD, "A different text about forklifts and gate B entirely now.")
+
+
+def test_a_sentence_with_both_opposites_is_not_a_contradiction():
+    checklist = brief_checklist("Ask: merge urgent fixes before Friday, and report problems "
+                                "after the move.")
+    both = "Merge urgent fixes before Friday and report problems after the move."
+    assert checks.check_contradictions(both, checklist) == []
+    flipped = "Merge urgent fixes after Friday. Report problems after the move."
+    assert [f["code"] for f in checks.check_contradictions(flipped, checklist)] == [
+        "contradiction:R1"]
+
+
+def test_a_suggested_wording_may_be_taken_up_but_a_critique_point_not_pasted():
+    critique = ["Say it plainly: forklifts must be parked in bay 4 before noon today."]
+    taken_up = GOOD.replace("Park every forklift in bay 4 before noon.",
+                            "Forklifts must be parked in bay 4 before noon today.")
+    assert "echo:prompt" not in codes(run(taken_up, critique=critique))
+    pasted = GOOD + "\n\nThe text does not say what the brief gives as the dock times."
+    found = codes(run(pasted, critique=["The text does not say what the brief gives as "
+                                        "the dock times."]))
+    assert "echo:prompt" in found
