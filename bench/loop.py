@@ -65,7 +65,10 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     raise RuntimeError(f"{thread_id}: no first draft in the checkpoints")
 
 
-def run(config: str | None, brief_dirs: list[Path], writer: str | None) -> dict[str, Any]:
+def run(config: str | None, brief_dirs: list[Path], writer: str | None,
+        save=lambda result: None) -> dict[str, Any]:
+    """Run every brief; `save` gets the result so far after each one (a long run stopped
+    part way keeps what it measured)."""
     work = Path(tempfile.mkdtemp(prefix="briefloop-loop-"))
     for name in ("rubrics", "house_rules"):
         shutil.copytree(REPO / name, work / name)
@@ -116,15 +119,21 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None) -> dict[
                          "approved": int(result.outcome in ("approved", "approved_by_human"))})
             print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
                   f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
-        labels = batch.models.labels()
+            save(summarise(batch.models.labels(), rows))
+        result = summarise(batch.models.labels(), rows)
+    shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def summarise(labels: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, Any]:
     totals = {}
     for mode in ("single pass", "loop"):
         mine = [r for r in rows if r["mode"] == mode]
         totals[mode] = {k: sum(r.get(k, 0) for r in mine)
                         for k in (*METRICS, "tokens", "seconds", "approved")}
         totals[mode]["briefs"] = len(mine)
-    shutil.rmtree(work, ignore_errors=True)
-    return {"models": labels, "briefs": len(briefs), "totals": totals, "rows": rows}
+    briefs = len({r["brief"] for r in rows})
+    return {"models": labels, "briefs": briefs, "totals": totals, "rows": rows}
 
 
 def chart(result: dict[str, Any], path: Path) -> None:
@@ -161,9 +170,14 @@ def main(argv: list[str]) -> None:
                         help="folders of briefs (default: examples and the judge set)")
     parser.add_argument("--writer", help="a packaged embedded model for the writer")
     args = parser.parse_args(argv)
-    result = run(args.config, args.briefs, args.writer)
-    RESULTS.mkdir(parents=True, exist_ok=True)
     name = "loop" if not args.writer else f"loop-{args.writer}"
+    result = run(args.config, args.briefs, args.writer, save=lambda r: write(r, name))
+    write(result, name)
+    print(json.dumps(result["totals"], indent=2))
+
+
+def write(result: dict[str, Any], name: str) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
     fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "tokens", "seconds"]
     with (RESULTS / f"{name}.csv").open("w", newline="", encoding="utf-8") as f:
@@ -171,4 +185,3 @@ def main(argv: list[str]) -> None:
         w.writeheader()
         w.writerows(result["rows"])
     chart(result, RESULTS / f"{name}.png")
-    print(json.dumps(result["totals"], indent=2))

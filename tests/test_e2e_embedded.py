@@ -48,7 +48,7 @@ def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
     assert sorted(r["brief_id"] for r in records) == ["office-closure", "slugify"]
     for rec in records:
         assert rec["stop_reason"] in STOP_REASONS
-        assert rec["models"]["writer"] == "embedded:qwen2.5-coder-0.5b-instruct"
+        assert rec["models"]["writer"] == "embedded:qwen2.5-coder-1.5b-instruct"
         if rec["stop_reason"] != "error":
             assert rec["model_calls"] >= 2 and rec["input_tokens"] > 0
             assert len(rec["score_history"]) == rec["rounds"]

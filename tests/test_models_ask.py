@@ -161,3 +161,16 @@ def test_a_chat_model_without_the_limit_field_is_refused():
     with pytest.raises(TypeError, match="no field 'num_predict'"):
         ChatRoleModel("embedded", chat, num_ctx=2048, max_tokens=300,
                       max_tokens_field="num_predict")
+
+
+def test_a_runaway_answer_is_retried_with_a_note_not_more_room():
+    from batch.schemas import FinalizerAnswer
+
+    model = ScriptedModel([Completion('{"text": "Fine start.\n' + "```\n" * 40, 10, 400,
+                                      truncated=True),
+                           {"text": "Fine start."}], num_ctx=4000, max_tokens=400)
+    stats = []
+    assert ask(model, "finalizer", [{"role": "user", "content": "x"}],
+               FinalizerAnswer, stats).text == "Fine start."
+    assert model.max_tokens_sent == [400, 400]
+    assert "repeated '```' over and over" in model.sent[1][-1]["content"]

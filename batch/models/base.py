@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -111,8 +112,19 @@ def parse_answer(text: str, answer_type: type[T]) -> T:
         raise ValueError(f"the answer does not match the schema: {problems}") from None
 
 
+def runaway(text: str) -> str | None:
+    """The unit a cut-off answer kept repeating at its end ("```" line after line), if it
+    ran away like that: more room would only hold more of it."""
+    tail = text[-400:]
+    for m in re.finditer(r"(.{1,40}?)(?:\1){7,}", tail, re.DOTALL):
+        # the repetition runs to the end, but for a last unit cut off part way
+        if m.group(1).strip() and len(tail) - m.end() < len(m.group(1)):
+            return m.group(1).strip()
+    return None
+
+
 def retry_after_truncation(
-    model: RoleModel, messages: list[dict[str, str]], max_tokens: int
+    model: RoleModel, messages: list[dict[str, str]], max_tokens: int, text: str = ""
 ) -> tuple[list[dict[str, str]], int]:
     """The messages and max_tokens for the retry of an answer cut off at `max_tokens`.
 
@@ -123,6 +135,14 @@ def retry_after_truncation(
     """
     room = model.num_ctx - _prompt_tokens(model, messages)
     larger = min(math.ceil(max_tokens * TRUNCATED_GROWTH), room)
+    repeated = runaway(text)
+    if repeated is not None:
+        retry = [*messages, {"role": "user", "content":
+            f"Your previous answer started well, then repeated {repeated[:40]!r} over and "
+            f"over until it was cut off at {max_tokens} tokens. Answer again: end the draft "
+            f"right after its last section, then close the JSON object."}]
+        fits = model.num_ctx - _prompt_tokens(model, retry)
+        return retry, max(1, min(max_tokens, fits))
     if larger >= max_tokens * TRUNCATED_MIN_GROWTH:
         return list(messages), larger
     retry = [
@@ -166,7 +186,7 @@ def ask(
             if attempt == 1:
                 if completion.truncated:
                     attempt_messages, max_tokens = retry_after_truncation(
-                        model, messages, max_tokens)
+                        model, messages, max_tokens, completion.text)
                 else:
                     attempt_messages = [
                         *messages,
