@@ -1,6 +1,7 @@
-"""The writer-critic graph.
+r"""The writer-critic graph.
 
-    START -> writer -> checks -> critic --route--> writer | review | finish
+    START -> writer --> checks -> critic --route--> writer | review | finish
+                    \-> finish (a revision that never came back valid)
                                   review --route--> writer | review | finish
                                   finish -> END
 
@@ -16,7 +17,7 @@ from langgraph.types import RetryPolicy
 from batch.config import Retry
 from batch.errors import is_transient
 from batch.nodes import Nodes
-from batch.routing import route_after_critic, route_after_review
+from batch.routing import route_after_critic, route_after_review, route_after_writer
 from batch.state import LoopState
 
 
@@ -40,7 +41,7 @@ def build_graph(nodes: Nodes, retry: Retry, checkpointer):
     g.add_node("review", nodes.review)
     g.add_node("finish", nodes.finish, retry_policy=policy)
     g.add_edge(START, "writer")
-    g.add_edge("writer", "checks")
+    g.add_conditional_edges("writer", route_after_writer, ["checks", "finish"])
     g.add_edge("checks", "critic")
     g.add_conditional_edges("critic", route_after_critic, ["writer", "review", "finish"])
     g.add_conditional_edges("review", route_after_review, ["writer", "review", "finish"])

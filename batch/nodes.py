@@ -17,6 +17,7 @@ from langgraph.types import interrupt
 
 from batch import checks
 from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
+from batch.errors import ModelOutputInvalid
 from batch.house_rules import HouseRules
 from batch.models import CallStat, ModelSet, RoleModel, ask
 from batch.output import write_output
@@ -89,8 +90,15 @@ class Nodes:
     # -- writer ------------------------------------------------------------------------
     def writer(self, state: LoopState) -> dict[str, Any]:
         stats: list[CallStat] = []
-        answer = ask(self.models.get("writer"), "writer", writer_messages(state), WriterAnswer,
-                     stats)
+        try:
+            answer = ask(self.models.get("writer"), "writer", writer_messages(state),
+                         WriterAnswer, stats)
+        except ModelOutputInvalid as e:
+            if not state.get("best"):
+                raise  # nothing judged yet to set aside: the run fails as a whole
+            # A revision that never came back valid: the loop ends here, and the best
+            # draft so far is set aside with what is wrong with it (never approved).
+            return {"writer_error": str(e), "stop_reason": "error", "calls": _calls(stats)}
         # Cleaned here, before the checks and the critic: the text judged (and approved)
         # is the text written. Whole lines of the prompt a small model copied go too;
         # anything subtler is left for the echo check to report.
@@ -240,6 +248,8 @@ class Nodes:
         if reason == "approved_by_human":
             meta["approved_by"] = decision.get("by")
             meta["approved_at"] = decision.get("at")
+        if state.get("writer_error"):
+            meta["error"] = state["writer_error"]
         if not approved:
             # Not a finished text: it goes aside, with what is still wrong with it.
             uncovered = checks.check_requirements(text, checklist_of(state))

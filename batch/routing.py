@@ -48,6 +48,11 @@ def decide(state: LoopState) -> Decision:
     return Decision("writer", None)
 
 
+def route_after_writer(state: LoopState) -> Literal["checks", "finish"]:
+    """A writer that failed after an earlier round ends the loop with its best draft."""
+    return "finish" if state.get("writer_error") else "checks"
+
+
 def route_after_critic(state: LoopState) -> Next:
     return decide(state).next
 

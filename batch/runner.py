@@ -382,7 +382,7 @@ class Batch:
             fields.update(status="finished" if reason in TERMINAL_REASONS else "failed",
                           stop_reason=reason, ended_at=now())
         fields.setdefault("models", self.models.labels())
-        record = self.runlog.upsert(thread_id, error=None, **fields)
+        record = self.runlog.upsert(thread_id, error=values.get("writer_error"), **fields)
         self.sync(force=False)
         return record
 

@@ -61,6 +61,7 @@ class LoopState(TypedDict, total=False):
     round: int
     draft: str
     repeats: int  # rounds in a row whose draft was (almost) the draft before it
+    writer_error: str  # a revision that never came back valid (the loop then ends)
     deviations: list[dict[str, str]]
     needs_from_human: list[dict[str, str]]
     findings: list[Finding]

@@ -322,3 +322,17 @@ def test_advice_mode_a_failed_check_still_blocks(project):
     [r] = run(s, project, writer, critic).results
     assert r.outcome == "max_rounds" and r.record["uncovered"] == ["R2"]
     assert r.record["score"] < 100
+
+
+def test_a_revision_that_never_comes_back_valid_sets_the_best_draft_aside(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(GOOD), "not json", "{still not json"])
+    critic = ScriptedModel([critic_answer(5, must_fix=["Name the team."])])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "error" and "invalid answer twice" in r.record["error"]
+    # every call counted, the failed ones too
+    assert r.record["model_calls"] == 4
+    path = Path(r.record["output_path"])
+    assert path.parent.name == "needs-work"
+    meta, body = front_matter(path)
+    assert body == GOOD and meta["stop_reason"] == "error" and "invalid" in meta["error"]

@@ -1,6 +1,12 @@
 """Routing is a pure function of the state: tested without a model or a graph."""
 
-from batch.routing import decide, route_after_critic, route_after_review, stalled
+from batch.routing import (
+    decide,
+    route_after_critic,
+    route_after_review,
+    route_after_writer,
+    stalled,
+)
 
 
 def state(**kw):
@@ -60,3 +66,13 @@ def test_route_after_review():
     assert route_after_review({"decision": {"type": "approve"}}) == "finish"
     assert route_after_review({"decision": {"type": "reject"}}) == "finish"
     assert route_after_review({"decision": {"type": "invalid"}}) == "review"
+
+
+def test_route_after_writer():
+    assert route_after_writer({"draft": "x"}) == "checks"
+    assert route_after_writer({"writer_error": "invalid twice"}) == "finish"
+
+
+def test_an_unchanged_draft_twice_stops_with_no_progress():
+    assert decide(state(round=2, repeats=1)) == ("writer", None)
+    assert decide(state(round=2, repeats=2)) == ("finish", "no_progress")
