@@ -111,6 +111,19 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
         api = Api(api.names | {module}, api.signatures)
     out: list[Finding] = []
     seen: set[str] = set()
+
+    def invented(full: str) -> bool:
+        """Report `full` once if the source defines no such name."""
+        if full.split(".")[-1] in api.names or full.split(".")[-1] in _KNOWN:
+            return False
+        if full not in seen:
+            seen.add(full)
+            out.append(Finding(
+                code=f"api-invented:{full}", severity="must_fix",
+                message=f"The docs present `{full}`, which the source file does not "
+                        f"define: document only what the code has."))
+        return True
+
     for place in _api_places(doc):
         for m in _SHOWN.finditer(place):
             full, args = m.group(1), m.group(2)
@@ -118,33 +131,22 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
             owner = full.split(".")[0] if "." in full else None
             if owner is not None and owner not in api.names:
                 continue  # a method of something else (list.append), not this file's
-            if name not in api.names and name not in _KNOWN and full not in seen:
-                seen.add(full)
-                out.append(Finding(
-                    code=f"api-invented:{full}", severity="must_fix",
-                    message=f"The docs present `{full}()`, which the source file does not "
-                            f"define: document only what the code has."))
+            if invented(full):
                 continue
             real = api.signatures.get(full) or api.signatures.get(name)
             shown = _as_params(args)
             if real is None or shown is None or full in seen:
                 continue
-            if [(p, d) for p, d in shown] != real:
+            if shown != real:
                 seen.add(full)
                 out.append(Finding(
                     code=f"api-signature:{full}", severity="must_fix",
                     message=f"The docs show `{_render(full, shown)}`; the real signature "
                             f"is `{_render(full, real)}`."))
+        # a heading that is a bare code name: "## amortize_all", "### Box.clear()"
         heading_name = re.fullmatch(r"`?((?:[A-Za-z_]\w*\.)?[a-z_]\w*)`?(?:\(\))?\s*",
                                     place.strip())
         if heading_name and ("_" in heading_name.group(1) or "." in heading_name.group(1)
                              or place.strip().endswith("()")):
-            full = heading_name.group(1)
-            name = full.split(".")[-1]
-            if name not in api.names and name not in _KNOWN and full not in seen:
-                seen.add(full)
-                out.append(Finding(
-                    code=f"api-invented:{full}", severity="must_fix",
-                    message=f"The docs present `{full}`, which the source file does not "
-                            f"define: document only what the code has."))
+            invented(heading_name.group(1))
     return out

@@ -189,3 +189,29 @@ def test_a_suggested_wording_may_be_taken_up_but_a_critique_point_not_pasted():
     found = codes(run(pasted, critique=["The text does not say what the brief gives as "
                                         "the dock times."]))
     assert "echo:prompt" in found
+
+
+SOURCE = '''def area(width, height=1):
+    """Width times height."""
+    return width * height
+
+
+class Box:
+    def grow(self, by=2):
+        return by
+'''
+
+
+def test_api_docs_names_and_signatures_come_from_the_code():
+    from batch.apidocs import check_api_docs
+
+    good = "# shapes\n\n## `area(width, height=1)`\nArea.\n\n## Box\n### `Box.grow(by=2)`\n"
+    assert check_api_docs(good, SOURCE, "shapes") == []
+    wrong = good.replace("area(width, height=1)", "area(height, width=1)")
+    [f] = check_api_docs(wrong, SOURCE, "shapes")
+    assert f["code"] == "api-signature:area" and "area(width, height=1)" in f["message"]
+    invented = good + "\n### `Box.shrink()`\nShrinks.\n\n## `perimeter(width)`\n"
+    codes_ = sorted(f["code"] for f in check_api_docs(invented, SOURCE, "shapes"))
+    assert codes_ == ["api-invented:Box.shrink", "api-invented:perimeter"]
+    # a call with values is an example, not a signature; builtins are not invented
+    assert check_api_docs(good + "\nUse `area(3, 4)` or `len(x)`.\n", SOURCE, "shapes") == []
