@@ -215,3 +215,18 @@ def test_api_docs_names_and_signatures_come_from_the_code():
     assert codes_ == ["api-invented:Box.shrink", "api-invented:perimeter"]
     # a call with values is an example, not a signature; builtins are not invented
     assert check_api_docs(good + "\nUse `area(3, 4)` or `len(x)`.\n", SOURCE, "shapes") == []
+
+
+def test_docs_that_paste_the_source_are_refused():
+    source = "\n".join(f"def f{i}(value):\n    return value * {i} + compute_offset(value)"
+                       for i in range(5))
+    pasted = "# mod\n\n" + source
+    assert [f["code"] for f in checks.check_copied_source(pasted, source)] == ["copies-source"]
+    explained = "# mod\n\n## f1(value)\nReturns value times 1 plus its offset."
+    assert checks.check_copied_source(explained, source) == []
+
+
+def test_talk_about_the_draft_and_prompt_tags_are_echo():
+    assert "echo:prompt" in codes(run(GOOD + " You can review this draft for revisions."))
+    assert "echo:prompt" in codes(run("<brief-1a2b3c4d>\n" + GOOD + "\n</brief-1a2b3c4d>"))
+    assert "echo:prompt" in codes(run("Write a short memo to the warehouse team. " + GOOD))
