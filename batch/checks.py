@@ -18,11 +18,8 @@ from batch.state import Finding
 
 # [FIGURE NEEDED: Q3 revenue], [DATE NEEDED: launch], [NAME NEEDED: owner] ...
 PLACEHOLDER = re.compile(r"\[(?:[A-Z][A-Z0-9_-]*\s+)*NEEDED\s*:\s*[^\[\]]*?\]")
-# Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
-# ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
-_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+_NUMBER, _WORD = req.NUMBER, req.WORD
 GENERIC_FEEDBACK = "Re-read the brief and the rubric, and fix the weakest part of the text."
 
 
@@ -34,13 +31,6 @@ def placeholders_in(text: str) -> list[str]:
     return [m.group(0) for m in PLACEHOLDER.finditer(text)]
 
 
-def _normalize_number(token: str) -> str:
-    n = token.lstrip("+").rstrip("%").replace(",", "")
-    if "." in n:
-        n = n.rstrip("0").rstrip(".") or "0"
-    return n
-
-
 def unanswered(needs: list[dict[str, str]], answers: dict[str, str]) -> list[dict[str, str]]:
     """The needs_from_human entries a person has not given a value for."""
     answered = {normalize_placeholder(k) for k in answers}
@@ -50,7 +40,7 @@ def unanswered(needs: list[dict[str, str]], answers: dict[str, str]) -> list[dic
 def numbers_in(text: str) -> set[str]:
     text = PLACEHOLDER.sub(" ", text)
     text = _LIST_MARKER.sub(r"\1", text)
-    return {_normalize_number(m.group(0)) for m in _NUMBER.finditer(text)}
+    return {req.normalize_number(m.group(0)) for m in _NUMBER.finditer(text)}
 
 
 def word_count(text: str) -> int:

@@ -40,7 +40,9 @@ class Requirement(TypedDict):
 
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
+# Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
+# ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][\w '/-]{0,30}?)\s*:\s+(.+)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
@@ -144,7 +146,7 @@ def normalize_number(token: str) -> str:
 
 
 def numbers_of(text: str) -> list[str]:
-    return sorted({normalize_number(m.group(0)) for m in _NUMBER.finditer(text)})
+    return sorted({normalize_number(m.group(0)) for m in NUMBER.finditer(text)})
 
 
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -156,7 +158,7 @@ def content_terms(text: str) -> list[str]:
     out: list[str] = []
     for word in _PART.findall(text):
         lw = word.lower()
-        if lw in STOPWORDS or _NUMBER.fullmatch(word) or len(lw) < 2:
+        if lw in STOPWORDS or NUMBER.fullmatch(word) or len(lw) < 2:
             continue
         s = stem(lw)
         if s not in out and lw not in META_TERMS and s not in META_TERMS:

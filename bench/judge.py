@@ -85,14 +85,6 @@ def judge_state(settings: config_mod.Settings, case: dict[str, Any]) -> dict[str
     return state
 
 
-class _Answer:
-    """The critic's answer as the verdict reads it."""
-
-    def __init__(self, scores: dict[str, int], must_fix: list[str], would_improve: list[str]):
-        self.scores = type("S", (), {"model_dump": lambda _self: dict(scores)})()
-        self.must_fix, self.would_improve = must_fix, would_improve
-
-
 def verdicts(state: dict[str, Any], answer: Any | None) -> dict[str, dict[str, Any]]:
     """approve/reject per mode for one judged draft."""
     threshold = state["limits"]["threshold"]
@@ -181,7 +173,7 @@ def run(config: str | None, models: list[str], limit: int | None) -> dict[str, A
             if key in cache:  # the same prompt to the same model: its recorded answer
                 seconds.append(cache[key]["seconds"])
                 if cache[key]["answer"] is not None:
-                    answer = _Answer(**cache[key]["answer"])
+                    answer = critic_schema(rubric).model_validate(cache[key]["answer"])
                 else:
                     invalid += 1
             else:
@@ -192,9 +184,7 @@ def run(config: str | None, models: list[str], limit: int | None) -> dict[str, A
                     print(f"  {case['name']}: critic failed: {e}", flush=True)
                 seconds.append(time.perf_counter() - started)
                 cache[key] = {"seconds": round(seconds[-1], 2), "answer": None if answer is None
-                              else {"scores": answer.scores.model_dump(),
-                                    "must_fix": answer.must_fix,
-                                    "would_improve": answer.would_improve}}
+                              else answer.model_dump()}
                 ANSWERS_FILE.write_text(json.dumps(ANSWERS, indent=1) + "\n")
             v = verdicts(state, answer)
             if answer is None:  # an unparseable answer is never an approval
