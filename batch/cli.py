@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -336,7 +337,19 @@ def read_answers_file(path: str) -> dict[str, str]:
         raise UserError(f"{path}: cannot read answers: {e}") from None
     if not isinstance(data, dict):
         raise UserError(f"{path}: expected a mapping of placeholder to value")
-    return {str(k): "" if v is None else str(v) for k, v in data.items()}
+    answers: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, bool):  # YAML reads yes/no/on/off as booleans
+            raise UserError(f"{path}: the value of {str(key)!r} reads as a yes/no; put it "
+                            f"in quotes if it is the text to fill in")
+        if isinstance(value, date):  # YAML reads 2026-12-01 as a date
+            value = value.isoformat()
+        if not (value is None or isinstance(value, str | int | float)):
+            # a list or a mapping would go into the text as its Python repr
+            raise UserError(f"{path}: the value of {str(key)!r} must be text or a number, "
+                            f"not a {type(value).__name__}")
+        answers[str(key)] = "" if value is None else str(value)
+    return answers
 
 
 def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, str | None]:

@@ -258,3 +258,34 @@ def test_a_revision_that_runs_out_writes_a_new_draft_not_the_rejected_one(projec
     assert result.record["score"] == 25.0
     assert result.record["decided_by"] == "ana" and result.record["decision_note"] == \
         "Be concrete."
+
+
+@pytest.mark.parametrize("value, problem", [("[1, 2]", "not a list"),
+                                            ("{a: 1}", "not a dict"),
+                                            ("yes", "reads as a yes/no")])
+def test_cli_answers_file_takes_only_text_and_numbers(project, value, problem):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    answers = project / "answers.yaml"
+    answers.write_text(f'"{PH}": {value}\n')
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid,
+                                      "--answers", str(answers), "--approve"])
+    assert result.exit_code == 2 and problem in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    with Batch(make_settings(project, **{"paths.root": str(project)})) as again:
+        assert review.waiting(again, tid) is not None  # nothing was taken
+    assert not list((project / "output").glob("q3*.md"))
+
+
+def test_cli_answers_file_reads_dates_and_numbers_as_written(project):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    answers = project / "answers.yaml"
+    answers.write_text(f'"{PH}": 2026-12-01\n')
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid,
+                                      "--answers", str(answers), "--approve"])
+    assert result.exit_code == 0, result.output
+    [out] = (project / "output").glob("q3*.md")
+    assert "Q3 revenue was 2026-12-01." in out.read_text(encoding="utf-8")
