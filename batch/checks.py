@@ -471,10 +471,15 @@ _WHOLE_TEXT_CHECKS = ("placeholder", "need", "number", "too", "banned", "name", 
                       "empty", "degenerate", "copies")
 
 
+NO_TEXT = ("empty-draft", "degenerate-draft")  # findings that mean there is no text to score
+
+
 def code_score(findings: list[Finding], checklist: list[Requirement]) -> float:
     """0-100: the share of code checks the draft passes, each checklist item one check
     and each whole-text check (placeholders, numbers, length, banned phrases, names,
     echo) one more; every must_fix finding fails one."""
+    if any(f["code"] in NO_TEXT for f in findings):
+        return 0.0
     items = [r for r in checklist if r["kind"] in req.COVERED_KINDS | {"missing"}]
     total = len(items) + len(_WHOLE_TEXT_CHECKS)
     failed = sum(1 for f in findings if f["severity"] == "must_fix")

@@ -165,7 +165,9 @@ class Nodes:
             checks.sanitize_feedback(answer.would_improve), judged)
         must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
         would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
-        if mode == "gate":
+        if any(f["code"] in checks.NO_TEXT for f in findings):
+            score = 0.0  # whatever a model says of it, no text scores nothing
+        elif mode == "gate":
             score = critic_score
             must_fix += [m for m in critic_must if m not in must_fix]
         else:
@@ -258,14 +260,18 @@ class Nodes:
                 f["code"].split(":", 1)[1] + ": " + r["text"] for f in uncovered
                 for r in checklist_of(state) if r["id"] == f["code"].split(":", 1)[1]] or None
         meta = {k: v for k, v in meta.items() if v is not None}
+        # What the run log reports is the text that was written, not the last round.
+        update["final"] = {"score": score, "must_fix": list(must_fix), "needs": open_needs}
+        if not text.strip():
+            # No text, no file: an empty output would read as a finished text.
+            update["output_path"] = None
+            return update
         target = self.output_dir if approved else self.output_dir / NEEDS_WORK
         path = write_output(target, brief["id"], meta, text)
         if approved:
             # An earlier run's unfinished text of this brief is superseded now.
             (self.output_dir / NEEDS_WORK / path.name).unlink(missing_ok=True)
         update["output_path"] = str(path)
-        # What the run log reports is the text that was written, not the last round.
-        update["final"] = {"score": score, "must_fix": list(must_fix), "needs": open_needs}
         return update
 
     def _finalize(self, model: RoleModel, text: str) -> tuple[str, list[CallStat]]:

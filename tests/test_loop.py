@@ -336,3 +336,30 @@ def test_a_revision_that_never_comes_back_valid_sets_the_best_draft_aside(projec
     assert path.parent.name == "needs-work"
     meta, body = front_matter(path)
     assert body == GOOD and meta["stop_reason"] == "error" and "invalid" in meta["error"]
+
+
+@pytest.mark.parametrize("mode", ["gate", "advice"])
+@pytest.mark.parametrize("empty", ["", "   \n\t "])
+def test_an_empty_draft_scores_zero_and_writes_no_file(project, mode, empty):
+    settings = make_settings(project, **{"models.critic_mode": mode})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(empty)] * 3)
+    critic = ScriptedModel([critic_answer(5)] * 3)
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome != "approved"
+    assert r.record["score"] == 0.0 and set(r.record["score_history"]) == {0.0}
+    assert not r.record["output_path"]
+    assert not [p for p in (project / "output").rglob("*.md")]
+
+
+@pytest.mark.parametrize("gap", ["[Figure Needed: Q3 revenue]", "[FIGURE NEEDED Q3 revenue]",
+                                 "[TBD]", "[TK]", "[XXX]", "[TODO: revenue]", "[?]"])
+def test_a_placeholder_in_another_spelling_is_never_approved(project, settings, gap):
+    write_brief(project, "a.md", "Memo on Q3. Revenue grew. Office closed Friday from 15:00.")
+    draft = f"Office closed Friday from 15:00. Revenue grew; Q3 revenue was {gap}."
+    writer = ScriptedModel([writer_answer(draft)] * 3)
+    critic = ScriptedModel([critic_answer(5)] * 3)
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome != "approved"
+    assert any(gap in m for m in r.record["open_must_fix"]), r.record["open_must_fix"]
+    assert not (project / "output" / "a.md").exists()
