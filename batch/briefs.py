@@ -74,7 +74,7 @@ class BadBrief:
 @dataclass
 class FolderScan:
     briefs: list[Brief | BadBrief]
-    skipped: list[str]  # files that are not briefs at all (unknown extensions)
+    skipped: list[str]  # entries that are not briefs (other files, hidden ones, folders)
 
 
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
@@ -111,11 +111,16 @@ def _word_limit(data: dict, key: str) -> int | None:
     return value
 
 
+CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def brief_from_fields(
     *, id: str, text: str, origin: str, title: str = "", rubric: str | None = None,
     house_rules: str | None = None, min_words: int | None = None,
     max_words: int | None = None,
 ) -> Brief:
+    if CONTROL_CHARS.search(id):
+        raise ValueError(f"id {id!r:.60} has a line break or another control character")
     if min_words and max_words and min_words > max_words:
         raise ValueError(f"min_words ({min_words}) is larger than max_words ({max_words})")
     return Brief(id=id, text=text.strip(), origin=origin, title=title, rubric=rubric,
@@ -159,6 +164,8 @@ def load_brief_file(path: Path, max_bytes: int) -> Brief:
     raw_id = data.get("id", path.stem)
     if raw_id is None or str(raw_id).strip() == "":
         raise ValueError("id is empty")
+    if isinstance(raw_id, bool | list | dict):
+        raise ValueError(f"id must be text or a number, got {raw_id!r:.60}")
     for key in ("title", "rubric", "house_rules"):
         if key in data and not isinstance(data[key], str):
             raise ValueError(f"{key} must be text, got {data[key]!r}")
@@ -176,7 +183,11 @@ def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
     skipped: list[str] = []
     seen: dict[str, str] = {}
     for path in sorted(folder.iterdir()):
-        if path.name.startswith(".") or path.is_dir():
+        if path.is_dir():
+            skipped.append(f"{path.name}/ (a folder: briefs are read from the top level only)")
+            continue
+        if path.name.startswith("."):
+            skipped.append(f"{path.name} (hidden)")
             continue
         suffix = path.suffix.lower()
         if suffix not in BRIEF_SUFFIXES | SOURCE_SUFFIXES:

@@ -28,6 +28,7 @@ from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.locks import LockBusy
+from batch.project import init_project
 from batch.retention import prune
 from batch.runner import (
     Batch,
@@ -443,6 +444,24 @@ def resume(ctx: click.Context, thread: str) -> None:
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
+
+
+@cli.command()
+@click.argument("folder", default=".", type=click.Path(file_okay=False))
+def init(folder: str) -> None:
+    """Make FOLDER (default: here) a briefloop project: config/briefloop.toml, the
+    shipped rubrics and house rules, and an empty briefs/ folder. Files already there
+    are kept."""
+    try:
+        written, kept = init_project(Path(folder))
+    except BriefloopError as e:
+        raise UserError(str(e)) from None
+    for path in written:
+        out.print(escape(f"wrote {path}"), highlight=False, soft_wrap=True)
+    for path in kept:
+        out.print(escape(f"kept {path} (already there)"), highlight=False, soft_wrap=True)
+    out.print(escape(f"next: put briefs in {Path(folder) / 'briefs'}, then "
+                     f"`cd {folder} && briefloop run briefs`"), highlight=False, soft_wrap=True)
 
 
 @cli.command()

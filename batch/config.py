@@ -12,8 +12,16 @@ import re
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from batch.errors import ConfigError
 
@@ -24,8 +32,14 @@ ENV_CONFIG_PATH = "BRIEFLOOP_CONFIG"
 ENV_NOT_KEYS = {ENV_CONFIG_PATH, "BRIEFLOOP_REVIEWER"}
 
 
+def mask_credentials(url: str) -> str:
+    """A URL with any user:password@ part masked, fit for an error message."""
+    return re.sub(r"(?<=//)[^/@\s]*@", "***@", url)
+
+
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: `max_rounds = true` or `concurrency = "4"` is a mistake, not a 1 or a 4
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ModelSettings(Strict):
@@ -44,6 +58,21 @@ class ModelSettings(Strict):
     # has this sha256 (packaged models carry their own)
     sha256: str | None = None
     seed: int = 7
+
+    @field_validator("base_url")
+    @classmethod
+    def _valid_url(cls, url: str) -> str:
+        shown = mask_credentials(url)
+        try:
+            parts = urlsplit(url.strip())
+            port = parts.port  # raises on a port out of range or not a number
+        except ValueError as e:
+            raise ValueError(f"{shown!r} is not a valid URL ({e})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{shown!r} is not an http(s)://host[:port] URL")
+        if port == 0:
+            raise ValueError(f"{shown!r}: port 0 is not a port a server listens on")
+        return url.strip()
 
     @model_validator(mode="after")
     def _fits(self) -> ModelSettings:
@@ -282,10 +311,29 @@ def _describe(err: ValidationError, origin: str) -> str:
     key = ".".join(str(p) for p in first["loc"]) or "(top level)"
     if first["type"] == "extra_forbidden":
         what = "unknown key"
+    elif first["type"] == "value_error":
+        what = str(first["ctx"]["error"])  # our own message, without pydantic's prefix
     else:
         what = first["msg"]
     more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
     return f"{origin}: {key}: {what}{more}"
+
+
+def find_config(start: Path) -> Path:
+    """config/briefloop.toml in `start` or the nearest folder above it that has one.
+
+    Never a fallback to defaults: without a config file, relative paths would resolve
+    against whatever folder the process started in (a cron job's is $HOME or /), and
+    state would be scattered there.
+    """
+    for folder in (start, *start.parents):
+        candidate = folder / DEFAULT_CONFIG
+        if candidate.is_file():
+            return candidate
+    raise ConfigError(
+        f"no config file: none given, ${ENV_CONFIG_PATH} is not set, and there is no "
+        f"{DEFAULT_CONFIG} in {start} or a folder above it; run briefloop from the "
+        f"project folder, pass --config FILE, or create a project with `briefloop init`")
 
 
 def load(
@@ -299,22 +347,20 @@ def load(
     """
     env = dict(os.environ if environ is None else environ)
     explicit = path is not None or ENV_CONFIG_PATH in env
-    cfg_path = Path(path if path is not None else env.get(ENV_CONFIG_PATH, DEFAULT_CONFIG))
-    data: dict[str, Any] = {}
-    base_dir = Path.cwd()
-    origin = str(cfg_path)
-    if cfg_path.is_file():
-        try:
-            data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as e:
-            raise ConfigError(f"{cfg_path}: not valid TOML: {e}") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ConfigError(f"{cfg_path}: cannot read: {e}") from None
-        base_dir = cfg_path.resolve().parent
-    elif explicit:
-        raise ConfigError(f"{cfg_path}: config file not found")
+    if explicit:
+        cfg_path = Path(path if path is not None else env[ENV_CONFIG_PATH])
+        if not cfg_path.is_file():
+            raise ConfigError(f"{cfg_path}: config file not found")
     else:
-        origin = "defaults"
+        cfg_path = find_config(Path.cwd())
+    try:
+        data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{cfg_path}: not valid TOML: {e}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{cfg_path}: cannot read: {e}") from None
+    base_dir = cfg_path.resolve().parent
+    origin = str(cfg_path)
 
     env_data = env_overrides(env)
     merged = _deep_merge(data, env_data)

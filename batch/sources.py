@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from batch.briefs import (
+    CONTROL_CHARS,
     SOURCE_SUFFIXES,
     BadBrief,
     Brief,
@@ -92,8 +93,10 @@ def briefs_from_rows(
             continue  # blank rows are common at the end of sheets
         where = f"{origin} row {number}"
         brief_id = values.get("id", "")
-        if not brief_id:
-            scan.briefs.append(BadBrief(id=f"row-{number}", origin=where, reason="id is empty"))
+        if not brief_id or CONTROL_CHARS.search(brief_id):
+            problem = "id is empty" if not brief_id else \
+                f"id {brief_id!r:.60} has a line break or another control character"
+            scan.briefs.append(BadBrief(id=f"row-{number}", origin=where, reason=problem))
             continue
         if brief_id in seen:
             scan.briefs.append(BadBrief(

@@ -38,6 +38,10 @@ def test_source_file_becomes_documentation_task(tmp_path):
     ("limits.md", b"---\nmax_words: lots\n---\nbody", "max_words must be a positive"),
     ("nobody.md", b"---\nid: x\n---\n", "no text"),
     ("big.md", b"x" * 20_000, "too large"),
+    ("listid.md", b"---\nid: [a, b]\n---\nbody", "id must be text or a number"),
+    ("mapid.md", b"---\nid: {a: 1}\n---\nbody", "id must be text or a number"),
+    ("boolid.md", b"---\nid: yes\n---\nbody", "id must be text or a number"),
+    ("nlid.md", b'---\nid: "a\\nb"\n---\nbody', "line break"),
 ])
 def test_bad_inputs_are_named(tmp_path, name, content, reason):
     (tmp_path / name).write_bytes(content)
@@ -77,8 +81,14 @@ def test_other_files_are_skipped(tmp_path):
     (tmp_path / "photo.png").write_bytes(b"\x89PNG")
     (tmp_path / ".hidden.md").write_text("x")
     (tmp_path / "a.md").write_text("brief")
+    (tmp_path / "older").mkdir()
+    (tmp_path / "older" / "b.md").write_text("brief")
     result = scan_folder(tmp_path, 1000)
-    assert [b.id for b in result.briefs] == ["a"] and result.skipped == ["photo.png"]
+    assert [b.id for b in result.briefs] == ["a"]
+    # every entry not read is named, so a brief put in a subfolder is not silently lost
+    assert result.skipped == [".hidden.md (hidden)",
+                              "older/ (a folder: briefs are read from the top level only)",
+                              "photo.png"]
 
 
 def test_front_matter_must_be_mapping():

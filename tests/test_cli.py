@@ -40,6 +40,41 @@ def test_missing_config_file(tmp_path):
     assert result.exit_code == 2 and "config file not found" in result.output
 
 
+def test_no_config_in_reach_scatters_nothing(tmp_path, monkeypatch):
+    (tmp_path / "briefs").mkdir()
+    (tmp_path / "briefs" / "a.md").write_text("Office closed Friday.\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
+    result = CliRunner().invoke(cli, ["run", str(tmp_path / "briefs")])
+    assert result.exit_code == 2, result.output
+    assert "no config file" in result.output and "briefloop init" in result.output
+    assert "Traceback" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["briefs"]
+
+
+def test_init_makes_a_project_that_loads_and_keeps_edits(tmp_path, monkeypatch):
+    monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
+    runner = CliRunner()
+    made = runner.invoke(cli, ["init", str(tmp_path / "proj")])
+    assert made.exit_code == 0, made.output
+    proj = tmp_path / "proj"
+    assert (proj / "briefs").is_dir() and (proj / "rubrics" / "memo.toml").is_file()
+    cfg = proj / "config" / "briefloop.toml"
+    cfg.write_text(cfg.read_text() + "\n# mine\n")
+    again = runner.invoke(cli, ["init", str(proj)])
+    assert again.exit_code == 0 and "kept" in again.output
+    assert cfg.read_text().endswith("# mine\n")
+    monkeypatch.chdir(proj / "briefs")
+    from batch import config
+    from batch.rubrics import load_rubric
+
+    settings = config.load(environ={})
+    assert settings.output_dir == proj / "output"
+    assert load_rubric(settings.path(settings.paths.rubrics), "memo").name == "memo"
+    listed = runner.invoke(cli, ["runs"])
+    assert listed.exit_code == 0 and "no runs yet" in listed.output
+
+
 def test_missing_source_folder_is_usage_error(project):
     cfg = project / "briefloop.toml"
     cfg.write_text('[paths]\nroot = "."\n')

@@ -12,13 +12,22 @@ def write(tmp_path: Path, text: str) -> Path:
     return p
 
 
-def test_defaults_without_a_file(tmp_path, monkeypatch):
+def test_no_config_in_reach_is_an_error_not_the_current_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=r"no config file.*briefloop init"):
+        config.load(environ={})
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_config_is_found_from_a_subfolder(tmp_path, monkeypatch):
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "briefloop.toml").write_text("[loop]\nmax_rounds = 4\n")
+    (tmp_path / "briefs" / "deep").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "briefs" / "deep")
     s = config.load(environ={})
-    assert s.loop.max_rounds == 3
-    assert s.models.writer.provider == "embedded"
-    assert s.models.finalizer is None
-    assert s.checkpoint_path == tmp_path / "checkpoints" / "briefloop.sqlite"
+    assert s.loop.max_rounds == 4
+    assert s.models.writer.provider == "embedded" and s.models.finalizer is None
+    assert s.checkpoint_path == tmp_path / "config" / "checkpoints" / "briefloop.sqlite"
 
 
 def test_shipped_config_is_valid():
@@ -86,3 +95,27 @@ def test_relative_paths_resolve_against_root(tmp_path):
 def test_reviewer_variable_is_not_a_config_key(tmp_path):
     s = config.load(write(tmp_path, ""), environ={"BRIEFLOOP_REVIEWER": "alice"})
     assert s.loop.max_rounds == 3
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:99999", "http://host:abc", "http://[::1",
+                                 "localhost:11434", "ftp://host", "http://:11434",
+                                 "http://alice:s3cret@host:0"])
+def test_a_malformed_base_url_is_a_config_error(tmp_path, url):
+    with pytest.raises(ConfigError) as e:
+        config.load(write(tmp_path, f'[models.writer]\nbase_url = "{url}"\n'), environ={})
+    message = str(e.value)
+    assert "models.writer.base_url" in message and "\n" not in message
+    assert "s3cret" not in message
+
+
+def test_a_good_base_url_passes(tmp_path):
+    s = config.load(write(tmp_path, '[models.critic]\nbase_url = "https://u:p@gpu-1:8443/x"\n'),
+                    environ={})
+    assert s.models.critic.base_url == "https://u:p@gpu-1:8443/x"
+
+
+@pytest.mark.parametrize("line", ["max_rounds = true", "max_rounds = 2.0",
+                                  'max_rounds = "3"'])
+def test_config_values_keep_their_type(tmp_path, line):
+    with pytest.raises(ConfigError, match="loop.max_rounds"):
+        config.load(write(tmp_path, f"[loop]\n{line}\n"), environ={})

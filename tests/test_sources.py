@@ -130,3 +130,11 @@ def test_a_google_sheet_cannot_name_local_files():
     scan = briefs_from_rows([["id", "brief", "source_file"], ["a", "x", "calc.py"]],
                             "gsheet://k/Briefs", None, 10_000)
     assert "not allowed in a Google Sheet" in scan.briefs[0].reason
+
+
+def test_a_row_id_with_a_line_break_is_refused_and_never_printed_raw(tmp_path):
+    path = write_csv(tmp_path / "b.csv", [["id", "brief"], ["a\nb", "Office closed."],
+                                          ["ok", "Office open."]])
+    bad, good = scan_source(str(path), 10_000).briefs
+    assert isinstance(bad, BadBrief) and bad.id == "row-2" and "line break" in bad.reason
+    assert "\n" not in bad.reason and good.id == "ok"
