@@ -24,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from batch.cleanup import encodable
+
 BRIEF_SUFFIXES = {".md", ".txt", ".markdown"}
 SOURCE_SUFFIXES = {
     ".py", ".js", ".mjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".c", ".h",
@@ -123,8 +125,9 @@ def brief_from_fields(
         raise ValueError(f"id {id!r:.60} has a line break or another control character")
     if min_words and max_words and min_words > max_words:
         raise ValueError(f"min_words ({min_words}) is larger than max_words ({max_words})")
-    return Brief(id=id, text=text.strip(), origin=origin, title=title, rubric=rubric,
-                 house_rules=house_rules, min_words=min_words, max_words=max_words)
+    return Brief(id=encodable(id), text=encodable(text.strip()), origin=origin,
+                 title=encodable(title), rubric=rubric, house_rules=house_rules,
+                 min_words=min_words, max_words=max_words)
 
 
 def read_text_file(path: Path, max_bytes: int) -> str:

@@ -7,6 +7,7 @@ lines that read as talk about the text rather than text, are removed; nothing el
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # Only talk about the text, never a sentence that could belong to it: "Please let me
 # know by Thursday..." or "Absolutely no visitors..." are content and stay.
@@ -92,3 +93,18 @@ FENCE_TAG = re.compile(r"</?(?:brief|source|draft)-[0-9a-f]{4,}>")
 
 def strip_fence_tags(text: str) -> str:
     return FENCE_TAG.sub("", text).strip() + "\n"
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(value: Any) -> Any:
+    """`value` with every lone surrogate (a JSON "\\ud800" escape, a YAML "\\ud800")
+    replaced by U+FFFD: no UTF-8 file, database or sheet can store one."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {encodable(k): encodable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [encodable(v) for v in value]
+    return value

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from langgraph.types import Command
 
 from batch import checks
+from batch.cleanup import encodable
 from batch.errors import BriefloopError
 from batch.locks import thread_lock
 from batch.nodes import checklist_of
@@ -152,6 +153,8 @@ def inbox_response(decision: Decision, answers: dict[str, str], text: str | None
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
            text: str | None = None, by: str | None = None, wait: float = 10.0) -> BriefResult:
     """Answer a waiting thread and run it on until it finishes or pauses again."""
+    # argv and files can carry lone surrogates (undecodable bytes): never into the text
+    answers, text, by = encodable(answers), encodable(text), encodable(by)
     if decision in ("reject", "revise") and not (text or "").strip():
         raise BriefloopError(f"--{decision} needs a reason or notes")
     with thread_lock(batch.lock_dir, thread_id, wait=wait):

@@ -363,3 +363,17 @@ def test_a_placeholder_in_another_spelling_is_never_approved(project, settings, 
     assert r.outcome != "approved"
     assert any(gap in m for m in r.record["open_must_fix"]), r.record["open_must_fix"]
     assert not (project / "output" / "a.md").exists()
+
+
+def test_lone_surrogates_from_a_model_or_a_brief_never_break_a_run(project, settings):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.",
+                title='"Closure \\ud800 notice"')  # a YAML escape
+    writer = ScriptedModel([writer_answer(GOOD + " \ud800",
+                                          deviations=[("Use \udfff bullets", "short")])])
+    critic = ScriptedModel([critic_answer(5, would_improve=["Tone \ud800."])])
+    summary = run(settings, project, writer, critic)
+    [r] = summary.results
+    assert r.outcome == "approved", r.error
+    meta, body = front_matter(r.record["output_path"])
+    assert body.endswith("\ufffd") and meta["title"] == "Closure \ufffd notice"
+    assert r.record["deviations"][0]["point"] == "Use \ufffd bullets"

@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from batch.cleanup import encodable
 from batch.errors import ModelOutputInvalid, PromptTooLong
 
 T = TypeVar("T", bound=BaseModel)
@@ -100,7 +101,7 @@ def parse_answer(text: str, answer_type: type[T]) -> T:
     """JSON text -> validated model. Raises ValueError with a message fit for the model."""
     try:
         # llama.cpp's grammar lets raw newlines into strings; strict=False accepts them.
-        data = json.loads(text, strict=False)
+        data = encodable(json.loads(text, strict=False))
     except json.JSONDecodeError as e:
         raise ValueError(f"the answer is not valid JSON ({e.msg} at character {e.pos})") from None
     try:
