@@ -272,7 +272,9 @@ def review_list(ctx: click.Context, as_json: bool) -> None:
     for col in ("thread", "brief", "title", "score", "open", "waiting since"):
         table.add_column(col, overflow="fold")
     for i in items:
-        table.add_row(i.thread_id, i.brief_id, i.title,
+        title = i.title + (f" (superseded by {i.superseded_by['thread_id']})"
+                           if i.superseded_by else "")
+        table.add_row(escape(i.thread_id), escape(i.brief_id), escape(title),
                       f"{i.score:.1f}" if i.score is not None else "", str(len(i.needs)),
                       i.waiting_since[:19])
     out.print(table)
@@ -291,6 +293,9 @@ def review_show(ctx: click.Context, thread: str) -> None:
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
+    if item.superseded_by:
+        out.print(f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "
+                  f"close it with --reject", soft_wrap=True)
     if item.problem:
         out.print(f"[yellow]last answer not taken:[/] {escape(item.problem)}")
     out.print()

@@ -43,12 +43,26 @@ class Waiting:
     problem: str = ""  # why the last answer was not taken, if it was not
     # what the brief asks, as code checks it: (id, kind, text, covered by this draft)
     checklist: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    # the run of a newer version of the brief (or a rerun) that replaces this thread
+    superseded_by: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
+        newer = self.superseded_by
         return {"thread_id": self.thread_id, "brief_id": self.brief_id, "title": self.title,
                 "score": self.score, "open_placeholders": len(self.needs),
                 "needs_from_human": self.needs, "waiting_since": self.waiting_since,
-                "problem": self.problem or None}
+                "problem": self.problem or None,
+                "superseded_by": newer["thread_id"] if newer else None}
+
+    def superseded_note(self) -> str:
+        """One line on what replaced this thread, or "" if nothing did."""
+        newer = self.superseded_by
+        if not newer:
+            return ""
+        state = newer.get("stop_reason") or newer.get("status") or "running"
+        where = f", output {newer['output_path']}" if newer.get("output_path") else ""
+        return (f"superseded by thread {newer['thread_id']} (a newer version of brief "
+                f"{self.brief_id!r}, {state}{where})")
 
 
 def reviewer_name(explicit: str | None = None) -> str:
@@ -85,6 +99,7 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
         answers=dict(values.get("human_answers") or {}),
         problem=(values.get("decision") or {}).get("problem", ""),
         checklist=checklist_status(values, args["draft"]),
+        superseded_by=batch.runlog.newer_of_brief(thread_id),
     )
 
 
@@ -160,6 +175,11 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
     with thread_lock(batch.lock_dir, thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
         item = require_waiting(batch, thread_id)
+        if item.superseded_by and decision != "reject":
+            # Its text answers an older brief and would replace the current output.
+            raise BriefloopError(f"thread {thread_id} is {item.superseded_note()}: "
+                                 f"{decision} is refused so the current text stays; answer "
+                                 f"that thread, or close this one with --reject")
         resolved = {**item.answers, **resolve_answers(item.needs, answers)}
         if decision == "approve":
             missing = [n["placeholder"] for n in checks.unanswered(item.needs, resolved)]

@@ -53,19 +53,50 @@ def _cell(row: list[Any], name: str) -> str:
 
 
 def publish(batch: Batch, table: Table) -> int:
-    """Add rows for every waiting thread not yet in the sheet; returns rows added."""
-    rows = []
+    """Add rows for every waiting thread not yet in the sheet, and close the open rows of
+    threads that no longer wait (decided from the CLI, or paused again in a later round),
+    so nobody fills in answers for finished work. Returns rows added."""
+    existing = table.read()
+    rows: list[list[Any]] = []
+    waiting_rounds: set[tuple[str, str]] = set()
     for item in review.list_waiting(batch):
         state_round = batch.graph.get_state(batch.config_for(item.thread_id)).values["round"]
+        waiting_rounds.add((item.thread_id, str(state_round)))
         needs = item.needs or [{"placeholder": "", "question": "approve, reject or revise"}]
+        note = item.superseded_note()
+        if note:
+            note += ": only reject is taken"
         for need in needs:
             rows.append([item.thread_id, item.brief_id, str(state_round), need["placeholder"],
                          need["question"], item.answers.get(need["placeholder"], ""), "", "",
-                         "open", ""])
-    if not rows:
-        return 0
-    _, added = upsert_rows(table, COLUMNS, rows, key=lambda r: text_key(r, KEY), only_new=True)
-    return added
+                         "open", note])
+    present = {text_key(r, KEY) for r in existing[1:]}
+    added = [r for r in rows if text_key(r, KEY) not in present]  # never over a person's typing
+    closed = []
+    for row in existing[1:]:
+        thread_id = _cell(row, "thread_id")
+        if not thread_id or _cell(row, "status") not in ("", "open"):
+            continue
+        if (thread_id, _cell(row, "round")) in waiting_rounds:
+            continue
+        row = list(row) + [""] * (len(COLUMNS) - len(row))
+        row[C["status"]], row[C["note"]] = "done", decided_note(batch, thread_id)
+        closed.append(row)
+    if added or closed:
+        upsert_rows(table, COLUMNS, closed + added, key=lambda r: text_key(r, KEY),
+                    existing=existing)
+    return len(added)
+
+
+def decided_note(batch: Batch, thread_id: str) -> str:
+    """What became of a thread that no longer waits, for the rows that asked about it."""
+    record = batch.runlog.by_thread(thread_id) or {}
+    if record.get("status") == "awaiting_human":
+        return "answered: the thread waits again in a later round (see its new rows)"
+    outcome = record.get("stop_reason") or record.get("status") or "no longer waiting"
+    who = f" by {record['decided_by']}" if record.get("decided_by") else ""
+    when = f" at {str(record['decided_at'])[:19]}" if record.get("decided_at") else ""
+    return f"decided elsewhere: {outcome}{who}{when}"
 
 
 @dataclass(frozen=True)

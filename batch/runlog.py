@@ -168,6 +168,18 @@ class RunLog:
             row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
         return _row_to_record(row) if row else None
 
+    def newer_of_brief(self, thread_id: str) -> dict[str, Any] | None:
+        """The latest run of the same brief id started after this thread (a changed
+        brief, or --rerun), or None. Rows are inserted when a thread starts, so rowid
+        order is start order even within one second."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT newer.* FROM runs AS this JOIN runs AS newer "
+                "ON newer.brief_id = this.brief_id AND newer.rowid > this.rowid "
+                "WHERE this.thread_id = ? ORDER BY newer.rowid DESC LIMIT 1",
+                (thread_id,)).fetchone()
+        return _row_to_record(row) if row else None
+
     def all(self, status: str | None = None) -> list[dict[str, Any]]:
         sql, args = "SELECT * FROM runs", ()
         if status:

@@ -289,3 +289,46 @@ def test_cli_answers_file_reads_dates_and_numbers_as_written(project):
     assert result.exit_code == 0, result.output
     [out] = (project / "output").glob("q3*.md")
     assert "Q3 revenue was 2026-12-01." in out.read_text(encoding="utf-8")
+
+
+def test_a_thread_of_an_older_brief_never_replaces_the_current_text(project, settings):
+    batch, old, *_ = paused(project, settings)
+    write_brief(project, "q3.md", "Memo on Q3: revenue was 4M; we opened Berlin.",
+                id="q3", title="Q3 memo")
+    current_text = "Q3 revenue was 4M. We opened Berlin."
+    models = {"writer": ScriptedModel([writer_answer(current_text)]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    [new] = Batch(settings, models=models, strict=True).run(project / "briefs").results
+    assert new.outcome == "approved" and new.thread_id != old
+    output = Path(new.record["output_path"])
+    [item] = review.list_waiting(batch)
+    assert item.thread_id == old and item.superseded_by["thread_id"] == new.thread_id
+    assert item.as_dict()["superseded_by"] == new.thread_id
+    with pytest.raises(BriefloopError, match=f"superseded by thread {new.thread_id}.*approved"):
+        review.answer(batch, old, "approve", {"1": "4M"}, by="ana")
+    with pytest.raises(BriefloopError, match="revise is refused"):
+        review.answer(batch, old, "revise", {}, text="shorter", by="ana")
+    assert body_of(output) == current_text
+    closed = review.answer(batch, old, "reject", {}, text="superseded", by="ana")
+    assert closed.outcome == "rejected_by_human" and body_of(output) == current_text
+    assert review.list_waiting(batch) == []
+
+
+def test_cli_list_and_show_say_a_thread_is_superseded(project):
+    cfg = cli_project(project)
+    settings = make_settings(project, **{"paths.root": str(project)})
+    batch, old, *_ = paused(project, settings)
+    batch.close()
+    write_brief(project, "q3.md", "Memo on Q3: revenue was 4M.", id="q3")
+    models = {"writer": ScriptedModel([writer_answer("Q3 revenue was 4M.")]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    with Batch(settings, models=models, strict=True) as again:
+        [new] = again.run(project / "briefs").results
+    runner = CliRunner()
+    listed = runner.invoke(cli, ["--config", str(cfg), "review", "list"])
+    assert "superseded" in listed.output and new.thread_id[:8] in listed.output
+    shown = runner.invoke(cli, ["--config", str(cfg), "review", "show", old])
+    assert f"superseded by thread {new.thread_id}" in shown.output
+    refused = runner.invoke(cli, ["--config", str(cfg), "review", "answer", old,
+                                  "--set", "1=4M", "--approve"])
+    assert refused.exit_code == 2 and "approve is refused" in refused.output

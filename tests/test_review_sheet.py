@@ -156,3 +156,23 @@ def test_an_old_decision_is_never_replayed_on_a_new_pause(project):
     rows = xlsx_rows(book)
     assert [r["status"] for r in rows] == ["skipped", "skipped", "open", "open"]
     assert "answers an earlier pause" in rows[0]["note"]
+
+
+def test_rows_of_a_thread_decided_from_the_cli_are_closed_by_the_next_publish(project):
+    from batch import review
+    from batch.jobs import pull_reviews
+    from batch.runner import Batch
+
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    with Batch(s, models={"writer": None, "critic": None}) as batch:
+        [item] = review.list_waiting(batch)
+        review.answer(batch, item.thread_id, "approve", {PH: "4.2M EUR", PH2: "May"}, by="ana")
+    assert {r["status"] for r in xlsx_rows(book)} == {"open"}  # not yet published
+    run_job(s, project / "briefs", models=models(), strict=True)
+    rows = xlsx_rows(book)
+    assert [r["status"] for r in rows] == ["done", "done"]
+    assert all(r["note"].startswith("decided elsewhere: approved_by_human by ana")
+               for r in rows)
+    assert pull_reviews(s) == []
+    assert [r["status"] for r in xlsx_rows(book)] == ["done", "done"]
