@@ -6,7 +6,9 @@ traceback, exit code 2; anything else is a bug and shows its traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sqlite3
 import sys
 from datetime import date
 from pathlib import Path
@@ -25,11 +27,12 @@ from batch import review as review_mod
 from batch import schedule as schedule_mod
 from batch import stopping
 from batch.checks import PLACEHOLDER
-from batch.errors import BriefloopError
+from batch.errors import BriefloopError, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.locks import LockBusy
 from batch.project import init_project
 from batch.retention import prune
+from batch.runlog import store_failure
 from batch.runner import (
     Batch,
     BatchSummary,
@@ -48,20 +51,45 @@ ICONS = {"busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting
 
 
 class UserError(click.ClickException):
-    exit_code = 2
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.exit_code = exit_code
 
     def show(self, file: Any = None) -> None:
         err.print(f"[red]error:[/red] {escape(self.message)}", highlight=False, soft_wrap=True)
+
+
+def user_error(e: BriefloopError) -> UserError:
+    # A failing disk is not a usage mistake: exit 1, as for a batch with errors.
+    return UserError(str(e), exit_code=1 if isinstance(e, StoreError) else 2)
+
+
+class Commands(click.Group):
+    """The command group; an SQLite fault of the disk (full, I/O error) raised anywhere,
+    a read in `runs` included, is one line and exit 1, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except sqlite3.DatabaseError as e:
+            folder = Path("the checkpoints folder")
+            # It loaded a moment ago; if it no longer does, the folder is named generically.
+            with contextlib.suppress(BriefloopError):
+                folder = config_mod.load(ctx.obj.get("config")).checkpoint_path.parent
+            failure = store_failure(e, folder)
+            if failure is None:
+                raise
+            raise user_error(failure) from None
 
 
 def load_settings(ctx: click.Context, **flags: Any):
     try:
         return config_mod.load(ctx.obj.get("config"), overrides=flags)
     except BriefloopError as e:
-        raise UserError(str(e)) from None
+        raise user_error(e) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--config", "config_path", type=click.Path(dir_okay=False),
               help="Config file (default: $BRIEFLOOP_CONFIG or config/briefloop.toml).")
 @click.version_option(package_name="briefloop")
@@ -175,7 +203,7 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
             summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
                                  progress=RichBatchProgress(bar), strict=debug)
     except BriefloopError as e:
-        raise UserError(str(e)) from None
+        raise user_error(e) from None
     print_summary(summary)
     sys.exit(1 if summary.failed else 0)
 
@@ -220,7 +248,7 @@ def sync(ctx: click.Context, resend: bool) -> None:
     try:
         results = sync_now(settings, resend=resend)
     except BriefloopError as e:
-        raise UserError(str(e)) from None
+        raise user_error(e) from None
     if not results:
         out.print("no spreadsheet sink is configured (log.format = none, no log.gsheet)")
     for r in results:
@@ -289,7 +317,7 @@ def review_show(ctx: click.Context, thread: str) -> None:
         try:
             item = review_mod.require_waiting(batch, thread)
         except BriefloopError as e:
-            raise UserError(str(e)) from None
+            raise user_error(e) from None
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
@@ -410,7 +438,7 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
                 raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
             result = review_mod.answer(batch, thread, decision, answers, text, by)
         except BriefloopError as e:
-            raise UserError(str(e)) from None
+            raise user_error(e) from None
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
 
@@ -428,7 +456,7 @@ def review_pull(ctx: click.Context) -> None:
     try:
         pulled = pull_reviews(settings)
     except BriefloopError as e:
-        raise UserError(str(e)) from None
+        raise user_error(e) from None
     print_pulled(pulled)
     if not pulled:
         out.print("no decisions to act on in the review sheet")
@@ -445,7 +473,7 @@ def resume(ctx: click.Context, thread: str) -> None:
         try:
             where, result = review_mod.resume(batch, thread)
         except BriefloopError as e:
-            raise UserError(str(e)) from None
+            raise user_error(e) from None
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
@@ -460,7 +488,7 @@ def init(folder: str) -> None:
     try:
         written, kept = init_project(Path(folder))
     except BriefloopError as e:
-        raise UserError(str(e)) from None
+        raise user_error(e) from None
     for path in written:
         out.print(escape(f"wrote {path}"), highlight=False, soft_wrap=True)
     for path in kept:
@@ -512,7 +540,7 @@ def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
         else:
             schedule_mod.serve(settings, config_path)
     except BriefloopError as e:
-        raise UserError(str(e)) from None
+        raise user_error(e) from None
 
 
 def resolved_config_path(ctx: click.Context) -> str | None:

@@ -6,6 +6,9 @@
     ├── ModelFileError          the embedded model file is missing or fails its sha256 check
     ├── SinkError               a spreadsheet view could not be written; rows stay pending
     ├── OutputError             a finished text could not be written (disk full, permissions)
+    ├── StoreError              the SQLite state (checkpoints, run log) cannot be written or
+    │                           read: disk full, I/O error. The batch stops (exit code 1);
+    │                           what was committed stays, and a rerun resumes from it
     └── ModelError              a model call failed
         ├── ModelUnavailable    refused, timed out, 5xx: transient, retried with backoff
         ├── ModelNotFound       the server does not have the model: not retried
@@ -40,6 +43,10 @@ class SinkError(BriefloopError):
 
 
 class OutputError(BriefloopError):
+    pass
+
+
+class StoreError(BriefloopError):
     pass
 
 

@@ -13,7 +13,7 @@ import gspread
 
 from batch import review_sheet
 from batch.config import Settings
-from batch.errors import BriefloopError
+from batch.errors import BriefloopError, StoreError
 from batch.locks import LockBusy, file_lock
 from batch.models import RoleModel
 from batch.runner import Batch, BatchSummary, Progress
@@ -53,6 +53,8 @@ def _run_locked(settings: Settings, source: str | Path, *, rerun: bool,
         batch_id = batch.runlog.batch_started(str(source), job)
         try:
             summary = _pull_run_publish(batch, settings, source, rerun, concurrency)
+        except StoreError:
+            raise  # the run log is on the failing disk: nothing more can be recorded
         except BaseException as e:
             batch.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
             raise

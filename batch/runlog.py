@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from batch.errors import StoreError
+
 # Fields in the order the spreadsheet views show them.
 FIELDS = [
     "run_id", "thread_id", "brief_id", "title", "source", "status", "stop_reason",
@@ -134,6 +136,21 @@ def _row_to_record(row: sqlite3.Row) -> dict[str, Any]:
         if key in rec and isinstance(rec[key], str):
             rec[key] = json.loads(rec[key])
     return rec
+
+
+_NOT_STORE_FAULTS = (sqlite3.IntegrityError, sqlite3.ProgrammingError,
+                     sqlite3.InterfaceError, sqlite3.NotSupportedError)
+
+
+def store_failure(e: BaseException, folder: Path) -> StoreError | None:
+    """The error to show a person for an SQLite fault of the disk or the file (full, I/O
+    error, read-only, not a database), or None for anything else (a bug)."""
+    if not isinstance(e, sqlite3.DatabaseError) or isinstance(e, _NOT_STORE_FAULTS):
+        return None
+    return StoreError(
+        f"cannot use the state databases in {folder} ({e}): free some space there or fix "
+        f"the disk, then run the same command again; what was saved before this is kept "
+        f"(finished briefs, outputs, each thread's last checkpoint) and a rerun resumes")
 
 
 class RunLog:

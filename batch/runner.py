@@ -37,7 +37,7 @@ from batch.output import safe_filename
 from batch.requirements import build_checklist
 from batch.routing import decide
 from batch.rubrics import load_rubric
-from batch.runlog import RunLog, now
+from batch.runlog import RunLog, now, store_failure
 from batch.sources import scan_source
 from batch.state import TERMINAL_REASONS, LoopState
 from batch.stopping import STOP
@@ -272,6 +272,11 @@ class Batch:
                 result = self._record_bad(item.id, item.origin, str(e),
                                           bad_thread_id(item.id, item.origin))
             except Exception as e:  # a bug must cost one brief, not the night's batch
+                failure = store_failure(e, self.settings.checkpoint_path.parent)
+                if failure is not None:
+                    # The disk under the state is full or failing: every later brief
+                    # would fail the same way, and so would recording it. Stop the batch.
+                    raise failure from None
                 if self.strict:
                     raise
                 result = self._record_bad(item.id, item.origin,
