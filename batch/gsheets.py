@@ -10,12 +10,14 @@
 - The sink writes every pending row with a constant number of requests: one metadata
   read, one values read (indexed by run id, never find() per row), at most one batch
   update for changed rows and one append for new rows. Every write is RAW, so text that
-  looks like a formula stays text.
+  looks like a formula stays text; numbers go as JSON numbers (RAW keeps their type),
+  times as their ISO-8601 text, text XML-safe (`cell`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import time
@@ -34,7 +36,7 @@ from gspread.utils import ValueInputOption, rowcol_to_a1
 from batch.config import Google, GSheetLog, Retry
 from batch.errors import BriefloopError, SinkError
 from batch.sheets import RunLogSink
-from batch.tables import cut
+from batch.tables import cut, xml_safe
 
 CELL_LIMIT = 50_000  # Google's limit per cell
 RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
@@ -91,6 +93,15 @@ def retry_after(response: requests.Response | None) -> float | None:
         return max(0.0, float(value))
     except ValueError:
         return None
+
+
+def cell(value: Any) -> Any:
+    """A value as one cell of a RAW write: a JSON number stays a number; text is cut to
+    Google's limit and made XML-safe (Google refuses a lone surrogate, and a sheet
+    holding U+FFFE or a control character would export to a broken XLSX file)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # JSON has no inf or nan; requests would refuse the whole body
+    return xml_safe(cut(value, CELL_LIMIT))
 
 
 def client_class(settings: Google) -> type[BoundedRetryClient]:
@@ -233,15 +244,16 @@ class GSheetTable:
                 "properties": {"title": self.worksheet, "gridProperties": {
                     "rowCount": 100, "columnCount": max(26, len(header))}}}}]}))
             self._exists = True
-        data = [{"range": f"{self.quoted}!A1", "values": [header]}] if rewrite_header else []
+        data = ([{"range": f"{self.quoted}!A1", "values": [[cell(v) for v in header]]}]
+                if rewrite_header else [])
         data += [{"range": f"{self.quoted}!{rowcol_to_a1(number, 1)}",
-                  "values": [[cut(v, CELL_LIMIT) for v in row]]}
+                  "values": [[cell(v) for v in row]]}
                  for number, row in sorted(updates.items())]
         if data:
             self._call(lambda: http.values_batch_update(
                 self.key, {"valueInputOption": ValueInputOption.raw, "data": data}))
         if appends:
-            rows = [[cut(v, CELL_LIMIT) for v in row] for row in appends]
+            rows = [[cell(v) for v in row] for row in appends]
             self._call(lambda: http.values_append(
                 self.key, f"{self.quoted}!A1",
                 {"valueInputOption": ValueInputOption.raw, "insertDataOption": "INSERT_ROWS"},

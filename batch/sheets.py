@@ -1,19 +1,50 @@
 """The run log as spreadsheet rows: one row per run, upserted by run id into a table
-(batch.tables: CSV, XLSX or Google)."""
+(batch.tables: CSV, XLSX or Google).
+
+Counts, scores and seconds are numbers in the record (SQLite's INTEGER and REAL columns)
+and stay numbers in every cell that can hold one: a number cell, in XLSX, and a JSON
+number sent RAW, to Google; `render_cell` also turns them back into numbers should they
+arrive as text. Times are ISO-8601 text with a zone in the record; XLSX gets them as
+date-time cells in UTC (TIME_FIELDS), Google and CSV as that text.
+"""
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import Any
 
 from batch.runlog import FIELDS
 from batch.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
 
+NUMBER_FIELDS = frozenset({"rounds", "score", "model_calls", "input_tokens", "output_tokens",
+                           "model_seconds", "seconds"})
+TIME_FIELDS = ("started_at", "ended_at", "decided_at", "updated_at")
+_INT_RE = re.compile(r"[+-]?\d+")
+_FLOAT_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def as_number(value: Any) -> Any:
+    """A number field's value as an int or float; text that is no number stays text, and
+    so do inf and nan, which no spreadsheet or JSON number holds."""
+    if isinstance(value, str):
+        text = value.strip()
+        if _INT_RE.fullmatch(text):
+            return int(text)
+        if _FLOAT_RE.fullmatch(text):
+            value = float(text)
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
 
 def render_cell(field: str, value: Any) -> Any:
-    """One record value as one readable cell (lists become lines)."""
+    """One record value as one readable cell (lists become lines, numbers stay numbers)."""
     if value is None:
         return ""
+    if field in NUMBER_FIELDS:
+        return as_number(value)
     if field == "score_history":
         return " → ".join(f"{s:g}" for s in value)
     if field in ("open_must_fix", "uncovered", "checklist"):
@@ -52,7 +83,7 @@ def CsvSink(path: Path) -> RunLogSink:  # noqa: N802 - reads like the class it s
 
 
 def XlsxSink(path: Path, worksheet: str = "Runs") -> RunLogSink:  # noqa: N802
-    return RunLogSink(XlsxTable(path, worksheet))
+    return RunLogSink(XlsxTable(path, worksheet, time_columns=TIME_FIELDS))
 
 
 SheetSink = RunLogSink

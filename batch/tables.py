@@ -4,19 +4,29 @@ Each backend reads all rows once and writes changed rows plus appended ones in o
 `upsert_rows` does the keying, so the run log and the review sheet share one mechanism.
 Text a spreadsheet program would take for a formula (=, +, -, @, tab, CR) stays text in
 every backend.
+
+Cells keep their type where the format has one: numbers stay numbers (a CSV file has
+none, so a row read back from CSV is all text; keys compare as text for that reason).
+An XLSX worksheet is also laid out for a person: bold, frozen header row with a filter,
+column widths fitted to the content, long and multi-line text wrapped, and the
+stop_reason (or status) column coloured by its value.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
+import re
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from contextlib import AbstractContextManager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
 
 from batch.errors import SinkError
 from batch.locks import file_lock
@@ -25,6 +35,42 @@ from batch.output import atomic_replace
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 XLSX_CELL_LIMIT = 32_000  # Excel's own limit is 32,767 characters per cell
 TRUNCATION_MARKER = " …[cut: the full text is in the run log database]"
+
+# Everything outside XML 1.0's Char production: #x9 | #xA | #xD | [#x20-#xD7FF] |
+# [#xE000-#xFFFD] | [#x10000-#x10FFFF]. openpyxl's own ILLEGAL_CHARACTERS_RE misses
+# U+FFFE, U+FFFF and surrogates: it then writes a workbook no XML parser (openpyxl's
+# included) can load again.
+XML_ILLEGAL_RE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Code points UTF-8 cannot encode: a lone half of a surrogate pair (in a Python str even a
+# "pair" is two separate code points, never one character).
+SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+# XLSX has no time zone: times are written as UTC without one, and the cell format says so.
+XLSX_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"'
+XLSX_MAX_WIDTH = 60  # characters; longer text wraps
+XLSX_MIN_WIDTH = 8
+HEADER_FONT = Font(bold=True)
+TOP = Alignment(vertical="top")
+WRAPPED = Alignment(wrap_text=True, vertical="top")
+COLOURED_COLUMNS = ("stop_reason", "status")  # the first of these a worksheet has
+
+
+def _fill(rgb: str) -> PatternFill:
+    return PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
+
+
+GREEN, AMBER, ORANGE, RED, GREY = (_fill(c) for c in
+                                   ("C6EFCE", "FFEB9C", "F8CBAD", "FFC7CE", "E7E6E6"))
+# Stop reasons (batch.state.StopReason), run statuses (batch.runner) and review-row
+# statuses (batch.review_sheet).
+VALUE_FILLS = {
+    "approved": GREEN, "approved_by_human": GREEN, "done": GREEN,
+    "awaiting_human": AMBER, "open": AMBER,
+    "max_rounds": ORANGE, "no_progress": ORANGE,
+    "error": RED, "failed": RED, "rejected_by_human": RED,
+    "skipped": GREY,
+}
+NO_FILL = PatternFill(fill_type=None)
 
 Row = list[Any]
 
@@ -58,9 +104,15 @@ def csv_unescape(value: str) -> str:
 
 
 def xml_safe(value: Any) -> Any:
-    # Control characters (a stray ESC from a model) are illegal in XLSX's XML; openpyxl
-    # refuses the whole workbook over one of them.
-    return ILLEGAL_CHARACTERS_RE.sub("\ufffd", value) if isinstance(value, str) else value
+    """Text every XML 1.0 parser accepts: anything else (a stray ESC from a model, U+FFFE,
+    a lone surrogate) becomes U+FFFD. For XLSX, and for Google, whose API takes no lone
+    surrogate and whose own exports are XML."""
+    return XML_ILLEGAL_RE.sub("\ufffd", value) if isinstance(value, str) else value
+
+
+def utf8_safe(value: Any) -> Any:
+    """Text UTF-8 can encode (for CSV): only surrogates are replaced, by U+FFFD."""
+    return SURROGATE_RE.sub("\ufffd", value) if isinstance(value, str) else value
 
 
 def cut(value: Any, limit: int) -> Any:
@@ -69,8 +121,19 @@ def cut(value: Any, limit: int) -> Any:
     return value
 
 
+def key_text(value: Any) -> str:
+    """A key cell as text, the same whatever type it comes back as: CSV and Google's
+    formatted values give '3' and '28.6', XLSX gives 3 and 28.6, and a float written as
+    100.0 comes back from XLSX as the int 100."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
 def text_key(row: Sequence[Any], columns: Sequence[int]) -> tuple[str, ...]:
-    return tuple("" if i >= len(row) or row[i] is None else str(row[i]) for i in columns)
+    return tuple("" if i >= len(row) else key_text(row[i]) for i in columns)
 
 
 def upsert_rows(table: Table, header: list[str], rows: list[Row],
@@ -137,16 +200,56 @@ class CsvTable(FileTable):
         buf = io.StringIO()
         writer = csv.writer(buf)
         for n, row in enumerate(rows):
+            row = [utf8_safe(v) for v in row]  # a lone surrogate would fail the encoding
             writer.writerow(row if n == 0 else [csv_safe(v) for v in row])
         atomic_replace(self.path, lambda tmp: Path(tmp).write_text(
             buf.getvalue(), encoding="utf-8", newline=""))
 
 
+def utc_naive(text: str) -> datetime | None:
+    """An ISO-8601 time as a naive UTC datetime (XLSX cells hold no time zone); a time
+    without a zone is taken as UTC already; None when the text is no time."""
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment
+
+
+def xlsx_value(value: Any, is_time: bool) -> Any:
+    """A cell value as XLSX should hold it: None for empty (an empty cell, not a text
+    cell holding ""), a datetime for a time, a number as a number, text XML-safe."""
+    if value is None or value == "":
+        return None
+    if is_time and isinstance(value, str):
+        moment = utc_naive(value)
+        if moment is not None:
+            return moment
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # Excel has no inf or nan
+    return xml_safe(cut(value, XLSX_CELL_LIMIT))
+
+
+def display_width(value: Any) -> int:
+    """About how many characters wide a cell shows its value."""
+    if value is None:
+        return 0
+    if isinstance(value, datetime):
+        return len("2026-01-31 23:59:59 UTC")
+    if isinstance(value, int | float):
+        return min(len(str(value)), 12)  # "General" shows about 11 digits
+    return max((len(line) for line in str(value).splitlines()), default=0)
+
+
 class XlsxTable(FileTable):
-    def __init__(self, path: Path, worksheet: str):
+    def __init__(self, path: Path, worksheet: str, time_columns: Collection[str] = ()):
         self.path = path
         self.worksheet = worksheet
         self.name = f"xlsx:{path}#{worksheet}"
+        # Columns holding ISO-8601 times: written as date-time cells (in UTC).
+        self.time_columns = frozenset(time_columns)
 
     def _load(self):
         from openpyxl import Workbook, load_workbook
@@ -162,6 +265,16 @@ class XlsxTable(FileTable):
             raise SinkError(
                 f"{self.path} cannot be opened as a workbook ({e.__class__.__name__}: {e}); "
                 f"close it if it is open elsewhere, or move it away") from None
+        except (SyntaxError, ValueError, TypeError) as e:
+            # A zip whose XML is broken: xml.etree's ParseError (a SyntaxError, as is lxml's
+            # XMLSyntaxError when openpyxl parses with lxml), or ValueError/TypeError from
+            # content openpyxl cannot convert (text in a number cell, say). Every later
+            # write would fail the same way: say so instead of a traceback.
+            first_line = (str(e).splitlines() or [""])[0]
+            raise SinkError(
+                f"{self.path} cannot be read: its XML is broken ({e.__class__.__name__}: "
+                f"{first_line}); move it away (the run log database keeps every row)"
+            ) from None
 
     def read(self) -> list[Row]:
         wb = self._load()
@@ -178,18 +291,74 @@ class XlsxTable(FileTable):
             ws = wb.create_sheet(self.worksheet)
         if rewrite_header:
             for col, name in enumerate(header, start=1):
-                ws.cell(row=1, column=col, value=name)
+                ws.cell(row=1, column=col).value = xml_safe(name)
+        times = {i for i, name in enumerate(header) if name in self.time_columns}
         targets = list(updates.items())
         first_new = max(ws.max_row, 1) + 1
         targets += [(first_new + i, row) for i, row in enumerate(appends)]
         for number, row in targets:
-            for col, value in enumerate(row, start=1):
-                cell = ws.cell(row=number, column=col,
-                               value="" if value is None else xml_safe(cut(value,
-                                                                          XLSX_CELL_LIMIT)))
+            for i, value in enumerate(row):
+                cell = ws.cell(row=number, column=i + 1)
+                # Assigned, not passed to ws.cell(): ws.cell(value=None) would keep the old
+                # value of a cell that is now empty.
+                cell.value = xlsx_value(value, i in times)
                 if is_formula_like(cell.value):
                     # A string cell with Excel's "quote prefix": shown as text, never
                     # evaluated, and it stays text when someone edits the cell.
                     cell.data_type = "s"
                     cell.quotePrefix = True
+                elif cell.quotePrefix:
+                    cell.quotePrefix = False  # the cell held formula-like text before
+                if isinstance(cell.value, datetime):
+                    cell.number_format = XLSX_TIME_FORMAT
+                long = isinstance(cell.value, str) and (
+                    "\n" in cell.value or len(cell.value) > XLSX_MAX_WIDTH)
+                cell.alignment = WRAPPED if long else TOP
+        lay_out(ws, header)
         atomic_replace(self.path, wb.save)
+
+
+def lay_out(ws: Any, header: list[str]) -> None:
+    """Bold header row, frozen, with a filter over the used range; the stop_reason (or
+    status) column coloured by value, every row (so rows written before, or edited by a
+    person, follow too); columns as wide as their content (up to XLSX_MAX_WIDTH). Widths
+    only grow: a column a person widened stays wide."""
+    width = max(len(header), ws.max_column)
+    for cell in ws[1][:len(header)]:
+        cell.font = HEADER_FONT
+    coloured = next((header.index(c) + 1 for c in COLOURED_COLUMNS if c in header), None)
+    if coloured is not None:
+        for (cell,) in ws.iter_rows(min_row=2, min_col=coloured, max_col=coloured):
+            key = str(cell.value or "").strip().lower().replace(" ", "_")
+            cell.fill = VALUE_FILLS.get(key, NO_FILL)
+    if ws.freeze_panes is None:  # a person's own choice stays
+        ws.freeze_panes = "A2"
+    ws.auto_filter.ref = f"A1:{get_column_letter(width)}{max(ws.max_row, 1)}"
+    needed = [0] * width
+    for r, row in enumerate(ws.iter_rows(max_col=width, values_only=True)):
+        for i, value in enumerate(row):
+            # room for the header's filter button
+            needed[i] = max(needed[i], display_width(value) + (4 if r == 0 else 2))
+    split_column_groups(ws)
+    for i, chars in enumerate(needed, start=1):
+        letter = get_column_letter(i)
+        fitted = min(XLSX_MAX_WIDTH, max(XLSX_MIN_WIDTH, chars))
+        known = ws.column_dimensions[letter].width if letter in ws.column_dimensions else 0
+        ws.column_dimensions[letter].width = max(fitted, known or 0)
+
+
+def split_column_groups(ws: Any) -> None:
+    """Excel saves adjacent columns of one width as one <col min= max=> entry, which
+    openpyxl keys by its first column; setting the width of a column inside such a group
+    would write overlapping entries. Give every column of a group an entry of its own."""
+    from copy import copy
+
+    for dim in list(ws.column_dimensions.values()):
+        if dim.min is None or dim.max is None or dim.max <= dim.min:
+            continue
+        for index in range(dim.min + 1, dim.max + 1):
+            twin = copy(dim)
+            twin.index = get_column_letter(index)
+            twin.min = twin.max = index
+            ws.column_dimensions[twin.index] = twin
+        dim.max = dim.min

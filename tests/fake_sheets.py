@@ -38,8 +38,10 @@ them; the 10,000,000-cell workbook limit and the 50,000-character cell limit; th
 search of values.append (see `_find_table`: a blank row inside the data moves the append
 point up, and a gap in the last row of a whole-sheet append shifts it right, as on Google);
 trailing empty cells and rows trimmed from reads; a missing valueInputOption
-rejected; values.batchUpdate and batchUpdate applied all-or-nothing; unknown keys 404,
-unshared ones 403.
+rejected; text holding an unpaired surrogate (a "\ud800" escape in the JSON body, which is
+no Unicode character) rejected with 400 "Invalid JSON payload received" (the rest of the
+message is the fake's own); values.batchUpdate and batchUpdate applied all-or-nothing;
+unknown keys 404, unshared ones 403.
 
 Not modelled: formulas are never evaluated (a formula cell reads back as its text, and is
 recorded in `formulas`), USER_ENTERED recognises only numbers, TRUE/FALSE, a leading
@@ -123,6 +125,7 @@ _CELL_RE = re.compile(r"^([A-Za-z]*)([0-9]*)$")
 _NUMBER_RE = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 _BARE_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LOOKS_LIKE_CELL_RE = re.compile(r"^(?:[A-Za-z]{1,3}\d+|[Rr]\d*[Cc]\d*)$")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 class Formula(str):
@@ -1088,6 +1091,10 @@ def _convert(value: Any, option: str, i: int, j: int) -> Any:
     if not isinstance(value, str):
         kind = "struct_value" if isinstance(value, dict) else "list_value"
         raise _Reject(400, f"Invalid values[{i}][{j}]: {kind} {json.dumps(value)}")
+    if _SURROGATE_RE.search(value):
+        # json.loads takes a lone "\ud800" escape; Google's JSON parser does not.
+        raise _Reject(400, f"Invalid JSON payload received. Invalid values[{i}][{j}]: "
+                           "unpaired surrogate in a string.")
     if len(value) > CELL_CHAR_LIMIT:
         raise _Reject(400, f"Your input contains more than the maximum of {CELL_CHAR_LIMIT} "
                            "characters in a single cell.")

@@ -344,3 +344,12 @@ def test_concurrent_appends_lose_nothing(fake):
     assert len(rows) == 42
     assert {r[0] for r in rows[2:]} == {f"t{n}-{i}" for n in range(4) for i in range(10)}
     assert fake.grid(KEY, "Runs") == (1040, 26)
+
+
+def test_unpaired_surrogates_are_refused_like_google_does(fake, client):
+    ws = client.open_by_key(KEY).worksheet("Runs")
+    with pytest.raises(APIError) as err:
+        ws.update([["lone \ud800"]], "A3", value_input_option=RAW)
+    assert err.value.code == 400 and "Invalid JSON payload" in err.value.error["message"]
+    ws.update([["pair \U0001f600"]], "A3", value_input_option=RAW)  # a whole character is fine
+    assert fake.values(KEY, "Runs")[2][0] == "pair \U0001f600"

@@ -348,3 +348,51 @@ def test_auth_and_network_failures_leave_rows_pending(project, error, expected):
     assert result.pending == 1 and expected in result.error
     with pytest.raises(BriefloopError, match=expected):
         read_rows(gspread.Client(auth=None, session=session, http_client=cls), KEY, "Briefs")
+
+
+# -- what the cells hold -------------------------------------------------------------------
+
+def sent_rows(fake):
+    """Every row written to the run log, as the JSON bodies carried them."""
+    return [(w.value_input_option, row) for w in fake.writes if w.status == 200
+            for row in w.values]
+
+
+def test_numbers_reach_google_as_json_numbers(fake, project):
+    from batch.sync import sync_sink
+
+    s = gsettings(project)
+    sink = GSheetSink(s.log.gsheet, client_factory(fake, s))
+    log = RunLog(project / "runs.sqlite")
+    log.upsert("t1", brief_id="a", status="finished", stop_reason="approved", rounds=3,
+               score=28.6, model_calls=8, seconds=9.5)
+    assert sync_sink(log, sink).sent == 1
+    # values as a JSON outbox or a CSV round trip would hand them over: text
+    sink.upsert([{**log.by_thread("t1"), "rounds": "4", "score": "30.5", "model_calls": "9"}])
+    rows = [row for _, row in sent_rows(fake)[1:]]  # the header first
+    assert {option for option, _ in sent_rows(fake)} == {"RAW"}
+    for row, (rounds, score, calls) in zip(rows, [(3, 28.6, 8), (4, 30.5, 9)], strict=True):
+        got = dict(zip(FIELDS, row, strict=True))
+        assert (got["rounds"], got["score"], got["model_calls"]) == (rounds, score, calls)
+        assert type(got["rounds"]) is int and type(got["score"]) is float
+        assert type(got["model_calls"]) is int and type(got["seconds"]) is float
+        assert got["started_at"].endswith("+00:00")  # times stay ISO text on Google
+    raw = [r.json for r in fake.requests if r.kind in ("values.append", "values.batchUpdate")]
+    assert '"28.6"' not in json.dumps(raw) and ", 28.6," in json.dumps(raw)
+    ws = fake.client().open_by_key(LOG_KEY).worksheet("Runs")
+    assert ws.get("H2:I2", value_render_option="UNFORMATTED_VALUE") == [[4, 30.5]]
+
+
+def test_text_google_would_refuse_is_replaced(fake, project):
+    from batch.sync import sync_sink
+
+    s = gsettings(project)
+    sink = GSheetSink(s.log.gsheet, client_factory(fake, s))
+    log = RunLog(project / "runs.sqlite")
+    log.upsert("t1", brief_id="a", title="t", status="finished", error="bad \ufffe \x1b end")
+    result = sync_sink(log, sink)
+    assert (result.sent, result.error) == (1, None)
+    # SQLite cannot store a lone surrogate, but a record may come from elsewhere
+    sink.upsert([{**log.by_thread("t1"), "title": "lone \ud800 half"}])
+    [row] = log_rows(fake)
+    assert row["title"] == "lone \ufffd half" and row["error"] == "bad \ufffd \ufffd end"

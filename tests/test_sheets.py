@@ -166,3 +166,232 @@ def test_two_writers_never_lose_each_others_rows(tmp_path):
         t.join()
     keys = sorted(r[0] for r in XlsxTable(path, "Runs").read()[1:])
     assert keys == sorted(f"{p}{i}" for p in "ab" for i in range(8))
+
+
+# -- cells an XML parser accepts ---------------------------------------------------------
+
+XML_FORBIDDEN = [("Closure \ufffe notice", "Closure \ufffd notice"), ("\uffff", "\ufffd"),
+                 ("\ud800", "\ufffd"), ("pair \ud83d\ude00 split", "pair \ufffd\ufffd split"),
+                 ("ok \U0001f600 \t tab", "ok \U0001f600 \t tab")]
+
+
+@pytest.mark.parametrize("text,expected", XML_FORBIDDEN)
+def test_xml_forbidden_characters_never_break_the_workbook(tmp_path, text, expected):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record("r1", title=text, deviations=[{"point": text,
+                                                                   "reason": "r"}])])
+    XlsxSink(path).upsert([record("r2", title=text)])  # the file loads again for the next run
+    ws = load_workbook(path)["Runs"]
+    assert ws.cell(row=2, column=FIELDS.index("title") + 1).value == expected
+    assert ws.cell(row=2, column=FIELDS.index("deviations") + 1).value == f"{expected} — r"
+    assert ws.cell(row=3, column=FIELDS.index("title") + 1).value == expected
+
+
+def test_xml_forbidden_characters_in_a_header_are_replaced(tmp_path):
+    from batch.tables import XlsxTable, text_key, upsert_rows
+
+    path = tmp_path / "t.xlsx"
+    upsert_rows(XlsxTable(path, "T"), ["k", "v\uffff"], [["a", "\ud800"]],
+                key=lambda r: text_key(r, [0]))
+    assert [list(r) for r in load_workbook(path)["T"].iter_rows(values_only=True)] == [
+        ["k", "v\ufffd"], ["a", "\ufffd"]]
+
+
+def corrupt_workbook(path, sheet_xml: bytes):
+    XlsxSink(path).upsert([record("r1")])
+    broken = path.with_suffix(".tmp")
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(broken, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item.filename)
+            dst.writestr(item, sheet_xml if item.filename == "xl/worksheets/sheet1.xml"
+                         else data)
+    broken.replace(path)
+
+
+SHEET_OPEN = (b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns='
+              b'"http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>')
+
+
+@pytest.mark.parametrize("sheet_xml", [
+    # what the old code wrote for a title holding U+FFFE: not well-formed XML
+    SHEET_OPEN + '<row r="1"><c r="A1" t="inlineStr"><is><t>x \ufffe y</t></is></c></row>'
+    .encode() + b"</sheetData></worksheet>",
+    SHEET_OPEN + b"<row r=", # cut off
+    # well-formed, but a number cell holding text
+    SHEET_OPEN + b'<row r="1"><c r="A1" t="n"><v>abc</v></c></row></sheetData></worksheet>',
+], ids=["fffe", "truncated", "bad-number"])
+def test_a_workbook_that_cannot_be_parsed_is_a_sink_error(tmp_path, sheet_xml):
+    from xml.etree.ElementTree import ParseError
+
+    from batch.errors import SinkError
+    from batch.tables import XlsxTable
+
+    path = tmp_path / "runs.xlsx"
+    corrupt_workbook(path, sheet_xml)
+    with pytest.raises(Exception) as raw:  # what load_workbook itself raises
+        load_workbook(path)
+    assert isinstance(raw.value, ParseError | ValueError | TypeError)
+    with pytest.raises(SinkError) as e:
+        XlsxTable(path, "Runs").read()
+    message = str(e.value)
+    assert "\n" not in message and str(path) in message
+    assert "cannot be read" in message and "move it away" in message
+    with pytest.raises(SinkError, match="move it away"):
+        XlsxSink(path).upsert([record("r2")])
+
+
+def test_csv_replaces_only_what_utf8_cannot_encode(tmp_path):
+    path = tmp_path / "runs.csv"
+    CsvSink(path).upsert([record("r1", title="lone \ud800 half", error="keep \ufffe here")])
+    row = read_csv(path)[0]
+    assert row["title"] == "lone \ufffd half"
+    assert row["error"] == "keep \ufffe here"  # fine in UTF-8 text, so left alone
+
+
+# -- the workbook as people use it ---------------------------------------------------------
+
+def cell(ws, row, field):
+    return ws.cell(row=row, column=FIELDS.index(field) + 1)
+
+
+def test_numbers_are_numbers_and_times_are_datetimes_in_xlsx(tmp_path):
+    from datetime import datetime
+
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([
+        record("r1", rounds=3, score=28.6, model_calls=8, model_seconds=1.25,
+               started_at="2026-11-30T10:21:04+00:00", ended_at="2026-11-30T12:00:00+01:00",
+               updated_at="2026-11-30T11:00:00+00:00"),
+        # values as a JSON outbox or a CSV round trip would hand them over: text
+        record("r2", rounds="3", score="28.6", model_calls="8", input_tokens="1572",
+               started_at="2026-11-30T10:21:04+00:00", score_history=[93.3]),
+    ])
+    ws = load_workbook(path)["Runs"]
+    for row in (2, 3):
+        assert cell(ws, row, "rounds").value == 3 and cell(ws, row, "rounds").data_type == "n"
+        assert cell(ws, row, "score").value == pytest.approx(28.6)
+        assert isinstance(cell(ws, row, "score").value, float)
+        assert cell(ws, row, "model_calls").value == 8
+        started = cell(ws, row, "started_at")
+        assert started.value == datetime(2026, 11, 30, 10, 21, 4)
+        assert started.is_date and "UTC" in started.number_format
+    assert cell(ws, 2, "ended_at").value == datetime(2026, 11, 30, 11, 0, 0)  # to UTC
+    assert cell(ws, 3, "input_tokens").value == 1572
+    assert cell(ws, 3, "score_history").value == "93.3"  # a list of scores stays text
+    # an empty value is an empty cell, not a text cell holding ""
+    assert cell(ws, 3, "ended_at").value is None and cell(ws, 3, "ended_at").data_type == "n"
+
+
+def test_xlsx_is_formatted_for_people(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    long = "a long sentence " * 10
+    XlsxSink(path).upsert([
+        record("r1", stop_reason="approved", status="finished", error=long,
+               title="Office closed for maintenance", started_at="2026-11-30T10:21:04+00:00"),
+        record("r2", stop_reason="awaiting_human", status="awaiting_human"),
+        record("r3", stop_reason="max_rounds", status="finished"),
+        record("r4", stop_reason="error", status="failed"),
+        record("r5", stop_reason=None, status="running"),
+    ])
+    ws = load_workbook(path)["Runs"]
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == "A1:AC6"  # 29 columns, header and five rows
+    assert all(c.font.b for c in ws[1])
+    widths = {name: ws.column_dimensions[c.column_letter].width
+              for name, c in zip(FIELDS, ws[1], strict=True)}
+    assert widths["title"] >= len("Office closed for maintenance")
+    assert widths["error"] == 60  # capped: the text wraps
+    assert widths["rounds"] <= 12 and widths["started_at"] >= len("2026-01-31 23:59:59 UTC")
+    assert cell(ws, 2, "open_must_fix").alignment.wrap_text  # "• a\n• b"
+    assert cell(ws, 2, "error").alignment.wrap_text
+    assert cell(ws, 2, "open_must_fix").alignment.vertical == "top"
+    fills = {row: cell(ws, row, "stop_reason").fill for row in range(2, 7)}
+    rgb = {row: f.fgColor.rgb[-6:] for row, f in fills.items() if f.fill_type == "solid"}
+    assert rgb[2] == "C6EFCE"  # approved: green
+    assert rgb[3] == "FFEB9C"  # awaiting a person: amber
+    assert rgb[4] == "F8CBAD"  # max_rounds: orange
+    assert rgb[5] == "FFC7CE"  # error: red
+    assert 6 not in rgb  # nothing to say yet
+    # a row that changes takes the colour of its new value
+    XlsxSink(path).upsert([record("r2", stop_reason="approved_by_human")])
+    fill = cell(load_workbook(path)["Runs"], 3, "stop_reason").fill
+    assert fill.fill_type == "solid" and fill.fgColor.rgb.endswith("C6EFCE")
+
+
+def test_a_workbook_from_before_is_laid_out_on_the_next_write(tmp_path):
+    from openpyxl import Workbook
+
+    path = tmp_path / "runs.xlsx"
+    wb = Workbook()
+    ws = wb.active
+    ws.title = "Runs"
+    ws.append(FIELDS)
+    ws.append(["r0", "t-r0", "b", "", "", "finished", "approved"])
+    wb.save(path)
+    XlsxSink(path).upsert([record("r1")])
+    ws = load_workbook(path)["Runs"]
+    assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:AC3"
+    assert cell(ws, 2, "stop_reason").fill.fgColor.rgb.endswith("C6EFCE")
+
+
+def test_a_review_worksheet_is_formatted_too(tmp_path):
+    from batch.tables import XlsxTable, text_key, upsert_rows
+
+    path = tmp_path / "runs.xlsx"
+    columns = ["thread_id", "round", "question", "status", "note"]
+    upsert_rows(XlsxTable(path, "Review"), columns,
+                [["t1", "2", "line one\nline two", "open", ""],
+                 ["t2", "1", "q", "done", "approved"]], key=lambda r: text_key(r, [0, 1]))
+    ws = load_workbook(path)["Review"]
+    assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:E3" and ws["A1"].font.b
+    assert ws["C2"].alignment.wrap_text
+    assert ws["B2"].value == "2" and ws["B2"].data_type == "s"  # given as text, stays text
+    assert ws["D2"].fill.fgColor.rgb.endswith("FFEB9C")  # open: a person is needed
+    assert ws["D3"].fill.fgColor.rgb.endswith("C6EFCE")
+
+
+def test_formula_like_text_stays_quoted_after_reformatting_and_updates(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record("r1", title="=1+1", stop_reason="approved")])
+    XlsxSink(path).upsert([record("r1", title="plain", error="-1", stop_reason="approved")])
+    ws = load_workbook(path)["Runs"]
+    title, error = cell(ws, 2, "title"), cell(ws, 2, "error")
+    assert title.value == "plain" and not title.quotePrefix
+    assert error.value == "-1" and error.data_type == "s" and error.quotePrefix
+    assert cell(ws, 2, "stop_reason").fill.fgColor.rgb.endswith("C6EFCE")
+
+
+@pytest.mark.parametrize("existing,new", [(3, "3"), (28.6, "28.6"), (100.0, "100"),
+                                          (100, 100.0)])
+def test_keys_match_whatever_type_a_number_comes_back_as(tmp_path, existing, new):
+    from batch.tables import XlsxTable, text_key, upsert_rows
+
+    table = XlsxTable(tmp_path / "t.xlsx", "T")
+    upsert_rows(table, ["k", "v"], [[existing, "old"]], key=lambda r: text_key(r, [0]))
+    assert upsert_rows(table, ["k", "v"], [[new, "new"]],
+                       key=lambda r: text_key(r, [0])) == (1, 0)
+    assert [r[1] for r in table.read()[1:]] == ["new"]
+
+
+def test_column_groups_saved_by_excel_are_split_not_overlapped(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record("r1")])
+    wb = load_workbook(path)
+    ws = wb["Runs"]
+    # Excel saves adjacent columns of one width as one <col min="2" max="5">
+    group = ws.column_dimensions["B"]
+    group.min, group.max, group.width = 2, 5, 30
+    for letter in "CDE":
+        ws.column_dimensions.pop(letter, None)
+    wb.save(path)
+    XlsxSink(path).upsert([record("r2")])
+    with zipfile.ZipFile(path) as z:
+        sheet_xml = z.read("xl/worksheets/sheet1.xml").decode()
+    import re
+
+    spans = [(int(a), int(b)) for a, b in re.findall(r'<col [^>]*min="(\d+)" max="(\d+)"',
+                                                      sheet_xml)]
+    covered = [i for a, b in spans for i in range(a, b + 1)]
+    assert len(covered) == len(set(covered))  # no column in two <col> entries
+    ws = load_workbook(path)["Runs"]
+    assert [ws.column_dimensions[c].width for c in "BCDE"] == [30, 30, 30, 30]  # kept
