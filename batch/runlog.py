@@ -166,6 +166,12 @@ class RunLog:
         with self._lock:
             migrate(self._db)
 
+    def __enter__(self) -> RunLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         self._db.close()
 

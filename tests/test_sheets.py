@@ -395,3 +395,48 @@ def test_column_groups_saved_by_excel_are_split_not_overlapped(tmp_path):
     assert len(covered) == len(set(covered))  # no column in two <col> entries
     ws = load_workbook(path)["Runs"]
     assert [ws.column_dimensions[c].width for c in "BCDE"] == [30, 30, 30, 30]  # kept
+
+
+def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
+    from batch.jobs import run_job
+
+    s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.",
+                title='"Closure \\uFFFE notice \\uFFFF"')  # YAML escapes
+
+    def models():
+        good = "The office is closed on Friday from 15:00."
+        return {"writer": ScriptedModel([writer_answer(good, deviations=[("x\ufffe", "y")])] * 3),
+                "critic": ScriptedModel([critic_answer(5)] * 3)}
+
+    first = run_job(s, project / "briefs", models=models(), strict=True)
+    assert first.results[0].outcome == "approved", first.results[0].record
+    assert not first.warnings
+    write_brief(project, "b.md", "Office closed Friday from 15:00, again.")
+    second = run_job(s, project / "briefs", models=models(), strict=True)
+    assert [r.outcome for r in second.results] == ["skipped", "approved"]
+    assert not second.warnings
+    titles = [r[FIELDS.index("title")] for r in
+              load_workbook(project / "output" / "runs.xlsx")["Runs"].iter_rows(
+                  min_row=2, values_only=True)]
+    assert "Closure \ufffd notice \ufffd" in titles
+
+
+def test_an_unreadable_workbook_is_a_warning_and_the_batch_runs(project):
+    from batch.jobs import run_job
+
+    s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
+    book = project / "output" / "runs.xlsx"
+    book.parent.mkdir()
+    corrupt_workbook(book, SHEET_OPEN + b"<row r=")
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    models = {"writer": ScriptedModel([writer_answer("The office is closed on Friday "
+                                                     "from 15:00.")]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    summary = run_job(s, project / "briefs", models=models, strict=True)
+    assert summary.results[0].outcome == "approved"
+    assert any("review answers not pulled" in w and "cannot be read" in w
+               for w in summary.warnings), summary.warnings
+    assert any("left pending" in w for w in summary.warnings), summary.warnings
+    with RunLog(s.runs_db_path) as log:
+        assert log.pending(f"xlsx:{book}#Runs")  # kept for when the file is fixed
