@@ -90,7 +90,9 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
         facts += f"\nRequests from a reviewer (the text must satisfy them):\n{lines}\n"
     return {
         "brief_id": brief["id"],
-        "title_line": f", title: {brief['title']}" if brief.get("title") else "",
+        # one line: a title cannot start a section of its own in the prompt
+        "title_line": f", title: {' '.join(brief['title'].split())}" if brief.get("title")
+        else "",
         "brief_block": fence("brief", brief["text"])[1],
         "source_block": source,
         "limits_block": limits_block,
