@@ -67,7 +67,7 @@ def publish(batch: Batch, table: Table) -> int:
         if note:
             note += ": only reject is taken"
         for need in needs:
-            rows.append([item.thread_id, item.brief_id, str(state_round), need["placeholder"],
+            rows.append([item.thread_id, item.brief_id, state_round, need["placeholder"],
                          need["question"], item.answers.get(need["placeholder"], ""), "", "",
                          "open", note])
     present = {text_key(r, KEY) for r in existing[1:]}

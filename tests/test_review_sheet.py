@@ -95,7 +95,7 @@ def test_revise_from_the_sheet_pauses_again_with_fresh_rows(project):
     assert "A reviewer asks: lead with the revenue" in m["writer"].sent[0][-1]["content"]
     rows = xlsx_rows(book)
     assert [r["status"] for r in rows] == ["done", "done", "open", "open"]
-    assert rows[2]["round"] == "2" and rows[2]["answer"] == "4.2M EUR"  # kept from before
+    assert rows[2]["round"] == 2 and rows[2]["answer"] == "4.2M EUR"  # kept from before
 
 
 def test_a_row_for_a_thread_no_longer_waiting_is_skipped(project):
