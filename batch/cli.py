@@ -225,13 +225,12 @@ def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
                 "needs", "seconds"):
         table.add_column(col, overflow="fold")
     for r in records:
-        table.add_row(r["run_id"], r["brief_id"], r["status"], r["stop_reason"] or "",
+        table.add_row(escape(r["run_id"]), escape(r["brief_id"]), r["status"],
+                      r["stop_reason"] or "",
                       str(r["rounds"]), " → ".join(f"{s:g}" for s in r["score_history"]),
                       str(r["model_calls"]), str(len(r["needs_from_human"])),
                       f"{r['seconds']:.1f}")
-    out.print(table)
-    if not records:
-        out.print("no runs yet")
+    out.print(table if records else "no runs yet")
 
 
 @cli.command()
