@@ -14,6 +14,11 @@ assistant's content) or a `Reply` (content plus faults: an HTTP error, a delay, 
 connection, an error line inside the stream, a `done_reason`, token counts). Every request
 is recorded in `requests` so a test can assert what the client sent.
 
+A test can also act on progress instead of time: `wait_for_chats(n)` returns once n chat
+requests have come in, and `on_chat(n, body)` is called for the n-th one before it is
+answered, in the handler's thread, so whatever it does (e.g. kill the client process, or
+block until the test has) happens while that request is still unanswered.
+
     with FakeOllama() as server:
         server.enqueue('{"text": "hi"}', http_error(500, "boom"))
         ... ModelSettings(provider="ollama", base_url=server.base_url, ...) ...
@@ -114,6 +119,7 @@ class FakeOllama:
         models: Iterable[str] = ("qwen2.5:7b",),
         max_parallel: int | None = None,
         latency: float = 0.0,
+        on_chat: Callable[[int, dict[str, Any]], None] | None = None,
     ):
         """Start serving at once; `close()` (or leaving the `with` block) stops it.
 
@@ -125,16 +131,24 @@ class FakeOllama:
         max_parallel, latency: model a server with that many generation slots, each call
             holding one for `latency` seconds; further calls queue for a slot, as Ollama
             does beyond OLLAMA_NUM_PARALLEL. For benchmarks of concurrent batches.
+        on_chat: called as on_chat(n, body) for the n-th POST /api/chat (n from 1, as
+            `chat_count` counts them) that asks for a model the server has, before its
+            reply is chosen or sent; it runs in that request's handler thread, so the
+            reply waits for it to return.
         """
         self.models = tuple(models)
         self.default = default
         self.latency = latency
+        self.on_chat = on_chat
         self.requests: list[Received] = []
         # The most chat calls that were generating at the same moment.
         self.peak_parallel = 0
 
         self._replies: deque[str | Reply] = deque(replies)
         self._lock = threading.Lock()
+        # Notified on every request recorded, for wait_for_chats.
+        self._arrived = threading.Condition(self._lock)
+        self._chats = 0
         self._slots = threading.BoundedSemaphore(max_parallel) if max_parallel else None
         self._active = 0
         # Set on close so handlers sleeping in a delay or latency give up at once.
@@ -184,6 +198,17 @@ class FakeOllama:
             return len(self._replies)
 
     @property
+    def chat_count(self) -> int:
+        """POST /api/chat requests received so far (answered or not)."""
+        with self._lock:
+            return self._chats
+
+    def wait_for_chats(self, n: int, timeout: float) -> bool:
+        """Block until at least n chat requests have come in; False on timeout."""
+        with self._arrived:
+            return self._arrived.wait_for(lambda: self._chats >= n, timeout)
+
+    @property
     def chat_requests(self) -> list[dict[str, Any]]:
         """The JSON bodies of the POST /api/chat requests, oldest first."""
         with self._lock:
@@ -191,9 +216,14 @@ class FakeOllama:
 
     # -- used by the handler --------------------------------------------------------
 
-    def _record(self, received: Received) -> None:
-        with self._lock:
+    def _record(self, received: Received) -> int:
+        """Keep the request; returns how many chat requests there are, this one included."""
+        with self._arrived:
             self.requests.append(received)
+            if received.path == "/api/chat":
+                self._chats += 1
+            self._arrived.notify_all()
+            return self._chats
 
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
@@ -270,9 +300,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = self._read_json()
-        self.fake._record(Received("POST", self.path, body))
+        number = self.fake._record(Received("POST", self.path, body))
         if self.path == "/api/chat":
-            self._chat(body if isinstance(body, dict) else {})
+            self._chat(body if isinstance(body, dict) else {}, number)
         elif self.path == "/api/show":
             self._show(body if isinstance(body, dict) else {})
         else:
@@ -296,11 +326,13 @@ class _Handler(BaseHTTPRequestHandler):
             "modified_at": _now(),
         })
 
-    def _chat(self, body: dict[str, Any]) -> None:
+    def _chat(self, body: dict[str, Any], number: int) -> None:
         model = body.get("model", "")
         if model not in self.fake.models:
             self._send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
             return
+        if self.fake.on_chat is not None:
+            self.fake.on_chat(number, body)
         reply = self.fake._next_reply(body)
         with self.fake._slot():
             if not self.fake._sleep(reply.delay + self.fake.latency):

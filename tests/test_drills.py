@@ -5,15 +5,21 @@ Model faults go through the real ChatOllama client against the fake Ollama serve
 
 from __future__ import annotations
 
+import csv
 import errno
+import hashlib
 import json
-import random
+import shutil
 import signal
+import threading
 import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from openpyxl import load_workbook
 
+from batch import config, review
 from batch.briefs import load_brief_file
 from batch.jobs import run_job
 from batch.locks import thread_lock
@@ -190,37 +196,201 @@ def test_a_reviewer_holding_a_thread_makes_the_batch_leave_it_alone(project, set
     assert done.results[0].outcome == "approved"
 
 
-@pytest.mark.slow
-def test_sigkill_at_ten_random_points(project):
-    ids = briefs(project, 4)
-    rng = random.Random(20261130)
-    with FakeOllama(default=UNIVERSAL, latency=0.05) as server:
-        cfg = ollama_config(project, server.base_url)
-        runs = project / "checkpoints" / "runs.sqlite"
-        for point in range(10):
-            for f in (project / "output").glob("*"):
-                f.unlink()
-            for db in (project / "checkpoints").glob("*"):
-                if db.is_file():
-                    db.unlink()
-            delay = rng.uniform(0.5, 3.0)
-            proc = briefloop_process(cfg, "run", str(project / "briefs"))
-            time.sleep(delay)
+# -- SIGKILL at ten points of progress ------------------------------------------------
+#
+# A batch of four briefs, every answer a pure function of the request (so a rerun gets
+# the answers the killed run would have got): one approved in one round, one that
+# pauses for a person (a placeholder only a human can fill), one that needs a second
+# round, one more approved in one round. `briefloop run` is killed (SIGKILL) while the
+# fake server holds its k-th model request unanswered, then run again to the end.
+
+KILL_PH = "[FIGURE NEEDED: Q3 revenue]"
+KILL_BRIEFS = {
+    "a-once": "Office closed on Friday.",
+    "b-review": "Memo on Q3: revenue not known yet; we opened Berlin.",
+    "c-twice": "Office closed on Friday; the team lunch moves to Thursday.",
+    "d-once": "Office closed on Friday; the kitchen is cleaned that day.",
+}
+FIRST_TRY = "The office is closed."  # c-twice's first draft, which the critic sends back
+SEND_BACK = "Say that the team lunch moves to Thursday."
+DRAFTS = {
+    "a-once": "The office is closed on Friday.",
+    "b-review": f"Q3 revenue was {KILL_PH}. We opened Berlin.",
+    "c-twice": "The office is closed on Friday. The team lunch moves to Thursday.",
+    "d-once": "The office is closed on Friday. The kitchen is cleaned that day.",
+}
+
+
+def brief_of(body: dict) -> str:
+    text = "\n".join(m["content"] for m in body["messages"])
+    start = text.index("BRIEF (id ") + len("BRIEF (id ")
+    return text[start:text.index(")", start)]
+
+
+def role_of(body: dict) -> str:
+    return "critic" if "scores" in body["format"].get("properties", {}) else "writer"
+
+
+def drill_answer(body: dict) -> str:
+    bid, text = brief_of(body), "\n".join(m["content"] for m in body["messages"])
+    if role_of(body) == "critic":
+        if bid == "c-twice" and FIRST_TRY in text and DRAFTS[bid] not in text:
+            return json.dumps(critic_answer(2, must_fix=[SEND_BACK]))
+        return json.dumps(critic_answer(5))
+    if bid == "c-twice" and SEND_BACK not in text:
+        return json.dumps(writer_answer(FIRST_TRY))
+    needs = [(KILL_PH, "What was Q3 revenue?")] if bid == "b-review" else []
+    return json.dumps(writer_answer(DRAFTS[bid], needs=needs))
+
+
+def signature(body: dict) -> tuple[str, str, str]:
+    """Which brief, which role, and exactly what it was sent."""
+    sent = hashlib.sha256(json.dumps(body["messages"], sort_keys=True).encode()).hexdigest()
+    return brief_of(body), role_of(body), sent[:16]
+
+
+def kill_points(total: int, n: int = 10) -> list[int]:
+    """n request numbers (from 1) spread evenly from the first call to the last."""
+    return sorted({1 + round(i * (total - 1) / (n - 1)) for i in range(n)})
+
+
+def kill_config(project, server):
+    return ollama_config(project, server.base_url,
+                         '[run]\nconcurrency = 1\n[loop]\nmax_rounds = 3\nreview = "when_needed"\n')
+
+
+def thread_states(settings) -> dict[str, dict]:
+    """Per brief in the run log: its run row and what its last checkpoint holds."""
+    out = {}
+    with Batch(settings) as batch:
+        for rec in batch.runlog.all():
+            snapshot = batch.graph.get_state(batch.config_for(rec["thread_id"]))
+            out[rec["brief_id"]] = {
+                "run_id": rec["run_id"], "thread_id": rec["thread_id"],
+                "status": rec["status"],
+                "answered_calls": len(snapshot.values.get("calls", [])),
+                "paused": bool(snapshot.interrupts)}
+    return out
+
+
+def kill_then_rerun(root, k: int, baseline: list[tuple[str, str, str]]) -> dict:
+    """One kill point in its own folder: kill at the k-th request, rerun, answer the
+    paused brief, check; returns the state the kill left."""
+    ids = sorted(KILL_BRIEFS)
+    per_brief = {bid: sum(1 for s in baseline if s[0] == bid) for bid in ids}
+    reached, release = threading.Event(), threading.Event()
+
+    def hold(n, body):
+        if n == k:  # the k-th request: hold it unanswered until the process is dead
+            reached.set()
+            release.wait(60)
+
+    with FakeOllama(default=drill_answer, on_chat=hold) as server:
+        cfg = kill_config(root, server)
+        settings = config.load(cfg)
+        proc = briefloop_process(cfg, "run", str(root / "briefs"))
+        try:
+            if not reached.wait(90):
+                proc.kill()
+                pytest.fail(f"k={k}: request {k} never came: "
+                            f"{proc.communicate(timeout=10)[0].decode()}")
             proc.send_signal(signal.SIGKILL)
             proc.wait(timeout=10)
-            done_before = {r[0] for r in query(
-                runs, "SELECT brief_id FROM runs WHERE status='finished'")}
-            calls_before = len(server.chat_requests)
-            rerun = briefloop_process(cfg, "run", str(project / "briefs"))
-            out = rerun.communicate(timeout=120)[0].decode()
-            assert rerun.returncode == 0, (point, delay, out)
-            again = [b for b in server.chat_requests[calls_before:]
-                     if any(f"(id {d})" in m["content"] for m in b["messages"]
-                            for d in done_before)]
-            assert again == [], (point, delay)
-            rows = query(runs, "SELECT run_id, brief_id, status FROM runs")
-            assert sorted(r[1] for r in rows) == ids and {r[2] for r in rows} == {"finished"}
-            for bid in ids:
-                text = (project / "output" / f"{bid}.md").read_text()
-                assert text.startswith("---\n") and "stop_reason: approved" in text
-            assert not list((project / "output").glob(".*.tmp"))
+        finally:
+            release.set()
+        assert proc.returncode == -signal.SIGKILL, (k, proc.returncode)
+        killed = [signature(b) for b in server.chat_requests]
+        assert killed == baseline[:k], k  # k requests, the k-th never answered
+
+        # What the kill left: every brief before the k-th request's one done (or paused
+        # for a person), that one's checkpoint holding the calls it had answered.
+        at_kill = thread_states(settings)
+        current = baseline[k - 1][0]
+        answered = sum(1 for s in baseline[:k - 1] if s[0] == current)
+        before = {bid for bid, *_ in baseline[:k - 1]} - {current}
+        assert set(at_kill) == before | {current}, (k, at_kill)
+        for bid in before:
+            want = "awaiting_human" if bid == "b-review" else "finished"
+            assert at_kill[bid]["status"] == want, (k, bid, at_kill[bid])
+            assert at_kill[bid]["paused"] == (bid == "b-review"), (k, bid, at_kill[bid])
+        assert at_kill[current]["status"] == "running", (k, at_kill[current])
+        assert at_kill[current]["answered_calls"] == answered, (k, at_kill[current])
+
+        rerun = briefloop_process(cfg, "run", str(root / "briefs"))
+        out = rerun.communicate(timeout=120)[0].decode()
+        assert rerun.returncode == 0, (k, out)
+        # Resumed, not restarted: the rerun makes exactly the calls the killed run had not
+        # had answered, each once, sending what the uninterrupted batch sent.
+        again = [signature(b) for b in server.chat_requests[k:]]
+        assert again == baseline[k - 1:], (k, again)
+
+        # The paused brief is still waiting, and a person's answer finishes it.
+        after = thread_states(settings)
+        assert after["b-review"]["status"] == "awaiting_human", (k, after)
+        with Batch(settings) as batch:
+            done = review.answer(batch, after["b-review"]["thread_id"], "approve",
+                                 {KILL_PH: "4.2M EUR"}, by="drill")
+        assert done.outcome == "approved_by_human" and done.model_calls == 0
+        assert server.chat_count == len(baseline) + 1  # only the held request twice
+
+    # Nothing lost, nothing duplicated: one run per brief, the very run the killed batch
+    # had started, finished once, with every model call counted once.
+    rows = query(root / "checkpoints" / "runs.sqlite",
+                 "SELECT brief_id, run_id, status, stop_reason, model_calls FROM runs")
+    assert sorted(r[0] for r in rows) == ids, (k, rows)
+    run_ids = {r[0]: r[1] for r in rows}
+    assert all(run_ids[bid] == st["run_id"] for bid, st in at_kill.items()), k
+    assert {r[0]: (r[2], r[3]) for r in rows} == {
+        bid: ("finished", "approved_by_human" if bid == "b-review" else "approved")
+        for bid in ids}, k
+    assert {r[0]: r[4] for r in rows} == per_brief, k
+    with open(root / "output" / "runs.csv", newline="", encoding="utf-8") as f:
+        assert sorted(r["brief_id"] for r in csv.DictReader(f)) == ids, k
+    for bid in ids:
+        text = (root / "output" / f"{bid}.md").read_text(encoding="utf-8")
+        reason = "approved_by_human" if bid == "b-review" else "approved"
+        assert text.startswith("---\n") and f"stop_reason: {reason}\n" in text, (k, bid)
+    assert "4.2M EUR" in (root / "output" / "b-review.md").read_text(encoding="utf-8")
+    assert not list((root / "output").glob(".*.tmp"))
+    assert not list((root / "output").glob("needs-work/*"))
+
+    return {"request": f"{current} {baseline[k - 1][1]}",
+            "finished": sorted(b for b, st in at_kill.items() if st["status"] == "finished"),
+            "mid_loop": sorted(b for b, st in at_kill.items()
+                               if st["status"] == "running" and st["answered_calls"]),
+            "paused": sorted(b for b, st in at_kill.items()
+                             if st["status"] == "awaiting_human" and st["paused"])}
+
+
+def test_sigkill_at_ten_points_of_progress(project):
+    for bid, text in KILL_BRIEFS.items():
+        write_brief(project, f"{bid}.md", text, id=bid)
+
+    # The uninterrupted batch: how many calls, which brief makes each, what each sends.
+    with FakeOllama(default=drill_answer) as server:
+        summary = run_job(config.load(kill_config(project, server)), project / "briefs")
+        baseline = [signature(b) for b in server.chat_requests]
+    assert outcomes(summary) == {"a-once": "approved", "b-review": "awaiting_human",
+                                 "c-twice": "approved", "d-once": "approved"}
+    assert Counter(s[0] for s in baseline) == {"a-once": 2, "b-review": 2, "c-twice": 4,
+                                               "d-once": 2}
+    points = kill_points(len(baseline))
+    assert len(points) == 10 and points[0] == 1 and points[-1] == len(baseline)
+
+    # Each point in a folder of its own, two at a time: a real process start is most of
+    # the cost, and the points share nothing.
+    roots = {}
+    for k in points:
+        roots[k] = project / "points" / f"k{k}"
+        for part in ("rubrics", "house_rules", "briefs"):
+            shutil.copytree(project / part, roots[k] / part)
+    with ThreadPoolExecutor(2) as pool:
+        futures = {k: pool.submit(kill_then_rerun, roots[k], k, baseline) for k in points}
+        landed = {k: f.result() for k, f in futures.items()}
+
+    # The kills covered the states the drill is for, not only the start of a batch.
+    table = "\n".join(f"k={k}: {v}" for k, v in landed.items())
+    print(table)
+    assert any(v["finished"] for v in landed.values()), table  # briefs already done
+    assert any(v["mid_loop"] for v in landed.values()), table  # a thread mid-loop
+    assert any(v["paused"] for v in landed.values()), table  # a brief waiting for a person

@@ -3,6 +3,7 @@ stay those of the real server."""
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -84,3 +85,44 @@ def test_max_parallel_queues_calls_for_a_slot():
     assert answers == ["ok"] * 4
     assert fake.peak_parallel == 2
     assert elapsed >= 0.4  # two rounds of two
+
+
+def test_on_chat_runs_before_the_answer_and_wait_for_chats_sees_each_request():
+    seen: list[tuple[int, str]] = []
+    reached, release = threading.Event(), threading.Event()
+
+    def on_chat(n: int, body: dict) -> None:
+        seen.append((n, body["messages"][0]["content"]))
+        if n == 2:  # hold the second request until the test lets it go
+            reached.set()
+            release.wait(10)
+
+    with FakeOllama(default="ok", on_chat=on_chat) as fake:
+        client = ollama.Client(fake.base_url)
+
+        def call(text: str) -> str | None:
+            return client.chat(model="qwen2.5:7b",
+                               messages=[{"role": "user", "content": text}]).message.content
+
+        assert fake.chat_count == 0 and not fake.wait_for_chats(1, timeout=0.01)
+        assert call("one") == "ok" and fake.wait_for_chats(1, timeout=0)
+        with ThreadPoolExecutor(1) as pool:
+            second = pool.submit(call, "two")
+            assert reached.wait(10) and fake.wait_for_chats(2, timeout=10)
+            assert not second.done()  # received, and not answered while on_chat holds it
+            release.set()
+            assert second.result(10) == "ok"
+        client.list()  # not a chat request: not counted, no on_chat
+        assert fake.chat_count == 2
+
+    assert seen == [(1, "one"), (2, "two")]
+
+
+def test_on_chat_is_not_called_for_a_model_the_server_does_not_have():
+    calls: list[int] = []
+    with FakeOllama(default="ok", on_chat=lambda n, body: calls.append(n)) as fake:
+        client = ollama.Client(fake.base_url)
+        with pytest.raises(ollama.ResponseError):
+            client.chat(model="llama3.2:3b", messages=[{"role": "user", "content": "hi"}])
+        client.chat(model="qwen2.5:7b", messages=[{"role": "user", "content": "hi"}])
+    assert fake.chat_count == 2 and calls == [2]

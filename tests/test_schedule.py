@@ -1,11 +1,17 @@
 """The schedule with the real APScheduler and SQLite job store, real processes and signals.
 
 Triggers are seconds away (six-field crons), so each test takes seconds, not minutes.
+No test sleeps and then looks: each waits, with a generous deadline, for something the
+scheduler or the batch does (a job stored, a log line, a batch row, a held model call),
+and "it did not happen" is only ever concluded after something that must come later.
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 import signal
+import threading
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -57,6 +63,36 @@ def batches(project: Path) -> list[tuple]:
                  "SELECT job, started_at, ended_at, status FROM batches ORDER BY id")
 
 
+def stored_next_runs(project: Path) -> list[datetime]:
+    """The next run times in the job store (APScheduler keeps UTC timestamps)."""
+    rows = query(project / "checkpoints" / "schedule.sqlite",
+                 "SELECT next_run_time FROM apscheduler_jobs")
+    return [datetime.fromtimestamp(r[0]).astimezone() for r in rows if r[0] is not None]
+
+
+def schedule_log(project: Path, since: int = 0) -> str:
+    """The schedule's log file from character `since` on: pass what `log_end` gave before
+    starting a process to see only what that process logged."""
+    path = project / "checkpoints" / "schedule.log"
+    return path.read_text(encoding="utf-8")[since:] if path.exists() else ""
+
+
+def log_end(project: Path) -> int:
+    return len(schedule_log(project))
+
+
+def announced_next_runs(log_text: str) -> list[datetime]:
+    """The next run times `briefloop schedule` announced when it started."""
+    return [datetime.fromisoformat(t) for t in
+            re.findall(r"job nightly: next run (.+)$", log_text, re.M)]
+
+
+def runs_scheduled_at(log_text: str) -> list[datetime]:
+    """The fire times APScheduler ran the job for, from its "Running job" lines."""
+    return [datetime.fromisoformat(t) for t in
+            re.findall(r'Running job ".*" \(scheduled at ([^)]+)\)$', log_text, re.M)]
+
+
 def stop(proc) -> str:
     proc.send_signal(signal.SIGTERM)
     out = proc.communicate(timeout=60)[0].decode()
@@ -64,59 +100,93 @@ def stop(proc) -> str:
     return out
 
 
+def stored_then_stopped(project: Path, server: FakeOllama, offsets: tuple[int, ...],
+                        grace: float = 60) -> tuple[Path, list[datetime]]:
+    """A `briefloop schedule` process that stored a job firing at these many seconds from
+    now, stopped before the first of them: the job is due while it is down.
+
+    Returns the config and the fire times. Whether the job was stored and the process
+    went down in time is checked, not assumed: on a machine too busy to start and stop a
+    process before the first fire time, the fire times move twice as far out and it
+    tries again.
+    """
+    for attempt in range(3):
+        cron, times = seconds_from_now(*(o * 2 ** attempt for o in offsets))
+        cfg = ollama_config(project, server.base_url, job_toml(cron, grace))
+        mark = log_end(project)
+        proc = briefloop_process(cfg, "schedule")
+        wait_until(lambda m=mark: "job nightly: next run" in schedule_log(project, m), 60,
+                   "the job to be stored", proc)
+        stop(proc)
+        if batches(project) == [] and stored_next_runs(project) == [times[0]]:
+            return cfg, times  # stored, and never fired: the process was down in time
+        shutil.rmtree(project / "checkpoints")  # it fired while up: too slow, again
+        shutil.rmtree(project / "output", ignore_errors=True)
+    pytest.fail(f"could not stop `briefloop schedule` within {offsets[0] * 4}s of starting it")
+
+
 def test_a_job_fires_processes_the_folder_and_stops_cleanly(project):
     ids = briefs(project, 2)
     with FakeOllama(default=UNIVERSAL) as server:
-        cfg = ollama_config(project, server.base_url, job_toml("*/2 * * * * *"))
+        # Once a minute: no second firing can overlap the stop below. Should the process
+        # start after that second, the job fires a minute later, within the deadline.
+        cron, _ = seconds_from_now(5)
+        cfg = ollama_config(project, server.base_url, job_toml(cron))
         proc = briefloop_process(cfg, "schedule")
         runs = project / "checkpoints" / "runs.sqlite"
-        wait_until(lambda: len(query(runs, "SELECT 1 FROM runs WHERE status='finished'"))
-                   == len(ids), 60, "the scheduled batch", proc)
+        wait_until(lambda: "executed successfully" in schedule_log(project), 90,
+                   "the scheduled batch", proc)
+        assert len(query(runs, "SELECT 1 FROM runs WHERE status='finished'")) == len(ids)
         out = stop(proc)
     assert "job nightly: next run" in out and "batch done" in out
     assert "briefloop schedule: stopped" in out
     assert (project / "checkpoints" / "schedule.log").read_text().count("batch done") >= 1
-    assert all(b[0] == "nightly" and b[3] == "ok" for b in batches(project))
+    done = batches(project)
+    assert len(done) == 1 and all(b[0] == "nightly" and b[3] == "ok" for b in done)
 
 
 def test_a_run_missed_while_down_is_caught_up_once(project):
     briefs(project, 1)
     with FakeOllama(default=UNIVERSAL) as server:
-        cron, (first, second) = seconds_from_now(9, 11)
-        cfg = ollama_config(project, server.base_url, job_toml(cron))
-        proc = briefloop_process(cfg, "schedule")
-        store = project / "checkpoints" / "schedule.sqlite"
-        wait_until(lambda: query(store, "SELECT next_run_time FROM apscheduler_jobs"), 30,
-                   "the job to be stored", proc)
-        assert datetime.now().astimezone() < first, "the machine was too slow for this test"
-        stop(proc)  # down through both fire times
-        wait_until(lambda: datetime.now().astimezone() > second + timedelta(seconds=1), 30,
+        cfg, (first, second) = stored_then_stopped(project, server, (9, 11))
+        wait_until(lambda: datetime.now().astimezone() > second + timedelta(seconds=1), 60,
                    "the missed fire times")
         assert batches(project) == []
-        proc = briefloop_process(cfg, "schedule")  # the restart keeps the stored next run
-        wait_until(lambda: len(batches(project)) >= 1 and batches(project)[0][2], 30,
+        mark = log_end(project)
+        proc = briefloop_process(cfg, "schedule")
+        wait_until(lambda: announced_next_runs(schedule_log(project, mark)), 60, "the restart",
+                   proc)
+        assert announced_next_runs(schedule_log(project, mark)) == [first]  # kept, though due
+        # "executed successfully" comes once APScheduler has run the job for every fire
+        # time it was handed: a second run for the missed times would have come before it.
+        wait_until(lambda: "executed successfully" in schedule_log(project, mark), 60,
                    "the catch-up batch", proc)
-        time.sleep(2)
-        stop(proc)
+        out = stop(proc)
     done = batches(project)
     assert len(done) == 1 and done[0][3] == "ok"  # two missed runs, coalesced into one
+    assert runs_scheduled_at(out) == [second], out  # once, for the later of the two
+    assert stored_next_runs(project) == [first + timedelta(minutes=1)]  # next: in a minute
 
 
 def test_a_run_missed_beyond_the_grace_time_is_skipped(project):
     briefs(project, 1)
     with FakeOllama(default=UNIVERSAL) as server:
-        cron, (first,) = seconds_from_now(8)
-        cfg = ollama_config(project, server.base_url, job_toml(cron, grace=1))
-        proc = briefloop_process(cfg, "schedule")
-        wait_until(lambda: query(project / "checkpoints" / "schedule.sqlite",
-                                 "SELECT 1 FROM apscheduler_jobs"), 30, "the job", proc)
-        stop(proc)
-        wait_until(lambda: datetime.now().astimezone() > first + timedelta(seconds=3), 30,
+        cfg, (first,) = stored_then_stopped(project, server, (8,), grace=1)
+        wait_until(lambda: datetime.now().astimezone() > first + timedelta(seconds=3), 60,
                    "the fire time to pass the grace time")
+        mark = log_end(project)
         proc = briefloop_process(cfg, "schedule")
-        time.sleep(4)
+        wait_until(lambda: announced_next_runs(schedule_log(project, mark)), 60, "the restart",
+                   proc)
+        assert announced_next_runs(schedule_log(project, mark)) == [first]  # kept, though due
+        # APScheduler logs what it did with the due run: skipped it, or ran it.
+        wait_until(lambda: re.search(r"was missed by|Running job", schedule_log(project, mark)),
+                   60, "the late run to be handled", proc)
+        wait_until(lambda: stored_next_runs(project) == [first + timedelta(minutes=1)], 60,
+                   "the next run to be stored", proc)
         out = stop(proc)
     assert batches(project) == [] and "missed" in out.lower()
+    assert runs_scheduled_at(out) == []
 
 
 def test_changing_the_cron_reschedules_and_restarts_keep_the_next_run(project):
@@ -181,16 +251,30 @@ def test_a_batch_that_cannot_get_the_lock_says_so(project):
 
 def test_sigterm_mid_batch_then_the_next_run_finishes_the_rest(project):
     ids = briefs(project, 5)
-    with FakeOllama(default=UNIVERSAL, latency=0.3) as server:
+    held, release = threading.Event(), threading.Event()
+
+    def hold(n, body):
+        if n == 3:  # the second brief's first call: the first brief is done by now
+            held.set()
+            release.wait(60)
+
+    with FakeOllama(default=UNIVERSAL, on_chat=hold) as server:
         cfg = ollama_config(project, server.base_url)
         proc = briefloop_process(cfg, "run", str(project / "briefs"))
         runs = project / "checkpoints" / "runs.sqlite"
-        wait_until(lambda: query(runs, "SELECT 1 FROM runs WHERE status='finished'"), 60,
-                   "a finished brief", proc)
-        out = stop(proc)
+        try:
+            wait_until(held.is_set, 60, "the second brief's first model call", proc)
+            # SIGTERM lands while that call is held: the second brief is in flight, the
+            # third has not started, so the stop falls mid-batch whatever the timing.
+            proc.send_signal(signal.SIGTERM)
+        finally:
+            release.set()
+        out = proc.communicate(timeout=60)[0].decode()
+        assert proc.returncode == 0, out
         assert "not started (stopped)" in out
         done = {r[0] for r in query(runs, "SELECT brief_id FROM runs WHERE status='finished'")}
         assert 1 <= len(done) < len(ids)
+        assert done == set(ids[:2])  # the brief in flight finished, no new one began
         before = len(server.chat_requests)
         rerun = briefloop_process(cfg, "run", str(project / "briefs"))
         assert rerun.communicate(timeout=120)[0] and rerun.returncode == 0
