@@ -30,6 +30,7 @@ from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.locks import LockBusy
+from batch.outcomes import OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
 from batch.project import init_project
 from batch.retention import prune
 from batch.runlog import store_failure
@@ -45,9 +46,6 @@ from batch.runner import (
 err = Console(stderr=True)
 out = Console()
 
-ICONS = {"busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸",
-         "waiting": "⏸", "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
-         "rejected_by_human": "✗"}
 
 
 class UserError(click.ClickException):
@@ -117,7 +115,7 @@ class RichBatchProgress(Progress):
 
 
 def describe_result(r: BriefResult) -> str:
-    icon = ICONS.get(r.outcome, "•")
+    icon = OUTCOME_ICONS.get(r.outcome, "•")
     rec = r.record or {}
     parts = [f"{icon} {r.brief_id}: {r.outcome}"]
     if rec.get("score") is not None:
@@ -147,13 +145,9 @@ def print_summary(summary: BatchSummary) -> None:
     table = Table(title="briefloop run", show_header=True)
     table.add_column("outcome")
     table.add_column("briefs", justify="right")
-    order = ["approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
-             "no_progress", "rejected_by_human", "skipped", "busy", "not_started", "error"]
-    labels = {"waiting": "still awaiting human", "skipped": "already done",
-              "busy": "busy in another process", "not_started": "not started (stopped)"}
-    for key in order + sorted(set(counts) - set(order)):
+    for key in [*OUTCOME_ORDER, *sorted(set(counts) - set(OUTCOME_ORDER))]:
         if counts.get(key):
-            table.add_row(labels.get(key, key.replace("_", " ")), str(counts[key]))
+            table.add_row(label(key), str(counts[key]))
     table.add_row("total", str(len(summary.results)), style="bold")
     out.print(table)
     out.print(f"{summary.model_calls} model call(s) in {summary.seconds:.1f}s")
@@ -210,7 +204,7 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON.")
-@click.option("--status", type=click.Choice(["running", "awaiting_human", "finished", "failed"]),
+@click.option("--status", type=click.Choice(RUN_STATUSES),
               help="Only runs with this status.")
 @click.pass_context
 def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
@@ -272,7 +266,7 @@ def highlight_placeholders(text: str) -> str:
 def print_result(r: BriefResult) -> None:
     out.print(escape(describe_result(r)), highlight=False, soft_wrap=True)
     if r.record and r.record.get("output_path") and r.outcome != "awaiting_human":
-        approved = r.record.get("stop_reason") in ("approved", "approved_by_human")
+        approved = is_approved(r.record.get("stop_reason"))
         label = "output" if approved else "not approved, set aside in"
         out.print(f"{label}: {r.record['output_path']}", highlight=False, soft_wrap=True)
 

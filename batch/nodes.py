@@ -20,6 +20,7 @@ from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
 from batch.house_rules import HouseRules
 from batch.models import CallStat, ModelSet, RoleModel, ask
+from batch.outcomes import is_approved
 from batch.output import write_output
 from batch.prompting import (
     critic_messages,
@@ -29,7 +30,7 @@ from batch.prompting import (
     writer_messages,
 )
 from batch.requirements import Requirement, build_checklist
-from batch.routing import decide
+from batch.routing import final_reason
 from batch.rubrics import Rubric
 from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
 from batch.state import BestDraft, LoopState
@@ -213,10 +214,10 @@ class Nodes:
 
     # -- finish ------------------------------------------------------------------------
     def finish(self, state: LoopState) -> dict[str, Any]:
-        reason = state.get("stop_reason") or decide(state).reason or "approved"
+        reason = final_reason(state)
         if reason == "rejected_by_human":
             return {"stop_reason": reason}
-        approved = reason in ("approved", "approved_by_human")
+        approved = is_approved(reason)
         best = state.get("best")
         if approved or best is None:
             text, needs, score = state["draft"], state.get("needs_from_human", []), state["score"]

@@ -1,13 +1,16 @@
 """Where the loop goes next: pure functions of the state, no model, no I/O.
 
-`decide` names both the next node and, when the loop ends, the stop reason, so the
-edge and the logged reason can never disagree.
+`decide` names both the next node and, when the loop ends, the stop reason; the nodes
+that end the loop otherwise (a writer that failed, a person's decision) set theirs in
+the state; and `final_reason` is what the finish node writes and the run log records,
+so the edge and the logged reason can never disagree.
 """
 
 from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from batch.outcomes import STOP_REASONS, StopReason
 from batch.state import LoopState
 
 Next = Literal["writer", "review", "finish"]
@@ -15,7 +18,7 @@ Next = Literal["writer", "review", "finish"]
 
 class Decision(NamedTuple):
     next: Next
-    reason: str | None  # the stop reason when next == "finish"
+    reason: StopReason | None  # the stop reason when next == "finish"
 
 
 def stalled(score_history: list[float], must_fix_history: list[list[str]], rounds: int) -> bool:
@@ -64,3 +67,11 @@ def route_after_review(state: LoopState) -> Literal["writer", "review", "finish"
     if decision in ("approve", "reject"):
         return "finish"
     return "review"  # an unusable answer: ask again
+
+
+def final_reason(state: LoopState) -> StopReason:
+    """Why the thread's loop ended: the reason a node set, else the one `decide` names
+    for this state (the edge that led to finish). Never a default approval: a state
+    with neither is a failure."""
+    reason = state.get("stop_reason") or decide(state).reason
+    return reason if reason in STOP_REASONS else "error"  # type: ignore[return-value]

@@ -33,24 +33,23 @@ from batch.house_rules import load_house_rules
 from batch.locks import LockBusy, thread_lock
 from batch.models import ModelSet, RoleModel
 from batch.nodes import Nodes, checklist_of
+from batch.outcomes import AWAITING, Outcome, is_approved, status_for
 from batch.output import safe_filename
 from batch.requirements import build_checklist
-from batch.routing import decide
+from batch.routing import final_reason
 from batch.rubrics import load_rubric
 from batch.runlog import RunLog, now, store_failure
 from batch.sources import scan_source
-from batch.state import TERMINAL_REASONS, LoopState
+from batch.state import LoopState
 from batch.stopping import STOP
 from batch.sync import SyncResult, make_sinks, sync_all, sync_sink
-
-Outcome = str  # the stop reason, or "skipped" / "waiting" for work not redone
 
 
 @dataclass
 class BriefResult:
     brief_id: str
     thread_id: str
-    outcome: Outcome  # approved | max_rounds | ... | error | skipped | waiting
+    outcome: Outcome
     record: dict[str, Any] | None = None
     model_calls: int = 0  # made in this batch
     seconds: float = 0.0
@@ -130,8 +129,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         needs = values.get("needs_from_human", [])
     open_needs = checks.unanswered(needs, values.get("human_answers") or {})
     checklist = checklist_of(values) if values.get("brief") else []
-    approved = values.get("meets_bar") or values.get("stop_reason") in (
-        "approved", "approved_by_human")
+    approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
     # The text the run stands for: the approved one, else the best round's.
     text = values["best"]["draft"] if values.get("best") and not approved else values.get(
         "draft", "")
@@ -327,7 +325,7 @@ class Batch:
             record = self._record_state(thread_id, brief, snapshot.values, 0.0)
             return BriefResult(brief.id, thread_id, "skipped", record)
         if snapshot.interrupts:
-            if existing and existing["status"] == "awaiting_human":
+            if existing and existing["status"] == AWAITING:
                 return BriefResult(brief.id, thread_id, "waiting", existing)
             record = self._record_state(thread_id, brief, snapshot.values, 0.0, waiting=True)
             return BriefResult(brief.id, thread_id, "waiting", record)
@@ -366,7 +364,7 @@ class Batch:
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
         record = self._record_state(thread_id, brief, values, seconds, waiting=waiting)
-        outcome = "awaiting_human" if waiting else record["stop_reason"]
+        outcome: Outcome = AWAITING if waiting else record["stop_reason"]
         return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
 
     def _accumulate(self, thread_id: str, values: LoopState, seconds: float) -> dict[str, Any]:
@@ -381,11 +379,10 @@ class Batch:
         if brief is not None:
             fields.update(brief_id=brief.id, title=brief.title, source=brief.origin)
         if waiting:
-            fields.update(status="awaiting_human", stop_reason="awaiting_human", ended_at=None)
+            fields.update(status=AWAITING, stop_reason=AWAITING, ended_at=None)
         else:
-            reason = values.get("stop_reason") or decide(values).reason or "error"
-            fields.update(status="finished" if reason in TERMINAL_REASONS else "failed",
-                          stop_reason=reason, ended_at=now())
+            reason = final_reason(values)
+            fields.update(status=status_for(reason), stop_reason=reason, ended_at=now())
         fields.setdefault("models", self.models.labels())
         record = self.runlog.upsert(thread_id, error=values.get("writer_error"), **fields)
         self.sync(force=False)

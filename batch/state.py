@@ -9,13 +9,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, TypedDict
 
-StopReason = Literal[
-    "approved", "max_rounds", "no_progress", "error",
-    "awaiting_human", "approved_by_human", "rejected_by_human",
-]
-TERMINAL_REASONS: frozenset[str] = frozenset(
-    {"approved", "max_rounds", "no_progress", "approved_by_human", "rejected_by_human"}
-)
+from batch.outcomes import StopReason
 
 
 class Limits(TypedDict):

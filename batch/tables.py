@@ -61,7 +61,7 @@ def _fill(rgb: str) -> PatternFill:
 
 GREEN, AMBER, ORANGE, RED, GREY = (_fill(c) for c in
                                    ("C6EFCE", "FFEB9C", "F8CBAD", "FFC7CE", "E7E6E6"))
-# Stop reasons (batch.state.StopReason), run statuses (batch.runner) and review-row
+# Stop reasons and run statuses (batch.outcomes) and review-row
 # statuses (batch.review_sheet).
 VALUE_FILLS = {
     "approved": GREEN, "approved_by_human": GREEN, "done": GREEN,

@@ -76,3 +76,24 @@ def test_route_after_writer():
 def test_an_unchanged_draft_twice_stops_with_no_progress():
     assert decide(state(round=2, repeats=1)) == ("writer", None)
     assert decide(state(round=2, repeats=2)) == ("finish", "no_progress")
+
+
+def test_final_reason_is_the_edge_s_reason_or_the_node_s_never_a_default_approval():
+    from typing import get_args
+
+    from batch.outcomes import AWAITING, STOP_REASONS, StopReason
+    from batch.routing import final_reason
+
+    # every reason decide() can name is the reason recorded
+    for s in (state(meets_bar=True, review="never"), state(round=3),
+              state(round=1, repeats=2)):
+        assert decide(s).next == "finish"
+        assert final_reason(s) == decide(s).reason
+    # a node's reason wins (writer error, a person's decision)
+    for reason in ("error", "approved_by_human", "rejected_by_human"):
+        assert final_reason(state(stop_reason=reason, round=1)) == reason
+    # a state routing would send on to the writer has not ended: it is never "approved"
+    assert decide(state(round=1)).next == "writer"
+    assert final_reason(state(round=1)) == "error"
+    assert final_reason(state(stop_reason=AWAITING)) == "error"  # a run state, not a reason
+    assert set(get_args(StopReason)) == STOP_REASONS and AWAITING not in STOP_REASONS

@@ -1,0 +1,57 @@
+"""Every way a brief can end up, as typed values, in one place.
+
+Three different things, kept apart:
+
+    StopReason   why a thread's loop ended; only the graph sets it (routing.decide names
+                 approved / max_rounds / no_progress, the writer node error, the review
+                 node approved_by_human / rejected_by_human), and routing.final_reason
+                 reads it for the finish node and for the run log alike
+    RunStatus    where a thread's run-log row stands: running, awaiting_human,
+                 finished, failed
+    Outcome      what one batch did with one brief: a stop reason, or that it paused
+                 for a person, was already done, is still waiting, is busy in another
+                 process, or was not started because the batch was stopped
+
+The run log's `stop_reason` column holds a StopReason, or "awaiting_human" while a
+thread waits for a person (AWAITING), so a sheet can be filtered on one column.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal, get_args
+
+StopReason = Literal["approved", "max_rounds", "no_progress", "error",
+                     "approved_by_human", "rejected_by_human"]
+RunStatus = Literal["running", "awaiting_human", "finished", "failed"]
+Outcome = Literal[StopReason, "awaiting_human", "waiting", "skipped", "busy", "not_started"]
+
+STOP_REASONS: Final = frozenset(get_args(StopReason))
+RUN_STATUSES: Final = get_args(RunStatus)
+AWAITING: Final = "awaiting_human"  # the run log's status and stop_reason while it waits
+# A thread that ended with one of these finished its work; `error` failed and resumes.
+TERMINAL_REASONS: Final[frozenset[str]] = STOP_REASONS - {"error"}
+APPROVED_REASONS: Final[frozenset[str]] = frozenset({"approved", "approved_by_human"})
+
+# For people: how `briefloop run` lists outcomes, in this order, and their icons.
+OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (
+    "approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
+    "no_progress", "rejected_by_human", "skipped", "busy", "not_started", "error")
+OUTCOME_LABELS: Final[dict[str, str]] = {
+    "waiting": "still awaiting human", "skipped": "already done",
+    "busy": "busy in another process", "not_started": "not started (stopped)"}
+OUTCOME_ICONS: Final[dict[str, str]] = {
+    "busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸",
+    "waiting": "⏸", "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
+    "rejected_by_human": "✗"}
+
+
+def is_approved(reason: str | None) -> bool:
+    return reason in APPROVED_REASONS
+
+
+def status_for(reason: StopReason) -> RunStatus:
+    return "finished" if reason in TERMINAL_REASONS else "failed"
+
+
+def label(outcome: str) -> str:
+    return OUTCOME_LABELS.get(outcome, outcome.replace("_", " "))
