@@ -10,35 +10,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from batch import placeholders as ph
 from batch import requirements as req
 from batch.apidocs import check_api_docs
 from batch.cleanup import FENCE_TAG
 from batch.requirements import Requirement
 from batch.state import Finding
 
-# [FIGURE NEEDED: Q3 revenue], [DATE NEEDED: launch], [NAME NEEDED: owner] ...
-PLACEHOLDER = re.compile(r"\[(?:[A-Z][A-Z0-9_-]*\s+)*NEEDED\s*:\s*[^\[\]]*?\]")
 _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
 _NUMBER, _WORD = req.NUMBER, req.WORD
 GENERIC_FEEDBACK = "Re-read the brief and the rubric, and fix the weakest part of the text."
 
 
-def normalize_placeholder(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip()).upper()
-
-
-def placeholders_in(text: str) -> list[str]:
-    return [m.group(0) for m in PLACEHOLDER.finditer(text)]
-
-
-def unanswered(needs: list[dict[str, str]], answers: dict[str, str]) -> list[dict[str, str]]:
-    """The needs_from_human entries a person has not given a value for."""
-    answered = {normalize_placeholder(k) for k in answers}
-    return [n for n in needs if normalize_placeholder(n["placeholder"]) not in answered]
-
-
 def numbers_in(text: str) -> set[str]:
-    text = PLACEHOLDER.sub(" ", text)
+    text = ph.without(text)
     text = _LIST_MARKER.sub(r"\1", text)
     return {req.normalize_number(m.group(0)) for m in _NUMBER.finditer(text)}
 
@@ -48,19 +33,19 @@ def word_count(text: str) -> int:
 
 
 def check_placeholders(draft: str, needs: list[dict[str, str]]) -> list[Finding]:
-    found = {normalize_placeholder(p): p for p in placeholders_in(draft)}
+    found = {ph.normalize(p): p for p in ph.find(draft)}
     listed: dict[str, str] = {}
     out: list[Finding] = []
     for need in needs:
         raw = need.get("placeholder", "")
-        if not PLACEHOLDER.fullmatch(raw.strip()):
+        if not ph.is_placeholder(raw):
             out.append(Finding(
-                code=f"need-malformed:{normalize_placeholder(raw)[:80]}",
+                code=f"need-malformed:{ph.normalize(raw)[:80]}",
                 message=f"needs_from_human lists {raw!r}, which is not a placeholder of the "
-                        f"form [FIGURE NEEDED: what is missing]",
+                        f"form {ph.EXAMPLE}",
                 severity="must_fix"))
             continue
-        listed[normalize_placeholder(raw)] = raw
+        listed[ph.normalize(raw)] = raw
     for key, raw in found.items():
         if key not in listed:
             out.append(Finding(
@@ -185,7 +170,7 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
     for that: kind "gap")."""
     out: list[Finding] = []
     missing = [r for r in checklist if r["kind"] == "missing"]
-    free = [set(req.content_terms(p)) for p in [*placeholders_in(draft), *answered]]
+    free = [set(req.content_terms(p)) for p in [*ph.find(draft), *answered]]
     for r in missing:
         want = set(r["terms"])
         match = next((i for i, terms in enumerate(free) if want & terms), None)
@@ -196,11 +181,11 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
             out.append(Finding(
                 code=f"missing-placeholder:{r['id']}", severity="must_fix",
                 message=f"The brief says {label} is not known yet: write the "
-                        f"placeholder {req.suggested_placeholder(label)} where it belongs and "
+                        f"placeholder {ph.suggest(label)} where it belongs and "
                         f"list it in needs_from_human; never guess it."))
         else:
             free.pop(match)
-        if req.tells_gap(PLACEHOLDER.sub(" ", draft), r["subject"]):
+        if req.tells_gap(ph.without(draft), r["subject"]):
             out.append(Finding(
                 code=f"gap-told:{r['id']}", severity="must_fix",
                 message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
@@ -213,7 +198,7 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     """A sentence that says a requirement the other way round: a negation the brief does
     not have (or lacks one it has), or a word's opposite ("after" for "before")."""
     out: list[Finding] = []
-    draft_sentences = req.sentences(PLACEHOLDER.sub(" ", draft))
+    draft_sentences = req.sentences(ph.without(draft))
     for r in checklist:
         if r["kind"] not in ("fact", "ask") or not r["terms"]:
             continue
@@ -261,7 +246,7 @@ def names_in(text: str) -> list[str]:
     """Words that read as names: capitalised inside a sentence, acronyms, and mixed
     letters and digits (X200, iPhone). Sentence starts and headings are not taken as
     names unless the word has digits or inner capitals. Code is left to the code checks."""
-    text = _CODE.sub(" ", PLACEHOLDER.sub(" ", text))
+    text = _CODE.sub(" ", ph.without(text))
     found: list[str] = []
     for line in text.splitlines():
         heading = line.lstrip().startswith("#")
@@ -303,7 +288,7 @@ def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
 
 
 def _words(text: str) -> list[str]:
-    return [w.lower() for w in _WORD.findall(PLACEHOLDER.sub(" ", text))]
+    return [w.lower() for w in _WORD.findall(ph.without(text))]
 
 
 def _grams(words: list[str], n: int) -> set[tuple[str, ...]]:
@@ -401,22 +386,13 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     return out
 
 
-# Bracketed text that is meant as a gap: [TBD], [Figure Needed: x], [FIGURE NEEDED x].
-_GAPLIKE = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")
-_GAP_WORDS = re.compile(r"(?i)\b(?:needed|tbd|tbc|tba|tk|xxx+|todo|fixme|insert|placeholder|"
-                        r"fill in|to come)\b|^\s*\?+\s*$|^\s*\.\.\.\s*$")
-
-
 def check_placeholder_forms(draft: str) -> list[Finding]:
     out: list[Finding] = []
-    for m in _GAPLIKE.finditer(draft):
-        whole = m.group(0)
-        if PLACEHOLDER.fullmatch(whole) or not _GAP_WORDS.search(m.group(1)):
-            continue
+    for whole in ph.misspelled(draft):
         out.append(Finding(
-            code=f"placeholder-form:{normalize_placeholder(whole)[:80]}", severity="must_fix",
+            code=f"placeholder-form:{ph.normalize(whole)[:80]}", severity="must_fix",
             message=f"{whole} is a gap that is not a placeholder of the form "
-                    f"[FIGURE NEEDED: what is missing]: write it in that form and list it in "
+                    f"{ph.EXAMPLE}: write it in that form and list it in "
                     f"needs_from_human, or fill it from the brief."))
     return out
 

@@ -23,10 +23,10 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from batch import config as config_mod
+from batch import placeholders as ph
 from batch import review as review_mod
 from batch import schedule as schedule_mod
 from batch import stopping
-from batch.checks import PLACEHOLDER
 from batch.errors import BriefloopError, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.locks import LockBusy
@@ -260,7 +260,7 @@ def open_batch(ctx: click.Context) -> Batch:
 
 
 def highlight_placeholders(text: str) -> str:
-    return PLACEHOLDER.sub(lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text))
+    return ph.PATTERN.sub(lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text))
 
 
 def print_result(r: BriefResult) -> None:

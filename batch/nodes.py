@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.types import interrupt
 
 from batch import checks
+from batch import placeholders as ph
 from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
 from batch.house_rules import HouseRules
@@ -56,12 +57,6 @@ def sources_of(state: LoopState) -> list[str]:
     limits = [str(brief[k]) for k in ("min_words", "max_words") if brief.get(k)]
     return [brief["text"], brief.get("title", ""), brief.get("source_text", ""),
             *limits, *answers.values()]
-
-
-def fill_placeholders(text: str, answers: dict[str, str]) -> str:
-    by_key = {checks.normalize_placeholder(k): v for k, v in answers.items()}
-    return checks.PLACEHOLDER.sub(
-        lambda m: by_key.get(checks.normalize_placeholder(m.group(0)), m.group(0)), text)
 
 
 NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
@@ -226,7 +221,7 @@ class Nodes:
             text, needs, score = best["draft"], best["needs_from_human"], best["score"]
             must_fix = best.get("must_fix", [])
         answers = state.get("human_answers") or {}
-        text = fill_placeholders(text, answers)
+        text = ph.fill(text, answers)
         update: dict[str, Any] = {"stop_reason": reason}
         finalizer = self.models.get("finalizer")
         if finalizer is not None and approved:
@@ -234,8 +229,8 @@ class Nodes:
             update["calls"] = _calls(stats)
         # Open needs: placeholders still in the text (an entry for one the text does not
         # contain is a writer's mistake, already reported as must_fix, not a question).
-        in_text = {checks.normalize_placeholder(p) for p in checks.placeholders_in(text)}
-        open_needs = [n for n in needs if checks.normalize_placeholder(n["placeholder"]) in in_text]
+        in_text = {ph.normalize(p) for p in ph.find(text)}
+        open_needs = [n for n in needs if ph.normalize(n["placeholder"]) in in_text]
         brief = state["brief"]
         meta: dict[str, Any] = {
             "brief_id": brief["id"],
@@ -281,8 +276,8 @@ class Nodes:
         answer = ask(model, "finalizer", finalizer_messages(text),
                      FinalizerAnswer, stats)
         polished = answer.text
-        same_placeholders = sorted(checks.placeholders_in(polished)) == sorted(
-            checks.placeholders_in(text))
+        same_placeholders = sorted(ph.find(polished)) == sorted(
+            ph.find(text))
         no_new_numbers = checks.numbers_in(polished) <= checks.numbers_in(text)
         close_length = abs(checks.word_count(polished) - checks.word_count(text)) <= max(
             10, checks.word_count(text) // 10)
@@ -367,7 +362,7 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
     kind = decision["type"]
     if kind == "approve":
         missing = [n["placeholder"] for n in
-                   checks.unanswered(state.get("needs_from_human", []), answers)]
+                   ph.unanswered(state.get("needs_from_human", []), answers)]
         if missing:
             return {"human_answers": answers,
                     "decision": {"type": "invalid",

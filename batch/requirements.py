@@ -422,24 +422,3 @@ def tells_gap(draft: str, subject: str) -> bool:
     want = set(content_terms(subject))
     return any(MISSING_CUE.search(s) and (not want or bool(want & stems_of(s)))
                for s in sentences(draft))
-
-
-_DATE_WORDS = re.compile(r"(?i)\b(?:date|day|when|deadline|time|start|launch|week|month)\b")
-_NAME_WORDS = re.compile(r"(?i)\b(?:name|who|owner|contact|person|manager|speaker|lead)\b")
-_FIGURE_WORDS = re.compile(
-    r"(?i)\b(?:revenue|price|cost|figure|number|count|amount|rate|budget|total|sales|"
-    r"percent|percentage|margin|profit|salary|fee|size|weight|capacity|how many|how much)\b")
-
-
-def suggested_placeholder(subject: str) -> str:
-    """The placeholder the writer is told to use for a fact the brief lacks."""
-    what = re.sub(r"[\[\]\"\n]+", " ", subject).strip(" :.;") or "missing fact"
-    if _FIGURE_WORDS.search(what):
-        label = "FIGURE"
-    elif _DATE_WORDS.search(what):
-        label = "DATE"
-    elif _NAME_WORDS.search(what):
-        label = "NAME"
-    else:
-        label = "FACT"
-    return f"[{label} NEEDED: {what}]"

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from langgraph.types import Command
 
 from batch import checks
+from batch import placeholders as ph
 from batch.cleanup import encodable
 from batch.errors import BriefloopError
 from batch.locks import thread_lock
@@ -137,13 +138,12 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
     by_key: dict[str, str] = {}
     for number, need in enumerate(needs, start=1):
         placeholder = need["placeholder"]
-        by_key[checks.normalize_placeholder(placeholder)] = placeholder
-        detail = placeholder.strip("[]").split(":", 1)[-1]
-        by_key[checks.normalize_placeholder(detail)] = placeholder
+        by_key[ph.normalize(placeholder)] = placeholder
+        by_key[ph.normalize(ph.detail(placeholder))] = placeholder
         by_key[str(number)] = placeholder
     out: dict[str, str] = {}
     for key, value in given.items():
-        placeholder = by_key.get(checks.normalize_placeholder(str(key)))
+        placeholder = by_key.get(ph.normalize(str(key)))
         if placeholder is None:
             known = ", ".join(n["placeholder"] for n in needs) or "none"
             raise BriefloopError(f"{key!r} is not a placeholder of this thread (open: {known})")
@@ -182,7 +182,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
                                  f"that thread, or close this one with --reject")
         resolved = {**item.answers, **resolve_answers(item.needs, answers)}
         if decision == "approve":
-            missing = [n["placeholder"] for n in checks.unanswered(item.needs, resolved)]
+            missing = [n["placeholder"] for n in ph.unanswered(item.needs, resolved)]
             if missing:
                 raise BriefloopError("approve needs a value for every placeholder; missing: "
                                      + ", ".join(missing))

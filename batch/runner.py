@@ -24,6 +24,7 @@ import gspread
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from batch import checks
+from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
 from batch.errors import BriefloopError
@@ -127,7 +128,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         score = values.get("score")
         must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
         needs = values.get("needs_from_human", [])
-    open_needs = checks.unanswered(needs, values.get("human_answers") or {})
+    open_needs = ph.unanswered(needs, values.get("human_answers") or {})
     checklist = checklist_of(values) if values.get("brief") else []
     approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
     # The text the run stands for: the approved one, else the best round's.

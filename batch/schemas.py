@@ -11,12 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from batch import placeholders as ph
 from batch.rubrics import Rubric
 
 MAX_ITEMS = 8
-PLACEHOLDER_LABELS = ("FIGURE", "DATE", "NAME", "FACT", "NUMBER", "DETAIL", "LINK", "QUOTE")
-PLACEHOLDER_PATTERN = (r"^\[(" + "|".join(PLACEHOLDER_LABELS)
-                       + r") NEEDED: [^\]\[\n\"]+\]$")
 
 
 class Deviation(BaseModel):
@@ -26,10 +24,9 @@ class Deviation(BaseModel):
 
 class HumanNeed(BaseModel):
     # The pattern is enforced by llama.cpp's grammar too, so even a small model can only
-    # write a well-formed placeholder here. The labels are a closed list: an open
-    # "[A-Z]+" let the small model spell capitals until it ran out of tokens.
+    # write a well-formed placeholder here (batch.placeholders).
     placeholder: str = Field(description="the exact placeholder as it appears in the draft",
-                             pattern=PLACEHOLDER_PATTERN)
+                             pattern=ph.SCHEMA_PATTERN)
     question: str = Field(description="what a person must supply to fill it")
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from batch import checks
 from batch.cleanup import strip_prompt_lines
 from batch.nodes import near_copy
-from batch.requirements import brief_checklist, build_checklist, covered, suggested_placeholder
+from batch.placeholders import suggest as suggested_placeholder
+from batch.requirements import brief_checklist, build_checklist, covered
 
 BRIEF = """Tell the warehouse team that the loading dock closes at 14:00 on Thursday for
 resurfacing. Trucks are rerouted to gate B for the afternoon.
