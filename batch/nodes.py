@@ -15,7 +15,7 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import checks
+from batch import checks, inbox
 from batch import placeholders as ph
 from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
@@ -203,7 +203,7 @@ class Nodes:
     def review(self, state: LoopState) -> dict[str, Any]:
         # Nothing with side effects may come before interrupt(): this node re-runs from
         # its first line when the thread is resumed.
-        payload = review_payload(state)
+        payload = inbox.payload(state)
         response = interrupt(payload)
         return apply_review_response(state, response)
 
@@ -286,75 +286,10 @@ class Nodes:
         return text, stats
 
 
-# -- the human review protocol ---------------------------------------------------------
-
-def review_payload(state: LoopState) -> dict[str, Any]:
-    """An interrupt payload in the shape LangChain's Agent Inbox understands."""
-    brief = state["brief"]
-    needs = state.get("needs_from_human", [])
-    lines = [f"## {brief.get('title') or brief['id']}",
-             f"Score {state.get('score', 0):g} after {state.get('round', 0)} round(s).", ""]
-    if needs:
-        lines.append("**Needed from you:**")
-        lines += [f"- `{n['placeholder']}`: {n['question']}" for n in needs]
-        lines.append("")
-    if state.get("deviations"):
-        lines.append("**The writer's deliberate deviations:**")
-        lines += [f"- {d['point']}: {d['reason']}" for d in state["deviations"]]
-        lines.append("")
-    lines += ["---", "", state.get("draft", "")]
-    return {
-        "action_request": {
-            "action": "review_draft",
-            "args": {
-                "brief_id": brief["id"],
-                "draft": state.get("draft", ""),
-                "needs_from_human": needs,
-                "deliberate_deviations": state.get("deviations", []),
-                "would_improve": state.get("would_improve", []),
-                "score": state.get("score"),
-                "score_history": list(state.get("score_history", [])),
-                "answers": {n["placeholder"]: "" for n in needs},
-            },
-        },
-        "config": {"allow_accept": True, "allow_edit": True, "allow_respond": True,
-                   "allow_ignore": True},
-        "description": "\n".join(lines),
-    }
-
-
-def normalize_response(response: Any) -> dict[str, Any]:
-    """An Agent Inbox response (a list of one {"type", "args"}) or our own decision dict,
-    to one decision dict: {"type": approve|reject|revise|invalid, ...}.
-
-    accept -> approve; edit -> approve with args.args.answers; response -> revise with
-    the text as notes; ignore -> reject (args, if any, is the reason). A top-level "by"
-    names the person.
-    """
-    if isinstance(response, list) and response:
-        response = response[0]
-    if not isinstance(response, dict):
-        return {"type": "invalid", "problem": f"unrecognised response {response!r:.200}"}
-    kind = response.get("type")
-    args = response.get("args")
-    by = response.get("by")
-    if kind == "accept":
-        return {"type": "approve", "answers": {}, "by": by}
-    if kind == "edit" and isinstance(args, dict):
-        inner = args.get("args", args)
-        return {"type": "approve", "answers": dict(inner.get("answers") or {}), "by": by}
-    if kind == "response":
-        return {"type": "revise", "notes": str(args or ""), "by": by,
-                "answers": dict(response.get("answers") or {})}
-    if kind == "ignore":
-        return {"type": "reject", "reason": str(args or "ignored in the inbox"), "by": by}
-    if kind in ("approve", "reject", "revise"):
-        return dict(response)
-    return {"type": "invalid", "problem": f"unknown decision type {kind!r}"}
-
+# -- the human review decision ------------------------------------------------------
 
 def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
-    decision = normalize_response(response)
+    decision = inbox.decode(response)
     decision.setdefault("at", datetime.now(UTC).isoformat(timespec="seconds"))
     answers = {**(state.get("human_answers") or {}),
                **{k: str(v) for k, v in (decision.get("answers") or {}).items()

@@ -13,19 +13,18 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.types import Command
 
-from batch import checks
+from batch import checks, inbox
 from batch import placeholders as ph
 from batch.cleanup import encodable
 from batch.errors import BriefloopError
+from batch.inbox import Decision
 from batch.locks import thread_lock
 from batch.nodes import checklist_of
 from batch.runner import Batch, BriefResult
-
-Decision = Literal["approve", "reject", "revise"]
 
 
 @dataclass
@@ -152,19 +151,6 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
     return out
 
 
-def inbox_response(decision: Decision, answers: dict[str, str], text: str | None,
-                   by: str) -> list[dict[str, Any]]:
-    """The Agent Inbox response for a decision (see the module docstring)."""
-    if decision == "approve":
-        return [{"type": "edit", "by": by,
-                 "args": {"action": "review_draft", "args": {"answers": answers}}}]
-    if decision == "revise":
-        # Agent Inbox's "response" carries only text; the values given so far ride along
-        # in "answers" so a revision can use them as facts.
-        return [{"type": "response", "by": by, "args": text or "", "answers": answers}]
-    return [{"type": "ignore", "by": by, "args": text or ""}]
-
-
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
            text: str | None = None, by: str | None = None, wait: float = 10.0) -> BriefResult:
     """Answer a waiting thread and run it on until it finishes or pauses again."""
@@ -192,7 +178,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
             if done >= cap:
                 raise BriefloopError(f"this thread has been revised {done} time(s), the limit "
                                      f"(loop.max_revisions = {cap}): approve or reject it")
-        response = inbox_response(decision, resolved, text, reviewer_name(by))
+        response = inbox.response(decision, resolved, text, reviewer_name(by))
         response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.

@@ -21,6 +21,7 @@ import gspread
 from batch import review
 from batch.config import Settings
 from batch.errors import BriefloopError
+from batch.inbox import Decision
 from batch.runner import Batch
 from batch.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
 
@@ -106,7 +107,7 @@ class Pulled:
     message: str = ""
 
 
-def parse_decision(text: str) -> tuple[review.Decision, str | None]:
+def parse_decision(text: str) -> tuple[Decision, str | None]:
     word, _, rest = text.partition(":")
     word = word.strip().lower()
     if word not in ("approve", "reject", "revise"):

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from batch import review
+from batch import inbox, review
 from batch.cli import cli
 from batch.errors import BriefloopError
 from batch.locks import LockBusy, thread_lock
@@ -174,12 +174,12 @@ def test_agent_inbox_shapes(project, settings):
     assert set(payload["config"]) == {"allow_accept", "allow_edit", "allow_respond",
                                       "allow_ignore"}
     assert PH in payload["description"]
-    assert review.inbox_response("approve", {PH: "1"}, None, "a") == [
+    assert inbox.response("approve", {PH: "1"}, None, "a") == [
         {"type": "edit", "by": "a", "args": {"action": "review_draft",
                                              "args": {"answers": {PH: "1"}}}}]
-    assert review.inbox_response("revise", {PH: "1"}, "n", "a") == [
+    assert inbox.response("revise", {PH: "1"}, "n", "a") == [
         {"type": "response", "by": "a", "args": "n", "answers": {PH: "1"}}]
-    assert review.inbox_response("reject", {}, "r", "a")[0]["type"] == "ignore"
+    assert inbox.response("reject", {}, "r", "a")[0]["type"] == "ignore"
 
 
 # -- the command line ---------------------------------------------------------------------
