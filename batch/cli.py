@@ -87,9 +87,12 @@ def load_settings(ctx: click.Context, **flags: Any):
         raise user_error(e) from None
 
 
+CONFIG_HELP = ("Config file (default: $BRIEFLOOP_CONFIG, else config/briefloop.toml here or "
+               "in a folder above).")
+
+
 @click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--config", "config_path", type=click.Path(dir_okay=False),
-              help="Config file (default: $BRIEFLOOP_CONFIG or config/briefloop.toml).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help=CONFIG_HELP)
 @click.version_option(package_name="briefloop")
 @click.pass_context
 def cli(ctx: click.Context, config_path: str | None) -> None:
@@ -558,6 +561,24 @@ def print_schedule(jobs: list) -> None:
         out.print(escape(f"{j.name}: {j.cron} ({j.timezone}), source {j.source}\n"
                          f"  next run: {next_run}\n  last run: {result}"),
                   highlight=False, soft_wrap=True)
+
+
+def _remember_config(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.find_root().ensure_object(dict)["config"] = value
+
+
+def _accept_config_after_the_command(group: click.Group) -> None:
+    """`briefloop run SOURCE --config F` as well as `briefloop --config F run SOURCE`."""
+    for command in group.commands.values():
+        command.params.append(click.Option(
+            ["--config"], type=click.Path(dir_okay=False), expose_value=False,
+            callback=_remember_config, help=CONFIG_HELP))
+        if isinstance(command, click.Group):
+            _accept_config_after_the_command(command)
+
+
+_accept_config_after_the_command(cli)
 
 
 def main() -> None:

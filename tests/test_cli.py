@@ -129,3 +129,19 @@ def test_sync_sends_what_a_locked_sheet_missed(project):
     (project / "runs.xlsx").unlink()
     again = runner.invoke(cli, ["--config", str(cfg), "sync", "--all"])
     assert "sent 1 row(s)" in again.output and (project / "runs.xlsx").exists()
+
+
+@pytest.mark.parametrize("args", [["--config", "{cfg}", "runs"], ["runs", "--config", "{cfg}"],
+                                  ["review", "list", "--config", "{cfg}"],
+                                  ["review", "--config", "{cfg}", "list"]])
+def test_config_is_taken_before_or_after_the_command(tmp_path, args):
+    cfg = tmp_path / "x.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "out/runs.csv"\n')
+    result = CliRunner().invoke(cli, [a.format(cfg=cfg) for a in args])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "checkpoints").is_dir()  # the state went where the config says
+
+
+def test_a_config_after_the_command_that_does_not_exist_is_named(tmp_path):
+    result = CliRunner().invoke(cli, ["runs", "--config", str(tmp_path / "nope.toml")])
+    assert result.exit_code == 2 and "nope.toml: config file not found" in result.output
