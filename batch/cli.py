@@ -27,9 +27,8 @@ from batch import placeholders as ph
 from batch import review as review_mod
 from batch import schedule as schedule_mod
 from batch import stopping
-from batch.errors import BriefloopError, StoreError
+from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
-from batch.locks import LockBusy
 from batch.outcomes import OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
 from batch.project import init_project
 from batch.retention import prune

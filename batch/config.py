@@ -59,6 +59,11 @@ class ModelSettings(Strict):
     sha256: str | None = None
     seed: int = 7
 
+    @property
+    def label(self) -> str:
+        """How runs name this model: provider:model."""
+        return f"{self.provider}:{self.model}"
+
     @field_validator("base_url")
     @classmethod
     def _valid_url(cls, url: str) -> str:

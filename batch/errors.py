@@ -6,6 +6,7 @@
     ├── ModelFileError          the embedded model file is missing or fails its sha256 check
     ├── SinkError               a spreadsheet view could not be written; rows stay pending
     ├── OutputError             a finished text could not be written (disk full, permissions)
+    ├── LockBusy                another process holds a batch's or a thread's lock
     ├── StoreError              the SQLite state (checkpoints, run log) cannot be written or
     │                           read: disk full, I/O error. The batch stops (exit code 1);
     │                           what was committed stays, and a rerun resumes from it
@@ -27,47 +28,51 @@ class BriefloopError(Exception):
 
 
 class ConfigError(BriefloopError):
-    pass
+    """The configuration is missing, unreadable or invalid."""
 
 
 class InputError(BriefloopError):
-    pass
+    """One brief cannot be used (the batch records it and goes on)."""
 
 
 class ModelFileError(BriefloopError):
-    pass
+    """The embedded model file is missing or fails its sha256 check."""
 
 
 class SinkError(BriefloopError):
-    pass
+    """A spreadsheet view could not be written or read; its rows stay pending."""
 
 
 class OutputError(BriefloopError):
-    pass
+    """A finished text could not be written to the output folder."""
 
 
 class StoreError(BriefloopError):
-    pass
+    """The SQLite state cannot be written or read (disk full, I/O error)."""
+
+
+class LockBusy(BriefloopError):
+    """Another process holds the lock (a batch, or a reviewer on the same thread)."""
 
 
 class ModelError(BriefloopError):
-    pass
+    """A model call failed."""
 
 
 class ModelUnavailable(ModelError):
-    pass
+    """Refused, timed out or a 5xx: transient, retried with backoff."""
 
 
 class ModelNotFound(ModelError):
-    pass
+    """The server does not have the model: not retried."""
 
 
 class PromptTooLong(ModelError):
-    pass
+    """The prompt would not fit num_ctx: not retried."""
 
 
 class ModelOutputInvalid(ModelError):
-    pass
+    """The structured answer failed validation, also after one retry."""
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -13,8 +13,8 @@ import gspread
 
 from batch import review_sheet
 from batch.config import Settings
-from batch.errors import BriefloopError, StoreError
-from batch.locks import LockBusy, file_lock
+from batch.errors import BriefloopError, LockBusy, StoreError
+from batch.locks import file_lock
 from batch.models import RoleModel
 from batch.runner import Batch, BatchSummary, Progress
 from batch.stopping import STOP

@@ -11,11 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from batch.errors import BriefloopError
-
-
-class LockBusy(BriefloopError):
-    pass
+from batch.errors import LockBusy
 
 
 @contextmanager

@@ -27,11 +27,11 @@ from batch import checks
 from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
-from batch.errors import BriefloopError
+from batch.errors import BriefloopError, LockBusy
 from batch.graph import build_graph
 from batch.gsheets import read_rows
 from batch.house_rules import load_house_rules
-from batch.locks import LockBusy, thread_lock
+from batch.locks import thread_lock
 from batch.models import ModelSet, RoleModel
 from batch.nodes import Nodes, checklist_of
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from batch import inbox, review
 from batch.cli import cli
-from batch.errors import BriefloopError
-from batch.locks import LockBusy, thread_lock
+from batch.errors import BriefloopError, LockBusy
+from batch.locks import thread_lock
 from batch.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer

@@ -2,7 +2,6 @@
 
 from batch.models.base import CallStat, Completion, RoleModel, ask
 from batch.models.factory import build_role_model
-from batch.models.pool import ModelSet, model_label
+from batch.models.pool import ModelSet
 
-__all__ = ["CallStat", "Completion", "ModelSet", "RoleModel", "ask", "build_role_model",
-           "model_label"]
+__all__ = ["CallStat", "Completion", "ModelSet", "RoleModel", "ask", "build_role_model"]

@@ -22,7 +22,6 @@ from batch.config import ModelSettings
 from batch.errors import ModelFileError
 from batch.models.chat import ChatRoleModel
 from batch.models.gguf import verified_model_path
-from batch.models.pool import model_label
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
 
@@ -126,7 +125,7 @@ def build_embedded(settings: ModelSettings, cache_dir: Path, role: str = "") -> 
         slot=role,
     )
     return ChatRoleModel(
-        name=model_label(settings),
+        name=settings.label,
         chat=chat,
         num_ctx=settings.num_ctx,
         max_tokens=settings.max_tokens,

@@ -11,7 +11,6 @@ from langchain_ollama import ChatOllama
 from batch.config import ModelSettings
 from batch.errors import ModelError, ModelNotFound, ModelUnavailable
 from batch.models.chat import ChatRoleModel
-from batch.models.pool import model_label
 
 
 def public_url(url: str) -> str:
@@ -66,7 +65,7 @@ def build_ollama(settings: ModelSettings) -> ChatRoleModel:
         client_kwargs={"timeout": settings.timeout},
     )
     return ChatRoleModel(
-        name=model_label(settings),
+        name=settings.label,
         chat=chat,
         num_ctx=settings.num_ctx,
         max_tokens=settings.max_tokens,

@@ -10,12 +10,9 @@ from pathlib import Path
 
 from batch.config import Models, ModelSettings
 from batch.models.base import RoleModel
+from batch.models.factory import build_role_model
 
 ROLES = ("writer", "critic", "finalizer")
-
-
-def model_label(settings: ModelSettings) -> str:
-    return f"{settings.provider}:{settings.model}"
 
 
 class ModelSet:
@@ -36,8 +33,6 @@ class ModelSet:
                 if settings is None:
                     self._built[role] = None
                 else:
-                    from batch.models.factory import build_role_model
-
                     self._built[role] = build_role_model(settings, self.cache_dir, role)
             return self._built[role]
 
@@ -48,5 +43,5 @@ class ModelSet:
             if model is not None:
                 out[role] = model.name
             elif (s := self.settings_for(role)) is not None:
-                out[role] = model_label(s)
+                out[role] = s.label
         return out
