@@ -20,6 +20,7 @@ import json
 import math
 import os
 import random
+import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
@@ -33,9 +34,8 @@ from gspread.exceptions import APIError, SpreadsheetNotFound, WorksheetNotFound
 from gspread.http_client import HTTPClient
 from gspread.utils import ValueInputOption, rowcol_to_a1
 
-from batch.config import Google, GSheetLog, Retry
+from batch.config import Google, Retry
 from batch.errors import BriefloopError, SinkError
-from batch.sheets import RunLogSink
 from batch.tables import cut, xml_safe
 
 CELL_LIMIT = 50_000  # Google's limit per cell
@@ -260,7 +260,19 @@ class GSheetTable:
                 {"values": rows}))
 
 
-def GSheetSink(settings: GSheetLog,  # noqa: N802 - reads like the class it stands for
-               client_factory: Callable[[], gspread.Client]) -> RunLogSink:
-    return RunLogSink(GSheetTable(settings.spreadsheet, settings.worksheet, client_factory),
-                      interval=settings.sync_interval)
+def client_opener(settings: Google,
+                  factory: Callable[[], gspread.Client] | None = None
+                  ) -> Callable[[], gspread.Client]:
+    """The one way briefloop gets its Google client: opened on first use (a folder batch
+    never needs one) and then shared by every sheet of the process. `factory` replaces
+    how it is opened (tests: a client on the fake Sheets API)."""
+    opened: list[gspread.Client] = []
+    lock = threading.Lock()
+
+    def client() -> gspread.Client:
+        with lock:
+            if not opened:
+                opened.append(factory() if factory is not None else open_client(settings))
+            return opened[0]
+
+    return client

@@ -18,6 +18,7 @@ from batch.locks import file_lock
 from batch.models import RoleModel
 from batch.runner import Batch, BatchSummary, Progress
 from batch.stopping import STOP
+from batch.sync import review_table
 
 
 def batch_lock(settings: Settings, wait: float):
@@ -31,41 +32,40 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
             models: dict[str, RoleModel | None] | None = None, strict: bool = False,
             google_client: Callable[[], gspread.Client] | None = None,
             job: str | None = None, lock_wait: float | None = None) -> BatchSummary:
+    """Pull review answers, run the batch of `source`, publish what waits: under the
+    batch lock, with everything opened once. `models` and `google_client` replace the
+    configured ones (tests); `job` names the schedule job that started it."""
     wait = settings.run.lock_wait_seconds if lock_wait is None else lock_wait
     try:
-        with batch_lock(settings, wait):
-            return _run_locked(settings, source, rerun=rerun, concurrency=concurrency,
-                               progress=progress, models=models, strict=strict,
-                               google_client=google_client, job=job)
+        with batch_lock(settings, wait), Batch(settings, models=models, progress=progress,
+                                               strict=strict,
+                                               google_client=google_client) as batch:
+            return _recorded(batch, source, rerun, concurrency, job)
     except LockBusy:
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
             f"these briefs, or run again when it is done") from None
 
 
-def _run_locked(settings: Settings, source: str | Path, *, rerun: bool,
-                concurrency: int | None, progress: Progress | None,
-                models: dict[str, RoleModel | None] | None, strict: bool,
-                google_client: Callable[[], gspread.Client] | None,
-                job: str | None) -> BatchSummary:
-    with Batch(settings, models=models, progress=progress, strict=strict,
-               google_client=google_client) as batch:
-        batch_id = batch.runlog.batch_started(str(source), job)
-        try:
-            summary = _pull_run_publish(batch, settings, source, rerun, concurrency)
-        except StoreError:
-            raise  # the run log is on the failing disk: nothing more can be recorded
-        except BaseException as e:
-            batch.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
-            raise
-        status = "stopped" if STOP.is_set() else ("failed" if summary.failed else "ok")
-        batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
-        return summary
+def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | None,
+              job: str | None) -> BatchSummary:
+    """The batch, with its start, end and counts in the run log's batches table."""
+    batch_id = batch.runlog.batch_started(str(source), job)
+    try:
+        summary = _pull_run_publish(batch, source, rerun, concurrency)
+    except StoreError:
+        raise  # the run log is on the failing disk: nothing more can be recorded
+    except BaseException as e:
+        batch.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
+        raise
+    status = "stopped" if STOP.is_set() else ("failed" if summary.failed else "ok")
+    batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
+    return summary
 
 
-def _pull_run_publish(batch: Batch, settings: Settings, source: str | Path, rerun: bool,
+def _pull_run_publish(batch: Batch, source: str | Path, rerun: bool,
                       concurrency: int | None) -> BatchSummary:
-    table = review_sheet.review_table(settings, batch.google)
+    table = review_table(batch.settings, batch.google)
     pulled: list[review_sheet.Pulled] = []
     warnings: list[str] = []
     if table is not None:
@@ -89,7 +89,7 @@ def pull_reviews(settings: Settings,
                  ) -> list[review_sheet.Pulled]:
     """Act on the answers in the review sheet, then list what waits now."""
     with Batch(settings, google_client=google_client) as batch:
-        table = review_sheet.review_table(settings, batch.google)
+        table = review_table(settings, batch.google)
         if table is None:
             raise BriefloopError("no review sheet: set log.format to xlsx or csv, or "
                                  "configure [log.gsheet]")

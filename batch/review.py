@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.types import Command
-
 from batch import checks, inbox
 from batch import placeholders as ph
 from batch.cleanup import encodable
@@ -79,7 +77,7 @@ def reviewer_name(explicit: str | None = None) -> str:
 
 def waiting(batch: Batch, thread_id: str) -> Waiting | None:
     """The thread's review state, or None if it is not waiting for a person."""
-    snapshot = batch.graph.get_state(batch.config_for(thread_id))
+    snapshot = batch.snapshot(thread_id)
     if not snapshot.interrupts:
         return None
     values = snapshot.values
@@ -124,7 +122,7 @@ def require_waiting(batch: Batch, thread_id: str) -> Waiting:
     if item is not None:
         return item
     record = batch.runlog.by_thread(thread_id)
-    if record is None and not batch.graph.get_state(batch.config_for(thread_id)).values:
+    if record is None and not batch.snapshot(thread_id).values:
         raise BriefloopError(f"no thread {thread_id!r} (briefloop review list shows the "
                              f"waiting ones)")
     status = (record or {}).get("stop_reason") or (record or {}).get("status") or "unknown"
@@ -173,7 +171,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
                 raise BriefloopError("approve needs a value for every placeholder; missing: "
                                      + ", ".join(missing))
         if decision == "revise":
-            values = batch.graph.get_state(batch.config_for(thread_id)).values
+            values = batch.snapshot(thread_id).values
             done, cap = values.get("revisions", 0), values["limits"]["max_revisions"]
             if done >= cap:
                 raise BriefloopError(f"this thread has been revised {done} time(s), the limit "
@@ -182,14 +180,14 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
         response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
-        result = batch.advance(thread_id, None, Command(resume=response))
+        result = batch.resume(thread_id, response)
     return result
 
 
 def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
     """Resume any unfinished thread; returns where it picked up and the result."""
     with thread_lock(batch.lock_dir, thread_id, wait=10.0):
-        snapshot = batch.graph.get_state(batch.config_for(thread_id))
+        snapshot = batch.snapshot(thread_id)
         if not snapshot.values:
             raise BriefloopError(f"no thread {thread_id!r}")
         if snapshot.interrupts:

@@ -12,40 +12,19 @@ revision gets fresh rows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import gspread
-
 from batch import review
-from batch.config import Settings
 from batch.errors import BriefloopError
 from batch.inbox import Decision
 from batch.runner import Batch
-from batch.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
+from batch.tables import Table, text_key, upsert_rows
 
 COLUMNS = ["thread_id", "brief_id", "round", "placeholder", "question", "answer", "decision",
            "by", "status", "note"]
 KEY = [0, 2, 3]  # thread_id, round, placeholder
 C = {name: i for i, name in enumerate(COLUMNS)}
-
-
-def review_table(settings: Settings,
-                 google_client: Callable[[], gspread.Client] | None = None) -> Table | None:
-    """The shared Google sheet when one is configured, else the local workbook."""
-    log = settings.log
-    if log.gsheet is not None:
-        from batch.gsheets import GSheetTable, open_client
-
-        factory = google_client or (lambda: open_client(settings.google))
-        return GSheetTable(log.gsheet.spreadsheet, log.review_worksheet, factory)
-    path = settings.path(log.path)
-    if log.format == "xlsx":
-        return XlsxTable(path, log.review_worksheet)
-    if log.format == "csv":
-        return CsvTable(path.with_name(f"{path.stem}-review.csv"))
-    return None
 
 
 def _cell(row: list[Any], name: str) -> str:
@@ -61,7 +40,7 @@ def publish(batch: Batch, table: Table) -> int:
     rows: list[list[Any]] = []
     waiting_rounds: set[tuple[str, str]] = set()
     for item in review.list_waiting(batch):
-        state_round = batch.graph.get_state(batch.config_for(item.thread_id)).values["round"]
+        state_round = batch.snapshot(item.thread_id).values["round"]
         waiting_rounds.add((item.thread_id, str(state_round)))
         needs = item.needs or [{"placeholder": "", "question": "approve, reject or revise"}]
         note = item.superseded_note()
@@ -136,7 +115,7 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
     for thread_id, all_rows in by_thread.items():
         if not any(_cell(r, "decision") for r in all_rows):
             continue
-        state = batch.graph.get_state(batch.config_for(thread_id)).values
+        state = batch.snapshot(thread_id).values
         current = str(state.get("round", "")) if state else ""
         stale = [r for r in all_rows if _cell(r, "round") != current]
         if stale:

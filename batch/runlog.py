@@ -160,7 +160,7 @@ class RunLog:
         self._db = sqlite3.connect(path, check_same_thread=False, timeout=30)
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")  # see open_checkpointer
+        self._db.execute("PRAGMA synchronous = NORMAL")  # see batch.resources.open_checkpointer
         self._db.execute("PRAGMA busy_timeout = 30000")
         self._lock = threading.Lock()
         with self._lock:

@@ -9,7 +9,6 @@ run log (SQLite) and then to the spreadsheet view.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
 import time
 import uuid
@@ -21,25 +20,26 @@ from pathlib import Path
 from typing import Any
 
 import gspread
-from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.types import Command, StateSnapshot
 
 from batch import checks
 from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy
-from batch.graph import build_graph
-from batch.gsheets import read_rows
+from batch.gsheets import client_opener, read_rows
 from batch.house_rules import load_house_rules
 from batch.locks import thread_lock
 from batch.models import ModelSet, RoleModel
-from batch.nodes import Nodes, checklist_of
+from batch.nodes import checklist_of
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for
 from batch.output import safe_filename
 from batch.requirements import build_checklist
+from batch.resources import Resources
 from batch.routing import final_reason
 from batch.rubrics import load_rubric
 from batch.runlog import RunLog, now, store_failure
+from batch.sheets import SheetSink
 from batch.sources import scan_source
 from batch.state import LoopState
 from batch.stopping import STOP
@@ -85,18 +85,6 @@ class Progress:
     def batch_started(self, total: int) -> None: ...
     def brief_started(self, brief_id: str) -> None: ...
     def brief_finished(self, result: BriefResult) -> None: ...
-
-
-def open_checkpointer(path: Path) -> SqliteSaver:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
-    saver = SqliteSaver(conn)
-    saver.setup()  # turns on WAL
-    # In WAL mode, NORMAL keeps every commit through a process crash (kill -9): only an
-    # OS crash or power cut can lose the last few, which a rerun then repeats. FULL
-    # (the default) fsyncs every checkpoint and was the largest cost of a batch.
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return saver
 
 
 def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
@@ -188,6 +176,10 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
 
 
 class Batch:
+    """Runs briefs through the graph and records them: a batch of a source, one thread
+    moved on (`advance`, `resume`), or looked at (`snapshot`). Everything it works with
+    comes from one Resources object, opened here (or passed in) and closed with it."""
+
     def __init__(
         self,
         settings: Settings,
@@ -195,46 +187,61 @@ class Batch:
         progress: Progress | None = None,
         strict: bool = False,
         google_client: Callable[[], gspread.Client] | None = None,
+        resources: Resources | None = None,
     ):
-        """`models` replaces configured models by role and `google_client` the Google
-        client (tests); `strict` re-raises bugs instead of recording them."""
+        """`models` replaces configured models by role and `google_client` how the
+        Google client is opened (tests); `strict` re-raises bugs instead of recording
+        them."""
         self.settings = settings
         self.progress = progress or Progress()
         self.strict = strict
-        self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
-                               ready=models)
-        self.runlog = RunLog(settings.runs_db_path)
-        self.checkpointer = open_checkpointer(settings.checkpoint_path)
-        self.nodes = Nodes(models=self.models, output_dir=settings.output_dir,
-                           critic_mode=settings.models.critic_mode)
-        self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
-        self._google_factory = google_client
-        self._google: gspread.Client | None = None
-        self.sinks = make_sinks(settings, self.google)
+        self.resources = resources or Resources(settings, models, google_client)
         self._sync_lock = threading.Lock()
         self._last_sync: dict[str, float] = {}
-        self._sync_errors: dict[str, str] = {}
 
-    def google(self) -> gspread.Client:
-        """The Google client, opened on first use (a folder batch never needs one)."""
-        if self._google is None:
-            if self._google_factory is not None:
-                self._google = self._google_factory()
-            else:
-                from batch.gsheets import open_client
+    # What the batch works with, by the names the code reads them by.
+    @property
+    def runlog(self) -> RunLog:
+        return self.resources.runlog
 
-                self._google = open_client(self.settings.google)
-        return self._google
+    @property
+    def graph(self):
+        return self.resources.graph
+
+    @property
+    def models(self) -> ModelSet:
+        return self.resources.models
+
+    @property
+    def google(self) -> Callable[[], gspread.Client]:
+        return self.resources.google
+
+    @property
+    def sinks(self) -> list[SheetSink]:
+        return self.resources.sinks
+
+    @property
+    def lock_dir(self) -> Path:
+        return self.resources.lock_dir
 
     def close(self) -> None:
-        self.runlog.close()
-        self.checkpointer.conn.close()
+        self.resources.close()
 
     def __enter__(self) -> Batch:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # -- one thread ---------------------------------------------------------------------
+    def snapshot(self, thread_id: str) -> StateSnapshot:
+        """The thread's last checkpoint: its values, what runs next, its interrupts."""
+        return self.graph.get_state(self.config_for(thread_id))
+
+    def resume(self, thread_id: str, response: Any) -> BriefResult:
+        """Answer the thread's interrupt with `response` (an Agent Inbox response, see
+        batch.inbox) and run it on. The caller holds the thread's lock."""
+        return self.advance(thread_id, None, Command(resume=response))
 
     # -- the batch ---------------------------------------------------------------------
     def run(self, source: str | Path, rerun: bool = False,
@@ -297,10 +304,6 @@ class Batch:
     def config_for(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id},
                 "recursion_limit": self.settings.loop.recursion_limit}
-
-    @property
-    def lock_dir(self) -> Path:
-        return self.settings.checkpoint_path.parent / "locks"
 
     def _process_brief(self, brief: Brief, rerun: bool) -> BriefResult:
         state, fingerprint = self.initial_state(brief)
@@ -408,23 +411,17 @@ class Batch:
 def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | None = None,
              resend: bool = False) -> list[SyncResult]:
     """Push every pending run-log row (every row, with `resend`) to every configured sink."""
-    log = RunLog(settings.runs_db_path)
-    try:
-        sinks = make_sinks(settings, google_client)
+    with RunLog(settings.runs_db_path) as log:
+        sinks = make_sinks(settings, client_opener(settings.google, google_client))
         if resend:
             for sink in sinks:
                 log.forget_synced(sink.name)
         return sync_all(log, sinks)
-    finally:
-        log.close()
 
 
 def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, Any]]:
-    log = RunLog(settings.runs_db_path)
-    try:
+    with RunLog(settings.runs_db_path) as log:
         return log.all(status)
-    finally:
-        log.close()
 
 
 

@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import gspread
+
+from batch.config import GSheetLog
+from batch.gsheets import GSheetTable
 from batch.runlog import FIELDS
 from batch.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
 
@@ -87,3 +92,9 @@ def XlsxSink(path: Path, worksheet: str = "Runs") -> RunLogSink:  # noqa: N802
 
 
 SheetSink = RunLogSink
+
+
+def GSheetSink(settings: GSheetLog,  # noqa: N802 - reads like the class it stands for
+               client: Callable[[], gspread.Client]) -> RunLogSink:
+    return RunLogSink(GSheetTable(settings.spreadsheet, settings.worksheet, client),
+                      interval=settings.sync_interval)

@@ -1,4 +1,5 @@
-"""Send the run log's outbox to every configured spreadsheet view.
+"""The spreadsheet views: every sink and the review table built here, and the run
+log's outbox sent to every sink.
 
 SQLite is the record. A sink that fails (locked file, network, 429, auth) keeps its
 rows pending and the batch goes on; the next sync sends them. Rows are marked synced
@@ -14,8 +15,10 @@ import gspread
 
 from batch.config import Settings
 from batch.errors import SinkError
+from batch.gsheets import GSheetTable
 from batch.runlog import RunLog
-from batch.sheets import CsvSink, SheetSink, XlsxSink
+from batch.sheets import CsvSink, GSheetSink, SheetSink, XlsxSink
+from batch.tables import CsvTable, Table, XlsxTable
 
 
 @dataclass(frozen=True)
@@ -26,8 +29,9 @@ class SyncResult:
     error: str | None = None
 
 
-def make_sinks(settings: Settings,
-               google_client: Callable[[], gspread.Client] | None = None) -> list[SheetSink]:
+def make_sinks(settings: Settings, google: Callable[[], gspread.Client]) -> list[SheetSink]:
+    """Every run-log view the config asks for; `google` is the process's shared client
+    (batch.gsheets.client_opener)."""
     sinks: list[SheetSink] = []
     log = settings.log
     if log.format == "csv":
@@ -35,11 +39,22 @@ def make_sinks(settings: Settings,
     elif log.format == "xlsx":
         sinks.append(XlsxSink(settings.path(log.path), log.worksheet))
     if log.gsheet is not None:
-        from batch.gsheets import GSheetSink, open_client
-
-        factory = google_client or (lambda: open_client(settings.google))
-        sinks.append(GSheetSink(log.gsheet, factory))
+        sinks.append(GSheetSink(log.gsheet, google))
     return sinks
+
+
+def review_table(settings: Settings, google: Callable[[], gspread.Client]) -> Table | None:
+    """Where people answer waiting threads: the shared Google sheet when one is
+    configured, else the local workbook (CSV: a -review.csv beside it)."""
+    log = settings.log
+    if log.gsheet is not None:
+        return GSheetTable(log.gsheet.spreadsheet, log.review_worksheet, google)
+    path = settings.path(log.path)
+    if log.format == "xlsx":
+        return XlsxTable(path, log.review_worksheet)
+    if log.format == "csv":
+        return CsvTable(path.with_name(f"{path.stem}-review.csv"))
+    return None
 
 
 def sync_sink(runlog: RunLog, sink: SheetSink) -> SyncResult:

@@ -24,8 +24,8 @@ from typing import Any
 
 from batch import config as config_mod
 from batch.briefs import Brief
-from batch.nodes import Nodes, checklist_of
 from batch.requirements import COVERED_KINDS
+from batch.resources.nodes import Nodes, checklist_of
 from batch.runner import Batch, start_state
 from batch.sources import scan_source
 
@@ -93,7 +93,7 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             started = time.perf_counter()
             result = batch.process(brief)
             seconds = time.perf_counter() - started
-            values = batch.graph.get_state(batch.config_for(result.thread_id)).values
+            values = batch.snapshot(result.thread_id).values
             if result.outcome == "error" or not values.get("draft"):
                 print(f"{brief.id}: {result.outcome} {result.error}", flush=True)
                 rows.append({"brief": brief.id, "mode": "loop", "outcome": "error"})
@@ -101,11 +101,11 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             first = first_round(batch, result.thread_id)
             calls = values.get("calls", [])
             writer_calls = [c for c in first.get("calls", []) if c["role"] == "writer"]
-            single = measure(settings, batch.nodes, brief, first["draft"],
+            single = measure(settings, batch.resources.nodes, brief, first["draft"],
                              first.get("needs_from_human", []))
             body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
             final_needs = (values.get("final") or {}).get("needs", [])
-            loop = measure(settings, batch.nodes, brief, body.strip(), final_needs)
+            loop = measure(settings, batch.resources.nodes, brief, body.strip(), final_needs)
             rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
                          "rounds": 1, **single,
                          "tokens": sum(c["input_tokens"] + c["output_tokens"]

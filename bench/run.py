@@ -335,7 +335,8 @@ def bench_storage(n: int = 1000) -> dict[str, Any]:
 
 def bench_sheets() -> dict[str, Any]:
     from batch.config import GSheetLog
-    from batch.gsheets import GSheetSink, client_class
+    from batch.gsheets import client_class
+    from batch.sheets import GSheetSink
     from batch.sync import sync_sink
 
     out = {}

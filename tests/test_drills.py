@@ -264,7 +264,7 @@ def thread_states(settings) -> dict[str, dict]:
     out = {}
     with Batch(settings) as batch:
         for rec in batch.runlog.all():
-            snapshot = batch.graph.get_state(batch.config_for(rec["thread_id"]))
+            snapshot = batch.snapshot(rec["thread_id"])
             out[rec["brief_id"]] = {
                 "run_id": rec["run_id"], "thread_id": rec["thread_id"],
                 "status": rec["status"],

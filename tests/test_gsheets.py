@@ -11,10 +11,11 @@ import pytest
 import requests
 
 from batch.errors import BriefloopError, SinkError
-from batch.gsheets import CELL_LIMIT, GSheetSink, client_class, open_client, read_rows
+from batch.gsheets import CELL_LIMIT, client_class, open_client, read_rows
 from batch.jobs import run_job
 from batch.runlog import FIELDS, RunLog
 from batch.runner import Batch, sync_now
+from batch.sheets import GSheetSink
 from batch.sources import scan_source
 
 from conftest import ScriptedModel, critic_answer, make_settings, writer_answer

@@ -36,7 +36,7 @@ def resume(batch, tid, response):
 
 
 def waiting_payload(batch, tid):
-    snapshot = batch.graph.get_state(batch.config_for(tid))
+    snapshot = batch.snapshot(tid)
     return snapshot.interrupts[0].value if snapshot.interrupts else None
 
 
@@ -52,7 +52,7 @@ def test_accept_with_an_empty_placeholder_asks_again(project, settings):
     batch, tid, writer = pause(project, settings)
     result = resume(batch, tid, [{"type": "accept", "args": None}])
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    values = batch.graph.get_state(batch.config_for(tid)).values
+    values = batch.snapshot(tid).values
     assert values["decision"]["type"] == "invalid" and PH in values["decision"]["problem"]
     assert waiting_payload(batch, tid)["action_request"]["args"]["needs_from_human"]
 
@@ -83,7 +83,7 @@ def test_an_unusable_response_asks_again_and_changes_nothing(project, settings, 
     batch, tid, writer = pause(project, settings)
     result = resume(batch, tid, response)
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    values = batch.graph.get_state(batch.config_for(tid)).values
+    values = batch.snapshot(tid).values
     assert values["decision"]["type"] == "invalid"
     assert not (project / "output" / "q3.md").exists()
 
@@ -93,7 +93,7 @@ def test_a_revision_over_the_cap_is_refused_in_the_graph(project):
     batch, tid, writer = pause(project, settings)
     result = resume(batch, tid, [{"type": "response", "args": "Again."}])
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    problem = batch.graph.get_state(batch.config_for(tid)).values["decision"]["problem"]
+    problem = batch.snapshot(tid).values["decision"]["problem"]
     assert "loop.max_revisions" in problem
 
 

@@ -135,7 +135,7 @@ def test_missing_fact_pauses_for_a_person(project, settings):
         assert r.outcome == "awaiting_human"
         assert r.record["status"] == "awaiting_human"
         assert r.record["needs_from_human"][0]["placeholder"] == "[FIGURE NEEDED: Q3 revenue]"
-        snap = batch.graph.get_state(batch.config_for(r.thread_id))
+        snap = batch.snapshot(r.thread_id)
         assert snap.next == ("review",)
         payload = snap.interrupts[0].value
         assert payload["action_request"]["args"]["draft"] == draft

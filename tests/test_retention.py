@@ -43,7 +43,7 @@ def test_gc_keeps_final_checkpoints_and_waiting_threads(project, settings):
     assert all(n == 1 for t, n in after.items() if t != waiting)
     with Batch(settings, models={"writer": None, "critic": None}) as batch:
         for r in summary.results:
-            values = batch.graph.get_state(batch.config_for(r.thread_id)).values
+            values = batch.snapshot(r.thread_id).values
             assert values["score_history"]  # the final state is still readable
         again = batch.run(project / "briefs")
     assert sorted(r.outcome for r in again.results) == ["skipped"] * 3 + ["waiting"]

@@ -102,7 +102,7 @@ def test_revise_loops_once_more_and_a_number_from_an_answer_is_allowed(project, 
     prompt = writer.sent[1][-1]["content"]
     assert "A reviewer asks: Put the revenue in the first sentence." in prompt
     assert f"{PH} = 4.2M EUR" in prompt  # the person's answer is a fact now
-    state = batch.graph.get_state(batch.config_for(tid)).values
+    state = batch.snapshot(tid).values
     assert not any(f["code"].startswith("number:") for f in state["findings"])  # 4.2 allowed
     assert state["revisions"] == 1 and len(state["score_history"]) == 2
     done = review.answer(batch, tid, "approve", {})  # the earlier answer is kept
@@ -149,7 +149,7 @@ def test_crash_between_answer_and_output_then_resume(project, settings, monkeypa
     monkeypatch.setattr(output, "atomic_write_text", disk_full)
     result = review.answer(batch, tid, "approve", {PH: "4.2M"})
     assert result.outcome == "error" and "No space left" in result.error
-    assert batch.graph.get_state(batch.config_for(tid)).next == ("finish",)
+    assert batch.snapshot(tid).next == ("finish",)
     monkeypatch.setattr(output, "atomic_write_text", real)
     where, again = review.resume(batch, tid)
     assert "before finish" in where
@@ -169,7 +169,7 @@ def test_unknown_thread(project, settings):
 
 def test_agent_inbox_shapes(project, settings):
     batch, tid, *_ = paused(project, settings)
-    payload = batch.graph.get_state(batch.config_for(tid)).interrupts[0].value
+    payload = batch.snapshot(tid).interrupts[0].value
     assert payload["action_request"]["action"] == "review_draft"
     assert set(payload["config"]) == {"allow_accept", "allow_edit", "allow_respond",
                                       "allow_ignore"}
