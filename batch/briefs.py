@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 
 from batch.cleanup import encodable
+from batch.prompting import fragment
 
 BRIEF_SUFFIXES = {".md", ".txt", ".markdown"}
 SOURCE_SUFFIXES = {
@@ -33,13 +34,7 @@ SOURCE_SUFFIXES = {
 }
 FRONT_MATTER_KEYS = {"id", "title", "rubric", "house_rules", "min_words", "max_words"}
 
-SOURCE_TASK = (
-    "Write the API documentation, in Markdown, for the source file `{name}` shown below. "
-    "Start with a `# ` heading naming the module, then one short paragraph on what it is "
-    "for, then one `## ` section per public function or class with its parameters, return "
-    "value and an example of use. Describe only what the code does. In the examples, "
-    "write Python strings with single quotes, like slugify('Hello')."
-)
+# The brief of a source file to document is the template batch/prompts/source_task.md.
 
 
 @dataclass(frozen=True)
@@ -160,7 +155,7 @@ def load_brief_file(path: Path, max_bytes: int) -> Brief:
     if suffix in SOURCE_SUFFIXES:
         return Brief(id=path.stem if suffix == ".py" else path.name, origin=str(path),
                      title=f"API documentation for {path.name}", kind="source",
-                     text=SOURCE_TASK.format(name=path.name), source_text=text)
+                     text=fragment("source_task", name=path.name), source_text=text)
     data, body = split_front_matter(text)
     if not body.strip():
         raise ValueError("the brief has front matter but no text")

@@ -1,5 +1,9 @@
 """Fill the prompt templates from the loop state.
 
+Every word a model reads comes from a template in batch/prompts/ (tests/prompts/ holds
+each prompt as rendered for fixed states, so a change to one is a visible diff); the
+code here only picks the templates and fills in the material.
+
 The stable text (role, house rules, rubric, brief, source) always comes first and the
 changing text (draft, critique) last, so a local model can reuse its prompt cache for
 the shared prefix across rounds.
@@ -14,18 +18,42 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from batch.requirements import Requirement, build_checklist, suggested_placeholder
+from batch.placeholders import suggest as suggested_placeholder
+from batch.requirements import Requirement, build_checklist
 from batch.rubrics import Rubric
 from batch.state import LoopState
 
-TEMPLATES = ("writer_system", "writer_task", "writer_first", "writer_revise",
-             "writer_afresh",
-             "critic_system", "critic_task", "finalizer")
+# Every template in batch/prompts/: all of it is instruction text a draft must not
+# contain (see instruction_texts).
+TEMPLATES = (
+    # the writer's, the critic's and the finalizer's messages
+    "writer_system", "writer_task", "writer_first", "writer_revise", "writer_afresh",
+    "critic_system", "critic_task", "finalizer",
+    # the blocks and lines filled into them
+    "brief_title", "brief_source", "brief_length_min", "brief_length_max",
+    "brief_length_range", "brief_facts", "brief_notes",
+    "checklist_must", "checklist_ask", "checklist_gap", "checklist_missing", "checklist_api",
+    "point_must_fix", "point_suggestion", "points_none", "critic_deviations",
+    # batch.briefs: the brief of a source file to document
+    "source_task",
+    # batch.models.base: the turn after an invalid or cut-off answer
+    "retry_invalid", "retry_shorter", "retry_runaway",
+)
 
 
 @cache
 def template(name: str) -> Template:
     return Template(resources.files("batch.prompts").joinpath(f"{name}.md").read_text("utf-8"))
+
+
+def fragment(name: str, /, **fields: object) -> str:
+    """A template filled in, without the file's final newline: for a part of a line or
+    a message of its own. (A block template ends its last line: use template().)"""
+    return template(name).substitute(fields).removesuffix("\n")
+
+
+def _bullets(items: list[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
 
 
 def fence(name: str, text: str) -> tuple[str, str]:
@@ -48,23 +76,18 @@ def checklist_block(checklist: list[Requirement]) -> str:
     must = [r for r in checklist if r["kind"] in ("fact", "ask", "gap")]
     missing = [r for r in checklist if r["kind"] == "missing"]
     api = [r for r in checklist if r["kind"] == "api"]
-    lines: list[str] = []
+    blocks: list[str] = []
     if must:
-        lines.append("\nThe text must say each of these points, in full sentences and in "
-                     "your own words:")
-        for r in must:
-            prefix = {"gap": "say that it is not known yet: ",
-                      "ask": "ask the readers to: "}.get(r["kind"], "")
-            lines.append(f"- {prefix}{r['text']}")
+        items = [fragment(f"checklist_{r['kind']}", text=r["text"])
+                 if r["kind"] in ("gap", "ask") else r["text"] for r in must]
+        blocks.append(template("checklist_must").substitute(items=_bullets(items)))
     if missing:
-        lines.append("\nThe brief does not give these facts. Write the placeholder shown, "
-                     "exactly, where the fact belongs, and list it in needs_from_human:")
-        for r in missing:
-            lines.append(f"- {r['subject']}: {suggested_placeholder(r['subject'])}")
+        items = [f"{r['subject']}: {suggested_placeholder(r['subject'])}" for r in missing]
+        blocks.append(template("checklist_missing").substitute(items=_bullets(items)))
     if api:
-        lines.append("\nDocument every one of these public names, each in its own section:")
-        lines.append("- " + ", ".join(r["text"] for r in api))
-    return "\n".join(lines) + "\n" if lines else ""
+        blocks.append(template("checklist_api").substitute(
+            names=", ".join(r["text"] for r in api)))
+    return "".join(blocks)
 
 
 def _brief_fields(state: LoopState) -> dict[str, str]:
@@ -72,27 +95,25 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
     source = ""
     if brief.get("source_text"):
         _, block = fence("source", brief["source_text"].rstrip())
-        source = f"\nSOURCE FILE {brief.get('origin_name', '')}:\n{block}\n"
-    limits = []
-    if brief.get("min_words"):
-        limits.append(f"at least {brief['min_words']} words")
-    if brief.get("max_words"):
-        limits.append(f"at most {brief['max_words']} words")
-    limits_block = f"\nLength: {' and '.join(limits)}.\n" if limits else ""
+        source = template("brief_source").substitute(name=brief.get("origin_name", ""),
+                                                     block=block)
+    low, high = brief.get("min_words"), brief.get("max_words")
+    length = ("brief_length_range" if low and high else "brief_length_min" if low
+              else "brief_length_max" if high else "")
+    limits_block = template(length).substitute(min_words=low, max_words=high) if length else ""
     answers = state.get("human_answers") or {}
     facts = ""
     if answers:
-        lines = "\n".join(f"- {k} = {v}" for k, v in answers.items())
-        facts = f"\nFacts supplied by a person (use them in place of the placeholders):\n{lines}\n"
+        facts = template("brief_facts").substitute(
+            answers=_bullets([f"{k} = {v}" for k, v in answers.items()]))
     notes = state.get("human_notes") or []
     if notes:
-        lines = "\n".join(f"- {n}" for n in notes)
-        facts += f"\nRequests from a reviewer (the text must satisfy them):\n{lines}\n"
+        facts += template("brief_notes").substitute(notes=_bullets(notes))
     return {
         "brief_id": brief["id"],
         # one line: a title cannot start a section of its own in the prompt
-        "title_line": f", title: {' '.join(brief['title'].split())}" if brief.get("title")
-        else "",
+        "title_line": fragment("brief_title", title=" ".join(brief["title"].split()))
+        if brief.get("title") else "",
         "brief_block": fence("brief", brief["text"])[1],
         "source_block": source,
         "limits_block": limits_block,
@@ -114,10 +135,11 @@ def critique_texts(state: LoopState) -> list[str]:
 
 
 def _points(state: LoopState) -> str:
-    points = [f"{i}. MUST FIX: {p}" for i, p in enumerate(state.get("must_fix", []), 1)]
-    points += [f"{i}. SUGGESTION: {p}" for i, p in
-               enumerate(state.get("would_improve", []), len(points) + 1)]
-    return "\n".join(points) or "- (no open points; tighten the text)"
+    points = [fragment("point_must_fix", number=i, point=p)
+              for i, p in enumerate(state.get("must_fix", []), 1)]
+    points += [fragment("point_suggestion", number=i, point=p)
+               for i, p in enumerate(state.get("would_improve", []), len(points) + 1)]
+    return "\n".join(points) or fragment("points_none")
 
 
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
@@ -148,8 +170,8 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
     deviations = state.get("deviations") or []
     block = ""
     if deviations:
-        items = "\n".join(f"- {d['point']}: {d['reason']}" for d in deviations)
-        block = f"\nTHE WRITER'S DELIBERATE DEVIATIONS:\n{items}\n"
+        block = template("critic_deviations").substitute(
+            items=_bullets([f"{d['point']}: {d['reason']}" for d in deviations]))
     tag, draft_block = fence("draft", state.get("draft", ""))
     task = template("critic_task").substitute(
         _brief_fields(state), draft_tag=tag, draft_block=draft_block, deviations_block=block)

@@ -50,3 +50,11 @@ def test_fill_matches_answers_across_spacing_and_case():
     needs = [{"placeholder": "[DATE NEEDED: Berlin]", "question": "When?"}]
     assert ph.unanswered(needs, {"[DATE NEEDED:Berlin]": "May"}) == []
     assert ph.detail("[DATE NEEDED: Berlin]") == "Berlin"
+
+
+def test_the_writer_is_told_exactly_the_labels_the_schema_admits():
+    from batch.prompting import template
+
+    wording = " ".join(template("writer_system").template.split())
+    told = re.search(r"one of the words (.+?), then \" NEEDED: \"", wording).group(1)
+    assert re.split(r", | or ", told) == list(ph.LABELS)

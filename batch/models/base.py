@@ -7,7 +7,7 @@ shows the validation error to the model, unless the answer was cut off at max_to
 then the same prompt is sent again with room to finish (max_tokens doubled, within
 num_ctx), or, when there is no such room, with a request for a shorter text. A second
 invalid answer raises ModelOutputInvalid: an answer that does not parse is never taken
-as success.
+as success. The words of the retry turns are batch/prompts/retry_*.md.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from batch.cleanup import encodable
 from batch.errors import ModelOutputInvalid, PromptTooLong
+from batch.prompting import fragment
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -138,20 +139,15 @@ def retry_after_truncation(
     larger = min(math.ceil(max_tokens * TRUNCATED_GROWTH), room)
     repeated = runaway(text)
     if repeated is not None:
-        retry = [*messages, {"role": "user", "content":
-            f"Your previous answer started well, then repeated {repeated[:40]!r} over and "
-            f"over until it was cut off at {max_tokens} tokens. Answer again: end the draft "
-            f"right after its last section, then close the JSON object."}]
+        retry = [*messages, {"role": "user", "content": fragment(
+            "retry_runaway", repeated=repr(repeated[:40]), max_tokens=max_tokens)}]
         fits = model.num_ctx - _prompt_tokens(model, retry)
         return retry, max(1, min(max_tokens, fits))
     if larger >= max_tokens * TRUNCATED_MIN_GROWTH:
         return list(messages), larger
     retry = [
         *messages,
-        {"role": "user", "content":
-            f"Your previous answer was cut off at {max_tokens} tokens, before its JSON was "
-            f"complete. Write a shorter text, so that the whole JSON answer fits well within "
-            f"{max_tokens} tokens, as one JSON object that follows the schema exactly."},
+        {"role": "user", "content": fragment("retry_shorter", max_tokens=max_tokens)},
     ]
     fits = model.num_ctx - _prompt_tokens(model, retry)
     return retry, max(1, min(max(larger, max_tokens), fits))
@@ -192,9 +188,8 @@ def ask(
                     attempt_messages = [
                         *messages,
                         {"role": "assistant", "content": completion.text[:2000]},
-                        {"role": "user", "content":
-                            f"That answer was rejected: {problem}. Answer again with one JSON "
-                            f"object that follows the schema exactly."},
+                        {"role": "user",
+                         "content": fragment("retry_invalid", problem=problem)},
                     ]
             continue
         stats.append(stat)
