@@ -260,17 +260,22 @@ def test_a_revision_that_runs_out_writes_a_new_draft_not_the_rejected_one(projec
         "Be concrete."
 
 
-@pytest.mark.parametrize("value, problem", [("[1, 2]", "not a list"),
-                                            ("{a: 1}", "not a dict"),
-                                            ("yes", "reads as a yes/no")])
-def test_cli_answers_file_takes_only_text_and_numbers(project, value, problem):
+def approve_with_answers_file(project, yaml_value):
+    """A paused thread approved from the CLI with `--answers` holding one value."""
     cfg = cli_project(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     answers = project / "answers.yaml"
-    answers.write_text(f'"{PH}": {value}\n')
-    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid,
-                                      "--answers", str(answers), "--approve"])
+    answers.write_text(f'"{PH}": {yaml_value}\n')
+    return tid, CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid,
+                                         "--answers", str(answers), "--approve"])
+
+
+@pytest.mark.parametrize("value, problem", [("[1, 2]", "not a list"),
+                                            ("{a: 1}", "not a dict"),
+                                            ("yes", "reads as a yes/no")])
+def test_cli_answers_file_takes_only_text_and_numbers(project, value, problem):
+    tid, result = approve_with_answers_file(project, value)
     assert result.exit_code == 2 and problem in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1
     with Batch(make_settings(project, **{"paths.root": str(project)})) as again:
@@ -279,13 +284,7 @@ def test_cli_answers_file_takes_only_text_and_numbers(project, value, problem):
 
 
 def test_cli_answers_file_reads_dates_and_numbers_as_written(project):
-    cfg = cli_project(project)
-    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
-    batch.close()
-    answers = project / "answers.yaml"
-    answers.write_text(f'"{PH}": 2026-12-01\n')
-    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid,
-                                      "--answers", str(answers), "--approve"])
+    _, result = approve_with_answers_file(project, "2026-12-01")
     assert result.exit_code == 0, result.output
     [out] = (project / "output").glob("q3*.md")
     assert "Q3 revenue was 2026-12-01." in out.read_text(encoding="utf-8")
