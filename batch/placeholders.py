@@ -20,7 +20,9 @@ EXAMPLE = "[FIGURE NEEDED: what is missing]"
 
 _LABEL = "(?:" + "|".join(LABELS) + ")"
 # What the model must write in needs_from_human (the JSON schema's pattern): exact form.
-SCHEMA_PATTERN = r"^\[" + _LABEL + r" NEEDED: [^\]\[\n\"]+\]$"
+# A plain group, not (?:...): llama.cpp turns this pattern into its grammar, and its
+# converter does not take (?:, which left the small model unconstrained.
+SCHEMA_PATTERN = r"^\[(" + "|".join(LABELS) + r") NEEDED: [^\]\[\n\"]+\]$"
 # A placeholder in a text: the same form, forgiving only of spacing around the colon.
 PATTERN = re.compile(r"\[" + _LABEL + r" NEEDED\s*:\s*[^\[\]\n]*?\]")
 

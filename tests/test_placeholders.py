@@ -58,3 +58,23 @@ def test_the_writer_is_told_exactly_the_labels_the_schema_admits():
     wording = " ".join(template("writer_system").template.split())
     told = re.search(r"one of the words (.+?), then \" NEEDED: \"", wording).group(1)
     assert re.split(r", | or ", told) == list(ph.LABELS)
+
+
+def test_every_answer_schema_becomes_a_llama_cpp_grammar():
+    """llama-cpp-python falls back to "any JSON" when a schema does not convert (a
+    `(?:` in the placeholder pattern did that once): each schema must convert, and the
+    placeholder rule must be in the grammar."""
+    pytest.importorskip("llama_cpp", reason="the embedded extra is not installed")
+    from batch.models.llamacpp import grammar_of
+    from batch.rubrics import load_rubric
+    from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
+
+    from conftest import REPO
+
+    writer = grammar_of(WriterAnswer.model_json_schema())
+    assert '" NEEDED:"' in writer and '"FIGUR"' in writer
+    for name in ("memo", "product-description", "api-docs"):
+        grammar_of(critic_schema(load_rubric(REPO / "rubrics", name)).model_json_schema())
+    grammar_of(FinalizerAnswer.model_json_schema())
+    with pytest.raises(ValueError, match="cannot become a llama.cpp grammar"):
+        grammar_of({"type": "string", "pattern": r"^(?:a|b)$"})

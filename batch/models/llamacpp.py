@@ -8,6 +8,8 @@ not safe to use from two threads at once.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import threading
 from pathlib import Path
@@ -51,6 +53,23 @@ def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "") -> tuple[An
         return _loaded[key]
 
 
+
+@functools.lru_cache(maxsize=64)
+def _gbnf(schema_json: str) -> str:
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    return json_schema_to_gbnf(schema_json)
+
+
+def grammar_of(schema: dict) -> str:
+    """The llama.cpp grammar of a JSON schema. Raises ValueError for a schema it cannot
+    convert (a regex feature it lacks, such as `(?:`): llama-cpp-python would otherwise
+    fall back to "any JSON" without a word, and a small model then ignores the schema."""
+    try:
+        return _gbnf(json.dumps(schema, sort_keys=True))
+    except Exception as e:  # noqa: BLE001 - the converter raises plain Exceptions
+        raise ValueError(f"the answer schema cannot become a llama.cpp grammar: {e}") from e
+
 class LlamaCppChat(BaseChatModel):
     model_path: str
     n_ctx: int = 4096
@@ -82,6 +101,7 @@ class LlamaCppChat(BaseChatModel):
     ) -> ChatResult:
         fmt = kwargs.get("format")
         if isinstance(fmt, dict):
+            grammar_of(fmt)  # llama.cpp would fall back to any JSON, silently
             response_format: dict | None = {"type": "json_object", "schema": fmt}
         elif fmt == "json":
             response_format = {"type": "json_object"}
