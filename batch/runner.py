@@ -39,6 +39,7 @@ from batch.resources import Resources
 from batch.routing import final_reason
 from batch.rubrics import load_rubric
 from batch.runlog import RunLog, now, store_failure
+from batch.sandbox import sandbox_problem
 from batch.sheets import SheetSink
 from batch.sources import scan_source
 from batch.state import LoopState
@@ -134,6 +135,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         "needs_from_human": open_needs,
         "deviations": list(values.get("deviations", [])),
         "output_path": values.get("output_path"),
+        "verification": values.get("verification", ""),
         **decision_fields(values.get("decision") or {}),
         **call_totals(values.get("calls", [])),
     }
@@ -159,6 +161,9 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
     brief_fields = {"id": brief.id, "title": brief.title, "text": brief.text,
                     "kind": brief.kind, "source_text": brief.source_text,
                     "origin_name": Path(brief.origin).name,
+                    # a source file's own path, so its examples run beside its siblings
+                    "source_path": brief.origin if brief.kind == "source" and Path(
+                        brief.origin).is_file() else "",
                     "min_words": brief.min_words, "max_words": brief.max_words}
     state: LoopState = {
         "brief": brief_fields,
@@ -250,6 +255,11 @@ class Batch:
         scan = scan_source(str(source), self.settings.loop.max_brief_bytes,
                            read_gsheet=lambda key, ws: read_rows(self.google(), key, ws))
         summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
+        if any(isinstance(b, Brief) and b.origin.endswith(".py") for b in scan.briefs) and (
+                problem := sandbox_problem()) is not None:
+            # never run model-written code unsandboxed: the docs are judged without it
+            summary.warnings.append(f"examples in API docs are not run, so not verified: "
+                                    f"{problem}")
         self.progress.batch_started(len(scan.briefs))
         workers = concurrency or self.settings.run.concurrency
         if workers == 1:  # in this thread: simpler tracebacks and profiles
@@ -323,7 +333,7 @@ class Batch:
                   existing: dict[str, Any] | None) -> BriefResult:
         cfg = self.config_for(thread_id)
         snapshot = self.graph.get_state(cfg)
-        if snapshot.values and not snapshot.next:
+        if snapshot.values.get("stop_reason") and not snapshot.next:
             # Finished in the checkpointer but the run log missed it (a crash between the
             # two): record it, call no model.
             record = self._record_state(thread_id, brief, snapshot.values, 0.0)
@@ -336,7 +346,10 @@ class Batch:
         labels = self.models.labels()
         self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title, source=brief.origin,
                            status="running", stop_reason=None, error=None, models=labels)
-        resume = bool(snapshot.next)
+        # Resume where it stopped; a thread that never got past its start (the disk
+        # filled, or the process died, as it began) starts again from the brief.
+        resume = bool(snapshot.next) and snapshot.next != ("__start__",) and \
+            bool(snapshot.values.get("round"))
         return self.advance(thread_id, brief, None if resume else state)
 
     def advance(self, thread_id: str, brief: Brief | None, start: Any) -> BriefResult:
