@@ -153,6 +153,9 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
         if r["kind"] == "api":
             message = (f"The docs do not cover the public {r['text']}: add a section for "
                        f"`{r['subject']}`.")
+        elif r["kind"] == "raises":
+            message = (f"The code raises {r['subject']} ({r['text']}); the docs do not say "
+                       f"so: say when it is raised.")
         elif r["kind"] == "gap":
             message = (f"The brief asks the text to say that {r['subject']} is not known "
                        f"yet ({r['text']!r}); say so.")

@@ -15,10 +15,11 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import checks, inbox
+from batch import checks, examples, inbox
 from batch import placeholders as ph
 from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
+from batch.exports import coverage_problem
 from batch.house_rules import HouseRules
 from batch.models import CallStat, ModelSet, RoleModel, ask
 from batch.outcomes import is_approved
@@ -134,7 +135,23 @@ class Nodes:
                 brief.get("origin_name", "")).endswith(".py") else "",
             module=Path(str(brief.get("origin_name", ""))).stem,
         )
-        return {"findings": findings}
+        update: dict[str, Any] = {"findings": findings}
+        if str(brief.get("origin_name", "")).endswith(".py") and not any(
+                f["code"] in checks.NO_TEXT for f in findings):
+            run = examples.verify(state.get("draft", ""), brief.get("source_text", ""),
+                                  Path(str(brief["origin_name"])).stem,
+                                  Path(brief["source_path"]) if brief.get("source_path")
+                                  else None)
+            update["findings"] = [*findings, *run.findings]
+            update["verification"] = run.note
+        elif brief.get("kind") == "source":
+            suffix = Path(str(brief.get("origin_name", ""))).suffix
+            problem = coverage_problem(suffix)
+            update["verification"] = (
+                f"coverage not checked: {problem}" if problem else
+                f"coverage of {len(checklist_of(state))} exported name(s) checked; "
+                f"examples are run for Python only")
+        return update
 
     # -- critic ------------------------------------------------------------------------
     def critic(self, state: LoopState) -> dict[str, Any]:

@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import ast
 import re
+from pathlib import Path
 from typing import Literal, TypedDict
 
-Kind = Literal["fact", "ask", "missing", "gap", "api", "task", "style"]
-COVERED_KINDS = frozenset({"fact", "ask", "gap", "api"})
+from batch.exports import exported_names
+
+Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style"]
+COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises"})
 
 
 class Requirement(TypedDict):
@@ -320,12 +323,40 @@ def source_checklist(source: str) -> list[Requirement]:
                 continue
             kind = "class" if isinstance(node, ast.ClassDef) else "function"
             out.append(_api(len(out), f"{kind} {node.name}", node.name))
+            out += _raises(len(out), node.name, node)
             if isinstance(node, ast.ClassDef):
                 for sub in node.body:
                     if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
-                            and not sub.name.startswith("_")):
-                        out.append(_api(len(out), f"method {node.name}.{sub.name}", sub.name))
+                            and (not sub.name.startswith("_") or sub.name == "__init__")):
+                        if sub.name != "__init__":
+                            out.append(_api(len(out), f"method {node.name}.{sub.name}",
+                                            sub.name))
+                        owner = node.name if sub.name == "__init__" else \
+                            f"{node.name}.{sub.name}"
+                        out += _raises(len(out), owner, sub)
     return out
+
+
+def _raises(index: int, owner: str, node: ast.AST) -> list[Requirement]:
+    """The exceptions a function raises itself (`raise ValueError(...)`), by name; not
+    those of nested functions or classes, and not a bare re-raise."""
+    names: list[str] = []
+    body = node.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else []
+    stack = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(n, ast.Raise) and n.exc is not None:
+            target = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
+            name = target.id if isinstance(target, ast.Name) else (
+                target.attr if isinstance(target, ast.Attribute) else None)
+            if name and name not in names:
+                names.append(name)
+        stack.extend(ast.iter_child_nodes(n))
+    return [Requirement(id=f"R{index + i + 1}", kind="raises", text=f"{owner} raises {name}",
+                        terms=[name], numbers=[], subject=name)
+            for i, name in enumerate(names)]
 
 
 def _api(index: int, text: str, name: str) -> Requirement:
@@ -333,18 +364,33 @@ def _api(index: int, text: str, name: str) -> Requirement:
                        subject=name)
 
 
+def exports_checklist(source: str, suffix: str) -> list[Requirement]:
+    """Every exported name of a file in another language, through its tree-sitter
+    parser ([] when there is none for the language: see batch.exports)."""
+    found = exported_names(source, suffix) or []
+    out: list[Requirement] = []
+    seen: set[str] = set()
+    for export in found:
+        if export.name in seen or export.kind == "reexport":
+            continue
+        seen.add(export.name)
+        out.append(_api(len(out), f"{export.kind} {export.name}", export.name.split(".")[-1]))
+    return out
+
+
 def build_checklist(brief: dict) -> list[Requirement]:
     if brief.get("kind") == "source":
-        if str(brief.get("origin_name", "")).endswith(".py") or not brief.get("origin_name"):
+        name = str(brief.get("origin_name", ""))
+        if name.endswith(".py") or not name:
             return source_checklist(brief.get("source_text", ""))
-        return []
+        return exports_checklist(brief.get("source_text", ""), Path(name).suffix)
     return brief_checklist(brief.get("text", ""))
 
 
 # -- judging a draft against it ------------------------------------------------------------
 
 def covered(req: Requirement, draft: str) -> bool:
-    if req["kind"] == "api":
+    if req["kind"] in ("api", "raises"):
         return re.search(r"(?<![\w.])" + re.escape(req["subject"]) + r"(?!\w)", draft) is not None
     draft_numbers = set(numbers_of(draft))
     if any(n not in draft_numbers for n in req["numbers"]):

@@ -26,7 +26,7 @@ FIELDS = [
     "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
     "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
     "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
-    "decision_note", "updated_at", "uncovered", "checklist",
+    "decision_note", "updated_at", "uncovered", "checklist", "verification",
 ]
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
                "uncovered", "checklist"}
@@ -116,9 +116,16 @@ def _m005_checklist(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE runs ADD COLUMN uncovered TEXT NOT NULL DEFAULT '[]'")
 
 
+def _m006_verification(db: sqlite3.Connection) -> None:
+    # What was verified by running code (API docs: the examples run and how many gave
+    # the result shown), or why nothing was run.
+    db.execute("ALTER TABLE runs ADD COLUMN verification TEXT NOT NULL DEFAULT ''")
+
+
 # Ordered: a database at user_version N has had the first N applied.
 MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
     _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
+    _m006_verification,
 ]
 
 

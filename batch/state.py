@@ -59,6 +59,7 @@ class LoopState(TypedDict, total=False):
     deviations: list[dict[str, str]]
     needs_from_human: list[dict[str, str]]
     findings: list[Finding]
+    verification: str  # what running code verified this round (API docs), or why not
     scores: dict[str, int]
     score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
     critic_score: float

@@ -228,12 +228,14 @@ def test_bad_inputs_are_recorded_and_the_batch_goes_on(project, settings):
 
 def test_source_file_uses_api_docs_rubric(project, settings):
     (project / "briefs" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-    writer = ScriptedModel([writer_answer("# calc\n\n## add(a, b)\nReturns a + b.")])
+    writer = ScriptedModel([writer_answer("# calc\n\n## add(a, b)\nReturns a + b.\n\n"
+                                          "```python\n>>> add(1, 2)\n3\n```")])
     scores = {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5}
     critic = ScriptedModel([critic_answer(scores)])
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "approved"
     assert "return a + b" in writer.sent[0][-1]["content"]
+    assert r.record["verification"] == "examples run: 1 of 1 gave the result shown"
     assert set(critic.schemas[0]["$defs"][next(iter(critic.schemas[0]["$defs"]))]["properties"]) \
         == set(scores)
 

@@ -1,0 +1,80 @@
+"""Runs inside the sandbox (batch.examples): import the module, run each example through
+doctest, print one JSON line of results. Standard library only; imports nothing of
+briefloop, whose code is not what is being tested.
+
+Reads _examples.json ({"module": name, "examples": [doctest text, ...]}) from the
+working folder, where the source's folder was copied as the package `_src`.
+"""
+
+import doctest
+import importlib
+import io
+import json
+import os
+import sys
+import traceback
+
+
+def load(name):
+    here = os.getcwd()
+    sys.path[:0] = [os.path.join(here, "_src"), here]
+    try:
+        return importlib.import_module(name)
+    except ImportError as e:
+        if "relative import" not in str(e):
+            raise
+    return importlib.import_module("_src." + name)  # a module of a package: as one
+
+
+class Recorder(doctest.DocTestRunner):
+    def __init__(self):
+        # NORMALIZE_WHITESPACE: line breaks in a long shown value; never ELLIPSIS, which
+        # would let "..." stand in for any result
+        super().__init__(verbose=False, optionflags=doctest.NORMALIZE_WHITESPACE)
+        self.rows = []
+
+    def report_start(self, out, test, example):
+        pass
+
+    def report_success(self, out, test, example, got):
+        self.rows.append({"source": example.source, "want": example.want, "got": got,
+                          "ok": True})
+
+    def report_failure(self, out, test, example, got):
+        self.rows.append({"source": example.source, "want": example.want, "got": got,
+                          "ok": False})
+
+    def report_unexpected_exception(self, out, test, example, exc_info):
+        error = "".join(traceback.format_exception_only(exc_info[0], exc_info[1])).strip()
+        self.rows.append({"source": example.source, "want": example.want, "got": "",
+                          "ok": False, "error": error})
+
+
+def main():
+    with open("_examples.json", encoding="utf-8") as f:
+        spec = json.load(f)
+    report = {"import_error": None, "results": []}
+    try:
+        module = load(spec["module"])
+    except BaseException as e:  # noqa: BLE001 - any failure to import is the report
+        report["import_error"] = "".join(traceback.format_exception_only(type(e), e)).strip()
+        print(json.dumps(report))
+        return
+    parser = doctest.DocTestParser()
+    for index, text in enumerate(spec["examples"]):
+        names = {k: v for k, v in vars(module).items() if not k.startswith("__")}
+        globs = {**names, spec["module"]: module, "__name__": "__example__"}
+        runner = Recorder()
+        try:
+            test = parser.get_doctest(text, globs, f"example {index + 1}", None, 0)
+        except ValueError as e:  # malformed doctest text
+            runner.rows.append({"source": text, "want": "", "got": "", "ok": False,
+                                "error": f"not a valid example: {e}"})
+        else:
+            runner.run(test, out=io.StringIO().write, clear_globs=True)
+        report["results"].append(runner.rows)
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
