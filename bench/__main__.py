@@ -4,6 +4,10 @@ if sys.argv[1:2] == ["judge"]:
     from bench.judge import main as judge_main
 
     judge_main(sys.argv[2:])
+elif sys.argv[1:2] == ["docs"]:
+    from bench.docs import main as docs_main
+
+    docs_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 
