@@ -391,7 +391,11 @@ def build_checklist(brief: dict) -> list[Requirement]:
 
 def covered(req: Requirement, draft: str) -> bool:
     if req["kind"] in ("api", "raises"):
-        return re.search(r"(?<![\w.])" + re.escape(req["subject"]) + r"(?!\w)", draft) is not None
+        # a method may be written with its class: `Store.get` covers method Store.get
+        owner = req["text"].split()[-1].rpartition(".")[0] if req["kind"] == "api" else ""
+        prefix = rf"(?:{re.escape(owner)}\.)?" if owner else ""
+        pattern = r"(?<![\w.])" + prefix + re.escape(req["subject"]) + r"(?!\w)"
+        return re.search(pattern, draft) is not None
     draft_numbers = set(numbers_of(draft))
     if any(n not in draft_numbers for n in req["numbers"]):
         return False

@@ -231,3 +231,52 @@ def test_talk_about_the_draft_and_prompt_tags_are_echo():
     assert "echo:prompt" in codes(run(GOOD + " You can review this draft for revisions."))
     assert "echo:prompt" in codes(run("<brief-1a2b3c4d>\n" + GOOD + "\n</brief-1a2b3c4d>"))
     assert "echo:prompt" in codes(run("Write a short memo to the warehouse team. " + GOOD))
+
+
+RAISING = '''def parse(text):
+    if not text:
+        raise ValueError("empty")
+
+    def helper():
+        raise KeyError("inner")  # a nested function's, not parse's
+    return text
+
+
+class Store:
+    def __init__(self, size):
+        if size < 1:
+            raise ValueError("size")
+
+    def get(self, key):
+        raise LookupError(key)
+
+    def _private(self):
+        raise RuntimeError("never documented")
+'''
+
+
+def test_exceptions_the_code_raises_itself_must_be_documented():
+    checklist = build_checklist({"kind": "source", "origin_name": "store.py",
+                                 "source_text": RAISING})
+    assert [r["text"] for r in checklist if r["kind"] == "raises"] == [
+        "parse raises ValueError", "Store raises ValueError", "Store.get raises LookupError"]
+    good = ("# store\n\n## parse(text)\nRaises ValueError when empty.\n\n## Store(size)\n"
+            "Raises ValueError below 1.\n\n### Store.get(key)\nRaises LookupError.\n")
+    assert checks.check_requirements(good, checklist) == []
+    silent = good.replace("Raises LookupError.", "Returns the value.")
+    [f] = checks.check_requirements(silent, checklist)
+    assert "LookupError" in f["message"] and "Store.get raises LookupError" in f["message"]
+
+
+def test_other_languages_get_their_exported_names_as_the_checklist():
+    js = "export function total(items) { return 0 }\nfunction hidden() {}\n" \
+         "export class Cart { add(item) {} }\n"
+    checklist = build_checklist({"kind": "source", "origin_name": "cart.js", "source_text": js})
+    assert [r["text"] for r in checklist] == ["function total", "class Cart", "method Cart.add"]
+    doc = "# cart\n\n## total(items)\n\n## Cart\n### add(item)\n"
+    assert checks.check_requirements(doc, checklist) == []
+    assert [f["code"] for f in checks.check_requirements("# cart\n## total\n", checklist)] == [
+        "uncovered:R2", "uncovered:R3"]
+    # a language with no parser here: no checklist, and the run record says why
+    assert build_checklist({"kind": "source", "origin_name": "x.cobol",
+                            "source_text": "IDENTIFICATION DIVISION."}) == []
