@@ -400,6 +400,21 @@ def check_placeholder_forms(draft: str) -> list[Finding]:
     return out
 
 
+_HTML_TAG = re.compile(r"</?(?:p|br|strong|b|em|i|u|div|span|ul|ol|li|h[1-6]|a|table|tr|td|"
+                       r"th|img|pre|blockquote|hr)\b[^<>\n]*/?>", re.IGNORECASE)
+
+
+def check_html(draft: str) -> list[Finding]:
+    """The text is Markdown: HTML tags outside code (a small model's `<p><strong>`) show
+    up as tags wherever the text is read as Markdown or plain text."""
+    tags = sorted({m.group(0) for m in _HTML_TAG.finditer(_CODE.sub(" ", draft))})
+    if not tags:
+        return []
+    return [Finding(code="html", severity="must_fix",
+                    message=f"The text uses HTML tags ({', '.join(tags[:4])}); write it in "
+                            f"Markdown: **bold**, a blank line between paragraphs.")]
+
+
 def run_checks(
     draft: str,
     needs: list[dict[str, str]],
@@ -432,6 +447,7 @@ def run_checks(
         *check_copied_brief(draft, brief),
         *check_placeholders(draft, needs),
         *check_placeholder_forms(draft),
+        *check_html(draft),
         *check_numbers(draft, sources, number_severity),
         *check_length(draft, min_words, max_words),
         *check_banned(draft, banned_phrases),
@@ -447,7 +463,7 @@ def run_checks(
 
 # The checks besides the checklist that a draft passes or fails as a whole.
 _WHOLE_TEXT_CHECKS = ("placeholder", "need", "number", "too", "banned", "name", "echo",
-                      "empty", "degenerate", "copies")
+                      "empty", "degenerate", "copies", "html")
 
 
 NO_TEXT = ("empty-draft", "degenerate-draft")  # findings that mean there is no text to score

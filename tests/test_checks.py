@@ -110,3 +110,13 @@ def test_letter_furniture_is_stripped_but_content_stays():
     assert strip_chatter(text) == "The build server moves on Saturday.\n"
     kept = "Hi all, the office is closed on Friday.\nThanks to facilities for the work."
     assert strip_chatter(kept) == kept + "\n"
+
+
+def test_html_tags_outside_code_are_must_fix():
+    html = "<p><strong>Lumo</strong> is a desk lamp.</p>"
+    [f] = checks.check_html(html)
+    assert f["severity"] == "must_fix" and "<p>" in f["message"] and "Markdown" in f["message"]
+    assert checks.check_html("**Lumo** is a desk lamp.\n\nIt folds flat.") == []
+    # tags shown as code in API docs are the docs' subject, not markup
+    assert checks.check_html("Returns `<p>text</p>`:\n\n```html\n<br/>\n```\n") == []
+    assert checks.check_html("Use a < b and b > c.") == []
