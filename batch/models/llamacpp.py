@@ -70,6 +70,7 @@ def grammar_of(schema: dict) -> str:
     except Exception as e:  # noqa: BLE001 - the converter raises plain Exceptions
         raise ValueError(f"the answer schema cannot become a llama.cpp grammar: {e}") from e
 
+
 class LlamaCppChat(BaseChatModel):
     model_path: str
     n_ctx: int = 4096
