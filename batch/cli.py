@@ -170,8 +170,8 @@ def print_summary(summary: BatchSummary) -> None:
 @click.option("--max-rounds", type=click.IntRange(1, 50), help="Writer-critic rounds at most.")
 @click.option("--threshold", type=click.FloatRange(0, 100),
               help="Score (0-100) a draft needs, overriding the rubric's.")
-@click.option("--review", type=click.Choice(["when_needed", "always", "never"]),
-              help="When to pause for a person.")
+@click.option("--review", type=click.Choice(["when_needed", "unfinished", "always", "never"]),
+              help="Which endings pause for a person (see loop.review in the README).")
 @click.option("--output", "output_dir", type=click.Path(file_okay=False),
               help="Folder for the finished texts.")
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
@@ -316,6 +316,13 @@ def review_show(ctx: click.Context, thread: str) -> None:
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
+    if item.stopped:
+        out.print(f"[yellow]the machine could not approve it ({escape(item.stopped)})[/]; "
+                  f"this is its best draft. What the code checks still find (approve over "
+                  f"it with --override \"reason\", or --edit, --revise, --reject):",
+                  soft_wrap=True)
+        for line in item.must_fix:
+            out.print(f"  - {escape(line)}", soft_wrap=True)
     if item.superseded_by:
         out.print(f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "
                   f"close it with --reject", soft_wrap=True)
@@ -406,15 +413,27 @@ def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, st
 @click.option("--reject", metavar="REASON", help="Reject the text, with a reason.")
 @click.option("--revise", metavar="NOTES", help="Send it back to the writer with these notes.")
 @click.option("--by", help="Who decides (default: $BRIEFLOOP_REVIEWER or your user name).")
+@click.option("--edit", "edit_file", is_flag=False, flag_value="-", default=None,
+              metavar="FILE",
+              help="Approve your own version of the text, from FILE (on a terminal, --edit "
+                   "alone opens $EDITOR on the draft). The code checks run on it.")
+@click.option("--override", metavar="REASON",
+              help="Approve over what the code checks still find, giving the reason.")
 @click.pass_context
 def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
                   answers_file: str | None, approve: bool, reject: str | None,
-                  revise: str | None, by: str | None) -> None:
+                  revise: str | None, by: str | None, edit_file: str | None,
+                  override: str | None) -> None:
     """Answer a waiting THREAD: fill its placeholders and approve, reject or revise.
 
     Without a decision flag, on a terminal, it asks for each placeholder and then for
-    the decision.
+    the decision. With --edit the decision is approve.
     """
+    if edit_file is not None:
+        if reject is not None or revise is not None:
+            raise UserError("--edit approves your version: it does not go with --reject "
+                            "or --revise")
+        approve = True
     chosen = [name for name, on in (("approve", approve), ("reject", reject is not None),
                                     ("revise", revise is not None)) if on]
     if len(chosen) > 1:
@@ -431,11 +450,28 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
                 answers = {**asked, **answers}
             else:
                 raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
-            result = review_mod.answer(batch, thread, decision, answers, text, by)
+            edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
+            result = review_mod.answer(batch, thread, decision, answers, text, by,
+                                       edited=edited, override=override)
         except BriefloopError as e:
             raise user_error(e) from None
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
+
+
+def read_edit(batch: Batch, thread: str, source: str) -> str:
+    """The person's version of the text: from a file, or from $EDITOR on a terminal."""
+    if source != "-":
+        try:
+            return Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"{source}: cannot read the edited text: {e}") from None
+    if not interactive():
+        raise UserError("--edit without a FILE opens $EDITOR, which needs a terminal")
+    edited = click.edit(review_mod.require_waiting(batch, thread).draft, extension=".md")
+    if edited is None:
+        raise UserError("the editor was closed without saving: nothing was changed")
+    return edited
 
 
 @review.command("pull")

@@ -118,7 +118,10 @@ class Loop(Strict):
     # None: each rubric's own threshold applies
     threshold: float | None = Field(None, ge=0, le=100)
     no_progress_rounds: int = Field(2, ge=1)
-    review: Literal["when_needed", "always", "never"] = "when_needed"
+    # Which endings pause for a person: never; when_needed (an approved text with
+    # placeholders to fill); unfinished (that, and every text the machine could not
+    # approve: max rounds, no progress); always (every ending, approved ones included).
+    review: Literal["when_needed", "unfinished", "always", "never"] = "when_needed"
     rubric: str = "memo"
     source_rubric: str = "api-docs"
     house_rules: str = "default"
@@ -236,6 +239,73 @@ class Retention(Strict):
     keep_days: float = Field(14.0, ge=0)
 
 
+class Notify(Strict):
+    """A message after a batch in which a text waits for a person or a brief failed
+    (batch.notify): e-mail through SMTP, a Slack-compatible webhook, or both."""
+
+    smtp_host: str = ""  # empty: no e-mail
+    smtp_port: int = Field(587, ge=1, le=65535)
+    # STARTTLS before login (port 587); false only for a relay on this machine
+    smtp_starttls: bool = True
+    smtp_user: str = ""  # empty: no login
+    # The variable that holds the password, read when sending; never the password. Not a
+    # BRIEFLOOP_* name: load() reads each of those as a config key.
+    smtp_password_env: str = "SMTP_PASSWORD"
+    mail_from: str = ""  # empty: smtp_user
+    mail_to: list[str] = []
+    webhook_url: str = ""  # POST {"text": ...}; empty: none
+    review_url: str = ""  # the link in the message: the review page or sheet
+    timeout_seconds: float = Field(10.0, gt=0)
+    # Transient failures (refused, timeout, SMTP 4xx, HTTP 429/5xx) are retried.
+    attempts: int = Field(3, ge=1, le=10)
+
+    @field_validator("smtp_host", "smtp_user", "mail_from", "webhook_url", "review_url")
+    @classmethod
+    def _stripped(cls, value: str) -> str:
+        return value.strip()
+
+    @field_validator("smtp_password_env")
+    @classmethod
+    def _env_name(cls, name: str) -> str:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise ValueError(f"{name!r} is not an environment variable name")
+        if name.startswith(ENV_PREFIX) and name not in ENV_NOT_KEYS:
+            raise ValueError(f"{name}: {ENV_PREFIX}* variables are read as config keys; "
+                             f"name the password's variable without that prefix")
+        return name
+
+    @field_validator("mail_from", "mail_to")
+    @classmethod
+    def _addresses(cls, value: str | list[str]) -> str | list[str]:
+        for address in [value] if isinstance(value, str) else value:
+            if address and not re.fullmatch(r"[^@\s,;<>\"]+@[^@\s,;<>\"]+", address):
+                raise ValueError(f"{address!r} is not an e-mail address (one per entry)")
+        return value
+
+    @field_validator("webhook_url")
+    @classmethod
+    def _valid_webhook(cls, url: str) -> str:
+        if not url:
+            return url
+        shown = mask_credentials(url)
+        try:
+            parts = urlsplit(url)
+            parts.port  # noqa: B018  raises on a port out of range or not a number
+        except ValueError as e:
+            raise ValueError(f"{shown!r} is not a valid URL ({e})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{shown!r} is not an http(s):// URL")
+        return url
+
+    @model_validator(mode="after")
+    def _complete(self) -> Notify:
+        if self.smtp_host and not self.mail_to:
+            raise ValueError("mail_to must list at least one address when smtp_host is set")
+        if self.smtp_host and not (self.mail_from or self.smtp_user):
+            raise ValueError("mail_from (or smtp_user) must be set when smtp_host is set")
+        return self
+
+
 class Settings(Strict):
     models: Models = Models()
     loop: Loop = Loop()
@@ -246,6 +316,7 @@ class Settings(Strict):
     google: Google = Google()
     schedule: Schedule = Schedule()
     retention: Retention = Retention()
+    notify: Notify = Notify()
 
     # Set by load(); not a key a user writes.
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)

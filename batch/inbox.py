@@ -8,7 +8,9 @@ deviations and suggestions, the score), a `config` of allowed responses, and a M
 `description`. It is resumed with `Command(resume=[HumanResponse])`:
 
     accept                     approve as it is (refused while a placeholder is empty)
-    edit      args.args.answers    approve with these placeholder values
+    edit      args.args.answers    approve with these placeholder values; args.args.draft
+                                   the person's own version of the text; args.args.override
+                                   the reason to approve over what the checks still find
     response  args = notes         send it back to the writer with these notes
     ignore    args = reason        reject
     approve / reject / revise      our own decision dict, as `response()` never sends
@@ -22,36 +24,61 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from batch.routing import machine_ending
 from batch.state import LoopState
 
 Decision = Literal["approve", "reject", "revise"]
 
 
+def shown(state: LoopState) -> dict[str, Any]:
+    """What a person is asked about: the current draft of a text that meets the bar, or
+    the best draft of one the machine could not approve, with why it stopped and what
+    the checks still find."""
+    ending = machine_ending(state) if not state.get("meets_bar") else None
+    best = state.get("best")
+    if ending is not None and best:
+        return {"draft": best["draft"], "needs_from_human": best["needs_from_human"],
+                "deviations": best["deviations"], "must_fix": list(best.get("must_fix", [])),
+                "score": best["score"], "stopped": ending}
+    return {"draft": state.get("draft", ""), "needs_from_human": state.get("needs_from_human", []),
+            "deviations": state.get("deviations", []),
+            "must_fix": list(state.get("must_fix", [])) if ending else [],
+            "score": state.get("score"), "stopped": ending}
+
+
 def payload(state: LoopState) -> dict[str, Any]:
     """An interrupt payload in the shape LangChain's Agent Inbox understands."""
     brief = state["brief"]
-    needs = state.get("needs_from_human", [])
+    text = shown(state)
+    needs = text["needs_from_human"]
     lines = [f"## {brief.get('title') or brief['id']}",
-             f"Score {state.get('score', 0):g} after {state.get('round', 0)} round(s).", ""]
+             f"Score {text['score'] or 0:g} after {state.get('round', 0)} round(s).", ""]
+    if text["stopped"]:
+        lines.append(f"**The machine could not approve it ({text['stopped']}).** What the "
+                     f"checks still find (approving over it needs a reason):")
+        lines += [f"- {m}" for m in text["must_fix"]]
+        lines.append("")
     if needs:
         lines.append("**Needed from you:**")
         lines += [f"- `{n['placeholder']}`: {n['question']}" for n in needs]
         lines.append("")
-    if state.get("deviations"):
+    if text["deviations"]:
         lines.append("**The writer's deliberate deviations:**")
-        lines += [f"- {d['point']}: {d['reason']}" for d in state["deviations"]]
+        lines += [f"- {d['point']}: {d['reason']}" for d in text["deviations"]]
         lines.append("")
-    lines += ["---", "", state.get("draft", "")]
+    lines += ["---", "", text["draft"]]
     return {
         "action_request": {
             "action": "review_draft",
             "args": {
                 "brief_id": brief["id"],
-                "draft": state.get("draft", ""),
+                "draft": text["draft"],
                 "needs_from_human": needs,
-                "deliberate_deviations": state.get("deviations", []),
+                "deliberate_deviations": text["deviations"],
                 "would_improve": state.get("would_improve", []),
-                "score": state.get("score"),
+                "must_fix": text["must_fix"],
+                "stopped": text["stopped"],
+                "score": text["score"],
                 "score_history": list(state.get("score_history", [])),
                 "answers": {n["placeholder"]: "" for n in needs},
             },
@@ -78,10 +105,18 @@ def decode(response: Any) -> dict[str, Any]:
     args = response.get("args")
     by = response.get("by")
     if kind == "accept":
-        return {"type": "approve", "answers": {}, "by": by}
+        decision = {"type": "approve", "answers": {}, "by": by}
+        if isinstance(args, dict) and args.get("override"):
+            decision["override"] = str(args["override"])
+        return decision
     if kind == "edit" and isinstance(args, dict):
         inner = args.get("args", args)
-        return {"type": "approve", "answers": dict(inner.get("answers") or {}), "by": by}
+        decision = {"type": "approve", "answers": dict(inner.get("answers") or {}), "by": by}
+        if isinstance(inner.get("draft"), str):
+            decision["draft"] = inner["draft"]  # the person's own version of the text
+        if inner.get("override"):
+            decision["override"] = str(inner["override"])
+        return decision
     if kind == "response":
         return {"type": "revise", "notes": str(args or ""), "by": by,
                 "answers": dict(response.get("answers") or {})}
@@ -93,11 +128,16 @@ def decode(response: Any) -> dict[str, Any]:
 
 
 def response(decision: Decision, answers: dict[str, str], text: str | None,
-                   by: str) -> list[dict[str, Any]]:
+             by: str, edited: str | None = None,
+             override: str | None = None) -> list[dict[str, Any]]:
     """The Agent Inbox response for a decision (see the module docstring)."""
     if decision == "approve":
-        return [{"type": "edit", "by": by,
-                 "args": {"action": "review_draft", "args": {"answers": answers}}}]
+        args: dict[str, Any] = {"answers": answers}
+        if edited is not None:
+            args["draft"] = edited
+        if override:
+            args["override"] = override
+        return [{"type": "edit", "by": by, "args": {"action": "review_draft", "args": args}}]
     if decision == "revise":
         # Agent Inbox's "response" carries only text; the values given so far ride along
         # in "answers" so a revision can use them as facts.

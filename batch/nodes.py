@@ -313,13 +313,25 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
                   if str(v).strip()}}
     kind = decision["type"]
     if kind == "approve":
-        missing = [n["placeholder"] for n in
-                   ph.unanswered(state.get("needs_from_human", []), answers)]
+        # What is approved: the text the person was shown (for a run the machine could not
+        # approve, its best draft), or the person's own version of it.
+        shown = inbox.shown(state)
+        draft = decision.get("draft", shown["draft"])
+        listed = {ph.normalize(n["placeholder"]): n for n in shown["needs_from_human"]}
+        needs = [listed.get(ph.normalize(p), {"placeholder": p, "question": ""})
+                 for p in dict.fromkeys(ph.find(draft))]
+        missing = [n["placeholder"] for n in ph.unanswered(needs, answers)]
         if missing:
             return {"human_answers": answers,
                     "decision": {"type": "invalid",
                                  "problem": "approve needs a value for " + ", ".join(missing)}}
-        return {"human_answers": answers, "decision": decision, "stop_reason": "approved_by_human"}
+        if "draft" not in decision and shown["must_fix"] and not decision.get("override"):
+            return {"human_answers": answers, "decision": {"type": "invalid", "problem": (
+                f"the machine could not approve this text ({shown['stopped']}); approving "
+                f"it over what the checks still find needs an override reason")}}
+        return {"human_answers": answers, "decision": decision, "draft": draft,
+                "needs_from_human": needs, "deviations": shown["deviations"],
+                "stop_reason": "approved_by_human"}
     if kind == "reject":
         return {"decision": decision, "stop_reason": "rejected_by_human"}
     if kind == "revise":

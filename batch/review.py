@@ -43,13 +43,17 @@ class Waiting:
     checklist: list[tuple[str, str, str, bool]] = field(default_factory=list)
     # the run of a newer version of the brief (or a rerun) that replaces this thread
     superseded_by: dict[str, Any] | None = None
+    # a run the machine could not approve: why it stopped, what the checks still find
+    stopped: str | None = None
+    must_fix: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         newer = self.superseded_by
         return {"thread_id": self.thread_id, "brief_id": self.brief_id, "title": self.title,
                 "score": self.score, "open_placeholders": len(self.needs),
                 "needs_from_human": self.needs, "waiting_since": self.waiting_since,
-                "problem": self.problem or None,
+                "problem": self.problem or None, "stopped": self.stopped,
+                "open_must_fix": self.must_fix,
                 "superseded_by": newer["thread_id"] if newer else None}
 
     def superseded_note(self) -> str:
@@ -98,6 +102,8 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
         problem=(values.get("decision") or {}).get("problem", ""),
         checklist=checklist_status(values, args["draft"]),
         superseded_by=batch.runlog.newer_of_brief(thread_id),
+        stopped=args.get("stopped"),
+        must_fix=list(args.get("must_fix") or []),
     )
 
 
@@ -149,11 +155,38 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
     return out
 
 
+def findings_for(batch: Batch, thread_id: str, text: str,
+                 answers: dict[str, str]) -> list[str]:
+    """What the code checks find in `text` as the thread's draft (a person's own
+    version), the placeholders counted as answered by `answers`: must-fix messages."""
+    values = dict(batch.snapshot(thread_id).values)
+    needs = [{"placeholder": p, "question": ""} for p in dict.fromkeys(ph.find(text))]
+    values.update(draft=text, needs_from_human=needs,
+                  human_answers={**(values.get("human_answers") or {}), **answers})
+    found = batch.resources.nodes.checks(values)["findings"]
+    # A person is a source: a figure or a name they wrote is theirs to vouch for.
+    return [f["message"] for f in found if f["severity"] == "must_fix"
+            and f["code"].split(":")[0] not in PERSONS_FACTS]
+
+
+PERSONS_FACTS = ("number", "name", "missing-placeholder")
+
+
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
-           text: str | None = None, by: str | None = None, wait: float = 10.0) -> BriefResult:
-    """Answer a waiting thread and run it on until it finishes or pauses again."""
+           text: str | None = None, by: str | None = None, wait: float = 10.0,
+           edited: str | None = None, override: str | None = None) -> BriefResult:
+    """Answer a waiting thread and run it on until it finishes or pauses again.
+
+    `edited` (with approve) is the person's own version of the text; the code checks
+    run on it, and approving over what they find, or over what they found in a text
+    the machine could not approve, needs an `override` reason."""
     # argv and files can carry lone surrogates (undecodable bytes): never into the text
     answers, text, by = encodable(answers), encodable(text), encodable(by)
+    edited, override = encodable(edited), encodable(override)
+    if edited is not None and decision != "approve":
+        raise BriefloopError("an edited text goes with approve")
+    if edited is not None and not edited.strip():
+        raise BriefloopError("the edited text is empty")
     if decision in ("reject", "revise") and not (text or "").strip():
         raise BriefloopError(f"--{decision} needs a reason or notes")
     with thread_lock(batch.lock_dir, thread_id, wait=wait):
@@ -166,17 +199,29 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
                                  f"that thread, or close this one with --reject")
         resolved = {**item.answers, **resolve_answers(item.needs, answers)}
         if decision == "approve":
-            missing = [n["placeholder"] for n in ph.unanswered(item.needs, resolved)]
+            needs = item.needs if edited is None else [
+                {"placeholder": p, "question": ""} for p in dict.fromkeys(ph.find(edited))]
+            if edited is not None:  # a placeholder the person wrote is answered by key
+                resolved.update({p: v for p, v in answers.items() if ph.is_placeholder(p)})
+            missing = [n["placeholder"] for n in ph.unanswered(needs, resolved)]
             if missing:
                 raise BriefloopError("approve needs a value for every placeholder; missing: "
                                      + ", ".join(missing))
+            found = (findings_for(batch, thread_id, edited, resolved) if edited is not None
+                     else item.must_fix)
+            if found and not (override or "").strip():
+                raise BriefloopError(
+                    "the code checks still find: " + " | ".join(found[:5])
+                    + (f" (and {len(found) - 5} more)" if len(found) > 5 else "")
+                    + "; fix it, or approve with --override \"reason\"")
         if decision == "revise":
             values = batch.snapshot(thread_id).values
             done, cap = values.get("revisions", 0), values["limits"]["max_revisions"]
             if done >= cap:
                 raise BriefloopError(f"this thread has been revised {done} time(s), the limit "
                                      f"(loop.max_revisions = {cap}): approve or reject it")
-        response = inbox.response(decision, resolved, text, reviewer_name(by))
+        response = inbox.response(decision, resolved, text, reviewer_name(by),
+                                  edited=edited, override=override)
         response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.

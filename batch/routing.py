@@ -33,22 +33,37 @@ def stalled(score_history: list[float], must_fix_history: list[list[str]], round
 
 
 def decide(state: LoopState) -> Decision:
+    """Where to go after the critic. `limits.review` says which endings a person sees:
+    never; when_needed (an approved text with placeholders to fill); unfinished (that,
+    and every text the machine could not approve: max rounds, no progress); always
+    (every ending)."""
     limits = state["limits"]
+    mode = limits["review"]
     if state.get("meets_bar"):
-        wants_review = limits["review"] == "always" or (
-            limits["review"] == "when_needed" and bool(state.get("needs_from_human"))
-        )
+        wants_review = mode == "always" or (
+            mode in ("when_needed", "unfinished") and bool(state.get("needs_from_human")))
         return Decision("review", None) if wants_review else Decision("finish", "approved")
+    ending = machine_ending(state)
+    if ending is None:
+        return Decision("writer", None)
+    if mode in ("unfinished", "always"):
+        return Decision("review", None)  # a person sees the best draft and why it stopped
+    return Decision("finish", ending)
+
+
+def machine_ending(state: LoopState) -> StopReason | None:
+    """Why the loop would stop without an approval, or None while it goes on."""
+    limits = state["limits"]
     if state.get("round", 0) >= limits["max_rounds"]:
-        return Decision("finish", "max_rounds")
+        return "max_rounds"
     if state.get("repeats", 0) >= 2:
         # The writer gave back the same text twice, the second time asked to start
         # afresh: more rounds would get the same answer.
-        return Decision("finish", "no_progress")
+        return "no_progress"
     if stalled(state.get("score_history", []), state.get("must_fix_history", []),
                limits["no_progress_rounds"]):
-        return Decision("finish", "no_progress")
-    return Decision("writer", None)
+        return "no_progress"
+    return None
 
 
 def route_after_writer(state: LoopState) -> Literal["checks", "finish"]:

@@ -145,6 +145,10 @@ def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
     if decision.get("type") not in ("approve", "reject", "revise"):
         return {}
     note = decision.get("reason") or decision.get("notes") or None
+    if decision.get("override"):
+        note = f"approved over the checks' findings: {decision['override']}"
+    if decision.get("draft") is not None:
+        note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
     return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
             "decision_note": note}
 

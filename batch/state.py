@@ -15,7 +15,7 @@ from batch.outcomes import StopReason
 class Limits(TypedDict):
     max_rounds: int
     no_progress_rounds: int
-    review: Literal["when_needed", "always", "never"]
+    review: Literal["when_needed", "unfinished", "always", "never"]
     threshold: float
     max_revisions: int
 

@@ -331,3 +331,96 @@ def test_cli_list_and_show_say_a_thread_is_superseded(project):
     refused = runner.invoke(cli, ["--config", str(cfg), "review", "answer", old,
                                   "--set", "1=4M", "--approve"])
     assert refused.exit_code == 2 and "approve is refused" in refused.output
+
+
+# -- every ending can go to a person; a person's own version ------------------------------
+
+BROKEN = "Q3 revenue grew 17%. We opened Berlin."  # 17% comes from nowhere: a must-fix
+
+
+def unfinished(project, mode="unfinished"):
+    s = make_settings(project, **{"loop.review": mode, "loop.max_rounds": 1})
+    write_brief(project, "q3.md", "Memo on Q3: revenue grew; we opened Berlin.", id="q3")
+    batch = Batch(s, models={"writer": ScriptedModel([writer_answer(BROKEN)] * 2),
+                             "critic": ScriptedModel([critic_answer(5)] * 2)}, strict=True)
+    [r] = batch.run(project / "briefs").results
+    return batch, r
+
+
+def test_when_needed_sets_an_unapproved_text_aside_without_a_person(project):
+    batch, r = unfinished(project, "when_needed")
+    assert r.outcome == "max_rounds" and review.list_waiting(batch) == []
+
+
+@pytest.mark.parametrize("mode", ["unfinished", "always"])
+def test_a_text_the_machine_could_not_approve_goes_to_a_person(project, mode):
+    batch, r = unfinished(project, mode)
+    assert r.outcome == "awaiting_human"
+    [item] = review.list_waiting(batch)
+    assert item.stopped == "max_rounds" and item.draft == BROKEN
+    assert any("17" in m for m in item.must_fix)
+    with pytest.raises(BriefloopError, match="code checks still find.*17"):
+        review.answer(batch, item.thread_id, "approve", {}, by="ana")
+    done = review.answer(batch, item.thread_id, "approve", {}, by="ana",
+                         override="the figure is in the board pack")
+    assert done.outcome == "approved_by_human"
+    assert Path(done.record["output_path"]).parent.name == "output"
+    assert body_of(done.record["output_path"]) == BROKEN
+    assert done.record["decision_note"] == ("approved over the checks' findings: the figure "
+                                            "is in the board pack")
+
+
+def test_always_pauses_an_approved_text_too(project):
+    s = make_settings(project, **{"loop.review": "always"})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.", id="a")
+    batch = Batch(s, models={"writer": ScriptedModel([writer_answer(
+        "The office is closed on Friday from 15:00.")]),
+        "critic": ScriptedModel([critic_answer(5)])}, strict=True)
+    [r] = batch.run(project / "briefs").results
+    assert r.outcome == "awaiting_human"
+    [item] = review.list_waiting(batch)
+    assert item.stopped is None and item.must_fix == []
+    assert review.answer(batch, item.thread_id, "approve", {}).outcome == "approved_by_human"
+
+
+def test_a_persons_own_version_is_checked_then_approved(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    mine = "Q3 revenue was 4.2M EUR. We opened Berlin."
+    done = review.answer(batch, tid, "approve", {}, by="ana", edited=mine)
+    assert done.outcome == "approved_by_human" and body_of(done.record["output_path"]) == mine
+    assert done.record["decision_note"] == "edited by the reviewer"
+
+
+def test_an_edit_with_a_finding_needs_an_override(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    mine = f"Q3 revenue was {PH}. Zurich figures follow."  # Berlin, which the brief gives, is gone
+    with pytest.raises(BriefloopError, match="code checks still find.*Berlin"):
+        review.answer(batch, tid, "approve", {PH: "4M"}, edited=mine)
+    with pytest.raises(BriefloopError, match="missing"):
+        review.answer(batch, tid, "approve", {}, edited=mine, override="known")
+    done = review.answer(batch, tid, "approve", {PH: "4M"}, edited=mine, override="known")
+    assert body_of(done.record["output_path"]) == mine.replace(PH, "4M")
+
+
+def test_cli_edit_from_a_file(project):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    mine = project / "mine.md"
+    mine.write_text("Q3 revenue was 4.2M EUR. We opened Berlin.\n")
+    runner = CliRunner()
+    wrong = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--edit",
+                                str(mine), "--reject", "no"])
+    assert wrong.exit_code == 2 and "does not go with" in wrong.output
+    done = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--edit",
+                               str(mine), "--by", "bo"])
+    assert done.exit_code == 0, done.output
+    [out] = (project / "output").glob("q3*.md")
+    assert "4.2M EUR" in out.read_text()
+
+
+def test_an_inbox_edit_carries_the_text(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    mine = "Q3 revenue was 5M EUR. We opened Berlin."
+    done = batch.resume(tid, inbox.response("approve", {}, None, "cy", edited=mine))
+    assert done.outcome == "approved_by_human" and body_of(done.record["output_path"]) == mine
