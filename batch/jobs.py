@@ -11,7 +11,7 @@ from pathlib import Path
 
 import gspread
 
-from batch import review_sheet
+from batch import notify, review_sheet
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.locks import file_lock
@@ -40,11 +40,37 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
         with batch_lock(settings, wait), Batch(settings, models=models, progress=progress,
                                                strict=strict,
                                                google_client=google_client) as batch:
-            return _recorded(batch, source, rerun, concurrency, job)
+            summary = _recorded(batch, source, rerun, concurrency, job)
     except LockBusy:
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
             f"these briefs, or run again when it is done") from None
+    # After the lock: a slow mail server must not hold up the next batch.
+    report = notify_report(settings, summary, source)
+    if notify.should_notify(report):
+        summary.warnings += notify.send(notify_settings(settings), report)
+    return summary
+
+
+def notify_settings(settings: Settings):
+    """[notify], its link defaulting to the shared Google sheet when there is one."""
+    if settings.notify.review_url or settings.log.gsheet is None:
+        return settings.notify
+    sheet = f"https://docs.google.com/spreadsheets/d/{settings.log.gsheet.spreadsheet}"
+    return settings.notify.model_copy(update={"review_url": sheet})
+
+
+def notify_report(settings: Settings, summary: BatchSummary,
+                  source: str | Path) -> notify.Report:
+    """What the message after a batch says: every text that waits for a person (new or
+    still waiting: a reminder each night) and every brief that failed."""
+    waiting = [notify.Waiting(r.brief_id, (r.record or {}).get("title", ""),
+                              [n["placeholder"] for n in
+                               (r.record or {}).get("needs_from_human") or []])
+               for r in summary.results if r.outcome in ("awaiting_human", "waiting")]
+    failed = [(r.brief_id, r.error or "error") for r in summary.results
+              if r.outcome == "error"]
+    return notify.Report(dict(summary.counts), waiting, failed, str(source))
 
 
 def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | None,

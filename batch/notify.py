@@ -1,0 +1,323 @@
+"""A message after a batch in which a text waits for a person or a brief failed.
+
+Two channels, each optional ([notify] in the config): e-mail through SMTP (STARTTLS
+before login; the password is read from the environment variable the config names, at
+send time) and a Slack-compatible incoming webhook (POST {"text": ...}). `send` tries
+every configured channel and returns what went wrong as one-line warnings: a
+notification that cannot be delivered never fails the batch that has already run.
+
+Transient failures (refused, timed out, SMTP 4xx, HTTP 429/5xx) are retried up to
+`attempts` times with a short doubling backoff; permanent ones (SMTP 5xx such as 535
+authentication failed, HTTP 4xx other than 429, a certificate that does not verify) are
+not. No message, warning or error names the password, a URL's user:password@ part or a
+webhook's path (a Slack webhook's path is its secret).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import smtplib
+import socket
+import ssl
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from urllib.parse import urlsplit
+
+import requests
+
+from batch.config import Notify, mask_credentials
+from batch.outcomes import OUTCOME_ORDER, label
+
+BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
+MAX_BACKOFF_SECONDS = 30.0  # also the most of a Retry-After header that is honoured
+_ONE_LINE_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A text that waits for a person, and the placeholders only a person can fill."""
+
+    brief_id: str
+    title: str
+    needs: list[str]
+
+
+@dataclass(frozen=True)
+class Report:
+    """What one batch did, as the message tells it."""
+
+    counts: dict[str, int]  # outcome -> briefs, e.g. {"approved": 2, "error": 1}
+    waiting: list[Waiting]
+    failed: list[tuple[str, str]]  # (brief_id, one-line error)
+    source: str  # what the batch ran on
+
+
+def should_notify(report: Report) -> bool:
+    """Whether anything waits for a person or failed."""
+    return bool(report.waiting or report.failed)
+
+
+def _one_line(text: str, limit: int = _ONE_LINE_CHARS) -> str:
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def subject(report: Report) -> str:
+    parts = []
+    if report.waiting:
+        n = len(report.waiting)
+        parts.append(f"{_plural(n, 'text', 'texts')} {'waits' if n == 1 else 'wait'} for you")
+    if report.failed:
+        parts.append(f"{len(report.failed)} failed")
+    return "briefloop: " + (", ".join(parts) if parts else "nothing waits, nothing failed")
+
+
+def _counts_line(counts: Mapping[str, int]) -> str:
+    known = [o for o in OUTCOME_ORDER if counts.get(o)]
+    other = sorted(o for o in counts if o not in OUTCOME_ORDER and counts[o])
+    return ", ".join(f"{label(o)} {counts[o]}" for o in known + other) or "no briefs"
+
+
+def message(report: Report, review_url: str = "") -> tuple[str, str]:
+    """The (subject, plain-text body) of the message about `report`."""
+    lines = [f"Batch on {_one_line(report.source)}: {_counts_line(report.counts)}."]
+    if report.waiting:
+        lines += ["", f"Waiting for you ({len(report.waiting)}):"]
+        for w in report.waiting:
+            title = f" ({_one_line(w.title)})" if w.title.strip() else ""
+            lines.append(f"- {_one_line(w.brief_id)}{title}")
+            if w.needs:
+                lines += [f"    needs {_one_line(need)}" for need in w.needs]
+            else:
+                lines.append("    needs your review")
+    if report.failed:
+        lines += ["", f"Failed ({len(report.failed)}):"]
+        lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}"
+                  for bid, err in report.failed]
+    if review_url.strip():
+        lines += ["", f"Review: {review_url.strip()}"]
+    body = mask_credentials("\n".join(lines) + "\n")
+    return subject(report), body
+
+
+class _Failed(Exception):
+    def __init__(self, text: str, transient: bool, wait: float = 0.0):
+        super().__init__(text)
+        self.text = _one_line(text)
+        self.transient = transient
+        self.wait = wait
+
+
+def _retrying(attempts: int, backoff: float, once: Callable[[], None]) -> str | None:
+    """Run `once` until it succeeds, fails for good or `attempts` are used up: None,
+    or the failure as "<what went wrong> (<n> attempts)"."""
+    for n in range(1, attempts + 1):
+        try:
+            once()
+            return None
+        except _Failed as f:
+            if not f.transient or n == attempts:
+                return f"{f.text} ({_plural(n, 'attempt', 'attempts')})"
+            wait = max(min(backoff * 2 ** (n - 1), MAX_BACKOFF_SECONDS),
+                       min(f.wait, MAX_BACKOFF_SECONDS))
+            time.sleep(wait)
+    raise AssertionError("unreachable: attempts >= 1")
+
+
+# --- e-mail --------------------------------------------------------------------------
+
+def _smtp_text(error: bytes | str) -> str:
+    if isinstance(error, bytes):
+        error = error.decode("utf-8", "replace")
+    return _one_line(error)
+
+
+def _os_failure(e: OSError) -> _Failed:
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return _Failed(f"TLS certificate not trusted: {e.verify_message or e}", False)
+    if isinstance(e, TimeoutError | socket.timeout):
+        return _Failed("timed out", True)
+    if isinstance(e, socket.gaierror):
+        # a name that does not resolve stays so; "try again" is the resolver's own word
+        return _Failed(f"host not found: {e.strerror or e}", e.errno == socket.EAI_AGAIN)
+    return _Failed(e.strerror or str(e) or e.__class__.__name__, True)
+
+
+def _smtp_once(settings: Notify, mail: EmailMessage, password: str | None,
+               context: ssl.SSLContext) -> None:
+    try:
+        smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port,
+                            timeout=settings.timeout_seconds)
+    except smtplib.SMTPResponseException as e:  # the greeting refused us (421, 554)
+        raise _Failed(f"{e.smtp_code} {_smtp_text(e.smtp_error)}",
+                      400 <= e.smtp_code < 500) from None
+    except OSError as e:
+        raise _os_failure(e) from None
+    try:
+        if settings.smtp_starttls:
+            smtp.starttls(context=context)
+        if settings.smtp_user:
+            smtp.login(settings.smtp_user, password or "")
+        refused = smtp.send_message(mail)
+    except smtplib.SMTPRecipientsRefused as e:  # every recipient
+        codes = [code for code, _ in e.recipients.values()]
+        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}"
+                         for who, (code, msg) in e.recipients.items())
+        raise _Failed(f"recipients refused: {text}",
+                      all(400 <= c < 500 for c in codes)) from None
+    except smtplib.SMTPResponseException as e:  # 535 auth failed, 4xx try later, ...
+        raise _Failed(f"{e.smtp_code} {_smtp_text(e.smtp_error)}",
+                      400 <= e.smtp_code < 500) from None
+    except smtplib.SMTPServerDisconnected as e:
+        raise _Failed(f"server disconnected: {e}", True) from None
+    except smtplib.SMTPException as e:  # STARTTLS or AUTH not offered: a setup mistake
+        raise _Failed(str(e) or e.__class__.__name__, False) from None
+    except OSError as e:
+        raise _os_failure(e) from None
+    except (ValueError, UnicodeError) as e:  # e.g. a password that is not ASCII
+        raise _Failed(f"{e.__class__.__name__}: {e}", False) from None
+    finally:
+        _quit(smtp)
+    if refused:  # the others have it: a retry would send it to them twice
+        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}"
+                         for who, (code, msg) in refused.items())
+        raise _Failed(f"not accepted for {text}", False)
+
+
+def _quit(smtp: smtplib.SMTP) -> None:
+    try:
+        smtp.quit()
+    except (smtplib.SMTPException, OSError):
+        smtp.close()
+
+
+def _mail(settings: Notify, subject_line: str, body: str) -> EmailMessage:
+    mail = EmailMessage()
+    mail["Subject"] = subject_line
+    mail["From"] = settings.mail_from or settings.smtp_user
+    mail["To"] = ", ".join(settings.mail_to)
+    mail["Date"] = formatdate(localtime=True)
+    mail["Message-ID"] = make_msgid(domain=settings.smtp_host)
+    mail.set_content(body)
+    return mail
+
+
+def _send_mail(settings: Notify, subject_line: str, body: str, environ: Mapping[str, str],
+               context: ssl.SSLContext | None, backoff: float) -> str | None:
+    what = f"notification by e-mail to {', '.join(settings.mail_to)}"
+    password = None
+    if settings.smtp_user:
+        password = environ.get(settings.smtp_password_env)
+        if not password:
+            return (f"{what} not sent: ${settings.smtp_password_env} (the SMTP password "
+                    f"for {settings.smtp_user}) is not set")
+        body = body.replace(password, "***")
+    mail = _mail(settings, subject_line, body)
+    ctx = context if context is not None else ssl.create_default_context()
+    failure = _retrying(settings.attempts, backoff,
+                        lambda: _smtp_once(settings, mail, password, ctx))
+    if failure is None:
+        return None
+    if password:
+        failure = failure.replace(password, "***")
+    return f"{what} via {settings.smtp_host}:{settings.smtp_port} failed: {failure}"
+
+
+# --- webhook -------------------------------------------------------------------------
+
+def _webhook_shown(url: str) -> str:
+    """The webhook as a warning may name it: scheme and host, never the path (a Slack
+    webhook's path is its secret) nor user:password@."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme}://{host}{port}/…"
+
+
+def _scrub(text: str, url: str) -> str:
+    parts = urlsplit(url)
+    secrets = [url, mask_credentials(url), parts.path + (f"?{parts.query}" if parts.query
+                                                         else ""), parts.query]
+    if parts.password:
+        secrets.append(parts.password)
+    for secret in sorted(filter(lambda s: len(s) > 1, secrets), key=len, reverse=True):
+        text = text.replace(secret, "/…")
+    return mask_credentials(text)
+
+
+def _slack_escape(text: str) -> str:
+    """Slack reads <...> as links and mentions (<!channel>) and & as an entity."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _retry_after(response: requests.Response) -> float:
+    try:
+        return max(0.0, float(response.headers.get("Retry-After", "")))
+    except ValueError:  # absent, or an HTTP date: the backoff decides
+        return 0.0
+
+
+def _connect_reason(e: requests.RequestException) -> str:
+    m = re.search(r"\[Errno -?\d+\] ([^'\")\]]+)", str(e))
+    return m.group(1).strip() if m else e.__class__.__name__
+
+
+def _webhook_once(url: str, text: str, timeout: float) -> None:
+    try:
+        response = requests.post(url, json={"text": text}, timeout=timeout,
+                                 allow_redirects=False)
+    except requests.Timeout:
+        raise _Failed("timed out", True) from None
+    except requests.ConnectionError as e:
+        raise _Failed(f"cannot connect: {_connect_reason(e)}", True) from None
+    except requests.RequestException as e:
+        raise _Failed(_scrub(f"{e.__class__.__name__}: {e}", url), False) from None
+    code = response.status_code
+    if 200 <= code < 300:
+        return
+    answer = _one_line(response.text, 200)
+    text = f"HTTP {code} {response.reason or ''}".rstrip() + (f": {answer}" if answer else "")
+    raise _Failed(_scrub(text, url), code == 429 or code >= 500, _retry_after(response))
+
+
+def _send_webhook(settings: Notify, subject_line: str, body: str,
+                  backoff: float) -> str | None:
+    text = _slack_escape(f"{subject_line}\n{body}")
+    failure = _retrying(settings.attempts, backoff,
+                        lambda: _webhook_once(settings.webhook_url, text,
+                                              settings.timeout_seconds))
+    if failure is None:
+        return None
+    return f"notification by webhook {_webhook_shown(settings.webhook_url)} failed: {failure}"
+
+
+def send(settings: Notify, report: Report, environ: Mapping[str, str] | None = None, *,
+         ssl_context: ssl.SSLContext | None = None,
+         backoff: float = BACKOFF_SECONDS) -> list[str]:
+    """Send the message about `report` to every configured channel: the warnings, one
+    line each (empty: delivered, or no channel configured). Never raises for a delivery
+    failure. The caller decides whether to send (`should_notify`). `environ` holds the
+    SMTP password's variable (default os.environ); `ssl_context` replaces the default
+    one for STARTTLS (tests trust their own certificate with it)."""
+    env = os.environ if environ is None else environ
+    subject_line, body = message(report, settings.review_url)
+    warnings = []
+    if settings.smtp_host:
+        warning = _send_mail(settings, subject_line, body, env, ssl_context, backoff)
+        if warning:
+            warnings.append(warning)
+    if settings.webhook_url:
+        warning = _send_webhook(settings, subject_line, body, backoff)
+        if warning:
+            warnings.append(warning)
+    return warnings

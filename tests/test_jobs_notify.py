@@ -1,0 +1,69 @@
+"""The message after a batch: sent when a text waits for a person or a brief failed,
+through a real local webhook server; never when everything was approved."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from batch.jobs import run_job
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+PH = "[FIGURE NEEDED: Q3 revenue]"
+
+
+@pytest.fixture
+def webhook(monkeypatch):
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    received: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - the http.server interface
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/hook", received
+    server.shutdown()
+
+
+def test_a_waiting_text_is_announced_and_an_approved_batch_is_not(project, webhook):
+    url, received = webhook
+    s = make_settings(project, **{"notify.webhook_url": url,
+                                  "notify.review_url": "http://127.0.0.1:8765/"})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.", id="a")
+    models = {"writer": ScriptedModel([writer_answer(
+        "The office is closed on Friday from 15:00.")]),
+        "critic": ScriptedModel([critic_answer(5)])}
+    summary = run_job(s, project / "briefs", models=models, strict=True)
+    assert summary.counts["approved"] == 1 and received == []
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3",
+                title="Q3 memo")
+    models = {"writer": ScriptedModel([writer_answer(f"Q3 revenue was {PH}.",
+                                                     needs=[(PH, "What was it?")])]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    summary = run_job(s, project / "briefs", models=models, strict=True)
+    assert not summary.warnings
+    [message] = received
+    assert "q3" in message["text"] and "Q3 revenue" in message["text"]
+    assert "http://127.0.0.1:8765/" in message["text"]
+
+
+def test_a_failed_delivery_is_a_warning_not_a_failed_batch(project):
+    s = make_settings(project, **{"notify.webhook_url": "http://127.0.0.1:9/hook",
+                                  "notify.attempts": 1})
+    write_brief(project, "bad.md", "")  # an empty brief: an error run
+    summary = run_job(s, project / "briefs", models={"writer": None, "critic": None},
+                      strict=True)
+    assert summary.failed
+    assert any("notification" in w and "failed" in w for w in summary.warnings)
