@@ -474,6 +474,33 @@ def read_edit(batch: Batch, thread: str, source: str) -> str:
     return edited
 
 
+@review.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback needs --token.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
+              help="Port to listen on.")
+@click.option("--token", envvar="BRIEFLOOP_REVIEW_TOKEN",
+              help="Required to open the page (once as ?token=...; then a cookie). "
+                   "Default: $BRIEFLOOP_REVIEW_TOKEN.")
+@click.pass_context
+def review_serve(ctx: click.Context, host: str, port: int, token: str | None) -> None:
+    """Serve the review page: the waiting threads, each with its draft, placeholders,
+    findings and history, to approve, edit, revise or reject in a browser."""
+    from batch.web import is_loopback, serve
+
+    settings = load_settings(ctx)
+    if not is_loopback(host) and not token:
+        raise UserError(f"the review page would be reachable from other machines on {host}: "
+                        f"give --token (or $BRIEFLOOP_REVIEW_TOKEN), or bind to 127.0.0.1")
+    where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
+    out.print(escape(f"review page on {where}" + ("?token=..." if token else "")
+                     + " (Ctrl-C stops it)"), highlight=False)
+    try:
+        serve(settings, host=host, port=port, token=token)
+    except BriefloopError as e:
+        raise user_error(e) from None
+
+
 @review.command("pull")
 @click.pass_context
 def review_pull(ctx: click.Context) -> None:

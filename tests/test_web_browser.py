@@ -1,0 +1,125 @@
+"""The review page in a real browser: Debian's chromium driven by Playwright.
+
+CI installs the `chromium` package (.ci/run); Playwright's own browser download is
+never used. Without chromium these tests fail, naming the package, rather than skip.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+from test_web import PH, QUESTION, XSS_DRAFT, pause
+
+from batch import web
+from batch.runner import Batch
+
+from conftest import REPO, make_settings
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+RESULTS = REPO / "bench" / "results"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def running(app) -> Iterator[str]:
+    """The app served by uvicorn in a background thread on a free loopback port."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                           log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@contextmanager
+def browser(tmp_path: Path):
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        pytest.fail("chromium is missing: install Debian's package `chromium` "
+                    "(apt-get install -y chromium); .ci/run does")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the Python package `playwright` is missing: pip install -e '.[test]'")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
+            args=ARGS, viewport={"width": 1280, "height": 900})
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def test_approve_in_the_browser(project, settings, tmp_path):
+    tid, models = pause(project, settings)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    app = web.create_app(settings, models=models, strict=True)
+    with running(app) as base, browser(tmp_path) as context:
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(base + "/")
+        assert page.get_by_role("link", name="Q3 memo").is_visible()
+        page.screenshot(path=str(RESULTS / "review-list.png"), full_page=True)
+
+        page.get_by_role("link", name="Q3 memo").click()
+        page.wait_for_url(f"**/thread/{tid}")
+        field = page.get_by_label(QUESTION)
+        assert field.get_attribute("name") == f"ph:{PH}"
+        assert page.locator("mark.ph").first.inner_text().startswith(PH)
+        field.fill("4.2M EUR")
+        page.get_by_label("Your name").fill("Ana Example")
+        page.screenshot(path=str(RESULTS / "review-thread.png"), full_page=True)
+
+        page.locator("#approve").click()
+        page.wait_for_url(base + "/")
+        status = page.get_by_role("status").inner_text()
+        assert "approved_by_human: output/q3.md" in status
+        assert "No thread is waiting for a person." in page.content()
+        assert dialogs == []
+
+    with Batch(settings) as batch:
+        rec = batch.runlog.by_thread(tid)
+    assert rec["stop_reason"] == "approved_by_human" and rec["decided_by"] == "Ana Example"
+    out = project / "output" / "q3.md"
+    assert "Q3 revenue was 4.2M EUR." in out.read_text(encoding="utf-8")
+
+
+def test_a_draft_with_script_opens_no_dialog(project, tmp_path):
+    settings = make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 1})
+    tid, models = pause(project, settings, draft=XSS_DRAFT)
+    app = web.create_app(settings, models=models, strict=True)
+    with running(app) as base, browser(tmp_path) as context:
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.goto(f"{base}/thread/{tid}")
+        draft = page.locator(".draft")
+        assert "<script>alert(1)</script>" in draft.inner_text()  # shown as text
+        assert draft.locator("script, img").count() == 0
+        page.wait_for_timeout(300)  # an onerror handler would fire by now
+        assert dialogs == []
