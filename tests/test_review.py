@@ -424,3 +424,18 @@ def test_an_inbox_edit_carries_the_text(project, settings):
     mine = "Q3 revenue was 5M EUR. We opened Berlin."
     done = batch.resume(tid, inbox.response("approve", {}, None, "cy", edited=mine))
     assert done.outcome == "approved_by_human" and body_of(done.record["output_path"]) == mine
+
+
+def test_cli_edit_on_a_terminal_opens_the_editor(project, monkeypatch):
+    cfg = cli_project(project)
+    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    batch.close()
+    editor = project / "editor.sh"  # stands in for $EDITOR: rewrites the file it is given
+    editor.write_text('#!/bin/sh\nprintf "Q3 revenue was 7M EUR. We opened Berlin.\\n" > "$1"\n')
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+    monkeypatch.setattr("batch.cli.interactive", lambda: True)
+    done = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--edit"])
+    assert done.exit_code == 0, done.output
+    [out] = (project / "output").glob("q3*.md")
+    assert "Q3 revenue was 7M EUR." in out.read_text()
