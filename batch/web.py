@@ -146,7 +146,8 @@ def thread_view(batch: Batch, thread_id: str) -> dict[str, Any]:
         "item": item,
         "brief_text": (values.get("brief") or {}).get("text", ""),
         "draft_html": render_draft(item.draft, placeholders),
-        "must_fix": list(values.get("must_fix", []) or []),
+        # a text the machine could not approve: what its best draft still has wrong
+        "must_fix": item.must_fix if item.stopped else list(values.get("must_fix", []) or []),
         "findings": findings,
         "chart": score_chart(item.score_history),
         "superseded": item.superseded_note(),

@@ -253,6 +253,7 @@ def test_model_written_html_is_escaped(project):
     assert "<strong>bold</strong>" in html  # Markdown is still rendered
     assert '<mark class="ph" id="ph-1">' in html
     assert "must fix: The text uses HTML tags (&lt;img" in html  # must_fix listed first
+    assert 'id="stopped"' in html and "could not approve this text" in html
     assert html.index("must fix:") < html.index("<code>html</code>")
 
 
