@@ -148,8 +148,17 @@ def normalize_number(token: str) -> str:
     return n
 
 
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
 def numbers_of(text: str) -> list[str]:
-    return sorted({normalize_number(m.group(0)) for m in NUMBER.finditer(text)})
+    """The numbers a text states, a small one written as a word ("five") included: a
+    brief's "5 brightness levels" is covered by "five brightness levels"."""
+    found = {normalize_number(m.group(0)) for m in NUMBER.finditer(text)}
+    found |= {_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(text)}
+    return sorted(found)
 
 
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")

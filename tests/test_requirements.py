@@ -280,3 +280,11 @@ def test_other_languages_get_their_exported_names_as_the_checklist():
     # a language with no parser here: no checklist, and the run record says why
     assert build_checklist({"kind": "source", "origin_name": "x.cobol",
                             "source_text": "IDENTIFICATION DIVISION."}) == []
+
+
+def test_a_small_number_written_as_a_word_covers_the_figure():
+    checklist = build_checklist({"text": "Facts: 5 brightness levels, folds flat."})
+    assert checks.check_requirements("It has five brightness levels and folds flat.",
+                                     checklist) == []
+    assert checks.check_requirements("It has six brightness levels and folds flat.",
+                                     checklist) != []
