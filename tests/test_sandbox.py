@@ -164,7 +164,8 @@ def test_a_busy_loop_is_stopped_at_the_timeout_and_nothing_is_left(work: Path):
     result = python("while True: pass", work, mark, timeout=1.0)
     took = time.monotonic() - started
     assert result.timed_out and result.returncode is None, result
-    assert 1.0 <= result.seconds < 3.0 and took < 3.5
+    # stopped at the limit, not at some later point (margins for a loaded CI machine)
+    assert 1.0 <= result.seconds < 6.0 and took < 8.0
     assert left_behind(mark) == []
 
 
