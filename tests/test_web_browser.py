@@ -6,6 +6,7 @@ never used. Without chromium these tests fail, naming the package, rather than s
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import threading
@@ -26,6 +27,8 @@ from conftest import REPO, make_settings
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+# The README shows these screenshots; a test run writes them to its own folder, and
+# BRIEFLOOP_SCREENSHOTS=1 writes them to bench/results/ to refresh the README's.
 RESULTS = REPO / "bench" / "results"
 
 
@@ -76,7 +79,8 @@ def browser(tmp_path: Path):
 
 def test_approve_in_the_browser(project, settings, tmp_path):
     tid, models = pause(project, settings)
-    RESULTS.mkdir(parents=True, exist_ok=True)
+    shots = RESULTS if os.environ.get("BRIEFLOOP_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
     app = web.create_app(settings, models=models, strict=True)
     with running(app) as base, browser(tmp_path) as context:
         page = context.new_page()
@@ -84,7 +88,7 @@ def test_approve_in_the_browser(project, settings, tmp_path):
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
         page.goto(base + "/")
         assert page.get_by_role("link", name="Q3 memo").is_visible()
-        page.screenshot(path=str(RESULTS / "review-list.png"), full_page=True)
+        page.screenshot(path=str(shots / "review-list.png"), full_page=True)
 
         page.get_by_role("link", name="Q3 memo").click()
         page.wait_for_url(f"**/thread/{tid}")
@@ -93,7 +97,9 @@ def test_approve_in_the_browser(project, settings, tmp_path):
         assert page.locator("mark.ph").first.inner_text().startswith(PH)
         field.fill("4.2M EUR")
         page.get_by_label("Your name").fill("Ana Example")
-        page.screenshot(path=str(RESULTS / "review-thread.png"), full_page=True)
+        page.screenshot(path=str(shots / "review-thread.png"), full_page=True)
+        assert all((shots / n).stat().st_size > 5_000
+                   for n in ("review-list.png", "review-thread.png"))
 
         page.locator("#approve").click()
         page.wait_for_url(base + "/")
