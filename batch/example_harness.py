@@ -18,6 +18,9 @@ import traceback
 def load(name):
     here = os.getcwd()
     sys.path[:0] = [os.path.join(here, "_src"), here]
+    # A file named like a standard module that Python has loaded already (token.py,
+    # types.py...) must be the one the examples run against, also in their own imports.
+    sys.modules.pop(name, None)
     try:
         return importlib.import_module(name)
     except ImportError as e:

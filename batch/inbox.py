@@ -110,16 +110,21 @@ def decode(response: Any) -> dict[str, Any]:
             decision["override"] = str(args["override"])
         return decision
     if kind == "edit" and isinstance(args, dict):
-        inner = args.get("args", args)
-        decision = {"type": "approve", "answers": dict(inner.get("answers") or {}), "by": by}
+        inner = args["args"] if isinstance(args.get("args"), dict) else args
+        answers = inner.get("answers") or {}
+        if not isinstance(answers, dict):
+            return {"type": "invalid", "problem": "answers must map placeholders to values"}
+        decision = {"type": "approve", "answers": dict(answers), "by": by}
         if isinstance(inner.get("draft"), str):
             decision["draft"] = inner["draft"]  # the person's own version of the text
         if inner.get("override"):
             decision["override"] = str(inner["override"])
         return decision
     if kind == "response":
-        return {"type": "revise", "notes": str(args or ""), "by": by,
-                "answers": dict(response.get("answers") or {})}
+        answers = response.get("answers") or {}
+        if not isinstance(answers, dict):
+            return {"type": "invalid", "problem": "answers must map placeholders to values"}
+        return {"type": "revise", "notes": str(args or ""), "by": by, "answers": dict(answers)}
     if kind == "ignore":
         return {"type": "reject", "reason": str(args or "ignored in the inbox"), "by": by}
     if kind in ("approve", "reject", "revise"):

@@ -331,7 +331,7 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
                 f"it over what the checks still find needs an override reason")}}
         return {"human_answers": answers, "decision": decision, "draft": draft,
                 "needs_from_human": needs, "deviations": shown["deviations"],
-                "stop_reason": "approved_by_human"}
+                "score": shown["score"], "stop_reason": "approved_by_human"}
     if kind == "reject":
         return {"decision": decision, "stop_reason": "rejected_by_human"}
     if kind == "revise":

@@ -91,7 +91,7 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
         thread_id=thread_id,
         brief_id=values["brief"]["id"],
         title=values["brief"].get("title", ""),
-        score=values.get("score"),
+        score=args.get("score", values.get("score")),  # of the draft shown
         needs=list(args["needs_from_human"]),
         waiting_since=snapshot.created_at or record.get("updated_at", ""),
         draft=args["draft"],
@@ -197,12 +197,17 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
             raise BriefloopError(f"thread {thread_id} is {item.superseded_note()}: "
                                  f"{decision} is refused so the current text stays; answer "
                                  f"that thread, or close this one with --reject")
-        resolved = {**item.answers, **resolve_answers(item.needs, answers)}
+        # The placeholders of the text to approve, as the review node counts them: those in
+        # the draft shown (listed or not), or in the person's own version.
+        listed = {ph.normalize(n["placeholder"]): n for n in item.needs}
+        needs = [listed.get(ph.normalize(p), {"placeholder": p, "question": ""})
+                 for p in dict.fromkeys(ph.find(item.draft if edited is None else edited))]
+        given = {k: v for k, v in answers.items() if str(v).strip()}
+        known = needs + [n for n in item.needs
+                         if ph.normalize(n["placeholder"]) not in {ph.normalize(m["placeholder"])
+                                                                  for m in needs}]
+        resolved = {**item.answers, **resolve_answers(known, given)}
         if decision == "approve":
-            needs = item.needs if edited is None else [
-                {"placeholder": p, "question": ""} for p in dict.fromkeys(ph.find(edited))]
-            if edited is not None:  # a placeholder the person wrote is answered by key
-                resolved.update({p: v for p, v in answers.items() if ph.is_placeholder(p)})
             missing = [n["placeholder"] for n in ph.unanswered(needs, resolved)]
             if missing:
                 raise BriefloopError("approve needs a value for every placeholder; missing: "

@@ -2,10 +2,11 @@
 
 One row per open placeholder of each waiting thread (one row with no placeholder when a
 thread waits with none). A person types the value into `answer` and, on any row of the
-thread, a `decision`: `approve`, `reject: reason` or `revise: notes` (and may sign in
-`by`). `pull` resumes those threads and marks the rows it consumed `done`; a row for a
-thread that is no longer waiting is marked `skipped` with the reason; an answer that
-cannot be taken (approve with a value missing) stays `open` with the reason in `note`.
+thread, a `decision`: `approve` (`approve: reason` to approve over what the code
+checks still find), `reject: reason` or `revise: notes` (and may sign in `by`). `pull`
+resumes those threads and marks the rows it consumed `done`; a row for a thread that is
+no longer waiting is marked `skipped` with the reason; an answer that cannot be taken
+(approve with a value missing) stays `open` with the reason in `note`.
 Rows are keyed by thread, round and placeholder, so a thread that pauses again after a
 revision gets fresh rows.
 """
@@ -135,10 +136,22 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
         by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
         try:
             decision, text = parse_decision(decisions[0])
-            result = review.answer(batch, thread_id, decision, answers, text, by)
+            # "approve: reason" approves over what the code checks still find
+            override = text if decision == "approve" else None
+            result = review.answer(batch, thread_id, decision, answers,
+                                   None if decision == "approve" else text, by,
+                                   override=override)
         except BriefloopError as e:
             mark(rows, "open", f"not taken: {e}")
             results.append(Pulled(thread_id, "not taken", str(e)))
+            continue
+        again = review.waiting(batch, thread_id)
+        same_round = again is not None and str(
+            batch.snapshot(thread_id).values.get("round", "")) == current
+        if same_round and again.problem:
+            # the graph did not take it (the thread asks again): the rows stay open
+            mark(rows, "open", f"not taken: {again.problem}")
+            results.append(Pulled(thread_id, "not taken", again.problem))
             continue
         mark(rows, "done", result.outcome)
         results.append(Pulled(thread_id, result.outcome, result.error))

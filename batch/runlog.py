@@ -206,6 +206,8 @@ class RunLog:
             row = self._db.execute(
                 "SELECT newer.* FROM runs AS this JOIN runs AS newer "
                 "ON newer.brief_id = this.brief_id AND newer.rowid > this.rowid "
+                # a brief that could not be read (a bad-… row) replaces no text
+                "AND newer.thread_id NOT LIKE 'bad-%' "
                 "WHERE this.thread_id = ? ORDER BY newer.rowid DESC LIMIT 1",
                 (thread_id,)).fetchone()
         return _row_to_record(row) if row else None

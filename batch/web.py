@@ -365,6 +365,11 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765,
           token: str | None = None) -> None:
     """Run the review page until interrupted. Anything but loopback needs a token."""
     loopback = is_loopback(host)
+    if ":" in host and not token:
+        # Starlette's host check cannot parse IPv6 hosts: without it a DNS-rebinding page
+        # could drive the review page, so here a token stands in for it.
+        raise BriefloopError(f"on {host} the review page needs a token (or bind to "
+                             f"127.0.0.1)")
     if not loopback and not token:
         raise BriefloopError(f"the review page would be reachable from other machines on "
                              f"{host}: a token is required (or bind to 127.0.0.1)")

@@ -138,3 +138,10 @@ def test_the_judged_loan_docs(name):
     meta = yaml.safe_load(head)
     v = examples.verify(body, source.read_text(encoding="utf-8"), "loan_calc", source)
     assert bool(v.findings) == (meta["defect"] == "invented_number")
+
+
+def test_a_module_named_like_a_standard_one_is_the_one_run(tmp_path):
+    source = "def issue(n):\n    return n + 1\n"
+    doc = "```python\n>>> issue(2)\n3\n```\n"
+    v = examples.verify(doc, source, "token", write_module(tmp_path, source, "token"))
+    assert v.findings == [] and "1 of 1" in v.note

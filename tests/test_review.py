@@ -439,3 +439,26 @@ def test_cli_edit_on_a_terminal_opens_the_editor(project, monkeypatch):
     assert done.exit_code == 0, done.output
     [out] = (project / "output").glob("q3*.md")
     assert "Q3 revenue was 7M EUR." in out.read_text()
+
+
+def test_a_brief_that_could_not_be_read_supersedes_nothing(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    (project / "briefs" / "q3.md").write_bytes(b"\x00binary")  # the same id, unreadable
+    batch.run(project / "briefs")
+    [item] = review.list_waiting(batch)
+    assert item.thread_id == tid and item.superseded_by is None
+
+
+def test_approving_a_stopped_run_records_the_score_of_the_draft_shown(project):
+    s = make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 2,
+                                  "models.critic_mode": "gate"})
+    write_brief(project, "q3.md", "Memo on Q3: revenue grew; we opened Berlin.", id="q3")
+    writer = ScriptedModel([writer_answer(BROKEN),
+                            writer_answer("Q3 went so-so. " + BROKEN)])
+    critic = ScriptedModel([critic_answer(4), critic_answer(2)])
+    batch = Batch(s, models={"writer": writer, "critic": critic}, strict=True)
+    [r] = batch.run(project / "briefs").results
+    [item] = review.list_waiting(batch)
+    assert item.draft == BROKEN and item.score == 75.0  # the best round's, not the last
+    done = review.answer(batch, item.thread_id, "approve", {}, override="fine")
+    assert done.record["score"] == 75.0 and body_of(done.record["output_path"]) == BROKEN

@@ -176,3 +176,22 @@ def test_rows_of_a_thread_decided_from_the_cli_are_closed_by_the_next_publish(pr
                for r in rows)
     assert pull_reviews(s) == []
     assert [r["status"] for r in xlsx_rows(book)] == ["done", "done"]
+
+
+def test_approve_with_a_reason_in_the_sheet_approves_over_the_findings(project):
+    s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx",
+                                  "loop.review": "unfinished", "loop.max_rounds": 1})
+    write_brief(project, "q3.md", "Memo on Q3 revenue and the Berlin office.", id="q3")
+    broken = "Q3 revenue grew 17%. We opened Berlin."
+    m = {"writer": ScriptedModel([writer_answer(broken)]),
+         "critic": ScriptedModel([critic_answer(5)])}
+    run_job(s, project / "briefs", models=m, strict=True)
+    book = project / "output" / "runs.xlsx"
+    fill(book, {}, "approve")
+    first = run_job(s, project / "briefs", models=models(), strict=True)
+    assert first.pulled[0].outcome == "not taken"
+    assert xlsx_rows(book)[0]["status"] == "open"
+    fill(book, {}, "approve: the 17% is in the board pack")
+    second = run_job(s, project / "briefs", models=models(), strict=True)
+    assert second.pulled[0].outcome == "approved_by_human"
+    assert [r["status"] for r in xlsx_rows(book)] == ["done"]
