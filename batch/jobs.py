@@ -45,6 +45,11 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
             f"these briefs, or run again when it is done") from None
+    except BriefloopError as e:
+        # The whole batch failed (source unreachable, disk full): that is news too.
+        notify.send(notify_settings(settings), notify.Report(
+            {"error": 1}, [], [("the whole batch", str(e))], str(source)))
+        raise
     # After the lock: a slow mail server must not hold up the next batch.
     report = notify_report(settings, summary, source)
     if notify.should_notify(report):

@@ -148,7 +148,8 @@ def thread_view(batch: Batch, thread_id: str) -> dict[str, Any]:
         "draft_html": render_draft(item.draft, placeholders),
         # a text the machine could not approve: what its best draft still has wrong
         "must_fix": item.must_fix if item.stopped else list(values.get("must_fix", []) or []),
-        "findings": findings,
+        # a stopped text shows its best draft: the last round's findings are of another
+        "findings": [] if item.stopped else findings,
         "chart": score_chart(item.score_history),
         "superseded": item.superseded_note(),
     }

@@ -67,3 +67,14 @@ def test_a_failed_delivery_is_a_warning_not_a_failed_batch(project):
                       strict=True)
     assert summary.failed
     assert any("notification" in w and "failed" in w for w in summary.warnings)
+
+
+def test_a_batch_that_fails_as_a_whole_is_announced(project, webhook):
+    from batch.errors import BriefloopError
+
+    url, received = webhook
+    s = make_settings(project, **{"notify.webhook_url": url})
+    with pytest.raises(BriefloopError):
+        run_job(s, project / "no-such-folder", models={"writer": None, "critic": None})
+    [message] = received
+    assert "the whole batch" in message["text"] and "no-such-folder" in message["text"]
