@@ -37,6 +37,22 @@ def mask_credentials(url: str) -> str:
     return re.sub(r"(?<=//)[^/@\s]*@", "***@", url)
 
 
+def http_url(url: str) -> str:
+    """`url` if it is an http(s)://host[:port] URL a server can listen on, else a
+    ValueError that shows it with any password masked."""
+    shown = mask_credentials(url)
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port  # raises on a port out of range or not a number
+    except ValueError as e:
+        raise ValueError(f"{shown!r} is not a valid URL ({e})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{shown!r} is not an http(s)://host[:port] URL")
+    if port == 0:
+        raise ValueError(f"{shown!r}: port 0 is not a port a server listens on")
+    return url.strip()
+
+
 class Strict(BaseModel):
     # strict: `max_rounds = true` or `concurrency = "4"` is a mistake, not a 1 or a 4
     model_config = ConfigDict(extra="forbid", strict=True)
@@ -67,17 +83,7 @@ class ModelSettings(Strict):
     @field_validator("base_url")
     @classmethod
     def _valid_url(cls, url: str) -> str:
-        shown = mask_credentials(url)
-        try:
-            parts = urlsplit(url.strip())
-            port = parts.port  # raises on a port out of range or not a number
-        except ValueError as e:
-            raise ValueError(f"{shown!r} is not a valid URL ({e})") from None
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"{shown!r} is not an http(s)://host[:port] URL")
-        if port == 0:
-            raise ValueError(f"{shown!r}: port 0 is not a port a server listens on")
-        return url.strip()
+        return http_url(url)
 
     @model_validator(mode="after")
     def _fits(self) -> ModelSettings:
@@ -285,17 +291,7 @@ class Notify(Strict):
     @field_validator("webhook_url")
     @classmethod
     def _valid_webhook(cls, url: str) -> str:
-        if not url:
-            return url
-        shown = mask_credentials(url)
-        try:
-            parts = urlsplit(url)
-            parts.port  # noqa: B018  raises on a port out of range or not a number
-        except ValueError as e:
-            raise ValueError(f"{shown!r} is not a valid URL ({e})") from None
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"{shown!r} is not an http(s):// URL")
-        return url
+        return http_url(url) if url else url
 
     @model_validator(mode="after")
     def _complete(self) -> Notify:

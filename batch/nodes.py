@@ -317,9 +317,7 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
         # approve, its best draft), or the person's own version of it.
         shown = inbox.shown(state)
         draft = decision.get("draft", shown["draft"])
-        listed = {ph.normalize(n["placeholder"]): n for n in shown["needs_from_human"]}
-        needs = [listed.get(ph.normalize(p), {"placeholder": p, "question": ""})
-                 for p in dict.fromkeys(ph.find(draft))]
+        needs = ph.needs_of(draft, shown["needs_from_human"])
         missing = [n["placeholder"] for n in ph.unanswered(needs, answers)]
         if missing:
             return {"human_answers": answers,

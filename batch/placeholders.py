@@ -64,6 +64,14 @@ def unanswered(needs: list[dict[str, str]], answers: dict[str, str]) -> list[dic
     return [n for n in needs if normalize(n["placeholder"]) not in answered]
 
 
+def needs_of(text: str, listed: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The needs_from_human entries of the placeholders `text` holds, in order: the
+    listed entry where there is one, else the placeholder with no question."""
+    by_key = {normalize(n["placeholder"]): n for n in listed}
+    return [by_key.get(normalize(p), {"placeholder": p, "question": ""})
+            for p in dict.fromkeys(find(text))]
+
+
 def misspelled(text: str) -> list[str]:
     """Bracketed gaps that are not placeholders: [TBD], [Figure Needed: x], [?] ..."""
     return [m.group(0) for m in _BRACKETED.finditer(text)

@@ -160,8 +160,7 @@ def findings_for(batch: Batch, thread_id: str, text: str,
     """What the code checks find in `text` as the thread's draft (a person's own
     version), the placeholders counted as answered by `answers`: must-fix messages."""
     values = dict(batch.snapshot(thread_id).values)
-    needs = [{"placeholder": p, "question": ""} for p in dict.fromkeys(ph.find(text))]
-    values.update(draft=text, needs_from_human=needs,
+    values.update(draft=text, needs_from_human=ph.needs_of(text, []),
                   human_answers={**(values.get("human_answers") or {}), **answers})
     found = batch.resources.nodes.checks(values)["findings"]
     # A person is a source: a figure or a name they wrote is theirs to vouch for.
@@ -199,9 +198,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
                                  f"that thread, or close this one with --reject")
         # The placeholders of the text to approve, as the review node counts them: those in
         # the draft shown (listed or not), or in the person's own version.
-        listed = {ph.normalize(n["placeholder"]): n for n in item.needs}
-        needs = [listed.get(ph.normalize(p), {"placeholder": p, "question": ""})
-                 for p in dict.fromkeys(ph.find(item.draft if edited is None else edited))]
+        needs = ph.needs_of(item.draft if edited is None else edited, item.needs)
         given = {k: v for k, v in answers.items() if str(v).strip()}
         known = needs + [n for n in item.needs
                          if ph.normalize(n["placeholder"]) not in {ph.normalize(m["placeholder"])

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
+from batch.cleanup import encodable
 from batch.errors import SinkError
 from batch.locks import file_lock
 from batch.output import atomic_replace
@@ -41,9 +42,6 @@ TRUNCATION_MARKER = " …[cut: the full text is in the run log database]"
 # U+FFFE, U+FFFF and surrogates: it then writes a workbook no XML parser (openpyxl's
 # included) can load again.
 XML_ILLEGAL_RE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-# Code points UTF-8 cannot encode: a lone half of a surrogate pair (in a Python str even a
-# "pair" is two separate code points, never one character).
-SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 # XLSX has no time zone: times are written as UTC without one, and the cell format says so.
 XLSX_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"'
@@ -111,8 +109,8 @@ def xml_safe(value: Any) -> Any:
 
 
 def utf8_safe(value: Any) -> Any:
-    """Text UTF-8 can encode (for CSV): only surrogates are replaced, by U+FFFD."""
-    return SURROGATE_RE.sub("\ufffd", value) if isinstance(value, str) else value
+    """Text UTF-8 can encode (for CSV): only lone surrogates are replaced, by U+FFFD."""
+    return encodable(value) if isinstance(value, str) else value
 
 
 def cut(value: Any, limit: int) -> Any:
