@@ -55,10 +55,11 @@ class Reply:
     delay: float = 0.0
     # Close the socket instead of finishing: at once (drop_after_chunks=0), or partway
     # through the stream, which is what a crashed or restarted server looks like.
+    # Unstreamed, any drop_after_chunks > 0 cuts the one JSON body short.
     drop: bool = False
     drop_after_chunks: int = 0
     # Ollama reports faults found mid-generation (e.g. its model runner died) as an
-    # {"error": ...} line in a stream that already answered 200.
+    # {"error": ...} line in a stream that already answered 200; unstreamed, as a 500.
     stream_error: str = ""
     done_reason: str = "stop"
     # None: a rough count of ~4 characters a token, so tests need not invent numbers.
@@ -120,6 +121,7 @@ class FakeOllama:
         max_parallel: int | None = None,
         latency: float = 0.0,
         on_chat: Callable[[int, dict[str, Any]], None] | None = None,
+        port: int = 0,
     ):
         """Start serving at once; `close()` (or leaving the `with` block) stops it.
 
@@ -135,6 +137,7 @@ class FakeOllama:
             `chat_count` counts them) that asks for a model the server has, before its
             reply is chosen or sent; it runs in that request's handler thread, so the
             reply waits for it to return.
+        port: 0 for a free one; the port of a closed server brings that host back.
         """
         self.models = tuple(models)
         self.default = default
@@ -155,7 +158,7 @@ class FakeOllama:
         self._closing = threading.Event()
         self._connections: set[socket.socket] = set()
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
         self._server.daemon_threads = True
         self._server.fake = self  # type: ignore[attr-defined]
         host, port = self._server.server_address[:2]
@@ -259,6 +262,9 @@ class FakeOllama:
 class _Handler(BaseHTTPRequestHandler):
     # HTTP/1.1 for keep-alive and chunked streams, as the real server (Go net/http).
     protocol_version = "HTTP/1.1"
+    # Go sets TCP_NODELAY on every connection. Without it, each small write after the
+    # first waits for the client's delayed ACK: ~40 ms a call on a busy connection.
+    disable_nagle_algorithm = True
     server_version = "FakeOllama"
 
     @property
@@ -349,7 +355,7 @@ class _Handler(BaseHTTPRequestHandler):
             if body.get("stream", True):
                 self._stream_chat(model, body, reply)
             else:
-                self._send_json(200, self._final(model, body, reply, reply.content))
+                self._whole_chat(model, body, reply)
 
     def _stream_chat(self, model: str, body: dict[str, Any], reply: Reply) -> None:
         started = time.perf_counter_ns()
@@ -377,6 +383,23 @@ class _Handler(BaseHTTPRequestHandler):
             # The last chunk carries no content, only the statistics.
             self._write_line(self._final(model, body, reply, "", started))
         self._write_chunk(b"")
+
+    def _whole_chat(self, model: str, body: dict[str, Any], reply: Reply) -> None:
+        if reply.stream_error:
+            # Unstreamed, Ollama collects the answer first and reports the fault instead.
+            self._send_json(500, {"error": reply.stream_error})
+            return
+        payload = json.dumps(self._final(model, body, reply, reply.content)).encode()
+        if reply.drop:
+            # The headers promise the whole body; the peer closes partway through it.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload[:len(payload) // 2])
+            self.close_connection = True
+            return
+        self._send(200, payload, "application/json; charset=utf-8")
 
     # -- wire helpers -------------------------------------------------------------
 

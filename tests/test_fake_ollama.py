@@ -126,3 +126,27 @@ def test_on_chat_is_not_called_for_a_model_the_server_does_not_have():
             client.chat(model="llama3.2:3b", messages=[{"role": "user", "content": "hi"}])
         client.chat(model="qwen2.5:7b", messages=[{"role": "user", "content": "hi"}])
     assert fake.chat_count == 2 and calls == [2]
+
+
+def test_unstreamed_faults_look_like_ollamas():
+    messages = [{"role": "user", "content": "hi"}]
+    with FakeOllama([Reply("x" * 200, drop=True, drop_after_chunks=1),
+                     Reply("partial", stream_error="model runner has unexpectedly stopped")]
+                    ) as fake:
+        client = ollama.Client(fake.base_url)
+        with pytest.raises(httpx.RemoteProtocolError):  # the body stops short
+            client.chat(model="qwen2.5:7b", messages=messages, stream=False)
+        with pytest.raises(ollama.ResponseError) as failed:
+            client.chat(model="qwen2.5:7b", messages=messages, stream=False)
+
+    assert failed.value.status_code == 500
+    assert "runner has unexpectedly stopped" in failed.value.error
+
+
+def test_connections_have_nagle_off_as_go_servers_do():
+    import socket
+
+    with FakeOllama(default="ok") as fake, httpx.Client(base_url=fake.base_url) as client:
+        client.get("/api/version")
+        [conn] = list(fake._connections)
+        assert conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)

@@ -80,13 +80,14 @@ def test_valid_answer_is_parsed_and_the_request_carries_schema_and_options(serve
     assert sent["options"]["num_ctx"] == 2048
     assert sent["options"]["num_predict"] == 300
     assert sent["messages"] == MESSAGES
-    assert sent["stream"] is True  # ChatOllama streams even for invoke()
+    assert sent["stream"] is False  # the answer whole: see batch/models/ollama.py
     [stat] = stats
     assert stat.role == "writer"
     assert stat.model == f"ollama:{MODEL}"
     assert (stat.input_tokens, stat.output_tokens) == (57, 33)
     assert stat.ok is True
     assert stat.seconds >= 0
+    assert stat.host == server.base_url
 
 
 def test_invalid_answer_is_retried_once_with_the_problem_shown(server):
@@ -199,7 +200,7 @@ def test_slow_server_times_out_as_model_unavailable(server):
     assert time.monotonic() - started < 2.5
 
 
-@pytest.mark.parametrize("after_chunks", [0, 1], ids=["before-answer", "mid-stream"])
+@pytest.mark.parametrize("after_chunks", [0, 1], ids=["before-answer", "mid-answer"])
 def test_dropped_connection_is_model_unavailable(server, after_chunks):
     server.enqueue(dropped(after_chunks, VALID))
 
@@ -207,8 +208,8 @@ def test_dropped_connection_is_model_unavailable(server, after_chunks):
         ask_writer(server.base_url, [])
 
 
-def test_error_inside_the_stream_is_model_unavailable(server):
-    # What Ollama sends when its runner dies mid-generation: status 200 already went out.
+def test_runner_dying_mid_generation_is_model_unavailable(server):
+    # Ollama's model runner died mid-generation: unstreamed, it answers 500.
     server.enqueue(stream_error("model runner has unexpectedly stopped", VALID[:20]))
 
     with pytest.raises(ModelUnavailable, match="runner has unexpectedly stopped"):

@@ -43,6 +43,7 @@ class Completion:
     input_tokens: int
     output_tokens: int
     truncated: bool = False  # stopped at max_tokens
+    host: str = ""  # the server that answered (no credentials); "" for the embedded model
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class CallStat:
     seconds: float
     ok: bool
     truncated: bool = False  # the answer stopped at max_tokens
+    host: str = ""  # Completion.host
 
 
 class RoleModel(ABC):
@@ -171,7 +173,8 @@ def ask(
         completion = model.complete(attempt_messages, schema, max_tokens=max_tokens)
         seconds = time.perf_counter() - started
         stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
-                        seconds, ok=True, truncated=completion.truncated)
+                        seconds, ok=True, truncated=completion.truncated,
+                        host=completion.host)
         try:
             answer = parse_answer(completion.text, answer_type)
         except ValueError as e:

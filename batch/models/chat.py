@@ -8,12 +8,14 @@ A per-call answer limit (`complete(..., max_tokens=N)`) is set on a shallow copy
 chat model, in the field that holds the limit (`num_predict` for ChatOllama,
 `max_tokens` for LlamaCppChat). Not as an invoke() keyword: ChatOllama passes unknown
 keywords to `ollama.Client.chat()` as they are (which rejects `num_predict`), and an
-`options=` keyword would replace all its options (num_ctx, temperature, seed...).
+`options=` keyword would replace all its options (num_ctx, temperature, seed...). The
+copy shares the original's HTTP client or loaded model: model_copy runs no validators.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -41,7 +43,11 @@ class ChatRoleModel(RoleModel):
         translate_error: Callable[[Exception], Exception | None] = lambda e: None,
         count_tokens: Callable[[str], int] | None = None,
         max_tokens_field: str = "max_tokens",
+        invoke_kwargs: dict[str, Any] | None = None,
+        host: str = "",
     ):
+        """`invoke_kwargs` go with every call (ChatOllama: stream=False); `host` is what
+        completions record as the server that answered."""
         super().__init__(name, num_ctx, max_tokens)
         if max_tokens_field not in type(chat).model_fields:
             raise TypeError(f"{type(chat).__name__} has no field {max_tokens_field!r}")
@@ -49,6 +55,8 @@ class ChatRoleModel(RoleModel):
         self._translate = translate_error
         self._count = count_tokens
         self._max_tokens_field = max_tokens_field
+        self._invoke_kwargs = dict(invoke_kwargs or {})
+        self.host = host
 
     def count_tokens(self, text: str) -> int:
         if self._count is not None:
@@ -59,14 +67,13 @@ class ChatRoleModel(RoleModel):
         """The chat model, with the answer limit `max_tokens` if it differs."""
         if max_tokens is None or max_tokens == getattr(self.chat, self._max_tokens_field):
             return self.chat
-        # Shallow: the copy shares the HTTP client (ChatOllama) or the loaded model.
         return self.chat.model_copy(update={self._max_tokens_field: max_tokens})
 
     def complete(self, messages: list[dict[str, str]], schema: dict,
                  max_tokens: int | None = None) -> Completion:
         chat = self.chat_for(max_tokens)
         try:
-            reply = chat.invoke(to_langchain(messages), format=schema)
+            reply = chat.invoke(to_langchain(messages), format=schema, **self._invoke_kwargs)
         except Exception as e:
             mapped = self._translate(e)
             if mapped is None:
@@ -81,4 +88,5 @@ class ChatRoleModel(RoleModel):
             input_tokens=int(usage.get("input_tokens", 0)),
             output_tokens=int(usage.get("output_tokens", 0)),
             truncated=truncated,
+            host=self.host,
         )

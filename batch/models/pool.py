@@ -21,6 +21,8 @@ class ModelSet:
         self.settings = settings
         self.cache_dir = cache_dir
         self._built: dict[str, RoleModel | None] = dict(ready or {})
+        # Roles with the same Ollama model and hosts count their calls together.
+        self._host_pools: dict = {}
         self._lock = threading.Lock()
 
     def settings_for(self, role: str) -> ModelSettings | None:
@@ -33,7 +35,8 @@ class ModelSet:
                 if settings is None:
                     self._built[role] = None
                 else:
-                    self._built[role] = build_role_model(settings, self.cache_dir, role)
+                    self._built[role] = build_role_model(settings, self.cache_dir, role,
+                                                         self._host_pools)
             return self._built[role]
 
     def labels(self) -> dict[str, str]:
