@@ -1,12 +1,14 @@
 r"""The writer-critic graph.
 
-    START -> writer --> checks -> critic --route--> writer | review | finish
+    START -> writer --> critic --route--> writer | review | finish
                     \-> finish (a revision that never came back valid)
-                                  review --route--> writer | review | finish
-                                  finish -> END
+                        review --route--> writer | review | finish
+                        finish -> END
 
-Model-calling nodes retry transient faults only (see batch.errors.is_transient); the
-recursion limit is an emergency brake, never the way the loop stops.
+The critic node runs the deterministic checks (batch.checks, through Nodes.checks)
+before its model call: one super-step, so one checkpoint, per judgement. Model-calling
+nodes retry transient faults only (see batch.errors.is_transient); the recursion limit
+is an emergency brake, never the way the loop stops.
 """
 
 from __future__ import annotations
@@ -36,13 +38,11 @@ def build_graph(nodes: Nodes, retry: Retry, checkpointer):
     policy = retry_policy(retry)
     g = StateGraph(LoopState)
     g.add_node("writer", nodes.writer, retry_policy=policy)
-    g.add_node("checks", nodes.checks)
     g.add_node("critic", nodes.critic, retry_policy=policy)
     g.add_node("review", nodes.review)
     g.add_node("finish", nodes.finish, retry_policy=policy)
     g.add_edge(START, "writer")
-    g.add_conditional_edges("writer", route_after_writer, ["checks", "finish"])
-    g.add_edge("checks", "critic")
+    g.add_conditional_edges("writer", route_after_writer, ["critic", "finish"])
     g.add_conditional_edges("critic", route_after_critic, ["writer", "review", "finish"])
     g.add_conditional_edges("review", route_after_review, ["writer", "review", "finish"])
     g.add_edge("finish", END)

@@ -1,8 +1,11 @@
-"""The graph's nodes: writer, checks, critic, review, finish.
+"""The graph's nodes: writer, critic, review, finish.
 
 Each node takes the state and returns only what it changes. Model-calling nodes go
 through `batch.models.ask`, which validates the structured answer; every score,
-threshold and verdict is computed here in code.
+threshold and verdict is computed here in code. The deterministic checks are a
+function of their own (`Nodes.checks`, also used by the review of an edited text) that
+the critic node runs first: a super-step of their own would cost a checkpoint per round
+and buy nothing, since nothing can happen between them and the critic.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from batch.prompting import (
 from batch.requirements import Requirement, build_checklist
 from batch.routing import final_reason
 from batch.rubrics import Rubric
-from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
+from batch.schemas import CriticBase, FinalizerAnswer, WriterAnswer, critic_schema
 from batch.state import BestDraft, LoopState
 
 
@@ -44,6 +47,23 @@ def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
 
 def rubric_of(state: LoopState) -> Rubric:
     return Rubric.model_validate(state["rubric"])
+
+
+_CRITIC_SCHEMAS: dict[tuple[Any, ...], type[CriticBase]] = {}
+
+
+def critic_schema_of(rubric: Rubric) -> type[CriticBase]:
+    """`critic_schema(rubric)`, built once per rubric: building a pydantic model takes
+    milliseconds, and every round of every brief of a batch asks for the same one. The
+    key is all the schema is made of."""
+    key = (rubric.name, tuple(rubric.scale),
+           tuple((c.name, c.description) for c in rubric.criteria))
+    schema = _CRITIC_SCHEMAS.get(key)
+    if schema is None:
+        if len(_CRITIC_SCHEMAS) >= 64:  # rubrics edited under a long-lived process
+            _CRITIC_SCHEMAS.clear()
+        schema = _CRITIC_SCHEMAS[key] = critic_schema(rubric)
+    return schema
 
 
 def house_rules_of(state: LoopState) -> HouseRules:
@@ -115,8 +135,10 @@ class Nodes:
             "meets_bar": False,
         }
 
-    # -- checks (no model) -------------------------------------------------------------
+    # -- checks (no model; run by the critic node) -------------------------------------
     def checks(self, state: LoopState) -> dict[str, Any]:
+        """The code checks' findings on the state's draft (and what running its examples
+        verified): the state update they make."""
         brief = state["brief"]
         findings = checks.run_checks(
             draft=state.get("draft", ""),
@@ -155,11 +177,16 @@ class Nodes:
 
     # -- critic ------------------------------------------------------------------------
     def critic(self, state: LoopState) -> dict[str, Any]:
-        rubric = rubric_of(state)
+        """The code checks, then the critic model, then the verdict of both. The checks
+        come first: one that fails costs no model call. A retried or resumed node runs
+        them again (they are deterministic)."""
+        checked = self.checks(state)
+        judged: LoopState = {**state, **checked}
+        rubric = rubric_of(judged)
         stats: list[CallStat] = []
-        answer = ask(self.models.get("critic"), "critic", critic_messages(state, rubric),
-                     critic_schema(rubric), stats)
-        update = self.verdict(state, answer, self.critic_mode)
+        answer = ask(self.models.get("critic"), "critic", critic_messages(judged, rubric),
+                     critic_schema_of(rubric), stats)
+        update = {**checked, **self.verdict(judged, answer, self.critic_mode)}
         update["calls"] = _calls(stats)
         return update
 

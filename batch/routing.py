@@ -66,9 +66,9 @@ def machine_ending(state: LoopState) -> StopReason | None:
     return None
 
 
-def route_after_writer(state: LoopState) -> Literal["checks", "finish"]:
+def route_after_writer(state: LoopState) -> Literal["critic", "finish"]:
     """A writer that failed after an earlier round ends the loop with its best draft."""
-    return "finish" if state.get("writer_error") else "checks"
+    return "finish" if state.get("writer_error") else "critic"
 
 
 def route_after_critic(state: LoopState) -> Next:

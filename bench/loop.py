@@ -60,7 +60,7 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     cfg = batch.config_for(thread_id)
     for snapshot in batch.graph.get_state_history(cfg):  # newest first
         values = snapshot.values
-        if values.get("round") == 1 and values.get("draft") and snapshot.next == ("checks",):
+        if values.get("round") == 1 and values.get("draft") and snapshot.next == ("critic",):
             return values
     raise RuntimeError(f"{thread_id}: no first draft in the checkpoints")
 

@@ -69,7 +69,7 @@ def test_route_after_review():
 
 
 def test_route_after_writer():
-    assert route_after_writer({"draft": "x"}) == "checks"
+    assert route_after_writer({"draft": "x"}) == "critic"
     assert route_after_writer({"writer_error": "invalid twice"}) == "finish"
 
 
