@@ -41,6 +41,7 @@ from batch.runner import (
     list_runs,
     sync_now,
 )
+from batch.store import open_store
 
 err = Console(stderr=True)
 out = Console()
@@ -175,10 +176,14 @@ def print_summary(summary: BatchSummary) -> None:
 @click.option("--output", "output_dir", type=click.Path(file_okay=False),
               help="Folder for the finished texts.")
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+@click.option("--wait", "wait_seconds", type=click.FloatRange(0), is_flag=False,
+              flag_value=0.0, default=None, metavar="[SECONDS]",
+              help="With a cluster: wait for the workers to finish the batch (at most "
+                   "SECONDS; 0 or no value: as long as it takes).")
 @click.pass_context
 def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
         max_rounds: int | None, threshold: float | None, review: str | None,
-        output_dir: str | None, debug: bool) -> None:
+        output_dir: str | None, debug: bool, wait_seconds: float | None) -> None:
     """Run every brief in SOURCE through the writer-critic loop.
 
     SOURCE is a folder of briefs, a .csv or .xlsx file with one brief per row
@@ -187,6 +192,9 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
     Finished briefs are skipped, interrupted ones resume, briefs waiting for a person
     stay waiting. Exit code 0 when no brief ended in error, 1 otherwise, 2 for usage or
     configuration errors.
+
+    With [cluster] broker set, the briefs that need work are queued for `briefloop
+    worker` processes (each thread once) and the command returns, or waits with --wait.
     """
     settings = load_settings(ctx, **{"loop.max_rounds": max_rounds, "loop.threshold": threshold,
                                      "loop.review": review, "paths.output": output_dir,
@@ -201,7 +209,53 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
     except BriefloopError as e:
         raise user_error(e) from None
     print_summary(summary)
+    if summary.batch_id is not None:
+        finished = follow_batch(settings, summary.batch_id, wait_seconds)
+        sys.exit(1 if summary.failed or (finished or {}).get("status") == "failed" else 0)
     sys.exit(1 if summary.failed else 0)
+
+
+def follow_batch(settings: config_mod.Settings, batch_id: int,
+                 wait_seconds: float | None) -> dict | None:
+    """A cluster's batch: say where it stands, and wait for it with --wait."""
+    if wait_seconds is None:
+        out.print(f"batch {batch_id} queued; the workers run it (`briefloop runs` shows "
+                  f"progress, `briefloop run ... --wait` waits)", highlight=False)
+        return None
+    from batch.cluster import wait_for_batch  # Celery is imported for a cluster only
+
+    try:
+        with Batch(settings) as batch:
+            row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
+    except BriefloopError as e:
+        raise user_error(e) from None
+    counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row["counts"].items()))
+    out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}",
+              highlight=False)
+    return row
+
+
+@cli.command()
+@click.option("--concurrency", type=click.IntRange(1, 256), default=None,
+              help="Briefs run at once, each in its own process (default: run.concurrency).")
+@click.option("--loglevel", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
+              default="INFO", show_default=True, help="How much the worker logs.")
+@click.pass_context
+def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
+    """Run briefs queued by `briefloop run` in a cluster ([cluster] broker), until
+    SIGTERM or Ctrl-C.
+
+    A worker needs the config (models, [store], [cluster]), not the briefs: each task
+    carries its brief. Start one per machine next to the model hosts; a worker killed
+    mid-brief costs the model call in flight, and another worker resumes the thread.
+    """
+    settings = load_settings(ctx)
+    if not settings.clustered:
+        raise UserError("no cluster configured: set [cluster] broker = \"redis://...\" "
+                        "(and [store] backend = \"postgres\") in the config")
+    from batch.cluster import run_worker
+
+    run_worker(settings, concurrency or settings.run.concurrency, loglevel)
 
 
 @cli.command()
@@ -565,8 +619,9 @@ def gc(ctx: click.Context, keep_days: float | None) -> None:
     """
     settings = load_settings(ctx)
     try:
-        with batch_lock(settings, settings.run.lock_wait_seconds):
-            report = prune(settings, keep_days)
+        with open_store(settings) as store, batch_lock(store,
+                                                        settings.run.lock_wait_seconds):
+            report = prune(settings, keep_days, store=store)
     except LockBusy:
         raise UserError("a batch is running; run gc when it is done") from None
     mib = 1024 * 1024

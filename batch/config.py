@@ -58,16 +58,71 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class OllamaHost(Strict):
+    """One server of an Ollama pool: a URL, or `{url = "...", max_parallel = N}`."""
+
+    url: str
+    max_parallel: int | None = Field(None, ge=1)  # None: the model's max_parallel
+
+    @field_validator("url")
+    @classmethod
+    def _valid_url(cls, url: str) -> str:
+        return http_url(url)
+
+
+def _same_server(url: str) -> tuple[str, str, int | None, str]:
+    # Two spellings of one server (case, default port, trailing slash, credentials)
+    # would make the pool count its slots twice.
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}[parts.scheme]
+    return parts.scheme, (parts.hostname or "").lower(), port, parts.path.rstrip("/")
+
+
+def ollama_hosts(value: Any) -> str | list[OllamaHost]:
+    """`base_url` as written: one URL, or a non-empty list of distinct hosts."""
+    if isinstance(value, str):
+        return http_url(value)
+    if not isinstance(value, list):
+        raise ValueError("expected a URL or a list of hosts")
+    if not value:
+        raise ValueError("an empty list names no host: give at least one URL")
+    hosts: list[OllamaHost] = []
+    for number, item in enumerate(value, 1):
+        if isinstance(item, str):
+            item = {"url": item}
+        if not isinstance(item, dict | OllamaHost):
+            raise ValueError(f"host {number}: expected a URL or a table "
+                             f'{{url = "...", max_parallel = N}}')
+        try:
+            hosts.append(OllamaHost.model_validate(item))
+        except ValidationError as e:
+            raise ValueError(_describe(e, f"host {number}")) from None
+    seen: set[tuple[str, str, int | None, str]] = set()
+    for host in hosts:
+        if _same_server(host.url) in seen:
+            raise ValueError(f"{mask_credentials(host.url)!r} is listed twice")
+        seen.add(_same_server(host.url))
+    return hosts
+
+
 class ModelSettings(Strict):
     provider: Literal["ollama", "embedded"] = "embedded"
     model: str = "qwen2.5-coder-0.5b-instruct"
     temperature: float = Field(0.2, ge=0, le=2)
     num_ctx: int = Field(4096, ge=256)
     max_tokens: int = Field(900, ge=16)
-    # ollama only
-    base_url: str = "http://127.0.0.1:11434"
+    # ollama only. One server, or a list that calls are spread over: URLs or tables
+    # {url = "...", max_parallel = N}. Read `hosts`, not this.
+    base_url: str | list[OllamaHost] = "http://127.0.0.1:11434"
     keep_alive: str | int | None = "10m"
+    # Seconds an answer may take (it comes whole, not streamed), and the longest a call
+    # waits for a host with a free slot.
     timeout: float = Field(300.0, gt=0)
+    # Calls in flight from this process per host (a host table may set its own).
+    max_parallel: int = Field(4, ge=1)
+    # A host that refused, timed out or answered 5xx/429 gets no calls for this long,
+    # while another host of the list can take them.
+    cooldown_seconds: float = Field(30.0, ge=0)
     # embedded only: threads for llama.cpp (0 = all cores)
     threads: int = Field(0, ge=0)
     # embedded only, for a model given as a path to a .gguf file: refuse it unless it
@@ -80,10 +135,17 @@ class ModelSettings(Strict):
         """How runs name this model: provider:model."""
         return f"{self.provider}:{self.model}"
 
-    @field_validator("base_url")
+    @property
+    def hosts(self) -> list[tuple[str, int]]:
+        """The Ollama servers as (url, max_parallel), in the order written."""
+        if isinstance(self.base_url, str):
+            return [(self.base_url, self.max_parallel)]
+        return [(h.url, h.max_parallel or self.max_parallel) for h in self.base_url]
+
+    @field_validator("base_url", mode="before")
     @classmethod
-    def _valid_url(cls, url: str) -> str:
-        return http_url(url)
+    def _valid_hosts(cls, value: Any) -> Any:
+        return ollama_hosts(value)
 
     @model_validator(mode="after")
     def _fits(self) -> ModelSettings:
@@ -302,6 +364,68 @@ class Notify(Strict):
         return self
 
 
+def postgres_dsn(dsn: str) -> str:
+    """`dsn` if it is a postgresql:// URL naming a host and a database, else a ValueError
+    that shows it with any password masked."""
+    shown = mask_credentials(dsn)
+    parts = urlsplit(dsn.strip())
+    if parts.scheme not in ("postgresql", "postgres"):
+        raise ValueError(f"{shown!r} is not a postgresql://user@host/database URL")
+    if not parts.path.strip("/"):
+        raise ValueError(f"{shown!r} names no database (postgresql://user@host/DATABASE)")
+    return dsn.strip()
+
+
+class Store(Strict):
+    """Where the state lives: SQLite files beside the project (one machine), or one
+    PostgreSQL database that every machine of a cluster reaches."""
+
+    backend: Literal["sqlite", "postgres"] = "sqlite"
+    # postgres only: postgresql://user:password@host:5432/database (or $BRIEFLOOP_STORE__DSN)
+    dsn: str | None = None
+    # connections per process for the checkpointer (each brief in flight holds one
+    # more while it runs: its thread lock)
+    pool_size: int = Field(8, ge=1, le=200)
+
+    @field_validator("dsn")
+    @classmethod
+    def _valid_dsn(cls, dsn: str | None) -> str | None:
+        return None if dsn is None else postgres_dsn(dsn)
+
+    @model_validator(mode="after")
+    def _complete(self) -> Store:
+        if self.backend == "postgres" and not self.dsn:
+            raise ValueError("backend = \"postgres\" needs dsn = \"postgresql://...\" "
+                             "(or $BRIEFLOOP_STORE__DSN)")
+        return self
+
+
+class Cluster(Strict):
+    """Briefs run by Celery workers instead of in the process that scans the source."""
+
+    # redis://host:6379/0 or amqp://user:password@host:5672//; unset: no cluster
+    broker: str | None = None
+    # A task a worker took but never acknowledged (the worker died) goes back to the
+    # queue after this long: longer than the longest brief, or a brief still running
+    # would be handed to a second worker (which then waits for its thread lock).
+    visibility_timeout: float = Field(3600.0, gt=0)
+    queue: str = Field("briefloop", min_length=1)
+    # A task that finds the database unreachable retries this often, backing off.
+    store_retries: int = Field(20, ge=0)
+
+    @field_validator("broker")
+    @classmethod
+    def _valid_broker(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        parts = urlsplit(url.strip())
+        if parts.scheme not in ("redis", "rediss", "amqp", "amqps", "pyamqp") \
+                or not parts.hostname:
+            raise ValueError(f"{mask_credentials(url)!r} is not a redis:// or amqp:// "
+                             f"broker URL")
+        return url.strip()
+
+
 class Settings(Strict):
     models: Models = Models()
     loop: Loop = Loop()
@@ -313,6 +437,8 @@ class Settings(Strict):
     schedule: Schedule = Schedule()
     retention: Retention = Retention()
     notify: Notify = Notify()
+    store: Store = Store()
+    cluster: Cluster = Cluster()
 
     # Set by load(); not a key a user writes.
     base_dir: Path = Field(default_factory=Path.cwd, exclude=True)
@@ -337,6 +463,17 @@ class Settings(Strict):
     @property
     def output_dir(self) -> Path:
         return self.path(self.paths.output)
+
+    @property
+    def clustered(self) -> bool:
+        return self.cluster.broker is not None
+
+
+def _cluster_needs_postgres(settings: Settings) -> None:
+    if settings.clustered and settings.store.backend != "postgres":
+        raise ConfigError("[cluster] broker is set but [store] backend is \"sqlite\": the "
+                          "workers of a cluster share one PostgreSQL database; set "
+                          "[store] backend = \"postgres\" and dsn")
 
 
 def _deep_merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
@@ -450,4 +587,5 @@ def load(
             where = f"{origin} (with environment/flag overrides)"
         raise ConfigError(_describe(e, where)) from None
     settings.base_dir = base_dir
+    _cluster_needs_postgres(settings)
     return settings

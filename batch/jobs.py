@@ -14,17 +14,16 @@ import gspread
 from batch import notify, review_sheet
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
-from batch.locks import file_lock
 from batch.models import RoleModel
 from batch.runner import Batch, BatchSummary, Progress
 from batch.stopping import STOP
+from batch.store import Store
 from batch.sync import review_table
 
 
-def batch_lock(settings: Settings, wait: float):
+def batch_lock(store: Store, wait: float):
     """The lock every batch holds, manual or scheduled: two never run at once."""
-    return file_lock(settings.checkpoint_path.parent / "batch.lock", wait,
-                     "a briefloop batch on this checkpoint folder")
+    return store.lock("batch", wait, f"a briefloop batch on {store.where}")
 
 
 def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
@@ -37,9 +36,10 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
     configured ones (tests); `job` names the schedule job that started it."""
     wait = settings.run.lock_wait_seconds if lock_wait is None else lock_wait
     try:
-        with batch_lock(settings, wait), Batch(settings, models=models, progress=progress,
-                                               strict=strict,
-                                               google_client=google_client) as batch:
+        with Batch(settings, models=models, progress=progress, strict=strict,
+                   google_client=google_client) as batch, batch_lock(batch.store, wait):
+            if not batch.local:  # a cluster: the workers run the briefs
+                return _enqueued(batch, source, rerun, job)
             summary = _recorded(batch, source, rerun, concurrency, job)
     except LockBusy:
         raise BriefloopError(
@@ -91,6 +91,26 @@ def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | 
         raise
     status = "stopped" if STOP.is_set() else ("failed" if summary.failed else "ok")
     batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
+    return summary
+
+
+def _enqueued(batch: Batch, source: str | Path, rerun: bool,
+              job: str | None) -> BatchSummary:
+    """A cluster's batch: the review answers pulled (each answer goes to the queue), then
+    every brief that needs work queued once. The workers write the sheets at its end."""
+    from batch.cluster import enqueue_batch
+
+    table = review_table(batch.settings, batch.google)
+    pulled: list[review_sheet.Pulled] = []
+    warnings: list[str] = []
+    if table is not None:
+        try:
+            pulled = review_sheet.pull(batch, table)
+        except BriefloopError as e:
+            warnings.append(f"review answers not pulled from {table.name}: {e}")
+    summary = enqueue_batch(batch, source, rerun, job)
+    summary.pulled = pulled
+    summary.warnings += warnings
     return summary
 
 

@@ -4,7 +4,6 @@ leaves a stale lock behind."""
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import os
 import time
 from collections.abc import Iterator
@@ -35,9 +34,3 @@ def file_lock(path: Path, wait: float = 0.0, what: str = "") -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
-
-
-def thread_lock(lock_dir: Path, thread_id: str, wait: float = 0.0):
-    """The lock one LangGraph thread is advanced under, by a batch or a reviewer."""
-    name = hashlib.sha256(thread_id.encode("utf-8")).hexdigest()[:24]
-    return file_lock(lock_dir / f"thread-{name}.lock", wait, f"thread {thread_id}")

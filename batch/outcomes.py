@@ -23,7 +23,9 @@ from typing import Final, Literal, get_args
 StopReason = Literal["approved", "max_rounds", "no_progress", "error",
                      "approved_by_human", "rejected_by_human"]
 RunStatus = Literal["running", "awaiting_human", "finished", "failed"]
-Outcome = Literal[StopReason, "awaiting_human", "waiting", "skipped", "busy", "not_started"]
+# queued / in_queue: handed to a cluster's workers now / already (batch.cluster)
+Outcome = Literal[StopReason, "awaiting_human", "waiting", "skipped", "busy", "not_started",
+                  "queued", "in_queue"]
 
 STOP_REASONS: Final = frozenset(get_args(StopReason))
 RUN_STATUSES: Final = get_args(RunStatus)
@@ -35,14 +37,16 @@ APPROVED_REASONS: Final[frozenset[str]] = frozenset({"approved", "approved_by_hu
 # For people: how `briefloop run` lists outcomes, in this order, and their icons.
 OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (
     "approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
-    "no_progress", "rejected_by_human", "skipped", "busy", "not_started", "error")
+    "no_progress", "rejected_by_human", "queued", "in_queue", "skipped", "busy",
+    "not_started", "error")
 OUTCOME_LABELS: Final[dict[str, str]] = {
     "waiting": "still awaiting human", "skipped": "already done",
-    "busy": "busy in another process", "not_started": "not started (stopped)"}
+    "busy": "busy in another process", "not_started": "not started (stopped)",
+    "queued": "queued for the workers", "in_queue": "already queued or running"}
 OUTCOME_ICONS: Final[dict[str, str]] = {
     "busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸",
     "waiting": "⏸", "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
-    "rejected_by_human": "✗"}
+    "rejected_by_human": "✗", "queued": "→", "in_queue": "⧗"}
 
 
 def is_approved(reason: str | None) -> bool:

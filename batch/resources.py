@@ -7,12 +7,9 @@ it. The runner (batch.runner) uses these; it opens nothing itself.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 
 import gspread
-from langgraph.checkpoint.sqlite import SqliteSaver
 
 from batch.config import Settings
 from batch.graph import build_graph
@@ -21,19 +18,8 @@ from batch.models import ModelSet, RoleModel
 from batch.nodes import Nodes
 from batch.runlog import RunLog
 from batch.sheets import SheetSink
+from batch.store import open_store
 from batch.sync import make_sinks
-
-
-def open_checkpointer(path: Path) -> SqliteSaver:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
-    saver = SqliteSaver(conn)
-    saver.setup()  # turns on WAL
-    # In WAL mode, NORMAL keeps every commit through a process crash (kill -9): only an
-    # OS crash or power cut can lose the last few, which a rerun then repeats. FULL
-    # (the default) fsyncs every checkpoint and was the largest cost of a batch.
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return saver
 
 
 class Resources:
@@ -46,11 +32,12 @@ class Resources:
         self.settings = settings
         self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
                                ready=models)
-        self.runlog = RunLog(settings.runs_db_path)
+        self.store = open_store(settings)
+        self.runlog: RunLog = self.store.runlog
         try:
-            self.checkpointer = open_checkpointer(settings.checkpoint_path)
+            self.checkpointer = self.store.checkpointer
         except BaseException:
-            self.runlog.close()
+            self.store.close()
             raise
         self.nodes = Nodes(models=self.models, output_dir=settings.output_dir,
                            critic_mode=settings.models.critic_mode)
@@ -58,15 +45,8 @@ class Resources:
         self.google = client_opener(settings.google, google_client)
         self.sinks: list[SheetSink] = make_sinks(settings, self.google)
 
-    @property
-    def lock_dir(self) -> Path:
-        return self.settings.checkpoint_path.parent / "locks"
-
     def close(self) -> None:
-        try:
-            self.runlog.close()
-        finally:
-            self.checkpointer.conn.close()
+        self.store.close()
 
     def __enter__(self) -> Resources:
         return self

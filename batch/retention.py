@@ -1,10 +1,11 @@
 """Retention for the checkpoint database, which never shrinks by itself.
 
-LangGraph's SqliteSaver keeps a full snapshot per step of every thread. A finished
+LangGraph's checkpointers keep a snapshot per step of every thread. A finished
 thread needs none of its history to be resumed or reviewed, so after
 `retention.keep_days` only its final checkpoint stays (enough for `get_state` to show
-how it ended); the rest is deleted and VACUUM gives the disk back. Threads that are
-running, failed or waiting for a person are never touched. The run log is not pruned.
+how it ended); the rest is deleted and VACUUM gives the disk back (SQLite) or makes
+the space reusable (PostgreSQL). Threads that are running, failed or waiting for a
+person are never touched. The run log is not pruned.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from batch.config import Settings
 from batch.runlog import RunLog
+from batch.store import PostgresStore, Store, open_store
 
 
 @dataclass(frozen=True)
@@ -32,21 +34,23 @@ def db_bytes(path: Path) -> int:
                if p.exists())
 
 
-def finished_threads(settings: Settings, older_than: timedelta) -> list[str]:
+def finished_threads(log: RunLog, older_than: timedelta) -> list[str]:
     cutoff = (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
-    log = RunLog(settings.runs_db_path)
-    try:
-        return [r["thread_id"] for r in log.all(status="finished")
-                if r["ended_at"] and r["ended_at"] <= cutoff]
-    finally:
-        log.close()
+    return [r["thread_id"] for r in log.all(status="finished")
+            if r["ended_at"] and r["ended_at"] <= cutoff]
 
 
-def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = True) -> GcReport:
+def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = True,
+          store: Store | None = None) -> GcReport:
     days = settings.retention.keep_days if keep_days is None else keep_days
+    if store is None:
+        with open_store(settings) as opened:
+            return prune(settings, keep_days, vacuum, opened)
+    threads = finished_threads(store.runlog, timedelta(days=days))
+    if isinstance(store, PostgresStore):
+        return _prune_postgres(store, threads, vacuum)
     path = settings.checkpoint_path
     before = db_bytes(path)
-    threads = finished_threads(settings, timedelta(days=days))
     deleted_checkpoints = deleted_writes = 0
     if path.exists():
         db = sqlite3.connect(path, timeout=30)
@@ -73,3 +77,27 @@ def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = Tru
         finally:
             db.close()
     return GcReport(len(threads), deleted_checkpoints, deleted_writes, before, db_bytes(path))
+
+
+def _prune_postgres(store: PostgresStore, threads: list[str], vacuum: bool) -> GcReport:
+    """The library's own prune (keep_latest: the checkpoint get_state loads, its pending
+    writes and the channel values it points at), counted before and after."""
+    import psycopg
+
+    tables = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
+    size = "SELECT " + " + ".join(f"pg_total_relation_size('{t}')" for t in tables)
+    count = ("SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = ANY(%(t)s)), "
+             "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = ANY(%(t)s))")
+    saver = store.checkpointer  # creates the tables when this database has none yet
+    with psycopg.connect(store.dsn, autocommit=True) as conn:
+        before = conn.execute(size).fetchone()[0]
+        checkpoints, writes = conn.execute(count, {"t": threads}).fetchone()
+        if threads:
+            saver.prune(threads, strategy="keep_latest")
+        left_checkpoints, left_writes = conn.execute(count, {"t": threads}).fetchone()
+        if vacuum:
+            for table in tables:
+                conn.execute(f"VACUUM {table}")
+        after = conn.execute(size).fetchone()[0]
+    return GcReport(len(threads), checkpoints - left_checkpoints, writes - left_writes,
+                    int(before), int(after))

@@ -20,7 +20,6 @@ from batch import placeholders as ph
 from batch.cleanup import encodable
 from batch.errors import BriefloopError
 from batch.inbox import Decision
-from batch.locks import thread_lock
 from batch.nodes import checklist_of
 from batch.runner import Batch, BriefResult
 
@@ -188,7 +187,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
         raise BriefloopError("the edited text is empty")
     if decision in ("reject", "revise") and not (text or "").strip():
         raise BriefloopError(f"--{decision} needs a reason or notes")
-    with thread_lock(batch.lock_dir, thread_id, wait=wait):
+    with batch.store.thread_lock(thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
         item = require_waiting(batch, thread_id)
         if item.superseded_by and decision != "reject":
@@ -233,7 +232,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
 
 def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
     """Resume any unfinished thread; returns where it picked up and the result."""
-    with thread_lock(batch.lock_dir, thread_id, wait=10.0):
+    with batch.store.thread_lock(thread_id, wait=10.0):
         snapshot = batch.snapshot(thread_id)
         if not snapshot.values:
             raise BriefloopError(f"no thread {thread_id!r}")

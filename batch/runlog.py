@@ -1,4 +1,5 @@
-"""The run log: one row per run in SQLite, the system of record.
+"""The run log: one row per run, the system of record (SQLite, or PostgreSQL for a
+cluster; the schema is batch.schema).
 
 Spreadsheets are views synced from here. A run is one brief's thread; its row is
 updated in place as the run moves on (running -> awaiting_human -> approved_by_human),
@@ -7,18 +8,23 @@ so re-running never adds a second row for the same thread.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 import threading
+import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+
 from batch.errors import StoreError
+from batch.schema import batches, migrate, runs, sink_sync
 
 # Fields in the order the spreadsheet views show them.
 FIELDS = [
@@ -26,10 +32,10 @@ FIELDS = [
     "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
     "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
     "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
-    "decision_note", "updated_at", "uncovered", "checklist", "verification",
+    "decision_note", "updated_at", "uncovered", "checklist", "verification", "hosts",
 ]
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
-               "uncovered", "checklist"}
+               "uncovered", "checklist", "hosts"}
 
 
 def now() -> str:
@@ -41,108 +47,19 @@ def now_precise() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def _m001_runs(db: sqlite3.Connection) -> None:
-    db.execute("""
-        CREATE TABLE runs (
-            run_id TEXT PRIMARY KEY,
-            thread_id TEXT NOT NULL UNIQUE,
-            brief_id TEXT NOT NULL,
-            title TEXT NOT NULL DEFAULT '',
-            source TEXT NOT NULL DEFAULT '',
-            status TEXT NOT NULL,
-            stop_reason TEXT,
-            rounds INTEGER NOT NULL DEFAULT 0,
-            score REAL,
-            score_history TEXT NOT NULL DEFAULT '[]',
-            open_must_fix TEXT NOT NULL DEFAULT '[]',
-            needs_from_human TEXT NOT NULL DEFAULT '[]',
-            deviations TEXT NOT NULL DEFAULT '[]',
-            models TEXT NOT NULL DEFAULT '{}',
-            model_calls INTEGER NOT NULL DEFAULT 0,
-            input_tokens INTEGER NOT NULL DEFAULT 0,
-            output_tokens INTEGER NOT NULL DEFAULT 0,
-            model_seconds REAL NOT NULL DEFAULT 0,
-            seconds REAL NOT NULL DEFAULT 0,
-            started_at TEXT NOT NULL,
-            ended_at TEXT,
-            output_path TEXT,
-            error TEXT,
-            updated_at TEXT NOT NULL
-        )""")
-    db.execute("CREATE INDEX runs_brief ON runs (brief_id)")
-    db.execute("CREATE INDEX runs_status ON runs (status)")
-
-
-def _m002_outbox(db: sqlite3.Connection) -> None:
-    # Every change of a run bumps its version; a sink has taken a run once it has
-    # recorded that version here. Rows with a newer version are the outbox.
-    db.execute("ALTER TABLE runs ADD COLUMN version INTEGER NOT NULL DEFAULT 1")
-    db.execute("""
-        CREATE TABLE sink_sync (
-            sink TEXT NOT NULL,
-            run_id TEXT NOT NULL,
-            version INTEGER NOT NULL,
-            synced_at TEXT NOT NULL,
-            PRIMARY KEY (sink, run_id)
-        )""")
-
-
-def _m003_decisions(db: sqlite3.Connection) -> None:
-    # Who approved, rejected or sent back a text, when, and their reason or notes.
-    for column in ("decided_by", "decided_at", "decision_note"):
-        db.execute(f"ALTER TABLE runs ADD COLUMN {column} TEXT")
-
-
-def _m004_batches(db: sqlite3.Connection) -> None:
-    # One row per batch (manual or scheduled): when it ran and how it ended.
-    db.execute("""
-        CREATE TABLE batches (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            job TEXT,
-            source TEXT NOT NULL,
-            pid INTEGER NOT NULL,
-            started_at TEXT NOT NULL,
-            ended_at TEXT,
-            status TEXT NOT NULL,
-            counts TEXT NOT NULL DEFAULT '{}',
-            message TEXT
-        )""")
-
-
-def _m005_checklist(db: sqlite3.Connection) -> None:
-    # What the brief asks, as checked by code ("R1 fact: ..."), and which items the text
-    # written does not cover.
-    db.execute("ALTER TABLE runs ADD COLUMN checklist TEXT NOT NULL DEFAULT '[]'")
-    db.execute("ALTER TABLE runs ADD COLUMN uncovered TEXT NOT NULL DEFAULT '[]'")
-
-
-def _m006_verification(db: sqlite3.Connection) -> None:
-    # What was verified by running code (API docs: the examples run and how many gave
-    # the result shown), or why nothing was run.
-    db.execute("ALTER TABLE runs ADD COLUMN verification TEXT NOT NULL DEFAULT ''")
-
-
-# Ordered: a database at user_version N has had the first N applied.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
-    _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
-    _m006_verification,
-]
-
-
-def migrate(db: sqlite3.Connection) -> None:
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    for index, migration in enumerate(MIGRATIONS[version:], start=version + 1):
-        with db:
-            migration(db)
-            db.execute(f"PRAGMA user_version = {index}")
-
-
-def _row_to_record(row: sqlite3.Row) -> dict[str, Any]:
-    rec = dict(row)
+def _record(row: sa.Row) -> dict[str, Any]:
+    rec = dict(row._mapping)
     for key in JSON_FIELDS:
         if key in rec and isinstance(rec[key], str):
             rec[key] = json.loads(rec[key])
     return rec
+
+
+def _sqlite_fault(e: BaseException) -> sqlite3.DatabaseError | None:
+    orig = getattr(e, "orig", e)  # SQLAlchemy wraps the driver's error
+    if not isinstance(orig, sqlite3.DatabaseError) or isinstance(orig, _NOT_STORE_FAULTS):
+        return None
+    return orig
 
 
 _NOT_STORE_FAULTS = (sqlite3.IntegrityError, sqlite3.ProgrammingError,
@@ -150,28 +67,69 @@ _NOT_STORE_FAULTS = (sqlite3.IntegrityError, sqlite3.ProgrammingError,
 
 
 def store_failure(e: BaseException, folder: Path) -> StoreError | None:
-    """The error to show a person for an SQLite fault of the disk or the file (full, I/O
-    error, read-only, not a database), or None for anything else (a bug)."""
-    if not isinstance(e, sqlite3.DatabaseError) or isinstance(e, _NOT_STORE_FAULTS):
-        return None
-    return StoreError(
-        f"cannot use the state databases in {folder} ({e}): free some space there or fix "
-        f"the disk, then run the same command again; what was saved before this is kept "
-        f"(finished briefs, outputs, each thread's last checkpoint) and a rerun resumes")
+    """The error to show a person for a fault of the store: an SQLite fault of the disk
+    or the file (full, I/O error, read-only, not a database), or a PostgreSQL server that
+    cannot be reached; None for anything else (a bug)."""
+    fault = _sqlite_fault(e)
+    if fault is not None:
+        return StoreError(
+            f"cannot use the state databases in {folder} ({fault}): free some space there "
+            f"or fix the disk, then run the same command again; what was saved before this "
+            f"is kept (finished briefs, outputs, each thread's last checkpoint) and a rerun "
+            f"resumes")
+    if is_unreachable(e):
+        return StoreError(f"cannot reach the PostgreSQL database ({_first_line(e)}): start "
+                          f"it or fix [store] dsn, then run the same command again; what "
+                          f"was committed is kept and a rerun resumes")
+    return None
+
+
+def is_unreachable(e: BaseException) -> bool:
+    """A PostgreSQL connection that failed or broke (server down, restarting, network):
+    worth retrying, unlike a bug in a query."""
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        return False
+    orig = getattr(e, "orig", None)
+    if isinstance(e, sa.exc.DBAPIError) and e.connection_invalidated:
+        return True
+    return isinstance(orig if orig is not None else e,
+                      psycopg.OperationalError | psycopg_pool.PoolTimeout)
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(getattr(e, "orig", None) or e).strip()
+    return text.splitlines()[0] if text else e.__class__.__name__
+
+
+def sqlite_engine(path: Path) -> sa.Engine:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(f"sqlite:///{path}",
+                              connect_args={"timeout": 30, "check_same_thread": False})
+
+    @sa.event.listens_for(engine, "connect")
+    def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
+        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+        # see batch.store.open_sqlite_checkpointer
+        dbapi_connection.execute("PRAGMA synchronous = NORMAL")
+        dbapi_connection.execute("PRAGMA busy_timeout = 30000")
+
+    return engine
 
 
 class RunLog:
-    def __init__(self, path: Path):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.path = path
-        self._db = sqlite3.connect(path, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")  # see batch.resources.open_checkpointer
-        self._db.execute("PRAGMA busy_timeout = 30000")
-        self._lock = threading.Lock()
-        with self._lock:
-            migrate(self._db)
+    """The run log over a SQLite file (a path) or any SQLAlchemy engine (PostgreSQL)."""
+
+    def __init__(self, target: Path | sa.Engine):
+        self.engine = sqlite_engine(target) if isinstance(target, Path) else target
+        self.path = target if isinstance(target, Path) else None
+        # SQLite takes one writer at a time anyway; queueing this process's writers here
+        # keeps them off its busy handler. PostgreSQL takes them side by side.
+        self._write_lock = threading.Lock() if self.engine.dialect.name == "sqlite" \
+            else contextlib.nullcontext()
+        migrate(self.engine)
 
     def __enter__(self) -> RunLog:
         return self
@@ -180,45 +138,45 @@ class RunLog:
         self.close()
 
     def close(self) -> None:
-        self._db.close()
+        self.engine.dispose()
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._db:
-            yield self._db
+    def _tx(self) -> Iterator[sa.Connection]:
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    def _rows(self, query: sa.Executable) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            return [_record(r) for r in conn.execute(query)]
 
     def by_thread(self, thread_id: str) -> dict[str, Any] | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM runs WHERE thread_id = ?",
-                                   (thread_id,)).fetchone()
-        return _row_to_record(row) if row else None
+        found = self._rows(sa.select(runs).where(runs.c.thread_id == thread_id))
+        return found[0] if found else None
 
     def by_run(self, run_id: str) -> dict[str, Any] | None:
-        with self._lock:
-            row = self._db.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        return _row_to_record(row) if row else None
+        found = self._rows(sa.select(runs).where(runs.c.run_id == run_id))
+        return found[0] if found else None
 
     def newer_of_brief(self, thread_id: str) -> dict[str, Any] | None:
         """The latest run of the same brief id started after this thread (a changed
-        brief, or --rerun), or None. Rows are inserted when a thread starts, so rowid
-        order is start order even within one second."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT newer.* FROM runs AS this JOIN runs AS newer "
-                "ON newer.brief_id = this.brief_id AND newer.rowid > this.rowid "
-                # a brief that could not be read (a bad-… row) replaces no text
-                "AND newer.thread_id NOT LIKE 'bad-%' "
-                "WHERE this.thread_id = ? ORDER BY newer.rowid DESC LIMIT 1",
-                (thread_id,)).fetchone()
-        return _row_to_record(row) if row else None
+        brief, or --rerun), or None. `seq` is the start time in nanoseconds, set when
+        the row is inserted, so it orders starts even within one second."""
+        this, newer = runs.alias("this"), runs.alias("newer")
+        query = (sa.select(newer)
+                 .join(this, sa.and_(newer.c.brief_id == this.c.brief_id,
+                                     newer.c.seq > this.c.seq,
+                                     # a brief that could not be read replaces no text
+                                     newer.c.thread_id.not_like("bad-%")))
+                 .where(this.c.thread_id == thread_id)
+                 .order_by(newer.c.seq.desc()).limit(1))
+        found = self._rows(query)
+        return found[0] if found else None
 
     def all(self, status: str | None = None) -> list[dict[str, Any]]:
-        sql, args = "SELECT * FROM runs", ()
+        query = sa.select(runs).order_by(runs.c.started_at, runs.c.run_id)
         if status:
-            sql, args = sql + " WHERE status = ?", (status,)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY started_at, run_id", args).fetchall()
-        return [_row_to_record(r) for r in rows]
+            query = query.where(runs.c.status == status)
+        return self._rows(query)
 
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
@@ -228,68 +186,100 @@ class RunLog:
         values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else v
                   for k, v in fields.items()}
         values["updated_at"] = now()
-        with self._tx() as db:
-            exists = db.execute("SELECT run_id FROM runs WHERE thread_id = ?",
-                                (thread_id,)).fetchone()
-            if exists:
-                assignments = ", ".join(f"{k} = ?" for k in values)
-                db.execute(f"UPDATE runs SET {assignments}, version = version + 1 "
-                           f"WHERE thread_id = ?", (*values.values(), thread_id))
-            else:
-                values.setdefault("run_id", "r-" + uuid.uuid4().hex[:12])
-                values.setdefault("started_at", now())
-                values.setdefault("brief_id", "")
-                values.setdefault("status", "running")
-                values["thread_id"] = thread_id
-                cols = ", ".join(values)
-                marks = ", ".join("?" for _ in values)
-                db.execute(f"INSERT INTO runs ({cols}) VALUES ({marks})", tuple(values.values()))
-            row = db.execute("SELECT * FROM runs WHERE thread_id = ?", (thread_id,)).fetchone()
-        return _row_to_record(row)
+        update = (sa.update(runs).where(runs.c.thread_id == thread_id)
+                  .values(**values, version=runs.c.version + 1))
+        with self._tx() as conn:
+            # Update first: a write from the start, so SQLite never has to upgrade a
+            # read transaction (which fails at once when another writer got in between).
+            if conn.execute(update).rowcount == 0:
+                row = {"run_id": "r-" + uuid.uuid4().hex[:12], "started_at": now(),
+                       "brief_id": "", "status": "running", **values,
+                       "thread_id": thread_id, "seq": next_seq()}
+                inserted = conn.execute(
+                    _insert(conn, runs).values(**row).on_conflict_do_nothing(
+                        index_elements=["thread_id"]).returning(runs.c.run_id)).first()
+                if not inserted:  # another process inserted it a moment ago
+                    conn.execute(update)
+            found = conn.execute(sa.select(runs).where(runs.c.thread_id == thread_id)).one()
+        return _record(found)
 
     # -- batches ----------------------------------------------------------------------
-    def batch_started(self, source: str, job: str | None = None) -> int:
-        with self._tx() as db:
-            cur = db.execute(
-                "INSERT INTO batches (job, source, pid, started_at, status) "
-                "VALUES (?, ?, ?, ?, 'running')", (job, source, os.getpid(), now_precise()))
-            return int(cur.lastrowid)
+    def batch_started(self, source: str, job: str | None = None,
+                      status: str = "running") -> int:
+        with self._tx() as conn:
+            result = conn.execute(sa.insert(batches).values(
+                job=job, source=source, pid=os.getpid(), started_at=now_precise(),
+                status=status))
+            return int(result.inserted_primary_key[0])
 
     def batch_finished(self, batch_id: int, status: str, counts: dict[str, int],
-                       message: str | None = None) -> None:
-        with self._tx() as db:
-            db.execute("UPDATE batches SET ended_at = ?, status = ?, counts = ?, message = ? "
-                       "WHERE id = ?", (now_precise(), status, json.dumps(counts), message,
-                                        batch_id))
+                       message: str | None = None, only_open: bool = False) -> bool:
+        """Close the batch; with `only_open`, only if nobody closed it yet (returns
+        whether this call did)."""
+        query = sa.update(batches).where(batches.c.id == batch_id).values(
+            ended_at=now_precise(), status=status, counts=json.dumps(counts),
+            message=message)
+        if only_open:
+            query = query.where(batches.c.ended_at.is_(None))
+        with self._tx() as conn:
+            return conn.execute(query).rowcount == 1
 
     def batches(self, job: str | None = None) -> list[dict[str, Any]]:
-        sql, args = "SELECT * FROM batches", ()
+        query = sa.select(batches).order_by(batches.c.id)
         if job is not None:
-            sql, args = sql + " WHERE job = ?", (job,)
-        with self._lock:
-            rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
-        return [{**dict(r), "counts": json.loads(r["counts"])} for r in rows]
+            query = query.where(batches.c.job == job)
+        with self.engine.connect() as conn:
+            rows = [dict(r._mapping) for r in conn.execute(query)]
+        return [{**r, "counts": json.loads(r["counts"])} for r in rows]
 
     # -- the outbox of the spreadsheet views ----------------------------------------------
     def pending(self, sink: str) -> list[dict[str, Any]]:
         """Runs the sink has not taken in their current version."""
-        with self._lock:
-            rows = self._db.execute(
-                """SELECT r.* FROM runs r
-                   LEFT JOIN sink_sync s ON s.sink = ? AND s.run_id = r.run_id
-                   WHERE s.version IS NULL OR s.version < r.version
-                   ORDER BY r.started_at, r.run_id""", (sink,)).fetchall()
-        return [_row_to_record(r) for r in rows]
+        query = (sa.select(runs)
+                 .outerjoin(sink_sync, sa.and_(sink_sync.c.sink == sink,
+                                               sink_sync.c.run_id == runs.c.run_id))
+                 .where(sa.or_(sink_sync.c.version.is_(None),
+                               sink_sync.c.version < runs.c.version))
+                 .order_by(runs.c.started_at, runs.c.run_id))
+        return self._rows(query)
 
     def forget_synced(self, sink: str) -> None:
         """Make every run pending again for this sink (e.g. its file was deleted)."""
-        with self._tx() as db:
-            db.execute("DELETE FROM sink_sync WHERE sink = ?", (sink,))
+        with self._tx() as conn:
+            conn.execute(sa.delete(sink_sync).where(sink_sync.c.sink == sink))
 
     def mark_synced(self, sink: str, records: list[dict[str, Any]]) -> None:
-        with self._tx() as db:
-            db.executemany(
-                """INSERT INTO sink_sync (sink, run_id, version, synced_at) VALUES (?, ?, ?, ?)
-                   ON CONFLICT (sink, run_id) DO UPDATE SET
-                   version = max(version, excluded.version), synced_at = excluded.synced_at""",
-                [(sink, r["run_id"], r["version"], now()) for r in records])
+        if not records:
+            return
+        with self._tx() as conn:
+            insert = _insert(conn, sink_sync)
+            newest = sa.case((sink_sync.c.version > insert.excluded.version,
+                              sink_sync.c.version), else_=insert.excluded.version)
+            conn.execute(
+                insert.on_conflict_do_update(
+                    index_elements=["sink", "run_id"],
+                    set_={"version": newest, "synced_at": insert.excluded.synced_at}),
+                [{"sink": sink, "run_id": r["run_id"], "version": r["version"],
+                  "synced_at": now()} for r in records])
+
+
+def _insert(conn: sa.Connection, table: sa.Table):
+    """INSERT with the engine's ON CONFLICT (both speak it, SQLAlchemy spells it per
+    dialect)."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert(table)
+
+
+_last_seq = 0
+_seq_lock = threading.Lock()
+
+
+def next_seq() -> int:
+    """Nanoseconds since the epoch, strictly increasing within this process."""
+    global _last_seq
+    with _seq_lock:
+        _last_seq = max(time.time_ns(), _last_seq + 1)
+        return _last_seq

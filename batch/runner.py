@@ -26,10 +26,9 @@ from batch import checks
 from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
-from batch.errors import BriefloopError, LockBusy
+from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.gsheets import client_opener, read_rows
 from batch.house_rules import load_house_rules
-from batch.locks import thread_lock
 from batch.models import ModelSet, RoleModel
 from batch.nodes import checklist_of
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for
@@ -44,6 +43,7 @@ from batch.sheets import SheetSink
 from batch.sources import scan_source
 from batch.state import LoopState
 from batch.stopping import STOP
+from batch.store import Store, open_runlog
 from batch.sync import SyncResult, make_sinks, sync_all, sync_sink
 
 
@@ -66,6 +66,7 @@ class BatchSummary:
     sync: list[SyncResult] = field(default_factory=list)
     pulled: list[Any] = field(default_factory=list)  # review answers acted on first
     seconds: float = 0.0
+    batch_id: int | None = None  # the run log's batches row (set by a cluster's enqueuer)
 
     @property
     def counts(self) -> Counter:
@@ -101,6 +102,9 @@ def bad_thread_id(brief_id: str, origin: str) -> str:
 
 def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
     return {
+        # which server answered each call, in order ("writer@http://gpu-1:11434");
+        # the embedded model names none
+        "hosts": [f"{c['role']}@{c['host']}" for c in calls if c.get("host")],
         "model_calls": len(calls),
         "input_tokens": sum(c["input_tokens"] for c in calls),
         "output_tokens": sum(c["output_tokens"] for c in calls),
@@ -197,14 +201,17 @@ class Batch:
         strict: bool = False,
         google_client: Callable[[], gspread.Client] | None = None,
         resources: Resources | None = None,
+        local: bool = False,
     ):
         """`models` replaces configured models by role and `google_client` how the
         Google client is opened (tests); `strict` re-raises bugs instead of recording
-        them."""
+        them; `local` runs threads in this process even when a cluster is configured
+        (what a worker does)."""
         self.settings = settings
         self.progress = progress or Progress()
         self.strict = strict
         self.resources = resources or Resources(settings, models, google_client)
+        self.local = local or not settings.clustered
         self._sync_lock = threading.Lock()
         self._last_sync: dict[str, float] = {}
 
@@ -230,8 +237,8 @@ class Batch:
         return self.resources.sinks
 
     @property
-    def lock_dir(self) -> Path:
-        return self.resources.lock_dir
+    def store(self) -> Store:
+        return self.resources.store
 
     def close(self) -> None:
         self.resources.close()
@@ -249,15 +256,23 @@ class Batch:
 
     def resume(self, thread_id: str, response: Any) -> BriefResult:
         """Answer the thread's interrupt with `response` (an Agent Inbox response, see
-        batch.inbox) and run it on. The caller holds the thread's lock."""
+        batch.inbox) and run it on: here, or in a cluster by a worker (the outcome is
+        then "queued"). The caller holds the thread's lock."""
+        if not self.local:
+            from batch.cluster import enqueue_resume  # the cluster imports this module
+
+            return enqueue_resume(self, thread_id, response)
         return self.advance(thread_id, None, Command(resume=response))
+
+    def read_gsheet(self, key: str, worksheet: str | None) -> list[list[str]]:
+        return read_rows(self.google(), key, worksheet)
 
     # -- the batch ---------------------------------------------------------------------
     def run(self, source: str | Path, rerun: bool = False,
             concurrency: int | None = None) -> BatchSummary:
         started = time.perf_counter()
         scan = scan_source(str(source), self.settings.loop.max_brief_bytes,
-                           read_gsheet=lambda key, ws: read_rows(self.google(), key, ws))
+                           read_gsheet=self.read_gsheet)
         summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
         if any(isinstance(b, Brief) and b.origin.endswith(".py") for b in scan.briefs) and (
                 problem := sandbox_problem()) is not None:
@@ -278,18 +293,24 @@ class Batch:
         summary.seconds = time.perf_counter() - started
         return summary
 
-    def process(self, item: Brief | BadBrief, rerun: bool = False) -> BriefResult:
+    def process(self, item: Brief | BadBrief, rerun: bool = False,
+                prepared: tuple[str, LoopState] | None = None) -> BriefResult:
+        """One brief: started, resumed, or found done or waiting. `prepared` is its
+        thread id and starting state when they were made elsewhere (a cluster's
+        enqueuer, see batch.cluster)."""
         if STOP.is_set():  # a clean stop: take no new brief; a rerun does it
             return BriefResult(item.id, "", "not_started")
         self.progress.brief_started(item.id)
         if isinstance(item, BadBrief):
-            result = self._record_bad(item.id, item.origin, item.reason,
+            result = self.record_bad(item.id, item.origin, item.reason,
                                       bad_thread_id(item.id, item.origin))
         else:
             try:
-                result = self._process_brief(item, rerun)
+                result = self._process_brief(item, rerun, prepared)
+            except StoreError:
+                raise  # the state is out of reach: not this brief's fault, see below
             except BriefloopError as e:
-                result = self._record_bad(item.id, item.origin, str(e),
+                result = self.record_bad(item.id, item.origin, str(e),
                                           bad_thread_id(item.id, item.origin))
             except Exception as e:  # a bug must cost one brief, not the night's batch
                 failure = store_failure(e, self.settings.checkpoint_path.parent)
@@ -299,13 +320,13 @@ class Batch:
                     raise failure from None
                 if self.strict:
                     raise
-                result = self._record_bad(item.id, item.origin,
+                result = self.record_bad(item.id, item.origin,
                                           f"unexpected {e.__class__.__name__}: {e}",
                                           bad_thread_id(item.id, item.origin))
         self.progress.brief_finished(result)
         return result
 
-    def _record_bad(self, brief_id: str, origin: str, reason: str, thread_id: str) -> BriefResult:
+    def record_bad(self, brief_id: str, origin: str, reason: str, thread_id: str) -> BriefResult:
         record = self.runlog.upsert(
             thread_id, brief_id=brief_id, source=origin, status="failed", stop_reason="error",
             error=reason, ended_at=now())
@@ -319,16 +340,21 @@ class Batch:
         return {"configurable": {"thread_id": thread_id},
                 "recursion_limit": self.settings.loop.recursion_limit}
 
-    def _process_brief(self, brief: Brief, rerun: bool) -> BriefResult:
+    def prepare(self, brief: Brief, rerun: bool = False) -> tuple[str, LoopState]:
+        """The brief's thread id and starting state."""
         state, fingerprint = self.initial_state(brief)
-        thread_id = thread_id_for(brief, fingerprint, rerun)
+        return thread_id_for(brief, fingerprint, rerun), state
+
+    def _process_brief(self, brief: Brief, rerun: bool,
+                       prepared: tuple[str, LoopState] | None = None) -> BriefResult:
+        thread_id, state = prepared or self.prepare(brief, rerun)
         existing = self.runlog.by_thread(thread_id)
         if existing and existing["status"] == "finished":
             return BriefResult(brief.id, thread_id, "skipped", existing)
         try:
             # Decide and advance under the thread's lock: a reviewer answering this very
             # thread from another process must not interleave with us.
-            with thread_lock(self.lock_dir, thread_id):
+            with self.store.thread_lock(thread_id):
                 return self._continue(thread_id, brief, state, existing)
         except LockBusy:
             return BriefResult(brief.id, thread_id, "busy", existing)
@@ -360,7 +386,13 @@ class Batch:
         """Run a thread until it finishes, pauses or fails; `start` is the initial state,
         None to resume, or a Command to answer an interrupt. The caller holds the
         thread's lock."""
-        cfg = self.config_for(thread_id)
+        # max_concurrency=1: LangGraph opens a thread pool for each invoke; as the graph
+        # runs one node at a time, inline, the pool only writes checkpoints, which wait
+        # for each other anyway, and one thread is started per brief instead of up to
+        # cpus+4. (A graph with parallel branches or subgraphs would need this lifted.)
+        # durability="sync": a step's checkpoint is written before the next step (a
+        # model call) starts, so a crash never repeats an answered call.
+        cfg = {**self.config_for(thread_id), "max_concurrency": 1}
         before = self.graph.get_state(cfg).values.get("calls", [])
         started = time.perf_counter()
         error = ""
@@ -369,6 +401,12 @@ class Batch:
         except BriefloopError as e:
             error = str(e)
         except Exception as e:  # a bug, or a library failure we did not foresee
+            failure = store_failure(e, self.settings.checkpoint_path.parent)
+            if failure is not None:
+                # The state itself is out of reach (disk full, database down): recording
+                # an error would fail too, or mark a sound thread failed. The caller
+                # stops or retries; the thread resumes from its last checkpoint.
+                raise failure from None
             if self.strict:
                 raise
             error = f"unexpected {e.__class__.__name__}: {e}"
@@ -428,7 +466,7 @@ class Batch:
 def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | None = None,
              resend: bool = False) -> list[SyncResult]:
     """Push every pending run-log row (every row, with `resend`) to every configured sink."""
-    with RunLog(settings.runs_db_path) as log:
+    with open_runlog(settings) as log:
         sinks = make_sinks(settings, client_opener(settings.google, google_client))
         if resend:
             for sink in sinks:
@@ -437,7 +475,7 @@ def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | N
 
 
 def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, Any]]:
-    with RunLog(settings.runs_db_path) as log:
+    with open_runlog(settings) as log:
         return log.all(status)
 
 

@@ -31,7 +31,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from batch import config as config_mod
 from batch.config import ScheduleJob, Settings, parse_cron
 from batch.errors import BriefloopError, ConfigError
-from batch.runlog import RunLog
+from batch.store import libpq_dsn, open_runlog, sqlalchemy_url
 
 log = logging.getLogger("briefloop")
 
@@ -56,10 +56,15 @@ def setup_logging(settings: Settings) -> Path:
 
 def make_scheduler(settings: Settings, scheduler_class: type[BaseScheduler] = BlockingScheduler
                    ) -> BaseScheduler:
-    store = settings.path(settings.schedule.jobstore)
-    store.parent.mkdir(parents=True, exist_ok=True)
+    if settings.store.backend == "postgres":
+        # beside the run log, so a scheduler on another machine finds the same jobs
+        url = sqlalchemy_url(libpq_dsn(settings.store.dsn or ""))
+    else:
+        store = settings.path(settings.schedule.jobstore)
+        store.parent.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{store}"
     return scheduler_class(
-        jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{store}")},
+        jobstores={"default": SQLAlchemyJobStore(url=url)},
         job_defaults={"misfire_grace_time": int(settings.schedule.misfire_grace_seconds),
                       "coalesce": True, "max_instances": 1},
     )
@@ -149,7 +154,7 @@ def status(settings: Settings) -> list[JobStatus]:
         stored = {j.id: j for j in scheduler.get_jobs()}
     finally:
         scheduler.shutdown(wait=False)
-    runlog = RunLog(settings.runs_db_path)
+    runlog = open_runlog(settings)
     try:
         out = []
         for job in settings.schedule.jobs:

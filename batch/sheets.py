@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,8 @@ def render_cell(field: str, value: Any) -> Any:
         return "\n".join(f"{d['point']} — {d['reason']}" for d in value)
     if field == "models":
         return ", ".join(f"{role}={name}" for role, name in value.items())
+    if field == "hosts":  # one entry per call: shown as calls per role and host
+        return ", ".join(f"{host} ×{n}" for host, n in Counter(value).items())
     return value
 
 

@@ -8,6 +8,10 @@ elif sys.argv[1:2] == ["docs"]:
     from bench.docs import main as docs_main
 
     docs_main(sys.argv[2:])
+elif sys.argv[1:2] == ["cluster"]:
+    from bench.cluster import main as cluster_main
+
+    cluster_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

@@ -145,3 +145,11 @@ def test_config_is_taken_before_or_after_the_command(tmp_path, args):
 def test_a_config_after_the_command_that_does_not_exist_is_named(tmp_path):
     result = CliRunner().invoke(cli, ["runs", "--config", str(tmp_path / "nope.toml")])
     assert result.exit_code == 2 and "nope.toml: config file not found" in result.output
+
+
+def test_worker_without_a_cluster_says_what_to_configure(tmp_path):
+    cfg = tmp_path / "briefloop.toml"
+    cfg.write_text("")
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "worker"])
+    assert result.exit_code == 2
+    assert "no cluster configured" in result.output and "Traceback" not in result.output

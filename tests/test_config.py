@@ -119,3 +119,45 @@ def test_a_good_base_url_passes(tmp_path):
 def test_config_values_keep_their_type(tmp_path, line):
     with pytest.raises(ConfigError, match="loop.max_rounds"):
         config.load(write(tmp_path, f"[loop]\n{line}\n"), environ={})
+
+
+# -- [store] and [cluster] ------------------------------------------------------------
+
+def test_the_default_store_is_sqlite_and_no_cluster(tmp_path):
+    s = config.load(write(tmp_path, ""), environ={})
+    assert s.store.backend == "sqlite" and not s.clustered
+
+
+def test_postgres_needs_a_dsn(tmp_path):
+    with pytest.raises(ConfigError, match="needs dsn"):
+        config.load(write(tmp_path, '[store]\nbackend = "postgres"\n'), environ={})
+
+
+def test_the_dsn_comes_from_the_environment_too(tmp_path):
+    s = config.load(write(tmp_path, '[store]\nbackend = "postgres"\n'),
+                    environ={"BRIEFLOOP_STORE__DSN": "postgresql://bl:pw@db:5432/briefloop"})
+    assert s.store.dsn == "postgresql://bl:pw@db:5432/briefloop"
+
+
+@pytest.mark.parametrize("dsn", ["mysql://u:s3cret@db/x", "postgresql://u:s3cret@db",
+                                 "db.example.com"])
+def test_a_bad_dsn_is_a_config_error_without_its_password(tmp_path, dsn):
+    with pytest.raises(ConfigError) as e:
+        config.load(write(tmp_path, f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n'),
+                    environ={})
+    assert "store.dsn" in str(e.value) and "s3cret" not in str(e.value)
+
+
+@pytest.mark.parametrize("broker", ["http://queue:6379", "redis://", "queue:6379"])
+def test_a_bad_broker_is_a_config_error(tmp_path, broker):
+    with pytest.raises(ConfigError, match="cluster.broker"):
+        config.load(write(tmp_path, f'[cluster]\nbroker = "{broker}"\n'), environ={})
+
+
+def test_a_cluster_needs_the_postgres_store(tmp_path):
+    with pytest.raises(ConfigError, match="share one PostgreSQL database"):
+        config.load(write(tmp_path, '[cluster]\nbroker = "redis://q:6379/0"\n'), environ={})
+    s = config.load(write(tmp_path, '[cluster]\nbroker = "amqp://u:p@q:5672//"\n'
+                          '[store]\nbackend = "postgres"\ndsn = "postgresql://db/bl"\n'),
+                    environ={})
+    assert s.clustered

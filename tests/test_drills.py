@@ -22,7 +22,6 @@ from openpyxl import load_workbook
 from batch import config, review
 from batch.briefs import load_brief_file
 from batch.jobs import run_job
-from batch.locks import thread_lock
 from batch.runner import Batch, thread_id_for
 
 from conftest import (
@@ -189,7 +188,7 @@ def test_a_reviewer_holding_a_thread_makes_the_batch_leave_it_alone(project, set
         brief = load_brief_file(project / "briefs" / "a.md", 10_000)
         _, fingerprint = batch.initial_state(brief)
         tid = thread_id_for(brief, fingerprint, rerun=False)
-        with thread_lock(batch.lock_dir, tid):
+        with batch.store.thread_lock(tid):
             busy = batch.run(project / "briefs")
         assert busy.results[0].outcome == "busy" and m["writer"].calls == 0
         done = batch.run(project / "briefs")

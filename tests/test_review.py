@@ -12,7 +12,6 @@ from click.testing import CliRunner
 from batch import inbox, review
 from batch.cli import cli
 from batch.errors import BriefloopError, LockBusy
-from batch.locks import thread_lock
 from batch.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
@@ -132,7 +131,7 @@ def test_a_thread_locked_by_another_process_is_not_answered(project, settings):
     batch, tid, *_ = paused(project, settings)
     # flock locks belong to an open file, so this holder blocks the answer below just as
     # another process would
-    with thread_lock(batch.lock_dir, tid), pytest.raises(LockBusy, match="busy"):
+    with batch.store.thread_lock(tid), pytest.raises(LockBusy, match="busy"):
         review.answer(batch, tid, "approve", {PH: "4"}, wait=0.2)
     assert review.waiting(batch, tid) is not None
 

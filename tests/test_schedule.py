@@ -240,10 +240,11 @@ def test_two_batches_never_run_at_once(project):
 
 def test_a_batch_that_cannot_get_the_lock_says_so(project):
     from batch.jobs import batch_lock
+    from batch.store import open_store
 
     briefs(project, 1)
     settings = make_settings(project)
-    with batch_lock(settings, 0):
+    with open_store(settings) as store, batch_lock(store, 0):
         result = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"), "run",
                                           str(project / "briefs")])
     assert result.exit_code == 2 and "another briefloop batch is running" in result.output

@@ -1,0 +1,104 @@
+"""The cluster's queue ledger: which threads are queued, running or done (table `tasks`).
+
+Celery carries the work and redelivers what a dead worker had taken; the ledger is what
+makes handing work out idempotent. A thread is sent only by the one caller whose
+`claim` takes its row, and a row is taken only when it is new, done, failed, or stale
+(queued or running for longer than the broker's visibility timeout: its message was
+lost, e.g. a broker that restarted without its data). Claims are single statements
+(INSERT … ON CONFLICT DO UPDATE … WHERE), so two schedulers racing over the same brief
+make one claim between them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from batch.runlog import RunLog, _insert, now
+from batch.schema import batches, runs, tasks
+
+OPEN_STATES = ("queued", "running")
+
+
+class Ledger:
+    def __init__(self, runlog: RunLog, stale_after: float):
+        self.runlog = runlog
+        self.engine = runlog.engine
+        self.stale_after = stale_after
+
+    def claim(self, thread_id: str, batch_id: int | None, kind: str) -> bool:
+        """Take the thread's row for a new task; False when it is queued or running."""
+        stamp = now()
+        stale = (datetime.now(UTC) - timedelta(seconds=self.stale_after)).isoformat(
+            timespec="seconds")
+        with self.engine.begin() as conn:
+            insert = _insert(conn, tasks).values(
+                thread_id=thread_id, batch_id=batch_id, kind=kind, state="queued",
+                attempts=0, enqueued_at=stamp, updated_at=stamp)
+            claimed = insert.on_conflict_do_update(
+                index_elements=["thread_id"],
+                set_={"batch_id": batch_id, "kind": kind, "state": "queued", "worker": None,
+                      "task_id": None, "attempts": 0, "enqueued_at": stamp,
+                      "updated_at": stamp},
+                where=sa.or_(tasks.c.state.not_in(OPEN_STATES), tasks.c.updated_at < stale))
+            # RETURNING, not rowcount: an INSERT's rowcount is not reported by every driver
+            return conn.execute(claimed.returning(tasks.c.thread_id)).first() is not None
+
+    def set(self, thread_id: str, state: str, **fields: Any) -> None:
+        values = {"state": state, "updated_at": now(), **fields}
+        if state == "running":
+            values["attempts"] = tasks.c.attempts + 1
+        with self.engine.begin() as conn:
+            conn.execute(sa.update(tasks).where(tasks.c.thread_id == thread_id)
+                         .values(**values))
+
+    def get(self, thread_id: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(tasks).where(tasks.c.thread_id == thread_id)).first()
+        return dict(row._mapping) if row else None
+
+    def open_count(self, batch_id: int) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                sa.select(sa.func.count()).select_from(tasks)
+                .where(tasks.c.batch_id == batch_id, tasks.c.state.in_(OPEN_STATES))
+            ).scalar_one())
+
+    def outcomes(self, batch_id: int) -> Counter:
+        """How the batch's queued threads ended, by the run log's stop reason."""
+        query = (sa.select(runs.c.stop_reason, sa.func.count())
+                 .select_from(tasks.join(runs, runs.c.thread_id == tasks.c.thread_id))
+                 .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
+                 .group_by(runs.c.stop_reason))
+        with self.engine.connect() as conn:
+            return Counter({reason or "unknown": n for reason, n in conn.execute(query)})
+
+    def close_batch_if_done(self, batch_id: int) -> bool:
+        """Close the batch when none of its threads is queued or running and its
+        enqueuer is done; True for the one caller that closed it."""
+        if self.open_count(batch_id):
+            return False
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(batches).where(batches.c.id == batch_id)).first()
+        if row is None or row.status != "queued" or row.ended_at is not None:
+            return False
+        counts = Counter(json.loads(row.counts or "{}"))
+        counts.pop("queued", None)
+        counts.update(self.outcomes(batch_id))
+        status = "failed" if counts.get("error") else "ok"
+        return self.runlog.batch_finished(batch_id, status, dict(counts), only_open=True)
+
+    def batch_enqueued(self, batch_id: int, counts: dict[str, int]) -> None:
+        """The enqueuer is done: from now on the last thread to finish closes it."""
+        with self.engine.begin() as conn:
+            conn.execute(sa.update(batches).where(batches.c.id == batch_id)
+                         .values(status="queued", counts=json.dumps(counts)))
+
+    def batch(self, batch_id: int) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(batches).where(batches.c.id == batch_id)).first()
+        return {**row._mapping, "counts": json.loads(row.counts)} if row else None

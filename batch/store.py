@@ -1,0 +1,223 @@
+"""Where the state lives, and the locks over it: SQLite files or one PostgreSQL database.
+
+A store is the run log (batch.runlog, SQLAlchemy Core over either engine), the LangGraph
+checkpointer (SqliteSaver over a file, or PostgresSaver over a psycopg 3 connection
+pool), and named exclusive locks (a batch, a thread, the spreadsheet sync):
+
+    backend    run log + outboxes + batches   checkpoints          locks
+    sqlite     checkpoints/runs.sqlite        checkpoints/*.sqlite flock on files beside them
+    postgres   tables in the database         PostgresSaver tables advisory locks
+
+Both kinds of lock are released by the system when their holder dies (the kernel closes
+the file; PostgreSQL ends the session of a connection that closed), so a crash never
+leaves one behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+
+import sqlalchemy as sa
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from batch.config import Settings, mask_credentials
+from batch.errors import ConfigError, LockBusy
+from batch.locks import file_lock
+from batch.runlog import RunLog
+
+# Advisory lock keys are 64-bit; each name gets its own, prefixed so that another
+# application using advisory locks in the same database does not collide with us.
+LOCK_PREFIX = "briefloop:"
+
+
+def open_sqlite_checkpointer(path: Path) -> SqliteSaver:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+    saver = SqliteSaver(conn)
+    saver.setup()  # turns on WAL
+    # In WAL mode, NORMAL keeps every commit through a process crash (kill -9): only an
+    # OS crash or power cut can lose the last few, which a rerun then repeats. FULL
+    # (the default) fsyncs every checkpoint and was the largest cost of a batch.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return saver
+
+
+def sqlalchemy_url(dsn: str) -> str:
+    """postgresql://… as SQLAlchemy names the psycopg 3 driver."""
+    scheme, rest = dsn.split("://", 1)
+    return f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else dsn
+
+
+def libpq_dsn(dsn: str) -> str:
+    return "postgresql://" + dsn.split("://", 1)[1]
+
+
+def lock_key(name: str) -> int:
+    digest = hashlib.sha256((LOCK_PREFIX + name).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+class Store:
+    """The run log, the checkpointer (opened on first use) and the locks of one
+    backend. Subclasses say how each is opened."""
+
+    runlog: RunLog
+    where: str  # for messages: the folder or the database
+
+    def __init__(self) -> None:
+        self._checkpointer: BaseCheckpointSaver | None = None
+
+    @property
+    def checkpointer(self) -> BaseCheckpointSaver:
+        if self._checkpointer is None:
+            self._checkpointer = self._open_checkpointer()
+        return self._checkpointer
+
+    def _open_checkpointer(self) -> BaseCheckpointSaver:
+        raise NotImplementedError
+
+    def lock(self, name: str, wait: float = 0.0, what: str = "") -> AbstractContextManager:
+        """Hold the exclusive lock `name`, waiting up to `wait` seconds, else LockBusy."""
+        raise NotImplementedError
+
+    def thread_lock(self, thread_id: str, wait: float = 0.0) -> AbstractContextManager:
+        """The lock one LangGraph thread is advanced under, by a batch, a worker or a
+        reviewer."""
+        return self.lock(f"thread:{thread_id}", wait, f"thread {thread_id}")
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SqliteStore(Store):
+    def __init__(self, settings: Settings):
+        super().__init__()
+        self.folder = settings.checkpoint_path.parent
+        self.where = str(self.folder)
+        self._checkpoint_path = settings.checkpoint_path
+        self.runlog = RunLog(settings.runs_db_path)
+
+    def _open_checkpointer(self) -> SqliteSaver:
+        return open_sqlite_checkpointer(self._checkpoint_path)
+
+    def lock(self, name: str, wait: float = 0.0, what: str = "") -> AbstractContextManager:
+        if name == "batch":  # where it always was, so an older process still sees it
+            path = self.folder / "batch.lock"
+        else:
+            digest = hashlib.sha256(name.removeprefix("thread:").encode()).hexdigest()[:24]
+            kind = "thread" if name.startswith("thread:") else name.replace(":", "-")
+            path = self.folder / "locks" / f"{kind}-{digest}.lock"
+        return file_lock(path, wait, what or name)
+
+    def close(self) -> None:
+        try:
+            self.runlog.close()
+        finally:
+            if self._checkpointer is not None:
+                self._checkpointer.conn.close()
+
+
+def require_postgres_support() -> None:
+    try:
+        import psycopg  # noqa: F401
+        from langgraph.checkpoint.postgres import PostgresSaver  # noqa: F401
+    except ImportError as e:
+        raise ConfigError(
+            f"[store] backend = \"postgres\" needs the cluster extra ({e.name} is "
+            f"missing): pip install 'briefloop[cluster]'") from None
+
+
+class PostgresStore(Store):
+    def __init__(self, settings: Settings):
+        super().__init__()
+        require_postgres_support()
+        self.dsn = libpq_dsn(settings.store.dsn or "")
+        self.where = f"PostgreSQL at {mask_credentials(self.dsn)}"
+        self._pool_size = settings.store.pool_size
+        # pre-ping: a connection broken by a server restart is replaced, not used
+        self.engine = sa.create_engine(sqlalchemy_url(self.dsn), pool_pre_ping=True,
+                                       pool_size=2, max_overflow=8)
+        self.runlog = RunLog(self.engine)
+
+    def _open_checkpointer(self) -> BaseCheckpointSaver:
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg.rows import dict_row
+        from psycopg_pool import ConnectionPool
+
+        pool = ConnectionPool(
+            self.dsn, min_size=1, max_size=self._pool_size, open=True,
+            # what PostgresSaver.from_conn_string sets on its own connection
+            kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+            # a connection broken by a server restart is dropped when it is handed out
+            check=ConnectionPool.check_connection)
+        saver = PostgresSaver(pool)
+        try:
+            # setup() is not safe to run twice at once (it records its migrations by
+            # inserting their numbers): one process at a time.
+            with self.lock("checkpointer-setup", wait=120.0):
+                saver.setup()
+        except BaseException:
+            pool.close()
+            raise
+        return saver
+
+    @contextmanager
+    def _advisory(self, name: str, wait: float, what: str) -> Iterator[None]:
+        import psycopg
+
+        key = lock_key(name)
+        # Its own connection, held as long as the lock: the lock is the session's, and
+        # ends with it if this process dies.
+        conn = psycopg.connect(self.dsn, autocommit=True)
+        try:
+            deadline = time.monotonic() + wait
+            while not conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
+                if time.monotonic() >= deadline:
+                    raise LockBusy(f"{what} is busy in another process")
+                time.sleep(0.05)
+            try:
+                yield
+            finally:
+                # A connection lost meanwhile (server restart) took the lock with it.
+                with contextlib.suppress(psycopg.OperationalError):
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        finally:
+            conn.close()
+
+    def lock(self, name: str, wait: float = 0.0, what: str = "") -> AbstractContextManager:
+        return self._advisory(name, wait, what or name)
+
+    def close(self) -> None:
+        try:
+            self.runlog.close()
+        finally:
+            if self._checkpointer is not None:
+                self._checkpointer.conn.close()
+
+
+def open_store(settings: Settings) -> Store:
+    if settings.store.backend == "postgres":
+        return PostgresStore(settings)
+    return SqliteStore(settings)
+
+
+def open_runlog(settings: Settings) -> RunLog:
+    """The run log alone (for commands that only read or sync it)."""
+    if settings.store.backend == "postgres":
+        require_postgres_support()
+        return RunLog(sa.create_engine(sqlalchemy_url(libpq_dsn(settings.store.dsn or "")),
+                                       pool_pre_ping=True))
+    return RunLog(settings.runs_db_path)

@@ -1,0 +1,304 @@
+"""A cluster on one machine: real PostgreSQL, real Redis, real `briefloop worker`
+processes (Celery prefork workers), and the fake Ollama server as the model host.
+
+The drills each end by asserting nothing lost (every brief finished, its text written)
+and nothing duplicated (one run-log row per brief, each thread's model calls made once,
+apart from at most the call a killed worker had in flight).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from batch import config as config_mod
+from batch.cluster import wait_for_batch
+from batch.jobs import run_job
+from batch.runlog import RunLog
+from batch.runner import Batch
+from batch.store import sqlalchemy_url
+
+from conftest import UNIVERSAL, ollama_config, write_brief
+from fake_ollama import FakeOllama
+from workers import Worker
+
+pytestmark = pytest.mark.cluster
+
+CALLS_PER_BRIEF = 2  # UNIVERSAL approves in one round: one writer and one critic call
+
+
+@pytest.fixture
+def workers() -> Iterator[Callable[..., Worker]]:
+    started: list[Worker] = []
+
+    def start(cfg: Path, concurrency: int = 1, ready: bool = True) -> Worker:
+        worker = Worker(cfg, cfg.parent / f"worker-{len(started)}.log", concurrency)
+        started.append(worker)
+        return worker.wait_ready() if ready else worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+def cluster_config(project: Path, server: FakeOllama, pg_dsn: str, redis_url: str,
+                   visibility: float = 60.0, extra: str = "") -> Path:
+    return ollama_config(project, server.base_url, (
+        f'[store]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
+        f'[cluster]\nbroker = "{redis_url}"\nvisibility_timeout = {visibility}\n'
+        f"store_retries = 30\n" + extra))
+
+
+def briefs(project: Path, n: int) -> list[str]:
+    ids = [f"memo-{i:02d}" for i in range(n)]
+    for bid in ids:
+        write_brief(project, f"{bid}.md", "The office is closed on Friday.", id=bid)
+    return ids
+
+
+def enqueue(cfg: Path, project: Path) -> int:
+    settings = config_mod.load(cfg, environ={})
+    summary = run_job(settings, project / "briefs")
+    assert summary.batch_id is not None
+    return summary.batch_id
+
+
+def wait_done(cfg: Path, batch_id: int, timeout: float = 90.0) -> dict:
+    settings = config_mod.load(cfg, environ={})
+    with Batch(settings) as batch:
+        return wait_for_batch(batch, batch_id, timeout=timeout, poll=0.2)
+
+
+def rows(pg_dsn: str, sql: str) -> list[tuple]:
+    engine = sa.create_engine(sqlalchemy_url(pg_dsn))
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(sa.text(sql))]
+    finally:
+        engine.dispose()
+
+
+def assert_nothing_lost_or_duplicated(project: Path, pg_dsn: str, ids: list[str],
+                                      server: FakeOllama, repeated_at_most: int = 0) -> None:
+    runs = rows(pg_dsn, "SELECT brief_id, status, stop_reason, model_calls FROM runs")
+    assert sorted(r[0] for r in runs) == sorted(ids), "one run-log row per brief"
+    assert {r[1:3] for r in runs} == {("finished", "approved")}
+    # each thread's own record: its calls made once (a repeated call never reached a
+    # checkpoint, so it is not in the thread's state)
+    assert {r[3] for r in runs} == {CALLS_PER_BRIEF}
+    made = len(server.chat_requests)
+    assert len(ids) * CALLS_PER_BRIEF <= made <= len(ids) * CALLS_PER_BRIEF + repeated_at_most
+    written = sorted(p.stem.split("--")[0] for p in (project / "output").glob("*.md"))
+    assert len(written) == len(ids), written
+
+
+# -- the happy path ------------------------------------------------------------------
+
+def test_a_batch_runs_on_two_workers_and_is_synced_once(project, pg_dsn, redis_url, workers):
+    with FakeOllama(default=UNIVERSAL, latency=0.05) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        ids = briefs(project, 6)
+        workers(cfg)
+        workers(cfg)
+        batch_id = enqueue(cfg, project)
+        row = wait_done(cfg, batch_id)
+        assert row["status"] == "ok" and row["counts"] == {"approved": 6}
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
+    served_by = rows(pg_dsn, "SELECT DISTINCT worker FROM tasks")
+    assert len(served_by) == 2, "both workers took briefs"
+    # the sheet is written by one sync at the end of the batch, all rows at once
+    deadline = time.monotonic() + 20
+    csv = project / "output" / "runs.csv"
+    while not csv.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(csv.read_text().strip().splitlines()) == 1 + 6
+
+
+def test_the_same_batch_enqueued_twice_runs_each_brief_once(project, pg_dsn, redis_url,
+                                                            workers):
+    with FakeOllama(default=UNIVERSAL, latency=0.02) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        ids = briefs(project, 4)
+        first = enqueue(cfg, project)
+        second = enqueue(cfg, project)  # no worker yet: all four are still queued
+        workers(cfg, concurrency=2)
+        assert wait_done(cfg, first)["counts"] == {"approved": 4}
+        assert wait_done(cfg, second)["counts"] == {"in_queue": 4}
+        third = enqueue(cfg, project)  # all done now: nothing is sent
+        assert wait_done(cfg, third)["counts"] == {"skipped": 4}
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
+
+
+def test_run_from_the_cli_queues_and_waits(project, pg_dsn, redis_url, workers):
+    from click.testing import CliRunner
+
+    from batch.cli import cli
+
+    with FakeOllama(default=UNIVERSAL, latency=0.02) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        briefs(project, 2)
+        workers(cfg)
+        result = CliRunner().invoke(cli, ["--config", str(cfg), "run",
+                                          str(project / "briefs"), "--wait", "60"])
+        assert result.exit_code == 0, result.output
+        assert "queued for the workers" in result.output
+        assert "approved 2" in result.output
+        listed = CliRunner().invoke(cli, ["--config", str(cfg), "runs", "--json"])
+        assert listed.exit_code == 0
+        assert {r["status"] for r in json.loads(listed.output)} == {"finished"}
+
+
+# -- drills ---------------------------------------------------------------------------
+
+def test_drill_a_worker_killed_mid_brief_costs_the_call_in_flight(project, pg_dsn,
+                                                                   redis_url, workers):
+    """Two workers; SIGKILL one (pool and all) while a model call of its is in flight.
+    The broker hands its brief to the other after the visibility timeout, which resumes
+    the thread from its last checkpoint."""
+    victim: list[Worker] = []
+    killed = threading.Event()
+
+    def kill_on_third_call(n: int, body: dict) -> None:
+        if n == 3 and victim:  # the third call: some worker is mid-brief
+            victim[0].kill()
+            killed.set()
+
+    with FakeOllama(default=UNIVERSAL, latency=0.2, on_chat=kill_on_third_call) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url, visibility=3.0)
+        ids = briefs(project, 4)
+        victim.append(workers(cfg))
+        batch_id = enqueue(cfg, project)  # only the victim is up: it takes a brief
+        assert server.wait_for_chats(1, timeout=30)
+        workers(cfg)  # the survivor
+        row = wait_done(cfg, batch_id, timeout=120)
+        assert killed.is_set()
+        assert row["status"] == "ok"
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server, repeated_at_most=1)
+
+
+def mid_batch_hook(after_calls: int) -> tuple[threading.Event, Callable[[int, dict], None]]:
+    """An on_chat hook that says when the batch is under way (some briefs done, others
+    running or queued). The test acts on it from its main thread: a server started from
+    a thread that ends would die with it (tests/servers.py)."""
+    reached = threading.Event()
+
+    def hook(n: int, body: dict) -> None:
+        if n >= after_calls:
+            reached.set()
+
+    return reached, hook
+
+
+def test_drill_redis_restarted_mid_batch(project, pg_dsn, redis_url, redis_server, workers):
+    reached, hook = mid_batch_hook(after_calls=4)
+    with FakeOllama(default=UNIVERSAL, latency=0.1, on_chat=hook) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url, visibility=5.0)
+        ids = briefs(project, 6)
+        workers(cfg)
+        workers(cfg)
+        batch_id = enqueue(cfg, project)
+        assert reached.wait(60)
+        redis_server.restart()
+        row = wait_done(cfg, batch_id, timeout=120)
+        assert row["status"] == "ok"
+        # a task whose acknowledgement was lost with the connection is delivered again;
+        # its thread is found finished and no model is called
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
+
+
+def test_drill_postgres_restarted_mid_batch(project, pg_dsn, redis_url, postgres_server,
+                                            workers):
+    reached, hook = mid_batch_hook(after_calls=4)
+    with FakeOllama(default=UNIVERSAL, latency=0.1, on_chat=hook) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url, visibility=10.0)
+        ids = briefs(project, 6)
+        workers(cfg)
+        workers(cfg)
+        batch_id = enqueue(cfg, project)
+        assert reached.wait(60)
+        postgres_server.kill()  # down hard: the workers' writes fail meanwhile
+        time.sleep(2.0)
+        postgres_server.start()
+        row = wait_done(cfg, batch_id, timeout=120)
+        assert row["status"] == "ok"
+        # the workers retried until the database was back, then carried on; a call
+        # whose result could not be checkpointed is made again
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server, repeated_at_most=2)
+
+
+def test_drill_two_schedulers_enqueue_each_brief_once(project, pg_dsn, redis_url, workers):
+    from conftest import briefloop_process
+
+    with FakeOllama(default=UNIVERSAL, latency=0.02) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url, extra=(
+            '[[schedule.jobs]]\nname = "nightly"\ncron = "*/2 * * * * *"\n'
+            'source = "briefs"\n'))
+        ids = briefs(project, 4)
+        RunLog(sa.create_engine(sqlalchemy_url(pg_dsn))).close()  # the tables, to poll
+        workers(cfg, concurrency=2)
+        schedulers = [briefloop_process(cfg, "schedule") for _ in range(2)]
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                done = rows(pg_dsn, "SELECT count(*) FROM runs WHERE status = 'finished'")
+                fired = rows(pg_dsn, "SELECT count(*) FROM batches")
+                if done[0][0] == len(ids) and fired[0][0] >= 4:
+                    break
+                time.sleep(0.3)
+        finally:
+            for proc in schedulers:
+                proc.send_signal(signal.SIGTERM)
+            for proc in schedulers:
+                proc.wait(30)
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
+        assert rows(pg_dsn, "SELECT count(*) FROM batches")[0][0] >= 4  # both fired, often
+
+
+def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, workers):
+    """A text that needs a figure waits; the answer is queued, a worker resumes the
+    thread, and it is approved with the figure filled in."""
+    from batch import review
+
+    from conftest import critic_answer, writer_answer
+
+    placeholder = "[FIGURE NEEDED: Q3 revenue]"
+
+    def respond(body: dict) -> str:
+        if "draft" in body["format"].get("properties", {}):
+            return json.dumps(writer_answer(
+                f"Q3 revenue was {placeholder}. The office is closed on Friday.",
+                needs=[(placeholder, "What was Q3 revenue?")]))
+        return json.dumps(critic_answer(5))
+
+    with FakeOllama(default=respond, latency=0.02) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        write_brief(project, "q3.md", "Tell staff Q3 revenue. The office is closed on "
+                                      "Friday.", id="q3")
+        workers(cfg)
+        assert wait_done(cfg, enqueue(cfg, project))["counts"] == {"awaiting_human": 1}
+        settings = config_mod.load(cfg, environ={})
+        with Batch(settings) as batch:
+            [waiting] = review.list_waiting(batch)
+            result = review.answer(batch, waiting.thread_id, "approve",
+                                   {placeholder: "4.2 million euros"}, by="ana")
+            assert result.outcome == "queued"
+            with pytest.raises(Exception, match="already queued or running"):
+                review.answer(batch, waiting.thread_id, "approve",
+                              {placeholder: "5 million euros"}, by="bob")
+            deadline = time.monotonic() + 60
+            while (batch.runlog.by_thread(waiting.thread_id)["status"] != "finished"
+                   and time.monotonic() < deadline):
+                time.sleep(0.2)
+            record = batch.runlog.by_thread(waiting.thread_id)
+        assert (record["stop_reason"], record["decided_by"]) == ("approved_by_human", "ana")
+        [text] = (project / "output").glob("*.md")
+        assert "4.2 million euros" in text.read_text() and "NEEDED" not in text.read_text()
+        # which server answered each call is on the record
+        assert record["hosts"] == [f"writer@{server.base_url}", f"critic@{server.base_url}"]
