@@ -45,6 +45,8 @@ def cluster_toml(root: Path, base_url: str, dsn: str, broker: str) -> Path:
              f"timeout = 30\n")
     cfg = root / "briefloop.toml"
     cfg.write_text(
+        # gate: the scripted critic's verdict decides, so every brief takes R rounds
+        f'[models]\ncritic_mode = "gate"\n'
         f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
         '[log]\nformat = "csv"\npath = "output/runs.csv"\n'
         f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n'
@@ -80,7 +82,7 @@ def timed_cluster(pg: PostgresServer, redis: RedisServer, server: FakeOllama, n:
 
 def timed_threads(server: FakeOllama, n: int, threads: int) -> dict[str, Any]:
     root = project(n)
-    settings = ollama_settings(root, server.base_url)
+    settings = ollama_settings(root, server.base_url, **{"models.critic_mode": "gate"})
     t = time.perf_counter()
     summary = run_job(settings, root / "briefs", concurrency=threads)
     wall = time.perf_counter() - t
