@@ -7,8 +7,10 @@ approval whatever the critic scores; `warn` findings go to would_improve.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from batch import placeholders as ph
 from batch import requirements as req
@@ -201,13 +203,13 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     """A sentence that says a requirement the other way round: a negation the brief does
     not have (or lacks one it has), or a word's opposite ("after" for "before")."""
     out: list[Finding] = []
-    draft_sentences = req.sentences(ph.without(draft))
+    draft_sentences = [(s, req.stems_of(s)) for s in req.sentences(ph.without(draft))]
     for r in checklist:
         if r["kind"] not in ("fact", "ask") or not r["terms"]:
             continue
         terms = set(r["terms"])
-        for sentence in draft_sentences:
-            shared = len(terms & req.stems_of(sentence))
+        for sentence, stems in draft_sentences:
+            shared = len(terms & stems)
             share = shared / len(terms)
             # An opposite is a strong cue: a sentence on the same subject is enough. A
             # negation is a weak one: the sentence must say most of the requirement.
@@ -318,12 +320,85 @@ _INSTRUCTION = re.compile(
 _MARKER = re.compile(r"\b[A-Z][A-Z']+(?: [A-Z][A-Z']+)+\b|\b[a-z]+(?:_[a-z]+)+\b")
 
 
+def _markers_of(text: str) -> frozenset[str]:
+    return frozenset(m.group(0) for m in _MARKER.finditer(text) if "NEEDED" not in m.group(0))
+
+
 def prompt_markers(prompt_texts: Iterable[str]) -> set[str]:
     """Labels a prompt uses that no reader's text would: "DRAFT TO JUDGE", "must_fix"."""
     out: set[str] = set()
     for text in prompt_texts:
-        out.update(m.group(0) for m in _MARKER.finditer(text) if "NEEDED" not in m.group(0))
+        out |= _markers_of(text)
     return out
+
+
+# What the echo check needs of the prompt texts (the templates, the house rules, the
+# rubric), worked out once: they are the same round after round and brief after brief,
+# and every round would otherwise re-tokenise all of them. Bounded: a long-lived process
+# (the web app, a worker) sees rubric after rubric.
+@dataclass(frozen=True)
+class _PromptText:
+    grams: frozenset[tuple[str, ...]]  # its runs of ECHO_WORDS words
+    markers: frozenset[str]  # its labels (prompt_markers)
+    sentences: frozenset[str]  # its sentences of 4 words or more, as words one space apart
+
+
+@functools.lru_cache(maxsize=256)
+def _prompt_text(text: str) -> _PromptText:
+    sentences = frozenset(" ".join(w) for s in re.split(r"(?<=[.!?:])\s+|\n", text)
+                          if len(w := _words(s)) >= 4)
+    return _PromptText(frozenset(_grams(_words(text), ECHO_WORDS)), _markers_of(text),
+                       sentences)
+
+
+@dataclass(frozen=True)
+class _Prompts:
+    grams: frozenset[tuple[str, ...]]
+    markers: frozenset[str]
+    # every start of 4 words or more of every prompt sentence, the whole one included
+    sentence_starts: frozenset[str]
+
+
+@functools.lru_cache(maxsize=16)
+def _prompts(prompt_texts: tuple[str, ...]) -> _Prompts:
+    texts = [_prompt_text(t) for t in prompt_texts]
+    return _Prompts(frozenset().union(*(t.grams for t in texts)),
+                    frozenset().union(*(t.markers for t in texts)),
+                    _sentence_starts(frozenset().union(*(t.sentences for t in texts))))
+
+
+@dataclass(frozen=True)
+class _EchoReference:
+    leaked: frozenset[tuple[str, ...]]  # the prompts' word runs the brief's texts lack
+    markers: frozenset[str]  # the prompts' labels the brief's texts lack
+    own_text: str  # the brief's texts' words, lower-cased, one space apart
+    sentence_starts: frozenset[str]  # _Prompts.sentence_starts
+
+
+@functools.lru_cache(maxsize=32)
+def _echo_reference(prompt_texts: tuple[str, ...],
+                    brief_sources: tuple[str, ...]) -> _EchoReference:
+    """The prompts against one thread's brief texts (brief, title, source, a person's
+    answers): the same in every round of the thread. Only the prompts' side is kept
+    per text; a source file can be large, and a thread needs its own once."""
+    prompts = _prompts(prompt_texts)
+    own_words = [_words(t) for t in brief_sources]
+    own_grams = set().union(*(_grams(w, ECHO_WORDS) for w in own_words))
+    return _EchoReference(
+        leaked=prompts.grams - own_grams if own_grams else prompts.grams,
+        markers=prompts.markers - prompt_markers(brief_sources),
+        own_text=" ".join(" ".join(w) for w in own_words),
+        sentence_starts=prompts.sentence_starts)
+
+
+def _sentence_starts(sentences: Iterable[str]) -> frozenset[str]:
+    """Every start of 4 words or more of each sentence (words one space apart), the
+    whole sentence included."""
+    out: set[str] = set()
+    for sentence in sentences:
+        words = sentence.split(" ")
+        out.update(" ".join(words[:n]) for n in range(4, len(words) + 1))
+    return frozenset(out)
 
 
 def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[str],
@@ -331,33 +406,22 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     """Text of the prompts, the house rules or the rubric inside the draft (a run of
     words, a label or a sentence), a critique point pasted in whole, and the brief's own
     instructions copied as if they were the text."""
-    prompt_texts = list(prompt_texts)
-    brief_sources = list(brief_sources)
-    own: set[tuple[str, ...]] = set()
-    for text in brief_sources:
-        own |= _grams(_words(text), ECHO_WORDS)
-    leaked: set[tuple[str, ...]] = set()
-    for text in prompt_texts:
-        leaked |= _grams(_words(text), ECHO_WORDS)
-    leaked -= own
+    ref = _echo_reference(tuple(prompt_texts), tuple(brief_sources))
     draft_words = _words(draft)
-    hits = [g for g in _grams(draft_words, ECHO_WORDS) if g in leaked]
-    markers = sorted(m for m in prompt_markers(prompt_texts) - prompt_markers(brief_sources)
-                     if m in draft)
-    own_text = " ".join(" ".join(_words(t)) for t in brief_sources)
+    hits = [g for g in _grams(draft_words, ECHO_WORDS) if g in ref.leaked]
+    markers = sorted(m for m in ref.markers if m in draft)
     # prompts by the sentence; a critique point only whole (its suggested wording after
     # a colon may rightly be taken up)
-    prompt_sentences = {" ".join(_words(s)) for t in prompt_texts
-                        for s in re.split(r"(?<=[.!?:])\s+|\n", t) if len(_words(s)) >= 4}
-    prompt_sentences |= {" ".join(_words(t)) for t in critique if len(_words(t)) >= 4}
+    critique_starts = _sentence_starts(" ".join(w) for t in critique
+                                       if len(w := _words(t)) >= 4)
     for sentence in req.sentences(draft):
         key = " ".join(_words(sentence))
-        if key in own_text:
+        if key in ref.own_text:
             continue
         # a whole sentence of the prompt, or the start of one ("Answer with one JSON
         # object" of "Answer with one JSON object: ..."), or an order to a writer
-        from_prompt = len(key.split()) >= 4 and any(
-            p == key or p.startswith(key + " ") for p in prompt_sentences)
+        from_prompt = len(key.split()) >= 4 and (key in ref.sentence_starts
+                                                  or key in critique_starts)
         if (from_prompt or _INSTRUCTION.match(sentence.lstrip("*_#>- "))
                 or _META_TALK.search(sentence)):
             markers.append(sentence.strip())

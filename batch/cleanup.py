@@ -6,6 +6,7 @@ lines that read as talk about the text rather than text, are removed; nothing el
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -72,14 +73,16 @@ def strip_chatter(text: str) -> str:
 def strip_prompt_lines(text: str, prompt_texts: list[str]) -> str:
     """Drop the lines of a draft that are, whole, a line of the prompts (a small model
     sometimes carries "CRITIQUE TO ANSWER. Fix every MUST FIX point." into its text)."""
-    known = set()
-    for prompt in prompt_texts:
-        for line in prompt.splitlines():
-            key = _line_key(line)
-            if len(key) >= 12:
-                known.add(key)
+    known = frozenset().union(*(_prompt_line_keys(prompt) for prompt in prompt_texts))
     kept = [line for line in text.split("\n") if _line_key(line) not in known]
     return "\n".join(kept).strip() + "\n"
+
+
+@functools.lru_cache(maxsize=512)
+def _prompt_line_keys(prompt: str) -> frozenset[str]:
+    """The keys of a prompt text's lines long enough to tell: a prompt text (a template,
+    the house rules, the rubric) comes again every round, so once per text."""
+    return frozenset(key for line in prompt.splitlines() if len(key := _line_key(line)) >= 12)
 
 
 def _line_key(line: str) -> str:

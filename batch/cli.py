@@ -321,7 +321,10 @@ def highlight_placeholders(text: str) -> str:
 
 def print_result(r: BriefResult) -> None:
     out.print(escape(describe_result(r)), highlight=False, soft_wrap=True)
-    if r.record and r.record.get("output_path") and r.outcome != "awaiting_human":
+    if r.outcome == "queued":
+        out.print("a worker runs it on (`briefloop runs` shows when it is done)",
+                  highlight=False)
+    elif r.record and r.record.get("output_path") and r.outcome != "awaiting_human":
         approved = is_approved(r.record.get("stop_reason"))
         label = "output" if approved else "not approved, set aside in"
         out.print(f"{label}: {r.record['output_path']}", highlight=False, soft_wrap=True)

@@ -24,11 +24,12 @@ rules, checklist), so a worker needs the config, not the project's files.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import socket
 import time
-from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,6 +236,23 @@ def _retry_delay(task: Task) -> float:
     return min(ceiling, 0.5 * 2 ** task.request.retries)
 
 
+def _retried_while_unreachable(body: Callable[..., str]) -> Callable[..., str]:
+    """A task body whose database faults (unreachable, restarting, its disk failing)
+    make the task retry later with backoff; anything else is raised as it is."""
+
+    @functools.wraps(body)
+    def task(self: Task, *args: Any) -> str:
+        try:
+            return body(self, *args)
+        except Exception as e:  # noqa: BLE001 - the database's faults retry; the rest raise
+            retry = _retry_if_unreachable(self, e, f"{body.__name__}{args[:1]}")
+            if retry is None:
+                raise
+            raise retry from e
+
+    return task
+
+
 def _retry_if_unreachable(task: Task, e: Exception, what: str) -> BaseException | None:
     """A retry later when the database could not be reached (or its disk failed); None
     for anything else, which the task raises as it is (Celery logs it)."""
@@ -257,52 +275,43 @@ def register(app: Celery, settings: Settings) -> Celery:
     hostname = socket.gethostname()
 
     @app.task(name=RUN_BRIEF, bind=True, max_retries=store_retries)
+    @_retried_while_unreachable
     def run_brief(self: Task, message: dict[str, Any]) -> str:
         thread_id = message["thread_id"]
-        try:
-            batch = _Worker.batch()
-            ledger = _ledger(batch)
-            ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
-            brief = Brief(**message["brief"])
-            result = batch.process(brief, prepared=(thread_id, message["state"]))
-            if result.outcome == "busy":
-                # A redelivered copy while the thread runs on elsewhere: that worker
-                # finishes it and closes the ledger row.
-                return "busy"
-            ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
-            _after(app, ledger, message.get("batch_id"))
-            return result.outcome
-        except Exception as e:  # noqa: BLE001 - the database's faults retry; the rest raise
-            retry = _retry_if_unreachable(self, e, thread_id)
-            if retry is None:
-                raise
-            raise retry from e
+        batch = _Worker.batch()
+        ledger = _ledger(batch)
+        ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
+        brief = Brief(**message["brief"])
+        result = batch.process(brief, prepared=(thread_id, message["state"]))
+        if result.outcome == "busy":
+            # A redelivered copy while the thread runs on elsewhere: that worker
+            # finishes it and closes the ledger row.
+            return "busy"
+        ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
+        _after(app, ledger, message.get("batch_id"))
+        return result.outcome
 
     @app.task(name=RESUME_THREAD, bind=True, max_retries=store_retries)
+    @_retried_while_unreachable
     def resume_thread(self: Task, thread_id: str, response: Any) -> str:
+        batch = _Worker.batch()
+        ledger = _ledger(batch)
+        ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
         try:
-            batch = _Worker.batch()
-            ledger = _ledger(batch)
-            ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
-            try:
-                with batch.store.thread_lock(thread_id, wait=30.0):
-                    if not batch.snapshot(thread_id).interrupts:
-                        ledger.set(thread_id, "done")  # answered already (a redelivery)
-                        return "answered"
-                    result = batch.resume(thread_id, response)
-            except LockBusy:
-                raise self.retry(countdown=_retry_delay(self)) from None
-            ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
-            # the decision reaches the sheets now, not with the next batch
-            _send(app, SYNC_BATCH, [None], f"sync-{thread_id}-{time.time_ns()}")
-            return result.outcome
-        except Exception as e:  # noqa: BLE001 - the database's faults retry; the rest raise
-            retry = _retry_if_unreachable(self, e, thread_id)
-            if retry is None:
-                raise
-            raise retry from e
+            with batch.store.thread_lock(thread_id, wait=30.0):
+                if not batch.snapshot(thread_id).interrupts:
+                    ledger.set(thread_id, "done")  # answered already (a redelivery)
+                    return "answered"
+                result = batch.resume(thread_id, response)
+        except LockBusy:
+            raise self.retry(countdown=_retry_delay(self)) from None
+        ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
+        # the decision reaches the sheets now, not with the next batch
+        _send(app, SYNC_BATCH, [None], f"sync-{thread_id}-{time.time_ns()}")
+        return result.outcome
 
     @app.task(name=SYNC_BATCH, bind=True, max_retries=None)
+    @_retried_while_unreachable
     def sync_batch(self: Task, batch_id: int | None) -> str:
         batch = _Worker.batch()
         try:
@@ -313,11 +322,6 @@ def register(app: Celery, settings: Settings) -> Celery:
             # Another sync is running and may have read the outbox before this batch's
             # last rows: sync again once it is done.
             raise self.retry(countdown=5.0) from None
-        except Exception as e:  # noqa: BLE001 - the database's faults retry; the rest raise
-            retry = _retry_if_unreachable(self, e, f"sync of batch {batch_id}")
-            if retry is None:
-                raise
-            raise retry from e
 
     return app
 
@@ -353,6 +357,3 @@ def run_worker(settings: Settings, concurrency: int, loglevel: str = "INFO") -> 
                      f"--hostname=briefloop-{os.getpid()}@{socket.gethostname()}",
                      "--without-gossip", "--without-mingle", "--without-heartbeat"])
 
-
-def counts_line(counts: Counter) -> str:
-    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))

@@ -223,6 +223,10 @@ class Log(Strict):
     format: Literal["xlsx", "csv", "none"] = "xlsx"
     path: str = "output/runs.xlsx"
     worksheet: str = "Runs"
+    # During a batch, write the local file at most this often, in seconds (each write
+    # reads and rewrites the whole file); the end of the batch always writes it, and a
+    # review answer at once. 0: after every brief.
+    sync_interval: float = Field(2.0, ge=0)
     # Where people answer waiting threads: a worksheet of the Google sheet when
     # [log.gsheet] is set, else of the local workbook (CSV: a -review.csv beside it).
     review_worksheet: str = "Review"

@@ -1,7 +1,8 @@
 """House rules: a markdown file the critic reads whole, some of it checked by code.
 
 Under a heading `## Banned phrases`, every list item is a phrase the draft must not
-contain (case-insensitive); those are enforced by the checks node, not by the model.
+contain (case-insensitive); the code checks (run first in the critic node) enforce those,
+not the model.
 """
 
 from __future__ import annotations

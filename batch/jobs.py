@@ -101,29 +101,27 @@ def _enqueued(batch: Batch, source: str | Path, rerun: bool,
     from batch.cluster import enqueue_batch
 
     table = review_table(batch.settings, batch.google)
-    pulled: list[review_sheet.Pulled] = []
-    warnings: list[str] = []
-    if table is not None:
-        try:
-            pulled = review_sheet.pull(batch, table)
-        except BriefloopError as e:
-            warnings.append(f"review answers not pulled from {table.name}: {e}")
+    pulled, warnings = _pull(batch, table)
     summary = enqueue_batch(batch, source, rerun, job)
     summary.pulled = pulled
     summary.warnings += warnings
     return summary
 
 
+def _pull(batch: Batch, table) -> tuple[list[review_sheet.Pulled], list[str]]:
+    """The review sheet's answers acted on, and a warning if it could not be read."""
+    if table is None:
+        return [], []
+    try:
+        return review_sheet.pull(batch, table), []
+    except BriefloopError as e:  # the sheet is unreachable: tonight's work goes on
+        return [], [f"review answers not pulled from {table.name}: {e}"]
+
+
 def _pull_run_publish(batch: Batch, source: str | Path, rerun: bool,
                       concurrency: int | None) -> BatchSummary:
     table = review_table(batch.settings, batch.google)
-    pulled: list[review_sheet.Pulled] = []
-    warnings: list[str] = []
-    if table is not None:
-        try:
-            pulled = review_sheet.pull(batch, table)
-        except BriefloopError as e:  # the sheet is unreachable: tonight's work goes on
-            warnings.append(f"review answers not pulled from {table.name}: {e}")
+    pulled, warnings = _pull(batch, table)
     summary = batch.run(source, rerun=rerun, concurrency=concurrency)
     if table is not None:
         try:

@@ -124,8 +124,13 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
 def instruction_texts(state: LoopState, rubric: Rubric) -> list[str]:
     """The instructions a draft must not contain: the prompt templates, the house rules
     and the rubric."""
-    texts = [re.sub(r"\$\w+", " ", template(name).template) for name in TEMPLATES]
-    return [*texts, state["house_rules"]["text"], rubric.as_prompt()]
+    return [*_template_texts(), state["house_rules"]["text"], rubric.as_prompt()]
+
+
+@cache
+def _template_texts() -> tuple[str, ...]:
+    """Every template's words, its fields blanked."""
+    return tuple(re.sub(r"\$\w+", " ", template(name).template) for name in TEMPLATES)
 
 
 def critique_texts(state: LoopState) -> list[str]:

@@ -214,6 +214,7 @@ class Batch:
         self.local = local or not settings.clustered
         self._sync_lock = threading.Lock()
         self._last_sync: dict[str, float] = {}
+        self._runs = 0  # batches under way in run(): log.sync_interval applies meanwhile
 
     # What the batch works with, by the names the code reads them by.
     @property
@@ -281,12 +282,19 @@ class Batch:
                                     f"{problem}")
         self.progress.batch_started(len(scan.briefs))
         workers = concurrency or self.settings.run.concurrency
-        if workers == 1:  # in this thread: simpler tracebacks and profiles
-            summary.results = [self.process(b, rerun) for b in scan.briefs]
-        else:
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="brief") as pool:
-                summary.results = list(pool.map(lambda b: self.process(b, rerun),
-                                                scan.briefs))
+        with self._sync_lock:
+            self._runs += 1
+        try:
+            if workers == 1:  # in this thread: simpler tracebacks and profiles
+                summary.results = [self.process(b, rerun) for b in scan.briefs]
+            else:
+                with ThreadPoolExecutor(max_workers=workers,
+                                        thread_name_prefix="brief") as pool:
+                    summary.results = list(pool.map(lambda b: self.process(b, rerun),
+                                                    scan.briefs))
+        finally:
+            with self._sync_lock:
+                self._runs -= 1
         summary.sync = self.sync(force=True)
         summary.warnings += [f"{r.sink}: {r.pending} row(s) left pending: {r.error}"
                              for r in summary.sync if r.error]
@@ -374,18 +382,23 @@ class Batch:
             record = self._record_state(thread_id, brief, snapshot.values, 0.0, waiting=True)
             return BriefResult(brief.id, thread_id, "waiting", record)
         labels = self.models.labels()
-        self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title, source=brief.origin,
-                           status="running", stop_reason=None, error=None, models=labels)
+        running = self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title,
+                                     source=brief.origin, status="running", stop_reason=None,
+                                     error=None, models=labels)
         # Resume where it stopped; a thread that never got past its start (the disk
         # filled, or the process died, as it began) starts again from the brief.
         resume = bool(snapshot.next) and snapshot.next != ("__start__",) and \
             bool(snapshot.values.get("round"))
-        return self.advance(thread_id, brief, None if resume else state)
+        return self.advance(thread_id, brief, None if resume else state,
+                            snapshot=snapshot, row=running)
 
-    def advance(self, thread_id: str, brief: Brief | None, start: Any) -> BriefResult:
+    def advance(self, thread_id: str, brief: Brief | None, start: Any, *,
+                snapshot: StateSnapshot | None = None,
+                row: dict[str, Any] | None = None) -> BriefResult:
         """Run a thread until it finishes, pauses or fails; `start` is the initial state,
         None to resume, or a Command to answer an interrupt. The caller holds the
-        thread's lock."""
+        thread's lock. `snapshot` and `row`: the thread's last checkpoint and run-log row,
+        when the caller has just read them (under the lock they stay as read)."""
         # max_concurrency=1: LangGraph opens a thread pool for each invoke; as the graph
         # runs one node at a time, inline, the pool only writes checkpoints, which wait
         # for each other anyway, and one thread is started per brief instead of up to
@@ -393,7 +406,9 @@ class Batch:
         # durability="sync": a step's checkpoint is written before the next step (a
         # model call) starts, so a crash never repeats an answered call.
         cfg = {**self.config_for(thread_id), "max_concurrency": 1}
-        before = self.graph.get_state(cfg).values.get("calls", [])
+        if snapshot is None:
+            snapshot = self.graph.get_state(cfg)
+        before = snapshot.values.get("calls", [])
         started = time.perf_counter()
         error = ""
         try:
@@ -418,23 +433,29 @@ class Batch:
         if error:
             record = self.runlog.upsert(
                 thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
-                **self._accumulate(thread_id, values, seconds))
+                **self._accumulate(thread_id, values, seconds, row))
             self.sync(force=False)
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
-        record = self._record_state(thread_id, brief, values, seconds, waiting=waiting)
+        record = self._record_state(thread_id, brief, values, seconds, waiting=waiting,
+                                    previous=row)
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]
         return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
 
-    def _accumulate(self, thread_id: str, values: LoopState, seconds: float) -> dict[str, Any]:
+    def _accumulate(self, thread_id: str, values: LoopState, seconds: float,
+                    previous: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The run-log fields of `values`, its seconds added to the run's; `previous`:
+        the run's row if the caller has it at hand."""
         fields = record_fields(values) if values else {}
-        previous = self.runlog.by_thread(thread_id)
+        if previous is None:
+            previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)
         return fields
 
     def _record_state(self, thread_id: str, brief: Brief | None, values: LoopState,
-                      seconds: float, waiting: bool = False) -> dict[str, Any]:
-        fields = self._accumulate(thread_id, values, seconds)
+                      seconds: float, waiting: bool = False,
+                      previous: dict[str, Any] | None = None) -> dict[str, Any]:
+        fields = self._accumulate(thread_id, values, seconds, previous)
         if brief is not None:
             fields.update(brief_id=brief.id, title=brief.title, source=brief.origin)
         if waiting:
@@ -450,11 +471,16 @@ class Batch:
     # -- the spreadsheet views ---------------------------------------------------------
     def sync(self, force: bool = True) -> list[SyncResult]:
         """Send the outbox to every sink; unforced (after each brief), a sink with a
-        sync_interval (Google) is skipped until that many seconds have passed."""
+        sync_interval (Google's) is skipped until that many seconds have passed since
+        its last sync, and so is every sink during a batch (run) for log.sync_interval:
+        a local file is read and rewritten whole at each sync, and the batch ends with a
+        sync anyway. Outside a batch (a review answer, a resumed thread) the local file
+        is written at once."""
         results = []
         with self._sync_lock:
+            during_batch = self.settings.log.sync_interval if self._runs else 0.0
             for sink in self.sinks:
-                interval = sink.interval
+                interval = max(sink.interval, during_batch)
                 last = self._last_sync.get(sink.name)
                 if not force and last is not None and time.monotonic() - last < interval:
                     continue

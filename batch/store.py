@@ -93,7 +93,12 @@ class Store:
         return self.lock(f"thread:{thread_id}", wait, f"thread {thread_id}")
 
     def close(self) -> None:
-        raise NotImplementedError
+        try:
+            self.runlog.close()
+        finally:
+            if self._checkpointer is not None:
+                # a sqlite3 connection, or the psycopg pool
+                self._checkpointer.conn.close()
 
     def __enter__(self) -> Store:
         return self
@@ -121,13 +126,6 @@ class SqliteStore(Store):
             kind = "thread" if name.startswith("thread:") else name.replace(":", "-")
             path = self.folder / "locks" / f"{kind}-{digest}.lock"
         return file_lock(path, wait, what or name)
-
-    def close(self) -> None:
-        try:
-            self.runlog.close()
-        finally:
-            if self._checkpointer is not None:
-                self._checkpointer.conn.close()
 
 
 def require_postgres_support() -> None:
@@ -199,13 +197,6 @@ class PostgresStore(Store):
 
     def lock(self, name: str, wait: float = 0.0, what: str = "") -> AbstractContextManager:
         return self._advisory(name, wait, what or name)
-
-    def close(self) -> None:
-        try:
-            self.runlog.close()
-        finally:
-            if self._checkpointer is not None:
-                self._checkpointer.conn.close()
 
 
 def open_store(settings: Settings) -> Store:

@@ -194,6 +194,8 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
     record = result.record or {}
     if result.outcome == "error":
         return f"{thread_id}: error: {result.error}"
+    if result.outcome == "queued":  # a cluster: a worker runs it on
+        return f"queued for the workers: {thread_id}"
     where = shown_path(settings, record.get("output_path"))
     return f"{result.outcome}: {where}" if where else f"{result.outcome}: {thread_id}"
 

@@ -3,8 +3,9 @@
 Each benchmark measures (it asserts nothing) and writes bench/results/<name>.json; the
 run ends by writing bench/results/summary.md from every result file present. Baselines
 run side by side in the same process. The model servers are the test doubles in tests/
-(an Ollama-protocol HTTP server with a fixed latency, an in-process Sheets v4 API), so
-the real ChatOllama and gspread code paths are what is measured.
+(an Ollama-protocol HTTP server with a fixed latency, run in a process of its own by
+bench/fake_server.py where the client's own cost is measured; an in-process Sheets v4
+API), so the real ChatOllama and gspread code paths are what is measured.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import functools
 import json
 import platform
-import re
 import shutil
 import sys
 import tempfile
@@ -30,11 +30,10 @@ from batch import config as config_mod  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
 from batch.retention import db_bytes, prune  # noqa: E402
 from batch.runlog import RunLog  # noqa: E402
+from bench.fake_server import FakeOllamaProcess, rounds_responder  # noqa: E402
 
 from fake_ollama import FakeOllama  # noqa: E402
 from fake_sheets import FakeSheets  # noqa: E402
-
-ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth"]
 
 
 def machine() -> dict[str, Any]:
@@ -69,27 +68,6 @@ def ollama_settings(root: Path, base_url: str, **flat: Any) -> config_mod.Settin
     cfg = root / "briefloop.toml"
     cfg.write_text("")
     return config_mod.load(cfg, overrides=overrides, environ={})
-
-
-def rounds_responder(rounds: int) -> Callable[[dict], str]:
-    """Writer and critic answers that make every brief take exactly `rounds` rounds."""
-    drafts: dict[str, int] = {}
-
-    def respond(body: dict) -> str:
-        text = "\n".join(m["content"] for m in body["messages"])
-        bid = re.search(r"BRIEF \(id ([^)]+)\)", text).group(1)
-        if "draft" in body["format"].get("properties", {}):
-            drafts[bid] = drafts.get(bid, 0) + 1
-            return json.dumps({"needs_from_human": [], "deliberate_deviations": [],
-                               "draft": f"{ORDINALS[drafts[bid] - 1]} draft: the office "
-                                        f"is closed on Friday."})
-        final = f"{ORDINALS[rounds - 1]} draft" in text
-        return json.dumps({"must_fix": [] if final else ["Say it more plainly."],
-                           "would_improve": [],
-                           "scores": {c: 5 if final else 3 for c in
-                                      ("covers_brief", "accuracy", "clarity", "actionable")}})
-
-    return respond
 
 
 def timed_batch(settings, root: Path, concurrency: int = 1) -> tuple[float, Any]:
@@ -192,22 +170,45 @@ def instrument() -> Timers:
 
 
 def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[str, Any]:
+    """The client's cost per model call beyond the model's latency.
+
+    The fake server runs in a process of its own, as Ollama does (in this process its
+    request handling would compete with the client for the GIL and be counted as the
+    client's); the same batch against the server in this process is reported beside it,
+    for comparison. A one-brief batch first warms the process up (the Ollama client
+    stack is imported on the first model call, once per process); what that first batch
+    costs beyond the same batch again is reported as `first_batch_extra_s`. The server
+    reports how long it held the calls: `per_step_overhead_ms_beyond_server` is the
+    client's own time per call, without the fake's lateness beyond its latency (its
+    timer wakes up late on a busy VM, its Python writes the answer)."""
     calls = n * rounds * 2
     # The critic's verdict decides here (in "advice" mode the code checks would approve
     # the first draft and every brief would take one round).
     gate = {"models.critic_mode": "gate"}
-    # a plain run, then an instrumented one for the parts
-    with FakeOllama(default=rounds_responder(rounds), latency=latency) as server:
-        root = project(n)
-        wall, summary = timed_batch(ollama_settings(root, server.base_url, **gate), root)
-        assert len(server.chat_requests) == calls, "each brief should take exactly 3 rounds"
     model_time = calls * latency
+
+    def batch_of(briefs: int, in_process: bool = False,
+                 lat: float = latency) -> tuple[float, Any, Any]:
+        server = (FakeOllama(default=rounds_responder(rounds), latency=lat) if in_process
+                  else FakeOllamaProcess(rounds, lat))
+        with server:
+            root = project(briefs)
+            wall, summary = timed_batch(ollama_settings(root, server.base_url, **gate), root)
+        assert server.chat_count == briefs * rounds * 2, \
+            f"each brief should take exactly {rounds} rounds"
+        return wall, summary, server
+
+    first, _, _ = batch_of(1)
+    again, _, _ = batch_of(1)
+    # plain runs (the server in its own process, then in this one), then an
+    # instrumented one for the parts
+    wall, summary, server = batch_of(n)
+    server_time = server.chat_seconds
+    wall_in_process, _, _ = batch_of(n, in_process=True)
     client_model = sum(r.record["model_seconds"] for r in summary.results)
     timers = instrument()
     try:
-        with FakeOllama(default=rounds_responder(rounds), latency=latency) as server:
-            root = project(n)
-            timed_wall, _ = timed_batch(ollama_settings(root, server.base_url, **gate), root)
+        timed_wall, _, timed_server = batch_of(n)
     finally:
         timers.restore()
     parts = {label.lstrip("~"): round(v, 3) for label, v in timers.seconds.items()}
@@ -215,8 +216,12 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
     node_functions = parts.pop("node functions")
     model = parts.pop("model calls (ChatOllama + HTTP + fake latency)")
     structured = parts.pop("structured answers")
-    parts["model client overhead (ChatOllama + HTTP, beyond the latency)"] = round(
-        model - model_time, 3)
+    # what the client waited for beyond the latency: the fake's lateness (its timer, its
+    # Python), then the client's own part of the call
+    parts["fake server beyond its latency (not the client's)"] = round(
+        timed_server.chat_seconds - model_time, 3)
+    parts["model client overhead (ChatOllama + HTTP, beyond the server's time)"] = round(
+        model - timed_server.chat_seconds, 3)
     parts["structured answers (schema, validation; batch.models.ask)"] = round(
         structured - model, 3)
     # the nodes' own code: cleanup, the verdict, the output file (checks and prompts
@@ -233,15 +238,22 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
         - parts.get("sheet sync (CSV file)", 0) - parts.get("source scan", 0), 3)
     # the same at a latency closer to a real local model (fewer briefs, same shape)
     slow_n, slow_latency = 8, 0.5
-    with FakeOllama(default=rounds_responder(rounds), latency=slow_latency) as server:
-        root = project(slow_n)
-        slow_wall, _ = timed_batch(ollama_settings(root, server.base_url, **gate), root)
+    slow_wall, _, _ = batch_of(slow_n, lat=slow_latency)
     slow_model = slow_n * rounds * 2 * slow_latency
     return {
         "overhead_ratio_at_500ms": round((slow_wall - slow_model) / slow_wall, 4),
         "per_step_overhead_ms": round(1000 * (wall - model_time) / calls, 2),
+        "per_step_overhead_ms_in_process_server": round(
+            1000 * (wall_in_process - model_time) / calls, 2),
+        "per_step_overhead_ms_beyond_server": round(1000 * (wall - server_time) / calls, 2),
+        "server_ms_beyond_latency_per_call": round(
+            1000 * (server_time - model_time) / calls, 2),
+        "first_batch_extra_s": round(first - again, 3),
+        "server": "fake Ollama in a process of its own (tests/fake_ollama.py, "
+                  "bench/fake_server.py), after a one-brief warm-up batch",
         "briefs": n, "rounds": rounds, "model_calls": calls, "latency_per_call_s": latency,
-        "wall_s": round(wall, 2), "model_s": round(model_time, 2),
+        "wall_s": round(wall, 2), "wall_s_in_process_server": round(wall_in_process, 2),
+        "model_s": round(model_time, 2), "server_s": round(server_time, 2),
         "model_s_seen_by_client": round(client_model, 2),
         "overhead_ratio": round((wall - model_time) / wall, 4),
         "instrumented_wall_s": round(timed_wall, 2),
@@ -475,7 +487,13 @@ def summary_markdown(results: dict[str, dict[str, Any]]) -> str:
                      f"({r['briefs']} briefs x {r['rounds']} rounds, {r['model_calls']} calls "
                      f"at {r['latency_per_call_s'] * 1000:.0f} ms; wall {r['wall_s']} s vs "
                      f"model {r['model_s']} s; {r['per_step_overhead_ms']} ms per model "
-                     f"call); {r['overhead_ratio_at_500ms']:.1%} at 500 ms per call. "
+                     f"call, the fake server in a process of its own, of which "
+                     f"{r.get('server_ms_beyond_latency_per_call', '?')} ms the server's "
+                     f"lateness beyond its latency: "
+                     f"{r.get('per_step_overhead_ms_beyond_server', '?')} ms the client's own; "
+                     f"{r.get('per_step_overhead_ms_in_process_server', '?')} ms with the "
+                     f"server in the bench's process); {r['overhead_ratio_at_500ms']:.1%} at "
+                     f"500 ms per call. "
                      f"Parts: {parts} |")
     if "concurrency" in results:
         runs = results["concurrency"]["runs"]

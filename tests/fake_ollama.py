@@ -132,7 +132,11 @@ class FakeOllama:
             as Ollama does for a model that was never pulled.
         max_parallel, latency: model a server with that many generation slots, each call
             holding one for `latency` seconds; further calls queue for a slot, as Ollama
-            does beyond OLLAMA_NUM_PARALLEL. For benchmarks of concurrent batches.
+            does beyond OLLAMA_NUM_PARALLEL. For benchmarks of concurrent batches. The
+            latency (and a Reply's delay) counts from the request's arrival, or from when
+            its slot came free or its on_chat returned, whichever is last: the fake's own
+            work in Python (parsing the request, choosing and encoding the answer) is done
+            within it, so a benchmark measures the client, not this double.
         on_chat: called as on_chat(n, body) for the n-th POST /api/chat (n from 1, as
             `chat_count` counts them) that asks for a model the server has, before its
             reply is chosen or sent; it runs in that request's handler thread, so the
@@ -146,6 +150,10 @@ class FakeOllama:
         self.requests: list[Received] = []
         # The most chat calls that were generating at the same moment.
         self.peak_parallel = 0
+        # Seconds the chat requests were held here, from arrival to the answer's write:
+        # the latency, and what the fake itself took beyond it (a benchmark takes this
+        # off the wall time to see the client's own).
+        self.chat_seconds = 0.0
 
         self._replies: deque[str | Reply] = deque(replies)
         self._lock = threading.Lock()
@@ -238,15 +246,19 @@ class FakeOllama:
         return Reply(content=item) if isinstance(item, str) else item
 
     @contextmanager
-    def _slot(self) -> Iterator[None]:
-        if self._slots is not None:
+    def _slot(self) -> Iterator[float | None]:
+        """Hold a generation slot; yields the perf_counter() time one came free when the
+        call had to wait for it, else None."""
+        freed = None
+        if self._slots is not None and not self._slots.acquire(blocking=False):
             self._slots.acquire()
+            freed = time.perf_counter()
         try:
             with self._lock:
                 self._active += 1
                 self.peak_parallel = max(self.peak_parallel, self._active)
             try:
-                yield
+                yield freed
             finally:
                 with self._lock:
                     self._active -= 1
@@ -291,6 +303,13 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean; `requests` is the log that matters
 
+    def parse_request(self) -> bool:
+        # When the request came in (its line is read, its headers not yet): a chat's
+        # latency counts from here.
+        self.arrived = time.perf_counter()
+        self.answering: float | None = None  # when the answer's last write began
+        return super().parse_request()
+
     # -- routing ------------------------------------------------------------------
 
     def do_GET(self) -> None:
@@ -308,7 +327,14 @@ class _Handler(BaseHTTPRequestHandler):
         body = self._read_json()
         number = self.fake._record(Received("POST", self.path, body))
         if self.path == "/api/chat":
-            self._chat(body if isinstance(body, dict) else {}, number)
+            try:
+                self._chat(body if isinstance(body, dict) else {}, number)
+            finally:
+                # Until the answer is handed to the socket: the client runs from there
+                # on, and on a shared core it may run before this thread goes on.
+                held = (self.answering or time.perf_counter()) - self.arrived
+                with self.fake._lock:
+                    self.fake.chat_seconds += held
         elif self.path == "/api/show":
             self._show(body if isinstance(body, dict) else {})
         else:
@@ -337,11 +363,22 @@ class _Handler(BaseHTTPRequestHandler):
         if model not in self.fake.models:
             self._send_json(404, {"error": f'model "{model}" not found, try pulling it first'})
             return
+        begin = self.arrived
         if self.fake.on_chat is not None:
             self.fake.on_chat(number, body)
+            begin = time.perf_counter()  # a hook that holds the request is not latency
         reply = self.fake._next_reply(body)
-        with self.fake._slot():
-            if not self.fake._sleep(reply.delay + self.fake.latency):
+        streamed = body.get("stream", True)
+        # An unstreamed answer is ready before the wait, as a server has its answer when
+        # its generation ends: after the wait there is only the write.
+        payload = (json.dumps(self._final(model, body, reply, reply.content)).encode()
+                   if not streamed and reply.status == 200 and not reply.stream_error
+                   else b"")
+        answer = (self._response(200, payload, "application/json; charset=utf-8")
+                  if payload and not reply.drop else b"")
+        with self.fake._slot() as freed:
+            held = time.perf_counter() - (begin if freed is None else max(begin, freed))
+            if not self.fake._sleep(reply.delay + self.fake.latency - held):
                 self.close_connection = True
                 return
             if reply.status != 200:
@@ -352,10 +389,14 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
             # Ollama streams unless the request says "stream": false.
-            if body.get("stream", True):
+            if streamed:
                 self._stream_chat(model, body, reply)
+            elif answer:
+                self.log_request(200)
+                self.answering = time.perf_counter()
+                self.wfile.write(answer)
             else:
-                self._whole_chat(model, body, reply)
+                self._whole_chat(reply, payload)
 
     def _stream_chat(self, model: str, body: dict[str, Any], reply: Reply) -> None:
         started = time.perf_counter_ns()
@@ -384,12 +425,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._write_line(self._final(model, body, reply, "", started))
         self._write_chunk(b"")
 
-    def _whole_chat(self, model: str, body: dict[str, Any], reply: Reply) -> None:
+    def _whole_chat(self, reply: Reply, payload: bytes) -> None:
         if reply.stream_error:
             # Unstreamed, Ollama collects the answer first and reports the fault instead.
             self._send_json(500, {"error": reply.stream_error})
             return
-        payload = json.dumps(self._final(model, body, reply, reply.content)).encode()
         if reply.drop:
             # The headers promise the whole body; the peer closes partway through it.
             self.send_response(200)
@@ -458,12 +498,21 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             return None
 
+    def _response(self, status: int, payload: bytes, content_type: str) -> bytes:
+        """A whole answer, status line, headers and body, to send in one write, as Go's
+        net/http sends a small one: two writes would be two TCP segments, and a client
+        woken by the first would wait again for the second."""
+        head = (f"{self.protocol_version} {status} "
+                f"{self.responses.get(status, ('',))[0]}\r\n"
+                f"Server: {self.version_string()}\r\n"
+                f"Date: {self.date_time_string()}\r\n"
+                f"Content-Type: {content_type}\r\n"
+                f"Content-Length: {len(payload)}\r\n\r\n")
+        return head.encode("latin-1") + payload
+
     def _send(self, status: int, payload: bytes, content_type: str) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        self.log_request(status)
+        self.wfile.write(self._response(status, payload, content_type))
 
     def _send_json(self, status: int, data: Any) -> None:
         self._send(status, json.dumps(data).encode(), "application/json; charset=utf-8")

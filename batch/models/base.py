@@ -16,10 +16,12 @@ import dataclasses
 import json
 import math
 import re
+import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -78,7 +80,7 @@ class RoleModel(ABC):
         # Providers without a tokenizer at hand: ~3 characters a token over-counts
         # English and code; other scripts take up to a token or more per character
         # (Chinese ~2), so those count double. A prompt that passes this check fits.
-        non_ascii = sum(1 for ch in text if ord(ch) > 127)
+        non_ascii = 0 if text.isascii() else len(text) - len(text.encode("ascii", "ignore"))
         return (len(text) - non_ascii) // 3 + 2 * non_ascii + 1
 
 
@@ -155,6 +157,26 @@ def retry_after_truncation(
     return retry, max(1, min(max(larger, max_tokens), fits))
 
 
+# The JSON schema of each answer class, made once: pydantic builds it anew on every
+# model_json_schema() call (a few hundred microseconds for ours), and every call of a
+# role sends the same one. Weak keys: the critic's answer class is made per rubric
+# (batch.nodes.critic_schema_of), and one dropped there must not be kept alive here.
+_SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]] = (
+    weakref.WeakKeyDictionary())
+_SCHEMAS_LOCK = threading.Lock()
+
+
+def json_schema_of(answer_type: type[BaseModel]) -> dict[str, Any]:
+    """`answer_type.model_json_schema()`, built once per class. The dict is shared:
+    whoever receives it reads it, never changes it."""
+    schema = _SCHEMAS.get(answer_type)
+    if schema is None:
+        schema = answer_type.model_json_schema()
+        with _SCHEMAS_LOCK:  # WeakKeyDictionary is not safe for concurrent writers
+            schema = _SCHEMAS.setdefault(answer_type, schema)
+    return schema
+
+
 def ask(
     model: RoleModel,
     role: str,
@@ -163,7 +185,7 @@ def ask(
     stats: list[CallStat],
 ) -> T:
     """Ask for a structured answer; appends one CallStat per call to `stats`."""
-    schema = answer_type.model_json_schema()
+    schema = json_schema_of(answer_type)
     attempt_messages = list(messages)
     max_tokens = model.max_tokens
     last_problem = ""

@@ -9,6 +9,8 @@ they come. So `timeout` bounds the whole answer, not the gap between two tokens.
 
 from __future__ import annotations
 
+import functools
+import ssl
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -64,6 +66,15 @@ def translate_error(settings: ModelSettings, url: str):
     return translate
 
 
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """httpx's default TLS context (certifi's CA bundle, or SSL_CERT_FILE / SSL_CERT_DIR),
+    made once for the process: httpx would load the whole CA bundle again for every
+    client (~15 ms each), and a ChatOllama opens two (sync and async) per host and role,
+    on every batch, even for an http:// URL that never uses it."""
+    return httpx.create_ssl_context()
+
+
 def _chat(settings: ModelSettings, url: str) -> ChatRoleModel:
     chat = ChatOllama(
         model=settings.model,
@@ -74,7 +85,7 @@ def _chat(settings: ModelSettings, url: str) -> ChatRoleModel:
         keep_alive=settings.keep_alive,
         seed=settings.seed,
         reasoning=False,
-        client_kwargs={"timeout": settings.timeout},
+        client_kwargs={"timeout": settings.timeout, "verify": tls_context()},
     )
     return ChatRoleModel(
         name=settings.label,
