@@ -317,11 +317,14 @@ def register(app: Celery, settings: Settings) -> Celery:
         try:
             # At most one sync at a time in the whole cluster (Google's write quota).
             with batch.store.lock("sync", wait=0.0, what="the spreadsheet sync"):
-                return _sync(batch)
+                sent = _sync(batch)
         except LockBusy:
             # Another sync is running and may have read the outbox before this batch's
             # last rows: sync again once it is done.
             raise self.retry(countdown=5.0) from None
+        if batch_id is not None:  # the batch is closed: the morning message, once
+            _notify(batch, batch_id)
+        return sent
 
     return app
 
@@ -329,6 +332,28 @@ def register(app: Celery, settings: Settings) -> Celery:
 def _after(app: Celery, ledger: Ledger, batch_id: int | None) -> None:
     if batch_id is not None and ledger.close_batch_if_done(batch_id):
         _send(app, SYNC_BATCH, [batch_id], f"sync-{batch_id}-{time.time_ns()}")
+
+
+def _notify(batch: Batch, batch_id: int) -> None:
+    """The message after a batch (batch.notify), from the run log: what waits for a
+    person and what failed among the threads this batch queued. Sent by the sync task
+    that follows the batch's close, so once per batch."""
+    from batch import notify
+    from batch.jobs import notify_settings
+
+    ledger = _ledger(batch)
+    row = ledger.batch(batch_id) or {}
+    records = ledger.runs_of(batch_id)
+    report = notify.Report(
+        dict(row.get("counts") or {}),
+        [notify.Waiting(r["brief_id"], r["title"],
+                        [n["placeholder"] for n in r["needs_from_human"]])
+         for r in records if r["status"] == "awaiting_human"],
+        [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
+        str(row.get("source", "")))
+    if notify.should_notify(report):
+        for warning in notify.send(notify_settings(batch.settings), report):
+            log.warning("batch %s: %s", batch_id, warning)
 
 
 def _sync(batch: Batch) -> str:

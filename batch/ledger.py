@@ -102,3 +102,11 @@ class Ledger:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(batches).where(batches.c.id == batch_id)).first()
         return {**row._mapping, "counts": json.loads(row.counts)} if row else None
+
+    def runs_of(self, batch_id: int) -> list[dict[str, Any]]:
+        """The run-log records of the threads this batch queued."""
+        query = (sa.select(runs)
+                 .select_from(tasks.join(runs, runs.c.thread_id == tasks.c.thread_id))
+                 .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
+                 .order_by(runs.c.brief_id))
+        return self.runlog._rows(query)

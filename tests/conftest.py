@@ -10,7 +10,9 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +221,27 @@ def redis_url(redis_server: RedisServer) -> str:
     redis_server.start()
     redis_server.flush()
     return redis_server.url
+
+
+# -- a real local webhook server (the message after a batch) --------------------------
+
+@pytest.fixture
+def webhook(monkeypatch):
+    """(url, the JSON bodies POSTed to it so far) of a webhook server on loopback."""
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    received: list[dict] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - the http.server interface
+            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/hook", received
+    server.shutdown()

@@ -253,9 +253,11 @@ def test_drill_two_schedulers_enqueue_each_brief_once(project, pg_dsn, redis_url
         assert rows(pg_dsn, "SELECT count(*) FROM batches")[0][0] >= 4  # both fired, often
 
 
-def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, workers):
-    """A text that needs a figure waits; the answer is queued, a worker resumes the
-    thread, and it is approved with the figure filled in."""
+def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, workers,
+                                               webhook):
+    """A text that needs a figure waits (and the message after the batch says so, once);
+    the answer is queued, a worker resumes the thread, and it is approved with the
+    figure filled in."""
     from batch import review
 
     from conftest import critic_answer, writer_answer
@@ -269,12 +271,19 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
                 needs=[(placeholder, "What was Q3 revenue?")]))
         return json.dumps(critic_answer(5))
 
+    url, messages = webhook
     with FakeOllama(default=respond, latency=0.02) as server:
-        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        cfg = cluster_config(project, server, pg_dsn, redis_url,
+                             extra=f'[notify]\nwebhook_url = "{url}"\n')
         write_brief(project, "q3.md", "Tell staff Q3 revenue. The office is closed on "
                                       "Friday.", id="q3")
         first = workers(cfg)
         assert wait_done(cfg, enqueue(cfg, project))["counts"] == {"awaiting_human": 1}
+        deadline = time.monotonic() + 20  # sent by the sync task after the batch closed
+        while not messages and time.monotonic() < deadline:
+            time.sleep(0.1)
+        [message] = messages
+        assert "q3" in message["text"] and "Q3 revenue" in message["text"]
         first.stop()  # the answers wait in the queue until a worker is back
         settings = config_mod.load(cfg, environ={})
         with Batch(settings) as batch:

@@ -3,10 +3,6 @@ through a real local webhook server; never when everything was approved."""
 
 from __future__ import annotations
 
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 import pytest
 
 from batch.jobs import run_job
@@ -14,27 +10,6 @@ from batch.jobs import run_job
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 PH = "[FIGURE NEEDED: Q3 revenue]"
-
-
-@pytest.fixture
-def webhook(monkeypatch):
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    received: list[dict] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self):  # noqa: N802 - the http.server interface
-            received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}/hook", received
-    server.shutdown()
 
 
 def test_a_waiting_text_is_announced_and_an_approved_batch_is_not(project, webhook):
