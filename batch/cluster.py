@@ -128,8 +128,7 @@ def enqueue_batch(batch: Batch, source: str | Path, rerun: bool = False,
         raise
     ledger.batch_enqueued(batch_id, dict(summary.counts))
     # Every brief may already be done (or none needed work): then nobody else closes it.
-    if ledger.close_batch_if_done(batch_id):
-        _send(app, SYNC_BATCH, [batch_id], f"sync-{batch_id}-{os.getpid()}-{time.time_ns()}")
+    _close_if_done(app, ledger, batch_id)
     summary.seconds = time.perf_counter() - started
     summary.batch_id = batch_id
     return summary
@@ -190,7 +189,7 @@ def wait_for_batch(batch: Batch, batch_id: int, timeout: float | None = None,
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         try:
-            row = ledger.batch(batch_id)
+            row = batch.runlog.batch(batch_id)
         except Exception as e:  # noqa: BLE001 - unreachable: poll again; the rest raise
             if not is_unreachable(e) or (deadline and time.monotonic() > deadline):
                 raise
@@ -288,7 +287,7 @@ def register(app: Celery, settings: Settings) -> Celery:
             # finishes it and closes the ledger row.
             return "busy"
         ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
-        _after(app, ledger, message.get("batch_id"))
+        _close_if_done(app, ledger, message.get("batch_id"))
         return result.outcome
 
     @app.task(name=RESUME_THREAD, bind=True, max_retries=store_retries)
@@ -306,8 +305,7 @@ def register(app: Celery, settings: Settings) -> Celery:
         except LockBusy:
             raise self.retry(countdown=_retry_delay(self)) from None
         ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
-        # the decision reaches the sheets now, not with the next batch
-        _send(app, SYNC_BATCH, [None], f"sync-{thread_id}-{time.time_ns()}")
+        _queue_sync(app, None)  # the decision reaches the sheets now, not next batch
         return result.outcome
 
     @app.task(name=SYNC_BATCH, bind=True, max_retries=None)
@@ -329,9 +327,14 @@ def register(app: Celery, settings: Settings) -> Celery:
     return app
 
 
-def _after(app: Celery, ledger: Ledger, batch_id: int | None) -> None:
+def _close_if_done(app: Celery, ledger: Ledger, batch_id: int | None) -> None:
+    """Close the batch if this was its last open thread, and then sync it once."""
     if batch_id is not None and ledger.close_batch_if_done(batch_id):
-        _send(app, SYNC_BATCH, [batch_id], f"sync-{batch_id}-{time.time_ns()}")
+        _queue_sync(app, batch_id)
+
+
+def _queue_sync(app: Celery, batch_id: int | None) -> None:
+    _send(app, SYNC_BATCH, [batch_id], f"sync-{batch_id}-{os.getpid()}-{time.time_ns()}")
 
 
 def _notify(batch: Batch, batch_id: int) -> None:
@@ -342,7 +345,7 @@ def _notify(batch: Batch, batch_id: int) -> None:
     from batch.jobs import notify_settings
 
     ledger = _ledger(batch)
-    row = ledger.batch(batch_id) or {}
+    row = batch.runlog.batch(batch_id) or {}
     records = ledger.runs_of(batch_id)
     report = notify.Report(
         dict(row.get("counts") or {}),

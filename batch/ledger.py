@@ -82,11 +82,10 @@ class Ledger:
         enqueuer is done; True for the one caller that closed it."""
         if self.open_count(batch_id):
             return False
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(batches).where(batches.c.id == batch_id)).first()
-        if row is None or row.status != "queued" or row.ended_at is not None:
+        row = self.runlog.batch(batch_id)
+        if row is None or row["status"] != "queued" or row["ended_at"] is not None:
             return False
-        counts = Counter(json.loads(row.counts or "{}"))
+        counts = Counter(row["counts"])
         counts.pop("queued", None)
         counts.update(self.outcomes(batch_id))
         status = "failed" if counts.get("error") else "ok"
@@ -98,15 +97,10 @@ class Ledger:
             conn.execute(sa.update(batches).where(batches.c.id == batch_id)
                          .values(status="queued", counts=json.dumps(counts)))
 
-    def batch(self, batch_id: int) -> dict[str, Any] | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(batches).where(batches.c.id == batch_id)).first()
-        return {**row._mapping, "counts": json.loads(row.counts)} if row else None
-
     def runs_of(self, batch_id: int) -> list[dict[str, Any]]:
         """The run-log records of the threads this batch queued."""
         query = (sa.select(runs)
                  .select_from(tasks.join(runs, runs.c.thread_id == tasks.c.thread_id))
                  .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
                  .order_by(runs.c.brief_id))
-        return self.runlog._rows(query)
+        return self.runlog.records(query)

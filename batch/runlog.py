@@ -145,16 +145,17 @@ class RunLog:
         with self._write_lock, self.engine.begin() as conn:
             yield conn
 
-    def _rows(self, query: sa.Executable) -> list[dict[str, Any]]:
+    def records(self, query: sa.Executable) -> list[dict[str, Any]]:
+        """The run records a SELECT on `runs` returns, JSON fields decoded."""
         with self.engine.connect() as conn:
             return [_record(r) for r in conn.execute(query)]
 
     def by_thread(self, thread_id: str) -> dict[str, Any] | None:
-        found = self._rows(sa.select(runs).where(runs.c.thread_id == thread_id))
+        found = self.records(sa.select(runs).where(runs.c.thread_id == thread_id))
         return found[0] if found else None
 
     def by_run(self, run_id: str) -> dict[str, Any] | None:
-        found = self._rows(sa.select(runs).where(runs.c.run_id == run_id))
+        found = self.records(sa.select(runs).where(runs.c.run_id == run_id))
         return found[0] if found else None
 
     def newer_of_brief(self, thread_id: str) -> dict[str, Any] | None:
@@ -169,14 +170,14 @@ class RunLog:
                                      newer.c.thread_id.not_like("bad-%")))
                  .where(this.c.thread_id == thread_id)
                  .order_by(newer.c.seq.desc()).limit(1))
-        found = self._rows(query)
+        found = self.records(query)
         return found[0] if found else None
 
     def all(self, status: str | None = None) -> list[dict[str, Any]]:
         query = sa.select(runs).order_by(runs.c.started_at, runs.c.run_id)
         if status:
             query = query.where(runs.c.status == status)
-        return self._rows(query)
+        return self.records(query)
 
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
@@ -228,6 +229,13 @@ class RunLog:
         query = sa.select(batches).order_by(batches.c.id)
         if job is not None:
             query = query.where(batches.c.job == job)
+        return self._batch_rows(query)
+
+    def batch(self, batch_id: int) -> dict[str, Any] | None:
+        found = self._batch_rows(sa.select(batches).where(batches.c.id == batch_id))
+        return found[0] if found else None
+
+    def _batch_rows(self, query: sa.Executable) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
             rows = [dict(r._mapping) for r in conn.execute(query)]
         return [{**r, "counts": json.loads(r["counts"])} for r in rows]
@@ -241,7 +249,7 @@ class RunLog:
                  .where(sa.or_(sink_sync.c.version.is_(None),
                                sink_sync.c.version < runs.c.version))
                  .order_by(runs.c.started_at, runs.c.run_id))
-        return self._rows(query)
+        return self.records(query)
 
     def forget_synced(self, sink: str) -> None:
         """Make every run pending again for this sink (e.g. its file was deleted)."""

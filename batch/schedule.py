@@ -31,7 +31,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from batch import config as config_mod
 from batch.config import ScheduleJob, Settings, parse_cron
 from batch.errors import BriefloopError, ConfigError
-from batch.store import libpq_dsn, open_runlog, sqlalchemy_url
+from batch.store import open_runlog, sqlalchemy_url
 
 log = logging.getLogger("briefloop")
 
@@ -58,7 +58,7 @@ def make_scheduler(settings: Settings, scheduler_class: type[BaseScheduler] = Bl
                    ) -> BaseScheduler:
     if settings.store.backend == "postgres":
         # beside the run log, so a scheduler on another machine finds the same jobs
-        url = sqlalchemy_url(libpq_dsn(settings.store.dsn or ""))
+        url = sqlalchemy_url(settings.store.dsn or "")
     else:
         store = settings.path(settings.schedule.jobstore)
         store.parent.mkdir(parents=True, exist_ok=True)

@@ -59,6 +59,12 @@ def libpq_dsn(dsn: str) -> str:
     return "postgresql://" + dsn.split("://", 1)[1]
 
 
+def postgres_engine(dsn: str, **pool: int) -> sa.Engine:
+    """A SQLAlchemy engine on `dsn` whose connections are checked before use: one broken
+    by a server restart is replaced, not used."""
+    return sa.create_engine(sqlalchemy_url(dsn), pool_pre_ping=True, **pool)
+
+
 def lock_key(name: str) -> int:
     digest = hashlib.sha256((LOCK_PREFIX + name).encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
@@ -145,9 +151,7 @@ class PostgresStore(Store):
         self.dsn = libpq_dsn(settings.store.dsn or "")
         self.where = f"PostgreSQL at {mask_credentials(self.dsn)}"
         self._pool_size = settings.store.pool_size
-        # pre-ping: a connection broken by a server restart is replaced, not used
-        self.engine = sa.create_engine(sqlalchemy_url(self.dsn), pool_pre_ping=True,
-                                       pool_size=2, max_overflow=8)
+        self.engine = postgres_engine(self.dsn, pool_size=2, max_overflow=8)
         self.runlog = RunLog(self.engine)
 
     def _open_checkpointer(self) -> BaseCheckpointSaver:
@@ -209,6 +213,5 @@ def open_runlog(settings: Settings) -> RunLog:
     """The run log alone (for commands that only read or sync it)."""
     if settings.store.backend == "postgres":
         require_postgres_support()
-        return RunLog(sa.create_engine(sqlalchemy_url(libpq_dsn(settings.store.dsn or "")),
-                                       pool_pre_ping=True))
+        return RunLog(postgres_engine(settings.store.dsn or ""))
     return RunLog(settings.runs_db_path)

@@ -691,11 +691,11 @@ def test_a_batch_closes_once_after_its_enqueuer_and_last_thread(runlog: RunLog):
     assert ledger.open_count(batch_id) == 0
     # every thread is done, but the enqueuer is not: it may send more
     assert not ledger.close_batch_if_done(batch_id)
-    assert ledger.batch(batch_id)["ended_at"] is None
+    assert runlog.batch(batch_id)["ended_at"] is None
     ledger.batch_enqueued(batch_id, {"queued": 2, "skipped": 1})
     assert ledger.close_batch_if_done(batch_id)
     assert not ledger.close_batch_if_done(batch_id)  # once
-    closed = ledger.batch(batch_id)
+    closed = runlog.batch(batch_id)
     assert closed["status"] == "failed" and closed["ended_at"]
     assert closed["counts"] == {"skipped": 1, "approved": 1, "error": 1}
     assert ledger.outcomes(batch_id) == {"approved": 1, "error": 1}
