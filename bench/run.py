@@ -31,6 +31,13 @@ from batch.jobs import run_job  # noqa: E402
 from batch.retention import db_bytes, prune  # noqa: E402
 from batch.runlog import RunLog  # noqa: E402
 from bench.fake_server import FakeOllamaProcess, rounds_responder  # noqa: E402
+from bench.stack_floor import (  # noqa: E402
+    chat_model,
+    http_model,
+    run_bare_calls,
+    run_bare_graph,
+    sleeping_model,
+)
 
 from fake_ollama import FakeOllama  # noqa: E402
 from fake_sheets import FakeSheets  # noqa: E402
@@ -180,7 +187,13 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
     costs beyond the same batch again is reported as `first_batch_extra_s`. The server
     reports how long it held the calls: `per_step_overhead_ms_beyond_server` is the
     client's own time per call, without the fake's lateness beyond its latency (its
-    timer wakes up late on a busy VM, its Python writes the answer)."""
+    timer wakes up late on a busy VM, its Python writes the answer).
+
+    Beside each plain run, the same calls go through the stack alone (a bare LangGraph
+    writer / critic / finish graph over SqliteSaver calling ChatOllama, nothing of ours:
+    bench/stack_floor.py) and as bare HTTP exchanges: `stack_alone_ms_per_call` is what
+    the chosen stack costs per call on this machine whatever briefloop does, and
+    `briefloop_own_ms_per_call` the product's part beyond it."""
     calls = n * rounds * 2
     # The critic's verdict decides here (in "advice" mode the code checks would approve
     # the first draft and every brief would take one round).
@@ -198,12 +211,45 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
             f"each brief should take exactly {rounds} rounds"
         return wall, summary, server
 
+    def floor_of(run: Callable[[str], float]) -> tuple[float, float]:
+        """(wall, server seconds) of the same calls through a layer of the stack alone."""
+        with FakeOllamaProcess(rounds, latency) as server:
+            wall = run(server.base_url)
+        assert server.chat_count == calls, "the stack alone should make the same calls"
+        return wall, server.chat_seconds
+
+    def over_http(url: str) -> float:
+        model, close = http_model(url)
+        try:
+            return run_bare_calls(model, n, rounds)
+        finally:
+            close()
+
+    layers: dict[str, Callable[[], tuple[float, float]]] = {
+        "stack": lambda: floor_of(lambda url: run_bare_graph(chat_model(url), n)),
+        "graph": lambda: (run_bare_graph(sleeping_model(latency, rounds), n), model_time),
+        "chat": lambda: floor_of(lambda url: run_bare_calls(chat_model(url), n, rounds)),
+        "http": lambda: floor_of(over_http),
+    }
+
     first, _, _ = batch_of(1)
     again, _, _ = batch_of(1)
-    # plain runs (the server in its own process, then in this one), then an
-    # instrumented one for the parts
-    wall, summary, server = batch_of(n)
-    server_time = server.chat_seconds
+    # Plain runs, each beside the same calls through layers of the stack alone
+    # (bench/stack_floor.py), in turn, three times; the medians are reported. Then the
+    # batch with the server in this process, then an instrumented one for the parts.
+    runs: list[tuple[float, float, Any]] = []
+    layer_runs: dict[str, list[tuple[float, float]]] = {name: [] for name in layers}
+    for _ in range(3):
+        wall, summary, server = batch_of(n)
+        runs.append((wall, server.chat_seconds, summary))
+        for name, run in layers.items():
+            layer_runs[name].append(run())
+
+    def per_call(wall: float) -> float:
+        return 1000 * (wall - model_time) / calls
+
+    wall, server_time, summary = sorted(runs, key=lambda r: r[0])[1]
+    layer = {name: sorted(found)[1] for name, found in layer_runs.items()}
     wall_in_process, _, _ = batch_of(n, in_process=True)
     client_model = sum(r.record["model_seconds"] for r in summary.results)
     timers = instrument()
@@ -242,7 +288,16 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
     slow_model = slow_n * rounds * 2 * slow_latency
     return {
         "overhead_ratio_at_500ms": round((slow_wall - slow_model) / slow_wall, 4),
-        "per_step_overhead_ms": round(1000 * (wall - model_time) / calls, 2),
+        "per_step_overhead_ms": round(per_call(wall), 2),
+        "per_step_overhead_ms_runs": sorted(round(per_call(r[0]), 2) for r in runs),
+        # the same calls through layers of the stack alone, side by side (medians)
+        "stack_alone_ms_per_call": round(per_call(layer["stack"][0]), 2),
+        "graph_alone_ms_per_call": round(per_call(layer["graph"][0]), 2),
+        "chat_alone_ms_per_call": round(per_call(layer["chat"][0]), 2),
+        "bare_http_ms_per_call": round(per_call(layer["http"][0]), 2),
+        "layer_runs_ms_per_call": {name: sorted(round(per_call(w), 2) for w, _ in found)
+                                   for name, found in layer_runs.items()},
+        "briefloop_own_ms_per_call": round(per_call(wall) - per_call(layer["stack"][0]), 2),
         "per_step_overhead_ms_in_process_server": round(
             1000 * (wall_in_process - model_time) / calls, 2),
         "per_step_overhead_ms_beyond_server": round(1000 * (wall - server_time) / calls, 2),
@@ -494,6 +549,13 @@ def summary_markdown(results: dict[str, dict[str, Any]]) -> str:
                      f"{r.get('per_step_overhead_ms_in_process_server', '?')} ms with the "
                      f"server in the bench's process); {r['overhead_ratio_at_500ms']:.1%} at "
                      f"500 ms per call. "
+                     f"The same calls through the stack alone (LangGraph, SqliteSaver, "
+                     f"ChatOllama; nothing of ours): "
+                     f"{r.get('stack_alone_ms_per_call', '?')} ms per call (the graph "
+                     f"alone, nodes sleeping: {r.get('graph_alone_ms_per_call', '?')} ms; "
+                     f"ChatOllama alone: {r.get('chat_alone_ms_per_call', '?')} ms; bare "
+                     f"HTTP: {r.get('bare_http_ms_per_call', '?')} ms); briefloop's own "
+                     f"part: {r.get('briefloop_own_ms_per_call', '?')} ms. "
                      f"Parts: {parts} |")
     if "concurrency" in results:
         runs = results["concurrency"]["runs"]
