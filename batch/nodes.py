@@ -130,7 +130,8 @@ class Nodes:
             "repeats": (state.get("repeats", 0) + 1
                         if previous and near_copy(previous, draft) else 0),
             "deviations": [d.model_dump() for d in answer.deliberate_deviations],
-            "needs_from_human": [n.model_dump() for n in answer.needs_from_human],
+            "needs_from_human": ph.with_unlisted(
+                draft, [n.model_dump() for n in answer.needs_from_human]),
             "calls": _calls(stats),
             "meets_bar": False,
         }

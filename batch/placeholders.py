@@ -72,6 +72,21 @@ def needs_of(text: str, listed: list[dict[str, str]]) -> list[dict[str, str]]:
             for p in dict.fromkeys(find(text))]
 
 
+def with_unlisted(text: str, listed: list[dict[str, str]]) -> list[dict[str, str]]:
+    """`listed`, then an entry for each placeholder of `text` it lacks, asking for what
+    the placeholder names: a person is asked for every gap the text leaves, whether or not
+    the writer remembered to list it (listing is bookkeeping code can do; the gap itself
+    is the writer's call)."""
+    keys = {normalize(n["placeholder"]) for n in listed}
+    added = []
+    for placeholder in find(text):
+        if normalize(placeholder) not in keys:
+            keys.add(normalize(placeholder))
+            added.append({"placeholder": placeholder,
+                          "question": f"What is the {detail(placeholder)}?"})
+    return [*listed, *added]
+
+
 def misspelled(text: str) -> list[str]:
     """Bracketed gaps that are not placeholders: [TBD], [Figure Needed: x], [?] ..."""
     return [m.group(0) for m in _BRACKETED.finditer(text)

@@ -146,6 +146,27 @@ def test_missing_fact_pauses_for_a_person(project, settings):
         assert again.outcome == "waiting" and again.model_calls == 0
 
 
+def test_a_placeholder_the_writer_forgot_to_list_is_asked_for_all_the_same(project, settings):
+    write_brief(project, "q3.md", "Memo on Q3. Revenue: not known yet.")
+    draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]; [DATE NEEDED: launch] is next."
+    writer = ScriptedModel([writer_answer(draft, needs=[("[DATE NEEDED: launch]",
+                                                         "When is the launch?")])])
+    critic = ScriptedModel([critic_answer(5)])
+    with Batch(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
+        [r] = batch.run(project / "briefs").results
+        assert r.outcome == "awaiting_human"
+        # the writer's own entry first, with its question; the forgotten one after it
+        assert r.record["needs_from_human"] == [
+            {"placeholder": "[DATE NEEDED: launch]", "question": "When is the launch?"},
+            {"placeholder": "[FIGURE NEEDED: Q3 revenue]",
+             "question": "What is the Q3 revenue?"}]
+        values = batch.snapshot(r.thread_id).values
+        assert not any(f["code"].startswith("placeholder-unlisted")
+                       for f in values["findings"])
+        payload = batch.snapshot(r.thread_id).interrupts[0].value
+        assert "What is the Q3 revenue?" in payload["description"]
+
+
 def test_unparseable_answer_is_never_success_and_resumes_later(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer(GOOD)])
