@@ -1,7 +1,9 @@
-"""Strip the chatter small models wrap around a text ("Sure! Here is...", "I hope this helps").
+"""Strip the chatter small models wrap around a text ("Sure! Here is...", "I hope this helps"),
+and turn the simple HTML they sometimes answer in into the Markdown asked for.
 
 Conservative by design: a short non-heading opener before the first heading, and trailing
-lines that read as talk about the text rather than text, are removed; nothing else.
+lines that read as talk about the text rather than text, are removed; of HTML, only tags
+with a plain Markdown equivalent are rewritten, outside code; nothing else.
 """
 
 from __future__ import annotations
@@ -111,3 +113,50 @@ def encodable(value: Any) -> Any:
     if isinstance(value, list):
         return [encodable(v) for v in value]
     return value
+
+
+# Code (fenced blocks, inline spans) is left as written: a tag there is meant.
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
+_LINK = re.compile(r"""<a\s[^<>\n]*?href\s*=\s*["']([^"'<>\s]+)["'][^<>\n]*>(.*?)</a\s*>""",
+                   re.IGNORECASE | re.DOTALL)
+_HEADING = re.compile(r"<h([1-6])\b[^<>\n]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
+# (pattern, replacement) in order; tables, images, <pre> and the like have no plain
+# equivalent and stay, for the html check to report.
+_TAG_RULES = [(re.compile(pattern, re.IGNORECASE | re.DOTALL), replacement)
+              for pattern, replacement in (
+    (r"<br\s*/?>", "\n"),
+    (r"<hr\s*/?>", "\n\n---\n\n"),
+    (r"<(strong|b)\s*>\s*(.*?)\s*</\1\s*>", r"**\2**"),
+    (r"<(em|i)\s*>\s*(.*?)\s*</\1\s*>", r"*\2*"),
+    (r"</?(?:strong|b|em|i)\s*>", ""),  # one left unpaired
+    (r"</?u\s*>", ""),
+    (r"</li\s*>\s*", ""),
+    (r"<li\b[^<>\n]*>", "\n- "),
+    (r"</?(?:ul|ol)\b[^<>\n]*>", "\n\n"),
+    (r"</?(?:p|div|blockquote)\b[^<>\n]*>", "\n\n"),
+    (r"</?span\b[^<>\n]*>", ""),
+)]
+
+
+def html_to_markdown(text: str) -> str:
+    """`text` with its simple HTML (<p>, <strong>, <em>, <br>, lists, headings, links)
+    written as Markdown, outside code; text without such tags comes back as it was."""
+    pieces, last = [], 0
+    for code in _CODE.finditer(text):
+        pieces += [_prose_to_markdown(text[last:code.start()]), code.group(0)]
+        last = code.end()
+    pieces.append(_prose_to_markdown(text[last:]))
+    converted = "".join(pieces)
+    if converted == text:
+        return text
+    converted = re.sub(r"[ \t]+\n", "\n", converted)
+    return re.sub(r"\n{3,}", "\n\n", converted).strip() + "\n"
+
+
+def _prose_to_markdown(prose: str) -> str:
+    prose = _LINK.sub(lambda m: f"[{m.group(2).strip()}]({m.group(1)})", prose)
+    prose = _HEADING.sub(
+        lambda m: f"\n\n{'#' * int(m.group(1))} {m.group(2).strip()}\n\n", prose)
+    for pattern, replacement in _TAG_RULES:
+        prose = pattern.sub(replacement, prose)
+    return prose

@@ -20,7 +20,7 @@ from langgraph.types import interrupt
 
 from batch import checks, examples, inbox
 from batch import placeholders as ph
-from batch.cleanup import strip_chatter, strip_fence_tags, strip_prompt_lines
+from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
 from batch.exports import coverage_problem
 from batch.house_rules import HouseRules
@@ -119,7 +119,11 @@ class Nodes:
         # Cleaned here, before the checks and the critic: the text judged (and approved)
         # is the text written. Whole lines of the prompt a small model copied go too;
         # anything subtler is left for the echo check to report.
-        draft = strip_prompt_lines(strip_chatter(strip_fence_tags(answer.draft)),
+        draft = strip_fence_tags(answer.draft)
+        if state["brief"].get("kind") != "source":
+            # API docs may name tags in prose; a text brief's HTML is a format slip
+            draft = html_to_markdown(draft)
+        draft = strip_prompt_lines(strip_chatter(draft),
                                    [*instruction_texts(state, rubric_of(state)),
                                     *critique_texts(state)]).strip()
         previous = state.get("draft", "")

@@ -1,5 +1,7 @@
+import pytest
+
 from batch import checks
-from batch.cleanup import strip_chatter
+from batch.cleanup import html_to_markdown, strip_chatter
 
 
 def test_placeholder_listed_and_present_is_fine():
@@ -91,6 +93,30 @@ def test_strip_chatter():
     assert strip_chatter(content) == content
     absolutely = "Absolutely no visitors in the lab after 18:00.\nBadges are checked.\n"
     assert strip_chatter(absolutely) == absolutely
+
+
+@pytest.mark.parametrize("html, markdown", [
+    ("<p><strong>Lumo desk lamp</strong> is a lamp.</p>\n<p>It <em>folds</em> flat.</p>",
+     "**Lumo desk lamp** is a lamp.\n\nIt *folds* flat.\n"),
+    ("<h2>Opening hours</h2><p>From 9:00.</p><ul><li>Mon</li>\n<li><b> Tue </b></li></ul>",
+     "## Opening hours\n\nFrom 9:00.\n\n- Mon\n- **Tue**\n"),
+    ('See <a href="https://example.org/x">the site</a>.<br>Then call.',
+     "See [the site](https://example.org/x).\nThen call.\n"),
+])
+def test_simple_html_becomes_markdown_and_passes_the_html_check(html, markdown):
+    assert checks.check_html(html)
+    assert html_to_markdown(html) == markdown
+    assert checks.check_html(markdown) == []
+
+
+def test_html_to_markdown_leaves_code_and_tagless_text_as_written():
+    code = "Returns `<p>text</p>`:\n\n```html\n<p><b>x</b></p>\n```\n"
+    assert html_to_markdown(code) == code
+    plain = "A < b and b > c, nothing to convert.  "
+    assert html_to_markdown(plain) is plain
+    # no plain Markdown for a table: it stays, for the html check to report
+    table = "Prices: <table><tr><td>4</td></tr></table>"
+    assert html_to_markdown(table) == table and checks.check_html(table)
 
 
 def test_a_draft_that_copies_the_brief_is_a_warning():

@@ -44,6 +44,21 @@ def test_approved_in_one_round(project, settings):
     assert body == GOOD  # the chatty preamble is gone
 
 
+def test_a_text_answered_in_html_is_written_and_judged_as_markdown(project, settings):
+    write_brief(project, "closure.md", "Office closed Friday from 15:00.")
+    html = ("<p><strong>The office is closed on Friday</strong> from 15:00.</p>"
+            "<p>Save your work before you leave.</p>")
+    writer = ScriptedModel([writer_answer(html)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "approved"
+    _, body = front_matter(r.record["output_path"])
+    assert body == ("**The office is closed on Friday** from 15:00.\n\n"
+                    "Save your work before you leave.")
+    # the critic judged the Markdown, not the tags
+    assert "<p>" not in critic.sent[0][-1]["content"]
+
+
 def test_revision_answers_the_critique_and_critic_sees_no_history(project, settings):
     write_brief(project, "closure.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer("Closed Friday."),
