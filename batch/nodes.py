@@ -123,9 +123,12 @@ class Nodes:
         if state["brief"].get("kind") != "source":
             # API docs may name tags in prose; a text brief's HTML is a format slip
             draft = html_to_markdown(draft)
+        # The brief's orders to the writer ("Write a short memo to ...") are never text
+        # for its readers either; only whole lines go, as with the prompts.
+        orders = [r["text"] for r in checklist_of(state) if r["kind"] == "task"]
         draft = strip_prompt_lines(strip_chatter(draft),
                                    [*instruction_texts(state, rubric_of(state)),
-                                    *critique_texts(state)]).strip()
+                                    *critique_texts(state), *orders]).strip()
         previous = state.get("draft", "")
         return {
             "round": state.get("round", 0) + 1,

@@ -59,6 +59,19 @@ def test_a_text_answered_in_html_is_written_and_judged_as_markdown(project, sett
     assert "<p>" not in critic.sent[0][-1]["content"]
 
 
+def test_the_briefs_order_to_the_writer_copied_as_a_line_is_dropped(project, settings):
+    write_brief(project, "q3.md", "Write a short memo to the sales team about Q3.\n\n"
+                                  "- The team closed 42 new accounts in Q3.")
+    copied = ("Write a short memo to the sales team about Q3.\n\n"
+              "The team closed 42 new accounts in Q3. Well done, everyone.")
+    writer = ScriptedModel([writer_answer(copied)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "approved"
+    _, body = front_matter(r.record["output_path"])
+    assert body == "The team closed 42 new accounts in Q3. Well done, everyone."
+
+
 def test_revision_answers_the_critique_and_critic_sees_no_history(project, settings):
     write_brief(project, "closure.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer("Closed Friday."),
