@@ -24,8 +24,8 @@ from typing import Any
 
 from batch import config as config_mod
 from batch.briefs import Brief
+from batch.nodes import Nodes, checklist_of
 from batch.requirements import COVERED_KINDS
-from batch.resources.nodes import Nodes, checklist_of
 from batch.runner import Batch, start_state
 from batch.sources import scan_source
 
