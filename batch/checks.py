@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from batch import placeholders as ph
 from batch import requirements as req
 from batch.apidocs import check_api_docs
-from batch.cleanup import FENCE_TAG
+from batch.cleanup import CODE, FENCE_TAG
 from batch.requirements import Requirement
 from batch.state import Finding
 
@@ -234,7 +234,6 @@ GENERIC_NAMES = frozenset({"i", "ok", "true", "false", "none", "python", "markdo
 _INITIAL_BEFORE = set(".!?:;")
 _MARKUP = set(" \t*_`>[(\"'“‘#-|")
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*")
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 
 
 def _source_words(sources: Iterable[str]) -> set[str]:
@@ -251,7 +250,7 @@ def names_in(text: str) -> list[str]:
     """Words that read as names: capitalised inside a sentence, acronyms, and mixed
     letters and digits (X200, iPhone). Sentence starts and headings are not taken as
     names unless the word has digits or inner capitals. Code is left to the code checks."""
-    text = _CODE.sub(" ", ph.without(text))
+    text = CODE.sub(" ", ph.without(text))
     found: list[str] = []
     for line in text.splitlines():
         heading = line.lstrip().startswith("#")
@@ -471,7 +470,7 @@ _HTML_TAG = re.compile(r"</?(?:p|br|strong|b|em|i|u|div|span|ul|ol|li|h[1-6]|a|t
 def check_html(draft: str) -> list[Finding]:
     """The text is Markdown: HTML tags outside code (a small model's `<p><strong>`) show
     up as tags wherever the text is read as Markdown or plain text."""
-    tags = sorted({m.group(0) for m in _HTML_TAG.finditer(_CODE.sub(" ", draft))})
+    tags = sorted({m.group(0) for m in _HTML_TAG.finditer(CODE.sub(" ", draft))})
     if not tags:
         return []
     return [Finding(code="html", severity="must_fix",

@@ -115,8 +115,9 @@ def encodable(value: Any) -> Any:
     return value
 
 
-# Code (fenced blocks, inline spans) is left as written: a tag there is meant.
-_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
+# Code (fenced blocks, inline spans): left as written here (a tag there is meant), and
+# left out of the checks that read prose.
+CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 _LINK = re.compile(r"""<a\s[^<>\n]*?href\s*=\s*["']([^"'<>\s]+)["'][^<>\n]*>(.*?)</a\s*>""",
                    re.IGNORECASE | re.DOTALL)
 _HEADING = re.compile(r"<h([1-6])\b[^<>\n]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
@@ -142,7 +143,7 @@ def html_to_markdown(text: str) -> str:
     """`text` with its simple HTML (<p>, <strong>, <em>, <br>, lists, headings, links)
     written as Markdown, outside code; text without such tags comes back as it was."""
     pieces, last = [], 0
-    for code in _CODE.finditer(text):
+    for code in CODE.finditer(text):
         pieces += [_prose_to_markdown(text[last:code.start()]), code.group(0)]
         last = code.end()
     pieces.append(_prose_to_markdown(text[last:]))

@@ -54,6 +54,16 @@ class BareState(TypedDict, total=False):
 BareModel = Callable[[str, str], dict[str, Any]]
 
 
+def exchange(brief_id: str, draft: str) -> tuple[str, str, dict]:
+    """(system text, user text, answer schema) of the writer's call (no draft yet) or the
+    critic's: the same exchange for every layer."""
+    if not draft:
+        return ("Write the text the brief asks for.",
+                f"BRIEF (id {brief_id})\nOffice closed on Friday.", WRITER_FORMAT)
+    return ("Judge the draft against the brief.",
+            f"BRIEF (id {brief_id})\nDRAFT:\n{draft}", CRITIC_FORMAT)
+
+
 def chat_model(base_url: str) -> BareModel:
     """ChatOllama with a JSON schema, unstreamed, as the product calls it."""
     from langchain_core.messages import HumanMessage, SystemMessage
@@ -62,13 +72,8 @@ def chat_model(base_url: str) -> BareModel:
     chat = ChatOllama(model="qwen2.5:7b", base_url=base_url)
 
     def call(brief_id: str, draft: str) -> dict[str, Any]:
-        if not draft:
-            messages = [SystemMessage("Write the text the brief asks for."),
-                        HumanMessage(f"BRIEF (id {brief_id})\nOffice closed on Friday.")]
-        else:
-            messages = [SystemMessage("Judge the draft against the brief."),
-                        HumanMessage(f"BRIEF (id {brief_id})\nDRAFT:\n{draft}")]
-        reply = chat.invoke(messages, format=CRITIC_FORMAT if draft else WRITER_FORMAT,
+        system, user, schema = exchange(brief_id, draft)
+        reply = chat.invoke([SystemMessage(system), HumanMessage(user)], format=schema,
                             stream=False)
         return json.loads(reply.content)
 
@@ -151,11 +156,10 @@ def http_model(base_url: str) -> tuple[BareModel, Callable[[], None]]:
     conn = http.client.HTTPConnection(urlsplit(base_url).netloc, timeout=30)
 
     def call(brief_id: str, draft: str) -> dict[str, Any]:
-        text = f"DRAFT:\n{draft}" if draft else "Office closed on Friday."
-        body = json.dumps({"model": "qwen2.5:7b", "stream": False,
-                           "format": CRITIC_FORMAT if draft else WRITER_FORMAT,
-                           "messages": [{"role": "user",
-                                         "content": f"BRIEF (id {brief_id})\n{text}"}]})
+        system, user, schema = exchange(brief_id, draft)
+        body = json.dumps({"model": "qwen2.5:7b", "stream": False, "format": schema,
+                           "messages": [{"role": "system", "content": system},
+                                        {"role": "user", "content": user}]})
         conn.request("POST", "/api/chat", body, {"Content-Type": "application/json"})
         return json.loads(json.loads(conn.getresponse().read())["message"]["content"])
 
