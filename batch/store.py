@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
-import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -28,8 +27,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from batch.config import Settings, mask_credentials
-from batch.errors import ConfigError, LockBusy
-from batch.locks import file_lock
+from batch.errors import ConfigError
+from batch.locks import acquire_polling, file_lock
 from batch.runlog import RunLog
 
 # Advisory lock keys are 64-bit; each name gets its own, prefixed so that another
@@ -185,11 +184,9 @@ class PostgresStore(Store):
         # ends with it if this process dies.
         conn = psycopg.connect(self.dsn, autocommit=True)
         try:
-            deadline = time.monotonic() + wait
-            while not conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0]:
-                if time.monotonic() >= deadline:
-                    raise LockBusy(f"{what} is busy in another process")
-                time.sleep(0.05)
+            acquire_polling(
+                lambda: conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0],
+                wait, what)
             try:
                 yield
             finally:
