@@ -17,7 +17,7 @@ from batch import requirements as req
 from batch.apidocs import check_api_docs
 from batch.cleanup import CODE, FENCE_TAG
 from batch.requirements import Requirement
-from batch.state import Finding
+from batch.state import Finding, Repair
 
 _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
 _NUMBER, _WORD = req.NUMBER, req.WORD
@@ -32,6 +32,19 @@ def numbers_in(text: str) -> set[str]:
 
 def word_count(text: str) -> int:
     return len(_WORD.findall(text))
+
+
+def sentences_where(draft: str, test) -> list[str]:
+    """The draft's sentences (list items and headings too, as the draft has them) for
+    which `test` holds: what a repair rewrites or drops."""
+    return [s for s in req.sentences(draft) if test(s)]
+
+
+def _rewrite(sentences: list[str], goal: str, fact: str = "") -> Repair:
+    repair = Repair(action="rewrite", sentences=sentences, goal=goal)
+    if fact:
+        repair["fact"] = fact
+    return repair
 
 
 def check_placeholders(draft: str, needs: list[dict[str, str]]) -> list[Finding]:
@@ -75,6 +88,8 @@ def check_numbers(draft: str, sources: Iterable[str], severity: str) -> list[Fin
     for number in sorted(numbers_in(draft) - allowed):
         out.append(Finding(
             code=f"number:{number}",
+            repair=_rewrite(sentences_where(draft, lambda s, n=number: n in numbers_in(s)),
+                            f"no longer gives the number {number} (no source gives it)"),
             message=f"The number {number} appears in no source (brief, source file or a "
                     f"person's answer). Do not invent figures: use a placeholder such as "
                     f"[FIGURE NEEDED: what it measures] and list it in needs_from_human.",
@@ -88,12 +103,12 @@ def check_length(draft: str, min_words: int | None, max_words: int | None) -> li
         return [Finding(code="too-long",
                         message=f"The text has {words} words; the brief allows at most "
                                 f"{max_words}. Cut it.",
-                        severity="must_fix")]
+                        severity="must_fix", repair=Repair(action="shorten", words=max_words))]
     if min_words and words < min_words:
         return [Finding(code="too-short",
                         message=f"The text has {words} words; the brief asks for at least "
                                 f"{min_words}.",
-                        severity="must_fix")]
+                        severity="must_fix", repair=Repair(action="lengthen", words=min_words))]
     return []
 
 
@@ -104,7 +119,11 @@ def check_banned(draft: str, phrases: Iterable[str]) -> list[Finding]:
         if re.search(pattern, draft, re.IGNORECASE):
             out.append(Finding(code=f"banned:{phrase.lower()}",
                                message=f"The house rules ban the phrase {phrase!r}.",
-                               severity="must_fix"))
+                               severity="must_fix", repair=_rewrite(
+                                   sentences_where(draft, lambda s, p=pattern: re.search(
+                                       p, s, re.IGNORECASE) is not None),
+                                   f"no longer uses the phrase {phrase!r} and says the "
+                                   f"same thing plainly")))
     return out
 
 
@@ -164,7 +183,14 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
         else:
             what = "ask its readers" if r["kind"] == "ask" else "say"
             message = f"The text does not {what} what the brief gives as {r['text']!r}."
-        out.append(Finding(code=f"uncovered:{r['id']}", message=message, severity="must_fix"))
+        finding = Finding(code=f"uncovered:{r['id']}", message=message, severity="must_fix")
+        if r["kind"] in ("fact", "ask", "gap"):
+            # API docs are sections, not sentences: those are left to a whole rewrite
+            finding["repair"] = Repair(action="state", fact=r["text"], goal=(
+                f"tells the readers that {r['subject']} is not known yet"
+                if r["kind"] == "gap" else
+                "asks the readers to do it" if r["kind"] == "ask" else "states it"))
+        out.append(finding)
     return out
 
 
@@ -181,21 +207,32 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
         match = next((i for i, terms in enumerate(free) if want & terms), None)
         if match is None and len(free) > 0 and not want:
             match = 0
+        label = r["subject"] or "the missing fact"
+        # the sentences that tell the gap, or guess the fact: the ones on its subject
+        subject = set(req.content_terms(label))
+        telling = sentences_where(
+            draft, lambda s, r=r: req.tells_gap(ph.without(s), r["subject"]))
+        about = [s for s in sentences_where(draft, lambda s, subject=subject: bool(
+            subject & req.stems_of(ph.without(s))) and not ph.find(s))
+            if s not in telling] if subject else []
         if match is None:
-            label = r["subject"] or "the missing fact"
             out.append(Finding(
                 code=f"missing-placeholder:{r['id']}", severity="must_fix",
                 message=f"The brief says {label} is not known yet: write the "
                         f"placeholder {ph.suggest(label)} where it belongs and "
-                        f"list it in needs_from_human; never guess it."))
+                        f"list it in needs_from_human; never guess it.",
+                repair=Repair(action="placeholder", placeholder=ph.suggest(label),
+                              sentences=telling or about[:1], fact=r["text"])))
         else:
             free.pop(match)
-        if req.tells_gap(ph.without(draft), r["subject"]):
+        if telling:
             out.append(Finding(
                 code=f"gap-told:{r['id']}", severity="must_fix",
                 message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
                         f"known; the brief does not ask for that. Use the placeholder "
-                        f"instead, so a person can fill in the fact."))
+                        f"instead, so a person can fill in the fact.",
+                repair=Repair(action="placeholder", placeholder=ph.suggest(label),
+                              sentences=telling, fact=r["text"])))
     return out
 
 
@@ -223,7 +260,8 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
                 out.append(Finding(
                     code=f"contradiction:{r['id']}", severity="must_fix",
                     message=f"The text says {sentence[:160]!r}, with {clash}: the brief "
-                            f"gives {r['text']!r}. Say what the brief says."))
+                            f"gives {r['text']!r}. Say what the brief says.",
+                    repair=_rewrite([sentence], "says what the brief says", r["text"])))
                 break
     return out
 
@@ -285,6 +323,8 @@ def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
         seen.add(key)
         out.append(Finding(
             code=f"name:{key}", severity="must_fix",
+            repair=_rewrite(sentences_where(draft, lambda s, n=name: n in names_in(s)),
+                            f"no longer names {name!r} (no source gives it)"),
             message=f"The text names {name!r}, which no source gives (brief, source file or "
                     f"a person's answer). Remove it, or use a placeholder such as "
                     f"[NAME NEEDED: who or what] and list it in needs_from_human."))
@@ -428,10 +468,13 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     out: list[Finding] = []
     if hits or markers:
         sample = markers[0] if markers else " ".join(hits[0])
+        leaked = [" ".join(h) for h in hits]
         out.append(Finding(
             code="echo:prompt", severity="must_fix",
             message=f"The text contains words of the instructions or the critique "
-                    f"({sample!r}): write only the text for its readers."))
+                    f"({sample!r}): write only the text for its readers.",
+            repair=Repair(action="drop", sentences=sentences_where(draft, lambda s: any(
+                m in s for m in markers) or any(g in " ".join(_words(s)) for g in leaked)))))
     lowered = draft.lower()
     starts = [s.lower() for s in req.sentences(draft)]
     for r in checklist:
@@ -448,8 +491,24 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
             out.append(Finding(
                 code=f"echo:brief:{r['id']}", severity="must_fix",
                 message=f"The text copies the brief's instruction {r['text'][:120]!r} "
-                        f"as text: carry it out instead of repeating it."))
+                        f"as text: carry it out instead of repeating it.",
+                repair=_copied_repair(draft, r)))
     return out
+
+
+def _copied_repair(draft: str, r: Requirement) -> Repair:
+    """An order to the writer copied into the text: dropped when it carries nothing the
+    readers must be told (a task, a style note), else said as the text's own words."""
+    if r["kind"] in ("task", "style"):
+        mine = _grams(_words(r["text"]), 3)
+        lead = r["subject"].lower()
+        return Repair(action="drop", sentences=sentences_where(draft, lambda s: (
+            bool(mine) and 2 * len(mine & _grams(_words(s), 3)) >= len(mine))
+            or (bool(lead) and s.lower().lstrip("*_#>- ").startswith(lead))))
+    lead = r["subject"].lower()
+    return _rewrite(sentences_where(draft, lambda s: s.lower().lstrip("*_#>- ").startswith(lead)),
+                    "says it to the readers in the text's own words, not as an order "
+                    "to a writer", r["text"])
 
 
 def check_placeholder_forms(draft: str) -> list[Finding]:
@@ -459,7 +518,10 @@ def check_placeholder_forms(draft: str) -> list[Finding]:
             code=f"placeholder-form:{ph.normalize(whole)[:80]}", severity="must_fix",
             message=f"{whole} is a gap that is not a placeholder of the form "
                     f"{ph.EXAMPLE}: write it in that form and list it in "
-                    f"needs_from_human, or fill it from the brief."))
+                    f"needs_from_human, or fill it from the brief.",
+            repair=_rewrite(sentences_where(draft, lambda s, w=whole: w in s),
+                            f"writes {whole} as a placeholder of the form "
+                            f"{ph.EXAMPLE}")))
     return out
 
 

@@ -11,6 +11,7 @@ and buy nothing, since nothing can happen between them and the critic.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,13 +19,13 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import checks, examples, inbox
+from batch import checks, examples, inbox, repairs
 from batch import placeholders as ph
 from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
 from batch.exports import coverage_problem
 from batch.house_rules import HouseRules
-from batch.models import CallStat, ModelSet, RoleModel, ask
+from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask
 from batch.outcomes import is_approved
 from batch.output import write_output
 from batch.prompting import (
@@ -32,12 +33,13 @@ from batch.prompting import (
     critique_texts,
     finalizer_messages,
     instruction_texts,
+    repair_messages,
     writer_messages,
 )
 from batch.requirements import Requirement, build_checklist
 from batch.routing import final_reason
 from batch.rubrics import Rubric
-from batch.schemas import CriticBase, FinalizerAnswer, WriterAnswer, critic_schema
+from batch.schemas import CriticBase, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
 from batch.state import BestDraft, LoopState
 
 
@@ -81,6 +83,10 @@ def sources_of(state: LoopState) -> list[str]:
 
 
 NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
+# Each further sample of a first draft or a repair this much warmer than the one before.
+SAMPLE_WARMING = 0.3
+# A repair is one sentence to get right, not a text to vary: sampled cool, warming after.
+REPAIR_TEMPERATURE = 0.3
 
 
 def checklist_of(state: LoopState) -> list[Requirement]:
@@ -106,29 +112,24 @@ class Nodes:
 
     # -- writer ------------------------------------------------------------------------
     def writer(self, state: LoopState) -> dict[str, Any]:
+        """A round's draft: the best draft so far repaired where the checks found
+        problems (batch.repairs), or, where no repair applies or none was kept, a whole
+        draft: the first one sampled `limits.drafts` times with the checks choosing, a
+        later one a rewrite."""
         stats: list[CallStat] = []
+        log: list[dict[str, Any]] = []
+        repaired = self._repaired(state, stats, log)
+        if repaired is not None:
+            return repaired
         try:
-            answer = ask(self.models.get("writer"), "writer", writer_messages(state),
-                         WriterAnswer, stats)
+            draft, answer = self._whole_draft(state, stats, log)
         except ModelOutputInvalid as e:
             if not state.get("best"):
                 raise  # nothing judged yet to set aside: the run fails as a whole
             # A revision that never came back valid: the loop ends here, and the best
             # draft so far is set aside with what is wrong with it (never approved).
-            return {"writer_error": str(e), "stop_reason": "error", "calls": _calls(stats)}
-        # Cleaned here, before the checks and the critic: the text judged (and approved)
-        # is the text written. Whole lines of the prompt a small model copied go too;
-        # anything subtler is left for the echo check to report.
-        draft = strip_fence_tags(answer.draft)
-        if state["brief"].get("kind") != "source":
-            # API docs may name tags in prose; a text brief's HTML is a format slip
-            draft = html_to_markdown(draft)
-        # The brief's orders to the writer ("Write a short memo to ...") are never text
-        # for its readers either; only whole lines go, as with the prompts.
-        orders = [r["text"] for r in checklist_of(state) if r["kind"] == "task"]
-        draft = strip_prompt_lines(strip_chatter(draft),
-                                   [*instruction_texts(state, rubric_of(state)),
-                                    *critique_texts(state), *orders]).strip()
+            return {"writer_error": str(e), "stop_reason": "error", "calls": _calls(stats),
+                    "writer_log": log}
         previous = state.get("draft", "")
         return {
             "round": state.get("round", 0) + 1,
@@ -141,6 +142,121 @@ class Nodes:
                 draft, [n.model_dump() for n in answer.needs_from_human]),
             "calls": _calls(stats),
             "meets_bar": False,
+            "writer_log": log,
+        }
+
+    def _cleaned(self, state: LoopState, text: str) -> str:
+        """The writer's text as the checks and the critic judge it. Cleaned before either:
+        the text judged (and approved) is the text written. Whole lines of the prompt a
+        small model copied go too; anything subtler is left for the echo check."""
+        draft = strip_fence_tags(text)
+        if state["brief"].get("kind") != "source":
+            # API docs may name tags in prose; a text brief's HTML is a format slip
+            draft = html_to_markdown(draft)
+        # The brief's orders to the writer ("Write a short memo to ...") are never text
+        # for its readers either; only whole lines go, as with the prompts.
+        orders = [r["text"] for r in checklist_of(state) if r["kind"] == "task"]
+        return strip_prompt_lines(strip_chatter(draft),
+                                  [*instruction_texts(state, rubric_of(state)),
+                                   *critique_texts(state), *orders]).strip()
+
+    def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]):
+        return self.checks({**state, "draft": draft, "needs_from_human": needs})["findings"]
+
+    def _sampling(self, sample: int, temperature: float | None = None) -> Sampling | None:
+        """Sample 0 as configured (or at `temperature`); each later one warmer, on
+        another seed, so it is another answer and not the same one again."""
+        settings = self.models.settings_for("writer")
+        base = settings.temperature if temperature is None else temperature
+        if sample == 0 and temperature is None:
+            return None
+        return Sampling(temperature=min(1.2, base + SAMPLE_WARMING * sample),
+                        seed=settings.seed + sample)
+
+    def _whole_draft(self, state: LoopState, stats: list[CallStat],
+                     log: list[dict[str, Any]]) -> tuple[str, WriterAnswer]:
+        """A whole draft. The first of a thread is sampled up to `limits.drafts` times:
+        the code checks pick the one they find least wrong with, and sampling stops at
+        the first they pass. ModelOutputInvalid only when no sample was valid."""
+        first = not state.get("draft")
+        samples = state["limits"].get("drafts", 1) if first else 1
+        # a rewrite after repairs that changed nothing starts afresh: shown the same
+        # draft, a small model gives it back
+        prompt_state = state if first or not log else {**state, "repeats": 1}
+        messages = writer_messages(prompt_state)
+        best: tuple[int, float, str, WriterAnswer] | None = None
+        problem: ModelOutputInvalid | None = None
+        tried = []
+        for sample in range(samples):
+            try:
+                answer = ask(self.models.get("writer"), "writer", messages, WriterAnswer,
+                             stats, self._sampling(sample))
+            except ModelOutputInvalid as e:
+                problem = e
+                tried.append({"sample": sample, "valid": False})
+                continue
+            draft = self._cleaned(state, answer.draft)
+            if samples == 1:
+                best = (0, 0.0, draft, answer)
+                break
+            needs = ph.with_unlisted(draft, [n.model_dump() for n in answer.needs_from_human])
+            findings = self._findings(state, draft, needs)
+            wrong = len(repairs.must_fix(findings))
+            score = checks.code_score(findings, checklist_of(state))
+            tried.append({"sample": sample, "valid": True, "must_fix": wrong, "score": score})
+            if best is None or (wrong, -score) < (best[0], -best[1]):
+                best = (wrong, score, draft, answer)
+            if wrong == 0:
+                break  # the checks pass it: no need for more
+        log.append({"round": state.get("round", 0) + 1,
+                    "kind": "first drafts" if first else "rewrite", "samples": tried})
+        if best is None:
+            assert problem is not None
+            raise problem
+        return best[2], best[3]
+
+    def _repaired(self, state: LoopState, stats: list[CallStat],
+                  log: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """The best draft so far with the checks' findings repaired one by one, or None
+        when there is nothing to repair (no best draft, no finding with a repair, the
+        best draft already tried) or no repair was kept."""
+        best = state.get("best")
+        samples = state["limits"].get("repair_samples", 2)
+        if not best or not best["draft"].strip() or samples < 1:
+            return None
+        key = hashlib.sha256(best["draft"].encode("utf-8")).hexdigest()[:16]
+        if any(e.get("repaired") == key for e in state.get("writer_log", [])):
+            return None  # its repairs were all tried; the same tries would fail again
+        findings = self._findings(state, best["draft"], best["needs_from_human"])
+        if not any(f.get("repair") for f in findings if f["severity"] == "must_fix"):
+            return None
+        model = self.models.get("writer")
+
+        def propose(draft: str, task: str, sample: int, words: int) -> str | None:
+            try:
+                return ask(model, "writer", repair_messages(state, draft, task), RepairAnswer,
+                           stats, self._sampling(sample, REPAIR_TEMPERATURE),
+                           max_tokens=min(model.max_tokens, 2 * words + 40)).text
+            except ModelOutputInvalid:
+                return None  # this sample gave no repair; the next may
+
+        outcome = repairs.Repairer(
+            judge=lambda d, n: self._findings(state, d, n), ask=propose,
+            samples=samples,
+        ).run(best["draft"], best["needs_from_human"], findings)
+        log.append({"round": state.get("round", 0) + 1, "kind": "repairs", "repaired": key,
+                    "attempts": outcome.log()})
+        if not outcome.changed:
+            return None
+        return {
+            "round": state.get("round", 0) + 1,
+            "draft": outcome.draft,
+            "repeats": 0,
+            "deviations": best["deviations"],
+            "needs_from_human": outcome.needs,
+            "calls": _calls(stats),
+            "meets_bar": False,
+            "writer_log": log,
         }
 
     # -- checks (no model; run by the critic node) -------------------------------------

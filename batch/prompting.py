@@ -38,6 +38,10 @@ TEMPLATES = (
     "source_task",
     # batch.models.base: the turn after an invalid or cut-off answer
     "retry_invalid", "retry_shorter", "retry_runaway",
+    # batch.repairs: one small change asked of the writer
+    "repair_system", "repair_task", "repair_rewrite", "repair_fact", "repair_state",
+    "repair_placeholder_rewrite", "repair_placeholder_state", "repair_shorten",
+    "repair_lengthen",
 )
 
 
@@ -181,6 +185,19 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
     task = template("critic_task").substitute(
         _brief_fields(state), draft_tag=tag, draft_block=draft_block, deviations_block=block)
     return [{"role": "system", "content": system}, {"role": "user", "content": task}]
+
+
+def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, str]]:
+    """One small change to `draft` (batch.repairs): the brief first, as in the writer's
+    prompt, then the draft as it stands, then the one task."""
+    system = template("repair_system").substitute(house_rules=state["house_rules"]["text"])
+    fields = _brief_fields(state)
+    tag, block = fence("draft", draft)
+    user = template("repair_task").substitute(
+        brief_id=fields["brief_id"], title_line=fields["title_line"],
+        brief_block=fields["brief_block"], source_block=fields["source_block"],
+        facts_block=fields["facts_block"], draft_tag=tag, draft_block=block, task=task)
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def finalizer_messages(text: str) -> list[dict[str, str]]:

@@ -182,7 +182,8 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
         "limits": {"max_rounds": loop.max_rounds,
                    "no_progress_rounds": loop.no_progress_rounds,
                    "review": loop.review, "threshold": threshold,
-                   "max_revisions": loop.max_revisions},
+                   "max_revisions": loop.max_revisions, "drafts": loop.drafts,
+                   "repair_samples": loop.repair_samples if loop.repairs else 0},
         "round": 0,
     }
     return state, brief.fingerprint(rubric.text, rules.text)

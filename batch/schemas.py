@@ -42,6 +42,13 @@ class WriterAnswer(BaseModel):
     deliberate_deviations: list[Deviation] = Field(max_length=MAX_ITEMS)
 
 
+class RepairAnswer(BaseModel):
+    """The new words only: one sentence or one paragraph."""
+
+    model_config = ConfigDict(extra="ignore")
+    text: str
+
+
 class FinalizerAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
     text: str

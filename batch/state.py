@@ -7,7 +7,7 @@ what it adds. Counters (model calls, tokens) are derived from `calls`, never kep
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from batch.outcomes import StopReason
 
@@ -18,12 +18,27 @@ class Limits(TypedDict):
     review: Literal["when_needed", "unfinished", "always", "never"]
     threshold: float
     max_revisions: int
+    drafts: NotRequired[int]  # threads started before these existed: 1 and 2
+    repair_samples: NotRequired[int]  # 0: no repairs, every round a whole rewrite
+
+
+class Repair(TypedDict, total=False):
+    """How the check that found a problem would have it fixed: one small, local change
+    (batch.repairs carries it out). Only `action` is always there."""
+
+    action: Literal["state", "rewrite", "drop", "shorten", "lengthen", "placeholder"]
+    sentences: list[str]  # the sentences at fault, exactly as the draft has them
+    goal: str  # what the new sentence must do, said to the model ("without the name X")
+    fact: str  # state / rewrite: the brief's words the new sentence must say
+    placeholder: str  # placeholder: the exact placeholder the sentence must carry
+    words: int  # shorten / lengthen: the length limit the text must meet
 
 
 class Finding(TypedDict):
     code: str  # stable key, e.g. "number:4.2" - the same problem gets the same code
     message: str
     severity: Literal["must_fix", "warn"]
+    repair: NotRequired[Repair]
 
 
 class BestDraft(TypedDict):
@@ -70,6 +85,9 @@ class LoopState(TypedDict, total=False):
     score_history: Annotated[list[float], operator.add]
     must_fix_history: Annotated[list[list[str]], operator.add]
     calls: Annotated[list[dict[str, Any]], operator.add]
+    # what the writer did each round: the repairs tried (batch.repairs.Attempt), the
+    # first drafts sampled, a whole rewrite
+    writer_log: Annotated[list[dict[str, Any]], operator.add]
     best: BestDraft | None
     # the human side
     human_answers: dict[str, str]

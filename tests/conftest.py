@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from batch import config
-from batch.models.base import Completion, RoleModel
+from batch.models.base import Completion, RoleModel, Sampling
 
 from servers import PostgresServer, RedisServer
 
@@ -41,14 +41,16 @@ class ScriptedModel(RoleModel):
         self.sent: list[list[dict[str, str]]] = []
         self.schemas: list[dict] = []
         self.max_tokens_sent: list[int] = []  # the answer limit each call had
+        self.samplings: list[Sampling | None] = []  # the sampling override of each call
 
     def queue(self, *answers: Any) -> ScriptedModel:
         self.answers.extend(answers)
         return self
 
     def complete(self, messages: list[dict[str, str]], schema: dict,
-                 max_tokens: int | None = None) -> Completion:
+                 max_tokens: int | None = None, sampling: Sampling | None = None) -> Completion:
         self.sent.append(messages)
+        self.samplings.append(sampling)
         self.schemas.append(schema)
         self.max_tokens_sent.append(self.max_tokens if max_tokens is None else max_tokens)
         if not self.answers:
@@ -105,6 +107,9 @@ def make_settings(project: Path, **overrides: Any) -> config.Settings:
         # These tests script the critic's verdict; the code-checks-only verdict
         # ("advice") has tests of its own.
         "models.critic_mode": "gate",
+        # These tests script whole drafts round by round; the repairs by findings have
+        # tests of their own (test_repairs.py, test_loop_repairs.py).
+        "loop.repairs": False,
     }
     flat.update(overrides)
     cfg = project / "briefloop.toml"

@@ -29,10 +29,16 @@ from batch import prompting
 from batch.briefs import Brief, load_brief_file
 from batch.config import Settings
 from batch.models.base import Completion, ask
-from batch.prompting import critic_messages, finalizer_messages, writer_messages
+from batch.prompting import (
+    critic_messages,
+    finalizer_messages,
+    fragment,
+    repair_messages,
+    writer_messages,
+)
 from batch.rubrics import load_rubric
 from batch.runner import start_state
-from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
+from batch.schemas import FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
 from batch.state import LoopState
 
 from conftest import ScriptedModel, make_settings, writer_answer
@@ -175,6 +181,39 @@ def finalizer(settings: Settings) -> str:
     return _render(finalizer_messages(text), FinalizerAnswer.model_json_schema())
 
 
+def _repair(settings: Settings, task: str) -> str:
+    state = _revised(settings)
+    return _render(repair_messages(state, DRAFT, task), RepairAnswer.model_json_schema())
+
+
+def repair_rewrite(settings: Settings) -> str:
+    """One sentence rewritten (batch.repairs): an invented name, with the brief's words."""
+    fact = fragment("repair_fact", fact="The Berlin office opens on 1 November.")
+    return _repair(settings, fragment(
+        "repair_rewrite", sentence="Anna opens the Berlin office on 1 November.",
+        goal="no longer names 'Anna' (no source gives it)", fact_line=fact))
+
+
+def repair_state(settings: Settings) -> str:
+    return _repair(settings, fragment("repair_state", goal="states it",
+                                      fact="The Berlin office opens on 1 November."))
+
+
+def repair_placeholders(settings: Settings) -> str:
+    """A fact not known yet: a sentence rewritten with its placeholder, or a new one."""
+    rewrite = fragment("repair_placeholder_rewrite", placeholder="[FIGURE NEEDED: Q3 revenue]",
+                       sentence="Q3 revenue is not known yet.")
+    state = fragment("repair_placeholder_state", placeholder="[FIGURE NEEDED: Q3 revenue]",
+                     fact="Q3 revenue: not known yet")
+    return _repair(settings, rewrite) + _repair(settings, state)
+
+
+def repair_length(settings: Settings) -> str:
+    paragraph = "The team closed 42 new accounts in Q3, up from 35 in Q2."
+    return (_repair(settings, fragment("repair_shorten", words=12, paragraph=paragraph))
+            + _repair(settings, fragment("repair_lengthen", words=20, paragraph=paragraph)))
+
+
 # The retry turns of batch.models.base.ask after a first answer that fails, shown after
 # a stand-in for the role's prompt.
 _PROMPT = [{"role": "system", "content": "(the role's system message)"},
@@ -207,6 +246,7 @@ def retry_runaway(settings: Settings) -> str:
 CASES: dict[str, Callable[[Settings], str]] = {f.__name__: f for f in (
     writer_first, writer_revise, writer_revise_no_points, writer_afresh, critic_deviations,
     writer_source, critic_source, finalizer, retry_invalid, retry_shorter, retry_runaway,
+    repair_rewrite, repair_state, repair_placeholders, repair_length,
 )}
 
 

@@ -49,6 +49,16 @@ class Completion:
 
 
 @dataclass(frozen=True)
+class Sampling:
+    """A per-call change to how the answer is sampled: another draft of the same prompt
+    (best-of-N, several tries at one repair) needs another seed or temperature, or it
+    is the same answer again. None keeps the configured value."""
+
+    temperature: float | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
 class CallStat:
     role: str
     model: str
@@ -70,10 +80,12 @@ class RoleModel(ABC):
 
     @abstractmethod
     def complete(self, messages: list[dict[str, str]], schema: dict,
-                 max_tokens: int | None = None) -> Completion:
+                 max_tokens: int | None = None,
+                 sampling: Sampling | None = None) -> Completion:
         """Send the chat messages; the answer must follow the JSON schema.
 
-        `max_tokens` overrides the configured limit for this call (None: the configured).
+        `max_tokens` overrides the configured limit for this call (None: the configured),
+        `sampling` the temperature or seed.
         """
 
     def count_tokens(self, text: str) -> int:
@@ -183,16 +195,20 @@ def ask(
     messages: list[dict[str, str]],
     answer_type: type[T],
     stats: list[CallStat],
+    sampling: Sampling | None = None,
+    max_tokens: int | None = None,
 ) -> T:
-    """Ask for a structured answer; appends one CallStat per call to `stats`."""
+    """Ask for a structured answer; appends one CallStat per call to `stats`.
+    `sampling` and `max_tokens` override the configured ones for this question."""
     schema = json_schema_of(answer_type)
     attempt_messages = list(messages)
-    max_tokens = model.max_tokens
+    max_tokens = model.max_tokens if max_tokens is None else max_tokens
     last_problem = ""
     for attempt in (1, 2):
         check_fits(model, attempt_messages, max_tokens)
         started = time.perf_counter()
-        completion = model.complete(attempt_messages, schema, max_tokens=max_tokens)
+        completion = model.complete(attempt_messages, schema, max_tokens=max_tokens,
+                                    sampling=sampling)
         seconds = time.perf_counter() - started
         stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
                         seconds, ok=True, truncated=completion.truncated,

@@ -20,7 +20,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from batch.models.base import Completion, RoleModel
+from batch.models.base import Completion, RoleModel, Sampling
 
 _MESSAGE_TYPES: dict[str, type[BaseMessage]] = {
     "system": SystemMessage,
@@ -63,15 +63,23 @@ class ChatRoleModel(RoleModel):
             return self._count(text)
         return super().count_tokens(text)
 
-    def chat_for(self, max_tokens: int | None) -> BaseChatModel:
-        """The chat model, with the answer limit `max_tokens` if it differs."""
-        if max_tokens is None or max_tokens == getattr(self.chat, self._max_tokens_field):
-            return self.chat
-        return self.chat.model_copy(update={self._max_tokens_field: max_tokens})
+    def chat_for(self, max_tokens: int | None,
+                 sampling: Sampling | None = None) -> BaseChatModel:
+        """The chat model, with the answer limit `max_tokens` and the `sampling` where
+        they differ from its own."""
+        update: dict[str, Any] = {}
+        if max_tokens is not None and max_tokens != getattr(self.chat, self._max_tokens_field):
+            update[self._max_tokens_field] = max_tokens
+        for field in ("temperature", "seed"):
+            value = getattr(sampling, field, None)
+            if value is not None and value != getattr(self.chat, field, None):
+                update[field] = value
+        return self.chat.model_copy(update=update) if update else self.chat
 
     def complete(self, messages: list[dict[str, str]], schema: dict,
-                 max_tokens: int | None = None) -> Completion:
-        chat = self.chat_for(max_tokens)
+                 max_tokens: int | None = None,
+                 sampling: Sampling | None = None) -> Completion:
+        chat = self.chat_for(max_tokens, sampling)
         try:
             reply = chat.invoke(to_langchain(messages), format=schema, **self._invoke_kwargs)
         except Exception as e:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from batch.errors import ModelUnavailable
-from batch.models.base import Completion, RoleModel
+from batch.models.base import Completion, RoleModel, Sampling
 
 
 @dataclass(eq=False)
@@ -107,7 +107,8 @@ class PooledModel(RoleModel):
         return self.models[self.pool.hosts[0].url].count_tokens(text)
 
     def complete(self, messages: list[dict[str, str]], schema: dict,
-                 max_tokens: int | None = None) -> Completion:
+                 max_tokens: int | None = None,
+                 sampling: Sampling | None = None) -> Completion:
         tried: list[Host] = []
         failures: list[ModelUnavailable] = []
         while True:
@@ -124,7 +125,7 @@ class PooledModel(RoleModel):
             tried.append(host)
             failed = False
             try:
-                return self.models[host.url].complete(messages, schema, max_tokens)
+                return self.models[host.url].complete(messages, schema, max_tokens, sampling)
             except ModelUnavailable as e:
                 failed = True
                 failures.append(e)

@@ -1,0 +1,343 @@
+"""Small, local repairs of a draft, driven by what the code checks found.
+
+    must_fix findings, each with the Repair its check describes
+      -> candidates: made by code (drop a sentence, a placeholder sentence) or asked of
+         the writer model (one sentence, one paragraph: a short JSON string)
+      -> spliced into the draft by code -> judged again by the same checks
+      -> kept only when the checks then find strictly less: the must_fix codes after
+         are a strict subset of those before (a repair that fixes one problem and makes
+         another is rolled back, so the best draft so far is never lost)
+
+A small model does small tasks well and whole rewrites badly; the checks are the
+verifier that tells a good candidate from a bad one, so each model task is sampled a
+few times (another seed, a warmer temperature) and the first candidate the checks
+accept is kept. Nothing here calls a model or runs a check itself: `judge` and `ask`
+are given, so the whole procedure is tested without either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from batch import placeholders as ph
+from batch import requirements as req
+from batch.cleanup import strip_chatter
+from batch.prompting import fragment
+from batch.state import Finding, Repair
+
+Needs = list[dict[str, str]]
+# (draft, needs) -> the checks' findings on it
+Judge = Callable[[str, Needs], list[Finding]]
+# (the draft as it stands, the task said to the model, which sample (0 first), the most
+# words the answer may need) -> the model's text, or None when it gave no valid answer
+# (never taken as a repair)
+Ask = Callable[[str, str, int, int], str | None]
+
+_MARKER = re.compile(r"^(\s*(?:[-*+•]|\d+[.)])\s+|\s*#{1,6}\s+|\s*>\s*)")
+MAX_SENTENCE_WORDS = 60
+
+
+def must_fix(findings: list[Finding]) -> frozenset[str]:
+    return frozenset(f["code"] for f in findings if f["severity"] == "must_fix")
+
+
+def better(before: list[Finding], after: list[Finding]) -> bool:
+    """The checks find strictly less: every problem after was there before, and at
+    least one is gone."""
+    return must_fix(after) < must_fix(before)
+
+
+@dataclass
+class Attempt:
+    """One repair tried: which finding, how, and whether the checks kept it."""
+
+    code: str
+    action: str
+    by: Literal["code", "model"]
+    kept: bool
+    fixed: list[str] = field(default_factory=list)  # the must_fix codes it removed
+    note: str = ""  # why a candidate was not even judged (no valid answer, no change)
+
+
+@dataclass
+class Outcome:
+    draft: str
+    needs: Needs
+    findings: list[Finding]
+    attempts: list[Attempt]
+
+    @property
+    def changed(self) -> bool:
+        return any(a.kept for a in self.attempts)
+
+    def log(self) -> list[dict[str, Any]]:
+        return [asdict(a) for a in self.attempts]
+
+
+# -- splicing (code) -------------------------------------------------------------------
+
+def _blocks(draft: str) -> list[str]:
+    return [b for b in re.split(r"\n\s*\n", draft.strip()) if b.strip()]
+
+
+def _join(blocks: list[str]) -> str:
+    return "\n\n".join(b.strip("\n") for b in blocks if b.strip()).strip() + "\n"
+
+
+def _is_list(block: str) -> bool:
+    lines = [ln for ln in block.splitlines() if ln.strip()]
+    return bool(lines) and all(_MARKER.match(ln) and not ln.lstrip().startswith(("#", ">"))
+                               for ln in lines)
+
+
+def _is_heading(block: str) -> bool:
+    return block.lstrip().startswith("#") and "\n" not in block.strip()
+
+
+def replace_sentence(draft: str, sentence: str, new: str) -> str:
+    """`sentence` (as the draft has it) replaced by `new`; a list item or heading keeps
+    its marker. An empty `new` drops the sentence, and its line when nothing is left."""
+    if sentence not in draft:
+        return draft
+    marker = _MARKER.match(sentence)
+    prefix = marker.group(1) if marker else ""
+    if new.strip():
+        return draft.replace(sentence, prefix + _MARKER.sub("", new.strip()), 1)
+    out = draft.replace(sentence, "", 1)
+    # a line left with a list marker or punctuation only goes with the sentence
+    lines = [ln.rstrip() for ln in out.split("\n")
+             if not ln.strip() or req.WORD.search(ln)]
+    out = re.sub(r"(?<=\S)[ \t]{2,}", " ", "\n".join(lines))
+    return re.sub(r"\n{3,}", "\n\n", out).strip() + "\n"
+
+
+def drop_sentences(draft: str, sentences: list[str]) -> str:
+    for s in sentences:
+        draft = replace_sentence(draft, s, "")
+    return draft
+
+
+def _body(blocks: list[str]) -> list[int]:
+    """The blocks a new sentence may join: not a heading, not a line that leads into a
+    list, not a one-line sign-off."""
+    out = [i for i, b in enumerate(blocks)
+           if not _is_heading(b) and not b.rstrip().endswith(":")]
+    if len(out) > 1 and len(req.WORD.findall(blocks[out[-1]])) <= 4:
+        out.pop()  # "Thanks, Anna" or a signature: the text ends after it
+    return out or list(range(len(blocks)))
+
+
+def placements(draft: str, sentence: str, about: str) -> list[str]:
+    """The draft with `sentence` added where it fits: in the paragraph (or as an item of
+    the list) that shares most words with `about`, and as a paragraph of its own after
+    it. Both are candidates; the checks choose."""
+    blocks = _blocks(draft)
+    if not blocks:
+        return [sentence.strip() + "\n"]
+    terms = set(req.content_terms(about))
+    body = _body(blocks)
+    scores = {i: len(terms & req.stems_of(blocks[i])) for i in body}
+    best = max(body, key=lambda i: (scores[i], i))
+    if scores[best] == 0:
+        best = body[-1]
+    block = blocks[best]
+    if _is_list(block):
+        marker = _MARKER.match(block.splitlines()[-1]).group(1).lstrip("\n")
+        number = re.match(r"\s*(\d+)([.)])", marker)
+        if number:
+            marker = marker.replace(number.group(1), str(int(number.group(1)) + 1), 1)
+        joined = block.rstrip() + "\n" + marker + sentence.strip()
+    else:
+        joined = block.rstrip() + " " + sentence.strip()
+    inside = _join([*blocks[:best], joined, *blocks[best + 1:]])
+    apart = _join([*blocks[:best + 1], sentence.strip(), *blocks[best + 1:]])
+    return [inside, apart] if inside != apart else [inside]
+
+
+def clean_sentence(text: str | None) -> str:
+    """The model's sentence as a sentence: chatter, quotes, markers and line breaks off."""
+    if not text:
+        return ""
+    text = strip_chatter(text).strip()
+    text = " ".join(text.split())
+    text = _MARKER.sub("", text).strip().strip('"“”').strip()
+    return text
+
+
+def placeholder_sentence(subject: str, placeholder: str) -> str:
+    """What code writes where a fact is not known: the subject and its placeholder."""
+    subject = " ".join(subject.split()).strip(" .:;") or "To be confirmed"
+    return f"{subject[0].upper()}{subject[1:]}: {placeholder}."
+
+
+# -- the procedure ---------------------------------------------------------------------
+
+@dataclass
+class Repairer:
+    judge: Judge
+    ask: Ask
+    samples: int = 2  # model answers tried per task before giving up on it
+    max_tasks: int = 8  # findings tried per call (each costs up to `samples` model calls)
+
+    def run(self, draft: str, needs: Needs, findings: list[Finding]) -> Outcome:
+        """Every must_fix finding with a repair tried once, in the checks' order, each on
+        the draft as the repairs before it left it."""
+        state = Outcome(draft, needs_for(draft, needs), findings, [])
+        tried: set[str] = set()
+        while len(tried) < self.max_tasks:
+            finding = next((f for f in state.findings if f["severity"] == "must_fix"
+                            and f.get("repair") and f["code"] not in tried), None)
+            if finding is None:
+                break
+            tried.add(finding["code"])
+            self._repair(state, finding)
+        return state
+
+    def _repair(self, state: Outcome, finding: Finding) -> None:
+        repair: Repair = finding["repair"]
+        action = repair["action"]
+        for by, make in self._candidates(state.draft, repair):
+            for candidate in make():
+                if candidate is None or candidate.strip() == state.draft.strip():
+                    continue
+                needs = needs_for(candidate, state.needs)
+                after = self.judge(candidate, needs)
+                if better(state.findings, after):
+                    fixed = sorted(must_fix(state.findings) - must_fix(after))
+                    state.attempts.append(Attempt(finding["code"], action, by, True, fixed))
+                    state.draft, state.needs, state.findings = candidate, needs, after
+                    return
+        state.attempts.append(Attempt(finding["code"], action, "model", False))
+
+    def _candidates(self, draft: str, repair: Repair):
+        """(who made them, a generator of candidate drafts): code's first, since they
+        cost nothing, then the model's, one sample at a time (a sample stops being drawn
+        as soon as one is kept)."""
+        action = repair["action"]
+        sentences = [s for s in repair.get("sentences", []) if s in draft]
+        if action == "drop":
+            yield "code", lambda: [drop_sentences(draft, sentences)] if sentences else []
+        elif action == "rewrite":
+            if sentences:
+                yield "code", lambda: [drop_sentences(draft, sentences)]
+                yield "model", lambda: self._rewritten(draft, sentences, repair)
+        elif action == "state":
+            yield "model", lambda: self._stated(draft, repair)
+        elif action == "placeholder":
+            yield "code", lambda: self._placeholder_by_code(draft, sentences, repair)
+            yield "model", lambda: self._placeholder_by_model(draft, sentences, repair)
+        elif action == "shorten":
+            yield "code", lambda: [self._cut_by_code(draft, repair["words"])]
+            yield "model", lambda: self._shortened(draft, repair["words"])
+        elif action == "lengthen":
+            yield "model", lambda: self._lengthened(draft, repair["words"])
+
+    # each of these yields candidate drafts
+
+    def _sentences_from_model(self, draft: str, task: str):
+        for sample in range(self.samples):
+            text = clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS))
+            if text and len(req.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
+                yield text
+
+    def _rewritten(self, draft: str, sentences: list[str], repair: Repair):
+        target = sentences[0]
+        fact = (fragment("repair_fact", fact=repair["fact"].strip().rstrip("."))
+                if repair.get("fact") else "")
+        task = fragment("repair_rewrite", sentence=_MARKER.sub("", target).strip(),
+                        goal=repair["goal"], fact_line=fact)
+        for new in self._sentences_from_model(draft, task):
+            # the other sentences with the same fault go: one rewritten sentence is enough
+            yield drop_sentences(replace_sentence(draft, target, new), sentences[1:])
+
+    def _stated(self, draft: str, repair: Repair):
+        task = fragment("repair_state", fact=repair["fact"].strip().rstrip("."),
+                        goal=repair["goal"])
+        for new in self._sentences_from_model(draft, task):
+            yield from placements(draft, new, repair["fact"])
+
+    def _placeholder_by_code(self, draft: str, sentences: list[str], repair: Repair):
+        subject = ph.detail(repair["placeholder"])
+        line = placeholder_sentence(subject, repair["placeholder"])
+        if sentences:
+            yield drop_sentences(replace_sentence(draft, sentences[0], line), sentences[1:])
+        yield from placements(drop_sentences(draft, sentences), line, subject)
+
+    def _placeholder_by_model(self, draft: str, sentences: list[str], repair: Repair):
+        placeholder = repair["placeholder"]
+        if sentences:
+            task = fragment("repair_placeholder_rewrite", placeholder=placeholder,
+                            sentence=_MARKER.sub("", sentences[0]).strip())
+        else:
+            task = fragment("repair_placeholder_state", placeholder=placeholder,
+                            fact=repair.get("fact") or ph.detail(placeholder))
+        for new in self._sentences_from_model(draft, task):
+            if placeholder not in new:
+                continue  # the one thing asked for
+            if sentences:
+                yield drop_sentences(replace_sentence(draft, sentences[0], new), sentences[1:])
+            else:
+                yield from placements(draft, new, ph.detail(placeholder))
+
+    def _cut_by_code(self, draft: str, limit: int) -> str | None:
+        """Sentences dropped, the last of the longest paragraph first, as long as no new
+        problem appears, until the text is within `limit` words."""
+        current = draft
+        before = must_fix(self.judge(draft, needs_for(draft, [])))
+        for _ in range(40):
+            if req_words(current) <= limit:
+                return current
+            blocks = _blocks(current)
+            body = sorted(_body(blocks), key=lambda i: -req_words(blocks[i]))
+            for i in body:
+                dropped = False
+                for s in reversed(req.sentences(blocks[i])):
+                    candidate = replace_sentence(current, s, "")
+                    if must_fix(self.judge(candidate, needs_for(candidate, []))) - before - {
+                            "too-long"}:
+                        continue  # dropping it loses a fact the brief asks for
+                    current, dropped = candidate, True
+                    break
+                if dropped:
+                    break
+            else:
+                return None
+        return current if req_words(current) <= limit else None
+
+    def _shortened(self, draft: str, limit: int):
+        blocks = _blocks(draft)
+        body = _body(blocks)
+        i = max(body, key=lambda j: req_words(blocks[j]))
+        excess = req_words(draft) - limit
+        budget = max(10, req_words(blocks[i]) - excess - max(5, limit // 20))
+        task = fragment("repair_shorten", words=budget, paragraph=blocks[i].strip())
+        for sample in range(self.samples):
+            text = strip_chatter(self.ask(draft, task, sample, budget) or "").strip()
+            if text and req_words(text) <= budget + 5:
+                yield _join([*blocks[:i], text, *blocks[i + 1:]])
+
+    def _lengthened(self, draft: str, limit: int):
+        blocks = _blocks(draft)
+        body = [i for i in _body(blocks) if not _is_list(blocks[i])] or _body(blocks)
+        i = max(body, key=lambda j: req_words(blocks[j]))
+        missing = limit - req_words(draft) + max(5, limit // 20)
+        task = fragment("repair_lengthen", words=missing, paragraph=blocks[i].strip())
+        for sample in range(self.samples):
+            text = " ".join(strip_chatter(self.ask(draft, task, sample, missing) or "").split())
+            if text:
+                yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1:]])
+
+
+def req_words(text: str) -> int:
+    return len(req.WORD.findall(text))
+
+
+def needs_for(draft: str, needs: Needs) -> Needs:
+    """The needs of a spliced draft: the listed entries of the placeholders it still
+    has, and one (its question drawn from it) for each new one."""
+    present = {ph.normalize(p) for p in ph.find(draft)}
+    return ph.with_unlisted(draft, [n for n in needs
+                                    if ph.normalize(n["placeholder"]) in present])

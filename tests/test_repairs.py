@@ -1,0 +1,170 @@
+"""Repairs by findings (batch.repairs): the real checks judge, a scripted `ask` answers.
+
+No model and no graph: each test gives a draft, lets the real code checks find its
+problems, and scripts what the model would answer for each small task.
+"""
+
+from __future__ import annotations
+
+from batch import checks, repairs
+from batch import placeholders as ph
+from batch.requirements import build_checklist
+
+LAMP = ("Write the shop-page description of the Lumo desk lamp.\n\n"
+        "Facts: aluminium arm, USB-C charging port in the base, 5 brightness levels, "
+        "folds flat for travel.")
+MEMO = ("Write a short memo to the sales team about the third quarter.\n\n"
+        "- Q3 revenue: not known yet; finance will confirm it on Monday.\n"
+        "- The team closed 42 new accounts in Q3.\n"
+        "- Ask everyone to update their pipeline in the CRM by Friday.\n")
+
+
+def judge_for(brief: str, max_words: int | None = None, min_words: int | None = None):
+    checklist = build_checklist({"id": "b", "text": brief, "kind": "text"})
+
+    def judge(draft: str, needs):
+        return checks.run_checks(
+            draft=draft, needs=needs, sources=[brief], number_severity="must_fix",
+            min_words=min_words, max_words=max_words, banned_phrases=["world-class"],
+            brief=brief, checklist=checklist)
+    return judge
+
+
+class Script:
+    """`ask` answering from a list, recording each task it was given."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.tasks: list[str] = []
+
+    def __call__(self, draft, task, sample, words):
+        self.tasks.append(task)
+        return self.answers.pop(0) if self.answers else None
+
+
+def codes(findings):
+    return sorted(repairs.must_fix(findings))
+
+
+def run(brief, draft, ask, needs=(), **limits):
+    judge = judge_for(brief, **limits)
+    before = judge(draft, list(needs))
+    out = repairs.Repairer(judge=judge, ask=ask, samples=2).run(draft, list(needs), before)
+    return before, out, judge
+
+
+def test_a_missing_fact_is_stated_in_one_sentence_and_kept():
+    draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+             "levels. It folds flat for travel.")
+    ask = Script("Its arm is made of aluminium.")
+    before, out, judge = run(LAMP, draft, ask)
+    assert any(c.startswith("uncovered:") for c in codes(before))
+    assert out.changed and codes(out.findings) == []
+    assert "aluminium" in out.draft and draft.split(".")[0] in out.draft
+    assert codes(judge(out.draft, out.needs)) == []  # the state it reports is the real one
+    assert "aluminium arm" in ask.tasks[0]
+
+
+def test_a_repair_that_breaks_something_else_is_rolled_back_and_the_next_sample_tried():
+    draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+             "levels. It folds flat for travel.")
+    # the first answer states the fact but invents a name; the second is clean
+    ask = Script("Designed by Acme Studios, its arm is aluminium.", "Its arm is aluminium.")
+    _, out, _ = run(LAMP, draft, ask)
+    assert "Acme" not in out.draft and "Its arm is aluminium." in out.draft
+    assert len(ask.tasks) == 2 and codes(out.findings) == []
+
+
+def test_no_valid_answer_is_never_a_repair():
+    draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+             "levels. It folds flat for travel.")
+    before, out, _ = run(LAMP, draft, Script(None, None))
+    assert not out.changed and out.draft == draft
+    assert codes(out.findings) == codes(before)
+    assert [a.kept for a in out.attempts] == [False]
+
+
+def test_an_order_to_the_writer_copied_as_text_is_dropped_by_code():
+    draft = ("Write the shop-page description of the Lumo desk lamp.\n\nThe Lumo desk lamp "
+             "has an aluminium arm, a USB-C charging port in the base and 5 brightness "
+             "levels, and it folds flat for travel.")
+    judge = judge_for(LAMP)
+    before = judge(draft, [])
+    assert any(c.startswith("echo") for c in codes(before))
+    ask = Script()
+    out = repairs.Repairer(judge=judge, ask=ask).run(draft, [], before)
+    assert codes(out.findings) == [] and not ask.tasks  # no model call was needed
+    assert not out.draft.startswith("Write")
+
+
+def test_a_copied_ask_is_rewritten_as_the_texts_own_words():
+    draft = ("Q3 revenue: [FIGURE NEEDED: Q3 revenue].\n\nThe team closed 42 new accounts "
+             "in Q3.\n\nAsk everyone to update their pipeline in the CRM by Friday.")
+    needs = [{"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "?"}]
+    ask = Script("Please update your pipeline in the CRM by Friday.")
+    before, out, _ = run(MEMO, draft, ask, needs)
+    assert any(c.startswith("echo:brief") for c in codes(before))
+    assert codes(out.findings) == []
+    assert "Please update your pipeline in the CRM by Friday." in out.draft
+    assert "Ask everyone" not in out.draft
+
+
+def test_a_fact_told_as_unknown_becomes_its_placeholder_by_code():
+    draft = ("Q3 revenue is not known yet; finance will confirm it on Monday.\n\n"
+             "The team closed 42 new accounts in Q3. Please update your pipeline in the "
+             "CRM by Friday.")
+    ask = Script()
+    before, out, _ = run(MEMO, draft, ask)
+    assert {c.split(":")[0] for c in codes(before)} >= {"missing-placeholder", "gap-told"}
+    assert codes(out.findings) == [], out.findings
+    assert "[FIGURE NEEDED: Q3 revenue]" in out.draft
+    assert [n["placeholder"] for n in out.needs] == ["[FIGURE NEEDED: Q3 revenue]"]
+    assert not ask.tasks
+
+
+def test_too_long_cuts_sentences_that_carry_nothing_the_brief_asks():
+    filler = " ".join(["It is a lamp that many people will enjoy using at their desk."] * 3)
+    draft = ("The Lumo desk lamp has an aluminium arm, a USB-C charging port in the base "
+             "and 5 brightness levels. It folds flat for travel. " + filler)
+    before, out, _ = run(LAMP, draft, Script(), max_words=40)
+    assert "too-long" in codes(before)
+    assert codes(out.findings) == []
+    assert "aluminium arm" in out.draft and checks.word_count(out.draft) <= 40
+
+
+def test_an_invented_name_is_dropped_with_its_sentence_when_it_carries_nothing():
+    draft = ("The Lumo desk lamp has an aluminium arm, a USB-C charging port in the base "
+             "and 5 brightness levels. It folds flat for travel. Jenny from Acme loves it.")
+    _, out, _ = run(LAMP, draft, Script())
+    assert codes(out.findings) == [] and "Acme" not in out.draft
+
+
+def test_placements_keep_a_list_a_list():
+    draft = "Facts about the lamp:\n\n- It has 5 brightness levels.\n- It folds flat.\n"
+    inside, apart = repairs.placements(draft, "It has an aluminium arm.", "aluminium arm lamp")
+    assert "- It folds flat.\n- It has an aluminium arm." in inside
+    assert apart.endswith("- It folds flat.\n\nIt has an aluminium arm.\n")
+
+
+def test_replace_and_drop_keep_markers_and_tidy_lines():
+    draft = "Intro line.\n\n1. First item.\n2. Second item.\n"
+    assert repairs.replace_sentence(draft, "2. Second item.", "Another item.") == (
+        "Intro line.\n\n1. First item.\n2. Another item.\n")
+    assert repairs.replace_sentence(draft, "2. Second item.", "") == (
+        "Intro line.\n\n1. First item.\n")
+    assert repairs.replace_sentence(draft, "Not there.", "x") == draft
+
+
+def test_the_sentence_a_model_returns_is_cleaned():
+    assert repairs.clean_sentence('"Its arm is aluminium."\n') == "Its arm is aluminium."
+    assert repairs.clean_sentence("- Its arm\nis aluminium.") == "Its arm is aluminium."
+    assert repairs.clean_sentence(None) == ""
+
+
+def test_needs_follow_the_placeholders_of_the_spliced_text():
+    listed = [{"placeholder": "[DATE NEEDED: launch]", "question": "When?"}]
+    text = "We launch on [DATE NEEDED: launch] at [FACT NEEDED: venue]."
+    assert repairs.needs_for(text, listed) == [
+        listed[0], {"placeholder": "[FACT NEEDED: venue]",
+                    "question": f"What is the {ph.detail('[FACT NEEDED: venue]')}?"}]
+    assert repairs.needs_for("No gaps now.", listed) == []
