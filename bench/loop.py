@@ -8,7 +8,8 @@ same prompt, the same seed), so both are read from one run: round 1's draft from
 thread's checkpoints, the loop's result from what it wrote. Both are measured by the
 same code checks: requirements covered, unsupported names, numbers from no source,
 prompt or instruction echo, length broken, missing facts not left as placeholders; plus
-approvals, tokens and seconds. Results: bench/results/loop.csv, loop.json, loop.png.
+approvals, tokens, model calls and model seconds (per approved text too).
+Results: bench/results/loop.csv, loop.json, loop.png.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ from batch.sources import scan_source
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
-DEFAULT_BRIEFS = [REPO / "examples" / "briefs", REPO / "bench" / "judge" / "briefs"]
+# the examples, the judge set's briefs, and a fresh set written for this benchmark and
+# never tuned to (bench/fresh/README.md)
+DEFAULT_BRIEFS = [REPO / "examples" / "briefs", REPO / "bench" / "judge" / "briefs",
+                  REPO / "bench" / "fresh" / "briefs", REPO / "bench" / "fresh" / "sources"]
 METRICS = ("covered", "requirements", "names", "numbers", "echo", "length", "missing_gap",
            "must_fix")
 
@@ -56,13 +60,15 @@ def measure(settings: config_mod.Settings, nodes: Nodes, brief: Brief, text: str
 
 
 def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
-    """The state right after the first writer call: the single pass."""
+    """The state right after the first round's verdict: the single pass (its draft, and
+    the model calls it took: the writer's and the critic's)."""
     cfg = batch.config_for(thread_id)
     for snapshot in batch.graph.get_state_history(cfg):  # newest first
         values = snapshot.values
-        if values.get("round") == 1 and values.get("draft") and snapshot.next == ("critic",):
+        if (values.get("round") == 1 and values.get("draft")
+                and len(values.get("score_history", [])) == 1):
             return values
-    raise RuntimeError(f"{thread_id}: no first draft in the checkpoints")
+    raise RuntimeError(f"{thread_id}: no first round in the checkpoints")
 
 
 def run(config: str | None, brief_dirs: list[Path], writer: str | None,
@@ -100,7 +106,7 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
                 continue
             first = first_round(batch, result.thread_id)
             calls = values.get("calls", [])
-            writer_calls = [c for c in first.get("calls", []) if c["role"] == "writer"]
+            first_calls = first.get("calls", [])
             single = measure(settings, batch.resources.nodes, brief, first["draft"],
                              first.get("needs_from_human", []))
             body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
@@ -109,13 +115,15 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
                          "rounds": 1, **single,
                          "tokens": sum(c["input_tokens"] + c["output_tokens"]
-                                       for c in writer_calls),
-                         "seconds": round(sum(c["seconds"] for c in writer_calls), 1),
+                                       for c in first_calls),
+                         "seconds": round(sum(c["seconds"] for c in first_calls), 1),
+                         "calls": len(first_calls),
                          "approved": int(single["must_fix"] == 0)})
             rows.append({"brief": brief.id, "mode": "loop", "outcome": result.outcome,
                          "rounds": values.get("round", 0), **loop,
                          "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
-                         "seconds": round(seconds, 1),
+                         "seconds": round(sum(c["seconds"] for c in calls), 1),
+                         "calls": len(calls), "wall_seconds": round(seconds, 1),
                          "approved": int(result.outcome in ("approved", "approved_by_human"))})
             print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
                   f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
@@ -130,8 +138,12 @@ def summarise(labels: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, A
     for mode in ("single pass", "loop"):
         mine = [r for r in rows if r["mode"] == mode]
         totals[mode] = {k: sum(r.get(k, 0) for r in mine)
-                        for k in (*METRICS, "tokens", "seconds", "approved")}
+                        for k in (*METRICS, "tokens", "seconds", "calls", "approved")}
         totals[mode]["briefs"] = len(mine)
+        approved = totals[mode]["approved"]
+        # what an approved text costs in model time: more rounds must pay for themselves
+        totals[mode]["seconds_per_approved"] = (
+            round(totals[mode]["seconds"] / approved, 1) if approved else None)
     briefs = len({r["brief"] for r in rows})
     return {"models": labels, "briefs": briefs, "totals": totals, "rows": rows}
 
@@ -179,7 +191,8 @@ def main(argv: list[str]) -> None:
 def write(result: dict[str, Any], name: str) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
-    fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "tokens", "seconds"]
+    fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "tokens", "seconds",
+              "calls"]
     with (RESULTS / f"{name}.csv").open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
