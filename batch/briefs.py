@@ -110,6 +110,31 @@ def _word_limit(data: dict, key: str) -> int | None:
 
 CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
+_N = r"(\d{1,5})"
+_RANGE = re.compile(r"(?i)\b(?:between\s+)?" + _N + r"\s*(?:to|-|–|—|and)\s*" + _N
+                    + r"\s*words\b")
+_AT_MOST = re.compile(r"(?i)\b(?:under|below|at most|no more than|not more than|up to|"
+                      r"fewer than|less than|maximum(?: of)?|max\.?|within|no longer than)\s+"
+                      + _N + r"\s*words\b")
+_AT_LEAST = re.compile(r"(?i)\b(?:at least|no fewer than|no less than|not less than|"
+                       r"minimum(?: of)?|min\.?|(?<!no )(?<!not )more than|over)\s+"
+                       + _N + r"\s*words\b")
+
+
+def prose_word_limits(text: str) -> tuple[int | None, int | None]:
+    """The length limits a brief writes in its text ("60 to 120 words", "under 100
+    words", "at least 50 words"), as (min_words, max_words); None where it sets none.
+    A range that reads backwards ("120 to 60") is taken the right way round."""
+    low = high = None
+    if m := _RANGE.search(text):
+        a, b = sorted((int(m.group(1)), int(m.group(2))))
+        low, high = a or None, b or None
+    if high is None and (m := _AT_MOST.search(text)):
+        high = int(m.group(1)) or None
+    if low is None and (m := _AT_LEAST.search(text)):
+        low = int(m.group(1)) or None
+    return low, high
+
 
 def brief_from_fields(
     *, id: str, text: str, origin: str, title: str = "", rubric: str | None = None,
@@ -118,6 +143,10 @@ def brief_from_fields(
 ) -> Brief:
     if CONTROL_CHARS.search(id):
         raise ValueError(f"id {id!r:.60} has a line break or another control character")
+    if min_words is None and max_words is None:
+        # limits the brief writes in words are limits all the same; given as fields
+        # (front matter, sheet columns), the fields win
+        min_words, max_words = prose_word_limits(text)
     if min_words and max_words and min_words > max_words:
         raise ValueError(f"min_words ({min_words}) is larger than max_words ({max_words})")
     return Brief(id=encodable(id), text=encodable(text.strip()), origin=origin,

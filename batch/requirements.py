@@ -104,7 +104,9 @@ MISSING_CUE = re.compile(
     r"|\bnot\s+yet\b|\bnot\b[^.;:]{0,40}?\byet\b"
     r"|\bwill\s+(?:be\s+)?(?:confirm|announce|decide|share|publish|tell|inform)(?:e?d)?\b"
     r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bpending\b|\bTB[CDA]\b|\bstill open\b"
-    r"|\bleave a (?:gap|placeholder|blank)\b|\b(?:nobody|no one)\s+(?:knows|has)\b",
+    r"|\bleave a (?:gap|placeholder|blank)\b|\b(?:nobody|no one)\s+(?:knows|has)\b"
+    r"|\bnothing is (?:yet\s+)?known\b|\bno (?:information|details?|word)\s+(?:yet\s+)?"
+    r"(?:on|about|of|regarding)\b",
     re.IGNORECASE)
 TASK_VERBS = ("write", "draft", "create", "produce", "prepare", "compose", "document",
               "describe", "generate", "give", "keep", "use", "avoid", "do")

@@ -1,6 +1,13 @@
 import pytest
 
-from batch.briefs import BadBrief, Brief, load_brief_file, scan_folder, split_front_matter
+from batch.briefs import (
+    BadBrief,
+    Brief,
+    brief_from_fields,
+    load_brief_file,
+    scan_folder,
+    split_front_matter,
+)
 from batch.output import safe_filename, write_output
 
 
@@ -107,3 +114,23 @@ def test_unsafe_ids_stay_in_the_output_folder(tmp_path, unsafe):
 def test_distinct_ids_get_distinct_files():
     assert safe_filename("a b") != safe_filename("a_b") != safe_filename("a-b")
     assert safe_filename("q3-memo") == "q3-memo"
+
+
+@pytest.mark.parametrize(("text", "limits"), [
+    ("Write a one-paragraph FAQ answer (60 to 120 words) on offline use.", (60, 120)),
+    ("A blurb of between 40 and 80 words.", (40, 80)),
+    ("Keep it under 100 words.", (None, 100)),
+    ("No more than 150 words, please.", (None, 150)),
+    ("At least 50 words on the new desk.", (50, None)),
+    ("Write 120-60 words.", (60, 120)),
+    ("The shop has 12 staff. Write a notice.", (None, None)),
+])
+def test_length_limits_written_in_the_brief_are_read(text, limits):
+    brief = brief_from_fields(id="b", text=text, origin="x")
+    assert (brief.min_words, brief.max_words) == limits
+
+
+def test_front_matter_limits_win_over_the_briefs_words(tmp_path):
+    path = tmp_path / "b.md"
+    path.write_text("---\nmax_words: 90\n---\nKeep it under 200 words.\n", encoding="utf-8")
+    assert load_brief_file(path, 10_000).max_words == 90

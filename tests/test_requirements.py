@@ -288,3 +288,10 @@ def test_a_small_number_written_as_a_word_covers_the_figure():
                                      checklist) == []
     assert checks.check_requirements("It has six brightness levels and folds flat.",
                                      checklist) != []
+
+
+def test_a_fact_the_brief_says_nothing_is_known_about_is_missing():
+    [offline, licence] = brief_checklist(
+        "- The app works offline for 30 days.\n- Nothing is known about the license.")
+    assert offline["kind"] == "fact"
+    assert licence["kind"] == "missing" and licence["subject"] == "license"
