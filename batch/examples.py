@@ -153,6 +153,53 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+@dataclass(frozen=True)
+class CallResult:
+    got: str  # what the call printed as its value ("" when it raised)
+    error: str = ""  # the exception, "ValueError: below absolute zero"
+
+
+def _run_harness(texts: list[str], source: str, module: str, source_path: Path | None,
+                 timeout: float) -> tuple[dict | None, str, bool]:
+    """(the harness's report, or None; why there is none; whether it timed out) for
+    doctest texts run against the module in the sandbox."""
+    problem = sandbox_problem()
+    if problem is not None:
+        return None, f"no sandbox ({problem})", False
+    with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
+        work = Path(tmp)
+        _copy_folder(source_path, module, source, work)
+        shutil.copyfile(HARNESS, work / "_harness.py")
+        spec = {"module": module, "examples": texts}
+        (work / "_examples.json").write_text(json.dumps(spec), encoding="utf-8")
+        run = run_sandboxed([sys.executable, "-I", "_harness.py"], work, timeout=timeout)
+    if run.timed_out:
+        return None, "stopped at the time limit", True
+    try:
+        report = json.loads(run.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        return None, f"the harness failed ({_short(run.stderr, 200)})", False
+    if report.get("import_error"):
+        return None, (f"{module} cannot be imported "
+                      f"({_short(report['import_error'], 200)})"), False
+    return report, "", False
+
+
+def run_calls(calls: list[str], source: str, module: str, source_path: Path | None = None,
+              timeout: float = TIMEOUT_SECONDS) -> tuple[list[CallResult] | None, str]:
+    """What each call (a Python expression) gives when run against the module, in the
+    sandbox: the values a doc shows under its examples. (None, why) when nothing ran."""
+    report, why, _ = _run_harness([f">>> {c}\n" for c in calls], source, module,
+                                  source_path, timeout)
+    if report is None:
+        return None, why
+    out = []
+    for rows in report["results"]:
+        row = rows[0] if rows else {"got": "", "error": "no result"}
+        out.append(CallResult(got=row.get("got") or "", error=row.get("error") or ""))
+    return out, ""
+
+
 def verify(doc: str, source: str, module: str, source_path: Path | None = None,
            timeout: float = TIMEOUT_SECONDS) -> Verification:
     """Run every example of `doc` against `source` (the module `module`, at
@@ -170,33 +217,18 @@ def verify(doc: str, source: str, module: str, source_path: Path | None = None,
                         f"public functions."))
         result.note = "no examples to run"
         return result
-    problem = sandbox_problem()
-    if problem is not None:
-        result.note = f"examples not run: no sandbox ({problem})"
-        return result
-    with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
-        work = Path(tmp)
-        _copy_folder(source_path, module, source, work)
-        shutil.copyfile(HARNESS, work / "_harness.py")
-        spec = {"module": module, "examples": [e.text for e in examples]}
-        (work / "_examples.json").write_text(json.dumps(spec), encoding="utf-8")
-        run = run_sandboxed([sys.executable, "-I", "_harness.py"], work, timeout=timeout)
+    report, why, timed_out = _run_harness([e.text for e in examples], source, module,
+                                          source_path, timeout)
     result.seconds = time.perf_counter() - started
-    if run.timed_out:
+    if timed_out:
         result.findings.append(Finding(
             code="example-timeout", severity="must_fix",
             message=f"Running the examples took longer than {timeout:g}s and was stopped: "
                     f"show examples that finish quickly."))
         result.note = "examples stopped at the time limit"
         return result
-    try:
-        report = json.loads(run.stdout.strip().splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
-        result.note = f"examples not run: the harness failed ({_short(run.stderr, 200)})"
-        return result
-    if report.get("import_error"):
-        result.note = (f"examples not run: {module} cannot be imported "
-                       f"({_short(report['import_error'], 200)})")
+    if report is None:
+        result.note = f"examples not run: {why}"
         return result
     ran = failed = 0
     for rows in report["results"]:

@@ -10,6 +10,7 @@ and buy nothing, since nothing can happen between them and the critic.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import checks, examples, inbox, repairs
+from batch import checks, docwriter, examples, inbox, repairs
 from batch import placeholders as ph
 from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
@@ -31,6 +32,7 @@ from batch.output import write_output
 from batch.prompting import (
     critic_messages,
     critique_texts,
+    doc_messages,
     finalizer_messages,
     instruction_texts,
     repair_messages,
@@ -39,7 +41,14 @@ from batch.prompting import (
 from batch.requirements import Requirement, build_checklist
 from batch.routing import final_reason
 from batch.rubrics import Rubric
-from batch.schemas import CriticBase, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
+from batch.schemas import (
+    CriticBase,
+    DocAnswer,
+    FinalizerAnswer,
+    RepairAnswer,
+    WriterAnswer,
+    critic_schema,
+)
 from batch.state import BestDraft, LoopState
 
 
@@ -87,6 +96,19 @@ NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not appro
 SAMPLE_WARMING = 0.3
 # A repair is one sentence to get right, not a text to vary: sampled cool, warming after.
 REPAIR_TEMPERATURE = 0.3
+DOC_TOKENS = 400  # one name's summary, parameters and example call
+
+
+def _python_source(state: LoopState) -> bool:
+    """A Python file to document: its docs are written name by name (batch.docwriter)."""
+    brief = state["brief"]
+    if brief.get("kind") != "source" or not str(brief.get("origin_name", "")).endswith(".py"):
+        return False
+    try:
+        ast.parse(brief.get("source_text", ""))
+    except SyntaxError:
+        return False  # documented as a whole text, as another language's file is
+    return True
 
 
 def checklist_of(state: LoopState) -> list[Requirement]:
@@ -121,6 +143,8 @@ class Nodes:
         repaired = self._repaired(state, stats, log)
         if repaired is not None:
             return repaired
+        if _python_source(state):
+            return self._documented(state, stats, log)
         try:
             draft, answer = self._whole_draft(state, stats, log)
         except ModelOutputInvalid as e:
@@ -214,6 +238,48 @@ class Nodes:
             assert problem is not None
             raise problem
         return best[2], best[3]
+
+    def _documented(self, state: LoopState, stats: list[CallStat],
+                    log: list[dict[str, Any]]) -> dict[str, Any]:
+        """API docs of a Python file, one public name at a time (batch.docwriter), each
+        name's example run for the result it shows. A later round's docs are sampled
+        on other seeds: the same ones again would be the same answers."""
+        brief = state["brief"]
+        model = self.models.get("writer")
+        offset = state.get("round", 0)
+
+        def ask_name(name: docwriter.Name, sample: int) -> docwriter.NameDoc | None:
+            try:
+                answer = ask(model, "writer", doc_messages(state, name), DocAnswer, stats,
+                             self._sampling(offset + sample, REPAIR_TEMPERATURE),
+                             max_tokens=min(model.max_tokens, DOC_TOKENS))
+            except ModelOutputInvalid:
+                return None
+            return docwriter.NameDoc(
+                summary=answer.summary,
+                parameters={p.name.strip("`* "): p.meaning for p in answer.parameters},
+                example=answer.example)
+
+        module = Path(str(brief["origin_name"])).stem
+        source_path = Path(brief["source_path"]) if brief.get("source_path") else None
+
+        def run(calls: list[str]):
+            return examples.run_calls(calls, brief["source_text"], module, source_path)[0]
+
+        draft, names = docwriter.DocWriter(ask_name, run).write(module, brief["source_text"])
+        log.append({"round": offset + 1, "kind": "docs by name", "names": names})
+        previous = state.get("draft", "")
+        return {
+            "round": offset + 1,
+            "draft": draft,
+            "repeats": (state.get("repeats", 0) + 1
+                        if previous and near_copy(previous, draft) else 0),
+            "deviations": [],
+            "needs_from_human": [],
+            "calls": _calls(stats),
+            "meets_bar": False,
+            "writer_log": log,
+        }
 
     def _repaired(self, state: LoopState, stats: list[CallStat],
                   log: list[dict[str, Any]]) -> dict[str, Any] | None:

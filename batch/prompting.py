@@ -42,6 +42,8 @@ TEMPLATES = (
     "repair_system", "repair_task", "repair_rewrite", "repair_fact", "repair_state",
     "repair_placeholder_rewrite", "repair_placeholder_state", "repair_shorten",
     "repair_lengthen",
+    # batch.docwriter: API docs of a Python file, one public name at a time
+    "doc_system", "doc_name", "doc_instance",
 )
 
 
@@ -198,6 +200,25 @@ def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, s
         brief_block=fields["brief_block"], source_block=fields["source_block"],
         facts_block=fields["facts_block"], draft_tag=tag, draft_block=block, task=task)
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
+    """One public name of a Python file to document (batch.docwriter.Name): the source
+    first, the same for every name of the file, then the name."""
+    brief = state["brief"]
+    tag, block = fence("source", brief["source_text"].rstrip())
+    short = name.qualname.split(".")[-1]
+    params = name.signature[name.signature.index("(") + 1: -1].strip()
+    instance = (fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
+                if name.kind == "method" else "")
+    user = template("doc_name").substitute(
+        file=brief.get("origin_name", ""), source_tag=tag,
+        source_block=block, kind=name.kind, signature=name.signature,
+        code_block=fence("code", name.code)[1], short=short, instance=instance,
+        params=", ".join(f"`{p.split('=')[0].strip()}`" for p in params.split(",")
+                         if p.strip()) or "none (an empty list)")
+    return [{"role": "system", "content": template("doc_system").substitute()},
+            {"role": "user", "content": user}]
 
 
 def finalizer_messages(text: str) -> list[dict[str, str]]:

@@ -49,6 +49,20 @@ class RepairAnswer(BaseModel):
     text: str
 
 
+class ParameterDoc(BaseModel):
+    name: str
+    meaning: str
+
+
+class DocAnswer(BaseModel):
+    """One public name of a source file, documented."""
+
+    model_config = ConfigDict(extra="ignore")
+    summary: str
+    parameters: list[ParameterDoc] = Field(max_length=MAX_ITEMS)
+    example: str
+
+
 class FinalizerAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
     text: str

@@ -275,16 +275,34 @@ def test_bad_inputs_are_recorded_and_the_batch_goes_on(project, settings):
         assert len(list(csv.DictReader(f))) == 3
 
 
-def test_source_file_uses_api_docs_rubric(project, settings):
-    (project / "briefs" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-    writer = ScriptedModel([writer_answer("# calc\n\n## add(a, b)\nReturns a + b.\n\n"
-                                          "```python\n>>> add(1, 2)\n3\n```")])
+def test_source_file_uses_api_docs_rubric_and_is_documented_name_by_name(project, settings):
+    (project / "briefs" / "calc.py").write_text(
+        '"""Small sums."""\n\n\ndef add(a, b):\n    return a + b\n\n\n'
+        'def half(x):\n    if x is None:\n        raise ValueError("no value")\n'
+        '    return x / 2\n')
+    writer = ScriptedModel([
+        {"summary": "Returns a plus b.", "example": "add(1, 2)",
+         "parameters": [{"name": "a", "meaning": "a number"},
+                        {"name": "`b`", "meaning": "another number"}]},
+        # an example that is not a call of the name documented is left out
+        {"summary": "Half of x.", "example": "print('x')", "parameters": []},
+        {"summary": "Half of x.", "example": "half(7)", "parameters": []},
+    ])
     scores = {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5}
     critic = ScriptedModel([critic_answer(scores)])
     [r] = run(settings, project, writer, critic).results
-    assert r.outcome == "approved"
+    assert r.outcome == "approved", r.record
+    # one small question per public name, each with the whole source and its own code
+    assert [s["title"] for s in writer.schemas] == ["DocAnswer"] * 3
     assert "return a + b" in writer.sent[0][-1]["content"]
-    assert r.record["verification"] == "examples run: 1 of 1 gave the result shown"
+    assert "`add(a, b)`" in writer.sent[0][-1]["content"]
+    _, body = front_matter(r.record["output_path"])
+    assert body.startswith("# `calc`\n\nSmall sums.\n\n## `add(a, b)`\n\nReturns a plus b.")
+    assert "- `a`: a number\n- `b`: another number" in body
+    assert "Raises `ValueError` (no value)." in body
+    # the results shown are the ones running the calls gave, not the model's
+    assert ">>> add(1, 2)\n3\n```" in body and ">>> half(7)\n3.5\n```" in body
+    assert r.record["verification"] == "examples run: 2 of 2 gave the result shown"
     assert set(critic.schemas[0]["$defs"][next(iter(critic.schemas[0]["$defs"]))]["properties"]) \
         == set(scores)
 

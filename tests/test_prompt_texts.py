@@ -28,9 +28,11 @@ import pytest
 from batch import prompting
 from batch.briefs import Brief, load_brief_file
 from batch.config import Settings
+from batch.docwriter import names_of
 from batch.models.base import Completion, ask
 from batch.prompting import (
     critic_messages,
+    doc_messages,
     finalizer_messages,
     fragment,
     repair_messages,
@@ -38,7 +40,7 @@ from batch.prompting import (
 )
 from batch.rubrics import load_rubric
 from batch.runner import start_state
-from batch.schemas import FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
+from batch.schemas import DocAnswer, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
 from batch.state import LoopState
 
 from conftest import ScriptedModel, make_settings, writer_answer
@@ -171,6 +173,14 @@ def writer_source(settings: Settings) -> str:
     return _writer(_state(settings, _source_brief(settings)))
 
 
+def doc_names(settings: Settings) -> str:
+    """API docs of a Python file, one public name at a time: a function, then a method."""
+    state = _state(settings, _source_brief(settings))
+    function, _, method = names_of(SOURCE)
+    return "".join(_render(doc_messages(state, n), DocAnswer.model_json_schema())
+                   for n in (function, method))
+
+
 def critic_source(settings: Settings) -> str:
     return _critic(settings, _state(settings, _source_brief(settings),
                                     draft="# slugify\n\nTurns titles into slugs.\n", round=1))
@@ -246,7 +256,7 @@ def retry_runaway(settings: Settings) -> str:
 CASES: dict[str, Callable[[Settings], str]] = {f.__name__: f for f in (
     writer_first, writer_revise, writer_revise_no_points, writer_afresh, critic_deviations,
     writer_source, critic_source, finalizer, retry_invalid, retry_shorter, retry_runaway,
-    repair_rewrite, repair_state, repair_placeholders, repair_length,
+    repair_rewrite, repair_state, repair_placeholders, repair_length, doc_names,
 )}
 
 

@@ -1,0 +1,206 @@
+"""API docs of a Python file written one public name at a time, assembled by code.
+
+    source (AST) -> its public functions, classes and methods in source order, each
+                    with its real signature, its docstring, what it raises
+      -> per name one small structured answer of the writer: a summary, what each
+         parameter means, one example call (short strings: nothing to run away with)
+      -> assembled by code: a heading per name with the real signature, its parameters,
+         what it raises, its example
+      -> every example run against the real module (batch.examples, in the sandbox):
+         the result a doc shows is the one running it gives, never the model's; an
+         example that does not run is left out, and then the example check says so
+
+A small model asked for a whole API doc in one answer forgets names, invents
+signatures and runs on; asked about one name, with the signature and the raises put
+in place by code, it has one sentence of prose to get right.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from batch.apidocs import _params, _render
+from batch.examples import CallResult
+
+# (the name to document, which sample (0 first)) -> the writer's answer for it, or None
+# when it gave no valid one
+AskName = Callable[["Name", int], "NameDoc | None"]
+# (the example calls, each an expression) -> what running each gives
+RunCalls = Callable[[list[str]], list[CallResult] | None]
+
+
+@dataclass(frozen=True)
+class Name:
+    """One public name of the source, as code reads it."""
+
+    qualname: str  # slugify, SlugSet, SlugSet.add
+    kind: str  # function | class | method
+    signature: str  # slugify(text, max_length=60), as apidocs renders the real one
+    docstring: str
+    code: str  # its own source lines
+    raises: list[tuple[str, str]] = field(default_factory=list)  # (exception, message)
+
+
+@dataclass
+class NameDoc:
+    summary: str
+    parameters: dict[str, str]  # parameter -> what it means
+    example: str  # one call, a Python expression; "" for none
+
+
+def names_of(source: str) -> list[Name]:
+    """The public functions and classes of a module, and the public methods of each
+    class, in source order."""
+    tree = ast.parse(source)
+    out: list[Name] = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        if node.name.startswith("_"):
+            continue
+        if isinstance(node, ast.ClassDef):
+            init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
+                         and s.name == "__init__"), None)
+            params = _params(init, skip_self=True) if init else []
+            out.append(_name(source, node, node.name, "class", params, init))
+            for sub in node.body:
+                if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
+                        and not sub.name.startswith("_")):
+                    out.append(_name(source, sub, f"{node.name}.{sub.name}", "method",
+                                     _params(sub, skip_self=True), sub))
+        else:
+            out.append(_name(source, node, node.name, "function",
+                             _params(node, skip_self=False), node))
+    return out
+
+
+def _name(source: str, node: ast.AST, qualname: str, kind: str,
+          params: list[tuple[str, str | None]], body: ast.AST | None) -> Name:
+    return Name(qualname=qualname, kind=kind, signature=_render(qualname, params),
+                docstring=(ast.get_docstring(node) or "").strip(),
+                code=ast.get_source_segment(source, node) or "",
+                raises=_raises(body) if body is not None else [])
+
+
+def _raises(node: ast.AST) -> list[tuple[str, str]]:
+    """(exception, its message when it is a plain string) for each `raise` of a function
+    itself, in order."""
+    out: list[tuple[str, str]] = []
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Raise) or n.exc is None:
+            continue
+        call = n.exc if isinstance(n.exc, ast.Call) else None
+        target = call.func if call else n.exc
+        name = target.id if isinstance(target, ast.Name) else (
+            target.attr if isinstance(target, ast.Attribute) else "")
+        message = ""
+        if call and call.args and isinstance(call.args[0], ast.Constant) and isinstance(
+                call.args[0].value, str):
+            message = call.args[0].value
+        if name and name not in [r[0] for r in out]:
+            out.append((name, message))
+    return out
+
+
+def parameter_names(name: Name) -> list[str]:
+    inside = name.signature[name.signature.index("(") + 1: -1]
+    return [p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip()]
+
+
+def usable_example(call: str, name: Name) -> str:
+    """The model's example as one expression that calls `name`, or "" when it is not."""
+    call = call.strip().removeprefix(">>>").strip().strip("`").strip()
+    if not call or "\n" in call or len(call) > 200:
+        return ""
+    try:
+        tree = ast.parse(call, mode="eval")
+    except SyntaxError:
+        return ""
+    short = name.qualname.split(".")[-1]
+    called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+              for n in ast.walk(tree) if isinstance(n, ast.Call)
+              and isinstance(n.func, ast.Name | ast.Attribute)}
+    return call if short in called else ""
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+
+
+def _doctest_result(result: CallResult) -> str | None:
+    """The lines a doctest shows under a call, from what running it gave."""
+    if result.error:
+        if ":" not in result.error:
+            return None
+        return "Traceback (most recent call last):\n    ...\n" + result.error
+    if _ADDRESS.search(result.got):
+        return None  # "<Scale object at 0x7f…>" differs on every run: nothing to show
+    return result.got.rstrip("\n")
+
+
+@dataclass
+class DocWriter:
+    ask: AskName
+    run_calls: RunCalls
+    samples: int = 2
+
+    def write(self, module: str, source: str) -> tuple[str, list[dict]]:
+        """The doc, and a log line per name (its samples, whether its example ran)."""
+        names = names_of(source)
+        docs: list[NameDoc | None] = []
+        log: list[dict] = []
+        for name in names:
+            doc = None
+            for sample in range(self.samples):
+                doc = self.ask(name, sample)
+                if doc is not None and doc.summary.strip():
+                    doc.example = usable_example(doc.example, name)
+                    if doc.example or sample == self.samples - 1:
+                        break
+            docs.append(doc)
+            log.append({"name": name.qualname, "answered": doc is not None,
+                        "example": bool(doc and doc.example)})
+        calls = [d.example for d in docs if d is not None and d.example]
+        results = self.run_calls(calls) if calls else []
+        shown: dict[str, str] = {}
+        for call, result in zip(calls, results or [], strict=False):
+            lines = _doctest_result(result)
+            if lines is not None:
+                shown[call] = lines
+        for entry, doc in zip(log, docs, strict=True):
+            entry["example_ran"] = bool(doc and doc.example in shown)
+        return assemble(module, source, names, docs, shown), log
+
+
+def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | None],
+             shown: dict[str, str]) -> str:
+    """The Markdown doc: the module, then a section per name in source order."""
+    tree = ast.parse(source)
+    lines = [f"# `{module}`", ""]
+    summary = (ast.get_docstring(tree) or "").strip().split("\n\n")[0]
+    if summary:
+        lines += [" ".join(summary.split()), ""]
+    for name, doc in zip(names, docs, strict=True):
+        level = "###" if name.kind == "method" else "##"
+        lines += [f"{level} `{name.signature}`", ""]
+        text = (doc.summary.strip() if doc and doc.summary.strip()
+                else " ".join(name.docstring.split("\n\n")[0].split()))
+        if text:
+            lines += [" ".join(text.split()), ""]
+        params = parameter_names(name)
+        meanings = doc.parameters if doc else {}
+        if params:
+            lines.append("Parameters:")
+            lines.append("")
+            for p in params:
+                meaning = " ".join((meanings.get(p) or "").split())
+                lines.append(f"- `{p}`" + (f": {meaning}" if meaning else ""))
+            lines.append("")
+        for exc, message in name.raises:
+            lines += [f"Raises `{exc}`" + (f" ({message})." if message else "."), ""]
+        if doc and doc.example in shown:
+            lines += ["Example:", "", "```python", f">>> {doc.example}",
+                      shown[doc.example], "```", ""]
+    return "\n".join(lines).strip() + "\n"

@@ -1,0 +1,118 @@
+"""API docs name by name (batch.docwriter): names from the AST, prose from a scripted
+writer, results from really running the examples in the sandbox."""
+
+from __future__ import annotations
+
+from batch import checks, docwriter, examples
+from batch.requirements import source_checklist
+
+SOURCE = '''"""Convert temperatures."""
+
+
+def to_celsius(fahrenheit: float) -> float:
+    """Degrees Fahrenheit in degrees Celsius."""
+    if fahrenheit < -459.67:
+        raise ValueError("below absolute zero")
+    return (fahrenheit - 32) * 5 / 9
+
+
+class Scale:
+    """A named scale."""
+
+    def __init__(self, name: str, offset: float = 0.0):
+        self.name = name
+        self.offset = offset
+
+    def shift(self, value: float) -> float:
+        """value moved by the offset."""
+        return value + self.offset
+
+    def _private(self):
+        return None
+
+
+def _helper():
+    return 1
+'''
+
+
+def answers(**by_name):
+    """A scripted writer: per qualname, the answers of its samples in order."""
+    asked: list[tuple[str, int]] = []
+
+    def ask(name, sample):
+        asked.append((name.qualname, sample))
+        script = by_name.get(name.qualname, [])
+        return script[sample] if sample < len(script) else None
+    return ask, asked
+
+
+def doc(summary, example="", **params):
+    return docwriter.NameDoc(summary=summary, parameters=params, example=example)
+
+
+def real_runner(calls):
+    return examples.run_calls(calls, SOURCE, "temps")[0]
+
+
+def test_public_names_in_source_order_with_real_signatures_and_raises():
+    names = docwriter.names_of(SOURCE)
+    assert [(n.qualname, n.kind, n.signature) for n in names] == [
+        ("to_celsius", "function", "to_celsius(fahrenheit)"),
+        ("Scale", "class", "Scale(name, offset=0.0)"),
+        ("Scale.shift", "method", "Scale.shift(value)"),
+    ]
+    assert names[0].raises == [("ValueError", "below absolute zero")]
+    assert "return (fahrenheit - 32)" in names[0].code
+
+
+def test_an_example_must_be_one_expression_calling_the_name():
+    [to_celsius, _, shift] = docwriter.names_of(SOURCE)
+    assert docwriter.usable_example(">>> to_celsius(212)", to_celsius) == "to_celsius(212)"
+    assert docwriter.usable_example("`to_celsius(50)`", to_celsius) == "to_celsius(50)"
+    assert docwriter.usable_example("print(3)", to_celsius) == ""
+    assert docwriter.usable_example("x = to_celsius(3)", to_celsius) == ""
+    assert docwriter.usable_example("to_celsius(3)\nto_celsius(4)", to_celsius) == ""
+    assert docwriter.usable_example("Scale('k', 2).shift(1)", shift) == "Scale('k', 2).shift(1)"
+
+
+def test_the_doc_is_assembled_by_code_and_shows_what_running_gives():
+    ask, asked = answers(
+        to_celsius=[doc("Converts Fahrenheit to Celsius.", "to_celsius(212)",
+                        fahrenheit="degrees Fahrenheit")],
+        # the first answer's example is no call of the name: a second sample is drawn
+        Scale=[doc("A scale with an offset.", "len('x')"),
+               doc("A scale with an offset.", "Scale('kelvin')")],
+        **{"Scale.shift": [doc("Moves a value by the offset.", "Scale('k', 2.5).shift(1)")]},
+    )
+    text, log = docwriter.DocWriter(ask, real_runner).write("temps", SOURCE)
+    assert asked == [("to_celsius", 0), ("Scale", 0), ("Scale", 1), ("Scale.shift", 0)]
+    assert text.startswith("# `temps`\n\nConvert temperatures.\n\n## `to_celsius(fahrenheit)`")
+    assert "- `fahrenheit`: degrees Fahrenheit" in text
+    assert "Raises `ValueError` (below absolute zero)." in text
+    assert ">>> to_celsius(212)\n100.0\n```" in text
+    assert "### `Scale.shift(value)`" in text and ">>> Scale('k', 2.5).shift(1)\n3.5" in text
+    # a value whose repr changes from run to run (an object's address) is not shown
+    assert ">>> Scale('kelvin')" not in text
+    assert [e["example_ran"] for e in log] == [True, False, True]
+    # and the checks the loop runs on it agree: every example gives the result shown
+    verified = examples.verify(text, SOURCE, "temps")
+    assert verified.note == "examples run: 2 of 2 gave the result shown", verified.findings
+    assert not checks.check_requirements(text, source_checklist(SOURCE))
+
+
+def test_a_raising_example_shows_its_exception_and_a_silent_writer_leaves_the_docstring():
+    ask, _ = answers(to_celsius=[doc("Converts.", "to_celsius(-500)")])
+    text, log = docwriter.DocWriter(ask, real_runner).write("temps", SOURCE)
+    assert (">>> to_celsius(-500)\nTraceback (most recent call last):\n    ...\n"
+            "ValueError: below absolute zero\n```") in text
+    # no answer for Scale: its docstring stands in, and no example is made up
+    assert "## `Scale(name, offset=0.0)`\n\nA named scale.\n\nParameters:" in text
+    assert [e["answered"] for e in log] == [True, False, False]
+    assert examples.verify(text, SOURCE, "temps").note.startswith("examples run: 1 of 1")
+
+
+def test_nothing_ran_means_no_example_is_shown():
+    ask, _ = answers(to_celsius=[doc("Converts.", "to_celsius(1)")])
+    text, log = docwriter.DocWriter(ask, lambda calls: None).write("temps", SOURCE)
+    assert ">>>" not in text and not log[0]["example_ran"]
