@@ -111,9 +111,17 @@ def parameter_names(name: Name) -> list[str]:
 
 
 def usable_example(call: str, name: Name) -> str:
-    """The model's example as one expression that calls `name`, or "" when it is not."""
-    call = call.strip().removeprefix(">>>").strip().strip("`").strip()
-    if not call or "\n" in call or len(call) > 200:
+    """The model's example as one expression that calls `name`, or "" when it is not.
+    A doctest the model wrote anyway gives its first call; the result it shows is
+    dropped (running the call gives the real one)."""
+    lines = [ln.strip().strip("`").strip() for ln in call.strip().splitlines()
+             if not ln.strip().startswith(("```", "#"))]
+    lines = [ln for ln in lines if ln]
+    prompts = [ln for ln in lines if ln.startswith(">>>")]
+    call = (prompts or lines or [""])[0].removeprefix(">>>").strip()
+    # a result written after it ("f(2) -> 4", "f(2)  # 4") is the model's, not the code's
+    call = _SHOWN_AFTER.split(call)[0].strip()
+    if not call or len(call) > 200:
         return ""
     try:
         tree = ast.parse(call, mode="eval")
@@ -127,6 +135,7 @@ def usable_example(call: str, name: Name) -> str:
 
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
+_SHOWN_AFTER = re.compile(r"\s*(?:->|=>|→|#|\breturns?\b|\bgives\b)")
 
 
 def _doctest_result(result: CallResult) -> str | None:

@@ -215,6 +215,7 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
         file=brief.get("origin_name", ""), source_tag=tag,
         source_block=block, kind=name.kind, signature=name.signature,
         code_block=fence("code", name.code)[1], short=short, instance=instance,
+        call=f"{short}({params})" if name.kind != "class" else name.signature,
         params=", ".join(f"`{p.split('=')[0].strip()}`" for p in params.split(",")
                          if p.strip()) or "none (an empty list)")
     return [{"role": "system", "content": template("doc_system").substitute()},

@@ -72,7 +72,10 @@ def test_an_example_must_be_one_expression_calling_the_name():
     assert docwriter.usable_example("`to_celsius(50)`", to_celsius) == "to_celsius(50)"
     assert docwriter.usable_example("print(3)", to_celsius) == ""
     assert docwriter.usable_example("x = to_celsius(3)", to_celsius) == ""
-    assert docwriter.usable_example("to_celsius(3)\nto_celsius(4)", to_celsius) == ""
+    assert docwriter.usable_example(">>> to_celsius(32)\n0.0", to_celsius) == "to_celsius(32)"
+    assert docwriter.usable_example("to_celsius(32) -> 0.0", to_celsius) == "to_celsius(32)"
+    assert docwriter.usable_example("to_celsius(32)  # 0.0", to_celsius) == "to_celsius(32)"
+    assert docwriter.usable_example("```python\nto_celsius(5)\n```", to_celsius) == "to_celsius(5)"
     assert docwriter.usable_example("Scale('k', 2).shift(1)", shift) == "Scale('k', 2).shift(1)"
 
 
