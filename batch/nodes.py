@@ -26,7 +26,7 @@ from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, str
 from batch.errors import ModelOutputInvalid
 from batch.exports import coverage_problem
 from batch.house_rules import HouseRules
-from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask
+from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.outcomes import is_approved
 from batch.output import write_output
 from batch.prompting import (
@@ -213,8 +213,11 @@ class Nodes:
         tried = []
         for sample in range(samples):
             try:
-                answer = ask(self.models.get("writer"), "writer", messages, WriterAnswer,
-                             stats, self._sampling(sample))
+                # plain text: a draft inside grammar-constrained JSON can run on to
+                # max_tokens, and a text that repeats itself is stopped and retried
+                answer = WriterAnswer.from_text(write(
+                    self.models.get("writer"), "writer", messages, stats,
+                    self._sampling(sample)))
             except ModelOutputInvalid as e:
                 problem = e
                 tried.append({"sample": sample, "valid": False})

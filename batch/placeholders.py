@@ -82,9 +82,21 @@ def with_unlisted(text: str, listed: list[dict[str, str]]) -> list[dict[str, str
     for placeholder in find(text):
         if normalize(placeholder) not in keys:
             keys.add(normalize(placeholder))
-            added.append({"placeholder": placeholder,
-                          "question": f"What is the {detail(placeholder)}?"})
+            added.append({"placeholder": placeholder, "question": question(placeholder)})
     return [*listed, *added]
+
+
+_ASK = {"DATE": "When is", "NAME": "Who is", "LINK": "What is the link for",
+        "QUOTE": "What is the quote for"}
+
+
+def question(placeholder: str) -> str:
+    """What a person is asked for a placeholder: drawn from its label and what it names
+    ("[DATE NEEDED: Berlin opening]" -> "When is the Berlin opening?")."""
+    label = placeholder.strip().lstrip("[").split(" ", 1)[0].upper()
+    what = detail(placeholder)
+    article = "" if what.lower().startswith(("the ", "a ", "an ")) else "the "
+    return f"{_ASK.get(label, 'What is')} {article}{what}?"
 
 
 def misspelled(text: str) -> list[str]:

@@ -38,6 +38,8 @@ TEMPLATES = (
     "source_task",
     # batch.models.base: the turn after an invalid or cut-off answer
     "retry_invalid", "retry_shorter", "retry_runaway",
+    # batch.models.base.write: the turn after a plain-text answer that ran away
+    "retry_repeating", "retry_cut_off",
     # batch.repairs: one small change asked of the writer
     "repair_system", "repair_task", "repair_rewrite", "repair_fact", "repair_state",
     "repair_placeholder_rewrite", "repair_placeholder_state", "repair_shorten",

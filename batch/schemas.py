@@ -7,6 +7,7 @@ grammar enforces every constraint (integer ranges, for one).
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
@@ -30,7 +31,15 @@ class HumanNeed(BaseModel):
     question: str = Field(description="what a person must supply to fill it")
 
 
+_DEVIATIONS = re.compile(r"(?im)^[ \t]*(?:[*_#]+[ \t]*)?deviations[*_]*[ \t]*:[*_]*[ \t]*$")
+_DEVIATION_LINE = re.compile(r"^\s*(?:[-*•]|\d+[.)])?\s*(.+?)\s*(?::|—|–| - )\s+(.+?)\s*$")
+
+
 class WriterAnswer(BaseModel):
+    """The writer's answer. It comes as plain text (`from_text`): the draft, then,
+    only when it chose not to follow a critique point, a DEVIATIONS: section. The
+    placeholders the text holds are listed by code (batch.placeholders.with_unlisted)."""
+
     model_config = ConfigDict(extra="ignore")
     # No defaults: a required field is one the grammar makes the model write. The missing
     # facts come first: a model that has named them writes their placeholders into the
@@ -40,6 +49,23 @@ class WriterAnswer(BaseModel):
     # maxItems bounds what the grammar lets a small model repeat: without it one runaway
     # list fills max_tokens and the answer is cut off mid-JSON.
     deliberate_deviations: list[Deviation] = Field(max_length=MAX_ITEMS)
+
+    @classmethod
+    def from_text(cls, text: str) -> WriterAnswer:
+        """The draft and its deviations from a plain-text answer. A deviation line that
+        does not read "point: reason" is kept whole as the point, its reason unknown."""
+        parts = _DEVIATIONS.split(text, maxsplit=1)
+        deviations: list[Deviation] = []
+        if len(parts) == 2:
+            for line in parts[1].splitlines():
+                if not line.strip():
+                    continue
+                m = _DEVIATION_LINE.match(line)
+                point, reason = (m.group(1), m.group(2)) if m else (
+                    line.strip(" -*•"), "no reason given")
+                deviations.append(Deviation(point=point, reason=reason))
+        return cls(needs_from_human=[], draft=parts[0].strip(),
+                   deliberate_deviations=deviations[:MAX_ITEMS])
 
 
 class RepairAnswer(BaseModel):

@@ -29,11 +29,6 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 from urllib.parse import urlsplit
 
-WRITER_FORMAT = {"type": "object", "properties": {
-    "draft": {"type": "string"},
-    "needs_from_human": {"type": "array", "items": {"type": "object"}},
-    "deliberate_deviations": {"type": "array", "items": {"type": "object"}}},
-    "required": ["draft"]}
 CRITIC_FORMAT = {"type": "object", "properties": {
     "must_fix": {"type": "array", "items": {"type": "string"}},
     "would_improve": {"type": "array", "items": {"type": "string"}},
@@ -54,18 +49,20 @@ class BareState(TypedDict, total=False):
 BareModel = Callable[[str, str], dict[str, Any]]
 
 
-def exchange(brief_id: str, draft: str) -> tuple[str, str, dict]:
-    """(system text, user text, answer schema) of the writer's call (no draft yet) or the
-    critic's: the same exchange for every layer."""
+def exchange(brief_id: str, draft: str) -> tuple[str, str, dict | None]:
+    """(system text, user text, answer schema) of the writer's call (no draft yet: plain
+    text, no schema, as the product's writer) or the critic's: the same exchange for
+    every layer."""
     if not draft:
         return ("Write the text the brief asks for.",
-                f"BRIEF (id {brief_id})\nOffice closed on Friday.", WRITER_FORMAT)
+                f"BRIEF (id {brief_id})\nOffice closed on Friday.", None)
     return ("Judge the draft against the brief.",
             f"BRIEF (id {brief_id})\nDRAFT:\n{draft}", CRITIC_FORMAT)
 
 
 def chat_model(base_url: str) -> BareModel:
-    """ChatOllama with a JSON schema, unstreamed, as the product calls it."""
+    """ChatOllama, unstreamed, as the product calls it: the writer for plain text, the
+    critic with a JSON schema."""
     from langchain_core.messages import HumanMessage, SystemMessage
     from langchain_ollama import ChatOllama
 
@@ -73,9 +70,9 @@ def chat_model(base_url: str) -> BareModel:
 
     def call(brief_id: str, draft: str) -> dict[str, Any]:
         system, user, schema = exchange(brief_id, draft)
-        reply = chat.invoke([SystemMessage(system), HumanMessage(user)], format=schema,
-                            stream=False)
-        return json.loads(reply.content)
+        fmt = {"format": schema} if schema is not None else {}
+        reply = chat.invoke([SystemMessage(system), HumanMessage(user)], **fmt, stream=False)
+        return json.loads(reply.content) if schema is not None else {"draft": reply.content}
 
     return call
 
@@ -157,10 +154,15 @@ def http_model(base_url: str) -> tuple[BareModel, Callable[[], None]]:
 
     def call(brief_id: str, draft: str) -> dict[str, Any]:
         system, user, schema = exchange(brief_id, draft)
-        body = json.dumps({"model": "qwen2.5:7b", "stream": False, "format": schema,
-                           "messages": [{"role": "system", "content": system},
-                                        {"role": "user", "content": user}]})
-        conn.request("POST", "/api/chat", body, {"Content-Type": "application/json"})
-        return json.loads(json.loads(conn.getresponse().read())["message"]["content"])
+        request: dict[str, Any] = {
+            "model": "qwen2.5:7b", "stream": False,
+            "messages": [{"role": "system", "content": system},
+                         {"role": "user", "content": user}]}
+        if schema is not None:
+            request["format"] = schema
+        conn.request("POST", "/api/chat", json.dumps(request),
+                     {"Content-Type": "application/json"})
+        content = json.loads(conn.getresponse().read())["message"]["content"]
+        return json.loads(content) if schema is not None else {"draft": content}
 
     return call, conn.close

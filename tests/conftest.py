@@ -21,6 +21,7 @@ import pytest
 from batch import config
 from batch.models.base import Completion, RoleModel, Sampling
 
+from fake_ollama import writer_text
 from servers import PostgresServer, RedisServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,7 +30,8 @@ REPO = Path(__file__).resolve().parent.parent
 class ScriptedModel(RoleModel):
     """Answers from a queue; records every message list (and max_tokens) it was sent.
 
-    A queued item is a dict (sent back as JSON), a str (sent back as is, e.g. broken
+    A queued item is a dict (sent back as JSON; a writer answer asked for plain text
+    is sent as its text: fake_ollama.writer_text), a str (sent back as is, e.g. broken
     JSON), a Completion (returned as is, e.g. with truncated=True), an exception
     instance (raised), or a callable taking the messages.
     """
@@ -62,6 +64,8 @@ class ScriptedModel(RoleModel):
             raise item
         if isinstance(item, Completion):
             return item
+        if schema is None and isinstance(item, dict) and "draft" in item:
+            item = writer_text(item)  # asked for plain text, a writer writes the text
         text = item if isinstance(item, str) else json.dumps(item)
         return Completion(text=text, input_tokens=len(json.dumps(messages)) // 4,
                           output_tokens=len(text) // 4)

@@ -27,6 +27,7 @@ block until the test has) happens while that request is still unanswered.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import socket
 import threading
@@ -65,6 +66,27 @@ class Reply:
     # None: a rough count of ~4 characters a token, so tests need not invent numbers.
     prompt_eval_count: int | None = None
     eval_count: int | None = None
+
+
+def writer_text(answer: dict[str, Any]) -> str:
+    """A scripted writer answer (a dict with a draft) as a writer asked for plain text
+    writes it: the draft, then a DEVIATIONS: section when it has deviations."""
+    text = answer["draft"]
+    deviations = answer.get("deliberate_deviations") or []
+    if deviations:
+        text += "\n\nDEVIATIONS:\n" + "\n".join(
+            f"- {d['point']}: {d['reason']}" for d in deviations)
+    return text
+
+
+def plain_answer(content: str) -> str:
+    """What a model asked for no format sends for a scripted content: a writer answer
+    scripted as JSON becomes its plain text; anything else is sent as it is."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return content
+    return writer_text(data) if isinstance(data, dict) and "draft" in data else content
 
 
 def http_error(status: int, message: str) -> Reply:
@@ -243,7 +265,10 @@ class FakeOllama:
             item = item(body)
         if item is None:
             return http_error(500, "fake ollama: no scripted reply left and no default")
-        return Reply(content=item) if isinstance(item, str) else item
+        reply = Reply(content=item) if isinstance(item, str) else item
+        if "format" not in body and reply.content:
+            reply = dataclasses.replace(reply, content=plain_answer(reply.content))
+        return reply
 
     @contextmanager
     def _slot(self) -> Iterator[float | None]:

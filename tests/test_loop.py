@@ -156,7 +156,7 @@ def test_missing_fact_pauses_for_a_person(project, settings):
     write_brief(project, "q3.md", "Memo on Q3. Revenue: not known yet.")
     draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]."
     writer = ScriptedModel([writer_answer(draft, needs=[("[FIGURE NEEDED: Q3 revenue]",
-                                                         "What was Q3 revenue?")])])
+                                                         "What is the Q3 revenue?")])])
     critic = ScriptedModel([critic_answer(5)])
     with Batch(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
         [r] = batch.run(project / "briefs").results
@@ -168,26 +168,26 @@ def test_missing_fact_pauses_for_a_person(project, settings):
         payload = snap.interrupts[0].value
         assert payload["action_request"]["args"]["draft"] == draft
         assert payload["action_request"]["args"]["score"] == 100.0
-        assert "What was Q3 revenue?" in payload["description"]
+        assert "What is the Q3 revenue?" in payload["description"]
         # the next night leaves it waiting and calls no model
         [again] = batch.run(project / "briefs").results
         assert again.outcome == "waiting" and again.model_calls == 0
 
 
-def test_a_placeholder_the_writer_forgot_to_list_is_asked_for_all_the_same(project, settings):
+def test_every_placeholder_of_the_text_is_asked_for_with_a_question_drawn_from_it(
+        project, settings):
     write_brief(project, "q3.md", "Memo on Q3. Revenue: not known yet.")
     draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]; [DATE NEEDED: launch] is next."
-    writer = ScriptedModel([writer_answer(draft, needs=[("[DATE NEEDED: launch]",
-                                                         "When is the launch?")])])
+    writer = ScriptedModel([writer_answer(draft)])
     critic = ScriptedModel([critic_answer(5)])
     with Batch(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
         [r] = batch.run(project / "briefs").results
         assert r.outcome == "awaiting_human"
-        # the writer's own entry first, with its question; the forgotten one after it
+        # in the order of the text, each asked for what the placeholder names
         assert r.record["needs_from_human"] == [
-            {"placeholder": "[DATE NEEDED: launch]", "question": "When is the launch?"},
             {"placeholder": "[FIGURE NEEDED: Q3 revenue]",
-             "question": "What is the Q3 revenue?"}]
+             "question": "What is the Q3 revenue?"},
+            {"placeholder": "[DATE NEEDED: launch]", "question": "When is the launch?"}]
         values = batch.snapshot(r.thread_id).values
         assert not any(f["code"].startswith("placeholder-unlisted")
                        for f in values["findings"])
@@ -395,16 +395,18 @@ def test_advice_mode_a_failed_check_still_blocks(project):
 
 def test_a_revision_that_never_comes_back_valid_sets_the_best_draft_aside(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([writer_answer(GOOD), "not json", "{still not json"])
+    looping = "The office is closed.\n" * 6
+    writer = ScriptedModel([writer_answer(GOOD), looping, looping])
     critic = ScriptedModel([critic_answer(5, must_fix=["Name the team."])])
     [r] = run(settings, project, writer, critic).results
-    assert r.outcome == "error" and "invalid answer twice" in r.record["error"]
+    assert r.outcome == "error" and "no usable text twice" in r.record["error"]
+    assert "kept repeating 'The office is closed.'" in r.record["error"]
     # every call counted, the failed ones too
     assert r.record["model_calls"] == 4
     path = Path(r.record["output_path"])
     assert path.parent.name == "needs-work"
     meta, body = front_matter(path)
-    assert body == GOOD and meta["stop_reason"] == "error" and "invalid" in meta["error"]
+    assert body == GOOD and meta["stop_reason"] == "error" and "repeating" in meta["error"]
 
 
 @pytest.mark.parametrize("mode", ["gate", "advice"])

@@ -73,8 +73,9 @@ def test_repairs_the_checks_refuse_are_rolled_back_and_the_best_draft_is_kept(pr
     assert r.outcome == "max_rounds"
     # what is set aside is round 1's draft: no repair was kept, the rewrite scored less
     assert body(r.record["output_path"]) == NO_ARM
-    assert [s["title"] for s in writer.schemas] == [
-        "WriterAnswer", "RepairAnswer", "RepairAnswer", "WriterAnswer"]
+    # whole drafts come as plain text (no schema), repairs as one short JSON string
+    assert [s and s["title"] for s in writer.schemas] == [
+        None, "RepairAnswer", "RepairAnswer", None]
     # the samples differ: another seed, warmer
     samplings = writer.samplings[1:3]
     assert samplings[0].seed != samplings[1].seed
@@ -100,8 +101,8 @@ def test_best_of_n_first_drafts_stop_at_the_first_the_checks_pass(project):
 def test_best_of_n_keeps_the_best_when_none_passes_and_skips_invalid_samples(project):
     write_brief(project, "lamp.md", LAMP, id="lamp", rubric="product-description")
     worse = "The Lumo desk lamp is a lamp."
-    writer = ScriptedModel([writer_answer(worse), "not json", "still not json",
-                            writer_answer(NO_ARM)])
+    looping = "The Lumo desk lamp is a lamp.\n" * 5  # stopped and retried, then again
+    writer = ScriptedModel([writer_answer(worse), looping, looping, writer_answer(NO_ARM)])
     settings = settings_for(project, **{"loop.drafts": 3, "loop.max_rounds": 1})
     [r] = run(settings, project, writer, critic()).results
     assert r.outcome == "max_rounds"

@@ -78,3 +78,10 @@ def test_every_answer_schema_becomes_a_llama_cpp_grammar():
     grammar_of(FinalizerAnswer.model_json_schema())
     with pytest.raises(ValueError, match="cannot become a llama.cpp grammar"):
         grammar_of({"type": "string", "pattern": r"^(?:a|b)$"})
+
+
+def test_the_question_for_a_placeholder_is_drawn_from_its_label_and_detail():
+    assert ph.question("[DATE NEEDED: Berlin opening]") == "When is the Berlin opening?"
+    assert ph.question("[FIGURE NEEDED: Q3 revenue]") == "What is the Q3 revenue?"
+    assert ph.question("[NAME NEEDED: the guest speaker]") == "Who is the guest speaker?"
+    assert ph.question("[FACT NEEDED: a venue]") == "What is a venue?"

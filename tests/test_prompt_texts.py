@@ -29,7 +29,7 @@ from batch import prompting
 from batch.briefs import Brief, load_brief_file
 from batch.config import Settings
 from batch.docwriter import names_of
-from batch.models.base import Completion, ask
+from batch.models.base import Completion, ask, write
 from batch.prompting import (
     critic_messages,
     doc_messages,
@@ -129,7 +129,8 @@ def _render(messages: list[dict[str, str]], schema: dict | None = None) -> str:
 
 
 def _writer(state: LoopState) -> str:
-    return _render(writer_messages(state), WriterAnswer.model_json_schema())
+    """The writer answers in plain text: no schema goes with its prompt."""
+    return _render(writer_messages(state))
 
 
 def _critic(settings: Settings, state: LoopState) -> str:
@@ -237,6 +238,22 @@ def _retry(first: str | Completion, num_ctx: int = 32_000) -> str:
             + f"===== max_tokens of the retry =====\n{model.max_tokens_sent[1]}\n")
 
 
+def _write_retry(first: str | Completion) -> str:
+    model = ScriptedModel([first, "A text."], max_tokens=1000)
+    write(model, "writer", _PROMPT, [])
+    return (_render(model.sent[1])
+            + f"===== sampling of the retry =====\n{model.samplings[1]}\n")
+
+
+def write_repeating(settings: Settings) -> str:
+    """A plain-text answer that repeats itself: stopped, and asked again on a new seed."""
+    return _write_retry("The office is closed.\n" * 6)
+
+
+def write_cut_off(settings: Settings) -> str:
+    return _write_retry(Completion("# Q3\nThe team closed", 10, 1000, truncated=True))
+
+
 def retry_invalid(settings: Settings) -> str:
     """An answer that does not follow the schema: the error goes back to the model."""
     return _retry(json.dumps({"draft": 3, "deliberate_deviations": []}))
@@ -257,6 +274,7 @@ CASES: dict[str, Callable[[Settings], str]] = {f.__name__: f for f in (
     writer_first, writer_revise, writer_revise_no_points, writer_afresh, critic_deviations,
     writer_source, critic_source, finalizer, retry_invalid, retry_shorter, retry_runaway,
     repair_rewrite, repair_state, repair_placeholders, repair_length, doc_names,
+    write_repeating, write_cut_off,
 )}
 
 

@@ -166,5 +166,5 @@ def test_needs_follow_the_placeholders_of_the_spliced_text():
     text = "We launch on [DATE NEEDED: launch] at [FACT NEEDED: venue]."
     assert repairs.needs_for(text, listed) == [
         listed[0], {"placeholder": "[FACT NEEDED: venue]",
-                    "question": f"What is the {ph.detail('[FACT NEEDED: venue]')}?"}]
+                    "question": ph.question("[FACT NEEDED: venue]")}]
     assert repairs.needs_for("No gaps now.", listed) == []

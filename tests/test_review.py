@@ -18,7 +18,7 @@ from conftest import ScriptedModel, critic_answer, make_settings, write_brief, w
 
 PH = "[FIGURE NEEDED: Q3 revenue]"
 DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
-NEEDS = [(PH, "What was Q3 revenue?")]
+NEEDS = [(PH, "What is the Q3 revenue?")]
 
 
 def paused(project, settings, writer=None, critic=None):
@@ -40,7 +40,7 @@ def test_list_and_show(project, settings):
     batch, tid, *_ = paused(project, settings)
     [item] = review.list_waiting(batch)
     assert (item.thread_id, item.brief_id, item.title, item.score) == (tid, "q3", "Q3 memo", 100)
-    assert item.needs == [{"placeholder": PH, "question": "What was Q3 revenue?"}]
+    assert item.needs == [{"placeholder": PH, "question": "What is the Q3 revenue?"}]
     assert item.waiting_since
     assert [(rid, kind, ok) for rid, kind, _, ok in item.checklist] == [("R1", "gap", True)] or \
         all(ok for *_, ok in item.checklist)
@@ -197,7 +197,7 @@ def test_cli_list_show_answer(project, settings):
     listed = runner.invoke(cli, ["--config", str(cfg), "review", "list", "--json"])
     assert listed.exit_code == 0 and json.loads(listed.output)[0]["open_placeholders"] == 1
     shown = runner.invoke(cli, ["--config", str(cfg), "review", "show", tid])
-    assert shown.exit_code == 0 and "What was Q3 revenue?" in shown.output and PH in shown.output
+    assert shown.exit_code == 0 and "What is the Q3 revenue?" in shown.output and PH in shown.output
     answers = project / "answers.yaml"
     answers.write_text(f'"{PH}": 4.2M EUR\n')
     missing = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid])
@@ -233,7 +233,7 @@ def test_cli_asks_on_a_terminal(project, monkeypatch):
     result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid],
                                 input="4.2M EUR\napprove\n")
     assert result.exit_code == 0, result.output
-    assert "What was Q3 revenue?" in result.output and "approved_by_human" in result.output
+    assert "What is the Q3 revenue?" in result.output and "approved_by_human" in result.output
 
 
 def test_cli_resume_and_pull_errors(project):

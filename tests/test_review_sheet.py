@@ -16,7 +16,7 @@ from fake_sheets import FakeSheets
 PH = "[FIGURE NEEDED: Q3 revenue]"
 PH2 = "[DATE NEEDED: Berlin opening]"
 DRAFT = f"Q3 revenue was {PH}. Berlin opens {PH2}."
-NEEDS = [(PH, "What was Q3 revenue?"), (PH2, "When does Berlin open?")]
+NEEDS = [(PH, "What is the Q3 revenue?"), (PH2, "When is the Berlin opening?")]
 LOG_KEY = "9ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"
 
 
@@ -56,7 +56,7 @@ def test_night_morning_approval_through_the_workbook(project):
     assert night.results[0].outcome == "awaiting_human"
     rows = xlsx_rows(book)
     assert [(r["placeholder"], r["question"], r["status"]) for r in rows] == [
-        (PH, "What was Q3 revenue?", "open"), (PH2, "When does Berlin open?", "open")]
+        (PH, "What is the Q3 revenue?", "open"), (PH2, "When is the Berlin opening?", "open")]
     assert load_workbook(book).sheetnames == ["Runs", "Review"]
 
     fill(book, {PH: "4.2M EUR", PH2: "1 November"}, "approve")

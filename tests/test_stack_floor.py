@@ -48,4 +48,7 @@ def test_each_layer_makes_exactly_the_batchs_calls(layer):
             close()
         assert server.chat_count == 2 * 3 * 2
         bodies = server.chat_requests
-    assert all(b["stream"] is False and b["format"]["type"] == "object" for b in bodies)
+    assert all(b["stream"] is False for b in bodies)
+    # the writer's half for plain text, the critic's half with a schema
+    assert sorted("format" in b for b in bodies) == [False] * 6 + [True] * 6
+    assert all(b["format"]["type"] == "object" for b in bodies if "format" in b)

@@ -15,7 +15,7 @@ from batch.runner import Batch
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
 PH = "[FIGURE NEEDED: Q3 revenue]"
-QUESTION = "What was Q3 revenue?"
+QUESTION = "What is the Q3 revenue?"
 DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
 NEEDS = [(PH, QUESTION)]
 XSS_DRAFT = (f"Q3 revenue was {PH}. We opened Berlin.\n\n<script>alert(1)</script>\n\n"

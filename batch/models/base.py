@@ -79,10 +79,12 @@ class RoleModel(ABC):
         self.max_tokens = max_tokens
 
     @abstractmethod
-    def complete(self, messages: list[dict[str, str]], schema: dict,
+    def complete(self, messages: list[dict[str, str]], schema: dict | None,
                  max_tokens: int | None = None,
                  sampling: Sampling | None = None) -> Completion:
-        """Send the chat messages; the answer must follow the JSON schema.
+        """Send the chat messages; the answer must follow the JSON schema, or, with
+        schema None, is plain text (ended early when it starts repeating itself, where
+        the provider can see that as it generates).
 
         `max_tokens` overrides the configured limit for this call (None: the configured),
         `sampling` the temperature or seed.
@@ -128,6 +130,32 @@ def parse_answer(text: str, answer_type: type[T]) -> T:
             f"{'.'.join(map(str, err['loc'])) or 'answer'}: {err['msg']}" for err in e.errors()[:5]
         )
         raise ValueError(f"the answer does not match the schema: {problems}") from None
+
+
+# A plain-text answer that repeats itself: one line over and over, or a long line
+# (a sentence, a paragraph) said again and again.
+REPEATED_LINE_RUN = 4  # the same line this many times in a row
+REPEATED_LONG_LINE = 3  # a line of REPEATED_LONG_CHARS or more this many times in all
+REPEATED_LONG_CHARS = 25
+
+
+def repeated(text: str) -> str | None:
+    """The line a plain-text answer keeps repeating, if it has run away like that."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    run, last = 0, None
+    counts: dict[str, int] = {}
+    for line in lines:
+        if not line:
+            continue
+        run = run + 1 if line == last else 1
+        last = line
+        if run >= REPEATED_LINE_RUN:
+            return line
+        if len(line) >= REPEATED_LONG_CHARS:
+            counts[line] = counts.get(line, 0) + 1
+            if counts[line] >= REPEATED_LONG_LINE:
+                return line
+    return runaway(text) if len(text) >= 400 else None
 
 
 def runaway(text: str) -> str | None:
@@ -187,6 +215,50 @@ def json_schema_of(answer_type: type[BaseModel]) -> dict[str, Any]:
         with _SCHEMAS_LOCK:  # WeakKeyDictionary is not safe for concurrent writers
             schema = _SCHEMAS.setdefault(answer_type, schema)
     return schema
+
+
+def write(
+    model: RoleModel,
+    role: str,
+    messages: list[dict[str, str]],
+    stats: list[CallStat],
+    sampling: Sampling | None = None,
+    max_tokens: int | None = None,
+) -> str:
+    """Ask for plain text (a draft, never carried inside JSON); one CallStat per call.
+
+    An answer that repeats itself or is cut off at max_tokens is retried once, never as
+    the same call: with a note saying what went wrong, on another seed. A second such
+    answer raises ModelOutputInvalid. An empty answer is returned as it is: the checks
+    judge an empty draft (it scores nothing)."""
+    limit = model.max_tokens if max_tokens is None else max_tokens
+    attempt_messages = list(messages)
+    problem = ""
+    for _ in range(2):
+        check_fits(model, attempt_messages, limit)
+        started = time.perf_counter()
+        completion = model.complete(attempt_messages, None, max_tokens=limit,
+                                    sampling=sampling)
+        seconds = time.perf_counter() - started
+        text = encodable(completion.text)
+        loop = repeated(text)
+        stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
+                        seconds, ok=not (loop or completion.truncated),
+                        truncated=completion.truncated, host=completion.host)
+        stats.append(stat)
+        if stat.ok:
+            return text
+        if loop is not None:
+            problem = f"the answer kept repeating {loop[:60]!r}"
+            note = fragment("retry_repeating", repeated=repr(loop[:80]))
+        else:
+            problem = f"the answer was cut off at max_tokens = {limit}"
+            note = fragment("retry_cut_off", max_tokens=limit)
+        attempt_messages = [*messages, {"role": "user", "content": note}]
+        base = sampling or Sampling()
+        sampling = Sampling(temperature=base.temperature,
+                            seed=(base.seed if base.seed is not None else 7) + 1000)
+    raise ModelOutputInvalid(f"{role} ({model.name}) gave no usable text twice: {problem}")
 
 
 def ask(

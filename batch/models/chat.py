@@ -76,12 +76,14 @@ class ChatRoleModel(RoleModel):
                 update[field] = value
         return self.chat.model_copy(update=update) if update else self.chat
 
-    def complete(self, messages: list[dict[str, str]], schema: dict,
+    def complete(self, messages: list[dict[str, str]], schema: dict | None,
                  max_tokens: int | None = None,
                  sampling: Sampling | None = None) -> Completion:
         chat = self.chat_for(max_tokens, sampling)
+        # plain text: no format at all (Ollama's `content` as the model wrote it)
+        fmt = {"format": schema} if schema is not None else {}
         try:
-            reply = chat.invoke(to_langchain(messages), format=schema, **self._invoke_kwargs)
+            reply = chat.invoke(to_langchain(messages), **fmt, **self._invoke_kwargs)
         except Exception as e:
             mapped = self._translate(e)
             if mapped is None:
@@ -89,7 +91,9 @@ class ChatRoleModel(RoleModel):
             raise mapped from e
         usage = reply.usage_metadata or {}
         meta = reply.response_metadata or {}
-        truncated = meta.get("finish_reason") == "length" or meta.get("done_reason") == "length"
+        # "repetition": the embedded model stopped an answer that repeated itself
+        truncated = meta.get("finish_reason") in ("length", "repetition") or meta.get(
+            "done_reason") == "length"
         text = reply.content if isinstance(reply.content, str) else str(reply.content)
         return Completion(
             text=text,

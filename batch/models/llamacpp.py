@@ -22,6 +22,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from batch.config import ModelSettings
 from batch.errors import ModelFileError
+from batch.models.base import repeated
 from batch.models.chat import ChatRoleModel
 from batch.models.gguf import verified_model_path
 
@@ -110,16 +111,14 @@ class LlamaCppChat(BaseChatModel):
             response_format = None
         chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
         llama, lock = self._llama()
+        args = dict(messages=chat, response_format=response_format,
+                    temperature=self.temperature, max_tokens=self.max_tokens,
+                    repeat_penalty=self.repeat_penalty, seed=self.seed, stop=stop)
         with lock:
-            result = llama.create_chat_completion(
-                messages=chat,
-                response_format=response_format,
-                temperature=self.temperature,
-                max_tokens=self.max_tokens,
-                repeat_penalty=self.repeat_penalty,
-                seed=self.seed,
-                stop=stop,
-            )
+            if response_format is None:
+                result = _plain_text(llama, args)
+            else:
+                result = llama.create_chat_completion(**args)
         choice = result["choices"][0]
         usage = result.get("usage") or {}
         message = AIMessage(
@@ -132,6 +131,30 @@ class LlamaCppChat(BaseChatModel):
             response_metadata={"finish_reason": choice.get("finish_reason")},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def _plain_text(llama: Any, args: dict[str, Any]) -> dict[str, Any]:
+    """A plain-text answer, streamed so that it can be ended as soon as it starts
+    repeating itself (finish_reason "repetition"): a small model that loops would
+    otherwise fill max_tokens with the same line."""
+    text, finish, produced = "", None, 0
+    stream = llama.create_chat_completion(**args, stream=True)
+    for chunk in stream:
+        choice = chunk["choices"][0]
+        piece = (choice.get("delta") or {}).get("content") or ""
+        if piece:
+            produced += 1
+            text += piece
+            if "\n" in piece and repeated(text):
+                finish = "repetition"
+                break
+        finish = choice.get("finish_reason") or finish
+    stream.close()  # a generator left part way: llama.cpp stops generating
+    prompt = sum(len(llama.tokenize(str(m["content"]).encode("utf-8"), add_bos=False,
+                                    special=True)) + 8 for m in args["messages"])
+    return {"choices": [{"message": {"content": text}, "finish_reason": finish}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": produced,
+                      "total_tokens": prompt + produced}}
 
 
 def build_embedded(settings: ModelSettings, cache_dir: Path, role: str = "") -> ChatRoleModel:

@@ -25,6 +25,7 @@ from batch.models.hosts import HostPool, PooledModel
 # ModelSet shares one pool between roles with the same model on the same hosts: they
 # use the same slots of each server.
 PoolKey = tuple[str, tuple[tuple[str, int], ...], float]
+REPEAT_PENALTY = 1.1
 
 
 def public_url(url: str) -> str:
@@ -84,6 +85,8 @@ def _chat(settings: ModelSettings, url: str) -> ChatRoleModel:
         num_predict=settings.max_tokens,
         keep_alive=settings.keep_alive,
         seed=settings.seed,
+        # as the embedded model samples: a small model's plain text loops without it
+        repeat_penalty=REPEAT_PENALTY,
         reasoning=False,
         client_kwargs={"timeout": settings.timeout, "verify": tls_context()},
     )
