@@ -313,12 +313,15 @@ def names_in(text: str) -> list[str]:
 def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
     """Names in the text that no source gives: an invented person, firm, place or day."""
     allowed = _source_words(sources) | GENERIC_NAMES
+    # "Fridays" for the brief's "Friday", "Mondays'": another form of a word it gives
+    stems = {req.stem(w) for w in allowed}
     out: list[Finding] = []
     seen: set[str] = set()
     for name in names_in(draft):
         key = name.lower().replace("’", "'")
         parts = [p for p in re.split(r"['-]", key) if p]
-        if key in allowed or key in seen or (parts and all(p in allowed for p in parts)):
+        if key in allowed or key in seen or (parts and all(
+                p in allowed or req.stem(p) in stems for p in parts)):
             continue
         seen.add(key)
         out.append(Finding(
@@ -525,6 +528,32 @@ def check_placeholder_forms(draft: str) -> list[Finding]:
     return out
 
 
+def check_given_as_gap(draft: str, brief: str) -> list[Finding]:
+    """A fact the brief gives, wrapped in a placeholder as if it were missing
+    ("[TIME NEEDED: 15:00 CET]" where the brief says 15:00 CET): the fact is written,
+    not asked of a person. Only a gap that holds a figure and is word for word a piece
+    of the brief counts: "[FIGURE NEEDED: Q3 revenue]" holds no figure, and
+    "[FIGURE NEEDED: Ridgeway 28 price]" names what is missing, in words of its own."""
+    if not brief:
+        return []
+    flat = " ".join(brief.lower().split())
+    out: list[Finding] = []
+    for m in ph.BRACKETED.finditer(draft):
+        whole, inside = m.group(0), m.group(1)
+        if ":" not in inside:
+            continue
+        given = inside.split(":", 1)[1].strip().strip(".")
+        if not req.numbers_of(given) or not re.search(
+                r"(?<!\w)" + re.escape(" ".join(given.lower().split())) + r"(?!\w)", flat):
+            continue
+        out.append(Finding(
+            code=f"placeholder-given:{ph.normalize(whole)[:80]}", severity="must_fix",
+            message=f"{whole} asks a person for {given!r}, which the brief gives: write "
+                    f"the fact itself.",
+            repair=Repair(action="replace", old=whole, new=given)))
+    return out
+
+
 _HTML_TAG = re.compile(r"</?(?:p|br|strong|b|em|i|u|div|span|ul|ol|li|h[1-6]|a|table|tr|td|"
                        r"th|img|pre|blockquote|hr)\b[^<>\n]*/?>", re.IGNORECASE)
 
@@ -572,6 +601,7 @@ def run_checks(
         *check_copied_brief(draft, brief),
         *check_placeholders(draft, needs),
         *check_placeholder_forms(draft),
+        *check_given_as_gap(draft, brief),
         *check_html(draft),
         *check_numbers(draft, sources, number_severity),
         *check_length(draft, min_words, max_words),

@@ -27,7 +27,7 @@ SCHEMA_PATTERN = r"^\[(" + "|".join(LABELS) + r") NEEDED: [^\]\[\n\"]+\]$"
 PATTERN = re.compile(r"\[" + _LABEL + r" NEEDED\s*:\s*[^\[\]\n]*?\]")
 
 # Bracketed text that is meant as a gap but is not a placeholder.
-_BRACKETED = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")  # not a Markdown link
+BRACKETED = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")  # not a Markdown link
 _GAP_WORDS = re.compile(r"(?i)\b(?:needed|tbd|tbc|tba|tk|xxx+|todo|fixme|insert|placeholder|"
                         r"fill in|to come)\b|^\s*\?+\s*$|^\s*\.\.\.\s*$")
 
@@ -101,7 +101,7 @@ def question(placeholder: str) -> str:
 
 def misspelled(text: str) -> list[str]:
     """Bracketed gaps that are not placeholders: [TBD], [Figure Needed: x], [?] ..."""
-    return [m.group(0) for m in _BRACKETED.finditer(text)
+    return [m.group(0) for m in BRACKETED.finditer(text)
             if not is_placeholder(m.group(0)) and _GAP_WORDS.search(m.group(1))]
 
 

@@ -218,7 +218,9 @@ class Repairer:
         as soon as one is kept)."""
         action = repair["action"]
         sentences = [s for s in repair.get("sentences", []) if s in draft]
-        if action == "drop":
+        if action == "replace":
+            yield "code", lambda: [draft.replace(repair["old"], repair["new"])]
+        elif action == "drop":
             yield "code", lambda: [drop_sentences(draft, sentences)] if sentences else []
         elif action == "rewrite":
             if sentences:

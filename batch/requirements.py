@@ -108,6 +108,10 @@ MISSING_CUE = re.compile(
     r"|\bnothing is (?:yet\s+)?known\b|\bno (?:information|details?|word)\s+(?:yet\s+)?"
     r"(?:on|about|of|regarding)\b",
     re.IGNORECASE)
+# A given fact said to be open to change: passed on, not a gap.
+_HEDGE = re.compile(r"\b(?:may|might|could|can)\s+(?:still\s+)?(?:move|change|shift|slip|"
+                    r"vary)\b|\bsubject to change\b|\bprovisional(?:ly)?\b|\btentative(?:ly)?\b",
+                    re.IGNORECASE)
 TASK_VERBS = ("write", "draft", "create", "produce", "prepare", "compose", "document",
               "describe", "generate", "give", "keep", "use", "avoid", "do")
 RELAY_VERBS = ("tell", "inform", "remind", "announce", "explain", "mention", "say", "let",
@@ -225,8 +229,10 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     if first in TASK_VERBS or first in RELAY_VERBS or _TASK_SENTENCE.match(item):
         # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
         return "task", item, " ".join(WORD.findall(item)[:4])
-    if MISSING_CUE.search(item):
+    if MISSING_CUE.search(item) and not _HEDGE.search(item):
         return "missing", item, _missing_subject(item)
+    # "The time may move; IT will confirm it on the day": an uncertainty about a fact
+    # the brief gives, for the text to pass on; nothing to ask a person
     return "fact", item, ""
 
 

@@ -9,7 +9,8 @@ thread's checkpoints, the loop's result from what it wrote. Both are measured by
 same code checks: requirements covered, unsupported names, numbers from no source,
 prompt or instruction echo, length broken, missing facts not left as placeholders; plus
 approvals, tokens, model calls and model seconds (per approved text too).
-Results: bench/results/loop.csv, loop.json, loop.png.
+Results: bench/results/loop.csv, loop.json, loop.png, and the texts the loop wrote in
+bench/results/loop-texts/ (approved ones at the top, the rest in needs-work/).
 """
 
 from __future__ import annotations
@@ -129,6 +130,12 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
                   f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
             save(summarise(batch.models.labels(), rows))
         result = summarise(batch.models.labels(), rows)
+    # what the loop wrote, to be read as its readers would read it
+    texts = RESULTS / "loop-texts"
+    shutil.rmtree(texts, ignore_errors=True)
+    if (work / "output").is_dir():
+        shutil.copytree(work / "output", texts, ignore=shutil.ignore_patterns(
+            "runs.*", ".*"))
     shutil.rmtree(work, ignore_errors=True)
     return result
 

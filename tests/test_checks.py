@@ -146,3 +146,22 @@ def test_html_tags_outside_code_are_must_fix():
     # tags shown as code in API docs are the docs' subject, not markup
     assert checks.check_html("Returns `<p>text</p>`:\n\n```html\n<br/>\n```\n") == []
     assert checks.check_html("Use a < b and b > c.") == []
+
+
+def test_a_fact_the_brief_gives_wrapped_in_a_placeholder_is_unwrapped_by_its_repair():
+    brief = "The all-hands starts at 15:00 CET in the main hall."
+    draft = "The all-hands starts at [TIME NEEDED: 15:00 CET] in the main hall."
+    [given] = [f for f in checks.check_given_as_gap(draft, brief)]
+    assert given["repair"] == {"action": "replace", "old": "[TIME NEEDED: 15:00 CET]",
+                               "new": "15:00 CET"}
+    # a gap that holds no figure of the brief is a real gap
+    assert not checks.check_given_as_gap("Revenue was [FIGURE NEEDED: Q3 revenue].",
+                                         "Q3 revenue is not known yet.")
+    assert not checks.check_given_as_gap("[DATE NEEDED: 3 May]", "It opens on 1 May.")
+
+
+def test_another_form_of_a_word_the_brief_gives_is_not_an_invented_name():
+    assert not checks.check_names("We are closed on Fridays in August.",
+                                  ["The office closes on Friday in August."])
+    [name] = checks.check_names("Ask Priya about Fridays.", ["Closed on Friday."])
+    assert name["code"] == "name:priya"

@@ -295,3 +295,12 @@ def test_a_fact_the_brief_says_nothing_is_known_about_is_missing():
         "- The app works offline for 30 days.\n- Nothing is known about the license.")
     assert offline["kind"] == "fact"
     assert licence["kind"] == "missing" and licence["subject"] == "license"
+
+
+def test_an_uncertainty_the_brief_passes_on_is_a_fact_not_a_gap():
+    [start, hedge] = brief_checklist(
+        "- The all-hands starts at 15:00 CET.\n"
+        "- The time may move; IT will confirm it on the day.")
+    assert start["kind"] == "fact" and hedge["kind"] == "fact"
+    [gap] = brief_checklist("- The start time is not decided yet.")
+    assert gap["kind"] == "missing"
