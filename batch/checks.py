@@ -180,11 +180,16 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
         elif r["kind"] == "gap":
             message = (f"The brief asks the text to say that {r['subject']} is not known "
                        f"yet ({r['text']!r}); say so.")
+        elif r["kind"] == "sign":
+            message = f"The brief asks the text to be signed {r['subject']!r}; end with it."
         else:
             what = "ask its readers" if r["kind"] == "ask" else "say"
             message = f"The text does not {what} what the brief gives as {r['text']!r}."
         finding = Finding(code=f"uncovered:{r['id']}", message=message, severity="must_fix")
-        if r["kind"] in ("fact", "ask", "gap"):
+        if r["kind"] == "sign":
+            signature = r["subject"][0].upper() + r["subject"][1:]
+            finding["repair"] = Repair(action="append", new=signature)
+        elif r["kind"] in ("fact", "ask", "gap"):
             # API docs are sections, not sentences: those are left to a whole rewrite
             finding["repair"] = Repair(action="state", fact=r["text"], goal=(
                 f"tells the readers that {r['subject']} is not known yet"

@@ -33,6 +33,7 @@ TEMPLATES = (
     "brief_title", "brief_source", "brief_length_min", "brief_length_max",
     "brief_length_range", "brief_facts", "brief_notes",
     "checklist_must", "checklist_ask", "checklist_gap", "checklist_missing", "checklist_api",
+    "checklist_sign",
     "point_must_fix", "point_suggestion", "points_none", "critic_deviations",
     # batch.briefs: the brief of a source file to document
     "source_task",
@@ -81,13 +82,13 @@ def fence(name: str, text: str) -> tuple[str, str]:
 
 def checklist_block(checklist: list[Requirement]) -> str:
     """The brief's requirements as the writer must meet them, checked by code later."""
-    must = [r for r in checklist if r["kind"] in ("fact", "ask", "gap")]
+    must = [r for r in checklist if r["kind"] in ("fact", "ask", "gap", "sign")]
     missing = [r for r in checklist if r["kind"] == "missing"]
     api = [r for r in checklist if r["kind"] == "api"]
     blocks: list[str] = []
     if must:
         items = [fragment(f"checklist_{r['kind']}", text=r["text"])
-                 if r["kind"] in ("gap", "ask") else r["text"] for r in must]
+                 if r["kind"] in ("gap", "ask", "sign") else r["text"] for r in must]
         blocks.append(template("checklist_must").substitute(items=_bullets(items)))
     if missing:
         items = [f"{r['subject']}: {suggested_placeholder(r['subject'])}" for r in missing]

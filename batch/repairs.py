@@ -220,6 +220,8 @@ class Repairer:
         sentences = [s for s in repair.get("sentences", []) if s in draft]
         if action == "replace":
             yield "code", lambda: [draft.replace(repair["old"], repair["new"])]
+        elif action == "append":
+            yield "code", lambda: [draft.rstrip() + "\n\n" + repair["new"] + "\n"]
         elif action == "drop":
             yield "code", lambda: [drop_sentences(draft, sentences)] if sentences else []
         elif action == "rewrite":

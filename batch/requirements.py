@@ -12,6 +12,7 @@ Kinds:
 - missing: a fact the brief says is not known yet; the text carries a placeholder
 - gap:     a fact not known yet that the brief asks to be *told* to the reader
 - api:     a public name of a source file that the docs must cover
+- sign:    who the text is signed from ("Sign it from the billing team"): its last lines
 - task / style: instructions to the writer ("Write a memo…", "Tone: warm"); never
   covered, but never copied into the text either
 
@@ -29,8 +30,8 @@ from typing import Literal, TypedDict
 
 from batch.exports import exported_names
 
-Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style"]
-COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises"})
+Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "sign"]
+COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
 
 
 class Requirement(TypedDict):
@@ -214,8 +215,17 @@ def _drop_task_clauses(item: str) -> str:
     return ", ".join(c.strip(" ,;") for c in kept).rstrip(".") + "."
 
 
+_SIGN = re.compile(r"^(?:please\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"
+                   r"(?:as|from|with|by|in the name of)\s+(?P<who>[^.;]{2,80}?)\s*[.;]?$",
+                   re.IGNORECASE)
+
+
 def _classify(item: str) -> tuple[Kind, str, str]:
     """(kind, the text that must be covered, subject or lead phrase)."""
+    signed = _SIGN.match(item.strip())
+    if signed:
+        # an order about the text itself: who signs it, not a fact to say
+        return "sign", signed.group("who").strip(), signed.group("who").strip()
     item = _drop_task_clauses(item)
     first = _first_word(item)
     relay = _RELAY.match(item)
@@ -408,6 +418,8 @@ def build_checklist(brief: dict) -> list[Requirement]:
 # -- judging a draft against it ------------------------------------------------------------
 
 def covered(req: Requirement, draft: str) -> bool:
+    if req["kind"] == "sign":
+        return signed_by(draft, req["subject"])
     if req["kind"] in ("api", "raises"):
         # a method may be written with its class: `Store.get` covers method Store.get
         owner = req["text"].split()[-1].rpartition(".")[0] if req["kind"] == "api" else ""
@@ -423,6 +435,13 @@ def covered(req: Requirement, draft: str) -> bool:
     have = stems_of(draft)
     found = sum(1 for t in terms if t in have)
     return found * 2 >= len(terms)
+
+
+def signed_by(draft: str, who: str) -> bool:
+    """The text ends with `who` as its signature: in one of its last two lines."""
+    lines = [ln.strip(" *_-—,") for ln in draft.strip().splitlines() if ln.strip()]
+    want = " ".join(who.lower().split())
+    return any(want in " ".join(ln.lower().split()) for ln in lines[-2:])
 
 
 def best_sentence(req: Requirement, draft_sentences: list[str]) -> tuple[str, float]:

@@ -27,14 +27,14 @@ class Repair(TypedDict, total=False):
     (batch.repairs carries it out). Only `action` is always there."""
 
     action: Literal["state", "rewrite", "drop", "shorten", "lengthen", "placeholder",
-                    "replace"]
+                    "replace", "append"]
     sentences: list[str]  # the sentences at fault, exactly as the draft has them
     goal: str  # what the new sentence must do, said to the model ("without the name X")
     fact: str  # state / rewrite: the brief's words the new sentence must say
     placeholder: str  # placeholder: the exact placeholder the sentence must carry
     words: int  # shorten / lengthen: the length limit the text must meet
     old: str  # replace: these exact words of the draft ...
-    new: str  # ... by these (code does it; no model)
+    new: str  # ... by these; append: this last line (code does both; no model)
 
 
 class Finding(TypedDict):

@@ -58,7 +58,7 @@ MEMO = """Write a short memo to the sales team about the third quarter.
 """
 CLOSURE = """Tell all staff that the office is closed this Friday from 15:00 for electrical
 maintenance. Staff should save their work and shut down their computers before they
-leave. Questions go to the facilities team.
+leave. Questions go to the facilities team. Sign it from the facilities team.
 """
 LAMP = """Write the shop-page description of the Lumo desk lamp.
 

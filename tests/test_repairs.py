@@ -168,3 +168,12 @@ def test_needs_follow_the_placeholders_of_the_spliced_text():
         listed[0], {"placeholder": "[FACT NEEDED: venue]",
                     "question": ph.question("[FACT NEEDED: venue]")}]
     assert repairs.needs_for("No gaps now.", listed) == []
+
+
+def test_a_missing_signature_is_added_by_code():
+    brief = "- Invoices are due in 30 days.\n- Sign it from the billing team."
+    draft = "Your invoice is due in 30 days."
+    before, out, _ = run(brief, draft, Script())
+    assert any(c.startswith("uncovered") for c in codes(before))
+    assert codes(out.findings) == [] and out.draft == (
+        "Your invoice is due in 30 days.\n\nThe billing team\n")

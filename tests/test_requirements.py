@@ -304,3 +304,11 @@ def test_an_uncertainty_the_brief_passes_on_is_a_fact_not_a_gap():
     assert start["kind"] == "fact" and hedge["kind"] == "fact"
     [gap] = brief_checklist("- The start time is not decided yet.")
     assert gap["kind"] == "missing"
+
+
+def test_an_order_about_who_signs_the_text_is_its_signature():
+    [fact, sign] = brief_checklist("- Invoices are due in 30 days.\n- Sign it from the billing team.")
+    assert fact["kind"] == "fact"
+    assert sign["kind"] == "sign" and sign["subject"] == "the billing team"
+    assert covered(sign, "Invoices are due in 30 days.\n\nThe billing team")
+    assert not covered(sign, "The billing team says invoices are due.\n\nMore text.\n\nThanks")
