@@ -179,6 +179,7 @@ def chart(result: dict[str, Any], path: Path) -> None:
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
+    plt.close(fig)  # the chart is drawn again after every brief
 
 
 def main(argv: list[str]) -> None:
