@@ -533,6 +533,30 @@ def check_placeholder_forms(draft: str) -> list[Finding]:
     return out
 
 
+def check_repeated(draft: str) -> list[Finding]:
+    """A sentence the text says twice, word for word or nearly (the same three-word runs
+    at least 80 %): a small model's slip no reader wants. Its repair drops the copy."""
+    seen: list[tuple[str, set[tuple[str, ...]]]] = []
+    out: list[Finding] = []
+    for sentence in req.sentences(CODE.sub(" ", draft)):
+        words = [w.lower() for w in _WORD.findall(sentence)]  # placeholders' words too
+        if len(words) < 4:
+            continue
+        grams = _grams(words, 3) or {tuple(words)}
+        twin = next((s for s, g in seen if g == grams or (
+            len(words) >= 8 and len(g & grams) / len(g | grams) >= 0.8)), None)
+        if twin is None:
+            seen.append((sentence, grams))
+            continue
+        if sentence not in draft:
+            continue
+        out.append(Finding(
+            code=f"repeated:{' '.join(words[:8])}", severity="must_fix",
+            message=f"The text says {twin[:120]!r} twice: say it once.",
+            repair=Repair(action="drop", sentences=[sentence])))
+    return out
+
+
 def check_given_as_gap(draft: str, brief: str) -> list[Finding]:
     """A fact the brief gives, wrapped in a placeholder as if it were missing
     ("[TIME NEEDED: 15:00 CET]" where the brief says 15:00 CET): the fact is written,
@@ -607,6 +631,8 @@ def run_checks(
         *check_placeholders(draft, needs),
         *check_placeholder_forms(draft),
         *check_given_as_gap(draft, brief),
+        # API docs rightly say a parameter's meaning again for each function
+        *(check_repeated(draft) if brief else []),
         *check_html(draft),
         *check_numbers(draft, sources, number_severity),
         *check_length(draft, min_words, max_words),
@@ -623,7 +649,7 @@ def run_checks(
 
 # The checks besides the checklist that a draft passes or fails as a whole.
 _WHOLE_TEXT_CHECKS = ("placeholder", "need", "number", "too", "banned", "name", "echo",
-                      "empty", "degenerate", "copies", "html")
+                      "empty", "degenerate", "copies", "html", "repeated")
 
 
 NO_TEXT = ("empty-draft", "degenerate-draft")  # findings that mean there is no text to score

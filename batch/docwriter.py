@@ -138,10 +138,12 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 _SHOWN_AFTER = re.compile(r"\s*(?:->|=>|→|#|\breturns?\b|\bgives\b)")
 
 
-def _doctest_result(result: CallResult) -> str | None:
-    """The lines a doctest shows under a call, from what running it gave."""
+def _doctest_result(result: CallResult, raises: list[tuple[str, str]]) -> str | None:
+    """The lines a doctest shows under a call, from what running it gave. An exception
+    is shown only when it is one the name raises on purpose (an example of its error);
+    any other means the example is wrong, and it is left out."""
     if result.error:
-        if ":" not in result.error:
+        if result.error.split(":", 1)[0].strip() not in {exc for exc, _ in raises}:
             return None
         return "Traceback (most recent call last):\n    ...\n" + result.error
     if _ADDRESS.search(result.got):
@@ -171,11 +173,13 @@ class DocWriter:
             docs.append(doc)
             log.append({"name": name.qualname, "answered": doc is not None,
                         "example": bool(doc and doc.example)})
-        calls = [d.example for d in docs if d is not None and d.example]
+        pairs = [(d.example, n) for d, n in zip(docs, names, strict=True)
+                 if d is not None and d.example]
+        calls = [c for c, _ in pairs]
         results = self.run_calls(calls) if calls else []
         shown: dict[str, str] = {}
-        for call, result in zip(calls, results or [], strict=False):
-            lines = _doctest_result(result)
+        for (call, name), result in zip(pairs, results or [], strict=False):
+            lines = _doctest_result(result, name.raises)
             if lines is not None:
                 shown[call] = lines
         for entry, doc in zip(log, docs, strict=True):

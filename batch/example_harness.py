@@ -66,7 +66,9 @@ def main():
     parser = doctest.DocTestParser()
     for index, text in enumerate(spec["examples"]):
         names = {k: v for k, v in vars(module).items() if not k.startswith("__")}
-        globs = {**names, spec["module"]: module, "__name__": "__example__"}
+        # the module's own names win over the module's name: `chunks` in chunks.py is
+        # the function, not the module
+        globs = {spec["module"]: module, **names, "__name__": "__example__"}
         runner = Recorder()
         try:
             test = parser.get_doctest(text, globs, f"example {index + 1}", None, 0)

@@ -38,6 +38,7 @@ Ask = Callable[[str, str, int, int], str | None]
 
 _MARKER = re.compile(r"^(\s*(?:[-*+•]|\d+[.)])\s+|\s*#{1,6}\s+|\s*>\s*)")
 MAX_SENTENCE_WORDS = 60
+MIN_SENTENCE_WORDS = 4  # "750 ml" is a fragment, not the sentence that was asked for
 
 
 def must_fix(findings: list[Finding]) -> frozenset[str]:
@@ -106,11 +107,15 @@ def replace_sentence(draft: str, sentence: str, new: str) -> str:
     prefix = marker.group(1) if marker else ""
     if new.strip():
         return draft.replace(sentence, prefix + _MARKER.sub("", new.strip()), 1)
-    out = draft.replace(sentence, "", 1)
-    # a line left with a list marker or punctuation only goes with the sentence
-    lines = [ln.rstrip() for ln in out.split("\n")
-             if not ln.strip() or req.WORD.search(ln)]
-    out = re.sub(r"(?<=\S)[ \t]{2,}", " ", "\n".join(lines))
+    lines = draft.split("\n")
+    i = next((n for n, ln in enumerate(lines) if sentence in ln), None)
+    if i is None:  # a sentence across lines: as a whole
+        out = draft.replace(sentence, "", 1)
+    else:
+        rest = re.sub(r"(?<=\S)[ \t]{2,}", " ", lines[i].replace(sentence, "", 1)).rstrip()
+        # a line left with a list marker or punctuation only goes with the sentence
+        lines[i:i + 1] = [rest] if req.WORD.search(rest) else []
+        out = "\n".join(lines)
     return re.sub(r"\n{3,}", "\n\n", out).strip() + "\n"
 
 
@@ -244,7 +249,7 @@ class Repairer:
     def _sentences_from_model(self, draft: str, task: str):
         for sample in range(self.samples):
             text = clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS))
-            if text and len(req.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
+            if text and MIN_SENTENCE_WORDS <= len(req.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
 
     def _rewritten(self, draft: str, sentences: list[str], repair: Repair):

@@ -49,7 +49,10 @@ WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][\w '/-]{0,30}?)\s*:\s+(.+)$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'“(])")
+# a sentence ends at . ! ? (or just inside bold or italics: "**Closed.** Next"), before
+# a capital, a digit, a quote or bold or italics opening the next one
+_SENTENCE_END = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+(?=[*_]{0,2}[A-Z0-9\"'“(])")
 
 STOPWORDS = frozenset({
     "a", "an", "the", "and", "or", "but", "if", "then", "so", "than", "that", "this",
@@ -109,6 +112,17 @@ MISSING_CUE = re.compile(
     r"|\bnothing is (?:yet\s+)?known\b|\bno (?:information|details?|word)\s+(?:yet\s+)?"
     r"(?:on|about|of|regarding)\b",
     re.IGNORECASE)
+# Verbs that open an order to the writer ("Keep it short", "Use a warm tone") as often
+# as one to the readers ("Keep your receipts"): the writer's only when it is about the
+# text.
+_READER_VERBS = frozenset({"keep", "use", "avoid", "give", "do"})
+_ABOUT_THE_TEXT = re.compile(
+    r"(?i)\b(?:it|this|text|memo|email|e-mail|note|letter|copy|page|description|notice|"
+    r"tone|style|voice|words?|sentences?|paragraphs?|short|brief|concise|jargon|language|"
+    r"formal|informal|friendly|plain|bullet|bullets|headings?|title|format|markdown|"
+    r"exclamation|emoji|length|register|wording|phrases?|adjectives?)\b")
+
+
 # A given fact said to be open to change: passed on, not a gap.
 _HEDGE = re.compile(r"\b(?:may|might|could|can)\s+(?:still\s+)?(?:move|change|shift|slip|"
                     r"vary)\b|\bsubject to change\b|\bprovisional(?:ly)?\b|\btentative(?:ly)?\b",
@@ -236,6 +250,9 @@ def _classify(item: str) -> tuple[Kind, str, str]:
             return "gap", rest, _missing_subject(rest)
         kind: Kind = "ask" if first in ("ask", "invite", "encourage", "remind") else "fact"
         return kind, rest, relay.group("lead")
+    if first in _READER_VERBS and not _ABOUT_THE_TEXT.search(item):
+        # "Keep your receipts", "Use the side entrance": what the readers must do
+        return "ask", item, ""
     if first in TASK_VERBS or first in RELAY_VERBS or _TASK_SENTENCE.match(item):
         # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
         return "task", item, " ".join(WORD.findall(item)[:4])
@@ -246,6 +263,17 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     return "fact", item, ""
 
 
+# Words of the cue itself, never what is missing ("dispatch date", not "date known").
+_NOT_SUBJECT = frozenset({
+    "yet", "still", "sent", "given", "told", "has", "have", "known", "decided", "confirmed",
+    "set", "fixed", "final", "finalised", "finalized", "agreed", "available", "announced",
+    "approved", "signed", "settled", "chosen", "published", "released", "ready", "exact"})
+
+
+_GENERIC_SUBJECTS = frozenset({"date", "time", "day", "number", "figure", "price", "amount",
+                               "name", "place", "venue", "it", "one"})
+
+
 def _missing_subject(item: str, context: str = "") -> str:
     """What is not known, in a few words: the label of "Price: not decided yet", else
     the clause before the cue ("The launch date is to be confirmed" -> "launch date")."""
@@ -254,20 +282,33 @@ def _missing_subject(item: str, context: str = "") -> str:
         return label.group(1).strip()
     cue = MISSING_CUE.search(item)
     before = item[: cue.start()] if cue else item
-    if cue and cue.group(0).lower().startswith("not") and cue.group(0).lower().endswith("yet"):
-        before += " " + cue.group(0)[3:-3]  # "has not sent us the address yet"
     if cue and not before.strip():  # "Nobody knows the Q3 revenue yet: ..."
         before = re.split(r"[,;:.]|\byet\b", item[cue.end():])[0]
     clause = re.split(r"[,;:]|\b(?:but|and|so|because|while)\b", before)[-1]
 
     def words(text: str) -> list[str]:
         return [w for w in WORD.findall(text) if w.lower() not in STOPWORDS
-                and w.lower() not in ("yet", "still", "sent", "given", "told", "has", "have")]
+                and w.lower() not in _NOT_SUBJECT]
 
+    inner = ""
+    if cue and cue.group(0).lower().startswith("not") and cue.group(0).lower().endswith("yet"):
+        inner = cue.group(0)[3:-3]  # "has not sent us the address yet": the address
+    if words(inner):
+        clause = inner
     subject = words(clause)
-    if len(subject) <= 1:
+    if not subject or (len(subject) == 1 and subject[0].lower() in _GENERIC_SUBJECTS):
+        # "Its date is not fixed yet": whose date, from the sentence before
         subject = words(context + " " + before)[-3:] or subject
-    return " ".join(subject[-4:]) or item[:40]
+        return " ".join(subject[-4:]) or item[:40]
+    # the clause as written, without the words around it that are not the subject:
+    # "The name of the guest speaker is" -> "name of the guest speaker"
+    tokens = WORD.findall(clause)
+    skip = STOPWORDS | _NOT_SUBJECT | {"us", "them", "me"}
+    while tokens and tokens[0].lower() in skip:
+        tokens.pop(0)
+    while tokens and tokens[-1].lower() in skip:
+        tokens.pop()
+    return " ".join(tokens[-6:]) if 0 < len(tokens) <= 8 else " ".join(subject[-4:])
 
 
 def _items(text: str) -> list[tuple[str, str | None, str]]:

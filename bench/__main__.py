@@ -12,6 +12,10 @@ elif sys.argv[1:2] == ["cluster"]:
     from bench.cluster import main as cluster_main
 
     cluster_main(sys.argv[2:])
+elif sys.argv[1:2] == ["drafts"]:
+    from bench.drafts import main as drafts_main
+
+    drafts_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

@@ -165,3 +165,14 @@ def test_another_form_of_a_word_the_brief_gives_is_not_an_invented_name():
                                   ["The office closes on Friday in August."])
     [name] = checks.check_names("Ask Priya about Fridays.", ["Closed on Friday."])
     assert name["code"] == "name:priya"
+
+
+def test_a_sentence_said_twice_is_must_fix_and_its_repair_drops_the_copy():
+    text = ("The flask keeps drinks hot for 12 hours. It holds 750 ml. **The flask keeps "
+            "drinks hot for 12 hours.**")
+    [f] = checks.check_repeated(text)
+    assert f["repair"] == {"action": "drop",
+                           "sentences": ["**The flask keeps drinks hot for 12 hours.**"]}
+    placeholder = "Time: [DATE NEEDED: reopening time].\n\n**Time:** [DATE NEEDED: reopening time]"
+    assert checks.check_repeated(placeholder)
+    assert not checks.check_repeated("Save your work. Save your files before you leave.")

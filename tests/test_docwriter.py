@@ -119,3 +119,18 @@ def test_nothing_ran_means_no_example_is_shown():
     ask, _ = answers(to_celsius=[doc("Converts.", "to_celsius(1)")])
     text, log = docwriter.DocWriter(ask, lambda calls: None).write("temps", SOURCE)
     assert ">>>" not in text and not log[0]["example_ran"]
+
+
+def test_an_example_that_fails_for_another_reason_is_left_out():
+    # Scale.shift returns a float: chaining another call on it is the example's mistake
+    ask, _ = answers(**{"Scale.shift": [doc("Moves a value.", "Scale('k').shift(1).real()")]})
+    text, log = docwriter.DocWriter(ask, real_runner).write("temps", SOURCE)
+    assert "Scale('k').shift(1)" not in text and "Traceback" not in text
+    assert not log[2]["example_ran"]
+
+
+def test_a_function_named_like_its_module_is_the_function_in_its_examples():
+    source = ('"""Chunks."""\n\n\ndef chunks(items, size):\n'
+              '    return [items[i:i + size] for i in range(0, len(items), size)]\n')
+    results, why = examples.run_calls(["chunks([1, 2, 3], 2)"], source, "chunks")
+    assert why == "" and results[0].got.strip() == "[[1, 2], [3]]"

@@ -177,3 +177,10 @@ def test_a_missing_signature_is_added_by_code():
     assert any(c.startswith("uncovered") for c in codes(before))
     assert codes(out.findings) == [] and out.draft == (
         "Your invoice is due in 30 days.\n\nThe billing team\n")
+
+
+def test_dropping_a_sentence_leaves_the_other_lines_as_they_are():
+    draft = ("# Title\n\nIntro. Drop me.\n\n```python\n>>> f(1)\n2\n```\n\n---\n\n"
+             "- keep\n- Drop me too.\n")
+    out = repairs.drop_sentences(draft, ["Drop me.", "- Drop me too."])
+    assert out == "# Title\n\nIntro.\n\n```python\n>>> f(1)\n2\n```\n\n---\n\n- keep\n"

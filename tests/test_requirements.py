@@ -307,7 +307,8 @@ def test_an_uncertainty_the_brief_passes_on_is_a_fact_not_a_gap():
 
 
 def test_an_order_about_who_signs_the_text_is_its_signature():
-    [fact, sign] = brief_checklist("- Invoices are due in 30 days.\n- Sign it from the billing team.")
+    [fact, sign] = brief_checklist(
+        "- Invoices are due in 30 days.\n- Sign it from the billing team.")
     assert fact["kind"] == "fact"
     assert sign["kind"] == "sign" and sign["subject"] == "the billing team"
     assert covered(sign, "Invoices are due in 30 days.\n\nThe billing team")
