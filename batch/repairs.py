@@ -113,6 +113,8 @@ def replace_sentence(draft: str, sentence: str, new: str) -> str:
         out = draft.replace(sentence, "", 1)
     else:
         rest = re.sub(r"(?<=\S)[ \t]{2,}", " ", lines[i].replace(sentence, "", 1)).rstrip()
+        if not lines[i][:1].isspace():
+            rest = rest.lstrip()  # the sentence that opened the line took its place
         # a line left with a list marker or punctuation only goes with the sentence
         lines[i:i + 1] = [rest] if req.WORD.search(rest) else []
         out = "\n".join(lines)

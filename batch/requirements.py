@@ -135,7 +135,8 @@ RELAY_VERBS = ("tell", "inform", "remind", "announce", "explain", "mention", "sa
 META_TERMS = frozenset({"need", "needs", "text", "write", "writ", "memo", "description",
                         "descript", "copy", "draft", "brief", "wording", "words"})
 _DOC_NOUNS = (r"(?:memo|email|e-mail|note|letter|announcement|message|post|description|"
-              r"copy|text|page|documentation|docs|blurb|notice|update)")
+              r"copy|text|page|documentation|docs|blurb|notice|update|invitation|invite|"
+              r"reminder|newsletter|flyer|brochure|reply|answer|summary|report)")
 _TASK_SENTENCE = re.compile(
     r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?" + _DOC_NOUNS + r"\s+(?:to|for|about|on)\b"
     r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b",

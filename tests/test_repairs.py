@@ -184,3 +184,8 @@ def test_dropping_a_sentence_leaves_the_other_lines_as_they_are():
              "- keep\n- Drop me too.\n")
     out = repairs.drop_sentences(draft, ["Drop me.", "- Drop me too."])
     assert out == "# Title\n\nIntro.\n\n```python\n>>> f(1)\n2\n```\n\n---\n\n- keep\n"
+
+
+def test_dropping_the_first_sentence_of_a_line_leaves_no_leading_space():
+    assert repairs.drop_sentences("A one.\n\nC three. D four.\n", ["C three."]) == (
+        "A one.\n\nD four.\n")
