@@ -26,7 +26,7 @@ class Api:
     signatures: dict[str, list[tuple[str, str | None]]]  # name -> [(param, default)]
 
 
-def _params(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
+def params_of(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
             ) -> list[tuple[str, str | None]]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
@@ -63,11 +63,11 @@ def api_of(source: str) -> Api | None:
             names.add(node.attr)
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            signatures[node.name] = _params(node, skip_self=False)
+            signatures[node.name] = params_of(node, skip_self=False)
         elif isinstance(node, ast.ClassDef):
             for sub in node.body:
                 if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
-                    params = _params(sub, skip_self=True)
+                    params = params_of(sub, skip_self=True)
                     if sub.name == "__init__":
                         signatures[node.name] = params
                     else:
@@ -95,10 +95,10 @@ def _as_params(text: str) -> list[tuple[str, str | None]] | None:
         fn = ast.parse(f"def _f({text}):\n    pass").body[0]
     except SyntaxError:
         return None
-    return _params(fn, skip_self=True)
+    return params_of(fn, skip_self=True)
 
 
-def _render(name: str, params: list[tuple[str, str | None]]) -> str:
+def render_signature(name: str, params: list[tuple[str, str | None]]) -> str:
     return f"{name}(" + ", ".join(p if d is None else f"{p}={d}" for p, d in params) + ")"
 
 
@@ -141,8 +141,8 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
                 seen.add(full)
                 out.append(Finding(
                     code=f"api-signature:{full}", severity="must_fix",
-                    message=f"The docs show `{_render(full, shown)}`; the real signature "
-                            f"is `{_render(full, real)}`."))
+                    message=f"The docs show `{render_signature(full, shown)}`; the real signature "
+                            f"is `{render_signature(full, real)}`."))
         # a heading that is a bare code name: "## amortize_all", "### Box.clear()"
         heading_name = re.fullmatch(r"`?((?:[A-Za-z_]\w*\.)?[a-z_]\w*)`?(?:\(\))?\s*",
                                     place.strip())

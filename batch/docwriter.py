@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from batch.apidocs import _params, _render
+from batch.apidocs import params_of, render_signature
 from batch.examples import CallResult
 
 # (the name to document, which sample (0 first)) -> the writer's answer for it, or None
@@ -64,22 +64,22 @@ def names_of(source: str) -> list[Name]:
         if isinstance(node, ast.ClassDef):
             init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
                          and s.name == "__init__"), None)
-            params = _params(init, skip_self=True) if init else []
+            params = params_of(init, skip_self=True) if init else []
             out.append(_name(source, node, node.name, "class", params, init))
             for sub in node.body:
                 if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
                         and not sub.name.startswith("_")):
                     out.append(_name(source, sub, f"{node.name}.{sub.name}", "method",
-                                     _params(sub, skip_self=True), sub))
+                                     params_of(sub, skip_self=True), sub))
         else:
             out.append(_name(source, node, node.name, "function",
-                             _params(node, skip_self=False), node))
+                             params_of(node, skip_self=False), node))
     return out
 
 
 def _name(source: str, node: ast.AST, qualname: str, kind: str,
           params: list[tuple[str, str | None]], body: ast.AST | None) -> Name:
-    return Name(qualname=qualname, kind=kind, signature=_render(qualname, params),
+    return Name(qualname=qualname, kind=kind, signature=render_signature(qualname, params),
                 docstring=(ast.get_docstring(node) or "").strip(),
                 code=ast.get_source_segment(source, node) or "",
                 raises=_raises(body) if body is not None else [])
