@@ -187,15 +187,17 @@ class Nodes:
     def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]):
         return self.checks({**state, "draft": draft, "needs_from_human": needs})["findings"]
 
-    def _sampling(self, sample: int, temperature: float | None = None) -> Sampling | None:
+    def _sampling(self, sample: int, temperature: float | None = None,
+                  seeds_used: int = 0) -> Sampling | None:
         """Sample 0 as configured (or at `temperature`); each later one warmer, on
-        another seed, so it is another answer and not the same one again."""
+        another seed, so it is another answer and not the same one again. `seeds_used`:
+        seeds an earlier round already tried for the same question, skipped."""
         settings = self.models.settings_for("writer")
         base = settings.temperature if temperature is None else temperature
-        if sample == 0 and temperature is None:
+        if sample == 0 and temperature is None and not seeds_used:
             return None
         return Sampling(temperature=min(1.2, base + SAMPLE_WARMING * sample),
-                        seed=settings.seed + sample)
+                        seed=settings.seed + seeds_used + sample)
 
     def _whole_draft(self, state: LoopState, stats: list[CallStat],
                      log: list[dict[str, Any]]) -> tuple[str, WriterAnswer]:
@@ -254,7 +256,7 @@ class Nodes:
         def ask_name(name: docwriter.Name, sample: int) -> docwriter.NameDoc | None:
             try:
                 answer = ask(model, "writer", doc_messages(state, name), DocAnswer, stats,
-                             self._sampling(offset + sample, REPAIR_TEMPERATURE),
+                             self._sampling(sample, REPAIR_TEMPERATURE, offset * 2),
                              max_tokens=min(model.max_tokens, DOC_TOKENS))
             except ModelOutputInvalid:
                 return None
@@ -301,10 +303,13 @@ class Nodes:
             return None
         model = self.models.get("writer")
 
+        # a later round's tries of the same repair are other samples, not the same again
+        offset = state.get("round", 0) * samples
+
         def propose(draft: str, task: str, sample: int, words: int) -> str | None:
             try:
                 return ask(model, "writer", repair_messages(state, draft, task), RepairAnswer,
-                           stats, self._sampling(sample, REPAIR_TEMPERATURE),
+                           stats, self._sampling(sample, REPAIR_TEMPERATURE, offset),
                            max_tokens=min(model.max_tokens, 2 * words + 40)).text
             except ModelOutputInvalid:
                 return None  # this sample gave no repair; the next may
