@@ -39,6 +39,8 @@ class Name:
     qualname: str  # slugify, SlugSet, SlugSet.add
     kind: str  # function | class | method
     signature: str  # slugify(text, max_length=60), as apidocs renders the real one
+    arguments: str  # what is between its parentheses: text, max_length=60
+    parameters: tuple[str, ...]  # text, max_length (*args and **kwargs with their stars)
     docstring: str
     code: str  # its own source lines
     raises: list[tuple[str, str]] = field(default_factory=list)  # (exception, message)
@@ -80,6 +82,8 @@ def names_of(source: str) -> list[Name]:
 def _name(source: str, node: ast.AST, qualname: str, kind: str,
           params: list[tuple[str, str | None]], body: ast.AST | None) -> Name:
     return Name(qualname=qualname, kind=kind, signature=render_signature(qualname, params),
+                arguments=render_signature("", params)[1:-1],
+                parameters=tuple(p for p, _ in params),
                 docstring=(ast.get_docstring(node) or "").strip(),
                 code=ast.get_source_segment(source, node) or "",
                 raises=_raises(body) if body is not None else [])
@@ -106,8 +110,7 @@ def _raises(node: ast.AST) -> list[tuple[str, str]]:
 
 
 def parameter_names(name: Name) -> list[str]:
-    inside = name.signature[name.signature.index("(") + 1: -1]
-    return [p.split("=")[0].strip().lstrip("*") for p in inside.split(",") if p.strip()]
+    return [p.lstrip("*") for p in name.parameters]
 
 
 def usable_example(call: str, name: Name) -> str:

@@ -111,6 +111,27 @@ def _python_source(state: LoopState) -> bool:
     return True
 
 
+def _round(state: LoopState, draft: str, needs: list[dict[str, str]],
+           deviations: list[dict[str, str]], stats: list[CallStat],
+           log: list[dict[str, Any]], progressed: bool = False) -> dict[str, Any]:
+    """The state update of a writer round that gave `draft`, however it was made.
+    `progressed`: the checks found less in it (a kept repair), however small the change,
+    so it is no repeat of the draft before."""
+    previous = state.get("draft", "")
+    return {
+        "round": state.get("round", 0) + 1,
+        "draft": draft,
+        # how many rounds in a row gave back the draft before them
+        "repeats": (state.get("repeats", 0) + 1
+                    if not progressed and previous and near_copy(previous, draft) else 0),
+        "deviations": deviations,
+        "needs_from_human": needs,
+        "calls": _calls(stats),
+        "meets_bar": False,
+        "writer_log": log,
+    }
+
+
 def checklist_of(state: LoopState) -> list[Requirement]:
     """The thread's frozen checklist (threads started before it existed build it now)."""
     if "checklist" in state:
@@ -146,7 +167,7 @@ class Nodes:
         if _python_source(state):
             return self._documented(state, stats, log)
         try:
-            draft, answer = self._whole_draft(state, stats, log)
+            draft, needs, answer = self._whole_draft(state, stats, log)
         except ModelOutputInvalid as e:
             if not state.get("best"):
                 raise  # nothing judged yet to set aside: the run fails as a whole
@@ -154,20 +175,8 @@ class Nodes:
             # draft so far is set aside with what is wrong with it (never approved).
             return {"writer_error": str(e), "stop_reason": "error", "calls": _calls(stats),
                     "writer_log": log}
-        previous = state.get("draft", "")
-        return {
-            "round": state.get("round", 0) + 1,
-            "draft": draft,
-            # how many rounds in a row gave back the draft before them
-            "repeats": (state.get("repeats", 0) + 1
-                        if previous and near_copy(previous, draft) else 0),
-            "deviations": [d.model_dump() for d in answer.deliberate_deviations],
-            "needs_from_human": ph.with_unlisted(
-                draft, [n.model_dump() for n in answer.needs_from_human]),
-            "calls": _calls(stats),
-            "meets_bar": False,
-            "writer_log": log,
-        }
+        return _round(state, draft, needs,
+                      [d.model_dump() for d in answer.deliberate_deviations], stats, log)
 
     def _cleaned(self, state: LoopState, text: str) -> str:
         """The writer's text as the checks and the critic judge it. Cleaned before either:
@@ -199,8 +208,8 @@ class Nodes:
         return Sampling(temperature=min(1.2, base + SAMPLE_WARMING * sample),
                         seed=settings.seed + seeds_used + sample)
 
-    def _whole_draft(self, state: LoopState, stats: list[CallStat],
-                     log: list[dict[str, Any]]) -> tuple[str, WriterAnswer]:
+    def _whole_draft(self, state: LoopState, stats: list[CallStat], log: list[dict[str, Any]]
+                     ) -> tuple[str, list[dict[str, str]], WriterAnswer]:
         """A whole draft. The first of a thread is sampled up to `limits.drafts` times:
         the code checks pick the one they find least wrong with, and sampling stops at
         the first they pass. ModelOutputInvalid only when no sample was valid."""
@@ -210,7 +219,7 @@ class Nodes:
         # draft, a small model gives it back
         prompt_state = state if first or not log else {**state, "repeats": 1}
         messages = writer_messages(prompt_state)
-        best: tuple[int, float, str, WriterAnswer] | None = None
+        best: tuple[int, float, str, list[dict[str, str]], WriterAnswer] | None = None
         problem: ModelOutputInvalid | None = None
         tried = []
         for sample in range(samples):
@@ -225,16 +234,16 @@ class Nodes:
                 tried.append({"sample": sample, "valid": False})
                 continue
             draft = self._cleaned(state, answer.draft)
-            if samples == 1:
-                best = (0, 0.0, draft, answer)
-                break
             needs = ph.with_unlisted(draft, [n.model_dump() for n in answer.needs_from_human])
+            if samples == 1:
+                best = (0, 0.0, draft, needs, answer)
+                break
             findings = self._findings(state, draft, needs)
             wrong = len(repairs.must_fix(findings))
             score = checks.code_score(findings, checklist_of(state))
             tried.append({"sample": sample, "valid": True, "must_fix": wrong, "score": score})
             if best is None or (wrong, -score) < (best[0], -best[1]):
-                best = (wrong, score, draft, answer)
+                best = (wrong, score, draft, needs, answer)
             if wrong == 0:
                 break  # the checks pass it: no need for more
         log.append({"round": state.get("round", 0) + 1,
@@ -242,7 +251,7 @@ class Nodes:
         if best is None:
             assert problem is not None
             raise problem
-        return best[2], best[3]
+        return best[2], best[3], best[4]
 
     def _documented(self, state: LoopState, stats: list[CallStat],
                     log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -273,18 +282,7 @@ class Nodes:
 
         draft, names = docwriter.DocWriter(ask_name, run).write(module, brief["source_text"])
         log.append({"round": offset + 1, "kind": "docs by name", "names": names})
-        previous = state.get("draft", "")
-        return {
-            "round": offset + 1,
-            "draft": draft,
-            "repeats": (state.get("repeats", 0) + 1
-                        if previous and near_copy(previous, draft) else 0),
-            "deviations": [],
-            "needs_from_human": [],
-            "calls": _calls(stats),
-            "meets_bar": False,
-            "writer_log": log,
-        }
+        return _round(state, draft, [], [], stats, log)
 
     def _repaired(self, state: LoopState, stats: list[CallStat],
                   log: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -322,16 +320,8 @@ class Nodes:
                     "attempts": outcome.log()})
         if not outcome.changed:
             return None
-        return {
-            "round": state.get("round", 0) + 1,
-            "draft": outcome.draft,
-            "repeats": 0,
-            "deviations": best["deviations"],
-            "needs_from_human": outcome.needs,
-            "calls": _calls(stats),
-            "meets_bar": False,
-            "writer_log": log,
-        }
+        return _round(state, outcome.draft, outcome.needs, best["deviations"], stats, log,
+                      progressed=True)
 
     # -- checks (no model; run by the critic node) -------------------------------------
     def checks(self, state: LoopState) -> dict[str, Any]:

@@ -211,16 +211,14 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
     brief = state["brief"]
     tag, block = fence("source", brief["source_text"].rstrip())
     short = name.qualname.split(".")[-1]
-    params = name.signature[name.signature.index("(") + 1: -1].strip()
     instance = (fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
                 if name.kind == "method" else "")
     user = template("doc_name").substitute(
         file=brief.get("origin_name", ""), source_tag=tag,
         source_block=block, kind=name.kind, signature=name.signature,
         code_block=fence("code", name.code)[1], short=short, instance=instance,
-        call=f"{short}({params})" if name.kind != "class" else name.signature,
-        params=", ".join(f"`{p.split('=')[0].strip()}`" for p in params.split(",")
-                         if p.strip()) or "none (an empty list)")
+        call=f"{short}({name.arguments})" if name.kind != "class" else name.signature,
+        params=", ".join(f"`{p}`" for p in name.parameters) or "none (an empty list)")
     return [{"role": "system", "content": template("doc_system").substitute()},
             {"role": "user", "content": user}]
 

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from batch import placeholders as ph
 from batch import requirements as req
+from batch.checks import word_count
 from batch.cleanup import strip_chatter
 from batch.prompting import fragment
 from batch.state import Finding, Repair
@@ -60,7 +61,6 @@ class Attempt:
     by: Literal["code", "model"]
     kept: bool
     fixed: list[str] = field(default_factory=list)  # the must_fix codes it removed
-    note: str = ""  # why a candidate was not even judged (no valid answer, no change)
 
 
 @dataclass
@@ -206,7 +206,8 @@ class Repairer:
     def _repair(self, state: Outcome, finding: Finding) -> None:
         repair: Repair = finding["repair"]
         action = repair["action"]
-        for by, make in self._candidates(state.draft, repair):
+        by = "code"
+        for by, make in self._candidates(state.draft, repair, state.findings):
             for candidate in make():
                 if candidate is None or candidate.strip() == state.draft.strip():
                     continue
@@ -217,9 +218,9 @@ class Repairer:
                     state.attempts.append(Attempt(finding["code"], action, by, True, fixed))
                     state.draft, state.needs, state.findings = candidate, needs, after
                     return
-        state.attempts.append(Attempt(finding["code"], action, "model", False))
+        state.attempts.append(Attempt(finding["code"], action, by, False))
 
-    def _candidates(self, draft: str, repair: Repair):
+    def _candidates(self, draft: str, repair: Repair, findings: list[Finding]):
         """(who made them, a generator of candidate drafts): code's first, since they
         cost nothing, then the model's, one sample at a time (a sample stops being drawn
         as soon as one is kept)."""
@@ -241,7 +242,7 @@ class Repairer:
             yield "code", lambda: self._placeholder_by_code(draft, sentences, repair)
             yield "model", lambda: self._placeholder_by_model(draft, sentences, repair)
         elif action == "shorten":
-            yield "code", lambda: [self._cut_by_code(draft, repair["words"])]
+            yield "code", lambda: [self._cut_by_code(draft, repair["words"], findings)]
             yield "model", lambda: self._shortened(draft, repair["words"])
         elif action == "lengthen":
             yield "model", lambda: self._lengthened(draft, repair["words"])
@@ -293,16 +294,17 @@ class Repairer:
             else:
                 yield from placements(draft, new, ph.detail(placeholder))
 
-    def _cut_by_code(self, draft: str, limit: int) -> str | None:
+    def _cut_by_code(self, draft: str, limit: int, findings: list[Finding]) -> str | None:
         """Sentences dropped, the last of the longest paragraph first, as long as no new
-        problem appears, until the text is within `limit` words."""
+        problem appears (beside the `findings` the draft has), until the text is within
+        `limit` words."""
         current = draft
-        before = must_fix(self.judge(draft, needs_for(draft, [])))
+        before = must_fix(findings)
         for _ in range(40):
-            if req_words(current) <= limit:
+            if word_count(current) <= limit:
                 return current
             blocks = _blocks(current)
-            body = sorted(_body(blocks), key=lambda i: -req_words(blocks[i]))
+            body = sorted(_body(blocks), key=lambda i: -word_count(blocks[i]))
             for i in body:
                 dropped = False
                 for s in reversed(req.sentences(blocks[i])):
@@ -316,34 +318,30 @@ class Repairer:
                     break
             else:
                 return None
-        return current if req_words(current) <= limit else None
+        return current if word_count(current) <= limit else None
 
     def _shortened(self, draft: str, limit: int):
         blocks = _blocks(draft)
         body = _body(blocks)
-        i = max(body, key=lambda j: req_words(blocks[j]))
-        excess = req_words(draft) - limit
-        budget = max(10, req_words(blocks[i]) - excess - max(5, limit // 20))
+        i = max(body, key=lambda j: word_count(blocks[j]))
+        excess = word_count(draft) - limit
+        budget = max(10, word_count(blocks[i]) - excess - max(5, limit // 20))
         task = fragment("repair_shorten", words=budget, paragraph=blocks[i].strip())
         for sample in range(self.samples):
             text = strip_chatter(self.ask(draft, task, sample, budget) or "").strip()
-            if text and req_words(text) <= budget + 5:
+            if text and word_count(text) <= budget + 5:
                 yield _join([*blocks[:i], text, *blocks[i + 1:]])
 
     def _lengthened(self, draft: str, limit: int):
         blocks = _blocks(draft)
         body = [i for i in _body(blocks) if not _is_list(blocks[i])] or _body(blocks)
-        i = max(body, key=lambda j: req_words(blocks[j]))
-        missing = limit - req_words(draft) + max(5, limit // 20)
+        i = max(body, key=lambda j: word_count(blocks[j]))
+        missing = limit - word_count(draft) + max(5, limit // 20)
         task = fragment("repair_lengthen", words=missing, paragraph=blocks[i].strip())
         for sample in range(self.samples):
             text = " ".join(strip_chatter(self.ask(draft, task, sample, missing) or "").split())
             if text:
                 yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1:]])
-
-
-def req_words(text: str) -> int:
-    return len(req.WORD.findall(text))
 
 
 def needs_for(draft: str, needs: Needs) -> Needs:
