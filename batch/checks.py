@@ -194,7 +194,8 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
             finding["repair"] = Repair(action="state", fact=r["text"], goal=(
                 f"tells the readers that {r['subject']} is not known yet"
                 if r["kind"] == "gap" else
-                "asks the readers to do it" if r["kind"] == "ask" else "states it"))
+                "asks the readers to do this" if r["kind"] == "ask" else
+                "states this fact of the brief"))
         out.append(finding)
     return out
 

@@ -367,13 +367,20 @@ class Nodes:
     def critic(self, state: LoopState) -> dict[str, Any]:
         """The code checks, then the critic model, then the verdict of both. The checks
         come first: one that fails costs no model call. A retried or resumed node runs
-        them again (they are deterministic)."""
+        them again (they are deterministic).
+
+        In advice mode the critic is asked only about a draft the checks pass: on one
+        they refuse, its points could not change the verdict, and the next round repairs
+        what the checks found, not what the critic said."""
         checked = self.checks(state)
         judged: LoopState = {**state, **checked}
         rubric = rubric_of(judged)
         stats: list[CallStat] = []
-        answer = ask(self.models.get("critic"), "critic", critic_messages(judged, rubric),
-                     critic_schema_of(rubric), stats)
+        refused = any(f["severity"] == "must_fix" for f in checked["findings"])
+        answer = None
+        if self.critic_mode == "gate" or not refused:
+            answer = ask(self.models.get("critic"), "critic", critic_messages(judged, rubric),
+                         critic_schema_of(rubric), stats)
         update = {**checked, **self.verdict(judged, answer, self.critic_mode)}
         update["calls"] = _calls(stats)
         return update
@@ -381,16 +388,18 @@ class Nodes:
     @staticmethod
     def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
         """The score, the must_fix and the verdict from the code checks' findings and the
-        critic's answer, as `mode` ("gate" or "advice") weighs the model."""
+        critic's answer, as `mode` ("gate" or "advice") weighs the model. `answer` is
+        None when the critic was not asked (advice on a draft the checks refuse)."""
         rubric = rubric_of(state)
-        scores = answer.scores.model_dump()
-        critic_score = rubric.weighted_score(scores)
+        scores = answer.scores.model_dump() if answer is not None else {}
+        critic_score = rubric.weighted_score(scores) if answer is not None else None
         findings = state.get("findings", [])
         judged = [state.get("draft", ""), *sources_of(state)]
-        critic_must, echoes = checks.split_echoes(checks.sanitize_feedback(answer.must_fix),
-                                                  judged)
+        critic_must, echoes = checks.split_echoes(
+            checks.sanitize_feedback(answer.must_fix if answer is not None else []), judged)
         critic_improve, more = checks.split_echoes(
-            checks.sanitize_feedback(answer.would_improve), judged)
+            checks.sanitize_feedback(answer.would_improve if answer is not None else []),
+            judged)
         must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
         would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
         if any(f["code"] in checks.NO_TEXT for f in findings):
@@ -424,7 +433,10 @@ class Nodes:
             "must_fix_history": [keys],
         }
         best = state.get("best")
-        if best is None or score >= best["score"]:
+        # a tie keeps the earlier draft: a later one was never shown to be better (and
+        # the repairs of the earlier one may not have been tried yet)
+        if best is None or (score, -len(must_fix)) > (best["score"],
+                                                      -len(best.get("must_fix", []))):
             update["best"] = BestDraft(
                 draft=state["draft"], score=score, round=state.get("round", 0),
                 needs_from_human=state.get("needs_from_human", []),

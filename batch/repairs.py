@@ -39,6 +39,7 @@ Ask = Callable[[str, str, int, int], str | None]
 
 _MARKER = re.compile(r"^(\s*(?:[-*+•]|\d+[.)])\s+|\s*#{1,6}\s+|\s*>\s*)")
 MAX_SENTENCE_WORDS = 60
+_LENGTH_ACTIONS = ("shorten", "lengthen")
 MIN_SENTENCE_WORDS = 4  # "750 ml" is a fragment, not the sentence that was asked for
 
 
@@ -174,6 +175,21 @@ def clean_sentence(text: str | None) -> str:
     return text
 
 
+def nearest_sentence(draft: str, fact: str) -> str:
+    """The sentence of the draft (not a heading) that shares most words with `fact`,
+    or "" when none shares any."""
+    terms = set(req.content_terms(fact))
+    best, most = "", 0
+    for block in _blocks(draft):
+        if _is_heading(block):
+            continue
+        for sentence in req.sentences(block):
+            shared = len(terms & req.stems_of(sentence))
+            if shared > most and word_count(sentence) <= MAX_SENTENCE_WORDS:
+                best, most = sentence, shared
+    return best
+
+
 def placeholder_sentence(subject: str, placeholder: str) -> str:
     """What code writes where a fact is not known: the subject and its placeholder."""
     subject = " ".join(subject.split()).strip(" .:;") or "To be confirmed"
@@ -190,15 +206,17 @@ class Repairer:
     max_tasks: int = 8  # findings tried per call (each costs up to `samples` model calls)
 
     def run(self, draft: str, needs: Needs, findings: list[Finding]) -> Outcome:
-        """Every must_fix finding with a repair tried once, in the checks' order, each on
-        the draft as the repairs before it left it."""
+        """Every must_fix finding with a repair tried once, each on the draft as the
+        repairs before it left it: what the text says first, in the checks' order, and
+        its length last (a fact stated after the cut would make it too long again)."""
         state = Outcome(draft, needs_for(draft, needs), findings, [])
         tried: set[str] = set()
         while len(tried) < self.max_tasks:
-            finding = next((f for f in state.findings if f["severity"] == "must_fix"
-                            and f.get("repair") and f["code"] not in tried), None)
-            if finding is None:
+            todo = [f for f in state.findings if f["severity"] == "must_fix"
+                    and f.get("repair") and f["code"] not in tried]
+            if not todo:
                 break
+            finding = min(todo, key=lambda f: f["repair"]["action"] in _LENGTH_ACTIONS)
             tried.add(finding["code"])
             self._repair(state, finding)
         return state
@@ -249,8 +267,8 @@ class Repairer:
 
     # each of these yields candidate drafts
 
-    def _sentences_from_model(self, draft: str, task: str):
-        for sample in range(self.samples):
+    def _sentences_from_model(self, draft: str, task: str, samples: int | None = None):
+        for sample in range(self.samples if samples is None else samples):
             text = clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS))
             if text and MIN_SENTENCE_WORDS <= len(req.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
@@ -266,8 +284,17 @@ class Repairer:
             yield drop_sentences(replace_sentence(draft, target, new), sentences[1:])
 
     def _stated(self, draft: str, repair: Repair):
-        task = fragment("repair_state", fact=repair["fact"].strip().rstrip("."),
-                        goal=repair["goal"])
+        fact = repair["fact"].strip().rstrip(".")
+        near = nearest_sentence(draft, fact)
+        if near:
+            # a sentence that says part of it already ("its foldable design" for "folds
+            # flat"): said whole there, the text does not say it twice
+            task = fragment("repair_rewrite", sentence=_MARKER.sub("", near).strip(),
+                            goal="also " + repair["goal"],
+                            fact_line=fragment("repair_fact", fact=fact))
+            for new in self._sentences_from_model(draft, task, samples=1):
+                yield replace_sentence(draft, near, new)
+        task = fragment("repair_state", fact=fact, goal=repair["goal"])
         for new in self._sentences_from_model(draft, task):
             yield from placements(draft, new, repair["fact"])
 

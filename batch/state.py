@@ -57,7 +57,7 @@ class FinalText(TypedDict):
     """What finish wrote: the run log reports these, not the last round's."""
 
     score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
-    critic_score: float
+    critic_score: float | None  # None: the critic was not asked (advice mode)
     must_fix: list[str]
     needs: list[dict[str, str]]
 
@@ -80,7 +80,7 @@ class LoopState(TypedDict, total=False):
     verification: str  # what running code verified this round (API docs), or why not
     scores: dict[str, int]
     score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
-    critic_score: float
+    critic_score: float | None  # None: the critic was not asked (advice mode)
     must_fix: list[str]
     would_improve: list[str]
     meets_bar: bool

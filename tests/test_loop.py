@@ -100,7 +100,9 @@ def test_high_score_with_must_fix_is_not_approved(project, settings):
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "max_rounds"
     assert r.record["score_history"] == [100.0, 100.0, 100.0]
-    assert r.record["open_must_fix"] == ["Problem 2."]
+    # three drafts judged alike: the text set aside is the first, with its own problem
+    assert r.record["open_must_fix"] == ["Problem 0."]
+    assert "version one" in (project / "output" / "needs-work" / "a.md").read_text()
 
 
 def test_invented_number_blocks_approval_whatever_the_critic_says(project, settings):
@@ -391,6 +393,18 @@ def test_advice_mode_a_failed_check_still_blocks(project):
     [r] = run(s, project, writer, critic).results
     assert r.outcome == "max_rounds" and r.record["uncovered"] == ["R2"]
     assert r.record["score"] < 100
+    # the critic's points could not change that verdict: it was not asked
+    assert critic.calls == 0
+
+
+@pytest.mark.parametrize("mode, asked", [("advice", 1), ("gate", 2)])
+def test_the_critic_is_asked_about_a_refused_draft_only_when_it_gates(project, mode, asked):
+    s = make_settings(project, **{"models.critic_mode": mode, "loop.max_rounds": 2})
+    write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
+    writer = ScriptedModel([writer_answer(GOOD), writer_answer(GOOD + " Remote work is fine.")])
+    critic = ScriptedModel([critic_answer(5), critic_answer(5)])
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == "approved" and critic.calls == asked
 
 
 def test_a_revision_that_never_comes_back_valid_sets_the_best_draft_aside(project, settings):

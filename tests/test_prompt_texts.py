@@ -206,7 +206,7 @@ def repair_rewrite(settings: Settings) -> str:
 
 
 def repair_state(settings: Settings) -> str:
-    return _repair(settings, fragment("repair_state", goal="states it",
+    return _repair(settings, fragment("repair_state", goal="states this fact of the brief",
                                       fact="The Berlin office opens on 1 November."))
 
 

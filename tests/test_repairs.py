@@ -75,6 +75,44 @@ def test_a_repair_that_breaks_something_else_is_rolled_back_and_the_next_sample_
     assert len(ask.tasks) == 2 and codes(out.findings) == []
 
 
+def test_a_text_too_long_and_missing_a_fact_gets_the_fact_then_the_cut():
+    draft = ("The Lumo desk lamp has an aluminium arm and a USB-C charging port in the "
+             "base. It is a lamp that many people will like to use every single day. "
+             "Its light suits long evenings at a desk as well as early mornings. "
+             "It has 5 brightness levels.")
+    ask = Script("It folds flat for travel.")
+    before, out, _ = run(LAMP, draft, ask, max_words=40)
+    assert codes(before) == ["too-long", "uncovered:R5"]
+    assert codes(out.findings) == [] and "It folds flat for travel." in out.draft
+    assert [a.action for a in out.attempts] == ["state", "shorten"]
+
+
+def test_a_fact_half_said_is_said_whole_in_its_own_sentence_not_twice():
+    draft = ("The Lumo desk lamp has an aluminium arm, a USB-C charging port in the base "
+             "and 5 brightness levels. Its foldable design is made for travel.")
+    ask = Script("Its design folds flat for travel.")
+    before, out, _ = run(LAMP, draft, ask)
+    assert "uncovered:R5" in codes(before) and codes(out.findings) == []
+    assert "foldable" not in out.draft and out.draft.count("travel") == 1
+    assert "Its foldable design is made for travel." in ask.tasks[0]
+
+
+def test_a_half_said_fact_the_rewrite_misses_gets_a_sentence_of_its_own():
+    draft = ("The Lumo desk lamp has an aluminium arm, a USB-C charging port in the base "
+             "and 5 brightness levels. Its foldable design is made for travel.")
+    ask = Script("Its design is made for travel.", "It folds flat for travel.")
+    _, out, _ = run(LAMP, draft, ask)
+    assert codes(out.findings) == [] and out.draft.rstrip().endswith("It folds flat for travel.")
+    assert "Its foldable design" in out.draft and len(ask.tasks) == 2
+
+
+def test_nearest_sentence_shares_most_words_and_none_is_none():
+    draft = "# Lumo\n\nIt has a dial. It folds away for travel.\n"
+    assert repairs.nearest_sentence(draft, "folds flat for travel") == "It folds away for travel."
+    assert repairs.nearest_sentence(draft, "aluminium arm") == ""
+    assert repairs.nearest_sentence("# Lumo lamp\n\nIt is bright.", "Lumo lamp") == ""
+
+
 def test_no_valid_answer_is_never_a_repair():
     draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
              "levels. It folds flat for travel.")
