@@ -558,15 +558,19 @@ def check_repeated(draft: str) -> list[Finding]:
     return out
 
 
-def check_given_as_gap(draft: str, brief: str) -> list[Finding]:
+def check_given_as_gap(draft: str, brief: str, unknown: Iterable[str] = ()) -> list[Finding]:
     """A fact the brief gives, wrapped in a placeholder as if it were missing
     ("[TIME NEEDED: 15:00 CET]" where the brief says 15:00 CET): the fact is written,
     not asked of a person. Only a gap that holds a figure and is word for word a piece
     of the brief counts: "[FIGURE NEEDED: Q3 revenue]" holds no figure, and
-    "[FIGURE NEEDED: Ridgeway 28 price]" names what is missing, in words of its own."""
+    "[FIGURE NEEDED: Ridgeway 28 price]" names what is missing, in words of its own.
+    Nor does one worded as the brief words what it does not know (`unknown`, the
+    texts of its missing facts): "[DATE NEEDED: reopening time on 13 June]" where the
+    brief says "the reopening time on 13 June is not confirmed yet"."""
     if not brief:
         return []
     flat = " ".join(brief.lower().split())
+    gaps = [" ".join(u.lower().split()) for u in unknown]
     out: list[Finding] = []
     for m in ph.BRACKETED.finditer(draft):
         whole, inside = m.group(0), m.group(1)
@@ -575,6 +579,8 @@ def check_given_as_gap(draft: str, brief: str) -> list[Finding]:
         given = inside.split(":", 1)[1].strip().strip(".")
         if not req.numbers_of(given) or not re.search(
                 r"(?<!\w)" + re.escape(" ".join(given.lower().split())) + r"(?!\w)", flat):
+            continue
+        if any(" ".join(given.lower().split()) in gap for gap in gaps):
             continue
         out.append(Finding(
             code=f"placeholder-given:{ph.normalize(whole)[:80]}", severity="must_fix",
@@ -631,7 +637,8 @@ def run_checks(
         *check_copied_brief(draft, brief),
         *check_placeholders(draft, needs),
         *check_placeholder_forms(draft),
-        *check_given_as_gap(draft, brief),
+        *check_given_as_gap(draft, brief,
+                            [r["text"] for r in checklist if r["kind"] == "missing"]),
         # API docs rightly say a parameter's meaning again for each function
         *(check_repeated(draft) if brief else []),
         *check_html(draft),

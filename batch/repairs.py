@@ -175,6 +175,26 @@ def clean_sentence(text: str | None) -> str:
     return text
 
 
+def without_empty_headings(text: str) -> str:
+    """The text without a heading that has nothing under it before the next heading of
+    its level or above (or the end)."""
+    lines = text.split("\n")
+
+    def level(line: str) -> int:
+        m = re.match(r"^\s*(#{1,6})\s", line)
+        return len(m.group(1)) if m else 0
+
+    keep = []
+    for i, line in enumerate(lines):
+        own = level(line)
+        if own:
+            rest = next((ln for ln in lines[i + 1:] if ln.strip()), "")
+            if not rest or 0 < level(rest) <= own:
+                continue
+        keep.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(keep)).strip() + "\n"
+
+
 def nearest_sentence(draft: str, fact: str) -> str:
     """The sentence of the draft (not a heading) that shares most words with `fact`,
     or "" when none shares any."""
@@ -260,8 +280,12 @@ class Repairer:
             yield "code", lambda: self._placeholder_by_code(draft, sentences, repair)
             yield "model", lambda: self._placeholder_by_model(draft, sentences, repair)
         elif action == "shorten":
-            yield "code", lambda: [self._cut_by_code(draft, repair["words"], findings)]
-            yield "model", lambda: self._shortened(draft, repair["words"])
+            cut, within = self._cut_by_code(draft, repair["words"], findings)
+            if within:
+                yield "code", lambda: [cut]
+            # what code could not cut far enough, the model shortens further: the
+            # longest paragraph of the text code cut, not of the text as it was
+            yield "model", lambda: self._shortened(cut, repair["words"])
         elif action == "lengthen":
             yield "model", lambda: self._lengthened(draft, repair["words"])
 
@@ -303,7 +327,10 @@ class Repairer:
         line = placeholder_sentence(subject, repair["placeholder"])
         if sentences:
             yield drop_sentences(replace_sentence(draft, sentences[0], line), sentences[1:])
-        yield from placements(drop_sentences(draft, sentences), line, subject)
+            yield from placements(drop_sentences(draft, sentences), line, subject)
+        # the sentences near the gap may state what the brief does give ("resurfaced
+        # from 9 to 13 June" beside the unknown reopening time): kept, the line added
+        yield from placements(draft, line, subject)
 
     def _placeholder_by_model(self, draft: str, sentences: list[str], repair: Repair):
         placeholder = repair["placeholder"]
@@ -321,21 +348,23 @@ class Repairer:
             else:
                 yield from placements(draft, new, ph.detail(placeholder))
 
-    def _cut_by_code(self, draft: str, limit: int, findings: list[Finding]) -> str | None:
+    def _cut_by_code(self, draft: str, limit: int, findings: list[Finding]
+                     ) -> tuple[str, bool]:
         """Sentences dropped, the last of the longest paragraph first, as long as no new
         problem appears (beside the `findings` the draft has), until the text is within
-        `limit` words."""
+        `limit` words: (the text cut, whether it is within). A heading is never a
+        sentence to drop, but goes when nothing is left under it."""
         current = draft
         before = must_fix(findings)
-        for _ in range(40):
-            if word_count(current) <= limit:
-                return current
+        while word_count(current) > limit:
             blocks = _blocks(current)
             body = sorted(_body(blocks), key=lambda i: -word_count(blocks[i]))
+            dropped = False
             for i in body:
-                dropped = False
                 for s in reversed(req.sentences(blocks[i])):
-                    candidate = replace_sentence(current, s, "")
+                    if s.lstrip().startswith("#"):
+                        continue
+                    candidate = without_empty_headings(replace_sentence(current, s, ""))
                     if must_fix(self.judge(candidate, needs_for(candidate, []))) - before - {
                             "too-long"}:
                         continue  # dropping it loses a fact the brief asks for
@@ -343,32 +372,45 @@ class Repairer:
                     break
                 if dropped:
                     break
-            else:
-                return None
-        return current if word_count(current) <= limit else None
+            if not dropped:
+                return current, False
+        return current, True
 
     def _shortened(self, draft: str, limit: int):
         blocks = _blocks(draft)
         body = _body(blocks)
-        i = max(body, key=lambda j: word_count(blocks[j]))
+        i = max(body, key=lambda j: word_count(_under_heading(blocks[j])[1]))
+        head, paragraph = _under_heading(blocks[i])
         excess = word_count(draft) - limit
-        budget = max(10, word_count(blocks[i]) - excess - max(5, limit // 20))
-        task = fragment("repair_shorten", words=budget, paragraph=blocks[i].strip())
+        budget = max(10, word_count(paragraph) - excess - max(5, limit // 20))
+        task = fragment("repair_shorten", words=budget, paragraph=paragraph.strip())
         for sample in range(self.samples):
             text = strip_chatter(self.ask(draft, task, sample, budget) or "").strip()
             if text and word_count(text) <= budget + 5:
-                yield _join([*blocks[:i], text, *blocks[i + 1:]])
+                yield _join([*blocks[:i], head + text, *blocks[i + 1:]])
 
     def _lengthened(self, draft: str, limit: int):
         blocks = _blocks(draft)
         body = [i for i in _body(blocks) if not _is_list(blocks[i])] or _body(blocks)
-        i = max(body, key=lambda j: word_count(blocks[j]))
+        i = max(body, key=lambda j: word_count(_under_heading(blocks[j])[1]))
         missing = limit - word_count(draft) + max(5, limit // 20)
-        task = fragment("repair_lengthen", words=missing, paragraph=blocks[i].strip())
+        paragraph = _under_heading(blocks[i])[1]
+        task = fragment("repair_lengthen", words=missing, paragraph=paragraph.strip())
         for sample in range(self.samples):
             text = " ".join(strip_chatter(self.ask(draft, task, sample, missing) or "").split())
             if text:
                 yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1:]])
+
+
+def _under_heading(block: str) -> tuple[str, str]:
+    """(the heading lines that open a block, with their line breaks; the rest): a
+    paragraph written right under its heading is rewritten without it."""
+    lines = block.split("\n")
+    n = 0
+    while n < len(lines) and lines[n].lstrip().startswith("#"):
+        n += 1
+    head = "\n".join(lines[:n]) + "\n" if n else ""
+    return head, "\n".join(lines[n:])
 
 
 def needs_for(draft: str, needs: Needs) -> Needs:

@@ -16,6 +16,10 @@ elif sys.argv[1:2] == ["drafts"]:
     from bench.drafts import main as drafts_main
 
     drafts_main(sys.argv[2:])
+elif sys.argv[1:2] == ["claims"]:
+    from bench.claims import main as claims_main
+
+    claims_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

@@ -63,6 +63,7 @@ def load_cases(data: Path = DATA) -> list[dict[str, Any]]:
             meta, body = split_front_matter_free(path.read_text(encoding="utf-8"))
             cases.append({"brief": briefs[folder.name], "name": f"{folder.name}/{path.stem}",
                           "expect": meta["expect"], "defect": meta.get("defect") or "none",
+                          "claim": meta.get("claim", ""),
                           "needs": meta.get("needs_from_human") or [],
                           "deviations": meta.get("deliberate_deviations") or [],
                           "draft": body.strip()})

@@ -2,6 +2,7 @@ import pytest
 
 from batch import checks
 from batch.cleanup import html_to_markdown, strip_chatter
+from batch.requirements import build_checklist
 
 
 def test_placeholder_listed_and_present_is_fine():
@@ -158,6 +159,22 @@ def test_a_fact_the_brief_gives_wrapped_in_a_placeholder_is_unwrapped_by_its_rep
     assert not checks.check_given_as_gap("Revenue was [FIGURE NEEDED: Q3 revenue].",
                                          "Q3 revenue is not known yet.")
     assert not checks.check_given_as_gap("[DATE NEEDED: 3 May]", "It opens on 1 May.")
+
+
+def test_a_gap_worded_as_the_brief_words_what_it_does_not_know_is_a_real_gap():
+    brief = ("- The car park is resurfaced from 9 to 13 June.\n"
+             "- The exact reopening time on 13 June is not confirmed yet.")
+    checklist = build_checklist({"id": "b", "text": brief, "kind": "text"})
+    draft = ("The car park is resurfaced from 9 to 13 June. It reopens on 13 June at "
+             "[DATE NEEDED: reopening time on 13 June].")
+    needs = [{"placeholder": "[DATE NEEDED: reopening time on 13 June]", "question": "?"}]
+    found = checks.run_checks(draft=draft, needs=needs, sources=[brief],
+                              number_severity="must_fix", min_words=None, max_words=None,
+                              banned_phrases=[], brief=brief, checklist=checklist)
+    assert [f["code"] for f in found if f["severity"] == "must_fix"] == []
+    # the same label is a given fact wrapped when the brief does not call it unknown
+    assert checks.check_given_as_gap(draft, "It reopens on 13 June at 8:00. The reopening "
+                                            "time on 13 June is 8:00.")
 
 
 def test_another_form_of_a_word_the_brief_gives_is_not_an_invented_name():

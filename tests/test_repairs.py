@@ -160,6 +160,20 @@ def test_a_fact_told_as_unknown_becomes_its_placeholder_by_code():
     assert not ask.tasks
 
 
+def test_a_gap_beside_a_given_fact_is_added_and_the_fact_kept():
+    brief = ("Notice to all tenants.\n\n- The lifts are serviced from 3 to 7 March.\n"
+             "- Use the stairs on those days.\n"
+             "- The exact restart time on 7 March is not confirmed yet.")
+    draft = ("The lifts are serviced from 3 to 7 March. Please use the stairs on those "
+             "days.")
+    before, out, judge = run(brief, draft, Script())
+    assert [c.split(":")[0] for c in codes(before)] == ["missing-placeholder"]
+    assert codes(out.findings) == [] and codes(judge(out.draft, out.needs)) == []
+    assert "serviced from 3 to 7 March" in out.draft
+    [need] = out.needs
+    assert need["placeholder"] in out.draft
+
+
 def test_too_long_cuts_sentences_that_carry_nothing_the_brief_asks():
     filler = " ".join(["It is a lamp that many people will enjoy using at their desk."] * 3)
     draft = ("The Lumo desk lamp has an aluminium arm, a USB-C charging port in the base "
@@ -168,6 +182,25 @@ def test_too_long_cuts_sentences_that_carry_nothing_the_brief_asks():
     assert "too-long" in codes(before)
     assert codes(out.findings) == []
     assert "aluminium arm" in out.draft and checks.word_count(out.draft) <= 40
+
+
+def test_what_code_cannot_cut_far_enough_the_model_shortens_from_the_cut():
+    draft = ("## Lumo\n\n### Features\nThe Lumo desk lamp has an aluminium arm that "
+             "bends easily, a USB-C charging port in the base that charges quickly, and 5 "
+             "brightness levels for every hour of the working day. It folds flat for "
+             "travel, so it fits into a bag.\n\n### Why\nMany people will enjoy it.")
+    ask = Script("The Lumo desk lamp has an aluminium arm, a USB-C charging port in the "
+                 "base and 5 brightness levels. It folds flat for travel.")
+    before, out, _ = run(LAMP, draft, ask, max_words=30)
+    assert "too-long" in codes(before) and codes(out.findings) == []
+    # the model was given the paragraph code left, without the sentence code cut
+    assert "Many people" not in ask.tasks[0] and "charges quickly" in ask.tasks[0]
+    assert "### Why" not in out.draft and "### Features" in out.draft
+
+
+def test_a_heading_left_with_nothing_under_it_goes():
+    text = "# A\n\n## B\n\n## C\ntext\n\n### D\n\n## E\n"
+    assert repairs.without_empty_headings(text) == "# A\n\n## C\ntext\n"
 
 
 def test_an_invented_name_is_dropped_with_its_sentence_when_it_carries_nothing():
