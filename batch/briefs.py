@@ -21,6 +21,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -45,6 +46,10 @@ class Brief:
     title: str = ""
     kind: str = "brief"  # "brief" | "source"
     source_text: str = ""  # the code to document, for kind == "source"
+    # the file it was read from, for kind == "source", whichever source named it (a
+    # folder, a sheet row): its name says how it is checked, its folder is where its
+    # examples run
+    source_path: str = ""
     rubric: str | None = None
     house_rules: str | None = None
     min_words: int | None = None
@@ -77,13 +82,30 @@ class FolderScan:
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
+class _NoAliasLoader(yaml.SafeLoader):
+    """YAML without anchors and aliases: a few hundred bytes of nested aliases expand
+    to billions of values (and a brief's front matter never needs them)."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "aliases (*name) are not allowed here", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def load_yaml(text: str) -> Any:
+    """yaml.safe_load, refusing aliases (YAMLError)."""
+    return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+
+
 def split_front_matter(text: str) -> tuple[dict, str]:
     """Return (front matter mapping, body). Raises ValueError if the front matter is bad."""
     m = _FRONT.match(text)
     if not m:
         return {}, text
     try:
-        data = yaml.safe_load(m.group(1))
+        data = load_yaml(m.group(1))
     except yaml.YAMLError as e:
         raise ValueError(f"front matter does not parse: {str(e).splitlines()[0]}") from None
     if data is None:
@@ -184,7 +206,8 @@ def load_brief_file(path: Path, max_bytes: int) -> Brief:
     if suffix in SOURCE_SUFFIXES:
         return Brief(id=path.stem if suffix == ".py" else path.name, origin=str(path),
                      title=f"API documentation for {path.name}", kind="source",
-                     text=fragment("source_task", name=path.name), source_text=text)
+                     text=fragment("source_task", name=path.name), source_text=text,
+                     source_path=str(path))
     data, body = split_front_matter(text)
     if not body.strip():
         raise ValueError("the brief has front matter but no text")

@@ -27,6 +27,7 @@ from batch import placeholders as ph
 from batch import review as review_mod
 from batch import schedule as schedule_mod
 from batch import stopping
+from batch.briefs import load_yaml
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.outcomes import OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
@@ -425,7 +426,7 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
 
 def read_answers_file(path: str) -> dict[str, str]:
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))  # JSON is YAML too
+        data = load_yaml(Path(path).read_text(encoding="utf-8"))  # JSON is YAML too
     except (OSError, yaml.YAMLError) as e:
         raise UserError(f"{path}: cannot read answers: {e}") from None
     if not isinstance(data, dict):

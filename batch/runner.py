@@ -168,10 +168,12 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
     threshold = loop.threshold if loop.threshold is not None else rubric.threshold
     brief_fields = {"id": brief.id, "title": brief.title, "text": brief.text,
                     "kind": brief.kind, "source_text": brief.source_text,
-                    "origin_name": Path(brief.origin).name,
-                    # a source file's own path, so its examples run beside its siblings
-                    "source_path": brief.origin if brief.kind == "source" and Path(
-                        brief.origin).is_file() else "",
+                    # a source file by its own name (how it is checked), and its own
+                    # path, so its examples run beside its siblings: the same whether a
+                    # folder or a sheet's row named it
+                    "origin_name": Path(brief.source_path or brief.origin).name,
+                    "source_path": brief.source_path if brief.kind == "source" and Path(
+                        brief.source_path).is_file() else "",
                     "min_words": brief.min_words, "max_words": brief.max_words}
     state: LoopState = {
         "brief": brief_fields,

@@ -143,6 +143,7 @@ def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
         raise ValueError(f"source_file {source_file!r} is not a source file we document")
     code = read_text_file(path, max_bytes)
     return Brief(**{**brief.__dict__, "kind": "source", "source_text": code,
+                    "source_path": str(path),
                     "title": brief.title or f"API documentation for {path.name}"})
 
 

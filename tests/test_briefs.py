@@ -134,3 +134,31 @@ def test_front_matter_limits_win_over_the_briefs_words(tmp_path):
     path = tmp_path / "b.md"
     path.write_text("---\nmax_words: 90\n---\nKeep it under 200 words.\n", encoding="utf-8")
     assert load_brief_file(path, 10_000).max_words == 90
+
+
+def _alias_bomb(key: str) -> str:
+    levels = ['&a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True):
+        levels.append(f"&{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    return f"---\n{key}: [{', '.join(levels)}]\n---\nWrite a memo.\n"
+
+
+@pytest.mark.parametrize("key", ["title", "id", "min_words", "rubric"])
+def test_a_front_matter_of_nested_aliases_is_a_bad_brief_at_once(tmp_path, key):
+    import time
+    (tmp_path / "bomb.md").write_text(_alias_bomb(key))
+    (tmp_path / "fine.md").write_text("Write a memo.")
+    assert len(_alias_bomb(key)) < 600  # 9**9 values if expanded
+    started = time.perf_counter()
+    found, _ = scan(tmp_path)
+    assert time.perf_counter() - started < 5
+    bad = found["bomb"]
+    assert isinstance(bad, BadBrief) and "aliases" in bad.reason and len(bad.reason) < 300
+    assert isinstance(found["fine"], Brief)
+
+
+def test_front_matter_reads_as_before_and_aliases_are_refused():
+    data, body = split_front_matter("---\ntitle: T\nmax_words: 5\n---\nx")
+    assert data == {"title": "T", "max_words": 5} and body == "x"
+    with pytest.raises(ValueError, match="aliases"):
+        split_front_matter("---\ntitle: &t T\nrubric: *t\n---\nx")

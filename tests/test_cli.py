@@ -153,3 +153,16 @@ def test_worker_without_a_cluster_says_what_to_configure(tmp_path):
     result = CliRunner().invoke(cli, ["--config", str(cfg), "worker"])
     assert result.exit_code == 2
     assert "no cluster configured" in result.output and "Traceback" not in result.output
+
+
+def test_the_review_token_variable_the_readme_documents_breaks_no_command(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["init", str(tmp_path / "proj")]).exit_code == 0
+    monkeypatch.chdir(tmp_path / "proj")
+    monkeypatch.setenv("BRIEFLOOP_REVIEW_TOKEN", "s3cret-token")
+    for args in (["runs"], ["review", "list"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+        assert "unknown key" not in result.output

@@ -309,6 +309,31 @@ def test_source_file_uses_api_docs_rubric_and_is_documented_name_by_name(project
         == set(scores)
 
 
+@pytest.mark.parametrize("named_by", ["folder", "csv row"])
+def test_a_source_file_is_checked_the_same_whichever_source_names_it(project, settings,
+                                                                      named_by):
+    code = '"""Sums."""\n\n\ndef add(a, b):\n    return a + b\n'
+    if named_by == "folder":
+        (project / "briefs" / "calc.py").write_text(code)
+        source = project / "briefs"
+    else:
+        (project / "sheet").mkdir()
+        (project / "sheet" / "calc.py").write_text(code)
+        (project / "sheet" / "rows.csv").write_text(
+            "id,brief,source_file\ncalc,Document this file.,calc.py\n")
+        source = project / "sheet" / "rows.csv"
+    # the model's example shows a wrong result: running it must catch that
+    writer = ScriptedModel([{"summary": "Adds.", "example": "add(2, 3)", "parameters": []}])
+    critic = ScriptedModel([critic_answer(
+        {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5})])
+    [r] = run_job(settings, source, models={"writer": writer, "critic": critic},
+                  strict=True).results
+    assert r.outcome == "approved"
+    assert r.record["verification"] == "examples run: 1 of 1 gave the result shown"
+    _, body = front_matter(r.record["output_path"])
+    assert ">>> add(2, 3)\n5\n```" in body
+
+
 def test_concurrency_runs_all_briefs(project):
     s = make_settings(project, **{"run.concurrency": 3})
     for i in range(5):
