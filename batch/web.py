@@ -9,8 +9,11 @@ found, the score history) and forms to approve, edit, revise or reject it.
 Security: it binds to loopback unless given a token; with a token every request must
 carry it (`?token=` once, then an HttpOnly cookie). Every POST carries a per-session CSRF
 token (double submit: cookie and form field) and is refused when its Origin is not this
-server. Everything a model or a brief wrote is escaped (Jinja2 autoescape; Markdown is
-rendered with raw HTML off), and the Content-Security-Policy allows no script at all.
+server; a POST without the session's CSRF cookie is refused before its body is read, and
+a body over MAX_FORM_BYTES is never read whole. The token swap's redirect is a local
+path (never "//host/"). Everything a model or a brief wrote is escaped (Jinja2
+autoescape; Markdown is rendered with raw HTML off), and the Content-Security-Policy
+allows no script at all.
 """
 
 from __future__ import annotations
@@ -55,6 +58,10 @@ CSRF_COOKIE = "briefloop_csrf"
 FLASH_COOKIE = "briefloop_flash"
 LOOPBACK_NAMES = ("127.0.0.1", "::1", "localhost")
 ACTIONS = ("approve", "edit", "revise", "reject")
+# A review answer is a few fields of text (an edited draft at most): a larger body is
+# refused before it is read whole, and before any form is parsed.
+MAX_FORM_BYTES = 1024 * 1024
+MAX_FORM_FIELDS = 200
 
 _markdown = MarkdownIt("commonmark", {"html": False})
 
@@ -215,7 +222,9 @@ class Guard(BaseHTTPMiddleware):
             if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
                 # Trade the token in the address for a cookie, and drop it from the URL.
                 rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-                target = request.url.path + (f"?{urlencode(rest)}" if rest else "")
+                # a path of this site only: "//evil.example/" would send the browser away
+                path = "/" + request.url.path.lstrip("/\\")
+                target = path + (f"?{urlencode(rest)}" if rest else "")
                 response: Response = RedirectResponse(target, status_code=303)
                 response.set_cookie(TOKEN_COOKIE, self.token, httponly=True,
                                     samesite="strict", path="/")
@@ -235,6 +244,22 @@ class Guard(BaseHTTPMiddleware):
         if fresh is not None:
             response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/")
         return with_headers(response)
+
+
+async def body_within(request: Request, limit: int) -> bool:
+    """Read the body (kept for request.form()) unless it is over `limit` bytes: False
+    then, having read at most `limit` + one chunk of it."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return False
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return False
+        chunks.append(chunk)
+    request._body = b"".join(chunks)  # what request.body() and .form() read from then on
+    return True
 
 
 def with_headers(response: Response) -> Response:
@@ -310,13 +335,17 @@ def create_app(settings: Settings, *, token: str | None = None,
         thread_id = request.path_params["thread_id"]
         if not origin_ok(request):
             return PlainTextResponse("403: cross-origin request refused", status_code=403)
-        raw = await request.form()
-        sent = str(raw.get("csrf", ""))
+        csrf_refused = PlainTextResponse("403: the form's CSRF token is missing or wrong "
+                                         "(reload the page and try again)", status_code=403)
         cookie = request.cookies.get(CSRF_COOKIE, "")
-        if not sent or not cookie or request.state.csrf_fresh or not hmac.compare_digest(
-                sent.encode(), cookie.encode()):
-            return PlainTextResponse("403: the form's CSRF token is missing or wrong "
-                                     "(reload the page and try again)", status_code=403)
+        if not cookie or request.state.csrf_fresh:
+            return csrf_refused  # no page of ours was loaded: nothing is read
+        if not await body_within(request, MAX_FORM_BYTES):
+            return PlainTextResponse("413: the form is too large", status_code=413)
+        raw = await request.form(max_fields=MAX_FORM_FIELDS, max_files=0)
+        sent = str(raw.get("csrf", ""))
+        if not sent or not hmac.compare_digest(sent.encode(), cookie.encode()):
+            return csrf_refused
         action = str(raw.get("action", ""))
         answers = {key[len("ph:"):]: str(value) for key, value in raw.multi_items()
                    if key.startswith("ph:")}
