@@ -14,6 +14,8 @@ import os
 import sys
 import traceback
 
+GOT_LIMIT = 4000
+
 
 def load(name):
     here = os.getcwd()
@@ -39,18 +41,22 @@ class Recorder(doctest.DocTestRunner):
     def report_start(self, out, test, example):
         pass
 
+    # What each example gave, for briefloop to judge: the comparison with the result
+    # shown is made outside the sandbox. `got` is cut, so that one example printing a
+    # flood still leaves a report that fits.
+    def _row(self, example, got, **more):
+        return {"source": example.source, "want": example.want, "got": got[:GOT_LIMIT],
+                "exc_msg": example.exc_msg, **more}
+
     def report_success(self, out, test, example, got):
-        self.rows.append({"source": example.source, "want": example.want, "got": got,
-                          "ok": True})
+        self.rows.append(self._row(example, got))
 
     def report_failure(self, out, test, example, got):
-        self.rows.append({"source": example.source, "want": example.want, "got": got,
-                          "ok": False})
+        self.rows.append(self._row(example, got))
 
     def report_unexpected_exception(self, out, test, example, exc_info):
         error = "".join(traceback.format_exception_only(exc_info[0], exc_info[1])).strip()
-        self.rows.append({"source": example.source, "want": example.want, "got": "",
-                          "ok": False, "error": error})
+        self.rows.append(self._row(example, "", error=error))
 
 
 def main():
@@ -73,7 +79,7 @@ def main():
         try:
             test = parser.get_doctest(text, globs, f"example {index + 1}", None, 0)
         except ValueError as e:  # malformed doctest text
-            runner.rows.append({"source": text, "want": "", "got": "", "ok": False,
+            runner.rows.append({"source": text, "want": "", "got": "", "exc_msg": None,
                                 "error": f"not a valid example: {e}"})
         else:
             runner.run(test, out=io.StringIO().write, clear_globs=True)

@@ -8,6 +8,11 @@ examples are model-written code). A shown result that differs from the real one,
 example that raises, is a must_fix carrying the real output, so the values a finished
 doc shows come from running the code, never from the model.
 
+Before anything runs, batch.example_rules reads each example: one that does more than
+call the module (an import of os, a dunder, open) is refused, never run. What each
+example printed comes back from the sandbox and is compared here, outside it; a run that
+does not come back whole is a must_fix, never a pass.
+
 The module is imported from a copy of its folder (sibling imports work, relative ones
 too); a module that cannot be imported, or no sandbox on this machine, means the doc is
 judged without running anything, and the verification note says so.
@@ -16,6 +21,7 @@ judged without running anything, and the verification note says so.
 from __future__ import annotations
 
 import ast
+import doctest
 import json
 import re
 import shutil
@@ -25,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from batch.example_rules import Rules
 from batch.sandbox import run_sandboxed, sandbox_problem
 from batch.state import Finding
 
@@ -159,13 +166,21 @@ class CallResult:
     error: str = ""  # the exception, "ValueError: below absolute zero"
 
 
+@dataclass(frozen=True)
+class HarnessRun:
+    report: dict | None  # the harness's report, or None
+    why: str = ""  # why there is none
+    kind: str = ""  # "" (a report) | "no-sandbox" | "import" | "timeout" | "failed"
+
+
 def _run_harness(texts: list[str], source: str, module: str, source_path: Path | None,
-                 timeout: float) -> tuple[dict | None, str, bool]:
-    """(the harness's report, or None; why there is none; whether it timed out) for
-    doctest texts run against the module in the sandbox."""
+                 timeout: float) -> HarnessRun:
+    """Doctest texts run against the module in the sandbox. The report is taken only
+    when it is whole: one JSON line last, with a result for every text (a harness that
+    was ended early, or whose output overflowed, gave none)."""
     problem = sandbox_problem()
     if problem is not None:
-        return None, f"no sandbox ({problem})", False
+        return HarnessRun(None, f"no sandbox ({problem})", "no-sandbox")
     with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
         work = Path(tmp)
         _copy_folder(source_path, module, source, work)
@@ -174,30 +189,56 @@ def _run_harness(texts: list[str], source: str, module: str, source_path: Path |
         (work / "_examples.json").write_text(json.dumps(spec), encoding="utf-8")
         run = run_sandboxed([sys.executable, "-I", "_harness.py"], work, timeout=timeout)
     if run.timed_out:
-        return None, "stopped at the time limit", True
+        return HarnessRun(None, "stopped at the time limit", "timeout")
     try:
         report = json.loads(run.stdout.strip().splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
-        return None, f"the harness failed ({_short(run.stderr, 200)})", False
+        whole = (run.returncode == 0 and isinstance(report, dict)
+                 and (report.get("import_error") or len(report["results"]) == len(texts)))
+    except (IndexError, KeyError, TypeError, json.JSONDecodeError):
+        whole = False
+    if not whole:
+        return HarnessRun(None, f"the harness did not finish (exit {run.returncode}; "
+                                f"{_short(run.stderr, 200) or 'no message'})", "failed")
     if report.get("import_error"):
-        return None, (f"{module} cannot be imported "
-                      f"({_short(report['import_error'], 200)})"), False
-    return report, "", False
+        return HarnessRun(None, (f"{module} cannot be imported "
+                                 f"({_short(report['import_error'], 200)})"), "import")
+    return HarnessRun(report)
 
 
 def run_calls(calls: list[str], source: str, module: str, source_path: Path | None = None,
               timeout: float = TIMEOUT_SECONDS) -> tuple[list[CallResult] | None, str]:
     """What each call (a Python expression) gives when run against the module, in the
-    sandbox: the values a doc shows under its examples. (None, why) when nothing ran."""
-    report, why, _ = _run_harness([f">>> {c}\n" for c in calls], source, module,
-                                  source_path, timeout)
-    if report is None:
-        return None, why
-    out = []
-    for rows in report["results"]:
-        row = rows[0] if rows else {"got": "", "error": "no result"}
-        out.append(CallResult(got=row.get("got") or "", error=row.get("error") or ""))
-    return out, ""
+    sandbox: the values a doc shows under its examples. (None, why) when nothing ran.
+    A call batch.example_rules refuses is not run: its result is that refusal."""
+    rules = Rules(source, module)
+    refused = {i: rules.problem(c) for i, c in enumerate(calls)}
+    to_run = [c for i, c in enumerate(calls) if refused[i] is None]
+    results: list[CallResult] = []
+    if to_run:
+        run = _run_harness([f">>> {c}\n" for c in to_run], source, module, source_path,
+                           timeout)
+        if run.report is None:
+            return None, run.why
+        for rows in run.report["results"]:
+            row = rows[0] if rows else {"got": "", "error": "no result"}
+            results.append(CallResult(got=row.get("got") or "", error=row.get("error") or ""))
+    ran = iter(results)
+    return [CallResult(got="", error=f"not run: {refused[i]}") if refused[i] is not None
+            else next(ran) for i in range(len(calls))], ""
+
+
+def gave_what_it_shows(row: dict, checker: doctest.OutputChecker) -> bool:
+    """The verdict on one example's row, made here and not in the sandboxed process
+    (whose code the example could have changed): as doctest judges it, a shown result
+    against what it printed, a shown exception against the last line of what it raised."""
+    if row.get("error"):
+        return False
+    got, flags = str(row.get("got", "")), doctest.NORMALIZE_WHITESPACE
+    if row.get("exc_msg") is not None:
+        last = (got.strip().splitlines() or [""])[-1] + "\n"
+        return got.startswith("Traceback") and checker.check_output(
+            str(row["exc_msg"]), last, flags)
+    return checker.check_output(str(row.get("want", "")), got, flags)
 
 
 def verify(doc: str, source: str, module: str, source_path: Path | None = None,
@@ -217,24 +258,49 @@ def verify(doc: str, source: str, module: str, source_path: Path | None = None,
                         f"public functions."))
         result.note = "no examples to run"
         return result
-    report, why, timed_out = _run_harness([e.text for e in examples], source, module,
-                                          source_path, timeout)
+    rules = Rules(source, module)
+    runnable = []
+    for e in examples:
+        refusal = rules.doctest_problem(e.text)
+        if refusal is None:
+            runnable.append(e)
+            continue
+        statement, problem = refusal
+        line = _short(" ".join(statement.split()), 120)
+        result.findings.append(Finding(
+            code=f"example-refused:{line[:60]}", severity="must_fix",
+            message=f"The example `{line}` was not run: {problem}. An example shows "
+                    f"plain calls of the module's own names."))
+    if not runnable:
+        result.note = f"examples not run: {len(examples)} refused"
+        return result
+    run = _run_harness([e.text for e in runnable], source, module, source_path, timeout)
     result.seconds = time.perf_counter() - started
-    if timed_out:
+    if run.kind == "timeout":
         result.findings.append(Finding(
             code="example-timeout", severity="must_fix",
             message=f"Running the examples took longer than {timeout:g}s and was stopped: "
                     f"show examples that finish quickly."))
         result.note = "examples stopped at the time limit"
         return result
-    if report is None:
-        result.note = f"examples not run: {why}"
+    if run.kind == "failed":
+        # what the examples did ended the harness or flooded its output: whatever the
+        # reason, nothing shows that the doc's results are the real ones
+        result.findings.append(Finding(
+            code="example-harness", severity="must_fix",
+            message="Running the examples did not finish normally (the run ended early "
+                    "or printed too much): show plain calls that return their result."))
+        result.note = f"examples not run: {run.why}"
         return result
+    if run.report is None:
+        result.note = f"examples not run: {run.why}"
+        return result
+    checker = doctest.OutputChecker()
     ran = failed = 0
-    for rows in report["results"]:
+    for rows in run.report["results"]:
         for row in rows:
             ran += 1
-            if row["ok"]:
+            if gave_what_it_shows(row, checker):
                 continue
             failed += 1
             call = _short(row["source"].strip(), 120)
@@ -248,6 +314,8 @@ def verify(doc: str, source: str, module: str, source_path: Path | None = None,
                            f": show the real result.")
             result.findings.append(Finding(code=f"example:{call[:60]}", severity="must_fix",
                                            message=message))
-    result.note = (f"examples run: {ran - failed} of {ran} gave the result shown"
-                   if ran else "no examples to run")
+    refused = len(examples) - len(runnable)
+    result.note = ((f"examples run: {ran - failed} of {ran} gave the result shown"
+                    if ran else "no examples to run")
+                   + (f"; {refused} refused" if refused else ""))
     return result

@@ -1,0 +1,83 @@
+"""A doc's examples trying to forge or skip their own verdict, run for real (bubblewrap):
+the doc shows `add(2, 3)` giving 6, which is wrong, and something else in it tries to
+get that past the check."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from batch import examples
+from batch.example_rules import Rules
+
+SOURCE = '"""Sums."""\n\n\ndef add(a, b):\n    return a + b\n'
+WRONG = "```python\n>>> add(2, 3)\n6\n```\n"
+
+
+def verify(tmp_path: Path, doc: str, source: str = SOURCE) -> examples.Verification:
+    folder = tmp_path / "src"
+    folder.mkdir(exist_ok=True)
+    (folder / "calc.py").write_text(source)
+    return examples.verify(doc, source, "calc", folder / "calc.py")
+
+
+def codes(v: examples.Verification) -> list[str]:
+    return [f["code"].split(":")[0] for f in v.findings if f["severity"] == "must_fix"]
+
+
+@pytest.mark.parametrize("attack", [
+    ">>> import os; os._exit(0)",
+    ">>> import atexit\n>>> _ = atexit.register(print, '{\"results\": []}')",
+    ">>> import doctest\n>>> doctest.OutputChecker.check_output = lambda *a: True",
+    ">>> __import__('os')._exit(0)",
+    ">>> add.__globals__['__builtins__']",
+    ">>> [c for c in ().__class__.__base__.__subclasses__()]",
+    ">>> calc.add.__code__",
+    ">>> exec('import os')",
+    ">>> open('/etc/passwd').read()[:40]",
+])
+def test_an_example_that_reaches_past_the_module_is_refused_and_the_wrong_one_caught(
+        tmp_path, attack):
+    for doc in (f"```python\n{attack}\n```\n\n{WRONG}",  # a block of its own before
+                f"```python\n{attack}\n>>> add(2, 3)\n6\n```\n"):  # in the same block
+        v = verify(tmp_path, doc)
+        assert "example-refused" in codes(v), (attack, v)
+        assert "root:" not in str(v.findings)
+        if doc.startswith("```python\n" + attack + "\n```"):
+            assert "example" in codes(v), v  # the wrong result is still found
+            assert "add(2, 3)" in str(v.findings) and "gives 5" in str(v.findings)
+
+
+def test_an_example_that_floods_its_output_is_still_judged(tmp_path):
+    v = verify(tmp_path, f"```python\n>>> print('x' * 2_000_000)\nx\n```\n\n{WRONG}")
+    assert codes(v) == ["example", "example"], v
+    assert v.note == "examples run: 0 of 2 gave the result shown"
+    assert all(len(f["message"]) < 600 for f in v.findings)
+
+
+def test_a_harness_that_does_not_finish_is_a_must_fix_never_a_pass(tmp_path):
+    # the module itself floods the output as it is imported: no whole report comes back
+    source = SOURCE + "\nprint('y' * 3_000_000)\n"
+    v = verify(tmp_path, "```python\n>>> add(2, 3)\n5\n```\n", source)
+    assert codes(v) == ["example-harness"], v
+    assert v.note.startswith("examples not run: the harness did not finish")
+
+
+def test_plain_examples_still_run_and_pass(tmp_path):
+    doc = ("```python\n>>> from decimal import Decimal\n>>> add(Decimal('1.5'), 2)\n"
+           "Decimal('3.5')\n>>> total = add(1, 2)\n>>> total\n3\n>>> calc.add(1, 1)\n2\n"
+           ">>> add('a', None)\nTraceback (most recent call last):\n...\n"
+           "TypeError: can only concatenate str (not \"NoneType\") to str\n```\n")
+    v = verify(tmp_path, doc)
+    assert codes(v) == [] and v.note == "examples run: 6 of 6 gave the result shown", v
+
+
+def test_the_rules_name_what_they_refuse():
+    rules = Rules(SOURCE + "import os\nLIMIT = 3\n", "calc")
+    assert rules.problem("os.getcwd()") == "it uses os, which is not a name the module defines"
+    assert rules.problem("calc.os") == "it uses calc.os, which the module does not define"
+    assert rules.problem("add(LIMIT, 1)") is None
+    assert rules.problem("getattr(add, 'x')") == "it calls getattr"
+    assert rules.problem("from . import x") == "it imports a relative module"
+    assert rules.problem("[x for x in range(3)]") is None
