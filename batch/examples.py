@@ -155,8 +155,13 @@ def _copy_folder(source_path: Path | None, module: str, source: str, into: Path)
         (pkg / "__init__.py").write_text("", encoding="utf-8")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def _short(text: str, limit: int = 300) -> str:
-    text = text.strip()
+    """What an example printed, as a finding may quote it: bounded, and without control
+    characters (a terminal's escape codes, text-direction overrides)."""
+    text = _CONTROL.sub("", text).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

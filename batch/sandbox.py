@@ -4,17 +4,22 @@ There is no unsandboxed path here: when the sandbox cannot work on this machine,
 sandbox_problem() says why (one line) and run_sandboxed() raises SandboxUnavailable.
 
 What the sandboxed command sees
-    /             the host's root, read-only (`--ro-bind / /`), so a venv python anywhere
-                  runs as it does outside
+    /             an empty root (read-only), holding only:
+    system        /usr, /bin, /sbin, /lib, /lib64 read-only (symlinks as symlinks), and
+                  of /etc only the dynamic linker's cache and config and the local time
+    the python    this interpreter's prefixes (a venv, a pyenv build) read-only, at
+                  their own paths; no other import path (not the project's folder)
     /tmp          a private, empty tmpfs (64 MiB), also /dev/shm; a minimal /dev (null,
-                  zero, random, tty...) and the /proc of its own pid namespace
+                  zero, random, tty...) and the /proc of its own pid namespace (its own
+                  processes only)
     the workdir   bind-mounted read-write at its own path, and the current directory
-    $HOME         the caller's home folder is hidden behind an empty read-only tmpfs; only
-                  the interpreter and import paths that lie in it come back, read-only
-                  (the same for any of them hidden under /tmp, e.g. a CI venv in /tmp)
+    nothing else  no home, no /run or /var/run (no host sockets), no /etc/passwd, no
+                  project folder, checkpoint or secrets file
     no network    its own network namespace with only a loopback (`--unshare-net`)
     environment   cleared: PATH, HOME (= the workdir), LANG, TMPDIR, PYTHON* (no bytecode,
-                  no user site, fixed hash seed, unbuffered) and one BLAS/OpenMP thread
+                  no user site, fixed hash seed, unbuffered) and one BLAS/OpenMP thread;
+                  bwrap itself is started with PATH only, so its /proc/1/environ shows
+                  nothing of the caller's
 
 Who it runs as
     Not as root. bubblewrap started by root keeps every capability for the command unless
@@ -59,7 +64,6 @@ import functools
 import json
 import math
 import os
-import pwd
 import select
 import selectors
 import shutil
@@ -82,6 +86,10 @@ PROBE_TIMEOUT = 20.0
 KILL_GRACE = 2.0  # seconds to wait for bwrap once the sandbox's pid 1 is killed
 INSTALL_HINT = "bubblewrap (bwrap) is not installed: apt-get install bubblewrap"
 _DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"
+# What the sandbox sees of the machine, read-only (a symlink stays a symlink): the
+# system's programs and libraries, and the files the dynamic linker and time zones read.
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
+SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/localtime")
 
 
 class SandboxUnavailable(BriefloopError):
@@ -176,95 +184,54 @@ def _inside(path: Path, folder: Path) -> bool:
     return path != folder and path.is_relative_to(folder)
 
 
-def _unsearchable_root(path: Path, uid: int, gid: int) -> Path | None:
-    """The outermost folder above `path` that uid/gid may not search (mode bits)."""
-    for folder in reversed(path.parents):
-        try:
-            st = folder.stat()
-        except OSError:
-            return None
-        if st.st_uid == uid:
-            bit = 0o100
-        elif st.st_gid == gid:
-            bit = 0o010
-        else:
-            bit = 0o001
-        if not st.st_mode & bit:
-            return folder
-    return None
-
-
 def _exposed_paths(argv0: str) -> set[Path]:
-    """Folders the command needs to read: this interpreter's prefixes and import paths,
-    the command's own prefix, the tools'. Only those hidden by a tmpfs are bound back."""
+    """Folders beside the system ones the command needs to read: this interpreter's
+    prefixes (a venv, a pyenv build) and the command's own prefix. Never an import path
+    outside them (a project folder on sys.path under pytest or an editable install)."""
     paths = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix}
-    paths.update(p for p in sys.path if os.path.isabs(p))
     program = shutil.which(argv0) if not os.path.isabs(argv0) else argv0
     if program:
         paths.add(os.path.dirname(os.path.dirname(program)))
         paths.add(os.path.dirname(os.path.dirname(os.path.realpath(program))))
-    for tool in ("prlimit", "setpriv", "unshare"):
-        found = shutil.which(tool)
-        if found:
-            paths.add(os.path.dirname(os.path.realpath(found)))
     out = set()
     for p in paths:
         resolved = Path(os.path.realpath(p))
-        if resolved.is_dir():
+        if resolved.is_dir() and resolved != Path("/") and not any(
+                resolved.is_relative_to(d) for d in SYSTEM_DIRS):
             out.add(resolved)
-    return out
+    return {p for p in out if not any(_inside(p, q) for q in out)}
 
 
-def _layout(argv0: str, workdir: Path, as_root: bool) -> list[str]:
-    """bwrap's mount arguments after `--ro-bind / /`, `--dev`, `--proc`."""
-    tmp = Path("/tmp")
-    masks: set[Path] = set()
-    for home in (os.path.expanduser("~"), pwd.getpwuid(os.getuid()).pw_dir):
-        resolved = Path(os.path.realpath(home))
-        if resolved != Path("/") and resolved.is_dir():
-            masks.add(resolved)
-    exposed = _exposed_paths(argv0)
-    if as_root:  # folders uid 65534 may not search (/root): tmpfs, then bind back
-        for p in (*exposed, workdir):
-            hidden = _unsearchable_root(p, SANDBOX_UID, SANDBOX_GID)
-            if hidden is not None:
-                masks.add(hidden)
-    masks = {m for m in masks if not any(_inside(m, a) for a in (*masks, tmp))
-             and not tmp.is_relative_to(m)}
-    areas = [tmp, *sorted(masks)]  # replaced by a tmpfs
-    binds = sorted((p for p in exposed
-                    if any(_inside(p, a) for a in areas)
-                    and not any(a.is_relative_to(p) for a in areas)),
-                   key=lambda p: len(p.parts))
-    binds = [p for p in binds if not any(_inside(p, q) for q in binds)]
-
-    args = ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
-            "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/dev/shm"]
-    for mask in sorted(masks):
-        args += ["--perms", "0755", "--tmpfs", str(mask)]
+def _layout(argv0: str, workdir: Path) -> list[str]:
+    """bwrap's mount arguments: an empty root, then only what a Python program needs
+    (read-only), a private /tmp, the workdir."""
+    args: list[str] = []
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            args += ["--ro-bind", d, d]
+    for f in SYSTEM_FILES:
+        args += ["--ro-bind-try", f, f]
+    args += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
+             "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/dev/shm"]
     made: set[Path] = set()
 
-    def parents_of(dest: Path, bound: list[Path]) -> list[str]:
-        """--dir for the folders between an area and dest (bwrap would make them
-        0700 when it runs as root)."""
-        area = next((a for a in areas if _inside(dest, a)), None)
-        if area is None or any(_inside(dest, b) for b in bound):
-            return []
+    def parents_of(dest: Path) -> list[str]:
+        """--dir for the folders above dest that the empty root lacks (bwrap would
+        make them 0700 when it runs as root, and uid 65534 could not pass)."""
         out = []
         for folder in reversed(dest.parents):
-            if _inside(folder, area) and folder not in made:
-                made.add(folder)
-                out += ["--perms", "0755", "--dir", str(folder)]
+            if folder in (Path("/"), Path("/tmp")) or folder in made:
+                continue
+            made.add(folder)
+            out += ["--perms", "0755", "--dir", str(folder)]
         return out
 
-    bound: list[Path] = []
-    for p in binds:
-        args += parents_of(p, bound) + ["--ro-bind", str(p), str(p)]
-        bound.append(p)
-    args += parents_of(workdir, bound) + ["--bind", str(workdir), str(workdir)]
-    for mask in sorted(masks):
-        args += ["--remount-ro", str(mask)]
-    return args
+    for p in sorted(_exposed_paths(argv0), key=lambda p: len(p.parts)):
+        args += parents_of(p) + ["--ro-bind", str(p), str(p)]
+    args += parents_of(workdir) + ["--bind", str(workdir), str(workdir)]
+    return args + ["--remount-ro", "/"]
 
 
 def _command(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: float,
@@ -290,9 +257,8 @@ def _command(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: 
         cmd += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
     cmd += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
             "--unshare-cgroup-try", "--hostname", "sandbox",
-            "--die-with-parent", "--new-session",
-            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    cmd += _layout(argv[0], workdir, as_root)
+            "--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
+    cmd += _layout(argv[0], workdir)
     cmd += ["--chdir", str(workdir), "--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]
@@ -372,10 +338,12 @@ def _run(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: floa
         cmd = _command(tools, argv, workdir, timeout=timeout, memory_mb=memory_mb,
                        file_mb=file_mb, info_fd=info_w, as_root=as_root)
         started = time.monotonic()
+        # bwrap itself (pid 1 inside, readable there when not started by root) gets
+        # no environment to show: the caller's may hold passwords and DSNs
         proc = subprocess.Popen(
             cmd, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(info_w,),
-            start_new_session=True, cwd="/")
+            start_new_session=True, cwd="/", env={"PATH": _DEFAULT_PATH})
     except BaseException:
         os.close(info_r)
         raise

@@ -81,3 +81,10 @@ def test_the_rules_name_what_they_refuse():
     assert rules.problem("getattr(add, 'x')") == "it calls getattr"
     assert rules.problem("from . import x") == "it imports a relative module"
     assert rules.problem("[x for x in range(3)]") is None
+
+
+def test_what_an_example_printed_is_quoted_bounded_and_without_control_characters(tmp_path):
+    doc = "```python\n>>> print('\\x1b[2J\\u202e' + 'z' * 5000)\nz\n```\n"
+    [f] = verify(tmp_path, doc).findings
+    assert "\x1b" not in f["message"] and "\u202e" not in f["message"]
+    assert len(f["message"]) < 800

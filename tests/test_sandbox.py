@@ -96,7 +96,9 @@ print(json.dumps(out))
     assert result.returncode == 0, result
     seen = json.loads(result.stdout)
     for target in targets:
-        assert seen[str(target)] in ("OSError", "PermissionError"), (target, seen)
+        # read-only, or not there at all
+        assert seen[str(target)] in ("OSError", "PermissionError", "FileNotFoundError"), (
+            target, seen)
         assert not target.exists(), target
     assert seen["home file seen"] is False  # the real home is hidden
 
@@ -244,3 +246,36 @@ def test_without_bwrap_the_reason_names_bubblewrap(fresh_probe, monkeypatch, tmp
     with pytest.raises(SandboxUnavailable, match="bubblewrap"):
         run_sandboxed([sys.executable, "-c", "print('ran')"], work)
     assert list(work.iterdir()) == []
+
+
+def test_it_sees_no_project_no_host_sockets_no_secrets_and_no_other_process(
+        work: Path, tmp_path: Path, monkeypatch):
+    project = REPO  # this checkout: its config, checkpoints and briefs
+    secret = tmp_path / "secrets.env"
+    secret.write_text("SMTP_PASSWORD=hunter2\n")
+    secret.chmod(0o600)
+    monkeypatch.setenv("SMTP_PASSWORD", "hunter2-from-env")
+    code = """
+import json, os, sys
+paths = sys.argv[1:]
+out = {p: os.path.exists(p) for p in paths}
+out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+leaked = []
+for pid in out["pids"]:
+    try:
+        leaked.append(open(f"/proc/{pid}/environ", "rb").read().decode("utf-8", "replace"))
+    except OSError:
+        pass
+out["environ"] = "".join(leaked)
+print(json.dumps(out))
+"""
+    paths = [str(project / "config"), str(project / "checkpoints"), str(secret),
+             "/run", "/var/run", "/etc/passwd", "/home", "/root/.ssh"]
+    if Path("/var/run/postgresql").exists():
+        paths.append("/var/run/postgresql")
+    result = python(code, work, *paths)
+    assert result.returncode == 0, result
+    seen = json.loads(result.stdout)
+    assert {p: seen[p] for p in paths} == {p: False for p in paths}
+    assert len(seen["pids"]) <= 3  # its own pid namespace: bwrap's init and itself
+    assert "hunter2" not in seen["environ"] and "SMTP_PASSWORD" not in seen["environ"]
