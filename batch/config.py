@@ -34,8 +34,11 @@ ENV_NOT_KEYS = {ENV_CONFIG_PATH, "BRIEFLOOP_REVIEWER", "BRIEFLOOP_REVIEW_TOKEN"}
 
 
 def mask_credentials(url: str) -> str:
-    """A URL with any user:password@ part masked, fit for an error message."""
-    return re.sub(r"(?<=//)[^/@\s]*@", "***@", url)
+    """A URL (or a message holding one) with its user:password@ part masked, up to the
+    last @ of the address (a password may hold an unencoded @), and any password=
+    parameter or keyword."""
+    masked = re.sub(r"(?<=//)[^/\s]*@", "***@", url)
+    return re.sub(r"(?i)(password\s*=\s*)('[^']*'|[^&\s]+)", r"\1***", masked)
 
 
 def http_url(url: str) -> str:
@@ -386,6 +389,9 @@ def postgres_dsn(dsn: str) -> str:
         raise ValueError(f"{shown!r} is not a postgresql://user@host/database URL")
     if not parts.path.strip("/"):
         raise ValueError(f"{shown!r} names no database (postgresql://user@host/DATABASE)")
+    if parts.netloc.count("@") > 1:
+        # libpq would take what follows the first @ as the host, and name it in its errors
+        raise ValueError(f"{shown!r}: the user or password holds an '@': write it as %40")
     return dsn.strip()
 
 

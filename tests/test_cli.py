@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
 from click.testing import CliRunner
@@ -166,3 +167,37 @@ def test_the_review_token_variable_the_readme_documents_breaks_no_command(tmp_pa
         result = runner.invoke(cli, args)
         assert result.exit_code == 0, result.output
         assert "unknown key" not in result.output
+
+
+def test_an_unreachable_database_is_one_line_without_its_password(tmp_path, monkeypatch):
+    monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["init", str(tmp_path / "proj")]).exit_code == 0
+    cfg = tmp_path / "proj" / "config" / "briefloop.toml"
+    with socket.socket() as s:  # a loopback port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = cfg.read_text()
+    monkeypatch.chdir(tmp_path / "proj")
+    # an unencoded @ in the password is refused before anything connects
+    cfg.write_text(base + '\n[store]\nbackend = "postgres"\n'
+                   'dsn = "postgresql://bl:pa@ss-w0rd@127.0.0.1:5432/bl"\n')
+    result = runner.invoke(cli, ["runs"])
+    assert result.exit_code == 2 and "write it as %40" in result.output
+    assert "w0rd" not in result.output
+    cfg.write_text(base + f'\n[store]\nbackend = "postgres"\n'
+                   f'dsn = "postgresql://bl:pa%40ss-w0rd@127.0.0.1:{port}/bl'
+                   f'?connect_timeout=2"\n')
+    for args in (["runs"], ["review", "list"], ["run", "briefs"]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "Traceback" not in result.output and "w0rd" not in result.output
+        assert "the database cannot be reached" in result.output
+        assert len(result.output.strip().splitlines()) <= 3, result.output
+
+
+def test_mask_credentials_masks_the_password_however_it_is_given():
+    from batch.config import mask_credentials
+    assert mask_credentials("postgresql://u:p@ss@h:5432/db") == "postgresql://***@h:5432/db"
+    assert "s3" not in mask_credentials("postgresql://h/db?user=u&password=s3&x=1")
+    assert "s3" not in mask_credentials("host=h password='s3 x' dbname=d")
