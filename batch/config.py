@@ -7,6 +7,7 @@ BRIEFLOOP_LOOP__MAX_ROUNDS=5, BRIEFLOOP_MODELS__CRITIC__MODEL=qwen2.5:7b.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tomllib
@@ -331,6 +332,8 @@ class Notify(Strict):
     smtp_port: int = Field(587, ge=1, le=65535)
     # STARTTLS before login (port 587); false only for a relay on this machine
     smtp_starttls: bool = True
+    # implicit TLS from the first byte (port 465) instead of STARTTLS
+    smtp_ssl: bool = False
     smtp_user: str = ""  # empty: no login
     # The variable that holds the password, read when sending; never the password. Not a
     # BRIEFLOOP_* name: load() reads each of those as a config key.
@@ -377,7 +380,24 @@ class Notify(Strict):
             raise ValueError("mail_to must list at least one address when smtp_host is set")
         if self.smtp_host and not (self.mail_from or self.smtp_user):
             raise ValueError("mail_from (or smtp_user) must be set when smtp_host is set")
+        if (self.smtp_host and self.smtp_user and not (self.smtp_starttls or self.smtp_ssl)
+                and not is_loopback_host(self.smtp_host)):
+            raise ValueError(
+                f"smtp_user is set but neither smtp_starttls nor smtp_ssl: the password "
+                f"would cross the network to {self.smtp_host} in clear text (only a "
+                f"relay on this machine may be used without TLS)")
         return self
+
+
+def is_loopback_host(host: str) -> bool:
+    """The host is this machine: localhost or a loopback address."""
+    host = host.strip().strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def postgres_dsn(dsn: str) -> str:

@@ -154,15 +154,19 @@ def _os_failure(e: OSError) -> _Failed:
 def _smtp_once(settings: Notify, mail: EmailMessage, password: str | None,
                context: ssl.SSLContext) -> None:
     try:
-        smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port,
-                            timeout=settings.timeout_seconds)
+        if settings.smtp_ssl:
+            smtp = smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port,
+                                    timeout=settings.timeout_seconds, context=context)
+        else:
+            smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port,
+                                timeout=settings.timeout_seconds)
     except smtplib.SMTPResponseException as e:  # the greeting refused us (421, 554)
         raise _Failed(f"{e.smtp_code} {_smtp_text(e.smtp_error)}",
                       400 <= e.smtp_code < 500) from None
     except OSError as e:
         raise _os_failure(e) from None
     try:
-        if settings.smtp_starttls:
+        if settings.smtp_starttls and not settings.smtp_ssl:
             smtp.starttls(context=context)
         if settings.smtp_user:
             smtp.login(settings.smtp_user, password or "")

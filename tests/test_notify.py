@@ -426,3 +426,48 @@ def test_the_password_variable_is_not_a_briefloop_config_variable(tmp_path):
 def test_the_password_never_goes_in_the_file(tmp_path):
     with pytest.raises(ConfigError, match=r"notify\.smtp_password: unknown key"):
         config.load(write(tmp_path, '[notify]\nsmtp_password = "x"\n'), environ={})
+
+
+@pytest.mark.parametrize("host", ["smtp.example.com", "192.0.2.10"])
+def test_a_login_without_tls_to_another_machine_is_refused(host):
+    with pytest.raises(ValueError, match="in clear text"):
+        Notify(smtp_host=host, smtp_starttls=False, smtp_user="u@example.com",
+               mail_to=["a@example.com"])
+    # a relay on this machine may go without TLS, and TLS makes the others fine
+    Notify(smtp_host="127.0.0.1", smtp_starttls=False, smtp_user="u@example.com",
+           mail_to=["a@example.com"])
+    Notify(smtp_host=host, smtp_starttls=False, smtp_ssl=True, smtp_user="u@example.com",
+           mail_to=["a@example.com"])
+
+
+@pytest.fixture
+def implicit_tls(certificate):
+    """A submission server as on port 465: TLS from the first byte, then AUTH."""
+    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_ctx.load_cert_chain(certificate / "cert.pem", certificate / "key.pem")
+    handler, auth = Recorder(), Auth()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
+                            ssl_context=server_ctx, authenticator=auth,
+                            auth_required=True, auth_require_tls=False)
+    controller.start()
+    try:
+        yield controller, handler, auth
+    finally:
+        controller.stop()
+
+
+# aiosmtpd counts STARTTLS only as TLS; here the connection is TLS from the first byte
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_implicit_tls_delivers_and_logs_in_once(implicit_tls, client_ctx):
+    controller, handler, auth = implicit_tls
+    settings = mail_settings(controller.port, smtp_user="briefloop@example.com",
+                             smtp_password_env="TEST_SMTP_PASSWORD", smtp_ssl=True)
+    warnings = send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": PASSWORD},
+                    ssl_context=client_ctx, backoff=FAST)
+    assert warnings == []
+    [mail] = handler.messages
+    assert "memo-7" in mail.get_content() and len(auth.attempts) == 1
+    # and the default context does not trust the self-signed certificate
+    assert "certificate" in " ".join(send(settings, REPORT,
+                                          environ={"TEST_SMTP_PASSWORD": PASSWORD},
+                                          backoff=FAST))
