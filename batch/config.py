@@ -45,12 +45,16 @@ def mask_credentials(url: str) -> str:
 def http_url(url: str) -> str:
     """`url` if it is an http(s)://host[:port] URL a server can listen on, else a
     ValueError that shows it with any password masked."""
-    shown = mask_credentials(url)
+    shown = "the URL"
     try:
         parts = urlsplit(url.strip())
+        # a webhook's path and query are its secret: an error names scheme and host only
+        shown = f"{parts.scheme}://{parts.hostname or '?'}/…" if (
+            parts.path.strip("/") or parts.query) else mask_credentials(url)
         port = parts.port  # raises on a port out of range or not a number
     except ValueError as e:
-        raise ValueError(f"{shown!r} is not a valid URL ({e})") from None
+        reason = str(e).split(":")[0]
+        raise ValueError(f"{shown!r} is not a valid URL ({reason})") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError(f"{shown!r} is not an http(s)://host[:port] URL")
     if port == 0:

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import requests
 
@@ -249,13 +249,21 @@ def _webhook_shown(url: str) -> str:
 
 
 def _scrub(text: str, url: str) -> str:
+    """`text` (a server's answer, an error) without any piece of the webhook's secret
+    parts: its path and query, whole or alone, as written or percent-encoded (a server
+    echoing "Cannot POST /hooks/SECRET" names the path without the query)."""
     parts = urlsplit(url)
-    secrets = [url, mask_credentials(url), parts.path + (f"?{parts.query}" if parts.query
-                                                         else ""), parts.query]
+    pieces = [url, mask_credentials(url), parts.path, parts.query,
+              parts.path + (f"?{parts.query}" if parts.query else "")]
+    pieces += [seg for seg in parts.path.split("/") if len(seg) >= 6]  # a secret segment
     if parts.password:
-        secrets.append(parts.password)
-    for secret in sorted(filter(lambda s: len(s) > 1, secrets), key=len, reverse=True):
-        text = text.replace(secret, "/…")
+        pieces.append(parts.password)
+    secrets = set()
+    for piece in pieces:
+        if len(piece) > 1:
+            secrets |= {piece, quote(piece, safe=""), quote(piece), unquote(piece)}
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = re.sub(re.escape(secret), "/…", text, flags=re.IGNORECASE)
     return mask_credentials(text)
 
 

@@ -471,3 +471,48 @@ def test_implicit_tls_delivers_and_logs_in_once(implicit_tls, client_ctx):
     assert "certificate" in " ".join(send(settings, REPORT,
                                           environ={"TEST_SMTP_PASSWORD": PASSWORD},
                                           backoff=FAST))
+
+
+class Echo(BaseHTTPRequestHandler):
+    """A server that names the path it could not serve, as Express does, the path as
+    sent or percent-encoded."""
+
+    encoded = False
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        path = self.path.split("?", 1)[0]
+        shown = path.replace("/", "%2F") if self.encoded else path
+        answer = f"Cannot POST {shown}".encode()
+        self.send_response(404)
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("encoded", [False, True])
+def test_a_server_echoing_the_path_never_shows_the_secret(monkeypatch, encoded):
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("E", (Echo,), {"encoded": encoded}))
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        port = server.server_address[1]
+        settings = Notify(webhook_url=f"http://127.0.0.1:{port}/hooks/SECRETPATH?channel=x",
+                          attempts=1)
+        [warning] = send(settings, REPORT, backoff=FAST)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "HTTP 404" in warning and "SECRETPATH" not in warning.upper()
+
+
+@pytest.mark.parametrize("url", ["http://hooks.example.com:99999/hooks/SECRETPATH",
+                                 "ftp://hooks.example.com/hooks/SECRETPATH"])
+def test_a_malformed_webhook_url_is_refused_without_its_path(tmp_path, url):
+    with pytest.raises(ConfigError, match=r"notify\.webhook_url: ") as e:
+        config.load(write(tmp_path, f'[notify]\nwebhook_url = "{url}"\n'), environ={})
+    assert "SECRETPATH" not in str(e.value) and "hooks.example.com" in str(e.value)
