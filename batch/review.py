@@ -13,6 +13,7 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from batch import checks, inbox
@@ -61,7 +62,9 @@ class Waiting:
         if not newer:
             return ""
         state = newer.get("stop_reason") or newer.get("status") or "running"
-        where = f", output {newer['output_path']}" if newer.get("output_path") else ""
+        # the file's name, not where the server keeps it
+        where = (f", output {Path(newer['output_path']).name}" if newer.get("output_path")
+                 else "")
         return (f"superseded by thread {newer['thread_id']} (a newer version of brief "
                 f"{self.brief_id!r}, {state}{where})")
 

@@ -390,7 +390,13 @@ def create_app(settings: Settings, *, token: str | None = None,
         Route("/thread/{thread_id}", thread, methods=["GET"]),
         Route("/thread/{thread_id}", answer, methods=["POST"]),
     ]
-    return Starlette(routes=routes, middleware=middleware)
+    async def failed(request: Request, exc: Exception) -> Response:
+        # answered by Starlette's outermost layer, above Guard: the headers are set here
+        return with_headers(PlainTextResponse("500: the review page failed; the "
+                                              "server's log says why", status_code=500))
+
+    return Starlette(routes=routes, middleware=middleware,
+                     exception_handlers={Exception: failed})
 
 
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765,

@@ -302,6 +302,9 @@ def test_a_thread_of_an_older_brief_never_replaces_the_current_text(project, set
     [item] = review.list_waiting(batch)
     assert item.thread_id == old and item.superseded_by["thread_id"] == new.thread_id
     assert item.as_dict()["superseded_by"] == new.thread_id
+    # the note names the newer text's file, never where the server keeps it
+    assert f"output {output.name})" in item.superseded_note()
+    assert str(output.parent) not in item.superseded_note()
     with pytest.raises(BriefloopError, match=f"superseded by thread {new.thread_id}.*approved"):
         review.answer(batch, old, "approve", {"1": "4M"}, by="ana")
     with pytest.raises(BriefloopError, match="revise is refused"):

@@ -91,3 +91,20 @@ def test_an_oversized_form_is_refused_and_a_normal_one_still_works(project, sett
                      body=f"csrf={csrf}&action=reject&reason=Not+needed.&name=cy")
         answer = conn.getresponse()
         assert answer.status in (200, 303), answer.read()[:300]
+
+
+def test_a_failing_page_still_sends_the_security_headers(project, settings, monkeypatch):
+    tid, models = pause(project, settings)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("/srv/secret/path exploded")
+
+    monkeypatch.setattr(web, "thread_view", broken)
+    with running(web.create_app(settings, models=models, strict=True)) as base:
+        conn = connect(base)
+        conn.request("GET", f"/thread/{tid}")
+        response = conn.getresponse()
+        body = response.read().decode()
+    assert response.status == 500 and "/srv/secret" not in body
+    for header in ("content-security-policy", "x-content-type-options"):
+        assert response.getheader(header), header
