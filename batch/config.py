@@ -42,15 +42,15 @@ def mask_credentials(url: str) -> str:
     return re.sub(r"(?i)(password\s*=\s*)('[^']*'|[^&\s]+)", r"\1***", masked)
 
 
-def http_url(url: str) -> str:
+def http_url(url: str, secret_path: bool = False) -> str:
     """`url` if it is an http(s)://host[:port] URL a server can listen on, else a
-    ValueError that shows it with any password masked."""
-    shown = "the URL"
+    ValueError that shows it with any password masked (and, `secret_path`, without its
+    path and query: a webhook's secret)."""
+    shown = mask_credentials(url)
     try:
         parts = urlsplit(url.strip())
-        # a webhook's path and query are its secret: an error names scheme and host only
-        shown = f"{parts.scheme}://{parts.hostname or '?'}/…" if (
-            parts.path.strip("/") or parts.query) else mask_credentials(url)
+        if secret_path and (parts.path.strip("/") or parts.query):
+            shown = f"{parts.scheme}://{parts.hostname or '?'}/…"
         port = parts.port  # raises on a port out of range or not a number
     except ValueError as e:
         reason = str(e).split(":")[0]
@@ -376,7 +376,7 @@ class Notify(Strict):
     @field_validator("webhook_url")
     @classmethod
     def _valid_webhook(cls, url: str) -> str:
-        return http_url(url) if url else url
+        return http_url(url, secret_path=True) if url else url
 
     @model_validator(mode="after")
     def _complete(self) -> Notify:

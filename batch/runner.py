@@ -22,7 +22,7 @@ from typing import Any
 import gspread
 from langgraph.types import Command, StateSnapshot
 
-from batch import checks
+from batch import checks, inbox
 from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
@@ -115,18 +115,24 @@ def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
 def record_fields(values: LoopState) -> dict[str, Any]:
     """Run-log fields derived from a thread's state."""
     final = values.get("final")
+    approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
+    deviations = list(values.get("deviations", []))
     if final is not None:
         score, must_fix, needs = final["score"], final["must_fix"], final["needs"]
+        # The text the run stands for: the approved one, else the best round's.
+        text = values["best"]["draft"] if values.get("best") and not approved else \
+            values.get("draft", "")
+    elif values.get("brief"):
+        # Not finished (waiting for a person, or still going): the text a person is shown
+        # (inbox.shown: the best draft of one that stopped unapproved), so the record,
+        # the sheet and the review page describe the same text.
+        view = inbox.shown(values)
+        text, score, needs = view["draft"], view["score"], view["needs_from_human"]
+        must_fix, deviations = view["must_fix"], list(view["deviations"])
     else:
-        score = values.get("score")
-        must_fix = values.get("must_fix", []) if not values.get("meets_bar") else []
-        needs = values.get("needs_from_human", [])
+        text, score, must_fix, needs = "", values.get("score"), [], []
     open_needs = ph.unanswered(needs, values.get("human_answers") or {})
     checklist = checklist_of(values) if values.get("brief") else []
-    approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
-    # The text the run stands for: the approved one, else the best round's.
-    text = values["best"]["draft"] if values.get("best") and not approved else values.get(
-        "draft", "")
     uncovered = [f["code"].split(":", 1)[1]
                  for f in checks.check_requirements(text, checklist)] if text else []
     return {
@@ -137,7 +143,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         "score_history": list(values.get("score_history", [])),
         "open_must_fix": list(must_fix),
         "needs_from_human": open_needs,
-        "deviations": list(values.get("deviations", [])),
+        "deviations": deviations,
         "output_path": values.get("output_path"),
         "verification": values.get("verification", ""),
         **decision_fields(values.get("decision") or {}),

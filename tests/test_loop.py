@@ -487,3 +487,24 @@ def test_lone_surrogates_from_a_model_or_a_brief_never_break_a_run(project, sett
     meta, body = front_matter(r.record["output_path"])
     assert body.endswith("\ufffd") and meta["title"] == "Closure \ufffd notice"
     assert r.record["deviations"][0]["point"] == "Use \ufffd bullets"
+
+
+def test_a_stopped_text_waiting_for_a_person_is_recorded_as_the_page_shows_it(project):
+    from batch import inbox
+    s = make_settings(project, **{"loop.review": "always", "loop.max_rounds": 2})
+    write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
+    # round 2 is worse (and has a placeholder): the text a person gets is round 1's
+    worse = "The office closes at [TIME NEEDED: closing time]."
+    writer = ScriptedModel([writer_answer(GOOD),
+                            writer_answer(worse, needs=[("[TIME NEEDED: closing time]",
+                                                         "When does it close?")])])
+    critic = ScriptedModel([critic_answer(5), critic_answer(5)])
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == "awaiting_human"
+    with Batch(s) as batch:
+        shown = inbox.shown(batch.snapshot(r.thread_id).values)
+        record = batch.runlog.by_thread(r.thread_id)
+    assert shown["draft"] == GOOD and shown["stopped"] == "max_rounds"
+    assert record["needs_from_human"] == [] == shown["needs_from_human"]
+    assert record["open_must_fix"] == shown["must_fix"] and record["score"] == shown["score"]
+    assert record["uncovered"] == ["R2"]
