@@ -110,20 +110,27 @@ def certificate(tmp_path_factory) -> Path:
     return folder
 
 
-@pytest.fixture
-def submission(certificate):
-    """A submission server as on port 587: STARTTLS required, then AUTH."""
+def tls_server(certificate: Path, **tls):
+    """A submission server with AUTH and the given TLS: (controller, recorder, auth),
+    running until the generator is closed."""
     server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     server_ctx.load_cert_chain(certificate / "cert.pem", certificate / "key.pem")
     handler, auth = Recorder(), Auth()
+    options = {key: server_ctx if value is ssl.SSLContext else value
+               for key, value in tls.items()}
     controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
-                            tls_context=server_ctx, require_starttls=True,
-                            authenticator=auth, auth_required=True)
+                            authenticator=auth, auth_required=True, **options)
     controller.start()
     try:
         yield controller, handler, auth
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def submission(certificate):
+    """A submission server as on port 587: STARTTLS required, then AUTH."""
+    yield from tls_server(certificate, tls_context=ssl.SSLContext, require_starttls=True)
 
 
 @pytest.fixture
@@ -443,17 +450,7 @@ def test_a_login_without_tls_to_another_machine_is_refused(host):
 @pytest.fixture
 def implicit_tls(certificate):
     """A submission server as on port 465: TLS from the first byte, then AUTH."""
-    server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    server_ctx.load_cert_chain(certificate / "cert.pem", certificate / "key.pem")
-    handler, auth = Recorder(), Auth()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
-                            ssl_context=server_ctx, authenticator=auth,
-                            auth_required=True, auth_require_tls=False)
-    controller.start()
-    try:
-        yield controller, handler, auth
-    finally:
-        controller.stop()
+    yield from tls_server(certificate, ssl_context=ssl.SSLContext, auth_require_tls=False)
 
 
 # aiosmtpd counts STARTTLS only as TLS; here the connection is TLS from the first byte
