@@ -21,6 +21,7 @@ from __future__ import annotations
 import hmac
 import inspect
 import ipaddress
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from urllib.parse import quote, unquote, urlencode
 
 import jinja2
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
@@ -82,10 +83,12 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
     """The draft as HTML (CommonMark, raw HTML escaped), each placeholder in a <mark>.
 
     Placeholders are swapped for plain alphanumeric markers before Markdown sees the
-    text (so their brackets and colons stay literal) and put back, escaped, after it."""
+    text (so their brackets and colons stay literal) and put back, escaped, after it:
+    as a <mark> in text, as the plain text they were inside a tag (a link's title, an
+    image's alt), and with the id only on the first mark of each."""
     nonce = secrets.token_hex(6)
     source = draft
-    marks: dict[str, Markup] = {}
+    found: dict[str, tuple[int, str]] = {}
     # longest first: a placeholder inside another one must not split it
     order = sorted(enumerate(placeholders, start=1), key=lambda p: -len(p[1]))
     for number, placeholder in order:
@@ -93,12 +96,30 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
             continue
         marker = f"bfph{nonce}x{number}x"
         source = source.replace(placeholder, marker)
-        marks[marker] = Markup('<mark class="ph" id="ph-{n}"><a href="#field-{n}">{text}'
-                               '<sup>{n}</sup></a></mark>').format(n=number, text=placeholder)
+        found[marker] = (number, placeholder)
     html = _markdown.render(source)  # every character of the draft escaped here
-    for marker, mark in marks.items():
-        html = html.replace(marker, str(mark))
-    return Markup(html)
+    if not found:
+        return Markup(html)
+    pattern = re.compile("|".join(re.escape(m) for m in found))
+    seen: set[str] = set()
+
+    def mark(m: re.Match) -> str:
+        number, placeholder = found[m.group(0)]
+        first = m.group(0) not in seen
+        seen.add(m.group(0))
+        return str(Markup('<mark class="ph"{id}><a href="#field-{n}">{text}<sup>{n}</sup>'
+                          '</a></mark>').format(
+            n=number, text=placeholder,
+            id=Markup(' id="ph-{}"').format(number) if first else ""))
+
+    out = []
+    for piece in re.split(r"(<[^>]*>)", html):
+        if piece.startswith("<"):
+            piece = pattern.sub(lambda m: str(escape(found[m.group(0)][1])), piece)
+        else:
+            piece = pattern.sub(mark, piece)
+        out.append(piece)
+    return Markup("".join(out))
 
 
 def score_chart(history: list[float], width: int = 320, height: int = 90) -> Markup:

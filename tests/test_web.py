@@ -280,3 +280,15 @@ def test_approving_over_the_checks_needs_a_reason(project):
                                   "override": "Legal asked for the raw markup."})
         assert done.status_code == 303
     assert record(settings, tid)["stop_reason"] == "approved_by_human"
+
+
+def test_a_placeholder_inside_a_link_title_or_an_image_alt_stays_plain_text():
+    ph = "[FIGURE NEEDED: q3 revenue]"
+    draft = (f'See [the table](http://example.com/ "{ph} x") and ![{ph}](x.png).\n\n'
+             f"Revenue: {ph}. Again: {ph}.")
+    html = str(web.render_draft(draft, [ph]))
+    tags = re.findall(r"<[^>]*>", html)
+    assert not any("<mark" in t[1:] or "bfph" in t for t in tags)  # no markup in a tag
+    assert 'title="[FIGURE NEEDED: q3 revenue] x"' in html
+    assert 'alt="[FIGURE NEEDED: q3 revenue]"' in html
+    assert html.count("<mark") == 2 and html.count('id="ph-1"') == 1  # ids stay unique
