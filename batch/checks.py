@@ -577,10 +577,11 @@ def check_given_as_gap(draft: str, brief: str, unknown: Iterable[str] = ()) -> l
         if ":" not in inside:
             continue
         given = inside.split(":", 1)[1].strip().strip(".")
+        said = " ".join(given.lower().split())
         if not req.numbers_of(given) or not re.search(
-                r"(?<!\w)" + re.escape(" ".join(given.lower().split())) + r"(?!\w)", flat):
+                r"(?<!\w)" + re.escape(said) + r"(?!\w)", flat):
             continue
-        if any(" ".join(given.lower().split()) in gap for gap in gaps):
+        if any(said in gap for gap in gaps):
             continue
         out.append(Finding(
             code=f"placeholder-given:{ph.normalize(whole)[:80]}", severity="must_fix",

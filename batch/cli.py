@@ -566,10 +566,10 @@ def read_edit(batch: Batch, thread: str, source: str) -> str:
 def review_serve(ctx: click.Context, host: str, port: int, token: str | None) -> None:
     """Serve the review page: the waiting threads, each with its draft, placeholders,
     findings and history, to approve, edit, revise or reject in a browser."""
-    from batch.web import is_loopback, serve
+    from batch.web import serve
 
     settings = load_settings(ctx)
-    if not is_loopback(host) and not token:
+    if not config_mod.is_loopback(host) and not token:
         raise UserError(f"the review page would be reachable from other machines on {host}: "
                         f"give --token (or $BRIEFLOOP_REVIEW_TOKEN), or bind to 127.0.0.1")
     where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"

@@ -385,7 +385,7 @@ class Notify(Strict):
         if self.smtp_host and not (self.mail_from or self.smtp_user):
             raise ValueError("mail_from (or smtp_user) must be set when smtp_host is set")
         if (self.smtp_host and self.smtp_user and not (self.smtp_starttls or self.smtp_ssl)
-                and not is_loopback_host(self.smtp_host)):
+                and not is_loopback(self.smtp_host)):
             raise ValueError(
                 f"smtp_user is set but neither smtp_starttls nor smtp_ssl: the password "
                 f"would cross the network to {self.smtp_host} in clear text (only a "
@@ -393,7 +393,7 @@ class Notify(Strict):
         return self
 
 
-def is_loopback_host(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     """The host is this machine: localhost or a loopback address."""
     host = host.strip().strip("[]").lower()
     if host == "localhost":

@@ -391,15 +391,15 @@ class Nodes:
         critic's answer, as `mode` ("gate" or "advice") weighs the model. `answer` is
         None when the critic was not asked (advice on a draft the checks refuse)."""
         rubric = rubric_of(state)
-        scores = answer.scores.model_dump() if answer is not None else {}
-        critic_score = rubric.weighted_score(scores) if answer is not None else None
+        asked = answer is not None
+        scores = answer.scores.model_dump() if asked else {}
+        critic_score = rubric.weighted_score(scores) if asked else None
         findings = state.get("findings", [])
         judged = [state.get("draft", ""), *sources_of(state)]
         critic_must, echoes = checks.split_echoes(
-            checks.sanitize_feedback(answer.must_fix if answer is not None else []), judged)
+            checks.sanitize_feedback(answer.must_fix if asked else []), judged)
         critic_improve, more = checks.split_echoes(
-            checks.sanitize_feedback(answer.would_improve if answer is not None else []),
-            judged)
+            checks.sanitize_feedback(answer.would_improve if asked else []), judged)
         must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
         would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
         if any(f["code"] in checks.NO_TEXT for f in findings):

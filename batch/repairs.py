@@ -378,9 +378,7 @@ class Repairer:
 
     def _shortened(self, draft: str, limit: int):
         blocks = _blocks(draft)
-        body = _body(blocks)
-        i = max(body, key=lambda j: word_count(_under_heading(blocks[j])[1]))
-        head, paragraph = _under_heading(blocks[i])
+        i, head, paragraph = _longest(blocks, _body(blocks))
         excess = word_count(draft) - limit
         budget = max(10, word_count(paragraph) - excess - max(5, limit // 20))
         task = fragment("repair_shorten", words=budget, paragraph=paragraph.strip())
@@ -392,14 +390,20 @@ class Repairer:
     def _lengthened(self, draft: str, limit: int):
         blocks = _blocks(draft)
         body = [i for i in _body(blocks) if not _is_list(blocks[i])] or _body(blocks)
-        i = max(body, key=lambda j: word_count(_under_heading(blocks[j])[1]))
+        i, _, paragraph = _longest(blocks, body)
         missing = limit - word_count(draft) + max(5, limit // 20)
-        paragraph = _under_heading(blocks[i])[1]
         task = fragment("repair_lengthen", words=missing, paragraph=paragraph.strip())
         for sample in range(self.samples):
             text = " ".join(strip_chatter(self.ask(draft, task, sample, missing) or "").split())
             if text:
                 yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1:]])
+
+
+def _longest(blocks: list[str], among: list[int]) -> tuple[int, str, str]:
+    """(which block, its opening heading lines, the paragraph under them) of the block
+    among `among` whose paragraph has the most words."""
+    i = max(among, key=lambda j: word_count(_under_heading(blocks[j])[1]))
+    return (i, *_under_heading(blocks[i]))
 
 
 def _under_heading(block: str) -> tuple[str, str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hmac
 import inspect
-import ipaddress
 import re
 import secrets
 from pathlib import Path
@@ -41,7 +40,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from batch import review
-from batch.config import Settings
+from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
 from batch.models import RoleModel
 from batch.runner import Batch
@@ -57,7 +56,6 @@ SECURITY_HEADERS = {
 TOKEN_COOKIE = "briefloop_token"
 CSRF_COOKIE = "briefloop_csrf"
 FLASH_COOKIE = "briefloop_flash"
-LOOPBACK_NAMES = ("127.0.0.1", "::1", "localhost")
 ACTIONS = ("approve", "edit", "revise", "reject")
 # A review answer is a few fields of text (an edited draft at most): a larger body is
 # refused before it is read whole, and before any form is parsed.
@@ -65,16 +63,6 @@ MAX_FORM_BYTES = 1024 * 1024
 MAX_FORM_FIELDS = 200
 
 _markdown = MarkdownIt("commonmark", {"html": False})
-
-
-def is_loopback(host: str) -> bool:
-    host = host.strip().strip("[]")
-    if host in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 # -- rendering ---------------------------------------------------------------------------
