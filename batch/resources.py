@@ -30,9 +30,9 @@ class Resources:
                  models: dict[str, RoleModel | None] | None = None,
                  google_client: Callable[[], gspread.Client] | None = None):
         self.settings = settings
-        self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
-                               ready=models)
         self.store = open_store(settings)
+        self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
+                               ready=models, gate=self.store.model_slots())
         self.runlog: RunLog = self.store.runlog
         try:
             self.checkpointer = self.store.checkpointer

@@ -8,6 +8,9 @@ pool), and named exclusive locks (a batch, a thread, the spreadsheet sync):
     sqlite     checkpoints/runs.sqlite        checkpoints/*.sqlite flock on files beside them
     postgres   tables in the database         PostgresSaver tables advisory locks
 
+On PostgreSQL the store also holds the model hosts' slots for every process of the
+cluster (batch.slots), so that `max_parallel` is the cluster's.
+
 Both kinds of lock are released by the system when their holder dies (the kernel closes
 the file; PostgreSQL ends the session of a connection that closed), so a crash never
 leaves one behind.
@@ -21,6 +24,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -30,6 +34,10 @@ from batch.config import Settings, mask_credentials
 from batch.errors import ConfigError
 from batch.locks import acquire_polling, file_lock
 from batch.runlog import RunLog
+
+if TYPE_CHECKING:
+    from batch.models.hosts import SlotGate
+    from batch.slots import PostgresSlots
 
 # Advisory lock keys are 64-bit; each name gets its own, prefixed so that another
 # application using advisory locks in the same database does not collide with us.
@@ -97,6 +105,11 @@ class Store:
         reviewer."""
         return self.lock(f"thread:{thread_id}", wait, f"thread {thread_id}")
 
+    def model_slots(self) -> SlotGate | None:
+        """The model hosts' slots shared with the other processes using this store (a
+        cluster's), or None: this process counts its own calls (one machine)."""
+        return None
+
     def close(self) -> None:
         try:
             self.runlog.close()
@@ -152,6 +165,21 @@ class PostgresStore(Store):
         self._pool_size = settings.store.pool_size
         self.engine = postgres_engine(self.dsn, pool_size=2, max_overflow=8)
         self.runlog = RunLog(self.engine)
+        self._slots: PostgresSlots | None = None
+
+    def model_slots(self) -> SlotGate:
+        if self._slots is None:
+            from batch.slots import PostgresSlots
+
+            self._slots = PostgresSlots(self.dsn)
+        return self._slots
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self._slots is not None:
+                self._slots.close()
 
     def _open_checkpointer(self) -> BaseCheckpointSaver:
         from langgraph.checkpoint.postgres import PostgresSaver

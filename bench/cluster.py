@@ -38,11 +38,13 @@ from servers import PostgresServer, RedisServer  # noqa: E402
 from workers import Worker  # noqa: E402
 
 WORKER_COUNTS = (1, 2, 4)
+LIMITED_WORKERS, LIMITED_MAX_PARALLEL = 4, 2
 
 
-def cluster_toml(root: Path, base_url: str, dsn: str, broker: str) -> Path:
+def cluster_toml(root: Path, base_url: str, dsn: str, broker: str,
+                 max_parallel: int = 4) -> Path:
     model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
-             f"timeout = 30\n")
+             f"timeout = 60\nmax_parallel = {max_parallel}\n")
     cfg = root / "briefloop.toml"
     cfg.write_text(
         # gate: the scripted critic's verdict decides, so every brief takes R rounds
@@ -55,11 +57,11 @@ def cluster_toml(root: Path, base_url: str, dsn: str, broker: str) -> Path:
 
 
 def timed_cluster(pg: PostgresServer, redis: RedisServer, server: FakeOllama, n: int,
-                  workers: int) -> dict[str, Any]:
+                  workers: int, max_parallel: int = 4) -> dict[str, Any]:
     root = project(n)
     dsn = pg.create_database(f"bench_{workers}_{time.time_ns()}")
     redis.flush()
-    cfg = cluster_toml(root, server.base_url, dsn, redis.url)
+    cfg = cluster_toml(root, server.base_url, dsn, redis.url, max_parallel)
     started = [Worker(cfg, root / f"worker-{i}.log") for i in range(workers)]
     try:
         for w in started:
@@ -110,6 +112,14 @@ def run(n: int, latency: float, rounds: int, slots: int) -> dict[str, Any]:
                 out["thread_pool"][str(workers)] = timed_threads(server, n, workers)
                 print(f"thread pool, {workers} thread(s): "
                       f"{out['thread_pool'][str(workers)]}", flush=True)
+        # max_parallel is the cluster's, not each worker's: 4 workers, a host set to 2.
+        with FakeOllama(default=rounds_responder(rounds), latency=latency,
+                        max_parallel=slots) as server:
+            out["limited"] = timed_cluster(pg, redis, server, n, LIMITED_WORKERS,
+                                           max_parallel=LIMITED_MAX_PARALLEL)
+            out["limited"].update(workers=LIMITED_WORKERS, max_parallel=LIMITED_MAX_PARALLEL)
+            print(f"cluster, {LIMITED_WORKERS} workers, host max_parallel "
+                  f"{LIMITED_MAX_PARALLEL}: {out['limited']}", flush=True)
     shutil.rmtree(tmp, ignore_errors=True)
     for side in ("cluster", "thread_pool"):
         base = out[side]["1"]["wall_s"]
@@ -129,6 +139,16 @@ def markdown(r: dict[str, Any]) -> str:
         c, t = r["cluster"][k], r["thread_pool"][k]
         lines.append(f"| {k} | {c['briefs_per_minute']} | {c['speedup']}x | "
                      f"{t['briefs_per_minute']} | {t['speedup']}x |")
+    lines += ["", "Most calls the server had at once (each worker process makes one call at a "
+              "time):", "", "| worker processes | host `max_parallel` | peak calls at the "
+              "server | briefs/min |", "|---|---|---|---|"]
+    for k in map(str, WORKER_COUNTS):
+        c = r["cluster"][k]
+        lines.append(f"| {k} | 4 | {c['peak_parallel_calls']} | {c['briefs_per_minute']} |")
+    if "limited" in r:
+        c = r["limited"]
+        lines.append(f"| {c['workers']} | {c['max_parallel']} | {c['peak_parallel_calls']} "
+                     f"| {c['briefs_per_minute']} |")
     return "\n".join(lines) + "\n"
 
 

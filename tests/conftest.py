@@ -148,11 +148,13 @@ UNIVERSAL = json.dumps({
 })
 
 
-def ollama_config(project: Path, base_url: str, extra: str = "") -> Path:
-    """A config file for `project` whose roles talk to a (fake) Ollama server."""
+def ollama_config(project: Path, base_url: str, extra: str = "",
+                  model_extra: str = "") -> Path:
+    """A config file for `project` whose roles talk to a (fake) Ollama server;
+    `model_extra`: more lines of both roles' model tables."""
     cfg = project / "briefloop.toml"
     model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
-             f"timeout = 10\n")
+             f"timeout = 10\n{model_extra}")
     cfg.write_text(
         f'[models]\ncritic_mode = "gate"\n'
         f"[models.writer]\n{model}\n[models.critic]\n{model}\n"

@@ -50,11 +50,11 @@ def workers() -> Iterator[Callable[..., Worker]]:
 
 
 def cluster_config(project: Path, server: FakeOllama, pg_dsn: str, redis_url: str,
-                   visibility: float = 60.0, extra: str = "") -> Path:
+                   visibility: float = 60.0, extra: str = "", model_extra: str = "") -> Path:
     return ollama_config(project, server.base_url, (
         f'[store]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
         f'[cluster]\nbroker = "{redis_url}"\nvisibility_timeout = {visibility}\n'
-        f"store_retries = 30\n" + extra))
+        f"store_retries = 30\n" + extra), model_extra)
 
 
 def briefs(project: Path, n: int) -> list[str]:
@@ -120,6 +120,23 @@ def test_a_batch_runs_on_two_workers_and_is_synced_once(project, pg_dsn, redis_u
     while not csv.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert len(csv.read_text().strip().splitlines()) == 1 + 6
+
+
+def test_a_hosts_max_parallel_holds_for_the_whole_cluster(project, pg_dsn, redis_url,
+                                                           workers):
+    # Four worker processes, one call at a time each: four at once at the server if each
+    # counted its own; two, the host's max_parallel, counted together.
+    with FakeOllama(default=UNIVERSAL, latency=0.4) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url, model_extra="max_parallel = 2\n")
+        ids = briefs(project, 8)
+        for _ in range(4):
+            workers(cfg)
+        row = wait_done(cfg, enqueue(cfg, project))
+        assert row["counts"] == {"approved": 8}
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
+    assert server.peak_parallel == 2
+    served_by = rows(pg_dsn, "SELECT count(DISTINCT worker) FROM tasks")
+    assert served_by[0][0] >= 3, "the briefs were spread over the workers"
 
 
 def test_the_same_batch_enqueued_twice_runs_each_brief_once(project, pg_dsn, redis_url,

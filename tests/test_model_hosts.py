@@ -185,14 +185,32 @@ def test_one_host_is_never_rested_the_graphs_backoff_paces_it():
         assert time.monotonic() - started < 1
 
 
-def test_a_host_without_the_model_is_not_a_reason_to_try_another():
+def test_a_host_without_the_model_is_rested_and_its_calls_go_to_another():
     with FakeOllama(models=["llama3.2:3b"]) as a, FakeOllama(default=VALID) as b:
-        model = pooled([a.base_url, b.base_url])
-        with pytest.raises(ModelNotFound):
-            call(model)
-    assert b.chat_count == 0
-    assert model.pool.hosts[0].resting_until == 0  # not the host's fault: not rested
+        model = pooled([a.base_url, b.base_url], cooldown_seconds=30)
+        first, second = call(model), call(model)
+    assert (first.host, second.host) == (b.base_url, b.base_url)
+    assert a.chat_count == 1  # tried once, then rested: the second call went to b alone
+    assert model.pool.hosts[0].resting_until > time.monotonic()
     assert [h.in_flight for h in model.pool.hosts] == [0, 0]
+
+
+def test_no_host_with_the_model_is_not_found_and_not_retried():
+    with FakeOllama(models=["llama3.2:3b"]) as a, FakeOllama(models=["llama3.2:3b"]) as b:
+        model = pooled([a.base_url, b.base_url])
+        with pytest.raises(ModelNotFound, match="all 2 hosts tried failed.*ollama pull"):
+            call(model)
+        with FakeOllama(models=["llama3.2:3b"]) as only, \
+                pytest.raises(ModelNotFound, match="does not have model"):
+            call(pooled(only.base_url))
+    assert (a.chat_count, b.chat_count) == (1, 1)
+
+
+def test_a_host_down_and_one_without_the_model_may_yet_answer_so_unavailable():
+    with FakeOllama(models=["llama3.2:3b"]) as a:
+        model = pooled([a.base_url, dead_url()])
+        with pytest.raises(ModelUnavailable, match="all 2 hosts tried failed"):
+            call(model)
 
 
 # -- what is recorded and shared --------------------------------------------------------

@@ -20,7 +20,7 @@ from langchain_ollama import ChatOllama
 from batch.config import ModelSettings
 from batch.errors import ModelError, ModelNotFound, ModelUnavailable
 from batch.models.chat import ChatRoleModel
-from batch.models.hosts import HostPool, PooledModel
+from batch.models.hosts import HostPool, PooledModel, SlotGate
 
 # ModelSet shares one pool between roles with the same model on the same hosts: they
 # use the same slots of each server.
@@ -103,13 +103,15 @@ def _chat(settings: ModelSettings, url: str) -> ChatRoleModel:
 
 
 def build_ollama(settings: ModelSettings,
-                 pools: dict[PoolKey, HostPool] | None = None) -> PooledModel:
+                 pools: dict[PoolKey, HostPool] | None = None,
+                 gate: SlotGate | None = None) -> PooledModel:
     """The model over every host of `settings`; `pools`: the pools already built, by
-    model and hosts, to share (ModelSet's)."""
+    model and hosts, to share (ModelSet's); `gate`: the hosts' slots shared with other
+    processes (a cluster's)."""
     hosts = settings.hosts
     key: PoolKey = (settings.model, tuple(hosts), settings.cooldown_seconds)
     pools = {} if pools is None else pools
     if key not in pools:
-        pools[key] = HostPool(hosts, settings.cooldown_seconds)
+        pools[key] = HostPool(hosts, settings.cooldown_seconds, gate=gate)
     return PooledModel(settings.label, pools[key],
                        {url: _chat(settings, url) for url, _ in hosts}, timeout=settings.timeout)

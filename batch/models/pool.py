@@ -11,15 +11,19 @@ from pathlib import Path
 from batch.config import Models, ModelSettings
 from batch.models.base import RoleModel
 from batch.models.factory import build_role_model
+from batch.models.hosts import SlotGate
 
 ROLES = ("writer", "critic", "finalizer")
 
 
 class ModelSet:
     def __init__(self, settings: Models, cache_dir: Path,
-                 ready: dict[str, RoleModel | None] | None = None):
+                 ready: dict[str, RoleModel | None] | None = None,
+                 gate: SlotGate | None = None):
+        """`gate`: the hosts' slots shared with other processes (a cluster's)."""
         self.settings = settings
         self.cache_dir = cache_dir
+        self.gate = gate
         self._built: dict[str, RoleModel | None] = dict(ready or {})
         # Roles with the same Ollama model and hosts count their calls together.
         self._host_pools: dict = {}
@@ -36,7 +40,7 @@ class ModelSet:
                     self._built[role] = None
                 else:
                     self._built[role] = build_role_model(settings, self.cache_dir, role,
-                                                         self._host_pools)
+                                                         self._host_pools, self.gate)
             return self._built[role]
 
     def labels(self) -> dict[str, str]:
