@@ -123,8 +123,14 @@ def enqueue_batch(batch: Batch, source: str | Path, rerun: bool = False,
             batch.progress.brief_finished(result)
             summary.results.append(result)
     except BaseException as e:
-        batch.runlog.batch_finished(batch_id, "failed", dict(summary.counts),
-                                    f"{e.__class__.__name__}: {e}")
+        try:
+            batch.runlog.batch_finished(batch_id, "failed", dict(summary.counts),
+                                        f"{e.__class__.__name__}: {e}")
+        except Exception as closing:  # noqa: BLE001 - the database that failed the enqueue
+            # It stays `enqueueing`: the next batch closes it (close_abandoned_batches).
+            # What the user needs is why the enqueue failed, not that the close did too.
+            log.warning("batch %s not closed (the next batch will): %s", batch_id,
+                        closing.__class__.__name__)
         raise
     ledger.batch_enqueued(batch_id, dict(summary.counts))
     # Every brief may already be done (or none needed work): then nobody else closes it.

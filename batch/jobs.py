@@ -38,6 +38,7 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
     try:
         with Batch(settings, models=models, progress=progress, strict=strict,
                    google_client=google_client) as batch, batch_lock(batch.store, wait):
+            batch.runlog.close_abandoned_batches()
             if not batch.local:  # a cluster: the workers run the briefs
                 return _enqueued(batch, source, rerun, job)
             summary = _recorded(batch, source, rerun, concurrency, job)

@@ -225,6 +225,27 @@ class RunLog:
         with self._tx() as conn:
             return conn.execute(query).rowcount == 1
 
+    def close_abandoned_batches(self) -> list[int]:
+        """Close, as failed, every batch still running or enqueueing. Called under the
+        batch lock, when no other process can be doing either, so such a batch is one
+        whose process died or lost its database before it could close it. (A queued
+        batch is the workers' to close.) The briefs it queued run on; the ones it did
+        not reach are the next batch's. Returns their ids."""
+        query = (sa.select(batches.c.id, batches.c.status, batches.c.counts)
+                 .where(batches.c.ended_at.is_(None),
+                        batches.c.status.in_(("running", "enqueueing"))))
+        with self.engine.connect() as conn:
+            found = list(conn.execute(query))
+        closed = []
+        for batch_id, status, counts in found:
+            message = (f"stopped while {status}: its process ended or lost the database "
+                       f"before it could close the batch (found by the next batch, which "
+                       f"takes up what it left)")
+            if self.batch_finished(batch_id, "failed", json.loads(counts), message,
+                                   only_open=True):
+                closed.append(batch_id)
+        return closed
+
     def batches(self, job: str | None = None) -> list[dict[str, Any]]:
         query = sa.select(batches).order_by(batches.c.id)
         if job is not None:

@@ -139,6 +139,40 @@ def test_a_hosts_max_parallel_holds_for_the_whole_cluster(project, pg_dsn, redis
     assert served_by[0][0] >= 3, "the briefs were spread over the workers"
 
 
+def test_an_enqueue_cut_off_by_the_database_is_closed_by_the_next_batch(
+        project, pg_dsn, redis_url, postgres_server, monkeypatch):
+    from batch import cluster
+
+    with FakeOllama(default=UNIVERSAL) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        briefs(project, 4)
+        real_send, sent = cluster._send, []
+
+        def send_then_lose_the_database(*args):
+            real_send(*args)
+            sent.append(args[-1])
+            if len(sent) == 2:
+                postgres_server.stop()
+
+        monkeypatch.setattr(cluster, "_send", send_then_lose_the_database)
+        with pytest.raises(Exception) as cut_off:
+            enqueue(cfg, project)
+        # what fails is the database the enqueue was writing to, not closing the batch
+        assert "OperationalError" in type(cut_off.value).__name__ + str(cut_off.value)
+        postgres_server.start()
+        monkeypatch.setattr(cluster, "_send", real_send)
+        assert rows(pg_dsn, "SELECT status, ended_at FROM batches") == [("enqueueing", None)]
+
+        second = enqueue(cfg, project)
+        [(status, ended, message)] = rows(
+            pg_dsn, f"SELECT status, ended_at, message FROM batches WHERE id <> {second}")
+        assert status == "failed" and ended is not None
+        assert message.startswith("stopped while enqueueing: its process ended or lost "
+                                  "the database")
+        # the next batch queued the briefs the first one did not reach, and only those
+        assert len(rows(pg_dsn, f"SELECT 1 FROM tasks WHERE batch_id = {second}")) == 2
+
+
 def test_the_same_batch_enqueued_twice_runs_each_brief_once(project, pg_dsn, redis_url,
                                                             workers):
     with FakeOllama(default=UNIVERSAL, latency=0.02) as server:

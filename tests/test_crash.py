@@ -70,3 +70,8 @@ def test_sigkill_mid_batch_then_rerun(project):
         text = (project / "output" / f"{bid}.md").read_text(encoding="utf-8")
         assert text.startswith("---\n") and "stop_reason: approved" in text
     assert not list((project / "output").glob(".*.tmp"))
+    # the killed batch is closed by the next one, not left running forever
+    killed, rerun_row = query(db, "SELECT status, ended_at, message FROM batches ORDER BY id")
+    assert killed[0] == "failed" and killed[1] is not None
+    assert killed[2].startswith("stopped while running: its process ended")
+    assert rerun_row[:1] == ("ok",)

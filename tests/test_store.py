@@ -444,6 +444,23 @@ def test_batches_start_finish_once_and_by_job(runlog: RunLog):
     assert runlog.batches("nightly")[0]["message"] == "stopped by hand"
 
 
+def test_only_batches_left_running_or_enqueueing_are_closed_as_abandoned(runlog: RunLog):
+    running = runlog.batch_started("briefs")
+    enqueueing = runlog.batch_started("briefs", status="enqueueing")
+    queued = runlog.batch_started("briefs", status="enqueueing")
+    Ledger(runlog, stale_after=60).batch_enqueued(queued, {"queued": 3})  # the workers'
+    done = runlog.batch_started("briefs")
+    runlog.batch_finished(done, "ok", {"approved": 1})
+
+    assert runlog.close_abandoned_batches() == [running, enqueueing]
+    rows = {b["id"]: b for b in runlog.batches()}
+    assert [rows[i]["status"] for i in (running, enqueueing, queued, done)] == \
+        ["failed", "failed", "queued", "ok"]
+    assert rows[enqueueing]["message"].startswith("stopped while enqueueing")
+    assert rows[queued]["ended_at"] is None and rows[queued]["counts"] == {"queued": 3}
+    assert runlog.close_abandoned_batches() == []
+
+
 # -- locks -------------------------------------------------------------------------------
 
 def test_a_lock_is_exclusive_between_stores(store_settings: Settings):
