@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import logging
 import os
 import socket
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from celery import Celery, Task
+from celery import Celery, Task, bootsteps
 from celery.exceptions import Retry
 
 from batch.briefs import BadBrief, Brief
@@ -44,6 +45,7 @@ from batch.runlog import is_unreachable, store_failure
 from batch.runner import Batch, BatchSummary, BriefResult, bad_thread_id
 from batch.sandbox import sandbox_problem
 from batch.sources import scan_source
+from batch.store import open_runlog
 from batch.sync import make_sinks, sync_all
 
 log = logging.getLogger("briefloop.cluster")
@@ -56,10 +58,7 @@ SYNC_BATCH = "briefloop.sync_batch"
 def make_app(settings: Settings) -> Celery:
     cluster = settings.cluster
     app = Celery("briefloop", broker=cluster.broker, set_as_current=False)
-    # Kombu looks for unacknowledged messages of dead workers every interval x throttle
-    # seconds (100 s by default): scale it to the visibility timeout so a short timeout
-    # (tests, short briefs) is honoured.
-    sweep = max(1, min(10, int(cluster.visibility_timeout / 4)))
+    sweep = _restore_interval(settings)
     app.conf.update(
         task_serializer="json", accept_content=["json"], result_serializer="json",
         task_ignore_result=True,  # outcomes are in the run log
@@ -77,6 +76,13 @@ def make_app(settings: Settings) -> Celery:
     return app
 
 
+def _restore_interval(settings: Settings) -> int:
+    # Kombu looks for unacknowledged messages of dead workers every interval x throttle
+    # seconds (100 s by default): scale it to the visibility timeout so a short timeout
+    # (tests, short briefs) is honoured.
+    return max(1, min(10, int(settings.cluster.visibility_timeout / 4)))
+
+
 def _ledger(batch: Batch) -> Ledger:
     return Ledger(batch.runlog, stale_after=batch.settings.cluster.visibility_timeout)
 
@@ -90,6 +96,11 @@ def _send(app: Celery, name: str, args: list[Any], task_id: str) -> None:
         raise BriefloopError(f"cannot reach the broker at "
                              f"{mask_credentials(app.conf.broker_url or '')}: "
                              f"{e.__class__.__name__}: {e}") from e
+
+
+def _message(name: str, args: list[Any], task_id: str) -> str:
+    """A task as the ledger keeps it, to send it again (resend_lost)."""
+    return json.dumps({"name": name, "args": args, "task_id": task_id})
 
 
 def payload(brief: Brief, thread_id: str, state: dict[str, Any], batch_id: int) -> dict:
@@ -155,14 +166,15 @@ def _enqueue_one(batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBri
         return BriefResult(item.id, thread_id, "skipped", existing)
     if existing and existing["status"] == "awaiting_human":
         return BriefResult(item.id, thread_id, "waiting", existing)
-    if not ledger.claim(thread_id, batch_id, "brief"):
+    args = [payload(item, thread_id, state, batch_id)]
+    if not ledger.claim(thread_id, batch_id, "brief", thread_id,
+                        _message(RUN_BRIEF, args, thread_id)):
         return BriefResult(item.id, thread_id, "in_queue", existing)
     try:
-        _send(app, RUN_BRIEF, [payload(item, thread_id, state, batch_id)], thread_id)
+        _send(app, RUN_BRIEF, args, thread_id)
     except BriefloopError:
         ledger.set(thread_id, "failed")  # not sent: the next run sends it
         raise
-    ledger.set(thread_id, "queued", task_id=thread_id)
     return BriefResult(item.id, thread_id, "queued", existing)
 
 
@@ -171,17 +183,18 @@ def enqueue_resume(batch: Batch, thread_id: str, response: Any,
     """Hand a person's answer to the workers; the thread runs on there."""
     app = app or make_app(batch.settings)
     ledger = _ledger(batch)
-    if not ledger.claim(thread_id, None, "resume"):
+    task_id = f"{thread_id}:resume:{time.time_ns()}"
+    args = [thread_id, response]
+    if not ledger.claim(thread_id, None, "resume", task_id,
+                        _message(RESUME_THREAD, args, task_id)):
         raise BriefloopError(f"thread {thread_id} is already queued or running in the "
                              f"cluster (an answer sent a moment ago?): look again when it "
                              f"is done")
-    task_id = f"{thread_id}:resume:{time.time_ns()}"
     try:
-        _send(app, RESUME_THREAD, [thread_id, response], task_id)
+        _send(app, RESUME_THREAD, args, task_id)
     except BriefloopError:
         ledger.set(thread_id, "failed")
         raise
-    ledger.set(thread_id, "queued", task_id=task_id)
     record = batch.runlog.by_thread(thread_id)
     brief_id = (record or {}).get("brief_id", "")
     return BriefResult(brief_id, thread_id, "queued", record)
@@ -278,6 +291,7 @@ def register(app: Celery, settings: Settings) -> Celery:
     _Worker.settings = settings
     store_retries = settings.cluster.store_retries
     hostname = socket.gethostname()
+    app.steps["consumer"].add(_LostTaskSweep)
 
     @app.task(name=RUN_BRIEF, bind=True, max_retries=store_retries)
     @_retried_while_unreachable
@@ -285,6 +299,8 @@ def register(app: Celery, settings: Settings) -> Celery:
         thread_id = message["thread_id"]
         batch = _Worker.batch()
         ledger = _ledger(batch)
+        if _already_ended(ledger, thread_id, self.request.id):
+            return "duplicate"
         ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
         brief = Brief(**message["brief"])
         result = batch.process(brief, prepared=(thread_id, message["state"]))
@@ -301,6 +317,8 @@ def register(app: Celery, settings: Settings) -> Celery:
     def resume_thread(self: Task, thread_id: str, response: Any) -> str:
         batch = _Worker.batch()
         ledger = _ledger(batch)
+        if _already_ended(ledger, thread_id, self.request.id):
+            return "duplicate"
         ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
         try:
             with batch.store.thread_lock(thread_id, wait=30.0):
@@ -331,6 +349,69 @@ def register(app: Celery, settings: Settings) -> Celery:
         return sent
 
     return app
+
+
+def lost_after(settings: Settings) -> float:
+    """How long a task may go unseen before the ledger takes it for lost: the visibility
+    timeout, two of the broker's sweeps for dead workers' messages (make_app), slack."""
+    return settings.cluster.visibility_timeout + 2 * _restore_interval(settings) + 10.0
+
+
+def resend_lost(app: Celery, ledger: Ledger, after: float) -> int:
+    """Send again each task the broker lost (Ledger.lost); returns how many."""
+    sent = 0
+    for row in ledger.lost(after):
+        if not ledger.requeue(row["thread_id"], row["state"], row["updated_at"]):
+            continue  # moved on meanwhile: started, or sent by another sweep
+        message = json.loads(row["message"])
+        log.warning("thread %s: the broker lost its task (%s since %s); sending it again",
+                    row["thread_id"], row["state"], row["updated_at"])
+        _send(app, message["name"], message["args"], message["task_id"])
+        sent += 1
+    return sent
+
+
+class _LostTaskSweep(bootsteps.StartStopStep):
+    """Every worker looks for tasks the broker lost, now and then (resend_lost). Runs in
+    the worker's main process, on its timer; several at once send each task once."""
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+
+    def __init__(self, parent: Any, **kwargs: Any):
+        super().__init__(parent, **kwargs)
+        self.tref: Any = None
+        self.ledger: Ledger | None = None
+
+    def start(self, consumer: Any) -> None:
+        settings = _Worker.settings
+        assert settings is not None, "the worker's settings were not set"
+        every = min(60.0, max(5.0, settings.cluster.visibility_timeout / 4))
+        self.tref = consumer.timer.call_repeatedly(
+            every, self.sweep, (consumer.app, settings))
+
+    def stop(self, consumer: Any) -> None:
+        if self.tref is not None:
+            consumer.timer.cancel(self.tref)
+            self.tref = None
+
+    def sweep(self, app: Celery, settings: Settings) -> None:
+        try:
+            if self.ledger is None:
+                self.ledger = Ledger(open_runlog(settings),
+                                     stale_after=settings.cluster.visibility_timeout)
+            resend_lost(app, self.ledger, lost_after(settings))
+        except Exception as e:  # noqa: BLE001 - the database or broker away: next time
+            log.warning("looking for lost tasks: %s: %s; trying again later",
+                        e.__class__.__name__, str(e).splitlines()[0] if str(e) else "")
+
+
+def _already_ended(ledger: Ledger, thread_id: str, task_id: str | None) -> bool:
+    """A second copy of a task that has ended (one sent again as lost that was not):
+    its ledger row is done or failed for this very task. A new task for the thread
+    claims the row (queued) before it is sent, so it is never taken for a copy."""
+    row = ledger.get(thread_id)
+    return (row is not None and row["state"] in ("done", "failed")
+            and row["task_id"] == task_id)
 
 
 def _close_if_done(app: Celery, ledger: Ledger, batch_id: int | None) -> None:

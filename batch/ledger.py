@@ -7,6 +7,12 @@ makes handing work out idempotent. A thread is sent only by the one caller whose
 lost, e.g. a broker that restarted without its data). Claims are single statements
 (INSERT … ON CONFLICT DO UPDATE … WHERE), so two schedulers racing over the same brief
 make one claim between them.
+
+A broker can lose a message: Redis moves a message it hands out from the queue to the
+list of unacknowledged ones in two steps, so a worker killed between them takes it
+along; a Redis without persistence loses them all when it restarts. The ledger holds
+each open task's message, and `lost` finds the ones the broker can no longer deliver
+(see there) so the workers' sweep (batch.cluster) sends them again.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from batch.runlog import RunLog, _insert, now
+from batch.runlog import RunLog, _insert, now_precise
 from batch.schema import batches, runs, tasks
 
 OPEN_STATES = ("queued", "running")
@@ -30,28 +36,35 @@ class Ledger:
         self.engine = runlog.engine
         self.stale_after = stale_after
 
-    def claim(self, thread_id: str, batch_id: int | None, kind: str) -> bool:
-        """Take the thread's row for a new task; False when it is queued or running."""
-        stamp = now()
+    def claim(self, thread_id: str, batch_id: int | None, kind: str,
+              task_id: str | None = None, message: str | None = None) -> bool:
+        """Take the thread's row for a new task; False when it is queued or running.
+        `task_id` and `message` (the task as it will be sent) are recorded with the
+        claim, before the task is sent: a worker may finish it before the sender's
+        next statement."""
+        stamp = now_precise()
         stale = (datetime.now(UTC) - timedelta(seconds=self.stale_after)).isoformat(
-            timespec="seconds")
+            timespec="milliseconds")
         with self.engine.begin() as conn:
             insert = _insert(conn, tasks).values(
                 thread_id=thread_id, batch_id=batch_id, kind=kind, state="queued",
-                attempts=0, enqueued_at=stamp, updated_at=stamp)
+                attempts=0, enqueued_at=stamp, updated_at=stamp, task_id=task_id,
+                message=message)
             claimed = insert.on_conflict_do_update(
                 index_elements=["thread_id"],
                 set_={"batch_id": batch_id, "kind": kind, "state": "queued", "worker": None,
-                      "task_id": None, "attempts": 0, "enqueued_at": stamp,
-                      "updated_at": stamp},
+                      "task_id": task_id, "message": message, "attempts": 0,
+                      "enqueued_at": stamp, "updated_at": stamp},
                 where=sa.or_(tasks.c.state.not_in(OPEN_STATES), tasks.c.updated_at < stale))
             # RETURNING, not rowcount: an INSERT's rowcount is not reported by every driver
             return conn.execute(claimed.returning(tasks.c.thread_id)).first() is not None
 
     def set(self, thread_id: str, state: str, **fields: Any) -> None:
-        values = {"state": state, "updated_at": now(), **fields}
+        values = {"state": state, "updated_at": now_precise(), **fields}
         if state == "running":
             values["attempts"] = tasks.c.attempts + 1
+        if state in ("done", "failed"):
+            values["message"] = None  # nothing left to send again
         with self.engine.begin() as conn:
             conn.execute(sa.update(tasks).where(tasks.c.thread_id == thread_id)
                          .values(**values))
@@ -60,6 +73,45 @@ class Ledger:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(tasks).where(tasks.c.thread_id == thread_id)).first()
         return dict(row._mapping) if row else None
+
+    def lost(self, after: float) -> list[dict[str, Any]]:
+        """Open tasks whose message the broker has lost, with that message (JSON).
+        (Times are to the millisecond: one enqueuer sends many tasks a second.)
+
+        Redis hands out a queue's messages in the order they were sent, and gives a dead
+        worker's unacknowledged ones back within the visibility timeout (`after` is that
+        and some slack). So a task is lost when it is still queued while a task sent
+        after it started more than `after` seconds ago (a done task's last update is
+        after its start), or when it has been running for twice `after` (a brief takes
+        less than the visibility timeout)."""
+        cutoff = (datetime.now(UTC) - timedelta(seconds=after)).isoformat(timespec="milliseconds")
+        long_ago = (datetime.now(UTC) - timedelta(seconds=2 * after)).isoformat(
+            timespec="milliseconds")
+        later = tasks.alias("later")
+        overtaken = sa.exists().where(later.c.enqueued_at > tasks.c.enqueued_at,
+                                      later.c.state != "queued",
+                                      later.c.updated_at < cutoff)
+        query = (sa.select(tasks.c.thread_id, tasks.c.state, tasks.c.updated_at,
+                           tasks.c.message)
+                 .where(tasks.c.message.is_not(None),
+                        sa.or_(sa.and_(tasks.c.state == "queued",
+                                       tasks.c.updated_at < cutoff, overtaken),
+                               sa.and_(tasks.c.state == "running",
+                                       tasks.c.updated_at < long_ago)))
+                 .order_by(tasks.c.enqueued_at))
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    def requeue(self, thread_id: str, state: str, updated_at: str) -> bool:
+        """Mark a lost task queued anew, if its row is still as `lost` saw it (another
+        sweep, or the task itself, may have moved it meanwhile): True for the one caller
+        that is to send it again."""
+        with self.engine.begin() as conn:
+            return conn.execute(
+                sa.update(tasks).where(tasks.c.thread_id == thread_id,
+                                       tasks.c.state == state,
+                                       tasks.c.updated_at == updated_at)
+                .values(state="queued", updated_at=now_precise())).rowcount == 1
 
     def open_count(self, batch_id: int) -> int:
         with self.engine.connect() as conn:

@@ -96,6 +96,9 @@ tasks = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, server_default="0"),
     sa.Column("enqueued_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
+    # The task as sent (JSON: name, args, task_id) while it is open, to send it again if
+    # the broker lost it; cleared once it is done.
+    sa.Column("message", sa.Text),
 )
 
 
@@ -162,12 +165,17 @@ def _m007_cluster(conn: sa.Connection) -> None:
     _add_columns(conn, runs, "seq", "hosts")
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql("UPDATE runs SET seq = rowid")
-    _create(conn, tasks)
+    _create(conn, tasks, without=("message",))
+
+
+def _m008_task_message(conn: sa.Connection) -> None:
+    # What a queued task carried, so that one the broker lost can be sent again.
+    _add_columns(conn, tasks, "message")
 
 
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
-    _m006_verification, _m007_cluster,
+    _m006_verification, _m007_cluster, _m008_task_message,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)

@@ -20,6 +20,10 @@ elif sys.argv[1:2] == ["claims"]:
     from bench.claims import main as claims_main
 
     claims_main(sys.argv[2:])
+elif sys.argv[1:2] == ["soak"]:
+    from bench.soak import main as soak_main
+
+    soak_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

@@ -173,6 +173,31 @@ def test_an_enqueue_cut_off_by_the_database_is_closed_by_the_next_batch(
         assert len(rows(pg_dsn, f"SELECT 1 FROM tasks WHERE batch_id = {second}")) == 2
 
 
+def test_a_task_the_broker_lost_is_sent_again_by_the_workers(project, pg_dsn, redis_url,
+                                                             redis_server, workers):
+    # Redis moves a message it hands out in two steps: a worker killed between them
+    # takes it along. Here the message is taken out of the queue by hand.
+    with FakeOllama(default=UNIVERSAL, latency=0.05) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url, visibility=4.0)
+        ids = briefs(project, 4)
+        batch_id = enqueue(cfg, project)  # no worker yet: all four wait in the queue
+        [lost_thread] = [r[0] for r in rows(pg_dsn, "SELECT thread_id FROM tasks WHERE "
+                                                    "thread_id LIKE 'memo-00-%'")]
+        queue = redis_server.command("LRANGE", "briefloop", "0", "-1")
+        [message] = [m for m in queue if lost_thread.encode() in m]
+        assert redis_server.command("LREM", "briefloop", "1", message) == 1
+
+        workers(cfg)
+        started = time.monotonic()
+        row = wait_done(cfg, batch_id, timeout=90)
+        assert row["counts"] == {"approved": 4}
+        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
+    # found once the others had started more than the visibility timeout, 2 of the
+    # broker's sweeps and 10 s of slack before (16 s), at the next look (every 5 s)
+    assert time.monotonic() - started < 60
+    assert rows(pg_dsn, "SELECT state, message FROM tasks") == [("done", None)] * 4
+
+
 def test_the_same_batch_enqueued_twice_runs_each_brief_once(project, pg_dsn, redis_url,
                                                             workers):
     with FakeOllama(default=UNIVERSAL, latency=0.02) as server:

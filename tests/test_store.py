@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -650,6 +650,39 @@ def test_ledger_claims_a_thread_once_until_it_is_done(runlog: RunLog):
     assert ledger.claim("t1", None, "brief")
     assert ledger.claim("t2", None, "brief")  # another thread is its own row
     assert ledger.get("nobody") is None
+
+
+def _stamp(runlog: RunLog, thread_id: str, **times: str) -> None:
+    with runlog.engine.begin() as conn:
+        conn.execute(sa.update(tasks).where(tasks.c.thread_id == thread_id).values(**times))
+
+
+def test_ledger_finds_the_tasks_the_broker_lost_and_requeues_each_once(runlog: RunLog):
+    ledger = Ledger(runlog, stale_after=60)
+    minutes_ago = lambda n: (datetime.now(UTC) - timedelta(minutes=n)).isoformat(  # noqa: E731
+        timespec="seconds")
+    for n, tid in enumerate(("lost", "waiting", "overtook", "running", "stuck", "done")):
+        assert ledger.claim(tid, 1, "brief", tid, f'{{"task_id": "{tid}"}}')
+        _stamp(runlog, tid, enqueued_at=minutes_ago(30 - n), updated_at=minutes_ago(30 - n))
+    # "overtook" was sent after "lost" and "waiting" and started 10 minutes ago; "waiting"
+    # is queued, but only a minute: the broker may still give a dead worker's copy back
+    ledger.set("overtook", "done")
+    _stamp(runlog, "overtook", updated_at=minutes_ago(10))
+    _stamp(runlog, "waiting", updated_at=minutes_ago(1))
+    ledger.set("running", "running")  # started just now
+    ledger.set("stuck", "running")
+    _stamp(runlog, "stuck", updated_at=minutes_ago(20))  # twice `after`: its copy is gone
+    ledger.set("done", "done")
+
+    lost = ledger.lost(after=5 * 60)
+    assert [(r["thread_id"], r["state"], r["message"]) for r in lost] == [
+        ("lost", "queued", '{"task_id": "lost"}'), ("stuck", "running", '{"task_id": "stuck"}')]
+    assert ledger.get("done")["message"] is None  # nothing kept once a task is done
+    first = [ledger.requeue(r["thread_id"], r["state"], r["updated_at"]) for r in lost]
+    again = [ledger.requeue(r["thread_id"], r["state"], r["updated_at"]) for r in lost]
+    assert (first, again) == ([True, True], [False, False])
+    assert {ledger.get(t)["state"] for t in ("lost", "stuck")} == {"queued"}
+    assert ledger.lost(after=5 * 60) == []  # requeued just now: not lost again yet
 
 
 def test_ledger_takes_a_stale_row(runlog: RunLog):
