@@ -5,8 +5,8 @@ its parts fail, then a count of what came out.
 
 Real PostgreSQL and Redis servers (tests/servers.py) in a temporary folder, real
 `briefloop worker` processes (one Celery process each, `--concurrency 1`) and the fake
-Ollama server in this process, answering every call after `--latency` seconds (each
-brief is approved in one round: a writer and a critic call). The whole batch is
+Ollama server in this process, answering every call after `--latency` seconds with the
+same answers (each brief is approved in one round: a writer and a critic call). The whole batch is
 enqueued once; then, as the briefs get done:
 
 - K times (by default one per 1,000 briefs, spread evenly over the run) a worker is
@@ -34,6 +34,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -48,8 +49,7 @@ from batch import config as config_mod  # noqa: E402
 from batch.cluster import wait_for_batch  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
 from batch.runner import Batch  # noqa: E402
-from batch.store import sqlalchemy_url  # noqa: E402
-from bench.fake_server import rounds_responder  # noqa: E402
+from batch.store import open_runlog, sqlalchemy_url  # noqa: E402
 from bench.run import machine, project  # noqa: E402
 
 from fake_ollama import FakeOllama  # noqa: E402
@@ -59,6 +59,16 @@ from workers import Worker  # noqa: E402
 CALLS_PER_BRIEF = 2
 SAMPLE_EVERY = 3.0  # seconds between two samples of worker 0's memory
 VISIBILITY = 30  # seconds: a killed worker's brief is handed out again after this
+
+
+def approving(body: dict) -> str:
+    """The same answers however often a call is made: a call repeated after a fault
+    gets what the first got (rounds_responder counts drafts, so it would not)."""
+    if "format" not in body:  # the writer: plain text
+        return "The office is closed on Friday."
+    return json.dumps({"must_fix": [], "would_improve": [],
+                       "scores": {c: 5 for c in ("covers_brief", "accuracy", "clarity",
+                                                 "actionable")}})
 
 
 def soak_toml(root: Path, base_url: str, dsn: str, broker: str | None) -> Path:
@@ -121,9 +131,13 @@ class Faults:
                            + [(n // 3, "restart redis"), (2 * n // 3, "restart postgres")])
         self.done: list[dict[str, Any]] = []
 
-    def due(self, finished: int) -> list[str]:
+    def due(self, finished: int, restarts: bool) -> list[str]:
+        """The faults due now; with `restarts` False a server restart waits (and the
+        faults after it with it)."""
         out = []
         while self.plan and self.plan[0][0] <= finished:
+            if self.plan[0][1] != "kill" and not restarts:
+                break
             out.append(self.plan.pop(0)[1])
         return out
 
@@ -134,7 +148,7 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
     dsn = pg.create_database(f"soak_{time.time_ns()}")
     redis.flush()
     out: dict[str, Any] = {}
-    with FakeOllama(default=rounds_responder(1), latency=latency) as server:
+    with FakeOllama(default=approving, latency=latency) as server:
         cfg = soak_toml(root, server.base_url, dsn, redis.url)
         started = 0
 
@@ -144,23 +158,31 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
             started += 1
             return w
 
+        open_runlog(config_mod.load(cfg, environ={})).close()  # its tables, before anyone
         pool = [new_worker() for _ in range(workers)]
         try:
             for w in pool:
                 w.wait_ready(120)
             settings = config_mod.load(cfg, environ={})
             t0 = time.perf_counter()
-            summary = run_job(settings, root / "briefs")
-            enqueue_s = time.perf_counter() - t0
-            print(f"enqueued {n} briefs in {enqueue_s:.1f}s", flush=True)
+            # The workers start on the first briefs while the rest are enqueued, and a
+            # worker may be killed meanwhile; the servers restart only once it is done
+            # (a database lost mid-enqueue is a failed batch, tested on its own).
+            enqueued: dict[str, Any] = {}
+            enqueuer = threading.Thread(target=_enqueue, args=(settings, root, enqueued, t0))
+            enqueuer.start()
             faults, memory, victim = Faults(n, kills), [], 1
             last_sample, last_print = 0.0, 0.0
             while True:
+                if "error" in enqueued:
+                    raise enqueued["error"]
+                summary = enqueued.get("summary")
                 try:
                     finished = query(dsn, "SELECT count(*) FROM runs WHERE status = "
                                           "'finished'")[0][0]
-                    closed = query(dsn, f"SELECT ended_at FROM batches WHERE id = "
-                                        f"{summary.batch_id}")[0][0] is not None
+                    closed = summary is not None and query(
+                        dsn, f"SELECT ended_at FROM batches WHERE id = "
+                             f"{summary.batch_id}")[0][0] is not None
                 except sa.exc.OperationalError:  # restarting: look again
                     time.sleep(0.5)
                     continue
@@ -172,7 +194,7 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
                     print(f"{now:6.0f}s  {finished}/{n} finished, worker 0 at "
                           f"{memory[-1][1]} MB", flush=True)
                     last_print = now
-                for fault in faults.due(finished):
+                for fault in faults.due(finished, restarts=summary is not None):
                     at = {"fault": fault, "finished": finished, "second": round(now, 1)}
                     if fault == "kill" and workers > 1:
                         pool[victim].kill()
@@ -192,6 +214,8 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
                                        f"({finished}/{n} finished)")
                 time.sleep(0.5)
             wall = time.perf_counter() - t0
+            enqueuer.join()
+            enqueue_s = enqueued["seconds"]
             memory.append((n, round(rss_mb(pool[0]), 1)))
             with Batch(settings) as batch:
                 row = wait_for_batch(batch, summary.batch_id, timeout=60)
@@ -209,6 +233,16 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
     shutil.rmtree(root, ignore_errors=True)
     pg.drop_database(dsn.rsplit("/", 1)[1])
     return out
+
+
+def _enqueue(settings: config_mod.Settings, root: Path, out: dict[str, Any],
+             t0: float) -> None:
+    try:
+        out["summary"] = run_job(settings, root / "briefs")
+        out["seconds"] = round(time.perf_counter() - t0, 1)
+        print(f"enqueued in {out['seconds']}s", flush=True)
+    except BaseException as e:  # noqa: BLE001 - handed to the main thread, raised there
+        out["error"] = e
 
 
 def count(root: Path, dsn: str, n: int, calls: collections.Counter,
@@ -264,7 +298,7 @@ def one_machine(pg: PostgresServer, n: int, latency: float) -> dict[str, Any]:
     """The same briefs run in-process (no broker) on a fresh database: its size per brief."""
     root = project(n)
     dsn = pg.create_database(f"soak_base_{time.time_ns()}")
-    with FakeOllama(default=rounds_responder(1), latency=latency) as server:
+    with FakeOllama(default=approving, latency=latency) as server:
         settings = config_mod.load(soak_toml(root, server.base_url, dsn, None), environ={})
         t = time.perf_counter()
         summary = run_job(settings, root / "briefs")
