@@ -87,15 +87,18 @@ class Ledger:
         cutoff = (datetime.now(UTC) - timedelta(seconds=after)).isoformat(timespec="milliseconds")
         long_ago = (datetime.now(UTC) - timedelta(seconds=2 * after)).isoformat(
             timespec="milliseconds")
-        later = tasks.alias("later")
-        overtaken = sa.exists().where(later.c.enqueued_at > tasks.c.enqueued_at,
-                                      later.c.state != "queued",
-                                      later.c.updated_at < cutoff)
+        # The newest task sent that had started before the cutoff: every queued one
+        # sent before it has been passed over.
+        horizon = (sa.select(sa.func.max(tasks.c.enqueued_at))
+                   .where(tasks.c.state.in_(("running", "done")),
+                          tasks.c.updated_at < cutoff)
+                   .scalar_subquery())
         query = (sa.select(tasks.c.thread_id, tasks.c.state, tasks.c.updated_at,
                            tasks.c.message)
                  .where(tasks.c.message.is_not(None),
                         sa.or_(sa.and_(tasks.c.state == "queued",
-                                       tasks.c.updated_at < cutoff, overtaken),
+                                       tasks.c.updated_at < cutoff,
+                                       tasks.c.enqueued_at < horizon),
                                sa.and_(tasks.c.state == "running",
                                        tasks.c.updated_at < long_ago)))
                  .order_by(tasks.c.enqueued_at))
