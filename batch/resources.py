@@ -31,8 +31,9 @@ class Resources:
                  google_client: Callable[[], gspread.Client] | None = None):
         self.settings = settings
         self.store = open_store(settings)
+        gate = self.store.model_slots() if settings.cluster.shared_max_parallel else None
         self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
-                               ready=models, gate=self.store.model_slots())
+                               ready=models, gate=gate)
         self.runlog: RunLog = self.store.runlog
         try:
             self.checkpointer = self.store.checkpointer

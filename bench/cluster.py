@@ -42,7 +42,7 @@ LIMITED_WORKERS, LIMITED_MAX_PARALLEL = 4, 2
 
 
 def cluster_toml(root: Path, base_url: str, dsn: str, broker: str,
-                 max_parallel: int = 4) -> Path:
+                 max_parallel: int = 4, shared: bool = True) -> Path:
     model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
              f"timeout = 60\nmax_parallel = {max_parallel}\n")
     cfg = root / "briefloop.toml"
@@ -52,16 +52,17 @@ def cluster_toml(root: Path, base_url: str, dsn: str, broker: str,
         f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
         '[log]\nformat = "csv"\npath = "output/runs.csv"\n'
         f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n'
-        f'[cluster]\nbroker = "{broker}"\nvisibility_timeout = 600\n', encoding="utf-8")
+        f'[cluster]\nbroker = "{broker}"\nvisibility_timeout = 600\n'
+        f"shared_max_parallel = {str(shared).lower()}\n", encoding="utf-8")
     return cfg
 
 
 def timed_cluster(pg: PostgresServer, redis: RedisServer, server: FakeOllama, n: int,
-                  workers: int, max_parallel: int = 4) -> dict[str, Any]:
+                  workers: int, max_parallel: int = 4, shared: bool = True) -> dict[str, Any]:
     root = project(n)
     dsn = pg.create_database(f"bench_{workers}_{time.time_ns()}")
     redis.flush()
-    cfg = cluster_toml(root, server.base_url, dsn, redis.url, max_parallel)
+    cfg = cluster_toml(root, server.base_url, dsn, redis.url, max_parallel, shared)
     started = [Worker(cfg, root / f"worker-{i}.log") for i in range(workers)]
     try:
         for w in started:
@@ -112,6 +113,14 @@ def run(n: int, latency: float, rounds: int, slots: int) -> dict[str, Any]:
                 out["thread_pool"][str(workers)] = timed_threads(server, n, workers)
                 print(f"thread pool, {workers} thread(s): "
                       f"{out['thread_pool'][str(workers)]}", flush=True)
+        # What counting the slots together costs: the same 4 workers, each counting its
+        # own (the hosts' limit is not reached either way).
+        with FakeOllama(default=rounds_responder(rounds), latency=latency,
+                        max_parallel=slots) as server:
+            out["unshared"] = timed_cluster(pg, redis, server, n, WORKER_COUNTS[-1],
+                                            shared=False)
+            print(f"cluster, {WORKER_COUNTS[-1]} workers, slots per process: "
+                  f"{out['unshared']}", flush=True)
         # max_parallel is the cluster's, not each worker's: 4 workers, a host set to 2.
         with FakeOllama(default=rounds_responder(rounds), latency=latency,
                         max_parallel=slots) as server:
@@ -149,6 +158,12 @@ def markdown(r: dict[str, Any]) -> str:
         c = r["limited"]
         lines.append(f"| {c['workers']} | {c['max_parallel']} | {c['peak_parallel_calls']} "
                      f"| {c['briefs_per_minute']} |")
+    if "unshared" in r:
+        shared, unshared = r["cluster"][str(WORKER_COUNTS[-1])], r["unshared"]
+        ratio = shared["wall_s"] / unshared["wall_s"]
+        lines += ["", f"Slots counted cluster-wide vs per process, {WORKER_COUNTS[-1]} "
+                  f"workers: {shared['briefs_per_minute']} vs {unshared['briefs_per_minute']} "
+                  f"briefs/min (cluster-wide: {ratio:.2f}x the wall time)."]
     return "\n".join(lines) + "\n"
 
 

@@ -122,19 +122,23 @@ def test_a_batch_runs_on_two_workers_and_is_synced_once(project, pg_dsn, redis_u
     assert len(csv.read_text().strip().splitlines()) == 1 + 6
 
 
-def test_a_hosts_max_parallel_holds_for_the_whole_cluster(project, pg_dsn, redis_url,
-                                                           workers):
+@pytest.mark.parametrize("shared, peak", [(True, 2), (False, 4)])
+def test_a_hosts_max_parallel_holds_for_the_whole_cluster(shared, peak, project, pg_dsn,
+                                                           redis_url, workers):
     # Four worker processes, one call at a time each: four at once at the server if each
-    # counted its own; two, the host's max_parallel, counted together.
+    # counts its own (shared_max_parallel = false); two, the host's max_parallel,
+    # counted together.
     with FakeOllama(default=UNIVERSAL, latency=0.4) as server:
-        cfg = cluster_config(project, server, pg_dsn, redis_url, model_extra="max_parallel = 2\n")
+        cfg = cluster_config(project, server, pg_dsn, redis_url,
+                             extra=f"shared_max_parallel = {str(shared).lower()}\n",
+                             model_extra="max_parallel = 2\n")
         ids = briefs(project, 8)
         for _ in range(4):
             workers(cfg)
         row = wait_done(cfg, enqueue(cfg, project))
         assert row["counts"] == {"approved": 8}
         assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
-    assert server.peak_parallel == 2
+    assert server.peak_parallel == peak
     served_by = rows(pg_dsn, "SELECT count(DISTINCT worker) FROM tasks")
     assert served_by[0][0] >= 3, "the briefs were spread over the workers"
 
