@@ -49,11 +49,11 @@ from batch import config as config_mod  # noqa: E402
 from batch.cluster import wait_for_batch  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
 from batch.runner import Batch  # noqa: E402
-from batch.store import open_runlog, sqlalchemy_url  # noqa: E402
+from batch.store import open_runlog  # noqa: E402
 from bench.run import machine, project  # noqa: E402
 
 from fake_ollama import FakeOllama  # noqa: E402
-from servers import PostgresServer, RedisServer, _descendants  # noqa: E402
+from servers import PostgresServer, RedisServer, _descendants, query  # noqa: E402
 from workers import Worker  # noqa: E402
 
 CALLS_PER_BRIEF = 2
@@ -84,15 +84,6 @@ def soak_toml(root: Path, base_url: str, dsn: str, broker: str | None) -> Path:
         "[retry]\nattempts = 6\ninitial_seconds = 0.2\n"
         f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n' + cluster, encoding="utf-8")
     return cfg
-
-
-def query(dsn: str, sql: str) -> list[tuple]:
-    engine = sa.create_engine(sqlalchemy_url(dsn))
-    try:
-        with engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(sa.text(sql))]
-    finally:
-        engine.dispose()
 
 
 def tables_bytes(dsn: str) -> int:

@@ -283,6 +283,20 @@ def _close_all() -> None:
 
 # -- PostgreSQL ---------------------------------------------------------------------
 
+def query(dsn: str, sql: str) -> list[tuple]:
+    """The rows of one SQL statement on the database at `dsn` (a fresh connection)."""
+    import sqlalchemy as sa
+
+    from batch.store import sqlalchemy_url
+
+    engine = sa.create_engine(sqlalchemy_url(dsn))
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(sa.text(sql))]
+    finally:
+        engine.dispose()
+
+
 def _postgres_bindir() -> Path | None:
     """The folder with initdb, postgres and psql: initdb's on PATH (symlinks followed),
     else Debian's /usr/lib/postgresql/VERSION/bin, the highest version."""

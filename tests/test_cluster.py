@@ -28,6 +28,7 @@ from batch.store import sqlalchemy_url
 
 from conftest import UNIVERSAL, ollama_config, write_brief
 from fake_ollama import FakeOllama
+from servers import query as rows
 from workers import Worker
 
 pytestmark = pytest.mark.cluster
@@ -75,15 +76,6 @@ def wait_done(cfg: Path, batch_id: int, timeout: float = 90.0) -> dict:
     settings = config_mod.load(cfg, environ={})
     with Batch(settings) as batch:
         return wait_for_batch(batch, batch_id, timeout=timeout, poll=0.2)
-
-
-def rows(pg_dsn: str, sql: str) -> list[tuple]:
-    engine = sa.create_engine(sqlalchemy_url(pg_dsn))
-    try:
-        with engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(sa.text(sql))]
-    finally:
-        engine.dispose()
 
 
 def assert_nothing_lost_or_duplicated(project: Path, pg_dsn: str, ids: list[str],
