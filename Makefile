@@ -19,10 +19,12 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check batch tests bench
+	$(BIN)/python tests/test_imports.py
 	$(BIN)/python -m pytest
 
 lint: setup
 	$(BIN)/ruff check batch tests bench
+	$(BIN)/python tests/test_imports.py
 
 bench: setup
 	$(BIN)/python -m bench

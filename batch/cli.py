@@ -245,7 +245,7 @@ def follow_batch(settings: config_mod.Settings, batch_id: int,
         out.print(f"batch {batch_id} queued; the workers run it (`briefloop runs` shows "
                   f"progress, `briefloop run ... --wait` waits)", highlight=False)
         return None
-    from batch.cluster import wait_for_batch  # Celery is imported for a cluster only
+    from batch.cluster.queue import wait_for_batch  # Celery: for a cluster only
 
     try:
         with Batch(settings) as batch:
@@ -276,7 +276,7 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
     if not settings.clustered:
         raise UserError("no cluster configured: set [cluster] broker = \"redis://...\" "
                         "(and [store] backend = \"postgres\") in the config")
-    from batch.cluster import run_worker
+    from batch.cluster.worker import run_worker
 
     run_worker(settings, concurrency or settings.run.concurrency, loglevel)
 

@@ -48,22 +48,14 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
             f"these briefs, or run again when it is done") from None
     except BriefloopError as e:
         # The whole batch failed (source unreachable, disk full): that is news too.
-        notify.send(notify_settings(settings), notify.Report(
+        notify.send(notify.settings_for(settings), notify.Report(
             {"error": 1}, [], [("the whole batch", str(e))], str(source)))
         raise
     # After the lock: a slow mail server must not hold up the next batch.
     report = notify_report(settings, summary, source)
     if notify.should_notify(report):
-        summary.warnings += notify.send(notify_settings(settings), report)
+        summary.warnings += notify.send(notify.settings_for(settings), report)
     return summary
-
-
-def notify_settings(settings: Settings):
-    """[notify], its link defaulting to the shared Google sheet when there is one."""
-    if settings.notify.review_url or settings.log.gsheet is None:
-        return settings.notify
-    sheet = f"https://docs.google.com/spreadsheets/d/{settings.log.gsheet.spreadsheet}"
-    return settings.notify.model_copy(update={"review_url": sheet})
 
 
 def notify_report(settings: Settings, summary: BatchSummary,
@@ -99,7 +91,7 @@ def _enqueued(batch: Batch, source: str | Path, rerun: bool,
               job: str | None) -> BatchSummary:
     """A cluster's batch: the review answers pulled (each answer goes to the queue), then
     every brief that needs work queued once. The workers write the sheets at its end."""
-    from batch.cluster import enqueue_batch
+    from batch.cluster.queue import enqueue_batch
 
     table = review_table(batch.settings, batch.google)
     pulled, warnings = _pull(batch, table)

@@ -29,7 +29,7 @@ from urllib.parse import quote, unquote, urlsplit
 
 import requests
 
-from batch.config import Notify, mask_credentials
+from batch.config import Notify, Settings, mask_credentials
 from batch.outcomes import OUTCOME_ORDER, label
 
 BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
@@ -333,3 +333,11 @@ def send(settings: Notify, report: Report, environ: Mapping[str, str] | None = N
         if warning:
             warnings.append(warning)
     return warnings
+
+
+def settings_for(settings: Settings) -> Notify:
+    """[notify], its link defaulting to the shared Google sheet when there is one."""
+    if settings.notify.review_url or settings.log.gsheet is None:
+        return settings.notify
+    sheet = f"https://docs.google.com/spreadsheets/d/{settings.log.gsheet.spreadsheet}"
+    return settings.notify.model_copy(update={"review_url": sheet})

@@ -266,12 +266,8 @@ class Batch:
 
     def resume(self, thread_id: str, response: Any) -> BriefResult:
         """Answer the thread's interrupt with `response` (an Agent Inbox response, see
-        batch.inbox) and run it on: here, or in a cluster by a worker (the outcome is
-        then "queued"). The caller holds the thread's lock."""
-        if not self.local:
-            from batch.cluster import enqueue_resume  # the cluster imports this module
-
-            return enqueue_resume(self, thread_id, response)
+        batch.inbox) and run it on, here. (A cluster's answers go to its workers:
+        batch.review.answer chooses.) The caller holds the thread's lock."""
         return self.advance(thread_id, None, Command(resume=response))
 
     def read_gsheet(self, key: str, worksheet: str | None) -> list[list[str]]:

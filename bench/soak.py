@@ -46,7 +46,7 @@ sys.path.insert(0, str(REPO / "tests"))
 import sqlalchemy as sa  # noqa: E402
 
 from batch import config as config_mod  # noqa: E402
-from batch.cluster import wait_for_batch  # noqa: E402
+from batch.cluster.queue import wait_for_batch  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
 from batch.runner import Batch  # noqa: E402
 from batch.store import open_runlog  # noqa: E402

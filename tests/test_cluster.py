@@ -19,7 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from batch import config as config_mod
-from batch.cluster import wait_for_batch
+from batch.cluster.queue import wait_for_batch
 from batch.errors import BriefloopError
 from batch.jobs import run_job
 from batch.runlog import RunLog
@@ -137,7 +137,7 @@ def test_a_hosts_max_parallel_holds_for_the_whole_cluster(shared, peak, project,
 
 def test_an_enqueue_cut_off_by_the_database_is_closed_by_the_next_batch(
         project, pg_dsn, redis_url, postgres_server, monkeypatch):
-    from batch import cluster
+    from batch.cluster import queue as cluster
 
     with FakeOllama(default=UNIVERSAL) as server:
         cfg = cluster_config(project, server, pg_dsn, redis_url)
