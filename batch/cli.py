@@ -32,7 +32,7 @@ from batch.briefs import load_yaml
 from batch.config import mask_credentials
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
-from batch.outcomes import OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
+from batch.outcomes import AWAITING, OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
 from batch.project import init_project
 from batch.retention import prune
 from batch.runlog import store_failure
@@ -150,7 +150,7 @@ def describe_result(r: BriefResult) -> str:
         parts.append(f"{rec['rounds']} round(s)")
     if r.model_calls:
         parts.append(f"{r.model_calls} model call(s), {r.seconds:.1f}s")
-    if rec.get("needs_from_human") and r.outcome in ("awaiting_human", "waiting"):
+    if rec.get("needs_from_human") and r.outcome in (AWAITING, "waiting"):
         parts.append(f"needs {len(rec['needs_from_human'])} fact(s) from a person")
     line = ", ".join(parts)
     if r.error:
@@ -347,7 +347,7 @@ def print_result(r: BriefResult) -> None:
     if r.outcome == "queued":
         out.print("a worker runs it on (`briefloop runs` shows when it is done)",
                   highlight=False)
-    elif r.record and r.record.get("output_path") and r.outcome != "awaiting_human":
+    elif r.record and r.record.get("output_path") and r.outcome != AWAITING:
         approved = is_approved(r.record.get("stop_reason"))
         label = "output" if approved else "not approved, set aside in"
         out.print(f"{label}: {r.record['output_path']}", highlight=False, soft_wrap=True)

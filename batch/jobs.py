@@ -15,6 +15,7 @@ from batch import notify, review_sheet
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.models import RoleModel
+from batch.outcomes import AWAITING
 from batch.runner import Batch, BatchSummary, Progress
 from batch.stopping import STOP
 from batch.store import Store
@@ -65,7 +66,7 @@ def notify_report(settings: Settings, summary: BatchSummary,
     waiting = [notify.Waiting(r.brief_id, (r.record or {}).get("title", ""),
                               [n["placeholder"] for n in
                                (r.record or {}).get("needs_from_human") or []])
-               for r in summary.results if r.outcome in ("awaiting_human", "waiting")]
+               for r in summary.results if r.outcome in (AWAITING, "waiting")]
     failed = [(r.brief_id, r.error or "error") for r in summary.results
               if r.outcome == "error"]
     return notify.Report(dict(summary.counts), waiting, failed, str(source))

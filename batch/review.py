@@ -22,6 +22,7 @@ from batch.cleanup import encodable
 from batch.errors import BriefloopError
 from batch.inbox import Decision
 from batch.nodes import checklist_of
+from batch.outcomes import AWAITING
 from batch.runner import Batch, BriefResult
 
 
@@ -118,7 +119,7 @@ def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str,
 
 def list_waiting(batch: Batch) -> list[Waiting]:
     out = []
-    for record in batch.runlog.all(status="awaiting_human"):
+    for record in batch.runlog.all(status=AWAITING):
         item = waiting(batch, record["thread_id"])
         if item is not None:
             out.append(item)

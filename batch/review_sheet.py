@@ -19,6 +19,7 @@ from typing import Any
 from batch import review
 from batch.errors import BriefloopError
 from batch.inbox import Decision
+from batch.outcomes import AWAITING
 from batch.runner import Batch
 from batch.tables import Table, text_key, upsert_rows
 
@@ -72,7 +73,7 @@ def publish(batch: Batch, table: Table) -> int:
 def decided_note(batch: Batch, thread_id: str) -> str:
     """What became of a thread that no longer waits, for the rows that asked about it."""
     record = batch.runlog.by_thread(thread_id) or {}
-    if record.get("status") == "awaiting_human":
+    if record.get("status") == AWAITING:
         return "answered: the thread waits again in a later round (see its new rows)"
     outcome = record.get("stop_reason") or record.get("status") or "no longer waiting"
     who = f" by {record['decided_by']}" if record.get("decided_by") else ""

@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from batch.errors import StoreError
-from batch.schema import batches, migrate, runs, sink_sync
+from batch.schema import RUN_COLUMN_DOCS, batches, migrate, runs, sink_sync
 
 # Fields in the order the spreadsheet views show them.
 FIELDS = [
@@ -36,6 +36,20 @@ FIELDS = [
 ]
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
                "uncovered", "checklist", "hosts"}
+# Bookkeeping of the run log itself, not shown in the sheets.
+INTERNAL_FIELDS = ("version", "seq")
+
+
+def column_reference() -> str:
+    """The run-log columns as a Markdown table, in the sheets' order, then the ones the
+    sheets leave out: the README's reference, generated (tests/test_docs.py)."""
+    lines = ["| column | what it holds |", "|---|---|"]
+    for name in [*FIELDS, *INTERNAL_FIELDS]:
+        kind = "" if name not in JSON_FIELDS else \
+            " (JSON object)" if name == "models" else " (JSON list)"
+        where = "; not in the sheets" if name in INTERNAL_FIELDS else ""
+        lines.append(f"| `{name}` | {RUN_COLUMN_DOCS[name]}{kind}{where} |")
+    return "\n".join(lines) + "\n"
 
 
 def now() -> str:

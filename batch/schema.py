@@ -61,6 +61,47 @@ runs = sa.Table(
     sa.Column("hosts", sa.Text, nullable=False, server_default="[]"),
 )
 
+# What each run-log column holds: the one description the README's column reference is
+# generated from (batch.runlog.column_reference). Every column has one.
+RUN_COLUMN_DOCS: dict[str, str] = {
+    "run_id": "the run's id: the key each sheet row is upserted by",
+    "thread_id": "the LangGraph thread (`briefloop run THREAD`, `review answer THREAD`)",
+    "brief_id": "the brief's id (front matter `id`, the file's name, or the sheet's `id`)",
+    "title": "the brief's title",
+    "source": "where the brief came from: its file, or `sheet.csv row 7`",
+    "status": "`running`, `awaiting_human`, `finished` or `failed`",
+    "stop_reason": "why the loop stopped: `approved`, `max_rounds`, `no_progress`, `error`, "
+                   "`approved_by_human`, `rejected_by_human`; `awaiting_human` while it "
+                   "waits",
+    "rounds": "writer–critic rounds run",
+    "score": "the code's score (0–100) of the text the run stands for",
+    "score_history": "the score of every round, in order",
+    "open_must_fix": "the findings that still block approval",
+    "needs_from_human": "the placeholders a person still has to fill",
+    "deviations": "critique points the writer rejected on purpose, with its reasons",
+    "models": "the model of each role",
+    "model_calls": "model calls made",
+    "input_tokens": "prompt tokens, all calls",
+    "output_tokens": "generated tokens, all calls",
+    "model_seconds": "seconds spent in model calls",
+    "seconds": "wall seconds of the run",
+    "started_at": "when the run started (UTC)",
+    "ended_at": "when it ended (UTC); empty while it runs or waits",
+    "output_path": "the text written to `output/`",
+    "error": "the error of a failed run, in one line",
+    "updated_at": "the row's last change (UTC)",
+    "version": "bumped by every change; a sheet has the run once it holds this version",
+    "decided_by": "who approved, rejected or sent back the text",
+    "decided_at": "when they did (UTC)",
+    "decision_note": "their reason or notes; an approval over the checks' findings says so",
+    "checklist": "what the brief asks, as the code checks it (`R1 fact: …`)",
+    "uncovered": "the checklist items the text misses",
+    "verification": "what running an API doc's examples verified, or why nothing was run",
+    "seq": "the start order across processes and machines",
+    "hosts": "which model host served each call, in order (`writer@http://gpu-1:11434`)",
+}
+assert set(RUN_COLUMN_DOCS) == set(runs.c.keys()), "a run-log column without its description"
+
 sink_sync = sa.Table(
     "sink_sync", metadata,
     sa.Column("sink", sa.Text, primary_key=True),

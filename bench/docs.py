@@ -30,6 +30,7 @@ from batch import config as config_mod
 from batch.apidocs import check_api_docs
 from batch.models import ModelSet
 from batch.nodes import Nodes
+from batch.outcomes import is_approved
 from batch.requirements import source_checklist
 from batch.runner import Batch
 from bench.judge import judge_state, load_cases
@@ -119,7 +120,7 @@ def loop(settings: config_mod.Settings) -> dict[str, Any]:
                 source = folder / f"{r.brief_id}.py"
                 row["audit"] = audit(doc, source)
             rows.append(row)
-    approved = [r for r in rows if r["outcome"] in ("approved", "approved_by_human")]
+    approved = [r for r in rows if is_approved(r["outcome"])]
     bad = [r["source"] for r in approved
            if any(r["audit"][k] for k in ("wrong_example", "wrong_signature",
                                           "invented_name", "missing_name"))

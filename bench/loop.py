@@ -27,6 +27,7 @@ from typing import Any
 from batch import config as config_mod
 from batch.briefs import Brief
 from batch.nodes import Nodes, checklist_of
+from batch.outcomes import is_approved
 from batch.requirements import COVERED_KINDS
 from batch.runner import Batch, start_state
 from batch.sources import scan_source
@@ -125,7 +126,7 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
                          "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
                          "seconds": round(sum(c["seconds"] for c in calls), 1),
                          "calls": len(calls), "wall_seconds": round(seconds, 1),
-                         "approved": int(result.outcome in ("approved", "approved_by_human"))})
+                         "approved": int(is_approved(result.outcome))})
             print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
                   f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
             save(summarise(batch.models.labels(), rows))

@@ -28,6 +28,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the test doubles
 
 from batch import config as config_mod  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
+from batch.outcomes import is_approved  # noqa: E402
 from batch.retention import db_bytes, prune  # noqa: E402
 from batch.runlog import RunLog  # noqa: E402
 from bench.fake_server import FakeOllamaProcess, rounds_responder  # noqa: E402
@@ -496,7 +497,7 @@ def bench_cost() -> dict[str, Any]:
     summary = run_job(settings, root / "briefs")
     loop_wall = time.perf_counter() - t
     records = [r.record for r in summary.results]
-    approved = sum(r["stop_reason"] in ("approved", "approved_by_human") for r in records)
+    approved = sum(is_approved(r["stop_reason"]) for r in records)
     single: list[Any] = []
     t = time.perf_counter()
     with Batch(settings) as batch:

@@ -17,6 +17,7 @@ from batch.briefs import BadBrief, Brief
 from batch.config import Settings, mask_credentials
 from batch.errors import BriefloopError
 from batch.ledger import Ledger
+from batch.outcomes import AWAITING
 from batch.runlog import is_unreachable
 from batch.runner import Batch, BatchSummary, BriefResult, bad_thread_id
 from batch.sandbox import sandbox_problem
@@ -138,7 +139,7 @@ def _enqueue_one(batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBri
     existing = batch.runlog.by_thread(thread_id)
     if existing and existing["status"] == "finished":
         return BriefResult(item.id, thread_id, "skipped", existing)
-    if existing and existing["status"] == "awaiting_human":
+    if existing and existing["status"] == AWAITING:
         return BriefResult(item.id, thread_id, "waiting", existing)
     args = [payload(item, thread_id, state, batch_id)]
     if not ledger.claim(thread_id, batch_id, "brief", thread_id,

@@ -29,6 +29,7 @@ from batch.cluster.queue import (
 from batch.config import Settings
 from batch.errors import LockBusy, StoreError
 from batch.ledger import Ledger
+from batch.outcomes import AWAITING
 from batch.runlog import store_failure
 from batch.runner import Batch
 from batch.store import open_runlog
@@ -218,7 +219,7 @@ def _notify(batch: Batch, batch_id: int) -> None:
         dict(row.get("counts") or {}),
         [notify.Waiting(r["brief_id"], r["title"],
                         [n["placeholder"] for n in r["needs_from_human"]])
-         for r in records if r["status"] == "awaiting_human"],
+         for r in records if r["status"] == AWAITING],
         [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
         str(row.get("source", "")))
     if notify.should_notify(report):

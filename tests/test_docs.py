@@ -1,0 +1,40 @@
+"""What the README says of the code is generated from it, and stays so: a test fails
+when the committed text and the code differ (`UPDATE_DOCS=1` rewrites it, as
+UPDATE_PROMPTS does the prompt snapshots)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from batch.runlog import FIELDS, INTERNAL_FIELDS, column_reference
+from batch.schema import runs
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+BLOCK = re.compile(r"(<!-- run-log columns: begin -->\n)(.*?)(<!-- run-log columns: end -->)",
+                   re.S)
+
+
+def test_every_run_log_column_is_in_the_sheets_or_named_internal_once():
+    names = [*FIELDS, *INTERNAL_FIELDS]
+    assert len(names) == len(set(names))
+    assert set(names) == set(runs.c.keys())
+
+
+def test_the_readmes_run_log_columns_are_the_codes():
+    text = README.read_text(encoding="utf-8")
+    found = BLOCK.search(text)
+    assert found, "the README has lost its run-log columns block"
+    if os.environ.get("UPDATE_DOCS") == "1":
+        README.write_text(BLOCK.sub(lambda m: m[1] + column_reference() + m[3], text),
+                          encoding="utf-8")
+        return
+    assert found[2] == column_reference(), "run UPDATE_DOCS=1 pytest tests/test_docs.py"
+
+
+def test_every_stop_reason_has_its_cell_colour_in_the_sheets():
+    from batch.outcomes import AWAITING, STOP_REASONS
+    from batch.tables import VALUE_FILLS
+
+    assert STOP_REASONS | {AWAITING, "failed"} <= set(VALUE_FILLS)
