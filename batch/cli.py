@@ -195,7 +195,7 @@ def print_summary(summary: BatchSummary) -> None:
 @click.option("--threshold", type=click.FloatRange(0, 100),
               help="Score (0-100) a draft needs, overriding the rubric's.")
 @click.option("--review", type=click.Choice(["when_needed", "unfinished", "always", "never"]),
-              help="Which endings pause for a person (see loop.review in the README).")
+              help="Which endings pause for a person (see loop.review in docs/review-cycle.md).")
 @click.option("--output", "output_dir", type=click.Path(file_okay=False),
               help="Folder for the finished texts.")
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")

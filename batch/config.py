@@ -170,7 +170,7 @@ class Models(Strict):
     # What the critic model's answer counts for. "gate": its score is the score and its
     # must_fix block approval, beside the code checks. "advice": the code checks alone
     # decide (score = share of checks passed) and the model's points are suggestions.
-    # `python -m bench judge` measures both for a model; see the README for the choice.
+    # `python -m bench judge` measures both for a model; see docs/configuration.md for the choice.
     critic_mode: Literal["gate", "advice"] = "advice"
 
 

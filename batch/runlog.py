@@ -42,7 +42,7 @@ INTERNAL_FIELDS = ("version", "seq")
 
 def column_reference() -> str:
     """The run-log columns as a Markdown table, in the sheets' order, then the ones the
-    sheets leave out: the README's reference, generated (tests/test_docs.py)."""
+    sheets leave out: docs/run-log.md's reference, generated (tests/test_docs.py)."""
     lines = ["| column | what it holds |", "|---|---|"]
     for name in [*FIELDS, *INTERNAL_FIELDS]:
         kind = "" if name not in JSON_FIELDS else \

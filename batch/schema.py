@@ -61,7 +61,7 @@ runs = sa.Table(
     sa.Column("hosts", sa.Text, nullable=False, server_default="[]"),
 )
 
-# What each run-log column holds: the one description the README's column reference is
+# What each run-log column holds: the one description docs/run-log.md's column reference is
 # generated from (batch.runlog.column_reference). Every column has one.
 RUN_COLUMN_DOCS: dict[str, str] = {
     "run_id": "the run's id: the key each sheet row is upserted by",

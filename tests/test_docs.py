@@ -1,4 +1,4 @@
-"""What the README says of the code is generated from it, and stays so: a test fails
+"""What the docs say of the code is generated from it, and stays so: a test fails
 when the committed text and the code differ (`UPDATE_DOCS=1` rewrites it, as
 UPDATE_PROMPTS does the prompt snapshots)."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from batch.runlog import FIELDS, INTERNAL_FIELDS, column_reference
 from batch.schema import runs
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+RUN_LOG_DOC = Path(__file__).resolve().parent.parent / "docs" / "run-log.md"
 BLOCK = re.compile(r"(<!-- run-log columns: begin -->\n)(.*?)(<!-- run-log columns: end -->)",
                    re.S)
 
@@ -22,12 +22,12 @@ def test_every_run_log_column_is_in_the_sheets_or_named_internal_once():
     assert set(names) == set(runs.c.keys())
 
 
-def test_the_readmes_run_log_columns_are_the_codes():
-    text = README.read_text(encoding="utf-8")
+def test_the_run_log_columns_in_the_docs_are_the_codes():
+    text = RUN_LOG_DOC.read_text(encoding="utf-8")
     found = BLOCK.search(text)
-    assert found, "the README has lost its run-log columns block"
+    assert found, "docs/run-log.md has lost its run-log columns block"
     if os.environ.get("UPDATE_DOCS") == "1":
-        README.write_text(BLOCK.sub(lambda m: m[1] + column_reference() + m[3], text),
+        RUN_LOG_DOC.write_text(BLOCK.sub(lambda m: m[1] + column_reference() + m[3], text),
                           encoding="utf-8")
         return
     assert found[2] == column_reference(), "run UPDATE_DOCS=1 pytest tests/test_docs.py"

@@ -27,8 +27,8 @@ from conftest import REPO, make_settings
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-# The README shows these screenshots; a test run writes them to its own folder, and
-# BRIEFLOOP_SCREENSHOTS=1 writes them to bench/results/ to refresh the README's.
+# docs/review-cycle.md shows these screenshots; a test run writes them to its own folder, and
+# BRIEFLOOP_SCREENSHOTS=1 writes them to bench/results/ to refresh the doc's.
 RESULTS = REPO / "bench" / "results"
 
 
