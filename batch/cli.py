@@ -34,8 +34,6 @@ from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.outcomes import AWAITING, OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
 from batch.project import init_project
-from batch.retention import prune
-from batch.runlog import store_failure
 from batch.runner import (
     Batch,
     BatchSummary,
@@ -44,7 +42,9 @@ from batch.runner import (
     list_runs,
     sync_now,
 )
-from batch.store import open_store
+from batch.store.backends import open_store
+from batch.store.retention import prune
+from batch.store.runlog import store_failure
 
 err = Console(stderr=True)
 out = Console()

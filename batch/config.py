@@ -456,7 +456,7 @@ class Cluster(Strict):
     # A task that finds the database unreachable retries this often, backing off.
     store_retries: int = Field(20, ge=0)
     # A model host's max_parallel counted by every process sharing the database (slots
-    # as PostgreSQL advisory locks, batch.slots); false: each process counts its own.
+    # as PostgreSQL advisory locks, batch.store.slots); false: each process counts its own.
     shared_max_parallel: bool = True
 
     @field_validator("broker")

@@ -17,9 +17,9 @@ from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.models import RoleModel
 from batch.outcomes import AWAITING
 from batch.runner import Batch, BatchSummary, Progress
+from batch.sheets.sync import review_table
 from batch.stopping import STOP
-from batch.store import Store
-from batch.sync import review_table
+from batch.store.backends import Store
 
 
 def batch_lock(store: Store, wait: float):

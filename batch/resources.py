@@ -13,13 +13,13 @@ import gspread
 
 from batch.config import Settings
 from batch.graph import build_graph
-from batch.gsheets import client_opener
 from batch.models import ModelSet, RoleModel
 from batch.nodes import Nodes
-from batch.runlog import RunLog
-from batch.sheets import SheetSink
-from batch.store import open_store
-from batch.sync import make_sinks
+from batch.sheets.google import client_opener
+from batch.sheets.run_rows import SheetSink
+from batch.sheets.sync import make_sinks
+from batch.store.backends import open_store
+from batch.store.runlog import RunLog
 
 
 class Resources:

@@ -21,7 +21,7 @@ from batch.errors import BriefloopError
 from batch.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.runner import Batch
-from batch.tables import Table, text_key, upsert_rows
+from batch.sheets.tables import Table, text_key, upsert_rows
 
 COLUMNS = ["thread_id", "brief_id", "round", "placeholder", "question", "answer", "decision",
            "by", "status", "note"]

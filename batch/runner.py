@@ -27,7 +27,6 @@ from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
-from batch.gsheets import client_opener, read_rows
 from batch.house_rules import load_house_rules
 from batch.models import ModelSet, RoleModel
 from batch.nodes import checklist_of
@@ -37,14 +36,15 @@ from batch.requirements import build_checklist
 from batch.resources import Resources
 from batch.routing import final_reason
 from batch.rubrics import load_rubric
-from batch.runlog import RunLog, now, store_failure
 from batch.sandbox import sandbox_problem
-from batch.sheets import SheetSink
+from batch.sheets.google import client_opener, read_rows
+from batch.sheets.run_rows import SheetSink
+from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
 from batch.sources import scan_source
 from batch.state import LoopState
 from batch.stopping import STOP
-from batch.store import Store, open_runlog
-from batch.sync import SyncResult, make_sinks, sync_all, sync_sink
+from batch.store.backends import Store, open_runlog
+from batch.store.runlog import RunLog, now, store_failure
 
 
 @dataclass

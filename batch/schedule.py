@@ -31,7 +31,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from batch import config as config_mod
 from batch.config import ScheduleJob, Settings, parse_cron
 from batch.errors import BriefloopError, ConfigError
-from batch.store import open_runlog, sqlalchemy_url
+from batch.store.backends import open_runlog, sqlalchemy_url
 
 log = logging.getLogger("briefloop")
 

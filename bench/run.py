@@ -29,8 +29,8 @@ sys.path.insert(0, str(REPO / "tests"))  # the test doubles
 from batch import config as config_mod  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
 from batch.outcomes import is_approved  # noqa: E402
-from batch.retention import db_bytes, prune  # noqa: E402
-from batch.runlog import RunLog  # noqa: E402
+from batch.store.retention import db_bytes, prune  # noqa: E402
+from batch.store.runlog import RunLog  # noqa: E402
 from bench.fake_server import FakeOllamaProcess, rounds_responder  # noqa: E402
 from bench.stack_floor import (  # noqa: E402
     chat_model,
@@ -128,9 +128,10 @@ def instrument() -> Timers:
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.pregel import Pregel
 
-    from batch import nodes, runlog, runner
+    from batch import nodes, runner
     from batch.models import chat
     from batch.nodes import Nodes
+    from batch.store import runlog
 
     timers = Timers()
     for name in ("invoke", "get_state"):
@@ -449,9 +450,9 @@ def bench_storage(n: int = 1000) -> dict[str, Any]:
 
 def bench_sheets() -> dict[str, Any]:
     from batch.config import GSheetLog
-    from batch.gsheets import client_class
-    from batch.sheets import GSheetSink
-    from batch.sync import sync_sink
+    from batch.sheets.google import client_class
+    from batch.sheets.run_rows import GSheetSink
+    from batch.sheets.sync import sync_sink
 
     out = {}
     for n in (1, 10, 100, 1000):

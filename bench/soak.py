@@ -49,7 +49,7 @@ from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
 from batch.jobs import run_job  # noqa: E402
 from batch.runner import Batch  # noqa: E402
-from batch.store import open_runlog  # noqa: E402
+from batch.store.backends import open_runlog  # noqa: E402
 from bench.run import machine, project  # noqa: E402
 
 from fake_ollama import FakeOllama  # noqa: E402

@@ -287,7 +287,7 @@ def query(dsn: str, sql: str) -> list[tuple]:
     """The rows of one SQL statement on the database at `dsn` (a fresh connection)."""
     import sqlalchemy as sa
 
-    from batch.store import sqlalchemy_url
+    from batch.store.backends import sqlalchemy_url
 
     engine = sa.create_engine(sqlalchemy_url(dsn))
     try:

@@ -22,9 +22,9 @@ from batch import config as config_mod
 from batch.cluster.queue import wait_for_batch
 from batch.errors import BriefloopError
 from batch.jobs import run_job
-from batch.runlog import RunLog
 from batch.runner import Batch
-from batch.store import sqlalchemy_url
+from batch.store.backends import sqlalchemy_url
+from batch.store.runlog import RunLog
 
 from conftest import UNIVERSAL, ollama_config, write_brief
 from fake_ollama import FakeOllama

@@ -8,8 +8,8 @@ import os
 import re
 from pathlib import Path
 
-from batch.runlog import FIELDS, INTERNAL_FIELDS, column_reference
-from batch.schema import runs
+from batch.store.runlog import FIELDS, INTERNAL_FIELDS, column_reference
+from batch.store.schema import runs
 
 RUN_LOG_DOC = Path(__file__).resolve().parent.parent / "docs" / "run-log.md"
 BLOCK = re.compile(r"(<!-- run-log columns: begin -->\n)(.*?)(<!-- run-log columns: end -->)",
@@ -35,6 +35,6 @@ def test_the_run_log_columns_in_the_docs_are_the_codes():
 
 def test_every_stop_reason_has_its_cell_colour_in_the_sheets():
     from batch.outcomes import AWAITING, STOP_REASONS
-    from batch.tables import VALUE_FILLS
+    from batch.sheets.tables import VALUE_FILLS
 
     assert STOP_REASONS | {AWAITING, "failed"} <= set(VALUE_FILLS)

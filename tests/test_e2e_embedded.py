@@ -18,7 +18,7 @@ from batch import config
 from batch.cli import cli
 from batch.jobs import run_job
 from batch.outcomes import AWAITING, STOP_REASONS
-from batch.runlog import FIELDS
+from batch.store.runlog import FIELDS
 
 from conftest import REPO, ScriptedModel, writer_answer
 

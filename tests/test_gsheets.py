@@ -11,12 +11,12 @@ import pytest
 import requests
 
 from batch.errors import BriefloopError, SinkError
-from batch.gsheets import CELL_LIMIT, client_class, open_client, read_rows
 from batch.jobs import run_job
-from batch.runlog import FIELDS, RunLog
 from batch.runner import Batch, sync_now
-from batch.sheets import GSheetSink
+from batch.sheets.google import CELL_LIMIT, client_class, open_client, read_rows
+from batch.sheets.run_rows import GSheetSink
 from batch.sources import scan_source
+from batch.store.runlog import FIELDS, RunLog
 
 from conftest import ScriptedModel, critic_answer, make_settings, writer_answer
 from fake_sheets import FakeSheets
@@ -128,7 +128,7 @@ def test_a_changed_run_is_updated_in_place(fake, project):
     log = RunLog(project / "runs.sqlite")
     log.upsert("t1", brief_id="a", status="awaiting_human", stop_reason="awaiting_human")
     log.upsert("t2", brief_id="b", status="finished", stop_reason="approved")
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     assert sync_sink(log, sink).sent == 2
     log.upsert("t1", status="finished", stop_reason="approved_by_human")
@@ -146,7 +146,7 @@ def test_requests_per_sync_do_not_grow_with_rows(fake, project, n):
     log = RunLog(project / "runs.sqlite")
     for i in range(n):
         log.upsert(f"t{i}", brief_id=f"b{i}", status="finished", stop_reason="approved")
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     sync_sink(log, sink)  # first sync also creates the worksheet and the header
     for i in range(n):
@@ -169,7 +169,7 @@ def test_formulas_stay_text_and_huge_cells_are_cut(fake, project):
     for i, text in enumerate(hostile):
         log.upsert(f"t{i}", brief_id=text, title=text, status="running")
     log.upsert("big", brief_id="big", status="failed", error="x" * 60_000)
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     sync_sink(log, sink)
     assert fake.formulas == set()
@@ -283,7 +283,7 @@ def test_a_failing_google_sink_leaves_no_secret_in_records(tmp_path, project):
 
 
 def test_a_failed_append_is_not_retried_and_nothing_is_duplicated(fake, project):
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     s = gsettings(project)
     sink = GSheetSink(s.log.gsheet, client_factory(fake, s, []))
@@ -300,7 +300,7 @@ def test_a_failed_append_is_not_retried_and_nothing_is_duplicated(fake, project)
 
 
 def test_duplicate_rows_are_all_updated(fake, project):
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     s = gsettings(project)
     sink = GSheetSink(s.log.gsheet, client_factory(fake, s))
@@ -334,7 +334,7 @@ class AuthFailingAdapter(requests.adapters.BaseAdapter):
 def test_auth_and_network_failures_leave_rows_pending(project, error, expected):
     import gspread
 
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     s = gsettings(project)
     session = requests.Session()
@@ -360,7 +360,7 @@ def sent_rows(fake):
 
 
 def test_numbers_reach_google_as_json_numbers(fake, project):
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     s = gsettings(project)
     sink = GSheetSink(s.log.gsheet, client_factory(fake, s))
@@ -385,7 +385,7 @@ def test_numbers_reach_google_as_json_numbers(fake, project):
 
 
 def test_text_google_would_refuse_is_replaced(fake, project):
-    from batch.sync import sync_sink
+    from batch.sheets.sync import sync_sink
 
     s = gsettings(project)
     sink = GSheetSink(s.log.gsheet, client_factory(fake, s))

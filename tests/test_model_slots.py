@@ -1,4 +1,4 @@
-"""A model host's `max_parallel` held cluster-wide (batch.slots): slots as PostgreSQL
+"""A model host's `max_parallel` held cluster-wide (batch.store.slots): slots as PostgreSQL
 advisory locks on a real server, shared by processes (here: by sessions, one gate per
 simulated process, and by real child processes), in front of real HTTP to FakeOllama."""
 
@@ -19,7 +19,7 @@ import pytest
 from batch.config import ModelSettings
 from batch.models.ollama import build_ollama
 from batch.schemas import WriterAnswer
-from batch.slots import UNCOUNTED, PostgresSlots
+from batch.store.slots import UNCOUNTED, PostgresSlots
 
 from conftest import REPO
 from fake_ollama import FakeOllama
@@ -48,7 +48,7 @@ def test_a_hosts_slots_are_shared_by_every_session(pg_dsn: str):
 
 HOLDER = """
 import sys, time
-from batch.slots import PostgresSlots
+from batch.store.slots import PostgresSlots
 slots = PostgresSlots(sys.argv[1])
 print(slots.take(sys.argv[2], 1), flush=True)
 time.sleep(120)

@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from batch.cli import cli
 from batch.jobs import run_job
-from batch.retention import prune
 from batch.runner import Batch
+from batch.store.retention import prune
 
 from conftest import ScriptedModel, critic_answer, write_brief, writer_answer
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from batch.gsheets import client_class
 from batch.jobs import run_job
 from batch.review_sheet import COLUMNS
+from batch.sheets.google import client_class
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 from fake_sheets import FakeSheets

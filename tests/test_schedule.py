@@ -240,7 +240,7 @@ def test_two_batches_never_run_at_once(project):
 
 def test_a_batch_that_cannot_get_the_lock_says_so(project):
     from batch.jobs import batch_lock
-    from batch.store import open_store
+    from batch.store.backends import open_store
 
     briefs(project, 1)
     settings = make_settings(project)

@@ -9,10 +9,10 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
-from batch.runlog import FIELDS, RunLog
 from batch.runner import Batch
-from batch.sheets import CsvSink, XlsxSink
-from batch.tables import XLSX_CELL_LIMIT
+from batch.sheets.run_rows import CsvSink, XlsxSink
+from batch.sheets.tables import XLSX_CELL_LIMIT
+from batch.store.runlog import FIELDS, RunLog
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
@@ -137,7 +137,7 @@ def test_control_characters_do_not_break_the_workbook(tmp_path):
 
 @pytest.mark.parametrize("text", ["-3%", "+49 30 1234", "=1+1", "'quoted'"])
 def test_csv_values_survive_read_write_rounds(tmp_path, text):
-    from batch.tables import CsvTable, text_key, upsert_rows
+    from batch.sheets.tables import CsvTable, text_key, upsert_rows
 
     table = CsvTable(tmp_path / "t.csv")
     for n in range(3):  # every round reads the file back and writes it again
@@ -150,7 +150,7 @@ def test_csv_values_survive_read_write_rounds(tmp_path, text):
 def test_two_writers_never_lose_each_others_rows(tmp_path):
     import threading
 
-    from batch.tables import XlsxTable, text_key, upsert_rows
+    from batch.sheets.tables import XlsxTable, text_key, upsert_rows
 
     path = tmp_path / "shared.xlsx"
 
@@ -189,7 +189,7 @@ def test_xml_forbidden_characters_never_break_the_workbook(tmp_path, text, expec
 
 
 def test_xml_forbidden_characters_in_a_header_are_replaced(tmp_path):
-    from batch.tables import XlsxTable, text_key, upsert_rows
+    from batch.sheets.tables import XlsxTable, text_key, upsert_rows
 
     path = tmp_path / "t.xlsx"
     upsert_rows(XlsxTable(path, "T"), ["k", "v\uffff"], [["a", "\ud800"]],
@@ -225,7 +225,7 @@ def test_a_workbook_that_cannot_be_parsed_is_a_sink_error(tmp_path, sheet_xml):
     from xml.etree.ElementTree import ParseError
 
     from batch.errors import SinkError
-    from batch.tables import XlsxTable
+    from batch.sheets.tables import XlsxTable
 
     path = tmp_path / "runs.xlsx"
     corrupt_workbook(path, sheet_xml)
@@ -338,7 +338,7 @@ def test_a_workbook_from_before_is_laid_out_on_the_next_write(tmp_path):
 
 
 def test_a_review_worksheet_is_formatted_too(tmp_path):
-    from batch.tables import XlsxTable, text_key, upsert_rows
+    from batch.sheets.tables import XlsxTable, text_key, upsert_rows
 
     path = tmp_path / "runs.xlsx"
     columns = ["thread_id", "round", "question", "status", "note"]
@@ -367,7 +367,7 @@ def test_formula_like_text_stays_quoted_after_reformatting_and_updates(tmp_path)
 @pytest.mark.parametrize("existing,new", [(3, "3"), (28.6, "28.6"), (100.0, "100"),
                                           (100, 100.0)])
 def test_keys_match_whatever_type_a_number_comes_back_as(tmp_path, existing, new):
-    from batch.tables import XlsxTable, text_key, upsert_rows
+    from batch.sheets.tables import XlsxTable, text_key, upsert_rows
 
     table = XlsxTable(tmp_path / "t.xlsx", "T")
     upsert_rows(table, ["k", "v"], [[existing, "old"]], key=lambda r: text_key(r, [0]))

@@ -1,7 +1,7 @@
-"""The state store on both backends (batch.store, batch.schema, batch.runlog,
-batch.ledger, batch.retention): SQLite files, and a real PostgreSQL server on loopback.
+"""The state store on both backends (batch.store: backends, schema, runlog, ledger,
+retention): SQLite files, and a real PostgreSQL server on loopback.
 
-Migrations produce `batch.schema.metadata` on a fresh database and on a legacy SQLite
+Migrations produce `batch.store.schema.metadata` on a fresh database and on a legacy SQLite
 file made by the old raw-SQL migrations; the run log, the queue ledger and the named
 locks behave the same on either engine; the PostgreSQL checkpointer survives a second
 opener and a server restart; retention keeps each finished thread's final state.
@@ -28,14 +28,14 @@ import pytest
 import sqlalchemy as sa
 from langgraph.graph import END, START, StateGraph
 
-from batch import schema
 from batch.config import Settings
 from batch.errors import LockBusy, StoreError
-from batch.ledger import Ledger
-from batch.retention import prune
-from batch.runlog import RunLog, is_unreachable, store_failure
-from batch.schema import MIGRATIONS, batches, metadata, migrate, sink_sync, tasks
-from batch.store import PostgresStore, open_runlog, open_store, sqlalchemy_url
+from batch.store import schema
+from batch.store.backends import PostgresStore, open_runlog, open_store, sqlalchemy_url
+from batch.store.ledger import Ledger
+from batch.store.retention import prune
+from batch.store.runlog import RunLog, is_unreachable, store_failure
+from batch.store.schema import MIGRATIONS, batches, metadata, migrate, sink_sync, tasks
 
 from conftest import REPO, make_settings
 from servers import free_port
@@ -118,7 +118,7 @@ def test_migrating_twice_changes_nothing(runlog: RunLog):
     assert schema_of(runlog.engine) == schema_of_metadata()
 
 
-# The run log's migrations as raw SQL, before SQLAlchemy (git show of batch/runlog.py
+# The run log's migrations as raw SQL, before SQLAlchemy (git show of batch/store/runlog.py
 # before the PostgreSQL backend): what a user's existing runs.sqlite was made by.
 OLD_MIGRATIONS = [
     """
@@ -256,8 +256,8 @@ MIGRATE_CHILD = """
 import sys, time
 from pathlib import Path
 import sqlalchemy as sa
-from batch.runlog import sqlite_engine
-from batch.schema import migrate
+from batch.store.runlog import sqlite_engine
+from batch.store.schema import migrate
 target = sys.argv[1]
 engine = sa.create_engine(target) if "://" in target else sqlite_engine(Path(target))
 engine.connect().close()  # connected before the start, so that they start together
@@ -507,7 +507,7 @@ def test_a_waiting_lock_gets_it_when_released(store_settings: Settings):
 HOLD_CHILD = """
 import sys, time
 from batch import config
-from batch.store import open_store
+from batch.store.backends import open_store
 store = open_store(config.load(sys.argv[1], environ={}))
 with store.lock("batch"):
     print("held", flush=True)

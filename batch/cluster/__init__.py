@@ -4,7 +4,7 @@ database and the broker.
     briefloop run SOURCE / the scheduler          briefloop worker (any number)
       scan, record the batch                        run_brief: the thread's lock, then
       per brief: thread id + starting state         the same Batch code as in-process
-      ledger claim (batch.ledger) -> run_brief      the batch's last brief -> sync_batch
+      ledger claim (batch.store.ledger) -> run_brief      the batch's last brief -> sync_batch
     briefloop review answer -> resume_thread        sync_batch: one at a time, cluster-wide
 
 What keeps work from being lost or done twice:

@@ -16,12 +16,12 @@ from celery import Celery
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings, mask_credentials
 from batch.errors import BriefloopError
-from batch.ledger import Ledger
 from batch.outcomes import AWAITING
-from batch.runlog import is_unreachable
 from batch.runner import Batch, BatchSummary, BriefResult, bad_thread_id
 from batch.sandbox import sandbox_problem
 from batch.sources import scan_source
+from batch.store.ledger import Ledger
+from batch.store.runlog import is_unreachable
 
 log = logging.getLogger("briefloop.cluster")
 

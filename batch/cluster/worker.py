@@ -28,12 +28,12 @@ from batch.cluster.queue import (
 )
 from batch.config import Settings
 from batch.errors import LockBusy, StoreError
-from batch.ledger import Ledger
 from batch.outcomes import AWAITING
-from batch.runlog import store_failure
 from batch.runner import Batch
-from batch.store import open_runlog
-from batch.sync import make_sinks, sync_all
+from batch.sheets.sync import make_sinks, sync_all
+from batch.store.backends import open_runlog
+from batch.store.ledger import Ledger
+from batch.store.runlog import store_failure
 
 log = logging.getLogger("briefloop.cluster")
 
@@ -229,7 +229,7 @@ def _notify(batch: Batch, batch_id: int) -> None:
 
 def _sync(batch: Batch) -> str:
     from batch import review_sheet
-    from batch.sync import review_table
+    from batch.sheets.sync import review_table
 
     sinks = make_sinks(batch.settings, batch.google)
     results = sync_all(batch.runlog, sinks)

@@ -10,7 +10,7 @@ the graph (ModelUnavailable: its retry policy backs off; ModelNotFound from ever
 host: not retried). Other errors (a refused request, a bad answer) are the call's, not
 the host's: they pass through and the host stays in service.
 
-With a `SlotGate` (a cluster: batch.slots), `max_parallel` holds for every process
+With a `SlotGate` (a cluster: batch.store.slots), `max_parallel` holds for every process
 sharing the gate, not per process: a call also takes one of the host's slots there, and
 waits while every slot is taken elsewhere.
 """

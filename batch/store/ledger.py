@@ -24,8 +24,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from batch.runlog import RunLog, _insert, now_precise
-from batch.schema import batches, runs, tasks
+from batch.store.runlog import RunLog, _insert, now_precise
+from batch.store.schema import batches, runs, tasks
 
 OPEN_STATES = ("queued", "running")
 

@@ -30,8 +30,8 @@ from openpyxl.utils import get_column_letter
 
 from batch.cleanup import encodable
 from batch.errors import SinkError
-from batch.locks import file_lock
 from batch.output import atomic_replace
+from batch.store.locks import file_lock
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 XLSX_CELL_LIMIT = 32_000  # Excel's own limit is 32,767 characters per cell

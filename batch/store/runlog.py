@@ -1,5 +1,5 @@
 """The run log: one row per run, the system of record (SQLite, or PostgreSQL for a
-cluster; the schema is batch.schema).
+cluster; the schema is batch.store.schema).
 
 Spreadsheets are views synced from here. A run is one brief's thread; its row is
 updated in place as the run moves on (running -> awaiting_human -> approved_by_human),
@@ -24,7 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from batch.errors import StoreError
-from batch.schema import RUN_COLUMN_DOCS, batches, migrate, runs, sink_sync
+from batch.store.schema import RUN_COLUMN_DOCS, batches, migrate, runs, sink_sync
 
 # Fields in the order the spreadsheet views show them.
 FIELDS = [

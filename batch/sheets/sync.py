@@ -15,10 +15,10 @@ import gspread
 
 from batch.config import Settings
 from batch.errors import SinkError
-from batch.gsheets import GSheetTable
-from batch.runlog import RunLog
-from batch.sheets import CsvSink, GSheetSink, SheetSink, XlsxSink
-from batch.tables import CsvTable, Table, XlsxTable
+from batch.sheets.google import GSheetTable
+from batch.sheets.run_rows import CsvSink, GSheetSink, SheetSink, XlsxSink
+from batch.sheets.tables import CsvTable, Table, XlsxTable
+from batch.store.runlog import RunLog
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class SyncResult:
 
 def make_sinks(settings: Settings, google: Callable[[], gspread.Client]) -> list[SheetSink]:
     """Every run-log view the config asks for; `google` is the process's shared client
-    (batch.gsheets.client_opener)."""
+    (batch.sheets.google.client_opener)."""
     sinks: list[SheetSink] = []
     log = settings.log
     if log.format == "csv":

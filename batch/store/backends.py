@@ -1,15 +1,15 @@
 """Where the state lives, and the locks over it: SQLite files or one PostgreSQL database.
 
-A store is the run log (batch.runlog, SQLAlchemy Core over either engine), the LangGraph
-checkpointer (SqliteSaver over a file, or PostgresSaver over a psycopg 3 connection
-pool), and named exclusive locks (a batch, a thread, the spreadsheet sync):
+A store is the run log (batch.store.runlog, SQLAlchemy Core over either engine), the
+LangGraph checkpointer (SqliteSaver over a file, or PostgresSaver over a psycopg 3
+connection pool), and named exclusive locks (a batch, a thread, the spreadsheet sync):
 
     backend    run log + outboxes + batches   checkpoints          locks
     sqlite     checkpoints/runs.sqlite        checkpoints/*.sqlite flock on files beside them
     postgres   tables in the database         PostgresSaver tables advisory locks
 
 On PostgreSQL the store also holds the model hosts' slots for every process of the
-cluster (batch.slots), so that `max_parallel` is the cluster's.
+cluster (batch.store.slots), so that `max_parallel` is the cluster's.
 
 Both kinds of lock are released by the system when their holder dies (the kernel closes
 the file; PostgreSQL ends the session of a connection that closed), so a crash never
@@ -32,12 +32,12 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from batch.config import Settings, mask_credentials
 from batch.errors import ConfigError
-from batch.locks import acquire_polling, file_lock
-from batch.runlog import RunLog
+from batch.store.locks import acquire_polling, file_lock
+from batch.store.runlog import RunLog
 
 if TYPE_CHECKING:
     from batch.models.hosts import SlotGate
-    from batch.slots import PostgresSlots
+    from batch.store.slots import PostgresSlots
 
 # Advisory lock keys are 64-bit; each name gets its own, prefixed so that another
 # application using advisory locks in the same database does not collide with us.
@@ -169,7 +169,7 @@ class PostgresStore(Store):
 
     def model_slots(self) -> SlotGate:
         if self._slots is None:
-            from batch.slots import PostgresSlots
+            from batch.store.slots import PostgresSlots
 
             self._slots = PostgresSlots(self.dsn)
         return self._slots

@@ -16,8 +16,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from batch.config import Settings
-from batch.runlog import RunLog
-from batch.store import PostgresStore, Store, open_store
+from batch.store.backends import PostgresStore, Store, open_store
+from batch.store.runlog import RunLog
 
 
 @dataclass(frozen=True)

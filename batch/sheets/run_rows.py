@@ -1,5 +1,5 @@
 """The run log as spreadsheet rows: one row per run, upserted by run id into a table
-(batch.tables: CSV, XLSX or Google).
+(batch.sheets.tables: CSV, XLSX or Google).
 
 Counts, scores and seconds are numbers in the record (SQLite's INTEGER and REAL columns)
 and stay numbers in every cell that can hold one: a number cell, in XLSX, and a JSON
@@ -20,9 +20,9 @@ from typing import Any
 import gspread
 
 from batch.config import GSheetLog
-from batch.gsheets import GSheetTable
-from batch.runlog import FIELDS
-from batch.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
+from batch.sheets.google import GSheetTable
+from batch.sheets.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
+from batch.store.runlog import FIELDS
 
 NUMBER_FIELDS = frozenset({"rounds", "score", "model_calls", "input_tokens", "output_tokens",
                            "model_seconds", "seconds"})

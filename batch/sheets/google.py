@@ -36,7 +36,7 @@ from gspread.utils import ValueInputOption, rowcol_to_a1
 
 from batch.config import Google, Retry
 from batch.errors import BriefloopError, SinkError
-from batch.tables import cut, xml_safe
+from batch.sheets.tables import cut, xml_safe
 
 CELL_LIMIT = 50_000  # Google's limit per cell
 RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
@@ -186,7 +186,7 @@ def read_rows(client: gspread.Client, key: str, worksheet: str | None) -> list[l
 
 
 class GSheetTable:
-    """A Google worksheet as a batch.tables.Table, created (with header) on first write.
+    """A Google worksheet as a batch.sheets.tables.Table, created (with header) on first write.
 
     Straight on gspread's HTTP client: its Spreadsheet and Worksheet objects each fetch
     the metadata again on creation, which would add requests to every sync. A read is

@@ -62,7 +62,7 @@ runs = sa.Table(
 )
 
 # What each run-log column holds: the one description docs/run-log.md's column reference is
-# generated from (batch.runlog.column_reference). Every column has one.
+# generated from (batch.store.runlog.column_reference). Every column has one.
 RUN_COLUMN_DOCS: dict[str, str] = {
     "run_id": "the run's id: the key each sheet row is upserted by",
     "thread_id": "the LangGraph thread (`briefloop run THREAD`, `review answer THREAD`)",
