@@ -20,12 +20,14 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import checks, docwriter, examples, inbox, repairs
+from batch import docwriter, inbox, repairs
 from batch import placeholders as ph
 from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
-from batch.exports import coverage_problem
 from batch.house_rules import HouseRules
+from batch.judging import checks, examples
+from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.exports import coverage_problem
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.outcomes import is_approved
 from batch.output import write_output
@@ -38,7 +40,6 @@ from batch.prompting import (
     repair_messages,
     writer_messages,
 )
-from batch.requirements import Requirement, build_checklist
 from batch.routing import final_reason
 from batch.rubrics import Rubric
 from batch.schemas import (

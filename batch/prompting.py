@@ -18,8 +18,8 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from batch.judging.checklist import Requirement, build_checklist
 from batch.placeholders import suggest as suggested_placeholder
-from batch.requirements import Requirement, build_checklist
 from batch.rubrics import Rubric
 from batch.state import LoopState
 

@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from batch import placeholders as ph
-from batch import requirements as req
-from batch.checks import word_count
 from batch.cleanup import strip_chatter
+from batch.judging import checklist as req
+from batch.judging.checks import word_count
 from batch.prompting import fragment
 from batch.state import Finding, Repair
 

@@ -16,11 +16,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from batch import checks, inbox
+from batch import inbox
 from batch import placeholders as ph
 from batch.cleanup import encodable
 from batch.errors import BriefloopError
 from batch.inbox import Decision
+from batch.judging import checks
 from batch.nodes import checklist_of
 from batch.outcomes import AWAITING
 from batch.runner import Batch, BriefResult

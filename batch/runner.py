@@ -22,21 +22,22 @@ from typing import Any
 import gspread
 from langgraph.types import Command, StateSnapshot
 
-from batch import checks, inbox
+from batch import inbox
 from batch import placeholders as ph
 from batch.briefs import BadBrief, Brief
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.house_rules import load_house_rules
+from batch.judging import checks
+from batch.judging.checklist import build_checklist
+from batch.judging.sandbox import sandbox_problem
 from batch.models import ModelSet, RoleModel
 from batch.nodes import checklist_of
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for
 from batch.output import safe_filename
-from batch.requirements import build_checklist
 from batch.resources import Resources
 from batch.routing import final_reason
 from batch.rubrics import load_rubric
-from batch.sandbox import sandbox_problem
 from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import SheetSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink

@@ -68,7 +68,7 @@ class LoopState(TypedDict, total=False):
     rubric: dict[str, Any]
     house_rules: dict[str, Any]
     limits: Limits
-    checklist: list[dict[str, Any]]  # batch.requirements.Requirement, built once
+    checklist: list[dict[str, Any]]  # batch.judging.checklist.Requirement, built once
     # the current round
     round: int
     draft: str

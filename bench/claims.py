@@ -7,7 +7,7 @@ number for the checks to catch. The one signal code could read without a model i
 words a sentence uses that the brief does not: a sentence with many of them may say
 something the brief never said. This measures that signal two ways, side by side:
 
-- regex: the checks' own word stems (batch.requirements.content_terms, stems_of);
+- regex: the checks' own word stems (batch.judging.checklist.content_terms, stems_of);
 - spacy: spaCy 3.8's small English pipeline: lemmas of nouns, verbs, adjectives and
   adverbs that are not stop words, against the lemmas and words of the brief.
 
@@ -33,8 +33,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from batch import requirements as req
 from batch.briefs import load_brief_file
+from batch.judging import checklist as req
 from bench.judge import load_cases, split_front_matter_free
 from bench.loop import DEFAULT_BRIEFS
 

@@ -25,13 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from batch import checks, examples
 from batch import config as config_mod
-from batch.apidocs import check_api_docs
+from batch.judging import checks, examples
+from batch.judging.apidocs import check_api_docs
+from batch.judging.checklist import source_checklist
 from batch.models import ModelSet
 from batch.nodes import Nodes
 from batch.outcomes import is_approved
-from batch.requirements import source_checklist
 from batch.runner import Batch
 from bench.judge import judge_state, load_cases
 

@@ -26,9 +26,9 @@ from typing import Any
 
 from batch import config as config_mod
 from batch.briefs import Brief
+from batch.judging.checklist import COVERED_KINDS
 from batch.nodes import Nodes, checklist_of
 from batch.outcomes import is_approved
-from batch.requirements import COVERED_KINDS
 from batch.runner import Batch, start_state
 from batch.sources import scan_source
 

@@ -1,8 +1,8 @@
 import pytest
 
-from batch import checks
 from batch.cleanup import html_to_markdown, strip_chatter
-from batch.requirements import build_checklist
+from batch.judging import checks
+from batch.judging.checklist import build_checklist
 
 
 def test_placeholder_listed_and_present_is_fine():

@@ -3,8 +3,9 @@ writer, results from really running the examples in the sandbox."""
 
 from __future__ import annotations
 
-from batch import checks, docwriter, examples
-from batch.requirements import source_checklist
+from batch import docwriter
+from batch.judging import checks, examples
+from batch.judging.checklist import source_checklist
 
 SOURCE = '''"""Convert temperatures."""
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from batch import examples
-from batch.example_rules import Rules
+from batch.judging import examples
+from batch.judging.example_rules import Rules
 
 SOURCE = '"""Sums."""\n\n\ndef add(a, b):\n    return a + b\n'
 WRONG = "```python\n>>> add(2, 3)\n6\n```\n"

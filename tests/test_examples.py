@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from batch import examples
+from batch.judging import examples
 
 SOURCE = '''"""Small sums."""
 

@@ -1,4 +1,5 @@
-"""Exported names of JS/TS/Go/Rust/Java sources, read with tree-sitter (batch/exports.py)."""
+"""Exported names of JS/TS/Go/Rust/Java sources, read with tree-sitter
+(batch/judging/exports.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import time
 import pytest
 import tree_sitter
 
-from batch import exports
-from batch.exports import Export, coverage_problem, exported_names
+from batch.judging import exports
+from batch.judging.exports import Export, coverage_problem, exported_names
 
 JS = """\
 // Slug helpers for the blog.

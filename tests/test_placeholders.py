@@ -7,8 +7,8 @@ import re
 import pytest
 from pydantic import ValidationError
 
-from batch import checks
 from batch import placeholders as ph
+from batch.judging import checks
 from batch.schemas import HumanNeed
 
 CANDIDATES = ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]", "[QUOTE NEEDED: CEO]",

@@ -87,7 +87,7 @@ DRAFT = """# Q3 results
 The team closed 42 new accounts in Q3, up from 35 in Q2. Q3 revenue was
 [FIGURE NEEDED: Q3 revenue].
 """
-# Critique points (in a run: batch.checks findings and the critic's own), fixed here so
+# Critique points (in a run: batch.judging.checks findings and the critic's own), fixed here so
 # that the framing around them is what this test watches.
 MUST_FIX = [
     "The text does not say: The Berlin office opens on 1 November.",

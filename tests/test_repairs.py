@@ -6,9 +6,10 @@ problems, and scripts what the model would answer for each small task.
 
 from __future__ import annotations
 
-from batch import checks, repairs
 from batch import placeholders as ph
-from batch.requirements import build_checklist
+from batch import repairs
+from batch.judging import checks
+from batch.judging.checklist import build_checklist
 
 LAMP = ("Write the shop-page description of the Lumo desk lamp.\n\n"
         "Facts: aluminium arm, USB-C charging port in the base, 5 brightness levels, "

@@ -3,11 +3,11 @@ Each check is shown passing a sound draft and failing a broken one."""
 
 from __future__ import annotations
 
-from batch import checks
 from batch.cleanup import strip_prompt_lines
+from batch.judging import checks
+from batch.judging.checklist import brief_checklist, build_checklist, covered
 from batch.nodes import near_copy
 from batch.placeholders import suggest as suggested_placeholder
-from batch.requirements import brief_checklist, build_checklist, covered
 
 BRIEF = """Tell the warehouse team that the loading dock closes at 14:00 on Thursday for
 resurfacing. Trucks are rerouted to gate B for the afternoon.
@@ -204,7 +204,7 @@ class Box:
 
 
 def test_api_docs_names_and_signatures_come_from_the_code():
-    from batch.apidocs import check_api_docs
+    from batch.judging.apidocs import check_api_docs
 
     good = "# shapes\n\n## `area(width, height=1)`\nArea.\n\n## Box\n### `Box.grow(by=2)`\n"
     assert check_api_docs(good, SOURCE, "shapes") == []

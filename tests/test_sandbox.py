@@ -1,4 +1,4 @@
-"""batch.sandbox against the real bubblewrap, no mocks. Without bwrap these tests fail
+"""batch.judging.sandbox against the real bubblewrap, no mocks. Without bwrap these tests fail
 (CI installs the Debian package bubblewrap in .ci/run); they never skip."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from batch import sandbox
-from batch.sandbox import SandboxUnavailable, run_sandboxed, sandbox_problem
+from batch.judging import sandbox
+from batch.judging.sandbox import SandboxUnavailable, run_sandboxed, sandbox_problem
 
 REPO = Path(__file__).resolve().parent.parent
 TMP = Path("/tmp")

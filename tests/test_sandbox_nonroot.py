@@ -30,8 +30,8 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 DRIVER = r"""
 import json, sys
 from pathlib import Path
-from batch import examples
-from batch.sandbox import run_sandboxed, sandbox_problem
+from batch.judging import examples
+from batch.judging.sandbox import run_sandboxed, sandbox_problem
 
 project, sock, work = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 out = {"problem": sandbox_problem()}

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from batch import placeholders as ph
-from batch import requirements as req
-from batch.apidocs import check_api_docs
 from batch.cleanup import CODE, FENCE_TAG
-from batch.requirements import Requirement
+from batch.judging import checklist as req
+from batch.judging.apidocs import check_api_docs
+from batch.judging.checklist import Requirement
 from batch.state import Finding, Repair
 
 _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)

@@ -1,6 +1,6 @@
 """The exported (public) names of a non-Python source file, read with tree-sitter.
 
-`.py` sources are read by Python's own `ast` (batch/apidocs.py); for the languages below
+`.py` sources are read by Python's own `ast` (batch/judging/apidocs.py); for the languages below
 the file is parsed by tree-sitter with the grammar that its PyPI package ships compiled
 (nothing is downloaded at run time). Only top-level declarations count, plus the public
 methods of the exported classes, structs, traits and interfaces; fields and properties do

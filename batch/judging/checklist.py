@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Literal, TypedDict
 
-from batch.exports import exported_names
+from batch.judging.exports import exported_names
 
 Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "sign"]
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
@@ -436,7 +436,7 @@ def _api(index: int, text: str, name: str) -> Requirement:
 
 def exports_checklist(source: str, suffix: str) -> list[Requirement]:
     """Every exported name of a file in another language, through its tree-sitter
-    parser ([] when there is none for the language: see batch.exports)."""
+    parser ([] when there is none for the language: see batch.judging.exports)."""
     found = exported_names(source, suffix) or []
     out: list[Requirement] = []
     seen: set[str] = set()
