@@ -25,15 +25,15 @@ from sqlalchemy import exc as sa_exc
 
 from batch import config as config_mod
 from batch import placeholders as ph
-from batch import review as review_mod
 from batch import schedule as schedule_mod
 from batch import stopping
-from batch.briefs import load_yaml
 from batch.config import mask_credentials
 from batch.errors import BriefloopError, LockBusy, StoreError
+from batch.inputs.briefs import load_yaml
+from batch.inputs.project import init_project
 from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.outcomes import AWAITING, OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
-from batch.project import init_project
+from batch.review import threads as review_mod
 from batch.runner import (
     Batch,
     BatchSummary,
@@ -566,7 +566,7 @@ def read_edit(batch: Batch, thread: str, source: str) -> str:
 def review_serve(ctx: click.Context, host: str, port: int, token: str | None) -> None:
     """Serve the review page: the waiting threads, each with its draft, placeholders,
     findings and history, to approve, edit, revise or reject in a browser."""
-    from batch.web import serve
+    from batch.review.web import serve
 
     settings = load_settings(ctx)
     if not config_mod.is_loopback(host) and not token:

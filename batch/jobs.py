@@ -11,11 +11,12 @@ from pathlib import Path
 
 import gspread
 
-from batch import notify, review_sheet
+from batch import notify
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.models import RoleModel
 from batch.outcomes import AWAITING
+from batch.review import sheet as review_sheet
 from batch.runner import Batch, BatchSummary, Progress
 from batch.sheets.sync import review_table
 from batch.stopping import STOP

@@ -24,7 +24,8 @@ from batch import docwriter, inbox, repairs
 from batch import placeholders as ph
 from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
-from batch.house_rules import HouseRules
+from batch.inputs.house_rules import HouseRules
+from batch.inputs.rubrics import Rubric
 from batch.judging import checks, examples
 from batch.judging.checklist import Requirement, build_checklist
 from batch.judging.exports import coverage_problem
@@ -41,7 +42,6 @@ from batch.prompting import (
     writer_messages,
 )
 from batch.routing import final_reason
-from batch.rubrics import Rubric
 from batch.schemas import (
     CriticBase,
     DocAnswer,

@@ -18,9 +18,9 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from batch.inputs.rubrics import Rubric
 from batch.judging.checklist import Requirement, build_checklist
 from batch.placeholders import suggest as suggested_placeholder
-from batch.rubrics import Rubric
 from batch.state import LoopState
 
 # Every template in batch/prompts/: all of it is instruction text a draft must not
@@ -35,7 +35,7 @@ TEMPLATES = (
     "checklist_must", "checklist_ask", "checklist_gap", "checklist_missing", "checklist_api",
     "checklist_sign",
     "point_must_fix", "point_suggestion", "points_none", "critic_deviations",
-    # batch.briefs: the brief of a source file to document
+    # batch.inputs.briefs: the brief of a source file to document
     "source_task",
     # batch.models.base: the turn after an invalid or cut-off answer
     "retry_invalid", "retry_shorter", "retry_runaway",

@@ -24,10 +24,12 @@ from langgraph.types import Command, StateSnapshot
 
 from batch import inbox
 from batch import placeholders as ph
-from batch.briefs import BadBrief, Brief
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
-from batch.house_rules import load_house_rules
+from batch.inputs.briefs import BadBrief, Brief
+from batch.inputs.house_rules import load_house_rules
+from batch.inputs.rubrics import load_rubric
+from batch.inputs.sources import scan_source
 from batch.judging import checks
 from batch.judging.checklist import build_checklist
 from batch.judging.sandbox import sandbox_problem
@@ -37,11 +39,9 @@ from batch.outcomes import AWAITING, Outcome, is_approved, status_for
 from batch.output import safe_filename
 from batch.resources import Resources
 from batch.routing import final_reason
-from batch.rubrics import load_rubric
 from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import SheetSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
-from batch.sources import scan_source
 from batch.state import LoopState
 from batch.stopping import STOP
 from batch.store.backends import Store, open_runlog
@@ -268,7 +268,7 @@ class Batch:
     def resume(self, thread_id: str, response: Any) -> BriefResult:
         """Answer the thread's interrupt with `response` (an Agent Inbox response, see
         batch.inbox) and run it on, here. (A cluster's answers go to its workers:
-        batch.review.answer chooses.) The caller holds the thread's lock."""
+        batch.review.threads.answer chooses.) The caller holds the thread's lock."""
         return self.advance(thread_id, None, Command(resume=response))
 
     def read_gsheet(self, key: str, worksheet: str | None) -> list[list[str]]:

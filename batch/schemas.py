@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from batch import placeholders as ph
-from batch.rubrics import Rubric
+from batch.inputs.rubrics import Rubric
 
 MAX_ITEMS = 8
 

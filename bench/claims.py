@@ -33,7 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from batch.briefs import load_brief_file
+from batch.inputs.briefs import load_brief_file
 from batch.judging import checklist as req
 from bench.judge import load_cases, split_front_matter_free
 from bench.loop import DEFAULT_BRIEFS

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from batch import config as config_mod
-from batch.briefs import Brief
+from batch.inputs.briefs import Brief
+from batch.inputs.sources import scan_source
 from batch.models import CallStat, ModelSet, Sampling, write
 from batch.nodes import SAMPLE_WARMING
 from batch.prompting import writer_messages
 from batch.runner import start_state
-from batch.sources import scan_source
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"

@@ -32,11 +32,11 @@ from typing import Any
 import yaml
 
 from batch import config as config_mod
-from batch.briefs import load_brief_file, split_front_matter
+from batch.inputs.briefs import load_brief_file, split_front_matter
+from batch.inputs.rubrics import Rubric
 from batch.models import CallStat, ModelSet, ask
 from batch.nodes import Nodes
 from batch.prompting import critic_messages
-from batch.rubrics import Rubric
 from batch.runner import start_state
 from batch.schemas import critic_schema
 

@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from batch import config as config_mod
-from batch.briefs import Brief
+from batch.inputs.briefs import Brief
+from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
 from batch.nodes import Nodes, checklist_of
 from batch.outcomes import is_approved
 from batch.runner import Batch, start_state
-from batch.sources import scan_source
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"

@@ -339,7 +339,7 @@ def bench_concurrency(n: int = 24, rounds: int = 3, latency: float = 0.05) -> di
 def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     from llama_cpp import Llama
 
-    from batch.briefs import load_brief_file
+    from batch.inputs.briefs import load_brief_file
     from batch.models.base import ask
     from batch.models.gguf import verified_model_path
     from batch.models.llamacpp import build_embedded
@@ -483,7 +483,7 @@ def bench_sheets() -> dict[str, Any]:
 # -- 6. cost per brief: the loop vs a single writer pass -----------------------------------
 
 def bench_cost() -> dict[str, Any]:
-    from batch.briefs import scan_folder
+    from batch.inputs.briefs import scan_folder
     from batch.models import ask
     from batch.prompting import writer_messages
     from batch.runner import Batch

@@ -1,6 +1,6 @@
 import pytest
 
-from batch.briefs import (
+from batch.inputs.briefs import (
     BadBrief,
     Brief,
     brief_from_fields,

@@ -67,7 +67,7 @@ def test_init_makes_a_project_that_loads_and_keeps_edits(tmp_path, monkeypatch):
     assert cfg.read_text().endswith("# mine\n")
     monkeypatch.chdir(proj / "briefs")
     from batch import config
-    from batch.rubrics import load_rubric
+    from batch.inputs.rubrics import load_rubric
 
     settings = config.load(environ={})
     assert settings.output_dir == proj / "output"

@@ -330,7 +330,7 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
     """A text that needs a figure waits (and the message after the batch says so, once);
     the answer is queued, a worker resumes the thread, and it is approved with the
     figure filled in."""
-    from batch import review
+    from batch.review import threads as review
 
     from conftest import critic_answer, writer_answer
 

@@ -19,9 +19,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from openpyxl import load_workbook
 
-from batch import config, review
-from batch.briefs import load_brief_file
+from batch import config
+from batch.inputs.briefs import load_brief_file
 from batch.jobs import run_job
+from batch.review import threads as review
 from batch.runner import Batch, thread_id_for
 
 from conftest import (

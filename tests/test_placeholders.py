@@ -65,8 +65,8 @@ def test_every_answer_schema_becomes_a_llama_cpp_grammar():
     `(?:` in the placeholder pattern did that once): each schema must convert, and the
     placeholder rule must be in the grammar."""
     pytest.importorskip("llama_cpp", reason="the embedded extra is not installed")
+    from batch.inputs.rubrics import load_rubric
     from batch.models.llamacpp import grammar_of
-    from batch.rubrics import load_rubric
     from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
 
     from conftest import REPO

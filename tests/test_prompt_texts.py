@@ -26,9 +26,10 @@ from pathlib import Path
 import pytest
 
 from batch import prompting
-from batch.briefs import Brief, load_brief_file
 from batch.config import Settings
 from batch.docwriter import names_of
+from batch.inputs.briefs import Brief, load_brief_file
+from batch.inputs.rubrics import load_rubric
 from batch.models.base import Completion, ask, write
 from batch.prompting import (
     critic_messages,
@@ -38,7 +39,6 @@ from batch.prompting import (
     repair_messages,
     writer_messages,
 )
-from batch.rubrics import load_rubric
 from batch.runner import start_state
 from batch.schemas import DocAnswer, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
 from batch.state import LoopState

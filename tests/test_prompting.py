@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from batch.briefs import Brief
+from batch.inputs.briefs import Brief
+from batch.inputs.rubrics import load_rubric
 from batch.prompting import critic_messages, fence, writer_messages
-from batch.rubrics import load_rubric
 from batch.runner import start_state
 
 from conftest import REPO, make_settings

@@ -9,9 +9,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from batch import inbox, review
+from batch import inbox
 from batch.cli import cli
 from batch.errors import BriefloopError, LockBusy
+from batch.review import threads as review
 from batch.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer

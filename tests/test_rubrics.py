@@ -2,8 +2,8 @@ import pytest
 from pydantic import ValidationError
 
 from batch.errors import InputError
-from batch.house_rules import load_house_rules, parse_banned_phrases
-from batch.rubrics import load_rubric
+from batch.inputs.house_rules import load_house_rules, parse_banned_phrases
+from batch.inputs.rubrics import load_rubric
 from batch.schemas import critic_schema
 
 from conftest import REPO

@@ -7,10 +7,10 @@ import csv
 import pytest
 from openpyxl import Workbook
 
-from batch.briefs import BadBrief, Brief
 from batch.errors import BriefloopError
+from batch.inputs.briefs import BadBrief, Brief
+from batch.inputs.sources import parse_gsheet, scan_source
 from batch.jobs import run_job
-from batch.sources import parse_gsheet, scan_source
 
 from conftest import ScriptedModel, critic_answer, writer_answer
 
@@ -125,7 +125,7 @@ def test_a_csv_batch_runs_and_keeps_ids_as_text(project, settings):
 
 
 def test_a_google_sheet_cannot_name_local_files():
-    from batch.sources import briefs_from_rows
+    from batch.inputs.sources import briefs_from_rows
 
     scan = briefs_from_rows([["id", "brief", "source_file"], ["a", "x", "calc.py"]],
                             "gsheet://k/Briefs", None, 10_000)

@@ -1,4 +1,4 @@
-"""The review page (batch.web) over a real Batch and checkpointer, with scripted models."""
+"""The review page (batch.review.web) over a real Batch and checkpointer, with scripted models."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from batch import review, web
 from batch.errors import BriefloopError
+from batch.review import threads as review
+from batch.review import web
 from batch.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer

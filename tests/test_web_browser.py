@@ -19,7 +19,7 @@ import pytest
 import uvicorn
 from test_web import PH, QUESTION, XSS_DRAFT, pause
 
-from batch import web
+from batch.review import web
 from batch.runner import Batch
 
 from conftest import REPO, make_settings

@@ -13,7 +13,7 @@ import pytest
 from test_web import pause
 from test_web_browser import running
 
-from batch import web
+from batch.review import web
 
 
 def connect(base: str) -> http.client.HTTPConnection:

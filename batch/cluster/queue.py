@@ -13,13 +13,13 @@ from typing import Any
 
 from celery import Celery
 
-from batch.briefs import BadBrief, Brief
 from batch.config import Settings, mask_credentials
 from batch.errors import BriefloopError
+from batch.inputs.briefs import BadBrief, Brief
+from batch.inputs.sources import scan_source
 from batch.judging.sandbox import sandbox_problem
 from batch.outcomes import AWAITING
 from batch.runner import Batch, BatchSummary, BriefResult, bad_thread_id
-from batch.sources import scan_source
 from batch.store.ledger import Ledger
 from batch.store.runlog import is_unreachable
 

@@ -14,7 +14,6 @@ from typing import Any
 from celery import Celery, Task, bootsteps
 from celery.exceptions import Retry
 
-from batch.briefs import Brief
 from batch.cluster.queue import (
     RESUME_THREAD,
     RUN_BRIEF,
@@ -28,6 +27,7 @@ from batch.cluster.queue import (
 )
 from batch.config import Settings
 from batch.errors import LockBusy, StoreError
+from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING
 from batch.runner import Batch
 from batch.sheets.sync import make_sinks, sync_all
@@ -228,7 +228,7 @@ def _notify(batch: Batch, batch_id: int) -> None:
 
 
 def _sync(batch: Batch) -> str:
-    from batch import review_sheet
+    from batch.review import sheet as review_sheet
     from batch.sheets.sync import review_table
 
     sinks = make_sinks(batch.settings, batch.google)

@@ -60,7 +60,7 @@ def _fill(rgb: str) -> PatternFill:
 GREEN, AMBER, ORANGE, RED, GREY = (_fill(c) for c in
                                    ("C6EFCE", "FFEB9C", "F8CBAD", "FFC7CE", "E7E6E6"))
 # Stop reasons and run statuses (batch.outcomes) and review-row
-# statuses (batch.review_sheet).
+# statuses (batch.review.sheet).
 VALUE_FILLS = {
     "approved": GREEN, "approved_by_human": GREEN, "done": GREEN,
     "awaiting_human": AMBER, "open": AMBER,

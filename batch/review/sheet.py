@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from batch import review
 from batch.errors import BriefloopError
 from batch.inbox import Decision
 from batch.outcomes import AWAITING
+from batch.review import threads as review
 from batch.runner import Batch
 from batch.sheets.tables import Table, text_key, upsert_rows
 

@@ -1,6 +1,6 @@
 """Where briefs come from: a folder, a CSV or XLSX file, or a Google Sheet.
 
-    briefloop run examples/briefs               a folder (see batch.briefs)
+    briefloop run examples/briefs               a folder (see batch.inputs.briefs)
     briefloop run briefs.csv                    one brief per row
     briefloop run briefs.xlsx                   the first worksheet
     briefloop run 'briefs.xlsx#Worksheet'       a named worksheet
@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from batch.briefs import (
+from batch.errors import BriefloopError
+from batch.inputs.briefs import (
     CONTROL_CHARS,
     SOURCE_SUFFIXES,
     BadBrief,
@@ -30,7 +31,6 @@ from batch.briefs import (
     read_text_file,
     scan_folder,
 )
-from batch.errors import BriefloopError
 
 REQUIRED_COLUMNS = ("id", "brief")
 OPTIONAL_COLUMNS = ("title", "rubric", "house_rules", "min_words", "max_words", "source_file")

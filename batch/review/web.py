@@ -1,7 +1,7 @@
 """A local review page for the threads waiting for a person.
 
 `create_app(settings)` is a Starlette app over the same library calls as
-`briefloop review` (batch.review): a list of the waiting threads, a page per thread
+`briefloop review` (batch.review.threads): a list of the waiting threads, a page per thread
 (the brief, the draft with its placeholders highlighted, what the checks and the critic
 found, the score history) and forms to approve, edit, revise or reject it.
 `serve(settings)` runs it with uvicorn.
@@ -39,10 +39,10 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from batch import review
 from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
 from batch.models import RoleModel
+from batch.review import threads as review
 from batch.runner import Batch
 
 CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
