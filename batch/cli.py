@@ -1,4 +1,4 @@
-"""The `briefloop` command: a thin layer over the library (batch.runner and friends).
+"""The `briefloop` command: a thin layer over the library (batch.run.runner and friends).
 
 Errors meant for a person (BriefloopError) are printed as one line without a
 traceback, exit code 2; anything else is a bug and shows its traceback.
@@ -25,16 +25,16 @@ from sqlalchemy import exc as sa_exc
 
 from batch import config as config_mod
 from batch import placeholders as ph
-from batch import schedule as schedule_mod
-from batch import stopping
 from batch.config import mask_credentials
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import load_yaml
 from batch.inputs.project import init_project
-from batch.jobs import batch_lock, pull_reviews, run_job
 from batch.outcomes import AWAITING, OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
 from batch.review import threads as review_mod
-from batch.runner import (
+from batch.run import schedule as schedule_mod
+from batch.run import signals as stopping
+from batch.run.jobs import batch_lock, pull_reviews, run_job
+from batch.run.runner import (
     Batch,
     BatchSummary,
     BriefResult,

@@ -330,7 +330,7 @@ class Retention(Strict):
 
 class Notify(Strict):
     """A message after a batch in which a text waits for a person or a brief failed
-    (batch.notify): e-mail through SMTP, a Slack-compatible webhook, or both."""
+    (batch.run.notify): e-mail through SMTP, a Slack-compatible webhook, or both."""
 
     smtp_host: str = ""  # empty: no e-mail
     smtp_port: int = Field(587, ge=1, le=65535)

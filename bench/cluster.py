@@ -29,8 +29,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
-from batch.jobs import run_job  # noqa: E402
-from batch.runner import Batch  # noqa: E402
+from batch.run.jobs import run_job  # noqa: E402
+from batch.run.runner import Batch  # noqa: E402
 from bench.run import machine, ollama_settings, project, rounds_responder  # noqa: E402
 
 from fake_ollama import FakeOllama  # noqa: E402

@@ -32,7 +32,7 @@ from batch.judging.checklist import source_checklist
 from batch.models import ModelSet
 from batch.nodes import Nodes
 from batch.outcomes import is_approved
-from batch.runner import Batch
+from batch.run.runner import Batch
 from bench.judge import judge_state, load_cases
 
 REPO = Path(__file__).resolve().parent.parent

@@ -37,7 +37,7 @@ from batch.inputs.rubrics import Rubric
 from batch.models import CallStat, ModelSet, ask
 from batch.nodes import Nodes
 from batch.prompting import critic_messages
-from batch.runner import start_state
+from batch.run.runner import start_state
 from batch.schemas import critic_schema
 
 REPO = Path(__file__).resolve().parent.parent

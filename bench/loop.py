@@ -30,7 +30,7 @@ from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
 from batch.nodes import Nodes, checklist_of
 from batch.outcomes import is_approved
-from batch.runner import Batch, start_state
+from batch.run.runner import Batch, start_state
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"

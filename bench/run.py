@@ -27,8 +27,8 @@ RESULTS = REPO / "bench" / "results"
 sys.path.insert(0, str(REPO / "tests"))  # the test doubles
 
 from batch import config as config_mod  # noqa: E402
-from batch.jobs import run_job  # noqa: E402
 from batch.outcomes import is_approved  # noqa: E402
+from batch.run.jobs import run_job  # noqa: E402
 from batch.store.retention import db_bytes, prune  # noqa: E402
 from batch.store.runlog import RunLog  # noqa: E402
 from bench.fake_server import FakeOllamaProcess, rounds_responder  # noqa: E402
@@ -128,9 +128,10 @@ def instrument() -> Timers:
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.pregel import Pregel
 
-    from batch import nodes, runner
+    from batch import nodes
     from batch.models import chat
     from batch.nodes import Nodes
+    from batch.run import runner
     from batch.store import runlog
 
     timers = Timers()
@@ -344,7 +345,7 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     from batch.models.gguf import verified_model_path
     from batch.models.llamacpp import build_embedded
     from batch.prompting import critic_messages
-    from batch.runner import Batch
+    from batch.run.runner import Batch
     from batch.schemas import critic_schema
 
     settings = config_mod.load(REPO / "config" / "briefloop.toml", environ={})
@@ -486,7 +487,7 @@ def bench_cost() -> dict[str, Any]:
     from batch.inputs.briefs import scan_folder
     from batch.models import ask
     from batch.prompting import writer_messages
-    from batch.runner import Batch
+    from batch.run.runner import Batch
     from batch.schemas import WriterAnswer
 
     root = project(0)

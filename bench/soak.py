@@ -47,8 +47,8 @@ import sqlalchemy as sa  # noqa: E402
 
 from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
-from batch.jobs import run_job  # noqa: E402
-from batch.runner import Batch  # noqa: E402
+from batch.run.jobs import run_job  # noqa: E402
+from batch.run.runner import Batch  # noqa: E402
 from batch.store.backends import open_runlog  # noqa: E402
 from bench.run import machine, project  # noqa: E402
 

@@ -21,9 +21,9 @@ from openpyxl import load_workbook
 
 from batch import config
 from batch.inputs.briefs import load_brief_file
-from batch.jobs import run_job
 from batch.review import threads as review
-from batch.runner import Batch, thread_id_for
+from batch.run.jobs import run_job
+from batch.run.runner import Batch, thread_id_for
 
 from conftest import (
     UNIVERSAL,

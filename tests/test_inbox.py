@@ -10,7 +10,7 @@ import pytest
 from langgraph.types import Command
 
 from batch import inbox
-from batch.runner import Batch
+from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 

@@ -1,4 +1,4 @@
-"""batch.notify against real servers on loopback: aiosmtpd (plain, STARTTLS + AUTH) and
+"""batch.run.notify against real servers on loopback: aiosmtpd (plain, STARTTLS + AUTH) and
 an http.server webhook; [notify] in the config."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from batch import config
 from batch.config import Notify
 from batch.errors import ConfigError
-from batch.notify import Report, Waiting, message, send, should_notify
+from batch.run.notify import Report, Waiting, message, send, should_notify
 
 FAST = 0.01  # backoff base in tests
 PASSWORD = "s3cret-Pa55word"

@@ -39,7 +39,7 @@ from batch.prompting import (
     repair_messages,
     writer_messages,
 )
-from batch.runner import start_state
+from batch.run.runner import start_state
 from batch.schemas import DocAnswer, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
 from batch.state import LoopState
 

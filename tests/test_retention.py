@@ -7,8 +7,8 @@ import sqlite3
 from click.testing import CliRunner
 
 from batch.cli import cli
-from batch.jobs import run_job
-from batch.runner import Batch
+from batch.run.jobs import run_job
+from batch.run.runner import Batch
 from batch.store.retention import prune
 
 from conftest import ScriptedModel, critic_answer, write_brief, writer_answer

@@ -13,7 +13,7 @@ from batch import inbox
 from batch.cli import cli
 from batch.errors import BriefloopError, LockBusy
 from batch.review import threads as review
-from batch.runner import Batch
+from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 

@@ -9,7 +9,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.utils import get_column_letter
 
-from batch.runner import Batch
+from batch.run.runner import Batch
 from batch.sheets.run_rows import CsvSink, XlsxSink
 from batch.sheets.tables import XLSX_CELL_LIMIT
 from batch.store.runlog import FIELDS, RunLog
@@ -401,7 +401,7 @@ def test_column_groups_saved_by_excel_are_split_not_overlapped(tmp_path):
 
 
 def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
-    from batch.jobs import run_job
+    from batch.run.jobs import run_job
 
     s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
     write_brief(project, "a.md", "Office closed Friday from 15:00.",
@@ -426,7 +426,7 @@ def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
 
 
 def test_an_unreadable_workbook_is_a_warning_and_the_batch_runs(project):
-    from batch.jobs import run_job
+    from batch.run.jobs import run_job
 
     s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
     book = project / "output" / "runs.xlsx"

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from batch.errors import BriefloopError
 from batch.review import threads as review
 from batch.review import web
-from batch.runner import Batch
+from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 

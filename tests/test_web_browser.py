@@ -20,7 +20,7 @@ import uvicorn
 from test_web import PH, QUESTION, XSS_DRAFT, pause
 
 from batch.review import web
-from batch.runner import Batch
+from batch.run.runner import Batch
 
 from conftest import REPO, make_settings
 

@@ -29,7 +29,7 @@ from batch.config import Settings
 from batch.errors import LockBusy, StoreError
 from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING
-from batch.runner import Batch
+from batch.run.runner import Batch
 from batch.sheets.sync import make_sinks, sync_all
 from batch.store.backends import open_runlog
 from batch.store.ledger import Ledger
@@ -207,10 +207,10 @@ def _already_ended(ledger: Ledger, thread_id: str, task_id: str | None) -> bool:
 
 
 def _notify(batch: Batch, batch_id: int) -> None:
-    """The message after a batch (batch.notify), from the run log: what waits for a
+    """The message after a batch (batch.run.notify), from the run log: what waits for a
     person and what failed among the threads this batch queued. Sent by the sync task
     that follows the batch's close, so once per batch."""
-    from batch import notify
+    from batch.run import notify
 
     ledger = _ledger(batch)
     row = batch.runlog.batch(batch_id) or {}

@@ -20,7 +20,7 @@ from batch.errors import BriefloopError
 from batch.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
-from batch.runner import Batch
+from batch.run.runner import Batch
 from batch.sheets.tables import Table, text_key, upsert_rows
 
 COLUMNS = ["thread_id", "brief_id", "round", "placeholder", "question", "answer", "decision",

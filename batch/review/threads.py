@@ -24,7 +24,7 @@ from batch.inbox import Decision
 from batch.judging import checks
 from batch.nodes import checklist_of
 from batch.outcomes import AWAITING
-from batch.runner import Batch, BriefResult
+from batch.run.runner import Batch, BriefResult
 
 
 @dataclass

@@ -43,7 +43,7 @@ from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
 from batch.models import RoleModel
 from batch.review import threads as review
-from batch.runner import Batch
+from batch.run.runner import Batch
 
 CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "form-action 'self'; frame-ancestors 'none'")

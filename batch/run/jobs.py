@@ -1,6 +1,6 @@
 """The nightly job: pull review answers, run the batch, publish what waits for a person.
 
-The batch itself (batch.runner) knows nothing of the review sheet; this module puts the
+The batch itself (batch.run.runner) knows nothing of the review sheet; this module puts the
 three steps in order, so `briefloop run` and the scheduler do exactly the same thing.
 """
 
@@ -11,15 +11,15 @@ from pathlib import Path
 
 import gspread
 
-from batch import notify
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.models import RoleModel
 from batch.outcomes import AWAITING
 from batch.review import sheet as review_sheet
-from batch.runner import Batch, BatchSummary, Progress
+from batch.run import notify
+from batch.run.runner import Batch, BatchSummary, Progress
+from batch.run.signals import STOP
 from batch.sheets.sync import review_table
-from batch.stopping import STOP
 from batch.store.backends import Store
 
 

@@ -2,7 +2,7 @@
 
 The models (built on first use), the run log, the checkpointer and the graph over it,
 the process's one Google client (opened on first use) and the run-log views built on
-it. The runner (batch.runner) uses these; it opens nothing itself.
+it. The runner (batch.run.runner) uses these; it opens nothing itself.
 """
 
 from __future__ import annotations

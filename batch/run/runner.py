@@ -37,13 +37,13 @@ from batch.models import ModelSet, RoleModel
 from batch.nodes import checklist_of
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for
 from batch.output import safe_filename
-from batch.resources import Resources
 from batch.routing import final_reason
+from batch.run.resources import Resources
+from batch.run.signals import STOP
 from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import SheetSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
 from batch.state import LoopState
-from batch.stopping import STOP
 from batch.store.backends import Store, open_runlog
 from batch.store.runlog import RunLog, now, store_failure
 
