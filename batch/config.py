@@ -196,9 +196,9 @@ class Loop(Strict):
     # sampling stops at the first that passes them.
     drafts: int = Field(1, ge=1, le=8)
     # After the first round, repair what the code checks found, one small change at a
-    # time (batch.repairs); false: every round is a whole rewrite.
+    # time (batch.loop.repairs); false: every round is a whole rewrite.
     repairs: bool = True
-    # Model answers tried for one repair (batch.repairs) before it is given up.
+    # Model answers tried for one repair (batch.loop.repairs) before it is given up.
     repair_samples: int = Field(2, ge=1, le=6)
     # None: each rubric's own threshold applies
     threshold: float | None = Field(None, ge=0, le=100)

@@ -41,11 +41,11 @@ TEMPLATES = (
     "retry_invalid", "retry_shorter", "retry_runaway",
     # batch.models.base.write: the turn after a plain-text answer that ran away
     "retry_repeating", "retry_cut_off",
-    # batch.repairs: one small change asked of the writer
+    # batch.loop.repairs: one small change asked of the writer
     "repair_system", "repair_task", "repair_rewrite", "repair_fact", "repair_state",
     "repair_placeholder_rewrite", "repair_placeholder_state", "repair_shorten",
     "repair_lengthen",
-    # batch.docwriter: API docs of a Python file, one public name at a time
+    # batch.loop.docwriter: API docs of a Python file, one public name at a time
     "doc_system", "doc_name", "doc_instance",
 )
 
@@ -193,7 +193,7 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
 
 
 def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, str]]:
-    """One small change to `draft` (batch.repairs): the brief first, as in the writer's
+    """One small change to `draft` (batch.loop.repairs): the brief first, as in the writer's
     prompt, then the draft as it stands, then the one task."""
     system = template("repair_system").substitute(house_rules=state["house_rules"]["text"])
     fields = _brief_fields(state)
@@ -206,7 +206,7 @@ def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, s
 
 
 def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
-    """One public name of a Python file to document (batch.docwriter.Name): the source
+    """One public name of a Python file to document (batch.loop.docwriter.Name): the source
     first, the same for every name of the file, then the name."""
     brief = state["brief"]
     tag, block = fence("source", brief["source_text"].rstrip())

@@ -24,7 +24,7 @@ class Limits(TypedDict):
 
 class Repair(TypedDict, total=False):
     """How the check that found a problem would have it fixed: one small, local change
-    (batch.repairs carries it out). Only `action` is always there."""
+    (batch.loop.repairs carries it out). Only `action` is always there."""
 
     action: Literal["state", "rewrite", "drop", "shorten", "lengthen", "placeholder",
                     "replace", "append"]
@@ -88,7 +88,7 @@ class LoopState(TypedDict, total=False):
     score_history: Annotated[list[float], operator.add]
     must_fix_history: Annotated[list[list[str]], operator.add]
     calls: Annotated[list[dict[str, Any]], operator.add]
-    # what the writer did each round: the repairs tried (batch.repairs.Attempt), the
+    # what the writer did each round: the repairs tried (batch.loop.repairs.Attempt), the
     # first drafts sampled, a whole rewrite
     writer_log: Annotated[list[dict[str, Any]], operator.add]
     best: BestDraft | None

@@ -29,8 +29,8 @@ from batch import config as config_mod
 from batch.judging import checks, examples
 from batch.judging.apidocs import check_api_docs
 from batch.judging.checklist import source_checklist
+from batch.loop.nodes import Nodes
 from batch.models import ModelSet
-from batch.nodes import Nodes
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from bench.judge import judge_state, load_cases

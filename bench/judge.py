@@ -34,11 +34,11 @@ import yaml
 from batch import config as config_mod
 from batch.inputs.briefs import load_brief_file, split_front_matter
 from batch.inputs.rubrics import Rubric
+from batch.loop.answers import critic_schema
+from batch.loop.nodes import Nodes
 from batch.models import CallStat, ModelSet, ask
-from batch.nodes import Nodes
 from batch.prompting import critic_messages
 from batch.run.runner import start_state
-from batch.schemas import critic_schema
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "bench" / "judge"

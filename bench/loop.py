@@ -28,7 +28,7 @@ from batch import config as config_mod
 from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
-from batch.nodes import Nodes, checklist_of
+from batch.loop.nodes import Nodes, checklist_of
 from batch.outcomes import is_approved
 from batch.run.runner import Batch, start_state
 
@@ -65,7 +65,7 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     """The state right after the first round's verdict: the single pass (its draft, and
     the model calls it took: the writer's and the critic's)."""
     cfg = batch.config_for(thread_id)
-    for snapshot in batch.graph.get_state_history(cfg):  # newest first
+    for snapshot in batch.loop.graph.get_state_history(cfg):  # newest first
         values = snapshot.values
         if (values.get("round") == 1 and values.get("draft")
                 and len(values.get("score_history", [])) == 1):

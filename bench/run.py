@@ -128,9 +128,9 @@ def instrument() -> Timers:
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.pregel import Pregel
 
-    from batch import nodes
+    from batch.loop import nodes
+    from batch.loop.nodes import Nodes
     from batch.models import chat
-    from batch.nodes import Nodes
     from batch.run import runner
     from batch.store import runlog
 
@@ -341,12 +341,12 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     from llama_cpp import Llama
 
     from batch.inputs.briefs import load_brief_file
+    from batch.loop.answers import critic_schema
     from batch.models.base import ask
     from batch.models.gguf import verified_model_path
     from batch.models.llamacpp import build_embedded
     from batch.prompting import critic_messages
     from batch.run.runner import Batch
-    from batch.schemas import critic_schema
 
     settings = config_mod.load(REPO / "config" / "briefloop.toml", environ={})
     cache = settings.path(settings.paths.model_cache)
@@ -357,7 +357,7 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     with Batch(s, models={"writer": None, "critic": None}) as batch:
         state, _ = batch.initial_state(load_brief_file(
             REPO / "examples" / "briefs" / "office-closure.md", 10**6))
-    from batch.nodes import rubric_of
+    from batch.loop.nodes import rubric_of
 
     rubric = rubric_of(state)
     schema_type = critic_schema(rubric)
@@ -485,10 +485,10 @@ def bench_sheets() -> dict[str, Any]:
 
 def bench_cost() -> dict[str, Any]:
     from batch.inputs.briefs import scan_folder
+    from batch.loop.answers import WriterAnswer
     from batch.models import ask
     from batch.prompting import writer_messages
     from batch.run.runner import Batch
-    from batch.schemas import WriterAnswer
 
     root = project(0)
     for f in (REPO / "examples" / "briefs").iterdir():

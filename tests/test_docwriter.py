@@ -1,11 +1,11 @@
-"""API docs name by name (batch.docwriter): names from the AST, prose from a scripted
+"""API docs name by name (batch.loop.docwriter): names from the AST, prose from a scripted
 writer, results from really running the examples in the sandbox."""
 
 from __future__ import annotations
 
-from batch import docwriter
 from batch.judging import checks, examples
 from batch.judging.checklist import source_checklist
+from batch.loop import docwriter
 
 SOURCE = '''"""Convert temperatures."""
 

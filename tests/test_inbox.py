@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from langgraph.types import Command
 
-from batch import inbox
+from batch.loop import inbox
 from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer

@@ -490,7 +490,7 @@ def test_lone_surrogates_from_a_model_or_a_brief_never_break_a_run(project, sett
 
 
 def test_a_stopped_text_waiting_for_a_person_is_recorded_as_the_page_shows_it(project):
-    from batch import inbox
+    from batch.loop import inbox
     s = make_settings(project, **{"loop.review": "always", "loop.max_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
     # round 2 is worse (and has a placeholder): the text a person gets is round 1's

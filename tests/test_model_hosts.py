@@ -15,11 +15,11 @@ import pytest
 from batch import config
 from batch.config import Models, ModelSettings
 from batch.errors import ConfigError, ModelNotFound, ModelUnavailable
+from batch.loop.answers import WriterAnswer
 from batch.models.base import CallStat, Completion, ask
 from batch.models.hosts import HostPool, PooledModel
 from batch.models.ollama import build_ollama
 from batch.models.pool import ModelSet
-from batch.schemas import WriterAnswer
 
 from fake_ollama import FakeOllama, http_error
 

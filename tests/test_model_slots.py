@@ -17,8 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from batch.config import ModelSettings
+from batch.loop.answers import WriterAnswer
 from batch.models.ollama import build_ollama
-from batch.schemas import WriterAnswer
 from batch.store.slots import UNCOUNTED, PostgresSlots
 
 from conftest import REPO

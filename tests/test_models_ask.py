@@ -164,7 +164,7 @@ def test_a_chat_model_without_the_limit_field_is_refused():
 
 
 def test_a_runaway_answer_is_retried_with_a_note_not_more_room():
-    from batch.schemas import FinalizerAnswer
+    from batch.loop.answers import FinalizerAnswer
 
     model = ScriptedModel([Completion('{"text": "Fine start.\n' + "```\n" * 40, 10, 400,
                                       truncated=True),

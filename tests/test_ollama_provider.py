@@ -14,9 +14,9 @@ import pytest
 
 from batch.config import ModelSettings
 from batch.errors import ModelNotFound, ModelOutputInvalid, ModelUnavailable, PromptTooLong
+from batch.loop.answers import WriterAnswer
 from batch.models.base import CallStat, ask
 from batch.models.ollama import build_ollama
-from batch.schemas import WriterAnswer
 
 from fake_ollama import (
     FakeOllama,

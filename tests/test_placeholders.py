@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from batch import placeholders as ph
 from batch.judging import checks
-from batch.schemas import HumanNeed
+from batch.loop.answers import HumanNeed
 
 CANDIDATES = ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]", "[QUOTE NEEDED: CEO]",
               "[REVENUE NEEDED: Q3]", "[Figure Needed: Q3 revenue]", "[FIGURE NEEDED Q3]",
@@ -66,8 +66,8 @@ def test_every_answer_schema_becomes_a_llama_cpp_grammar():
     placeholder rule must be in the grammar."""
     pytest.importorskip("llama_cpp", reason="the embedded extra is not installed")
     from batch.inputs.rubrics import load_rubric
+    from batch.loop.answers import FinalizerAnswer, WriterAnswer, critic_schema
     from batch.models.llamacpp import grammar_of
-    from batch.schemas import FinalizerAnswer, WriterAnswer, critic_schema
 
     from conftest import REPO
 

@@ -27,9 +27,10 @@ import pytest
 
 from batch import prompting
 from batch.config import Settings
-from batch.docwriter import names_of
 from batch.inputs.briefs import Brief, load_brief_file
 from batch.inputs.rubrics import load_rubric
+from batch.loop.answers import DocAnswer, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
+from batch.loop.docwriter import names_of
 from batch.models.base import Completion, ask, write
 from batch.prompting import (
     critic_messages,
@@ -40,7 +41,6 @@ from batch.prompting import (
     writer_messages,
 )
 from batch.run.runner import start_state
-from batch.schemas import DocAnswer, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
 from batch.state import LoopState
 
 from conftest import ScriptedModel, make_settings, writer_answer
@@ -198,7 +198,7 @@ def _repair(settings: Settings, task: str) -> str:
 
 
 def repair_rewrite(settings: Settings) -> str:
-    """One sentence rewritten (batch.repairs): an invented name, with the brief's words."""
+    """One sentence rewritten (batch.loop.repairs): an invented name, with the brief's words."""
     fact = fragment("repair_fact", fact="The Berlin office opens on 1 November.")
     return _repair(settings, fragment(
         "repair_rewrite", sentence="Anna opens the Berlin office on 1 November.",

@@ -1,4 +1,4 @@
-"""Repairs by findings (batch.repairs): the real checks judge, a scripted `ask` answers.
+"""Repairs by findings (batch.loop.repairs): the real checks judge, a scripted `ask` answers.
 
 No model and no graph: each test gives a draft, lets the real code checks find its
 problems, and scripts what the model would answer for each small task.
@@ -7,9 +7,9 @@ problems, and scripts what the model would answer for each small task.
 from __future__ import annotations
 
 from batch import placeholders as ph
-from batch import repairs
 from batch.judging import checks
 from batch.judging.checklist import build_checklist
+from batch.loop import repairs
 
 LAMP = ("Write the shop-page description of the Lumo desk lamp.\n\n"
         "Facts: aluminium arm, USB-C charging port in the base, 5 brightness levels, "

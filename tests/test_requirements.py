@@ -6,7 +6,7 @@ from __future__ import annotations
 from batch.cleanup import strip_prompt_lines
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist, build_checklist, covered
-from batch.nodes import near_copy
+from batch.loop.nodes import near_copy
 from batch.placeholders import suggest as suggested_placeholder
 
 BRIEF = """Tell the warehouse team that the loading dock closes at 14:00 on Thursday for

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from batch import inbox
 from batch.cli import cli
 from batch.errors import BriefloopError, LockBusy
+from batch.loop import inbox
 from batch.review import threads as review
 from batch.run.runner import Batch
 

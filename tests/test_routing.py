@@ -1,6 +1,6 @@
 """Routing is a pure function of the state: tested without a model or a graph."""
 
-from batch.routing import (
+from batch.loop.routing import (
     decide,
     route_after_critic,
     route_after_review,
@@ -81,8 +81,8 @@ def test_an_unchanged_draft_twice_stops_with_no_progress():
 def test_final_reason_is_the_edge_s_reason_or_the_node_s_never_a_default_approval():
     from typing import get_args
 
+    from batch.loop.routing import final_reason
     from batch.outcomes import AWAITING, STOP_REASONS, StopReason
-    from batch.routing import final_reason
 
     # every reason decide() can name is the reason recorded
     for s in (state(meets_bar=True, review="never"), state(round=3),

@@ -4,7 +4,7 @@ from pydantic import ValidationError
 from batch.errors import InputError
 from batch.inputs.house_rules import load_house_rules, parse_banned_phrases
 from batch.inputs.rubrics import load_rubric
-from batch.schemas import critic_schema
+from batch.loop.answers import critic_schema
 
 from conftest import REPO
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from batch.errors import BriefloopError
-from batch.inbox import Decision
+from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
 from batch.run.runner import Batch

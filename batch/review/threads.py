@@ -16,13 +16,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from batch import inbox
 from batch import placeholders as ph
 from batch.cleanup import encodable
 from batch.errors import BriefloopError
-from batch.inbox import Decision
 from batch.judging import checks
-from batch.nodes import checklist_of
+from batch.loop import inbox
+from batch.loop.inbox import Decision
+from batch.loop.nodes import checklist_of
 from batch.outcomes import AWAITING
 from batch.run.runner import Batch, BriefResult
 

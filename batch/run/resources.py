@@ -12,9 +12,9 @@ from collections.abc import Callable
 import gspread
 
 from batch.config import Settings
-from batch.graph import build_graph
+from batch.loop.graph import build_graph
+from batch.loop.nodes import Nodes
 from batch.models import ModelSet, RoleModel
-from batch.nodes import Nodes
 from batch.sheets.google import client_opener
 from batch.sheets.run_rows import SheetSink
 from batch.sheets.sync import make_sinks

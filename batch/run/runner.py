@@ -22,7 +22,6 @@ from typing import Any
 import gspread
 from langgraph.types import Command, StateSnapshot
 
-from batch import inbox
 from batch import placeholders as ph
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
@@ -33,11 +32,12 @@ from batch.inputs.sources import scan_source
 from batch.judging import checks
 from batch.judging.checklist import build_checklist
 from batch.judging.sandbox import sandbox_problem
+from batch.loop import inbox
+from batch.loop.nodes import checklist_of
+from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
-from batch.nodes import checklist_of
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for
 from batch.output import safe_filename
-from batch.routing import final_reason
 from batch.run.resources import Resources
 from batch.run.signals import STOP
 from batch.sheets.google import client_opener, read_rows
@@ -267,7 +267,7 @@ class Batch:
 
     def resume(self, thread_id: str, response: Any) -> BriefResult:
         """Answer the thread's interrupt with `response` (an Agent Inbox response, see
-        batch.inbox) and run it on, here. (A cluster's answers go to its workers:
+        batch.loop.inbox) and run it on, here. (A cluster's answers go to its workers:
         batch.review.threads.answer chooses.) The caller holds the thread's lock."""
         return self.advance(thread_id, None, Command(resume=response))
 

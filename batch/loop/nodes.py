@@ -20,7 +20,6 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import docwriter, inbox, repairs
 from batch import placeholders as ph
 from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
@@ -29,6 +28,16 @@ from batch.inputs.rubrics import Rubric
 from batch.judging import checks, examples
 from batch.judging.checklist import Requirement, build_checklist
 from batch.judging.exports import coverage_problem
+from batch.loop import docwriter, inbox, repairs
+from batch.loop.answers import (
+    CriticBase,
+    DocAnswer,
+    FinalizerAnswer,
+    RepairAnswer,
+    WriterAnswer,
+    critic_schema,
+)
+from batch.loop.routing import final_reason
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.outcomes import is_approved
 from batch.output import write_output
@@ -40,15 +49,6 @@ from batch.prompting import (
     instruction_texts,
     repair_messages,
     writer_messages,
-)
-from batch.routing import final_reason
-from batch.schemas import (
-    CriticBase,
-    DocAnswer,
-    FinalizerAnswer,
-    RepairAnswer,
-    WriterAnswer,
-    critic_schema,
 )
 from batch.state import BestDraft, LoopState
 
@@ -101,7 +101,7 @@ DOC_TOKENS = 400  # one name's summary, parameters and example call
 
 
 def _python_source(state: LoopState) -> bool:
-    """A Python file to document: its docs are written name by name (batch.docwriter)."""
+    """A Python file to document: its docs are written name by name (batch.loop.docwriter)."""
     brief = state["brief"]
     if brief.get("kind") != "source" or not str(brief.get("origin_name", "")).endswith(".py"):
         return False
@@ -157,7 +157,7 @@ class Nodes:
     # -- writer ------------------------------------------------------------------------
     def writer(self, state: LoopState) -> dict[str, Any]:
         """A round's draft: the best draft so far repaired where the checks found
-        problems (batch.repairs), or, where no repair applies or none was kept, a whole
+        problems (batch.loop.repairs), or, where no repair applies or none was kept, a whole
         draft: the first one sampled `limits.drafts` times with the checks choosing, a
         later one a rewrite."""
         stats: list[CallStat] = []
@@ -256,7 +256,7 @@ class Nodes:
 
     def _documented(self, state: LoopState, stats: list[CallStat],
                     log: list[dict[str, Any]]) -> dict[str, Any]:
-        """API docs of a Python file, one public name at a time (batch.docwriter), each
+        """API docs of a Python file, one public name at a time (batch.loop.docwriter), each
         name's example run for the result it shows. A later round's docs are sampled
         on other seeds: the same ones again would be the same answers."""
         brief = state["brief"]

@@ -1,7 +1,7 @@
 """The Agent Inbox protocol: the interrupt payload a waiting thread shows, the response
 a person's decision becomes, and the response decoded back into a decision.
 
-A thread waiting for a person is paused in `interrupt(payload(state))` (batch.nodes).
+A thread waiting for a person is paused in `interrupt(payload(state))` (batch.loop.nodes).
 The payload has the shape of LangChain's Agent Inbox `HumanInterrupt`: an
 `action_request` (action `review_draft`, args: the draft, what is needed, the
 deviations and suggestions, the score), a `config` of allowed responses, and a Markdown
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from batch.routing import machine_ending
+from batch.loop.routing import machine_ending
 from batch.state import LoopState
 
 Decision = Literal["approve", "reject", "revise"]

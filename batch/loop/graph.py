@@ -18,8 +18,8 @@ from langgraph.types import RetryPolicy
 
 from batch.config import Retry
 from batch.errors import is_transient
-from batch.nodes import Nodes
-from batch.routing import route_after_critic, route_after_review, route_after_writer
+from batch.loop.nodes import Nodes
+from batch.loop.routing import route_after_critic, route_after_review, route_after_writer
 from batch.state import LoopState
 
 

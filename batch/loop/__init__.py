@@ -1,0 +1,13 @@
+"""The writer–critic loop: the LangGraph graph, its nodes, the pure routing between
+them, the answers asked of the models, the repairs by findings, and the pause for a
+person.
+
+    graph.py      the graph: writer, critic, review, finish, over a checkpointer
+    nodes.py      the nodes: draft or repair, judge (the code checks, then the critic),
+                  pause for a person, finish
+    routing.py    where the loop goes next and why it stopped, pure and typed
+    repairs.py    one small local change per finding, kept only when the checks find less
+    docwriter.py  API docs of a Python file, one public name at a time
+    answers.py    the structured answers asked of the models (JSON schemas)
+    inbox.py      the Agent Inbox protocol: what a person is shown, what they answer
+"""
