@@ -29,11 +29,11 @@ from batch.config import mask_credentials
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import load_yaml
 from batch.inputs.project import init_project
+from batch.nightly import schedule as schedule_mod
+from batch.nightly.job import batch_lock, pull_reviews, run_job
 from batch.outcomes import AWAITING, OUTCOME_ICONS, OUTCOME_ORDER, RUN_STATUSES, is_approved, label
 from batch.review import threads as review_mod
-from batch.run import schedule as schedule_mod
 from batch.run import signals as stopping
-from batch.run.jobs import batch_lock, pull_reviews, run_job
 from batch.run.runner import (
     Batch,
     BatchSummary,

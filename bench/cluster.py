@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
-from batch.run.jobs import run_job  # noqa: E402
+from batch.nightly.job import run_job  # noqa: E402
 from batch.run.runner import Batch  # noqa: E402
 from bench.run import machine, ollama_settings, project, rounds_responder  # noqa: E402
 

@@ -27,8 +27,8 @@ RESULTS = REPO / "bench" / "results"
 sys.path.insert(0, str(REPO / "tests"))  # the test doubles
 
 from batch import config as config_mod  # noqa: E402
+from batch.nightly.job import run_job  # noqa: E402
 from batch.outcomes import is_approved  # noqa: E402
-from batch.run.jobs import run_job  # noqa: E402
 from batch.store.retention import db_bytes, prune  # noqa: E402
 from batch.store.runlog import RunLog  # noqa: E402
 from bench.fake_server import FakeOllamaProcess, rounds_responder  # noqa: E402

@@ -47,7 +47,7 @@ import sqlalchemy as sa  # noqa: E402
 
 from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
-from batch.run.jobs import run_job  # noqa: E402
+from batch.nightly.job import run_job  # noqa: E402
 from batch.run.runner import Batch  # noqa: E402
 from batch.store.backends import open_runlog  # noqa: E402
 from bench.run import machine, project  # noqa: E402

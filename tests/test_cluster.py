@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from batch import config as config_mod
 from batch.cluster.queue import wait_for_batch
 from batch.errors import BriefloopError
-from batch.run.jobs import run_job
+from batch.nightly.job import run_job
 from batch.run.runner import Batch
 from batch.store.backends import sqlalchemy_url
 from batch.store.runlog import RunLog

@@ -21,8 +21,8 @@ from openpyxl import load_workbook
 
 from batch import config
 from batch.inputs.briefs import load_brief_file
+from batch.nightly.job import run_job
 from batch.review import threads as review
-from batch.run.jobs import run_job
 from batch.run.runner import Batch, thread_id_for
 
 from conftest import (

@@ -16,8 +16,8 @@ from openpyxl import load_workbook
 
 from batch import config
 from batch.cli import cli
+from batch.nightly.job import run_job
 from batch.outcomes import AWAITING, STOP_REASONS
-from batch.run.jobs import run_job
 from batch.store.runlog import FIELDS
 
 from conftest import REPO, ScriptedModel, writer_answer

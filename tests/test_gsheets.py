@@ -12,7 +12,7 @@ import requests
 
 from batch.errors import BriefloopError, SinkError
 from batch.inputs.sources import scan_source
-from batch.run.jobs import run_job
+from batch.nightly.job import run_job
 from batch.run.runner import Batch, sync_now
 from batch.sheets.google import CELL_LIMIT, client_class, open_client, read_rows
 from batch.sheets.run_rows import GSheetSink

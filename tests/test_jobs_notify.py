@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from batch.run.jobs import run_job
+from batch.nightly.job import run_job
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 

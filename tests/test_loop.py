@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from batch.errors import ModelUnavailable
-from batch.run.jobs import run_job
+from batch.nightly.job import run_job
 from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer

@@ -7,7 +7,7 @@ import sqlite3
 from click.testing import CliRunner
 
 from batch.cli import cli
-from batch.run.jobs import run_job
+from batch.nightly.job import run_job
 from batch.run.runner import Batch
 from batch.store.retention import prune
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
+from batch.nightly.job import run_job
 from batch.review.sheet import COLUMNS
-from batch.run.jobs import run_job
 from batch.sheets.google import client_class
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
@@ -159,8 +159,8 @@ def test_an_old_decision_is_never_replayed_on_a_new_pause(project):
 
 
 def test_rows_of_a_thread_decided_from_the_cli_are_closed_by_the_next_publish(project):
+    from batch.nightly.job import pull_reviews
     from batch.review import threads as review
-    from batch.run.jobs import pull_reviews
     from batch.run.runner import Batch
 
     s, book = setup_xlsx(project)

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from batch import config as config_mod
 from batch.cli import cli
-from batch.run.schedule import make_scheduler, reconcile
+from batch.nightly.schedule import make_scheduler, reconcile
 
 from conftest import UNIVERSAL, briefloop_process, make_settings, ollama_config, query
 from fake_ollama import FakeOllama
@@ -239,7 +239,7 @@ def test_two_batches_never_run_at_once(project):
 
 
 def test_a_batch_that_cannot_get_the_lock_says_so(project):
-    from batch.run.jobs import batch_lock
+    from batch.nightly.job import batch_lock
     from batch.store.backends import open_store
 
     briefs(project, 1)

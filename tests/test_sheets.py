@@ -401,7 +401,7 @@ def test_column_groups_saved_by_excel_are_split_not_overlapped(tmp_path):
 
 
 def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
-    from batch.run.jobs import run_job
+    from batch.nightly.job import run_job
 
     s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
     write_brief(project, "a.md", "Office closed Friday from 15:00.",
@@ -426,7 +426,7 @@ def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
 
 
 def test_an_unreadable_workbook_is_a_warning_and_the_batch_runs(project):
-    from batch.run.jobs import run_job
+    from batch.nightly.job import run_job
 
     s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
     book = project / "output" / "runs.xlsx"

@@ -10,7 +10,7 @@ from openpyxl import Workbook
 from batch.errors import BriefloopError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import parse_gsheet, scan_source
-from batch.run.jobs import run_job
+from batch.nightly.job import run_job
 
 from conftest import ScriptedModel, critic_answer, writer_answer
 

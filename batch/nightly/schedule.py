@@ -8,7 +8,7 @@ Two of APScheduler's defaults silently lose runs, so neither is used as is:
   a run missed while the process was down is forgotten. Here a stored job is only
   rescheduled when its cron or timezone changed, and only modified otherwise.
 
-Every scheduled run is `batch.run.jobs.run_job`, the same code path as `briefloop run`,
+Every scheduled run is `batch.nightly.job.run_job`, the same code path as `briefloop run`,
 holding the same batch lock. A failed batch is logged and recorded; the scheduler keeps
 running.
 """
@@ -103,7 +103,7 @@ def reconcile(scheduler: BaseScheduler, settings: Settings, config_path: str | N
 def run_scheduled(job_name: str, config_path: str | None) -> None:
     """The function every stored job calls (importable by name, as a persistent job store
     needs). Loads the config afresh, so an edited config applies from the next run."""
-    from batch.run.jobs import run_job
+    from batch.nightly.job import run_job
     from batch.run.signals import STOP
 
     if STOP.is_set():
