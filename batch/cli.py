@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import sqlite3
 import sys
 from datetime import date
 from pathlib import Path
@@ -21,11 +20,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichProgress
 from rich.table import Table
-from sqlalchemy import exc as sa_exc
 
 from batch import config as config_mod
 from batch import placeholders as ph
-from batch.config import mask_credentials
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import load_yaml
 from batch.inputs.project import init_project
@@ -60,13 +57,6 @@ class UserError(click.ClickException):
         err.print(f"[red]error:[/red] {escape(self.message)}", highlight=False, soft_wrap=True)
 
 
-def database_reason(e: BaseException) -> str:
-    """The first line of what the database driver said, credentials masked."""
-    inner = getattr(e, "orig", None) or e
-    first = (str(inner).strip().splitlines() or [type(inner).__name__])[0]
-    return mask_credentials(first)[:300]
-
-
 def user_error(e: BriefloopError) -> UserError:
     # A failing disk is not a usage mistake: exit 1, as for a batch with errors.
     return UserError(str(e), exit_code=1 if isinstance(e, StoreError) else 2)
@@ -79,28 +69,16 @@ class Commands(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (sa_exc.OperationalError, sa_exc.InterfaceError) as e:
-            # the PostgreSQL store unreachable (down, wrong password): one line, no DSN
-            raise user_error(StoreError(
-                f"the database cannot be reached: {database_reason(e)}")) from None
         except Exception as e:
-            # the same from psycopg itself (the checkpointer's pool, an advisory lock),
-            # named without importing it: the cluster extra may not be installed
-            kind = type(e)
-            if kind.__module__.startswith("psycopg") and kind.__name__ in (
-                    "OperationalError", "InterfaceError", "PoolTimeout"):
-                raise user_error(StoreError(
-                    f"the database cannot be reached: {database_reason(e)}")) from None
-            raise
-        except sqlite3.DatabaseError as e:
+            # A fault of the store, from anywhere: an SQLite disk full or failing, a
+            # PostgreSQL server that cannot be reached. Anything else is raised as it is.
+            if store_failure(e, Path()) is None:
+                raise
             folder = Path("the checkpoints folder")
             # It loaded a moment ago; if it no longer does, the folder is named generically.
             with contextlib.suppress(BriefloopError):
                 folder = config_mod.load(ctx.obj.get("config")).checkpoint_path.parent
-            failure = store_failure(e, folder)
-            if failure is None:
-                raise
-            raise user_error(failure) from None
+            raise user_error(store_failure(e, folder)) from None
 
 
 def load_settings(ctx: click.Context, **flags: Any):

@@ -201,3 +201,23 @@ def test_mask_credentials_masks_the_password_however_it_is_given():
     assert mask_credentials("postgresql://u:p@ss@h:5432/db") == "postgresql://***@h:5432/db"
     assert "s3" not in mask_credentials("postgresql://h/db?user=u&password=s3&x=1")
     assert "s3" not in mask_credentials("host=h password='s3 x' dbname=d")
+
+
+def test_an_sqlite_fault_in_any_command_is_one_line(tmp_path, monkeypatch):
+    import sqlite3
+
+    from batch import cli as cli_mod
+
+    monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["init", str(tmp_path / "proj")]).exit_code == 0
+    monkeypatch.chdir(tmp_path / "proj")
+
+    def failing_disk(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(cli_mod, "list_runs", failing_disk)
+    result = runner.invoke(cli, ["runs"])
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and "disk I/O error" in result.output
+    assert "checkpoints" in result.output and "run the same command again" in result.output

@@ -23,6 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from batch.config import mask_credentials
 from batch.errors import StoreError
 from batch.store.schema import RUN_COLUMN_DOCS, batches, migrate, runs, sink_sync
 
@@ -92,9 +93,9 @@ def store_failure(e: BaseException, folder: Path) -> StoreError | None:
             f"is kept (finished briefs, outputs, each thread's last checkpoint) and a rerun "
             f"resumes")
     if is_unreachable(e):
-        return StoreError(f"cannot reach the PostgreSQL database ({_first_line(e)}): start "
-                          f"it or fix [store] dsn, then run the same command again; what "
-                          f"was committed is kept and a rerun resumes")
+        return StoreError(f"the database cannot be reached (PostgreSQL: {_first_line(e)}): "
+                          f"start it or fix [store] dsn, then run the same command again; "
+                          f"what was committed is kept and a rerun resumes")
     return None
 
 
@@ -109,13 +110,15 @@ def is_unreachable(e: BaseException) -> bool:
     orig = getattr(e, "orig", None)
     if isinstance(e, sa.exc.DBAPIError) and e.connection_invalidated:
         return True
-    return isinstance(orig if orig is not None else e,
-                      psycopg.OperationalError | psycopg_pool.PoolTimeout)
+    return isinstance(orig if orig is not None else e, psycopg.OperationalError
+                      | psycopg.InterfaceError | psycopg_pool.PoolTimeout)
 
 
 def _first_line(e: BaseException) -> str:
+    """The first line of what the driver said, credentials masked: a connection error
+    may quote the DSN."""
     text = str(getattr(e, "orig", None) or e).strip()
-    return text.splitlines()[0] if text else e.__class__.__name__
+    return mask_credentials(text.splitlines()[0])[:300] if text else e.__class__.__name__
 
 
 def sqlite_engine(path: Path) -> sa.Engine:
