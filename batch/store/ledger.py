@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -43,8 +42,7 @@ class Ledger:
         claim, before the task is sent: a worker may finish it before the sender's
         next statement."""
         stamp = now_precise()
-        stale = (datetime.now(UTC) - timedelta(seconds=self.stale_after)).isoformat(
-            timespec="milliseconds")
+        stale = now_precise(self.stale_after)
         with self.engine.begin() as conn:
             insert = _insert(conn, tasks).values(
                 thread_id=thread_id, batch_id=batch_id, kind=kind, state="queued",
@@ -76,7 +74,6 @@ class Ledger:
 
     def lost(self, after: float) -> list[dict[str, Any]]:
         """Open tasks whose message the broker has lost, with that message (JSON).
-        (Times are to the millisecond: one enqueuer sends many tasks a second.)
 
         Redis hands out a queue's messages in the order they were sent, and gives a dead
         worker's unacknowledged ones back within the visibility timeout (`after` is that
@@ -84,9 +81,7 @@ class Ledger:
         after it started more than `after` seconds ago (a done task's last update is
         after its start), or when it has been running for twice `after` (a brief takes
         less than the visibility timeout)."""
-        cutoff = (datetime.now(UTC) - timedelta(seconds=after)).isoformat(timespec="milliseconds")
-        long_ago = (datetime.now(UTC) - timedelta(seconds=2 * after)).isoformat(
-            timespec="milliseconds")
+        cutoff, long_ago = now_precise(after), now_precise(2 * after)
         # The newest task sent that had started before the cutoff: every queued one
         # sent before it has been passed over.
         horizon = (sa.select(sa.func.max(tasks.c.enqueued_at))

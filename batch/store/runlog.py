@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +57,11 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def now_precise() -> str:
-    # Batches are compared for overlap: seconds are too coarse for that.
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def now_precise(seconds_ago: float = 0.0) -> str:
+    """Now (or that many seconds before), to the millisecond: batches are compared for
+    overlap, and the ledger orders the many tasks one enqueuer sends a second."""
+    return (datetime.now(UTC) - timedelta(seconds=seconds_ago)).isoformat(
+        timespec="milliseconds")
 
 
 def _record(row: sa.Row) -> dict[str, Any]:
