@@ -248,17 +248,15 @@ def test_without_bwrap_the_reason_names_bubblewrap(fresh_probe, monkeypatch, tmp
     assert list(work.iterdir()) == []
 
 
-def test_it_sees_no_project_no_host_sockets_no_secrets_and_no_other_process(
-        work: Path, tmp_path: Path, monkeypatch):
-    project = REPO  # this checkout: its config, checkpoints and briefs
-    secret = tmp_path / "secrets.env"
-    secret.write_text("SMTP_PASSWORD=hunter2\n")
-    secret.chmod(0o600)
-    monkeypatch.setenv("SMTP_PASSWORD", "hunter2-from-env")
-    code = """
-import json, os, sys
-paths = sys.argv[1:]
+# What a program in the sandbox sees of the machine (tests/test_sandbox_nonroot.py runs
+# it too): which of the paths given exist, the listing of a folder (the first argument),
+# the processes in /proc with their environments and its own, whether the unix socket at
+# the last path answers, and its uid.
+SEES = """
+import json, os, socket, sys
+folder, paths = sys.argv[1], sys.argv[2:]
 out = {p: os.path.exists(p) for p in paths}
+out["listing"] = sorted(os.listdir(folder)) if os.path.isdir(folder) else None
 out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
 leaked = []
 for pid in out["pids"]:
@@ -266,14 +264,30 @@ for pid in out["pids"]:
         leaked.append(open(f"/proc/{pid}/environ", "rb").read().decode("utf-8", "replace"))
     except OSError:
         pass
-out["environ"] = "".join(leaked)
+out["environ"] = "".join(leaked) + repr(dict(os.environ))
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(paths[-1])
+    out["socket"] = "connected"
+except OSError as e:
+    out["socket"] = type(e).__name__
+out["uid"] = os.getuid()
 print(json.dumps(out))
 """
+
+
+def test_it_sees_no_project_no_host_sockets_no_secrets_and_no_other_process(
+        work: Path, tmp_path: Path, monkeypatch):
+    project = REPO  # this checkout: its config, checkpoints and briefs
+    secret = tmp_path / "secrets.env"
+    secret.write_text("SMTP_PASSWORD=hunter2\n")
+    secret.chmod(0o600)
+    monkeypatch.setenv("SMTP_PASSWORD", "hunter2-from-env")
     paths = [str(project / "config"), str(project / "checkpoints"), str(secret),
              "/run", "/var/run", "/etc/passwd", "/home", "/root/.ssh"]
     if Path("/var/run/postgresql").exists():
         paths.append("/var/run/postgresql")
-    result = python(code, work, *paths)
+    result = python(SEES, work, str(work.parent), *paths)
     assert result.returncode == 0, result
     seen = json.loads(result.stdout)
     assert {p: seen[p] for p in paths} == {p: False for p in paths}

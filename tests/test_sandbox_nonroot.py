@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from test_sandbox import SEES
 
 from conftest import REPO, _require
 
@@ -35,28 +36,7 @@ from batch.judging.sandbox import run_sandboxed, sandbox_problem
 
 project, sock, work = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 out = {"problem": sandbox_problem()}
-probe = '''
-import json, os, socket, sys
-home, paths = sys.argv[1], sys.argv[2:]
-out = {p: os.path.exists(p) for p in paths}
-out["home"] = sorted(os.listdir(home))  # the working folder's parent: made, empty
-out["pids"] = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
-leaked = []
-for pid in out["pids"]:
-    try:
-        leaked.append(open(f"/proc/{pid}/environ", "rb").read().decode("utf-8", "replace"))
-    except OSError:
-        pass
-out["environ"] = "".join(leaked) + repr(dict(os.environ))
-try:
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(paths[-1])
-    out["socket"] = "connected"
-except OSError as e:
-    out["socket"] = type(e).__name__
-out["uid"] = os.getuid()
-print(json.dumps(out))
-'''
+probe = Path(sys.argv[4]).read_text()  # test_sandbox.SEES
 paths = [str(project), str(project / "config" / "briefloop.toml"),
          str(project / "checkpoints"), str(project / "secrets.env"), "/etc/passwd",
          "/run", "/var/run", "/home", sock]
@@ -98,6 +78,7 @@ def test_a_sandbox_started_by_a_user_who_is_not_root_sees_nothing_of_theirs():
         (project / "secrets.env").chmod(0o600)
         work = home / "work"
         work.mkdir()
+        (home / "sees.py").write_text(SEES)
         sock = home / "run" / "db.sock"
         sock.parent.mkdir()
         listener.bind(str(sock))
@@ -111,7 +92,8 @@ def test_a_sandbox_started_by_a_user_who_is_not_root_sees_nothing_of_theirs():
                "BRIEFLOOP_STORE__DSN": "postgresql://u:hunter2-dsn@db/x"}
         done = subprocess.run(
             ["setpriv", f"--reuid={UID}", f"--regid={GID}", "--clear-groups",
-             SYSTEM_PYTHON, "-c", DRIVER, str(project), str(sock), str(work)],
+             SYSTEM_PYTHON, "-c", DRIVER, str(project), str(sock), str(work),
+             str(home / "sees.py")],
             env=env, cwd=home, capture_output=True, text=True, timeout=120)
     finally:
         listener.close()
@@ -122,7 +104,7 @@ def test_a_sandbox_started_by_a_user_who_is_not_root_sees_nothing_of_theirs():
     assert out["probe"]["returncode"] == 0, out["probe"]
     seen = json.loads(out["probe"]["stdout"])
     assert {p: seen[p] for p in out["paths"]} == {p: False for p in out["paths"]}
-    assert seen["home"] == ["work"]  # of the user's home, only the folder it was given
+    assert seen["listing"] == ["work"]  # of the user's home, only the folder it was given
     assert seen["socket"] in ("FileNotFoundError", "ConnectionRefusedError")
     assert len(seen["pids"]) <= 3  # its own pid namespace: bwrap's init and itself
     assert "hunter2" not in seen["environ"] and "SMTP_PASSWORD" not in seen["environ"]
