@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import csv
 import json
 import re
 import shutil
@@ -248,8 +249,6 @@ def count(root: Path, dsn: str, n: int, calls: collections.Counter,
     sheet_rows: collections.Counter = collections.Counter()
     while time.monotonic() < deadline:
         if sheet.exists():
-            import csv
-
             with sheet.open(newline="", encoding="utf-8") as f:
                 sheet_rows = collections.Counter(r["brief_id"] for r in csv.DictReader(f))
             if sum(sheet_rows.values()) >= n:

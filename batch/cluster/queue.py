@@ -21,7 +21,7 @@ from batch.judging.sandbox import sandbox_problem
 from batch.outcomes import AWAITING
 from batch.run.runner import Batch, BatchSummary, BriefResult, bad_thread_id
 from batch.store.ledger import Ledger
-from batch.store.runlog import is_unreachable
+from batch.store.runlog import RunLog, is_unreachable
 
 log = logging.getLogger("briefloop.cluster")
 
@@ -58,8 +58,13 @@ def _restore_interval(settings: Settings) -> int:
     return max(1, min(10, int(settings.cluster.visibility_timeout / 4)))
 
 
+def ledger_of(runlog: RunLog, settings: Settings) -> Ledger:
+    """The queue ledger over `runlog`: a task unseen for the visibility timeout is stale."""
+    return Ledger(runlog, stale_after=settings.cluster.visibility_timeout)
+
+
 def _ledger(batch: Batch) -> Ledger:
-    return Ledger(batch.runlog, stale_after=batch.settings.cluster.visibility_timeout)
+    return ledger_of(batch.runlog, batch.settings)
 
 
 def _send(app: Celery, name: str, args: list[Any], task_id: str) -> None:

@@ -21,6 +21,7 @@ from batch.cluster.queue import (
     _close_if_done,
     _ledger,
     _queue_sync,
+    ledger_of,
     lost_after,
     make_app,
     resend_lost,
@@ -189,8 +190,7 @@ class _LostTaskSweep(bootsteps.StartStopStep):
     def sweep(self, app: Celery, settings: Settings) -> None:
         try:
             if self.ledger is None:
-                self.ledger = Ledger(open_runlog(settings),
-                                     stale_after=settings.cluster.visibility_timeout)
+                self.ledger = ledger_of(open_runlog(settings), settings)
             resend_lost(app, self.ledger, lost_after(settings))
         except Exception as e:  # noqa: BLE001 - the database or broker away: next time
             log.warning("looking for lost tasks: %s: %s; trying again later",
