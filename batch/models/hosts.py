@@ -118,7 +118,8 @@ class HostPool:
             return None
         if self.gate is None:
             return min(free, key=lambda h: h.load)
-        taken = self.gate.in_use([h.url for h in free])
+        # One host has nothing to be weighed against: no query for the cluster's load.
+        taken = self.gate.in_use([h.url for h in free]) if len(free) > 1 else {}
         for host in sorted(free, key=lambda h: taken.get(h.url, 0) / h.max_parallel):
             slot = self.gate.take(host.url, host.max_parallel)
             if slot is not None:
