@@ -38,3 +38,43 @@ def test_every_stop_reason_has_its_cell_colour_in_the_sheets():
     from batch.sheets.tables import VALUE_FILLS
 
     assert STOP_REASONS | {AWAITING, "failed"} <= set(VALUE_FILLS)
+
+
+CONFIG_DOC = RUN_LOG_DOC.with_name("configuration.md")
+CONFIG_BLOCK = re.compile(r"(<!-- configuration keys: begin -->\n)(.*?)"
+                          r"(<!-- configuration keys: end -->)", re.S)
+
+
+def test_the_configuration_keys_in_the_docs_are_the_codes():
+    from batch.config.reference import configuration_reference
+
+    text = CONFIG_DOC.read_text(encoding="utf-8")
+    found = CONFIG_BLOCK.search(text)
+    assert found, "docs/configuration.md has lost its configuration keys block"
+    want = configuration_reference().replace("### ", "#### ")
+    if os.environ.get("UPDATE_DOCS") == "1":
+        CONFIG_DOC.write_text(CONFIG_BLOCK.sub(lambda m: m[1] + want + m[3], text),
+                              encoding="utf-8")
+        return
+    assert found[2] == want, "run UPDATE_DOCS=1 pytest tests/test_docs.py"
+
+
+def test_every_configuration_key_is_described():
+    from pydantic import BaseModel
+
+    from batch.config.reference import _section_of
+    from batch.config.sections import ScheduleJob, Settings
+
+    def undescribed(model: type[BaseModel], where: str) -> list[str]:
+        out = []
+        for key, field in model.model_fields.items():
+            section = _section_of(field.annotation)
+            if field.exclude:
+                continue
+            if section is not None and key != "base_url":
+                out += undescribed(section, f"{where}.{key}")
+            elif not field.description:
+                out.append(f"{where}.{key}")
+        return out
+
+    assert undescribed(Settings, "") + undescribed(ScheduleJob, "schedule.jobs") == []
