@@ -206,7 +206,7 @@ def test_mask_credentials_masks_the_password_however_it_is_given():
 def test_an_sqlite_fault_in_any_command_is_one_line(tmp_path, monkeypatch):
     import sqlite3
 
-    from batch import cli as cli_mod
+    from batch.cli import running as cli_mod
 
     monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
     runner = CliRunner()

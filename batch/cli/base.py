@@ -1,0 +1,141 @@
+"""What every command shares: the group and its --config, one-line user errors, the
+consoles, and how a brief's result is printed."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from batch import config as config_mod
+from batch.errors import BriefloopError, StoreError
+from batch.outcomes import AWAITING, OUTCOME_ICONS, is_approved
+from batch.run.runner import (
+    Batch,
+    BriefResult,
+)
+from batch.store.runlog import store_failure
+
+err = Console(stderr=True)
+out = Console()
+
+CONFIG_HELP = ("Config file (default: $BRIEFLOOP_CONFIG, else config/briefloop.toml here or "
+               "in a folder above).")
+
+
+class UserError(click.ClickException):
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+    def show(self, file: Any = None) -> None:
+        err.print(f"[red]error:[/red] {escape(self.message)}", highlight=False, soft_wrap=True)
+
+
+def user_error(e: BriefloopError) -> UserError:
+    # A failing disk is not a usage mistake: exit 1, as for a batch with errors.
+    return UserError(str(e), exit_code=1 if isinstance(e, StoreError) else 2)
+
+
+class Commands(click.Group):
+    """The command group; an SQLite fault of the disk (full, I/O error) raised anywhere,
+    a read in `runs` included, is one line and exit 1, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as e:
+            # A fault of the store, from anywhere: an SQLite disk full or failing, a
+            # PostgreSQL server that cannot be reached. Anything else is raised as it is.
+            if store_failure(e, Path()) is None:
+                raise
+            folder = Path("the checkpoints folder")
+            # It loaded a moment ago; if it no longer does, the folder is named generically.
+            with contextlib.suppress(BriefloopError):
+                folder = config_mod.load(ctx.obj.get("config")).checkpoint_path.parent
+            raise user_error(store_failure(e, folder)) from None
+
+
+def load_settings(ctx: click.Context, **flags: Any):
+    try:
+        return config_mod.load(ctx.obj.get("config"), overrides=flags)
+    except BriefloopError as e:
+        raise user_error(e) from None
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help=CONFIG_HELP)
+@click.version_option(package_name="briefloop")
+@click.pass_context
+def cli(ctx: click.Context, config_path: str | None) -> None:
+    """briefloop: batch writing through a writer-critic loop with a person in the loop."""
+    ctx.ensure_object(dict)
+    ctx.obj["config"] = config_path
+
+
+def open_batch(ctx: click.Context) -> Batch:
+    return Batch(load_settings(ctx))
+
+
+def describe_result(r: BriefResult) -> str:
+    icon = OUTCOME_ICONS.get(r.outcome, "•")
+    rec = r.record or {}
+    parts = [f"{icon} {r.brief_id}: {r.outcome}"]
+    if rec.get("score") is not None:
+        parts.append(f"score {rec['score']:.1f}")
+    if rec.get("rounds"):
+        parts.append(f"{rec['rounds']} round(s)")
+    if r.model_calls:
+        parts.append(f"{r.model_calls} model call(s), {r.seconds:.1f}s")
+    if rec.get("needs_from_human") and r.outcome in (AWAITING, "waiting"):
+        parts.append(f"needs {len(rec['needs_from_human'])} fact(s) from a person")
+    line = ", ".join(parts)
+    if r.error:
+        line += f"\n    {r.error}"
+    return line
+
+
+def print_result(r: BriefResult) -> None:
+    out.print(escape(describe_result(r)), highlight=False, soft_wrap=True)
+    if r.outcome == "queued":
+        out.print("a worker runs it on (`briefloop runs` shows when it is done)",
+                  highlight=False)
+    elif r.record and r.record.get("output_path") and r.outcome != AWAITING:
+        approved = is_approved(r.record.get("stop_reason"))
+        label = "output" if approved else "not approved, set aside in"
+        out.print(f"{label}: {r.record['output_path']}", highlight=False, soft_wrap=True)
+
+
+def print_pulled(pulled: list) -> None:
+    for p in pulled:
+        line = f"review sheet: {p.thread_id}: {p.outcome}"
+        out.print(escape(line + (f" ({p.message})" if p.message else "")), highlight=False,
+                  soft_wrap=True)
+
+
+def resolved_config_path(ctx: click.Context) -> str | None:
+    """The config file as an absolute path, for jobs that load it again later."""
+    import os
+
+    raw = ctx.obj.get("config") or os.environ.get(config_mod.ENV_CONFIG_PATH)
+    path = Path(raw) if raw else config_mod.DEFAULT_CONFIG
+    return str(path.resolve()) if path.is_file() else None
+
+
+def _remember_config(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:
+        ctx.find_root().ensure_object(dict)["config"] = value
+
+
+def _accept_config_after_the_command(group: click.Group) -> None:
+    """`briefloop run SOURCE --config F` as well as `briefloop --config F run SOURCE`."""
+    for command in group.commands.values():
+        command.params.append(click.Option(
+            ["--config"], type=click.Path(dir_okay=False), expose_value=False,
+            callback=_remember_config, help=CONFIG_HELP))
+        if isinstance(command, click.Group):
+            _accept_config_after_the_command(command)

@@ -1,0 +1,103 @@
+"""Commands that look after a project: `init`, `gc`, `schedule`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from batch.cli.base import (
+    UserError,
+    cli,
+    load_settings,
+    out,
+    resolved_config_path,
+    user_error,
+)
+from batch.errors import BriefloopError, LockBusy
+from batch.inputs.project import init_project
+from batch.nightly import schedule as schedule_mod
+from batch.nightly.job import batch_lock
+from batch.store.backends import open_store
+from batch.store.retention import prune
+
+
+@cli.command()
+@click.argument("folder", default=".", type=click.Path(file_okay=False))
+def init(folder: str) -> None:
+    """Make FOLDER (default: here) a briefloop project: config/briefloop.toml, the
+    shipped rubrics and house rules, and an empty briefs/ folder. Files already there
+    are kept."""
+    try:
+        written, kept = init_project(Path(folder))
+    except BriefloopError as e:
+        raise user_error(e) from None
+    for path in written:
+        out.print(escape(f"wrote {path}"), highlight=False, soft_wrap=True)
+    for path in kept:
+        out.print(escape(f"kept {path} (already there)"), highlight=False, soft_wrap=True)
+    out.print(escape(f"next: put briefs in {Path(folder) / 'briefs'}, then "
+                     f"`cd {folder} && briefloop run briefs`"), highlight=False, soft_wrap=True)
+
+
+@cli.command()
+@click.option("--keep-days", type=click.FloatRange(0),
+              help="Prune finished threads older than this (default: retention.keep_days).")
+@click.pass_context
+def gc(ctx: click.Context, keep_days: float | None) -> None:
+    """Shrink the checkpoint database: finished threads keep only their final checkpoint,
+    then VACUUM gives the space back. Waiting, running and failed threads are untouched.
+    """
+    settings = load_settings(ctx)
+    try:
+        with open_store(settings) as store, batch_lock(store,
+                                                        settings.run.lock_wait_seconds):
+            report = prune(settings, keep_days, store=store)
+    except LockBusy:
+        raise UserError("a batch is running; run gc when it is done") from None
+    mib = 1024 * 1024
+    out.print(f"{report.threads} finished thread(s) pruned: {report.checkpoints_deleted} "
+              f"checkpoint(s) and {report.writes_deleted} write(s) deleted; "
+              f"{report.bytes_before / mib:.1f} MiB -> {report.bytes_after / mib:.1f} MiB",
+              highlight=False)
+
+
+@cli.command()
+@click.option("--list", "list_only", is_flag=True,
+              help="Print the jobs, their next run times and last results, and exit.")
+@click.option("--run-now", metavar="JOB", help="Run one job now, through the same code path.")
+@click.pass_context
+def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
+    """Run the scheduled jobs of [schedule] in the foreground until SIGTERM or Ctrl-C.
+
+    Jobs are stored in SQLite, so a run missed while the machine slept or the process
+    was down runs once on start (within schedule.misfire_grace_seconds). Never two
+    batches at once: scheduled and manual runs share one lock.
+    """
+    settings = load_settings(ctx)
+    config_path = resolved_config_path(ctx)
+    try:
+        if list_only:
+            print_schedule(schedule_mod.status(settings))
+        elif run_now:
+            schedule_mod.run_now(settings, config_path, run_now)
+        else:
+            schedule_mod.serve(settings, config_path)
+    except BriefloopError as e:
+        raise user_error(e) from None
+
+
+def print_schedule(jobs: list) -> None:
+    if not jobs:
+        out.print(escape("no jobs in [schedule]"))
+        return
+    for j in jobs:
+        last = j.last or {}
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(last.get("counts", {}).items()))
+        result = (f"{(last.get('started_at') or '')[:19]} {last.get('status', '')}"
+                  f"{f' ({counts})' if counts else ''}") if last else "never run"
+        next_run = j.next_run.isoformat(timespec="seconds") if j.next_run else "not scheduled"
+        out.print(escape(f"{j.name}: {j.cron} ({j.timezone}), source {j.source}\n"
+                         f"  next run: {next_run}\n  last run: {result}"),
+                  highlight=False, soft_wrap=True)

@@ -1,0 +1,286 @@
+"""`briefloop review`: list, show, answer, serve and pull the threads waiting for a
+person. Each command is a few lines over batch.review."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from pathlib import Path
+
+import click
+import yaml
+from rich.markup import escape
+from rich.table import Table
+
+from batch import config as config_mod
+from batch import placeholders as ph
+from batch.cli.base import (
+    UserError,
+    cli,
+    load_settings,
+    open_batch,
+    out,
+    print_pulled,
+    print_result,
+    user_error,
+)
+from batch.errors import BriefloopError
+from batch.inputs.briefs import load_yaml
+from batch.nightly.job import pull_reviews
+from batch.review import threads as review_mod
+from batch.run.runner import (
+    Batch,
+)
+
+
+def highlight_placeholders(text: str) -> str:
+    return ph.PATTERN.sub(lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text))
+
+
+@cli.group()
+def review() -> None:
+    """Answer the threads waiting for a person: fill placeholders, approve, reject, revise."""
+
+
+@review.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print the waiting threads as JSON.")
+@click.pass_context
+def review_list(ctx: click.Context, as_json: bool) -> None:
+    """List every thread waiting for a person."""
+    with open_batch(ctx) as batch:
+        items = review_mod.list_waiting(batch)
+    if as_json:
+        click.echo(json.dumps([i.as_dict() for i in items], indent=2, ensure_ascii=False))
+        return
+    if not items:
+        out.print("nothing is waiting for a person")
+        return
+    table = Table(show_header=True)
+    for col in ("thread", "brief", "title", "score", "open", "waiting since"):
+        table.add_column(col, overflow="fold")
+    for i in items:
+        title = i.title + (f" (superseded by {i.superseded_by['thread_id']})"
+                           if i.superseded_by else "")
+        table.add_row(escape(i.thread_id), escape(i.brief_id), escape(title),
+                      f"{i.score:.1f}" if i.score is not None else "", str(len(i.needs)),
+                      i.waiting_since[:19])
+    out.print(table)
+
+
+@review.command("show")
+@click.argument("thread")
+@click.pass_context
+def review_show(ctx: click.Context, thread: str) -> None:
+    """Show a waiting thread: the draft, what it needs from you, deviations, notes."""
+    with open_batch(ctx) as batch:
+        try:
+            item = review_mod.require_waiting(batch, thread)
+        except BriefloopError as e:
+            raise user_error(e) from None
+    out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
+    history = " → ".join(f"{s:g}" for s in item.score_history)
+    out.print(f"score {item.score:.1f}; history {history}", highlight=False)
+    if item.stopped:
+        out.print(f"[yellow]the machine could not approve it ({escape(item.stopped)})[/]; "
+                  f"this is its best draft. What the code checks still find (approve over "
+                  f"it with --override \"reason\", or --edit, --revise, --reject):",
+                  soft_wrap=True)
+        for line in item.must_fix:
+            out.print(f"  - {escape(line)}", soft_wrap=True)
+    if item.superseded_by:
+        out.print(f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "
+                  f"close it with --reject", soft_wrap=True)
+    if item.problem:
+        out.print(f"[yellow]last answer not taken:[/] {escape(item.problem)}")
+    out.print()
+    out.print(highlight_placeholders(item.draft), soft_wrap=True)
+    out.print()
+    if item.needs:
+        out.print("[bold]Needed from you[/]")
+        for n, need in enumerate(item.needs, start=1):
+            given = item.answers.get(need["placeholder"])
+            value = f" = {escape(given)}" if given else ""
+            out.print(f"  {n}. {escape(need['placeholder'])}{value}: {escape(need['question'])}",
+                      soft_wrap=True)
+    if item.checklist:
+        out.print("[bold]What the brief asks (checked by code)[/]")
+        for rid, kind, text, ok in item.checklist:
+            mark = "[green]✓[/]" if ok else "[red]✗[/]"
+            out.print(f"  {mark} {rid} {kind}: {escape(text)}", soft_wrap=True)
+    for title, lines in (("Deliberate deviations",
+                          [f"{d['point']}: {d['reason']}" for d in item.deviations]),
+                         ("Critic's suggestions (would improve)", item.would_improve)):
+        if lines:
+            out.print(f"[bold]{title}[/]")
+            for line in lines:
+                out.print(f"  - {escape(line)}", soft_wrap=True)
+
+
+def interactive() -> bool:
+    return sys.stdin.isatty()
+
+
+def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
+    out_: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"--set takes KEY=VALUE, got {item!r}")
+        out_[key.strip()] = value
+    return out_
+
+
+def read_answers_file(path: str) -> dict[str, str]:
+    try:
+        data = load_yaml(Path(path).read_text(encoding="utf-8"))  # JSON is YAML too
+    except (OSError, yaml.YAMLError) as e:
+        raise UserError(f"{path}: cannot read answers: {e}") from None
+    if not isinstance(data, dict):
+        raise UserError(f"{path}: expected a mapping of placeholder to value")
+    answers: dict[str, str] = {}
+    for key, value in data.items():
+        if isinstance(value, bool):  # YAML reads yes/no/on/off as booleans
+            raise UserError(f"{path}: the value of {str(key)!r} reads as a yes/no; put it "
+                            f"in quotes if it is the text to fill in")
+        if isinstance(value, date):  # YAML reads 2026-12-01 as a date
+            value = value.isoformat()
+        if not (value is None or isinstance(value, str | int | float)):
+            # a list or a mapping would go into the text as its Python repr
+            raise UserError(f"{path}: the value of {str(key)!r} must be text or a number, "
+                            f"not a {type(value).__name__}")
+        answers[str(key)] = "" if value is None else str(value)
+    return answers
+
+
+def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, str | None]:
+    answers: dict[str, str] = {}
+    for need in item.needs:
+        default = item.answers.get(need["placeholder"], "")
+        value = click.prompt(f"{need['placeholder']} ({need['question']})",
+                             default=default or "", show_default=bool(default))
+        answers[need["placeholder"]] = value
+    decision = click.prompt("Decision", type=click.Choice(["approve", "reject", "revise"]))
+    text = None
+    if decision != "approve":
+        text = click.prompt("Reason" if decision == "reject" else "Notes for the writer")
+    return answers, decision, text
+
+
+@review.command("answer")
+@click.argument("thread")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="A placeholder's value; KEY is the placeholder, the text after NEEDED:, "
+                   "or its number in `review show`. Repeatable.")
+@click.option("--answers", "answers_file", type=click.Path(dir_okay=False),
+              help="A YAML or JSON file mapping placeholders to values.")
+@click.option("--approve", is_flag=True, help="Approve: fill the placeholders, write the text.")
+@click.option("--reject", metavar="REASON", help="Reject the text, with a reason.")
+@click.option("--revise", metavar="NOTES", help="Send it back to the writer with these notes.")
+@click.option("--by", help="Who decides (default: $BRIEFLOOP_REVIEWER or your user name).")
+@click.option("--edit", "edit_file", is_flag=False, flag_value="-", default=None,
+              metavar="FILE",
+              help="Approve your own version of the text, from FILE (on a terminal, --edit "
+                   "alone opens $EDITOR on the draft). The code checks run on it.")
+@click.option("--override", metavar="REASON",
+              help="Approve over what the code checks still find, giving the reason.")
+@click.pass_context
+def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
+                  answers_file: str | None, approve: bool, reject: str | None,
+                  revise: str | None, by: str | None, edit_file: str | None,
+                  override: str | None) -> None:
+    """Answer a waiting THREAD: fill its placeholders and approve, reject or revise.
+
+    Without a decision flag, on a terminal, it asks for each placeholder and then for
+    the decision. With --edit the decision is approve.
+    """
+    if edit_file is not None:
+        if reject is not None or revise is not None:
+            raise UserError("--edit approves your version: it does not go with --reject "
+                            "or --revise")
+        approve = True
+    chosen = [name for name, on in (("approve", approve), ("reject", reject is not None),
+                                    ("revise", revise is not None)) if on]
+    if len(chosen) > 1:
+        raise UserError("choose one of --approve, --reject, --revise")
+    answers = read_answers_file(answers_file) if answers_file else {}
+    answers.update(parse_sets(sets))
+    with open_batch(ctx) as batch:
+        try:
+            if chosen:
+                decision, text = chosen[0], reject if reject is not None else revise
+            elif interactive():
+                item = review_mod.require_waiting(batch, thread)
+                asked, decision, text = ask_interactively(item)
+                answers = {**asked, **answers}
+            else:
+                raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
+            edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
+            result = review_mod.answer(batch, thread, decision, answers, text, by,
+                                       edited=edited, override=override)
+        except BriefloopError as e:
+            raise user_error(e) from None
+    print_result(result)
+    sys.exit(1 if result.outcome == "error" else 0)
+
+
+def read_edit(batch: Batch, thread: str, source: str) -> str:
+    """The person's version of the text: from a file, or from $EDITOR on a terminal."""
+    if source != "-":
+        try:
+            return Path(source).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"{source}: cannot read the edited text: {e}") from None
+    if not interactive():
+        raise UserError("--edit without a FILE opens $EDITOR, which needs a terminal")
+    edited = click.edit(review_mod.require_waiting(batch, thread).draft, extension=".md")
+    if edited is None:
+        raise UserError("the editor was closed without saving: nothing was changed")
+    return edited
+
+
+@review.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; anything but loopback needs --token.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
+              help="Port to listen on.")
+@click.option("--token", envvar="BRIEFLOOP_REVIEW_TOKEN",
+              help="Required to open the page (once as ?token=...; then a cookie). "
+                   "Default: $BRIEFLOOP_REVIEW_TOKEN.")
+@click.pass_context
+def review_serve(ctx: click.Context, host: str, port: int, token: str | None) -> None:
+    """Serve the review page: the waiting threads, each with its draft, placeholders,
+    findings and history, to approve, edit, revise or reject in a browser."""
+    from batch.review.web import serve
+
+    settings = load_settings(ctx)
+    if not config_mod.is_loopback(host) and not token:
+        raise UserError(f"the review page would be reachable from other machines on {host}: "
+                        f"give --token (or $BRIEFLOOP_REVIEW_TOKEN), or bind to 127.0.0.1")
+    where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
+    out.print(escape(f"review page on {where}" + ("?token=..." if token else "")
+                     + " (Ctrl-C stops it)"), highlight=False)
+    try:
+        serve(settings, host=host, port=port, token=token)
+    except BriefloopError as e:
+        raise user_error(e) from None
+
+
+@review.command("pull")
+@click.pass_context
+def review_pull(ctx: click.Context) -> None:
+    """Act on the answers and decisions people typed into the Review worksheet.
+
+    Rows it consumed are marked done; rows of threads no longer waiting are skipped
+    with the reason; then rows for every thread still waiting are added. `briefloop run`
+    pulls first too.
+    """
+    settings = load_settings(ctx)
+    try:
+        pulled = pull_reviews(settings)
+    except BriefloopError as e:
+        raise user_error(e) from None
+    print_pulled(pulled)
+    if not pulled:
+        out.print("no decisions to act on in the review sheet")
+    sys.exit(1 if any(p.outcome in ("error", "not taken") for p in pulled) else 0)

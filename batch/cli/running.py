@@ -1,0 +1,239 @@
+"""Commands that run briefs: `run`, `resume`, `worker`, and the run log's `runs` and
+`sync`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
+from rich.table import Table
+
+from batch import config as config_mod
+from batch.cli.base import (
+    UserError,
+    cli,
+    describe_result,
+    err,
+    load_settings,
+    open_batch,
+    out,
+    print_pulled,
+    print_result,
+    user_error,
+)
+from batch.errors import BriefloopError
+from batch.nightly.job import run_job
+from batch.outcomes import OUTCOME_ORDER, RUN_STATUSES, label
+from batch.review import threads as review_mod
+from batch.run import signals as stopping
+from batch.run.runner import (
+    Batch,
+    BatchSummary,
+    BriefResult,
+    Progress,
+    list_runs,
+    sync_now,
+)
+
+
+class RichBatchProgress(Progress):
+    def __init__(self, bar: RichProgress):
+        self.bar = bar
+        self.task = bar.add_task("briefs", total=0)
+
+    def batch_started(self, total: int) -> None:
+        self.bar.update(self.task, total=total)
+
+    def brief_started(self, brief_id: str) -> None:
+        self.bar.update(self.task, description=f"writing {brief_id}")
+
+    def brief_finished(self, result: BriefResult) -> None:
+        self.bar.advance(self.task)
+        self.bar.console.print(escape(describe_result(result)), highlight=False, soft_wrap=True)
+
+
+def print_summary(summary: BatchSummary) -> None:
+    print_pulled(summary.pulled)
+    counts = summary.counts
+    table = Table(title="briefloop run", show_header=True)
+    table.add_column("outcome")
+    table.add_column("briefs", justify="right")
+    for key in [*OUTCOME_ORDER, *sorted(set(counts) - set(OUTCOME_ORDER))]:
+        if counts.get(key):
+            table.add_row(label(key), str(counts[key]))
+    table.add_row("total", str(len(summary.results)), style="bold")
+    out.print(table)
+    out.print(f"{summary.model_calls} model call(s) in {summary.seconds:.1f}s")
+    if summary.skipped_files:
+        out.print(f"not briefs, ignored: {', '.join(summary.skipped_files)}")
+    for warning in summary.warnings:
+        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
+    sent = [f"{r.sent} row(s) to {r.sink}" for r in summary.sync if r.sent]
+    if sent:
+        out.print("run log synced: " + "; ".join(sent), highlight=False, soft_wrap=True)
+
+
+@cli.command()
+@click.argument("source")
+@click.option("--rerun", is_flag=True, help="Start fresh threads even for finished briefs.")
+@click.option("--concurrency", type=click.IntRange(1, 64),
+              help="Briefs processed at once (default from config: run.concurrency).")
+@click.option("--max-rounds", type=click.IntRange(1, 50), help="Writer-critic rounds at most.")
+@click.option("--threshold", type=click.FloatRange(0, 100),
+              help="Score (0-100) a draft needs, overriding the rubric's.")
+@click.option("--review", type=click.Choice(["when_needed", "unfinished", "always", "never"]),
+              help="Which endings pause for a person (see loop.review in docs/review-cycle.md).")
+@click.option("--output", "output_dir", type=click.Path(file_okay=False),
+              help="Folder for the finished texts.")
+@click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
+@click.option("--wait", "wait_seconds", type=click.FloatRange(0), is_flag=False,
+              flag_value=0.0, default=None, metavar="[SECONDS]",
+              help="With a cluster: wait for the workers to finish the batch (at most "
+                   "SECONDS; 0 or no value: as long as it takes).")
+@click.pass_context
+def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
+        max_rounds: int | None, threshold: float | None, review: str | None,
+        output_dir: str | None, debug: bool, wait_seconds: float | None) -> None:
+    """Run every brief in SOURCE through the writer-critic loop.
+
+    SOURCE is a folder of briefs, a .csv or .xlsx file with one brief per row
+    ('file.xlsx#Worksheet' for a named worksheet), or gsheet://KEY/WORKSHEET.
+
+    Finished briefs are skipped, interrupted ones resume, briefs waiting for a person
+    stay waiting. Exit code 0 when no brief ended in error, 1 otherwise, 2 for usage or
+    configuration errors.
+
+    With [cluster] broker set, the briefs that need work are queued for `briefloop
+    worker` processes (each thread once) and the command returns, or waits with --wait.
+    """
+    settings = load_settings(ctx, **{"loop.max_rounds": max_rounds, "loop.threshold": threshold,
+                                     "loop.review": review, "paths.output": output_dir,
+                                     "run.concurrency": concurrency})
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    try:
+        with stopping.handle_signals(settings.run.stop_grace_seconds), \
+                RichProgress(*columns, console=err, transient=True) as bar:
+            summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
+                                 progress=RichBatchProgress(bar), strict=debug)
+    except BriefloopError as e:
+        raise user_error(e) from None
+    print_summary(summary)
+    if summary.batch_id is not None:
+        finished = follow_batch(settings, summary.batch_id, wait_seconds)
+        sys.exit(1 if summary.failed or (finished or {}).get("status") == "failed" else 0)
+    sys.exit(1 if summary.failed else 0)
+
+
+def follow_batch(settings: config_mod.Settings, batch_id: int,
+                 wait_seconds: float | None) -> dict | None:
+    """A cluster's batch: say where it stands, and wait for it with --wait."""
+    if wait_seconds is None:
+        out.print(f"batch {batch_id} queued; the workers run it (`briefloop runs` shows "
+                  f"progress, `briefloop run ... --wait` waits)", highlight=False)
+        return None
+    from batch.cluster.queue import wait_for_batch  # Celery: for a cluster only
+
+    try:
+        with Batch(settings) as batch:
+            row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
+    except BriefloopError as e:
+        raise user_error(e) from None
+    counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row["counts"].items()))
+    out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}",
+              highlight=False)
+    return row
+
+
+@cli.command()
+@click.option("--concurrency", type=click.IntRange(1, 256), default=None,
+              help="Briefs run at once, each in its own process (default: run.concurrency).")
+@click.option("--loglevel", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
+              default="INFO", show_default=True, help="How much the worker logs.")
+@click.pass_context
+def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
+    """Run briefs queued by `briefloop run` in a cluster ([cluster] broker), until
+    SIGTERM or Ctrl-C.
+
+    A worker needs the config (models, [store], [cluster]), not the briefs: each task
+    carries its brief. Start one per machine next to the model hosts; a worker killed
+    mid-brief costs the model call in flight, and another worker resumes the thread.
+    """
+    settings = load_settings(ctx)
+    if not settings.clustered:
+        raise UserError("no cluster configured: set [cluster] broker = \"redis://...\" "
+                        "(and [store] backend = \"postgres\") in the config")
+    from batch.cluster.worker import run_worker
+
+    run_worker(settings, concurrency or settings.run.concurrency, loglevel)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON.")
+@click.option("--status", type=click.Choice(RUN_STATUSES),
+              help="Only runs with this status.")
+@click.pass_context
+def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
+    """List the run log: one record per brief thread."""
+    settings = load_settings(ctx)
+    records = list_runs(settings, status)
+    if as_json:
+        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
+        return
+    table = Table(show_header=True)
+    for col in ("run", "brief", "status", "stop reason", "rounds", "scores", "calls",
+                "needs", "seconds"):
+        table.add_column(col, overflow="fold")
+    for r in records:
+        table.add_row(escape(r["run_id"]), escape(r["brief_id"]), r["status"],
+                      r["stop_reason"] or "",
+                      str(r["rounds"]), " → ".join(f"{s:g}" for s in r["score_history"]),
+                      str(r["model_calls"]), str(len(r["needs_from_human"])),
+                      f"{r['seconds']:.1f}")
+    out.print(table if records else "no runs yet")
+
+
+@cli.command()
+@click.option("--all", "resend", is_flag=True,
+              help="Send every row again, not only pending ones (e.g. after deleting a sheet).")
+@click.pass_context
+def sync(ctx: click.Context, resend: bool) -> None:
+    """Send run-log rows not yet in a spreadsheet to every configured sink.
+
+    SQLite is the record; rows a sink missed (a locked file, no network, a rate limit)
+    wait there until a sync takes them. Exit code 1 if a sink still failed.
+    """
+    settings = load_settings(ctx)
+    try:
+        results = sync_now(settings, resend=resend)
+    except BriefloopError as e:
+        raise user_error(e) from None
+    if not results:
+        out.print("no spreadsheet sink is configured (log.format = none, no log.gsheet)")
+    for r in results:
+        if r.error:
+            err.print(f"[yellow]{escape(r.sink)}[/yellow]: {r.pending} row(s) still pending: "
+                      f"{escape(r.error)}", soft_wrap=True)
+        else:
+            out.print(f"{r.sink}: sent {r.sent} row(s)", highlight=False, soft_wrap=True)
+    sys.exit(1 if any(r.error for r in results) else 0)
+
+
+@cli.command()
+@click.argument("thread")
+@click.pass_context
+def resume(ctx: click.Context, thread: str) -> None:
+    """Resume an unfinished THREAD by id (one that crashed or failed), from its last
+    checkpoint."""
+    with open_batch(ctx) as batch:
+        try:
+            where, result = review_mod.resume(batch, thread)
+        except BriefloopError as e:
+            raise user_error(e) from None
+    out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
+    print_result(result)
+    sys.exit(1 if result.outcome == "error" else 0)
