@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from batch.inputs.briefs import load_brief_file
-from batch.judging import checklist as req
+from batch.judging import wording
 from bench.judge import load_cases, split_front_matter_free
 from bench.loop import DEFAULT_BRIEFS
 
@@ -47,8 +47,8 @@ Counter = Callable[[str], int]
 
 
 def regex_counter(source: str) -> Counter:
-    known = req.stems_of(source)
-    return lambda sentence: sum(1 for t in req.content_terms(sentence) if t not in known)
+    known = wording.stems_of(source)
+    return lambda sentence: sum(1 for t in wording.content_terms(sentence) if t not in known)
 
 
 def spacy_counter(nlp: Any, source: str) -> Counter:
@@ -93,11 +93,11 @@ def measure(counter_for: Callable[[str], Counter]) -> dict[str, Any]:
     claims, correct, loop = [], [], []
     for item in texts():
         count = counter_for(item["source"])
-        counts = [count(s) for s in req.sentences(item["text"])]
+        counts = [count(s) for s in wording.sentences(item["text"])]
         worst = max(counts, default=0)
         if item["defect"] == "invented_claim":
             lead = item["claim"][:30]
-            claims.append(max((count(s) for s in req.sentences(item["text"]) if lead in s),
+            claims.append(max((count(s) for s in wording.sentences(item["text"]) if lead in s),
                               default=0))
         elif item["set"] == "judged" and item["defect"] == "none":
             correct.append(worst)

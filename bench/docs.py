@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from batch import config as config_mod
-from batch.judging import checks, examples
+from batch.judging import examples
 from batch.judging.apidocs import check_api_docs
 from batch.judging.checklist import source_checklist
-from batch.loop.nodes import Nodes
-from batch.models import ModelSet
+from batch.judging.checks import facts
+from batch.loop import checking
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from bench.judge import judge_state, load_cases
@@ -49,7 +49,7 @@ def audit(doc: str, source: Path) -> dict[str, Any]:
     run = examples.verify(doc, text, source.stem, source)
     seconds = time.perf_counter() - started
     api = check_api_docs(doc, text, source.stem)
-    uncovered = checks.check_requirements(doc, source_checklist(text))
+    uncovered = facts.check_requirements(doc, source_checklist(text))
     return {
         "wrong_example": [f["message"] for f in run.findings if f["code"] != "example-none"],
         "no_example": any(f["code"] == "example-none" for f in run.findings),
@@ -63,13 +63,11 @@ def audit(doc: str, source: Path) -> dict[str, Any]:
 
 def judged(settings: config_mod.Settings) -> dict[str, Any]:
     cases = [c for c in load_cases() if c["brief"].kind == "source"]
-    nodes = Nodes(models=ModelSet(settings.models, settings.path(settings.paths.model_cache)),
-                  output_dir=REPO / "output")
     rows, seconds = [], []
     for case in cases:
         state = judge_state(settings, case)
         started = time.perf_counter()
-        update = nodes.checks(state)
+        update = checking.judge_state(state)
         seconds.append(time.perf_counter() - started)
         must = sorted({f["code"] for f in update["findings"] if f["severity"] == "must_fix"})
         rows.append({"name": case["name"], "expect": case["expect"], "defect": case["defect"],

@@ -34,8 +34,9 @@ import yaml
 from batch import config as config_mod
 from batch.inputs.briefs import load_brief_file, split_front_matter
 from batch.inputs.rubrics import Rubric
+from batch.loop import checking
 from batch.loop.answers import critic_schema
-from batch.loop.nodes import Nodes
+from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, ask
 from batch.prompting import critic_messages
 from batch.run.runner import start_state
@@ -95,7 +96,7 @@ def verdicts(state: dict[str, Any], answer: Any | None) -> dict[str, dict[str, A
                     "fired": sorted({f["code"] for f in code_must})}}
     if answer is None:
         return out
-    gate = Nodes.verdict(state, answer, "gate")
+    gate = verdict(state, answer, "gate")
     out["gate"] = {"approve": gate["meets_bar"], "score": gate["score"]}
     rubric = Rubric.model_validate(state["rubric"])
     score = rubric.weighted_score(answer.scores.model_dump())
@@ -138,13 +139,11 @@ def critic_settings(base: config_mod.Settings, model: str) -> config_mod.Setting
 def run(config: str | None, models: list[str], limit: int | None) -> dict[str, Any]:
     base = config_mod.load(config or REPO / "config" / "briefloop.toml")
     cases = load_cases()[:limit] if limit else load_cases()
-    nodes = Nodes(models=ModelSet(base.models, base.path(base.paths.model_cache)),
-                  output_dir=REPO / "output")
     states = []
     for case in cases:
         state = judge_state(base, case)
         started = time.perf_counter()
-        state["findings"] = nodes.checks(state)["findings"]
+        state["findings"] = checking.judge_state(state)["findings"]
         case["check_seconds"] = time.perf_counter() - started
         states.append(state)
     code_rows = [{"name": c["name"], "expect": c["expect"], "defect": c["defect"],

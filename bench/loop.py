@@ -28,7 +28,7 @@ from batch import config as config_mod
 from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
-from batch.loop.nodes import Nodes, checklist_of
+from batch.loop.checking import checklist_of, judge_state
 from batch.outcomes import is_approved
 from batch.run.runner import Batch, start_state
 
@@ -42,12 +42,12 @@ METRICS = ("covered", "requirements", "names", "numbers", "echo", "length", "mis
            "must_fix")
 
 
-def measure(settings: config_mod.Settings, nodes: Nodes, brief: Brief, text: str,
+def measure(settings: config_mod.Settings, brief: Brief, text: str,
             needs: list[dict[str, str]]) -> dict[str, int]:
     """What the code checks find in one text of one brief."""
     state, _ = start_state(settings, brief)
     state.update(draft=text, needs_from_human=needs)
-    findings = nodes.checks(state)["findings"]
+    findings = judge_state(state)["findings"]
     must = [f["code"] for f in findings if f["severity"] == "must_fix"]
     required = [r for r in checklist_of(state) if r["kind"] in COVERED_KINDS | {"missing"}]
 
@@ -109,11 +109,11 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             first = first_round(batch, result.thread_id)
             calls = values.get("calls", [])
             first_calls = first.get("calls", [])
-            single = measure(settings, batch.resources.nodes, brief, first["draft"],
+            single = measure(settings, brief, first["draft"],
                              first.get("needs_from_human", []))
             body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
             final_needs = (values.get("final") or {}).get("needs", [])
-            loop = measure(settings, batch.resources.nodes, brief, body.strip(), final_needs)
+            loop = measure(settings, brief, body.strip(), final_needs)
             rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
                          "rounds": 1, **single,
                          "tokens": sum(c["input_tokens"] + c["output_tokens"]

@@ -128,6 +128,7 @@ def instrument() -> Timers:
     from langgraph.checkpoint.sqlite import SqliteSaver
     from langgraph.pregel import Pregel
 
+    from batch.judging import checks
     from batch.loop import nodes
     from batch.loop.nodes import Nodes
     from batch.models import chat
@@ -137,7 +138,7 @@ def instrument() -> Timers:
     timers = Timers()
     for name in ("invoke", "get_state"):
         timers.wrap("~graph (invoke, get_state)", Pregel, name)
-    timers.wrap("~deterministic checks", Nodes, "checks")
+    timers.wrap("~deterministic checks", checks, "judge")
     # The nodes' functions, with all they call; one called by another (the critic node
     # runs the checks) counts once.
     depth = threading.local()
@@ -357,7 +358,7 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     with Batch(s, models={"writer": None, "critic": None}) as batch:
         state, _ = batch.initial_state(load_brief_file(
             REPO / "examples" / "briefs" / "office-closure.md", 10**6))
-    from batch.loop.nodes import rubric_of
+    from batch.loop.checking import rubric_of
 
     rubric = rubric_of(state)
     schema_type = critic_schema(rubric)

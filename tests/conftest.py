@@ -256,3 +256,10 @@ def webhook(monkeypatch):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}/hook", received
     server.shutdown()
+
+
+def run_checks(*args, **kw):
+    """The registry's findings on a draft, the context given as CheckContext's fields."""
+    from batch.judging import checks
+
+    return checks.judge(checks.CheckContext(*args, **kw)).findings

@@ -3,8 +3,9 @@ writer, results from really running the examples in the sandbox."""
 
 from __future__ import annotations
 
-from batch.judging import checks, examples
+from batch.judging import examples
 from batch.judging.checklist import source_checklist
+from batch.judging.checks import facts
 from batch.loop import docwriter
 
 SOURCE = '''"""Convert temperatures."""
@@ -102,7 +103,7 @@ def test_the_doc_is_assembled_by_code_and_shows_what_running_gives():
     # and the checks the loop runs on it agree: every example gives the result shown
     verified = examples.verify(text, SOURCE, "temps")
     assert verified.note == "examples run: 2 of 2 gave the result shown", verified.findings
-    assert not checks.check_requirements(text, source_checklist(SOURCE))
+    assert not facts.check_requirements(text, source_checklist(SOURCE))
 
 
 def test_a_raising_example_shows_its_exception_and_a_silent_writer_leaves_the_docstring():

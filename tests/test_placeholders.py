@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from batch import placeholders as ph
-from batch.judging import checks
+from batch.judging.checks import gaps
 from batch.loop.answers import HumanNeed
 
 CANDIDATES = ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]", "[QUOTE NEEDED: CEO]",
@@ -27,7 +27,7 @@ def test_what_the_schema_admits_is_exactly_what_the_checks_count(text):
     counted = ph.find(in_draft) == [text]
     if admitted:
         assert counted and ph.is_placeholder(text) and not ph.misspelled(in_draft)
-        assert checks.check_placeholders(in_draft, [{"placeholder": text, "question": "?"}]) \
+        assert gaps.check_placeholders(in_draft, [{"placeholder": text, "question": "?"}]) \
             == []
     elif not counted:
         # not a placeholder, yet written as a gap: reported, never taken as finished text

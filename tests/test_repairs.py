@@ -7,9 +7,11 @@ problems, and scripts what the model would answer for each small task.
 from __future__ import annotations
 
 from batch import placeholders as ph
-from batch.judging import checks
 from batch.judging.checklist import build_checklist
+from batch.judging.text import word_count
 from batch.loop import repairs
+
+from conftest import run_checks
 
 LAMP = ("Write the shop-page description of the Lumo desk lamp.\n\n"
         "Facts: aluminium arm, USB-C charging port in the base, 5 brightness levels, "
@@ -24,7 +26,7 @@ def judge_for(brief: str, max_words: int | None = None, min_words: int | None = 
     checklist = build_checklist({"id": "b", "text": brief, "kind": "text"})
 
     def judge(draft: str, needs):
-        return checks.run_checks(
+        return run_checks(
             draft=draft, needs=needs, sources=[brief], number_severity="must_fix",
             min_words=min_words, max_words=max_words, banned_phrases=["world-class"],
             brief=brief, checklist=checklist)
@@ -182,7 +184,7 @@ def test_too_long_cuts_sentences_that_carry_nothing_the_brief_asks():
     before, out, _ = run(LAMP, draft, Script(), max_words=40)
     assert "too-long" in codes(before)
     assert codes(out.findings) == []
-    assert "aluminium arm" in out.draft and checks.word_count(out.draft) <= 40
+    assert "aluminium arm" in out.draft and word_count(out.draft) <= 40
 
 
 def test_what_code_cannot_cut_far_enough_the_model_shortens_from_the_cut():

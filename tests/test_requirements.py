@@ -6,8 +6,11 @@ from __future__ import annotations
 from batch.cleanup import strip_prompt_lines
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist, build_checklist, covered
+from batch.judging.checks import facts, form, gaps
 from batch.loop.nodes import near_copy
 from batch.placeholders import suggest as suggested_placeholder
+
+from conftest import run_checks
 
 BRIEF = """Tell the warehouse team that the loading dock closes at 14:00 on Thursday for
 resurfacing. Trucks are rerouted to gate B for the afternoon.
@@ -49,8 +52,8 @@ def test_a_gap_the_brief_asks_to_tell_needs_no_placeholder():
                                 "on the intranet.")
     assert [r["kind"] for r in checklist] == ["gap", "gap"]
     told = "We will announce the venue on the intranet soon."
-    assert not checks.check_requirements(told, checklist)
-    assert not checks.check_missing_facts(told, checklist)
+    assert not facts.check_requirements(told, checklist)
+    assert not gaps.check_missing_facts(told, checklist)
 
 
 def test_source_files_list_every_public_name_from_the_ast():
@@ -61,8 +64,8 @@ def test_source_files_list_every_public_name_from_the_ast():
                                  "origin_name": "box.py"})
     assert [r["text"] for r in checklist] == ["function area", "class Box", "method Box.grow"]
     doc = "# box\n\n## area(w, h)\nArea.\n\n## Box\n### grow()\nGrows."
-    assert checks.check_requirements(doc, checklist) == []
-    missing = checks.check_requirements(doc.replace("grow", "enlarge"), checklist)
+    assert facts.check_requirements(doc, checklist) == []
+    missing = facts.check_requirements(doc.replace("grow", "enlarge"), checklist)
     assert [f["code"] for f in missing] == ["uncovered:R3"]
 
 
@@ -73,7 +76,7 @@ NEEDS = [{"placeholder": "[DATE NEEDED: reopening date]", "question": "When?"}]
 
 
 def run(draft, needs=NEEDS, **kw):
-    return checks.run_checks(draft=draft, needs=needs, sources=[BRIEF],
+    return run_checks(draft=draft, needs=needs, sources=[BRIEF],
                              number_severity="must_fix", min_words=None, max_words=None,
                              banned_phrases=["synergy"], brief=BRIEF,
                              checklist=brief_checklist(BRIEF), **kw)
@@ -85,7 +88,9 @@ def codes(findings):
 
 def test_a_sound_draft_passes_every_check():
     assert codes(run(GOOD)) == []
-    assert checks.code_score(run(GOOD), brief_checklist(BRIEF)) == 100.0
+    ctx = checks.CheckContext(draft=GOOD, sources=(BRIEF,), brief=BRIEF,
+                              checklist=brief_checklist(BRIEF))
+    assert checks.code_score(run(GOOD), ctx) == 100.0
 
 
 def test_coverage_tolerates_a_paraphrase_but_not_a_missing_fact():
@@ -129,7 +134,7 @@ def test_missing_fact_needs_a_placeholder_not_a_guess_nor_a_remark():
     assert "gap-told:R4" in codes(run(told, needs=[]))
     # a person's answer fills it
     answered = GOOD.replace("[DATE NEEDED: reopening date]", "16 June")
-    assert codes(checks.run_checks(
+    assert codes(run_checks(
         draft=answered, needs=[], sources=[BRIEF, "16 June"], number_severity="must_fix",
         min_words=None, max_words=None, banned_phrases=[], brief=BRIEF,
         checklist=brief_checklist(BRIEF), answered=["[DATE NEEDED: reopening date]"])) == []
@@ -175,9 +180,9 @@ def test_a_sentence_with_both_opposites_is_not_a_contradiction():
     checklist = brief_checklist("Ask: merge urgent fixes before Friday, and report problems "
                                 "after the move.")
     both = "Merge urgent fixes before Friday and report problems after the move."
-    assert checks.check_contradictions(both, checklist) == []
+    assert facts.check_contradictions(both, checklist) == []
     flipped = "Merge urgent fixes after Friday. Report problems after the move."
-    assert [f["code"] for f in checks.check_contradictions(flipped, checklist)] == [
+    assert [f["code"] for f in facts.check_contradictions(flipped, checklist)] == [
         "contradiction:R1"]
 
 
@@ -222,9 +227,9 @@ def test_docs_that_paste_the_source_are_refused():
     source = "\n".join(f"def f{i}(value):\n    return value * {i} + compute_offset(value)"
                        for i in range(5))
     pasted = "# mod\n\n" + source
-    assert [f["code"] for f in checks.check_copied_source(pasted, source)] == ["copies-source"]
+    assert [f["code"] for f in form.check_copied_source(pasted, source)] == ["copies-source"]
     explained = "# mod\n\n## f1(value)\nReturns value times 1 plus its offset."
-    assert checks.check_copied_source(explained, source) == []
+    assert form.check_copied_source(explained, source) == []
 
 
 def test_talk_about_the_draft_and_prompt_tags_are_echo():
@@ -262,9 +267,9 @@ def test_exceptions_the_code_raises_itself_must_be_documented():
         "parse raises ValueError", "Store raises ValueError", "Store.get raises LookupError"]
     good = ("# store\n\n## parse(text)\nRaises ValueError when empty.\n\n## Store(size)\n"
             "Raises ValueError below 1.\n\n### Store.get(key)\nRaises LookupError.\n")
-    assert checks.check_requirements(good, checklist) == []
+    assert facts.check_requirements(good, checklist) == []
     silent = good.replace("Raises LookupError.", "Returns the value.")
-    [f] = checks.check_requirements(silent, checklist)
+    [f] = facts.check_requirements(silent, checklist)
     assert "LookupError" in f["message"] and "Store.get raises LookupError" in f["message"]
 
 
@@ -274,8 +279,8 @@ def test_other_languages_get_their_exported_names_as_the_checklist():
     checklist = build_checklist({"kind": "source", "origin_name": "cart.js", "source_text": js})
     assert [r["text"] for r in checklist] == ["function total", "class Cart", "method Cart.add"]
     doc = "# cart\n\n## total(items)\n\n## Cart\n### add(item)\n"
-    assert checks.check_requirements(doc, checklist) == []
-    assert [f["code"] for f in checks.check_requirements("# cart\n## total\n", checklist)] == [
+    assert facts.check_requirements(doc, checklist) == []
+    assert [f["code"] for f in facts.check_requirements("# cart\n## total\n", checklist)] == [
         "uncovered:R2", "uncovered:R3"]
     # a language with no parser here: no checklist, and the run record says why
     assert build_checklist({"kind": "source", "origin_name": "x.cobol",
@@ -284,9 +289,9 @@ def test_other_languages_get_their_exported_names_as_the_checklist():
 
 def test_a_small_number_written_as_a_word_covers_the_figure():
     checklist = build_checklist({"text": "Facts: 5 brightness levels, folds flat."})
-    assert checks.check_requirements("It has five brightness levels and folds flat.",
+    assert facts.check_requirements("It has five brightness levels and folds flat.",
                                      checklist) == []
-    assert checks.check_requirements("It has six brightness levels and folds flat.",
+    assert facts.check_requirements("It has six brightness levels and folds flat.",
                                      checklist) != []
 
 

@@ -230,7 +230,7 @@ def test_cli_asks_on_a_terminal(project, monkeypatch):
     cfg = cli_project(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
-    monkeypatch.setattr("batch.cli.interactive", lambda: True)
+    monkeypatch.setattr("batch.cli.reviewing.interactive", lambda: True)
     result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid],
                                 input="4.2M EUR\napprove\n")
     assert result.exit_code == 0, result.output
@@ -437,7 +437,7 @@ def test_cli_edit_on_a_terminal_opens_the_editor(project, monkeypatch):
     editor.write_text('#!/bin/sh\nprintf "Q3 revenue was 7M EUR. We opened Berlin.\\n" > "$1"\n')
     editor.chmod(0o755)
     monkeypatch.setenv("EDITOR", str(editor))
-    monkeypatch.setattr("batch.cli.interactive", lambda: True)
+    monkeypatch.setattr("batch.cli.reviewing.interactive", lambda: True)
     done = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--edit"])
     assert done.exit_code == 0, done.output
     [out] = (project / "output").glob("q3*.md")
@@ -465,3 +465,17 @@ def test_approving_a_stopped_run_records_the_score_of_the_draft_shown(project):
     assert item.draft == BROKEN and item.score == 75.0  # the best round's, not the last
     done = review.answer(batch, item.thread_id, "approve", {}, override="fine")
     assert done.record["score"] == 75.0 and body_of(done.record["output_path"]) == BROKEN
+
+
+def test_the_review_node_itself_checks_an_edit_sent_by_other_tooling(project, settings):
+    """An edited text resumed straight through LangGraph (not review.answer) meets the
+    same validator: refused without an override, the thread still waiting."""
+    batch, tid, *_ = paused(project, settings)
+    mine = f"Q3 revenue was {PH}. Zurich figures follow."  # Berlin, which the brief gives, is gone
+    batch.resume(tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine))
+    item = review.waiting(batch, tid)
+    assert item is not None and "code checks find in the edited text" in item.problem
+    assert "Berlin" in item.problem
+    done = batch.resume(tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine,
+                                            override="known"))
+    assert done.outcome == "approved_by_human"

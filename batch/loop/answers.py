@@ -8,7 +8,7 @@ grammar enforces every constraint (integer ranges, for one).
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
@@ -121,3 +121,20 @@ def critic_schema(rubric: Rubric) -> type[CriticBase]:
         would_improve=(list[str], Field(max_length=MAX_ITEMS)),
         scores=(scores, ...),
     )
+
+
+_CRITIC_SCHEMAS: dict[tuple[Any, ...], type[CriticBase]] = {}
+
+
+def critic_schema_of(rubric: Rubric) -> type[CriticBase]:
+    """`critic_schema(rubric)`, built once per rubric: building a pydantic model takes
+    milliseconds, and every round of every brief of a batch asks for the same one. The
+    key is all the schema is made of."""
+    key = (rubric.name, tuple(rubric.scale),
+           tuple((c.name, c.description) for c in rubric.criteria))
+    schema = _CRITIC_SCHEMAS.get(key)
+    if schema is None:
+        if len(_CRITIC_SCHEMAS) >= 64:  # rubrics edited under a long-lived process
+            _CRITIC_SCHEMAS.clear()
+        schema = _CRITIC_SCHEMAS[key] = critic_schema(rubric)
+    return schema

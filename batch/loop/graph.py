@@ -5,7 +5,7 @@ r"""The writer-critic graph.
                         review --route--> writer | review | finish
                         finish -> END
 
-The critic node runs the deterministic checks (batch.judging.checks, through Nodes.checks)
+The critic node runs the deterministic checks (batch.judging.checks, through batch.loop.checking)
 before its model call: one super-step, so one checkpoint, per judgement. Model-calling
 nodes retry transient faults only (see batch.errors.is_transient); the recursion limit
 is an emergency brake, never the way the loop stops.

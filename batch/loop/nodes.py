@@ -2,10 +2,10 @@
 
 Each node takes the state and returns only what it changes. Model-calling nodes go
 through `batch.models.ask`, which validates the structured answer; every score,
-threshold and verdict is computed here in code. The deterministic checks are a
-function of their own (`Nodes.checks`, also used by the review of an edited text) that
-the critic node runs first: a super-step of their own would cost a checkpoint per round
-and buy nothing, since nothing can happen between them and the critic.
+threshold and verdict is computed here in code. The deterministic checks
+(batch.loop.checking, also used to validate a person's edited text) are run by the
+critic node first: a super-step of their own would cost a checkpoint per round and buy
+nothing, since nothing can happen between them and the critic.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import ast
 import dataclasses
 import hashlib
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,21 +22,26 @@ from langgraph.types import interrupt
 from batch import placeholders as ph
 from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
 from batch.errors import ModelOutputInvalid
-from batch.inputs.house_rules import HouseRules
-from batch.inputs.rubrics import Rubric
-from batch.judging import checks, examples
-from batch.judging.checklist import Requirement, build_checklist
-from batch.judging.exports import coverage_problem
+from batch.judging import examples
+from batch.judging.checks.facts import check_requirements
+from batch.judging.text import numbers_in, word_count, word_grams
 from batch.loop import docwriter, inbox, repairs
 from batch.loop.answers import (
-    CriticBase,
     DocAnswer,
     FinalizerAnswer,
     RepairAnswer,
     WriterAnswer,
-    critic_schema,
+    critic_schema_of,
 )
+from batch.loop.checking import (
+    checklist_of,
+    findings_of,
+    judge_state,
+    rubric_of,
+)
+from batch.loop.decisions import apply_review_response
 from batch.loop.routing import final_reason
+from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.outcomes import is_approved
 from batch.output import write_output
@@ -50,46 +54,11 @@ from batch.prompting import (
     repair_messages,
     writer_messages,
 )
-from batch.state import BestDraft, LoopState
+from batch.state import LoopState
 
 
 def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
     return [dataclasses.asdict(s) for s in stats]
-
-
-def rubric_of(state: LoopState) -> Rubric:
-    return Rubric.model_validate(state["rubric"])
-
-
-_CRITIC_SCHEMAS: dict[tuple[Any, ...], type[CriticBase]] = {}
-
-
-def critic_schema_of(rubric: Rubric) -> type[CriticBase]:
-    """`critic_schema(rubric)`, built once per rubric: building a pydantic model takes
-    milliseconds, and every round of every brief of a batch asks for the same one. The
-    key is all the schema is made of."""
-    key = (rubric.name, tuple(rubric.scale),
-           tuple((c.name, c.description) for c in rubric.criteria))
-    schema = _CRITIC_SCHEMAS.get(key)
-    if schema is None:
-        if len(_CRITIC_SCHEMAS) >= 64:  # rubrics edited under a long-lived process
-            _CRITIC_SCHEMAS.clear()
-        schema = _CRITIC_SCHEMAS[key] = critic_schema(rubric)
-    return schema
-
-
-def house_rules_of(state: LoopState) -> HouseRules:
-    hr = state["house_rules"]
-    return HouseRules(name=hr["name"], text=hr["text"], banned_phrases=tuple(hr["banned"]))
-
-
-def sources_of(state: LoopState) -> list[str]:
-    """Every text a number in the draft may legitimately come from."""
-    brief = state["brief"]
-    answers = state.get("human_answers") or {}
-    limits = [str(brief[k]) for k in ("min_words", "max_words") if brief.get(k)]
-    return [brief["text"], brief.get("title", ""), brief.get("source_text", ""),
-            *limits, *answers.values()]
 
 
 NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
@@ -133,16 +102,11 @@ def _round(state: LoopState, draft: str, needs: list[dict[str, str]],
     }
 
 
-def checklist_of(state: LoopState) -> list[Requirement]:
-    """The thread's frozen checklist (threads started before it existed build it now)."""
-    if "checklist" in state:
-        return state["checklist"]
-    return build_checklist(state["brief"])
 
 
 def near_copy(a: str, b: str, share: float = 0.9) -> bool:
     """Two drafts that share almost every three-word run: a revision that changed nothing."""
-    ga, gb = checks.word_grams(a, 3), checks.word_grams(b, 3)
+    ga, gb = word_grams(a, 3), word_grams(b, 3)
     if not ga or not gb:
         return a.strip() == b.strip()
     return len(ga & gb) / len(ga | gb) >= share
@@ -195,7 +159,7 @@ class Nodes:
                                    *critique_texts(state), *orders]).strip()
 
     def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]):
-        return self.checks({**state, "draft": draft, "needs_from_human": needs})["findings"]
+        return findings_of(state, draft, needs).findings
 
     def _sampling(self, sample: int, temperature: float | None = None,
                   seeds_used: int = 0) -> Sampling | None:
@@ -239,9 +203,8 @@ class Nodes:
             if samples == 1:
                 best = (0, 0.0, draft, needs, answer)
                 break
-            findings = self._findings(state, draft, needs)
-            wrong = len(repairs.must_fix(findings))
-            score = checks.code_score(findings, checklist_of(state))
+            judged = findings_of(state, draft, needs)
+            wrong, score = len(repairs.must_fix(judged.findings)), judged.score
             tried.append({"sample": sample, "valid": True, "must_fix": wrong, "score": score})
             if best is None or (wrong, -score) < (best[0], -best[1]):
                 best = (wrong, score, draft, needs, answer)
@@ -324,46 +287,6 @@ class Nodes:
         return _round(state, outcome.draft, outcome.needs, best["deviations"], stats, log,
                       progressed=True)
 
-    # -- checks (no model; run by the critic node) -------------------------------------
-    def checks(self, state: LoopState) -> dict[str, Any]:
-        """The code checks' findings on the state's draft (and what running its examples
-        verified): the state update they make."""
-        brief = state["brief"]
-        findings = checks.run_checks(
-            draft=state.get("draft", ""),
-            needs=state.get("needs_from_human", []),
-            sources=sources_of(state),
-            number_severity=rubric_of(state).number_check,
-            min_words=brief.get("min_words"),
-            max_words=brief.get("max_words"),
-            banned_phrases=house_rules_of(state).banned_phrases,
-            brief=brief["text"] if brief.get("kind") != "source" else "",
-            checklist=checklist_of(state),
-            prompt_texts=instruction_texts(state, rubric_of(state)),
-            critique=critique_texts(state),
-            answered=list((state.get("human_answers") or {}).keys()),
-            source_code=brief.get("source_text", "") if str(
-                brief.get("origin_name", "")).endswith(".py") else "",
-            module=Path(str(brief.get("origin_name", ""))).stem,
-        )
-        update: dict[str, Any] = {"findings": findings}
-        if str(brief.get("origin_name", "")).endswith(".py") and not any(
-                f["code"] in checks.NO_TEXT for f in findings):
-            run = examples.verify(state.get("draft", ""), brief.get("source_text", ""),
-                                  Path(str(brief["origin_name"])).stem,
-                                  Path(brief["source_path"]) if brief.get("source_path")
-                                  else None)
-            update["findings"] = [*findings, *run.findings]
-            update["verification"] = run.note
-        elif brief.get("kind") == "source":
-            suffix = Path(str(brief.get("origin_name", ""))).suffix
-            problem = coverage_problem(suffix)
-            update["verification"] = (
-                f"coverage not checked: {problem}" if problem else
-                f"coverage of {len(checklist_of(state))} exported name(s) checked; "
-                f"examples are run for Python only")
-        return update
-
     # -- critic ------------------------------------------------------------------------
     def critic(self, state: LoopState) -> dict[str, Any]:
         """The code checks, then the critic model, then the verdict of both. The checks
@@ -373,7 +296,7 @@ class Nodes:
         In advice mode the critic is asked only about a draft the checks pass: on one
         they refuse, its points could not change the verdict, and the next round repairs
         what the checks found, not what the critic said."""
-        checked = self.checks(state)
+        checked = judge_state(state)
         judged: LoopState = {**state, **checked}
         rubric = rubric_of(judged)
         stats: list[CallStat] = []
@@ -382,66 +305,8 @@ class Nodes:
         if self.critic_mode == "gate" or not refused:
             answer = ask(self.models.get("critic"), "critic", critic_messages(judged, rubric),
                          critic_schema_of(rubric), stats)
-        update = {**checked, **self.verdict(judged, answer, self.critic_mode)}
+        update = {**checked, **verdict(judged, answer, self.critic_mode)}
         update["calls"] = _calls(stats)
-        return update
-
-    @staticmethod
-    def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
-        """The score, the must_fix and the verdict from the code checks' findings and the
-        critic's answer, as `mode` ("gate" or "advice") weighs the model. `answer` is
-        None when the critic was not asked (advice on a draft the checks refuse)."""
-        rubric = rubric_of(state)
-        asked = answer is not None
-        scores = answer.scores.model_dump() if asked else {}
-        critic_score = rubric.weighted_score(scores) if asked else None
-        findings = state.get("findings", [])
-        judged = [state.get("draft", ""), *sources_of(state)]
-        critic_must, echoes = checks.split_echoes(
-            checks.sanitize_feedback(answer.must_fix if asked else []), judged)
-        critic_improve, more = checks.split_echoes(
-            checks.sanitize_feedback(answer.would_improve if asked else []), judged)
-        must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
-        would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
-        if any(f["code"] in checks.NO_TEXT for f in findings):
-            score = 0.0  # whatever a model says of it, no text scores nothing
-        elif mode == "gate":
-            score = critic_score
-            must_fix += [m for m in critic_must if m not in must_fix]
-        else:
-            # Advice: the code checks carry the verdict; the model's points are passed on
-            # to the writer as suggestions only.
-            score = checks.code_score(findings, checklist_of(state))
-            would_improve += critic_must
-        would_improve += critic_improve
-        if echoes + more:
-            would_improve.append(checks.GENERIC_FEEDBACK)
-        threshold = state["limits"]["threshold"]
-        meets_bar = score >= threshold and not must_fix
-        # Codes for the deterministic findings, normalised text for the model's own points:
-        # the no-progress rule needs "the same problem" to compare equal across rounds.
-        keys = sorted({f["code"] for f in findings if f["severity"] == "must_fix"}
-                      | {checks.feedback_key(m) for m in must_fix
-                         if m not in {f["message"] for f in findings}})
-        update: dict[str, Any] = {
-            "scores": scores,
-            "critic_score": critic_score,
-            "score": score,
-            "must_fix": must_fix,
-            "would_improve": would_improve,
-            "meets_bar": meets_bar,
-            "score_history": [score],
-            "must_fix_history": [keys],
-        }
-        best = state.get("best")
-        # a tie keeps the earlier draft: a later one was never shown to be better (and
-        # the repairs of the earlier one may not have been tried yet)
-        if best is None or (score, -len(must_fix)) > (best["score"],
-                                                      -len(best.get("must_fix", []))):
-            update["best"] = BestDraft(
-                draft=state["draft"], score=score, round=state.get("round", 0),
-                needs_from_human=state.get("needs_from_human", []),
-                deviations=state.get("deviations", []), must_fix=must_fix)
         return update
 
     # -- review (human) ----------------------------------------------------------------
@@ -495,7 +360,7 @@ class Nodes:
             meta["error"] = state["writer_error"]
         if not approved:
             # Not a finished text: it goes aside, with what is still wrong with it.
-            uncovered = checks.check_requirements(text, checklist_of(state))
+            uncovered = check_requirements(text, checklist_of(state))
             meta["open_must_fix"] = list(must_fix) or None
             meta["uncovered_requirements"] = [
                 f["code"].split(":", 1)[1] + ": " + r["text"] for f in uncovered
@@ -523,62 +388,9 @@ class Nodes:
         polished = answer.text
         same_placeholders = sorted(ph.find(polished)) == sorted(
             ph.find(text))
-        no_new_numbers = checks.numbers_in(polished) <= checks.numbers_in(text)
-        close_length = abs(checks.word_count(polished) - checks.word_count(text)) <= max(
-            10, checks.word_count(text) // 10)
+        no_new_numbers = numbers_in(polished) <= numbers_in(text)
+        close_length = abs(word_count(polished) - word_count(text)) <= max(
+            10, word_count(text) // 10)
         if polished.strip() and same_placeholders and no_new_numbers and close_length:
             return polished, stats
         return text, stats
-
-
-# -- the human review decision ------------------------------------------------------
-
-def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
-    decision = inbox.decode(response)
-    decision.setdefault("at", datetime.now(UTC).isoformat(timespec="seconds"))
-    answers = {**(state.get("human_answers") or {}),
-               **{k: str(v) for k, v in (decision.get("answers") or {}).items()
-                  if str(v).strip()}}
-    kind = decision["type"]
-    if kind == "approve":
-        # What is approved: the text the person was shown (for a run the machine could not
-        # approve, its best draft), or the person's own version of it.
-        shown = inbox.shown(state)
-        draft = decision.get("draft", shown["draft"])
-        needs = ph.needs_of(draft, shown["needs_from_human"])
-        missing = [n["placeholder"] for n in ph.unanswered(needs, answers)]
-        if missing:
-            return {"human_answers": answers,
-                    "decision": {"type": "invalid",
-                                 "problem": "approve needs a value for " + ", ".join(missing)}}
-        if "draft" not in decision and shown["must_fix"] and not decision.get("override"):
-            return {"human_answers": answers, "decision": {"type": "invalid", "problem": (
-                f"the machine could not approve this text ({shown['stopped']}); approving "
-                f"it over what the checks still find needs an override reason")}}
-        return {"human_answers": answers, "decision": decision, "draft": draft,
-                "needs_from_human": needs, "deviations": shown["deviations"],
-                "score": shown["score"], "stop_reason": "approved_by_human"}
-    if kind == "reject":
-        return {"decision": decision, "stop_reason": "rejected_by_human"}
-    if kind == "revise":
-        revisions = state.get("revisions", 0)
-        limits = state["limits"]
-        if revisions >= limits["max_revisions"]:
-            return {"decision": {"type": "invalid", "problem":
-                                 f"this thread has had {revisions} revisions, the limit "
-                                 f"(loop.max_revisions)"}}
-        notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
-        return {
-            "human_answers": answers,
-            "human_notes": [*state.get("human_notes", []), *notes],
-            "must_fix": [f"A reviewer asks: {n}" for n in notes] or
-                        ["A reviewer sent the text back: improve it."],
-            "decision": decision,
-            "revisions": revisions + 1,
-            "meets_bar": False,
-            # The text sent back is not a fallback any more: if the revision runs out of
-            # rounds, the best of the new drafts is written, not the rejected one.
-            "best": None,
-            "limits": {**limits, "max_rounds": state.get("round", 0) + limits["max_rounds"]},
-        }
-    return {"decision": decision}

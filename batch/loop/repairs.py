@@ -24,8 +24,8 @@ from typing import Any, Literal
 
 from batch import placeholders as ph
 from batch.cleanup import strip_chatter
-from batch.judging import checklist as req
-from batch.judging.checks import word_count
+from batch.judging import wording
+from batch.judging.text import word_count
 from batch.prompting import fragment
 from batch.state import Finding, Repair
 
@@ -117,7 +117,7 @@ def replace_sentence(draft: str, sentence: str, new: str) -> str:
         if not lines[i][:1].isspace():
             rest = rest.lstrip()  # the sentence that opened the line took its place
         # a line left with a list marker or punctuation only goes with the sentence
-        lines[i:i + 1] = [rest] if req.WORD.search(rest) else []
+        lines[i:i + 1] = [rest] if wording.WORD.search(rest) else []
         out = "\n".join(lines)
     return re.sub(r"\n{3,}", "\n\n", out).strip() + "\n"
 
@@ -133,7 +133,7 @@ def _body(blocks: list[str]) -> list[int]:
     list, not a one-line sign-off."""
     out = [i for i, b in enumerate(blocks)
            if not _is_heading(b) and not b.rstrip().endswith(":")]
-    if len(out) > 1 and len(req.WORD.findall(blocks[out[-1]])) <= 4:
+    if len(out) > 1 and len(wording.WORD.findall(blocks[out[-1]])) <= 4:
         out.pop()  # "Thanks, Anna" or a signature: the text ends after it
     return out or list(range(len(blocks)))
 
@@ -145,9 +145,9 @@ def placements(draft: str, sentence: str, about: str) -> list[str]:
     blocks = _blocks(draft)
     if not blocks:
         return [sentence.strip() + "\n"]
-    terms = set(req.content_terms(about))
+    terms = set(wording.content_terms(about))
     body = _body(blocks)
-    scores = {i: len(terms & req.stems_of(blocks[i])) for i in body}
+    scores = {i: len(terms & wording.stems_of(blocks[i])) for i in body}
     best = max(body, key=lambda i: (scores[i], i))
     if scores[best] == 0:
         best = body[-1]
@@ -198,13 +198,13 @@ def without_empty_headings(text: str) -> str:
 def nearest_sentence(draft: str, fact: str) -> str:
     """The sentence of the draft (not a heading) that shares most words with `fact`,
     or "" when none shares any."""
-    terms = set(req.content_terms(fact))
+    terms = set(wording.content_terms(fact))
     best, most = "", 0
     for block in _blocks(draft):
         if _is_heading(block):
             continue
-        for sentence in req.sentences(block):
-            shared = len(terms & req.stems_of(sentence))
+        for sentence in wording.sentences(block):
+            shared = len(terms & wording.stems_of(sentence))
             if shared > most and word_count(sentence) <= MAX_SENTENCE_WORDS:
                 best, most = sentence, shared
     return best
@@ -294,7 +294,7 @@ class Repairer:
     def _sentences_from_model(self, draft: str, task: str, samples: int | None = None):
         for sample in range(self.samples if samples is None else samples):
             text = clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS))
-            if text and MIN_SENTENCE_WORDS <= len(req.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
+            if text and MIN_SENTENCE_WORDS <= len(wording.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
 
     def _rewritten(self, draft: str, sentences: list[str], repair: Repair):
@@ -361,7 +361,7 @@ class Repairer:
             body = sorted(_body(blocks), key=lambda i: -word_count(blocks[i]))
             dropped = False
             for i in body:
-                for s in reversed(req.sentences(blocks[i])):
+                for s in reversed(wording.sentences(blocks[i])):
                     if s.lstrip().startswith("#"):
                         continue
                     candidate = without_empty_headings(replace_sentence(current, s, ""))

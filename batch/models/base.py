@@ -200,7 +200,7 @@ def retry_after_truncation(
 # The JSON schema of each answer class, made once: pydantic builds it anew on every
 # model_json_schema() call (a few hundred microseconds for ours), and every call of a
 # role sends the same one. Weak keys: the critic's answer class is made per rubric
-# (batch.loop.nodes.critic_schema_of), and one dropped there must not be kept alive here.
+# (batch.loop.answers.critic_schema_of), and one dropped there must not be kept alive here.
 _SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]] = (
     weakref.WeakKeyDictionary())
 _SCHEMAS_LOCK = threading.Lock()

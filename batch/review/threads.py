@@ -19,10 +19,10 @@ from typing import Any
 from batch import placeholders as ph
 from batch.cleanup import encodable
 from batch.errors import BriefloopError
-from batch.judging import checks
+from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox
+from batch.loop.checking import checklist_of, edit_problems
 from batch.loop.inbox import Decision
-from batch.loop.nodes import checklist_of
 from batch.outcomes import AWAITING
 from batch.run.runner import Batch, BriefResult
 
@@ -112,7 +112,7 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
 
 
 def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool]]:
-    failing = {f["code"].split(":", 1)[1] for f in checks.check_requirements(
+    failing = {f["code"].split(":", 1)[1] for f in check_requirements(
         draft, checklist_of(values))}
     return [(r["id"], r["kind"], r["text"], r["id"] not in failing)
             for r in checklist_of(values) if r["kind"] not in ("task", "style")]
@@ -163,16 +163,7 @@ def findings_for(batch: Batch, thread_id: str, text: str,
                  answers: dict[str, str]) -> list[str]:
     """What the code checks find in `text` as the thread's draft (a person's own
     version), the placeholders counted as answered by `answers`: must-fix messages."""
-    values = dict(batch.snapshot(thread_id).values)
-    values.update(draft=text, needs_from_human=ph.needs_of(text, []),
-                  human_answers={**(values.get("human_answers") or {}), **answers})
-    found = batch.resources.nodes.checks(values)["findings"]
-    # A person is a source: a figure or a name they wrote is theirs to vouch for.
-    return [f["message"] for f in found if f["severity"] == "must_fix"
-            and f["code"].split(":")[0] not in PERSONS_FACTS]
-
-
-PERSONS_FACTS = ("number", "name", "missing-placeholder")
+    return edit_problems(batch.snapshot(thread_id).values, text, answers)
 
 
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],

@@ -29,11 +29,11 @@ from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.house_rules import load_house_rules
 from batch.inputs.rubrics import load_rubric
 from batch.inputs.sources import scan_source
-from batch.judging import checks
 from batch.judging.checklist import build_checklist
+from batch.judging.checks.facts import check_requirements
 from batch.judging.sandbox import sandbox_problem
 from batch.loop import inbox
-from batch.loop.nodes import checklist_of
+from batch.loop.checking import checklist_of
 from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
 from batch.outcomes import AWAITING, Outcome, is_approved, status_for
@@ -135,7 +135,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
     open_needs = ph.unanswered(needs, values.get("human_answers") or {})
     checklist = checklist_of(values) if values.get("brief") else []
     uncovered = [f["code"].split(":", 1)[1]
-                 for f in checks.check_requirements(text, checklist)] if text else []
+                 for f in check_requirements(text, checklist)] if text else []
     return {
         "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
         "uncovered": uncovered,

@@ -1,0 +1,91 @@
+"""What a check is, and what every check is given.
+
+A check is one small object (a subclass of `Check`): the code prefixes of its findings,
+`run(ctx)`, whether it is a unit of the code score, which of its findings a person's own
+edit of the text vouches for, and which repairs its findings carry. `CheckContext` is
+everything the checks look at, built once per judged draft (batch.loop.checking builds it
+from the loop's state), so no check reaches into the state itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from batch.judging.checklist import Requirement
+from batch.state import Finding, Repair
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """A draft and everything it is judged against."""
+
+    draft: str
+    needs: list[dict[str, str]] = field(default_factory=list)  # its needs_from_human
+    # the texts a fact may come from: brief, title, source file, a person's answers
+    sources: tuple[str, ...] = ()
+    number_severity: str = "must_fix"  # the rubric's number_check: must_fix, warn or off
+    min_words: int | None = None
+    max_words: int | None = None
+    banned_phrases: tuple[str, ...] = ()
+    brief: str = ""  # the brief's own text ("" for a source file to document)
+    checklist: list[Requirement] = field(default_factory=list)
+    # every instruction text the draft must not contain: prompts, house rules, rubric
+    prompt_texts: tuple[str, ...] = ()
+    critique: tuple[str, ...] = ()  # the points the writer was last given
+    answered: tuple[str, ...] = ()  # the placeholders a person has filled
+    source_code: str = ""  # the Python file the text documents, if it documents one
+    module: str = ""  # that file's module name
+    source_path: Path | None = None  # where it lies, when it is a file
+    source_suffix: str = ""  # of any source file to document (".py", ".js", ...)
+
+    @property
+    def documents_python(self) -> bool:
+        return bool(self.source_code)
+
+    @property
+    def documents_source(self) -> bool:
+        return bool(self.source_suffix)
+
+
+class Check:
+    """One code check. Subclasses set the class attributes and write `run`."""
+
+    # the prefixes of its findings' codes (the part before ":"), unique in the registry
+    codes: ClassVar[tuple[str, ...]] = ()
+    # one unit of the code score when it runs on a text; per-checklist-item checks say
+    # which kinds of item are units instead (`item_kinds`)
+    scored: ClassVar[bool] = True
+    item_kinds: ClassVar[frozenset[str]] = frozenset()
+    # the codes a person's own edit of the text vouches for: a person is a source, and
+    # a figure or a name they wrote is theirs to stand by
+    vouched: ClassVar[frozenset[str]] = frozenset()
+    # the Repair actions its findings carry (batch.loop.repairs carries them out)
+    repairs: ClassVar[frozenset[str]] = frozenset()
+
+    def applies(self, ctx: CheckContext) -> bool:
+        """Whether it runs on this draft at all (a check of API docs on a memo does not)."""
+        return True
+
+    def run(self, ctx: CheckContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    def units(self, ctx: CheckContext) -> int:
+        """How many units of the code score it is on this draft."""
+        if self.item_kinds:
+            return sum(1 for r in ctx.checklist if r["kind"] in self.item_kinds)
+        return int(self.scored)
+
+    def verify(self, ctx: CheckContext) -> tuple[list[Finding], str | None]:
+        """Its findings, and a line for the run record on what it verified by running
+        something, for a check that does (the examples of API docs): one run gives both."""
+        return list(self.run(ctx)), None
+
+
+def rewrite(sentences: list[str], goal: str, fact: str = "") -> Repair:
+    repair = Repair(action="rewrite", sentences=sentences, goal=goal)
+    if fact:
+        repair["fact"] = fact
+    return repair

@@ -1,0 +1,195 @@
+"""The echo check: words of the instructions (prompts, house rules, rubric, the last
+critique) inside the draft, and the brief's orders to the writer copied as if they were
+the text. A small model under a long prompt does both."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from batch.cleanup import FENCE_TAG
+from batch.judging import wording
+from batch.judging.checklist import Requirement
+from batch.judging.checks.base import Check, CheckContext, rewrite
+from batch.judging.text import grams, sentences_where, words
+from batch.state import Finding, Repair
+
+ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence
+# Talk about the task rather than the text ("You can review this draft..."), and the
+# tags prompts put around material (<brief-1a2b3c>).
+_META_TALK = re.compile(
+    r"(?i)\b(?:this|the|my|your|previous|revised)\s+(?:draft|brief|critique|rubric)\b|"
+    r"\bhouse rules\b|\b(?:must[ _]fix|would[ _]improve|needs_from_human|"
+    r"deliberate[ _]deviations)\b")
+# A sentence that tells a writer what to write ("Write API docs for this file.").
+_INSTRUCTION = re.compile(
+    r"(?i)^(?:please\s+)?(?:write|draft|document|compose|produce|prepare|create)\s+"
+    r"(?:\w+\s+){0,3}?(?:memo|docs|documentation|description|text|email|page|copy|summary|"
+    r"post|announcement|notice|draft|reference)\b")
+_MARKER = re.compile(r"\b[A-Z][A-Z']+(?: [A-Z][A-Z']+)+\b|\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def _markers_of(text: str) -> frozenset[str]:
+    return frozenset(m.group(0) for m in _MARKER.finditer(text) if "NEEDED" not in m.group(0))
+
+
+def prompt_markers(prompt_texts: Iterable[str]) -> set[str]:
+    """Labels a prompt uses that no reader's text would: "DRAFT TO JUDGE", "must_fix"."""
+    out: set[str] = set()
+    for text in prompt_texts:
+        out |= _markers_of(text)
+    return out
+
+
+# What the echo check needs of the prompt texts (the templates, the house rules, the
+# rubric), worked out once: they are the same round after round and brief after brief,
+# and every round would otherwise re-tokenise all of them. Bounded: a long-lived process
+# (the web app, a worker) sees rubric after rubric.
+@dataclass(frozen=True)
+class _PromptText:
+    grams: frozenset[tuple[str, ...]]  # its runs of ECHO_WORDS words
+    markers: frozenset[str]  # its labels (prompt_markers)
+    sentences: frozenset[str]  # its sentences of 4 words or more, as words one space apart
+
+
+@functools.lru_cache(maxsize=256)
+def _prompt_text(text: str) -> _PromptText:
+    sentences = frozenset(" ".join(w) for s in re.split(r"(?<=[.!?:])\s+|\n", text)
+                          if len(w := words(s)) >= 4)
+    return _PromptText(frozenset(grams(words(text), ECHO_WORDS)), _markers_of(text),
+                       sentences)
+
+
+@dataclass(frozen=True)
+class _Prompts:
+    grams: frozenset[tuple[str, ...]]
+    markers: frozenset[str]
+    # every start of 4 words or more of every prompt sentence, the whole one included
+    sentence_starts: frozenset[str]
+
+
+@functools.lru_cache(maxsize=16)
+def _prompts(prompt_texts: tuple[str, ...]) -> _Prompts:
+    texts = [_prompt_text(t) for t in prompt_texts]
+    return _Prompts(frozenset().union(*(t.grams for t in texts)),
+                    frozenset().union(*(t.markers for t in texts)),
+                    _sentence_starts(frozenset().union(*(t.sentences for t in texts))))
+
+
+@dataclass(frozen=True)
+class _EchoReference:
+    leaked: frozenset[tuple[str, ...]]  # the prompts' word runs the brief's texts lack
+    markers: frozenset[str]  # the prompts' labels the brief's texts lack
+    own_text: str  # the brief's texts' words, lower-cased, one space apart
+    sentence_starts: frozenset[str]  # _Prompts.sentence_starts
+
+
+@functools.lru_cache(maxsize=32)
+def _echo_reference(prompt_texts: tuple[str, ...],
+                    brief_sources: tuple[str, ...]) -> _EchoReference:
+    """The prompts against one thread's brief texts (brief, title, source, a person's
+    answers): the same in every round of the thread. Only the prompts' side is kept
+    per text; a source file can be large, and a thread needs its own once."""
+    prompts = _prompts(prompt_texts)
+    own_words = [words(t) for t in brief_sources]
+    own_grams = set().union(*(grams(w, ECHO_WORDS) for w in own_words))
+    return _EchoReference(
+        leaked=prompts.grams - own_grams if own_grams else prompts.grams,
+        markers=prompts.markers - prompt_markers(brief_sources),
+        own_text=" ".join(" ".join(w) for w in own_words),
+        sentence_starts=prompts.sentence_starts)
+
+
+def _sentence_starts(sentences: Iterable[str]) -> frozenset[str]:
+    """Every start of 4 words or more of each sentence (words one space apart), the
+    whole sentence included."""
+    out: set[str] = set()
+    for sentence in sentences:
+        tokens = sentence.split(" ")
+        out.update(" ".join(tokens[:n]) for n in range(4, len(tokens) + 1))
+    return frozenset(out)
+
+
+def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[str],
+               checklist: list[Requirement], critique: Iterable[str] = ()) -> list[Finding]:
+    """Text of the prompts, the house rules or the rubric inside the draft (a run of
+    words, a label or a sentence), a critique point pasted in whole, and the brief's own
+    instructions copied as if they were the text."""
+    ref = _echo_reference(tuple(prompt_texts), tuple(brief_sources))
+    draft_words = words(draft)
+    hits = [g for g in grams(draft_words, ECHO_WORDS) if g in ref.leaked]
+    markers = sorted(m for m in ref.markers if m in draft)
+    # prompts by the sentence; a critique point only whole (its suggested wording after
+    # a colon may rightly be taken up)
+    critique_starts = _sentence_starts(" ".join(w) for t in critique
+                                       if len(w := words(t)) >= 4)
+    for sentence in wording.sentences(draft):
+        key = " ".join(words(sentence))
+        if key in ref.own_text:
+            continue
+        # a whole sentence of the prompt, or the start of one ("Answer with one JSON
+        # object" of "Answer with one JSON object: ..."), or an order to a writer
+        from_prompt = len(key.split()) >= 4 and (key in ref.sentence_starts
+                                                  or key in critique_starts)
+        if (from_prompt or _INSTRUCTION.match(sentence.lstrip("*_#>- "))
+                or _META_TALK.search(sentence)):
+            markers.append(sentence.strip())
+    markers += [m.group(0) for m in FENCE_TAG.finditer(draft)]
+    out: list[Finding] = []
+    if hits or markers:
+        sample = markers[0] if markers else " ".join(hits[0])
+        leaked = [" ".join(h) for h in hits]
+        out.append(Finding(
+            code="echo:prompt", severity="must_fix",
+            message=f"The text contains words of the instructions or the critique "
+                    f"({sample!r}): write only the text for its readers.",
+            repair=Repair(action="drop", sentences=sentences_where(draft, lambda s: any(
+                m in s for m in markers) or any(g in " ".join(words(s)) for g in leaked)))))
+    lowered = draft.lower()
+    starts = [s.lower() for s in wording.sentences(draft)]
+    for r in checklist:
+        copied = False
+        if r["kind"] == "task":
+            mine = grams(words(r["text"]), 3)
+            copied = bool(mine) and len(mine & grams(draft_words, 3)) / len(mine) >= 0.75
+        elif r["kind"] == "style":
+            copied = re.search(r"(?m)^\W*" + re.escape(r["subject"].lower()), lowered) is not None
+        elif r["subject"] and r["kind"] in ("fact", "ask"):
+            lead = r["subject"].lower()
+            copied = any(s.lstrip("*_#>- ").startswith(lead) for s in starts)
+        if copied:
+            out.append(Finding(
+                code=f"echo:brief:{r['id']}", severity="must_fix",
+                message=f"The text copies the brief's instruction {r['text'][:120]!r} "
+                        f"as text: carry it out instead of repeating it.",
+                repair=_copied_repair(draft, r)))
+    return out
+
+
+def _copied_repair(draft: str, r: Requirement) -> Repair:
+    """An order to the writer copied into the text: dropped when it carries nothing the
+    readers must be told (a task, a style note), else said as the text's own words."""
+    if r["kind"] in ("task", "style"):
+        mine = grams(words(r["text"]), 3)
+        lead = r["subject"].lower()
+        return Repair(action="drop", sentences=sentences_where(draft, lambda s: (
+            bool(mine) and 2 * len(mine & grams(words(s), 3)) >= len(mine))
+            or (bool(lead) and s.lower().lstrip("*_#>- ").startswith(lead))))
+    lead = r["subject"].lower()
+    return rewrite(sentences_where(draft, lambda s: s.lower().lstrip("*_#>- ").startswith(lead)),
+                    "says it to the readers in the text's own words, not as an order "
+                    "to a writer", r["text"])
+
+
+class Echo(Check):
+    """Text of the instructions or the critique in the draft, or the brief's orders
+    copied as text."""
+
+    codes = ("echo",)
+    repairs = frozenset({"drop", "rewrite"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_echo(ctx.draft, ctx.prompt_texts, ctx.sources, ctx.checklist,
+                          ctx.critique)

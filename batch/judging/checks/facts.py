@@ -1,0 +1,222 @@
+"""Checks of the text's facts against its sources: numbers and names no source gives,
+what the brief asks for that the text leaves out, and what it says the other way round."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from batch import placeholders as ph
+from batch.cleanup import CODE
+from batch.judging import checklist as req
+from batch.judging import wording
+from batch.judging.checklist import Requirement
+from batch.judging.checks.base import Check, CheckContext, rewrite
+from batch.judging.text import numbers_in, sentences_where
+from batch.state import Finding, Repair
+
+
+def check_numbers(draft: str, sources: Iterable[str], severity: str) -> list[Finding]:
+    if severity == "off":
+        return []
+    allowed: set[str] = set()
+    for source in sources:
+        allowed |= numbers_in(source)
+    out: list[Finding] = []
+    for number in sorted(numbers_in(draft) - allowed):
+        out.append(Finding(
+            code=f"number:{number}",
+            repair=rewrite(sentences_where(draft, lambda s, n=number: n in numbers_in(s)),
+                            f"no longer gives the number {number} (no source gives it)"),
+            message=f"The number {number} appears in no source (brief, source file or a "
+                    f"person's answer). Do not invent figures: use a placeholder such as "
+                    f"[FIGURE NEEDED: what it measures] and list it in needs_from_human.",
+            severity="must_fix" if severity == "must_fix" else "warn"))
+    return out
+
+
+def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding]:
+    """Every fact, ask and public name of the brief is in the text."""
+    out: list[Finding] = []
+    for r in checklist:
+        if r["kind"] not in req.COVERED_KINDS:
+            continue
+        ok = req.covered(r, draft)
+        if r["kind"] == "gap":
+            ok = ok and req.tells_gap(draft, r["subject"])
+        if ok:
+            continue
+        if r["kind"] == "api":
+            message = (f"The docs do not cover the public {r['text']}: add a section for "
+                       f"`{r['subject']}`.")
+        elif r["kind"] == "raises":
+            message = (f"The code raises {r['subject']} ({r['text']}); the docs do not say "
+                       f"so: say when it is raised.")
+        elif r["kind"] == "gap":
+            message = (f"The brief asks the text to say that {r['subject']} is not known "
+                       f"yet ({r['text']!r}); say so.")
+        elif r["kind"] == "sign":
+            message = f"The brief asks the text to be signed {r['subject']!r}; end with it."
+        else:
+            what = "ask its readers" if r["kind"] == "ask" else "say"
+            message = f"The text does not {what} what the brief gives as {r['text']!r}."
+        finding = Finding(code=f"uncovered:{r['id']}", message=message, severity="must_fix")
+        if r["kind"] == "sign":
+            signature = r["subject"][0].upper() + r["subject"][1:]
+            finding["repair"] = Repair(action="append", new=signature)
+        elif r["kind"] in ("fact", "ask", "gap"):
+            # API docs are sections, not sentences: those are left to a whole rewrite
+            finding["repair"] = Repair(action="state", fact=r["text"], goal=(
+                f"tells the readers that {r['subject']} is not known yet"
+                if r["kind"] == "gap" else
+                "asks the readers to do this" if r["kind"] == "ask" else
+                "states this fact of the brief"))
+        out.append(finding)
+    return out
+
+
+def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Finding]:
+    """A sentence that says a requirement the other way round: a negation the brief does
+    not have (or lacks one it has), or a word's opposite ("after" for "before")."""
+    out: list[Finding] = []
+    draft_sentences = [(s, wording.stems_of(s)) for s in wording.sentences(ph.without(draft))]
+    for r in checklist:
+        if r["kind"] not in ("fact", "ask") or not r["terms"]:
+            continue
+        terms = set(r["terms"])
+        for sentence, stems in draft_sentences:
+            shared = len(terms & stems)
+            share = shared / len(terms)
+            # An opposite is a strong cue: a sentence on the same subject is enough. A
+            # negation is a weak one: the sentence must say most of the requirement.
+            if share >= 0.5 and shared >= min(2, len(terms)):
+                clash = wording.polarity_clash(r["text"], sentence, r["terms"])
+            elif shared >= 2:
+                clash = wording.opposite_of(r["text"], sentence)
+            else:
+                continue
+            if clash:
+                out.append(Finding(
+                    code=f"contradiction:{r['id']}", severity="must_fix",
+                    message=f"The text says {sentence[:160]!r}, with {clash}: the brief "
+                            f"gives {r['text']!r}. Say what the brief says.",
+                    repair=rewrite([sentence], "says what the brief says", r["text"])))
+                break
+    return out
+
+
+GENERIC_NAMES = frozenset({"i", "ok", "true", "false", "none", "python", "markdown", "api",
+                           "url", "ascii", "unicode", "utf-8", "json"})
+_INITIAL_BEFORE = set(".!?:;")
+_MARKUP = set(" \t*_`>[(\"'“‘#-|")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*")
+
+
+def _source_words(sources: Iterable[str]) -> set[str]:
+    words: set[str] = set()
+    for text in sources:
+        for w in _TOKEN.findall(text or ""):
+            lw = w.lower().replace("’", "'")
+            words.add(lw)
+            words.update(p for p in re.split(r"['-]", lw) if p)
+    return words
+
+
+def names_in(text: str) -> list[str]:
+    """Words that read as names: capitalised inside a sentence, acronyms, and mixed
+    letters and digits (X200, iPhone). Sentence starts and headings are not taken as
+    names unless the word has digits or inner capitals. Code is left to the code checks."""
+    text = CODE.sub(" ", ph.without(text))
+    found: list[str] = []
+    for line in text.splitlines():
+        heading = line.lstrip().startswith("#")
+        body = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line)
+        for m in _TOKEN.finditer(body):
+            word = m.group(0)
+            if re.search(r"['’]s$", word):
+                word = word[:-2]
+            letters = re.sub(r"[^A-Za-z]", "", word)
+            mixed = bool(re.search(r"\d", word)) or bool(re.search(r"[a-z][A-Z]", word))
+            acronym = len(letters) >= 2 and letters.isupper()
+            capital = word[0].isupper()
+            if not (mixed or acronym or capital):
+                continue
+            before = body[: m.start()].rstrip("".join(_MARKUP))
+            initial = not before or before[-1] in _INITIAL_BEFORE or before[-1].isdigit()
+            if mixed or (not heading and (acronym or not initial)):
+                found.append(word)
+    return found
+
+
+def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
+    """Names in the text that no source gives: an invented person, firm, place or day."""
+    allowed = _source_words(sources) | GENERIC_NAMES
+    # "Fridays" for the brief's "Friday", "Mondays'": another form of a word it gives
+    stems = {wording.stem(w) for w in allowed}
+    out: list[Finding] = []
+    seen: set[str] = set()
+    for name in names_in(draft):
+        key = name.lower().replace("’", "'")
+        parts = [p for p in re.split(r"['-]", key) if p]
+        if key in allowed or key in seen or (parts and all(
+                p in allowed or wording.stem(p) in stems for p in parts)):
+            continue
+        seen.add(key)
+        out.append(Finding(
+            code=f"name:{key}", severity="must_fix",
+            repair=rewrite(sentences_where(draft, lambda s, n=name: n in names_in(s)),
+                            f"no longer names {name!r} (no source gives it)"),
+            message=f"The text names {name!r}, which no source gives (brief, source file or "
+                    f"a person's answer). Remove it, or use a placeholder such as "
+                    f"[NAME NEEDED: who or what] and list it in needs_from_human."))
+    return out
+
+
+class Numbers(Check):
+    """A number no source gives: an invented figure. The rubric's `number_check` says
+    how much it weighs (must_fix, a warning, or not checked)."""
+
+    codes = ("number",)
+    vouched = frozenset({"number"})
+    repairs = frozenset({"rewrite"})
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return ctx.number_severity != "off"
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_numbers(ctx.draft, ctx.sources, ctx.number_severity)
+
+
+class Requirements(Check):
+    """Every fact, ask, gap to tell, signature and public name of the brief is in the
+    text; one unit of the score per such item of the checklist."""
+
+    codes = ("uncovered",)
+    item_kinds = req.COVERED_KINDS
+    repairs = frozenset({"append", "state"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_requirements(ctx.draft, ctx.checklist)
+
+
+class Contradictions(Check):
+    """A sentence that says an item of the checklist the other way round. Its failures
+    count against the score; the items it reads are units of Requirements already."""
+
+    codes = ("contradiction",)
+    scored = False
+    repairs = frozenset({"rewrite"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_contradictions(ctx.draft, ctx.checklist)
+
+
+class Names(Check):
+    """A name no source gives: an invented person, firm, place or day."""
+
+    codes = ("name",)
+    vouched = frozenset({"name"})
+    repairs = frozenset({"rewrite"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_names(ctx.draft, ctx.sources)

@@ -1,0 +1,183 @@
+"""Checks of the text's gaps: its placeholders, the facts the brief says are missing, and
+facts the brief gives that the text asks a person for."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from batch import placeholders as ph
+from batch.judging import checklist as req
+from batch.judging import wording
+from batch.judging.checklist import Requirement
+from batch.judging.checks.base import Check, CheckContext, rewrite
+from batch.judging.text import sentences_where
+from batch.state import Finding, Repair
+
+
+def check_placeholders(draft: str, needs: list[dict[str, str]]) -> list[Finding]:
+    found = {ph.normalize(p): p for p in ph.find(draft)}
+    listed: dict[str, str] = {}
+    out: list[Finding] = []
+    for need in needs:
+        raw = need.get("placeholder", "")
+        if not ph.is_placeholder(raw):
+            out.append(Finding(
+                code=f"need-malformed:{ph.normalize(raw)[:80]}",
+                message=f"needs_from_human lists {raw!r}, which is not a placeholder of the "
+                        f"form {ph.EXAMPLE}",
+                severity="must_fix"))
+            continue
+        listed[ph.normalize(raw)] = raw
+    for key, raw in found.items():
+        if key not in listed:
+            out.append(Finding(
+                code=f"placeholder-unlisted:{key}",
+                message=f"The text contains {raw} but needs_from_human does not list it: "
+                        f"add it there with the question a person must answer.",
+                severity="must_fix"))
+    for key, raw in listed.items():
+        if key not in found:
+            out.append(Finding(
+                code=f"need-missing:{key}",
+                message=f"needs_from_human lists {raw} but the text does not contain it: put "
+                        f"the placeholder where the fact belongs, or drop the entry.",
+                severity="must_fix"))
+    return out
+
+
+def check_missing_facts(draft: str, checklist: list[Requirement],
+                        answered: Iterable[str] = ()) -> list[Finding]:
+    """A fact the brief says is not known is a placeholder (or a person's answer to one),
+    never a guess or a remark to the readers that it is unknown (unless the brief asks
+    for that: kind "gap")."""
+    out: list[Finding] = []
+    missing = [r for r in checklist if r["kind"] == "missing"]
+    free = [set(wording.content_terms(p)) for p in [*ph.find(draft), *answered]]
+    for r in missing:
+        want = set(r["terms"])
+        match = next((i for i, terms in enumerate(free) if want & terms), None)
+        if match is None and len(free) > 0 and not want:
+            match = 0
+        label = r["subject"] or "the missing fact"
+        # the sentences that tell the gap, or guess the fact: the ones on its subject
+        subject = set(wording.content_terms(label))
+        telling = sentences_where(
+            draft, lambda s, r=r: req.tells_gap(ph.without(s), r["subject"]))
+        about = [s for s in sentences_where(draft, lambda s, subject=subject: bool(
+            subject & wording.stems_of(ph.without(s))) and not ph.find(s))
+            if s not in telling] if subject else []
+        if match is None:
+            out.append(Finding(
+                code=f"missing-placeholder:{r['id']}", severity="must_fix",
+                message=f"The brief says {label} is not known yet: write the "
+                        f"placeholder {ph.suggest(label)} where it belongs and "
+                        f"list it in needs_from_human; never guess it.",
+                repair=Repair(action="placeholder", placeholder=ph.suggest(label),
+                              sentences=telling or about[:1], fact=r["text"])))
+        else:
+            free.pop(match)
+        if telling:
+            out.append(Finding(
+                code=f"gap-told:{r['id']}", severity="must_fix",
+                message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
+                        f"known; the brief does not ask for that. Use the placeholder "
+                        f"instead, so a person can fill in the fact.",
+                repair=Repair(action="placeholder", placeholder=ph.suggest(label),
+                              sentences=telling, fact=r["text"])))
+    return out
+
+
+def check_placeholder_forms(draft: str) -> list[Finding]:
+    out: list[Finding] = []
+    for whole in ph.misspelled(draft):
+        out.append(Finding(
+            code=f"placeholder-form:{ph.normalize(whole)[:80]}", severity="must_fix",
+            message=f"{whole} is a gap that is not a placeholder of the form "
+                    f"{ph.EXAMPLE}: write it in that form and list it in "
+                    f"needs_from_human, or fill it from the brief.",
+            repair=rewrite(sentences_where(draft, lambda s, w=whole: w in s),
+                            f"writes {whole} as a placeholder of the form "
+                            f"{ph.EXAMPLE}")))
+    return out
+
+
+def check_given_as_gap(draft: str, brief: str, unknown: Iterable[str] = ()) -> list[Finding]:
+    """A fact the brief gives, wrapped in a placeholder as if it were missing
+    ("[TIME NEEDED: 15:00 CET]" where the brief says 15:00 CET): the fact is written,
+    not asked of a person. Only a gap that holds a figure and is word for word a piece
+    of the brief counts: "[FIGURE NEEDED: Q3 revenue]" holds no figure, and
+    "[FIGURE NEEDED: Ridgeway 28 price]" names what is missing, in words of its own.
+    Nor does one worded as the brief words what it does not know (`unknown`, the
+    texts of its missing facts): "[DATE NEEDED: reopening time on 13 June]" where the
+    brief says "the reopening time on 13 June is not confirmed yet"."""
+    if not brief:
+        return []
+    flat = " ".join(brief.lower().split())
+    gaps = [" ".join(u.lower().split()) for u in unknown]
+    out: list[Finding] = []
+    for m in ph.BRACKETED.finditer(draft):
+        whole, inside = m.group(0), m.group(1)
+        if ":" not in inside:
+            continue
+        given = inside.split(":", 1)[1].strip().strip(".")
+        said = " ".join(given.lower().split())
+        if not wording.numbers_of(given) or not re.search(
+                r"(?<!\w)" + re.escape(said) + r"(?!\w)", flat):
+            continue
+        if any(said in gap for gap in gaps):
+            continue
+        out.append(Finding(
+            code=f"placeholder-given:{ph.normalize(whole)[:80]}", severity="must_fix",
+            message=f"{whole} asks a person for {given!r}, which the brief gives: write "
+                    f"the fact itself.",
+            repair=Repair(action="replace", old=whole, new=given)))
+    return out
+
+
+class Placeholders(Check):
+    """Every placeholder of the text is listed in needs_from_human, and every entry there
+    is a placeholder the text contains."""
+
+    codes = ("need-malformed", "placeholder-unlisted", "need-missing")
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_placeholders(ctx.draft, ctx.needs)
+
+
+class PlaceholderForms(Check):
+    """A gap written some other way ("[TBD]", "XX") than a placeholder."""
+
+    codes = ("placeholder-form",)
+    repairs = frozenset({"rewrite"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_placeholder_forms(ctx.draft)
+
+
+class GivenAsGap(Check):
+    """A placeholder for a fact the brief gives."""
+
+    codes = ("placeholder-given",)
+    repairs = frozenset({"replace"})
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return bool(ctx.brief)
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_given_as_gap(ctx.draft, ctx.brief, [
+            r["text"] for r in ctx.checklist if r["kind"] == "missing"])
+
+
+class MissingFacts(Check):
+    """A fact the brief says is not known is a placeholder, never a guess; one unit of
+    the score per such fact."""
+
+    codes = ("missing-placeholder", "gap-told")
+    item_kinds = frozenset({"missing"})
+    # a person who writes the fact in their own edit has answered it
+    vouched = frozenset({"missing-placeholder"})
+    repairs = frozenset({"placeholder"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_missing_facts(ctx.draft, ctx.checklist, ctx.answered)

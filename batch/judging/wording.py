@@ -1,0 +1,173 @@
+"""How code reads a sentence: its words and numbers, their stems, its sentences, and
+whether one says a thing the other way round (a negation, an opposite). The checklist
+and the checks read briefs and drafts alike through these."""
+
+from __future__ import annotations
+
+import re
+
+WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
+# Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
+# ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
+# a sentence ends at . ! ? (or just inside bold or italics: "**Closed.** Next"), before
+# a capital, a digit, a quote or bold or italics opening the next one
+_SENTENCE_END = re.compile(
+    r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+(?=[*_]{0,2}[A-Z0-9\"'“(])")
+
+STOPWORDS = frozenset({
+    "a", "an", "the", "and", "or", "but", "if", "then", "so", "than", "that", "this",
+    "these", "those", "there", "here", "of", "to", "in", "on", "at", "by", "for", "from",
+    "with", "without", "into", "onto", "over", "under", "about", "as", "is", "are", "was",
+    "were", "be", "been", "being", "am", "do", "does", "did", "doing", "have", "has", "had",
+    "having", "it", "its", "it's", "they", "them", "their", "theirs", "we", "us", "our",
+    "ours", "you", "your", "yours", "he", "him", "his", "she", "her", "i", "me", "my",
+    "mine", "who", "whom", "whose", "which", "what", "when", "where", "why", "how", "all",
+    "any", "both", "each", "every", "few", "more", "most", "other", "some", "such", "no",
+    "nor", "not", "only", "own", "same", "too", "very", "can", "will", "just", "should",
+    "would", "could", "may", "might", "must", "shall", "also", "up", "down", "out", "off",
+    "again", "further", "once", "one", "ever", "new", "please", "let", "make",
+    "sure", "get", "got", "s", "t", "don't", "isn't", "aren't", "won't", "can't", "via",
+    "per", "etc", "e.g", "i.e", "within", "before", "after", "while", "during",
+    "until",
+})
+# Opposites a contradiction can hide in (either direction), and negations.
+OPPOSITES = (
+    ("up", "down"), ("increase", "decrease"), ("rise", "fall"), ("rose", "fell"),
+    ("grew", "shrank"), ("higher", "lower"), ("more", "fewer"), ("more", "less"),
+    ("before", "after"), ("open", "closed"), ("opens", "closes"), ("open", "close"),
+    ("allowed", "forbidden"), ("allowed", "banned"), ("earlier", "later"),
+    ("gain", "loss"), ("include", "exclude"), ("includes", "excludes"),
+    ("required", "optional"), ("always", "never"), ("true", "false"),
+    ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
+    ("enabled", "disabled"), ("mandatory", "optional"), ("free", "paid"),
+    ("slow", "fast"), ("slim", "wide"), ("narrow", "wide"), ("small", "large"),
+    ("light", "heavy"), ("hot", "cold"), ("short", "long"), ("early", "late"),
+    ("cheap", "expensive"), ("online", "offline"), ("internal", "external"),
+    ("weekday", "weekend"), ("morning", "afternoon"), ("morning", "evening"),
+    ("add", "remove"), ("added", "removed"), ("accept", "reject"), ("accepted", "rejected"),
+    ("win", "lose"), ("success", "failure"), ("safe", "unsafe"), ("copy", "original"),
+    ("new", "existing"), ("still", "longer"),
+)
+NEGATIONS = re.compile(
+    r"\b(?:not|never|no longer|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
+    r"weren't|mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)\b", re.IGNORECASE)
+# Negations that do not reverse what they stand beside.
+_LITOTES = re.compile(
+    r"\b(?:don't|do not|never) forget\b|\bnot only\b|\bno later than\b|\bnot later than\b|"
+    r"\bno matter\b|\bno more than\b|\bnot more than\b|\bno fewer than\b|\bno sooner\b",
+    re.IGNORECASE)
+# Words about the writing job, not about what the text must say.
+META_TERMS = frozenset({"need", "needs", "text", "write", "writ", "memo", "description",
+                        "descript", "copy", "draft", "brief", "wording", "words"})
+def stem(word: str) -> str:
+    """A light stemmer: enough to match close, closed, closes and closing."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es",
+                   "ly", "s"):
+        if len(w) - len(suffix) >= 3 and w.endswith(suffix):
+            w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+            break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def normalize_number(token: str) -> str:
+    n = token.lstrip("+").rstrip("%").replace(",", "")
+    if "." in n:
+        n = n.rstrip("0").rstrip(".") or "0"
+    return n
+
+
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve"])}
+_NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+
+
+def numbers_of(text: str) -> list[str]:
+    """The numbers a text states, a small one written as a word ("five") included: a
+    brief's "5 brightness levels" is covered by "five brightness levels"."""
+    found = {normalize_number(m.group(0)) for m in NUMBER.finditer(text)}
+    found |= {_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(text)}
+    return sorted(found)
+
+
+_PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+
+
+def content_terms(text: str) -> list[str]:
+    """Stems of the words that carry meaning, in order, without repeats. Hyphenated
+    words count by their parts: "warm-to-cool" is matched by "warm to cool"."""
+    out: list[str] = []
+    for word in _PART.findall(text):
+        lw = word.lower()
+        if lw in STOPWORDS or NUMBER.fullmatch(word) or len(lw) < 2:
+            continue
+        s = stem(lw)
+        if s not in out and lw not in META_TERMS and s not in META_TERMS:
+            out.append(s)
+    return out
+
+
+def stems_of(text: str) -> set[str]:
+    return {stem(w) for w in _PART.findall(text)}
+
+
+def sentences(text: str) -> list[str]:
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line:
+            out += [s.strip() for s in _SENTENCE_END.split(line) if s.strip()]
+    return out
+
+
+NEAR = 3  # words either side of a term that a negation must stand within to negate it
+
+
+def negated_terms(text: str, terms: set[str]) -> set[str]:
+    """The terms a negation stands near in `text` ("work is not allowed": work)."""
+    words = [w.lower() for w in WORD.findall(_LITOTES.sub(" ", text))]
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        if stem(w) not in terms:
+            continue
+        window = " ".join(words[max(0, i - NEAR): i] + words[i + 1: i + 1 + NEAR])
+        if NEGATIONS.search(window):
+            out.add(stem(w))
+    return out
+
+
+def opposite_of(source: str, sentence: str) -> str | None:
+    """A word in `sentence` whose opposite the `source` has, and the source not it."""
+    src_words = {w.lower() for w in WORD.findall(source)}
+    sen_words = {w.lower() for w in WORD.findall(sentence)}
+    for a, b in OPPOSITES:
+        for mine, theirs in ((a, b), (b, a)):
+            # a sentence with both words ("fix it before Friday, report after") is
+            # not saying the one instead of the other
+            if (mine in sen_words and theirs not in sen_words and mine not in src_words
+                    and theirs in src_words):
+                return f"{mine!r} where the brief says {theirs!r}"
+    return None
+
+
+def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
+    """A negation or an opposite in `sentence` that the `source` does not have."""
+    opposite = opposite_of(source, sentence)
+    if opposite:
+        return opposite
+    wanted = set(terms)
+    flipped = negated_terms(sentence, wanted) - negated_terms(source, wanted)
+    if flipped and len(NEGATIONS.findall(sentence)) > len(NEGATIONS.findall(source)):
+        return f"a negation the brief does not have (near {sorted(flipped)[0]!r})"
+    # ... or the brief's negation gone: "no longer accepted" said as "still accepted"
+    present = {stem(w) for w in WORD.findall(sentence)}
+    dropped = (negated_terms(source, wanted) & present) - negated_terms(sentence, wanted)
+    if dropped and len(NEGATIONS.findall(sentence)) < len(NEGATIONS.findall(source)):
+        return f"no negation where the brief has one (near {sorted(dropped)[0]!r})"
+    return None

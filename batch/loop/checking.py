@@ -1,0 +1,93 @@
+"""The code checks of the loop's state: what they are given (`context_of`), the state
+update they make (`judge_state`), and the one validator of a person's own version of
+the text (`edit_problems`), used by the review node and by `review.answer` alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from batch import placeholders as ph
+from batch.inputs.house_rules import HouseRules
+from batch.inputs.rubrics import Rubric
+from batch.judging import checks
+from batch.judging.checklist import Requirement, build_checklist
+from batch.prompting import critique_texts, instruction_texts
+from batch.state import LoopState
+
+
+def rubric_of(state: LoopState) -> Rubric:
+    return Rubric.model_validate(state["rubric"])
+
+
+def house_rules_of(state: LoopState) -> HouseRules:
+    hr = state["house_rules"]
+    return HouseRules(name=hr["name"], text=hr["text"], banned_phrases=tuple(hr["banned"]))
+
+
+def checklist_of(state: LoopState) -> list[Requirement]:
+    """The thread's frozen checklist (threads started before it existed build it now)."""
+    if "checklist" in state:
+        return state["checklist"]
+    return build_checklist(state["brief"])
+
+
+def sources_of(state: LoopState) -> list[str]:
+    """Every text a number in the draft may legitimately come from."""
+    brief = state["brief"]
+    answers = state.get("human_answers") or {}
+    limits = [str(brief[k]) for k in ("min_words", "max_words") if brief.get(k)]
+    return [brief["text"], brief.get("title", ""), brief.get("source_text", ""),
+            *limits, *answers.values()]
+
+
+def context_of(state: LoopState) -> checks.CheckContext:
+    """The state's draft and everything the checks judge it against."""
+    brief = state["brief"]
+    rubric = rubric_of(state)
+    origin = str(brief.get("origin_name", ""))
+    kind_source = brief.get("kind") == "source"
+    python = origin.endswith(".py")
+    return checks.CheckContext(
+        draft=state.get("draft", ""),
+        needs=list(state.get("needs_from_human", [])),
+        sources=tuple(sources_of(state)),
+        number_severity=rubric.number_check,
+        min_words=brief.get("min_words"),
+        max_words=brief.get("max_words"),
+        banned_phrases=house_rules_of(state).banned_phrases,
+        brief=brief["text"] if not kind_source else "",
+        checklist=checklist_of(state),
+        prompt_texts=tuple(instruction_texts(state, rubric)),
+        critique=tuple(critique_texts(state)),
+        answered=tuple((state.get("human_answers") or {}).keys()),
+        source_code=brief.get("source_text", "") if python else "",
+        module=Path(origin).stem,
+        source_path=Path(brief["source_path"]) if python and brief.get("source_path")
+        else None,
+        source_suffix=Path(origin).suffix if kind_source else "",
+    )
+
+
+def judge_state(state: LoopState) -> dict[str, Any]:
+    """The code checks' findings on the state's draft (and what running its examples
+    verified): the state update they make."""
+    judged = checks.judge(context_of(state))
+    update: dict[str, Any] = {"findings": judged.findings}
+    if judged.verification:
+        update["verification"] = judged.verification
+    return update
+
+
+def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> checks.Judged:
+    """What the checks find in `draft` (with `needs`) as the state's draft."""
+    return checks.judge(context_of({**state, "draft": draft, "needs_from_human": needs}))
+
+
+def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[str]:
+    """What the code checks find in a person's own version of the text, the
+    placeholders counted as answered by `answers`: the must-fix messages that stand
+    (a figure or a name the person wrote is theirs to vouch for)."""
+    edited: LoopState = {**state, "draft": text, "needs_from_human": ph.needs_of(text, []),
+                         "human_answers": {**(state.get("human_answers") or {}), **answers}}
+    return [f["message"] for f in checks.judge(context_of(edited)).unvouched()]

@@ -1,0 +1,72 @@
+"""A person's answer to a paused thread, applied to the state: approve (the text shown,
+or the person's own version, validated by the same checks), reject, or send back with
+notes. Whatever it is, an invalid answer leaves the thread waiting, with the problem."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from batch import placeholders as ph
+from batch.loop import inbox
+from batch.loop.checking import edit_problems
+from batch.state import LoopState
+
+
+def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
+    decision = inbox.decode(response)
+    decision.setdefault("at", datetime.now(UTC).isoformat(timespec="seconds"))
+    answers = {**(state.get("human_answers") or {}),
+               **{k: str(v) for k, v in (decision.get("answers") or {}).items()
+                  if str(v).strip()}}
+    kind = decision["type"]
+    if kind == "approve":
+        # What is approved: the text the person was shown (for a run the machine could not
+        # approve, its best draft), or the person's own version of it.
+        shown = inbox.shown(state)
+        draft = decision.get("draft", shown["draft"])
+        needs = ph.needs_of(draft, shown["needs_from_human"])
+        missing = [n["placeholder"] for n in ph.unanswered(needs, answers)]
+        if missing:
+            return {"human_answers": answers,
+                    "decision": {"type": "invalid",
+                                 "problem": "approve needs a value for " + ", ".join(missing)}}
+        if not decision.get("override"):
+            if "draft" in decision:
+                found = edit_problems(state, draft, answers)
+                if found:
+                    return {"human_answers": answers, "decision": {"type": "invalid", "problem": (
+                        "the code checks find in the edited text: " + " | ".join(found[:5])
+                        + "; approving it needs an override reason")}}
+            elif shown["must_fix"]:
+                return {"human_answers": answers, "decision": {"type": "invalid", "problem": (
+                    f"the machine could not approve this text ({shown['stopped']}); "
+                    f"approving it over what the checks still find needs an override "
+                    f"reason")}}
+        return {"human_answers": answers, "decision": decision, "draft": draft,
+                "needs_from_human": needs, "deviations": shown["deviations"],
+                "score": shown["score"], "stop_reason": "approved_by_human"}
+    if kind == "reject":
+        return {"decision": decision, "stop_reason": "rejected_by_human"}
+    if kind == "revise":
+        revisions = state.get("revisions", 0)
+        limits = state["limits"]
+        if revisions >= limits["max_revisions"]:
+            return {"decision": {"type": "invalid", "problem":
+                                 f"this thread has had {revisions} revisions, the limit "
+                                 f"(loop.max_revisions)"}}
+        notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
+        return {
+            "human_answers": answers,
+            "human_notes": [*state.get("human_notes", []), *notes],
+            "must_fix": [f"A reviewer asks: {n}" for n in notes] or
+                        ["A reviewer sent the text back: improve it."],
+            "decision": decision,
+            "revisions": revisions + 1,
+            "meets_bar": False,
+            # The text sent back is not a fallback any more: if the revision runs out of
+            # rounds, the best of the new drafts is written, not the rejected one.
+            "best": None,
+            "limits": {**limits, "max_rounds": state.get("round", 0) + limits["max_rounds"]},
+        }
+    return {"decision": decision}

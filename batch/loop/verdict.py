@@ -1,0 +1,75 @@
+"""The verdict of one round: the score, the must_fix and whether the draft meets the
+bar, computed by code from the checks' findings and the critic's answer, never by a
+model. Also which draft is the best so far: the loop never loses it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from batch.judging import checks
+from batch.judging.feedback import (
+    GENERIC_FEEDBACK,
+    feedback_key,
+    sanitize_feedback,
+    split_echoes,
+)
+from batch.loop.checking import context_of, rubric_of, sources_of
+from batch.state import BestDraft, LoopState
+
+
+def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
+    """The score, the must_fix and the verdict from the code checks' findings and the
+    critic's answer, as `mode` ("gate" or "advice") weighs the model. `answer` is
+    None when the critic was not asked (advice on a draft the checks refuse)."""
+    rubric = rubric_of(state)
+    asked = answer is not None
+    scores = answer.scores.model_dump() if asked else {}
+    critic_score = rubric.weighted_score(scores) if asked else None
+    findings = state.get("findings", [])
+    judged = [state.get("draft", ""), *sources_of(state)]
+    critic_must, echoes = split_echoes(
+        sanitize_feedback(answer.must_fix if asked else []), judged)
+    critic_improve, more = split_echoes(
+        sanitize_feedback(answer.would_improve if asked else []), judged)
+    must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
+    would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
+    if any(f["code"] in checks.NO_TEXT for f in findings):
+        score = 0.0  # whatever a model says of it, no text scores nothing
+    elif mode == "gate":
+        score = critic_score
+        must_fix += [m for m in critic_must if m not in must_fix]
+    else:
+        # Advice: the code checks carry the verdict; the model's points are passed on
+        # to the writer as suggestions only.
+        score = checks.code_score(findings, context_of(state))
+        would_improve += critic_must
+    would_improve += critic_improve
+    if echoes + more:
+        would_improve.append(GENERIC_FEEDBACK)
+    threshold = state["limits"]["threshold"]
+    meets_bar = score >= threshold and not must_fix
+    # Codes for the deterministic findings, normalised text for the model's own points:
+    # the no-progress rule needs "the same problem" to compare equal across rounds.
+    keys = sorted({f["code"] for f in findings if f["severity"] == "must_fix"}
+                  | {feedback_key(m) for m in must_fix
+                     if m not in {f["message"] for f in findings}})
+    update: dict[str, Any] = {
+        "scores": scores,
+        "critic_score": critic_score,
+        "score": score,
+        "must_fix": must_fix,
+        "would_improve": would_improve,
+        "meets_bar": meets_bar,
+        "score_history": [score],
+        "must_fix_history": [keys],
+    }
+    best = state.get("best")
+    # a tie keeps the earlier draft: a later one was never shown to be better (and
+    # the repairs of the earlier one may not have been tried yet)
+    if best is None or (score, -len(must_fix)) > (best["score"],
+                                                  -len(best.get("must_fix", []))):
+        update["best"] = BestDraft(
+            draft=state["draft"], score=score, round=state.get("round", 0),
+            needs_from_human=state.get("needs_from_human", []),
+            deviations=state.get("deviations", []), must_fix=must_fix)
+    return update

@@ -1,0 +1,132 @@
+"""The checks' registry holds each check to what it declares: the codes of its findings,
+the repairs they carry, the score's units and what a person's edit vouches for."""
+
+from __future__ import annotations
+
+import typing
+
+from batch.judging import checks
+from batch.judging.checklist import brief_checklist, source_checklist
+from batch.judging.checks import Check, CheckContext
+from batch.loop.repairs import Repairer
+from batch.state import Finding, Repair
+
+BRIEF = ("Write a short memo to the warehouse team.\n\n"
+         "- The loading dock closes at 14:00 on Thursday for resurfacing.\n"
+         "- Trucks go to gate B for the afternoon.\n"
+         "- The reopening date is not known yet.\n")
+# a draft that breaks most of what a text brief is checked for
+BROKEN = ("<p>Write a short memo about the dock.</p> The dock closes at 16:00 on Thursday, "
+          "as Maria Okafor of Dockworks said. It is a world-class plan. It is a "
+          "world-class plan. The dock reopens on Monday. [TBD] [FIGURE NEEDED: cost]\n\n"
+          "Per the house rules, this draft answers must_fix.")
+SOURCE = '''def total(a, b):
+    """Add two numbers."""
+    return a + b
+'''
+BAD_DOC = ("# calc\n\n## total(a, b, c)\n\nAdds.\n\n```python\n>>> total(2, 3)\n6\n```\n\n"
+           "## average(xs)\n\nThe mean.\n")
+
+
+def contexts() -> list[CheckContext]:
+    text = CheckContext(draft=BROKEN, needs=[{"placeholder": "[NAME NEEDED: who]"}],
+                        sources=(BRIEF,), max_words=20, banned_phrases=("world-class",),
+                        brief=BRIEF, checklist=brief_checklist(BRIEF),
+                        prompt_texts=("Per the house rules, this draft answers must_fix.",))
+    short = CheckContext(draft="The loading dock does not close on Thursday for resurfacing.",
+                         sources=(BRIEF,), min_words=40,
+                         brief=BRIEF, checklist=brief_checklist(BRIEF))
+    docs = CheckContext(draft=BAD_DOC + "\n" + SOURCE, sources=(SOURCE,),
+                        checklist=source_checklist(SOURCE), source_code=SOURCE,
+                        module="calc", source_suffix=".py")
+    return [text, short, docs, CheckContext(draft="  "), CheckContext(draft="la la la la la la")]
+
+
+def test_every_check_is_documented_and_its_codes_are_its_own():
+    seen: dict[str, str] = {}
+    for check in checks.REGISTRY:
+        assert (type(check).__doc__ or "").strip(), type(check).__name__
+        for code in check.codes:
+            assert code not in seen, f"{code} of {type(check).__name__} and {seen[code]}"
+            seen[code] = type(check).__name__
+        assert check.vouched <= set(check.codes)
+
+
+def test_each_finding_has_a_declared_code_and_repair():
+    actions = set(typing.get_args(typing.get_type_hints(Repair)["action"]))
+    fired: set[str] = set()
+    for ctx in contexts():
+        for check in checks.REGISTRY:
+            if not check.applies(ctx):
+                continue
+            for f in check.run(ctx):
+                assert checks.prefix(f["code"]) in check.codes, (type(check).__name__, f)
+                if f.get("repair"):
+                    assert f["repair"]["action"] in check.repairs, (type(check).__name__, f)
+                fired.add(checks.prefix(f["code"]))
+        for check in checks.REGISTRY:
+            assert check.repairs <= actions
+    # the contexts reach the checks that can fail a text, each at least once
+    for name in ("NoText", "Placeholders", "PlaceholderForms", "Repeated", "Html", "Numbers",
+                 "Length", "Banned", "Requirements", "MissingFacts", "Contradictions",
+                 "Names", "Echo", "ApiDocs", "CopiedSource", "Examples"):
+        [check] = [c for c in checks.REGISTRY if type(c).__name__ == name]
+        assert set(check.codes) & fired, name
+
+
+def test_every_repair_action_is_one_the_repairer_carries_out():
+    draft = "The dock closes at 16:00. Trucks go to gate A.\n"
+    repairer = Repairer(judge=lambda d, n: [], ask=lambda d, t, s, w: "The dock closes at "
+                        "14:00 on Thursday.", samples=1)
+    for action in typing.get_args(typing.get_type_hints(Repair)["action"]):
+        repair = Repair(action=action, sentences=["The dock closes at 16:00."], goal="x",
+                        fact="the dock closes at 14:00", placeholder="[DATE NEEDED: when]",
+                        words=4 if action == "shorten" else 40, old="16:00", new="14:00")
+        assert list(repairer._candidates(draft, repair, [])), action
+
+
+class Shouting(Check):
+    """A text in capitals."""
+
+    codes = ("shouting",)
+    vouched = frozenset({"shouting"})
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        if ctx.draft.isupper():
+            return [Finding(code="shouting", message="Do not shout.", severity="must_fix")]
+        return []
+
+
+def test_a_check_added_to_the_registry_is_run_scored_and_vouched_for():
+    ctx = CheckContext(draft="THE DOCK CLOSES AT 14:00.", sources=("14:00",))
+    before = checks.judge(ctx)
+    after = checks.judge(ctx, (*checks.REGISTRY, Shouting()))
+    assert after.units == before.units + 1
+    assert [f["code"] for f in after.must_fix] == [f["code"] for f in before.must_fix] + [
+        "shouting"]
+    assert after.score < before.score
+    assert "shouting" not in {f["code"] for f in after.unvouched((*checks.REGISTRY,
+                                                                  Shouting()))}
+
+
+def test_the_score_counts_the_checks_that_ran_and_the_checklist_items():
+    checklist = brief_checklist(BRIEF)
+    ctx = CheckContext(draft="The dock closes at 14:00 on Thursday.", sources=(BRIEF,),
+                       brief=BRIEF, checklist=checklist)
+    judged = checks.judge(ctx)
+    ran = [c for c in checks.REGISTRY if c.applies(ctx) and type(c).__name__ != "NoText"]
+    assert judged.units == sum(c.units(ctx) for c in ran)
+    items = sum(1 for r in checklist if r["kind"] in checks.Requirements.item_kinds
+                | checks.MissingFacts.item_kinds)
+    assert judged.units == items + sum(1 for c in ran if c.scored and not c.item_kinds)
+    assert judged.score == round(100 * (judged.units - len(judged.must_fix))
+                                 / judged.units, 1)
+    assert checks.judge(CheckContext(draft="")).score == 0.0
+
+
+def test_a_persons_figures_and_names_are_vouched_for_but_not_a_banned_phrase():
+    ctx = CheckContext(draft="Maria Okafor says revenue was 4.2M, a world-class result.",
+                       sources=("Memo on revenue.",), banned_phrases=("world-class",))
+    stands = {checks.prefix(f["code"]) for f in checks.judge(ctx).unvouched()}
+    assert stands == {"banned"}
+    assert checks.vouched_codes() == {"number", "name", "missing-placeholder"}
