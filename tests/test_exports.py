@@ -1,5 +1,5 @@
 """Exported names of JS/TS/Go/Rust/Java sources, read with tree-sitter
-(batch/judging/exports.py)."""
+(batch/judging/exports/)."""
 
 from __future__ import annotations
 
