@@ -25,7 +25,7 @@ from batch.inputs.sources import scan_source
 from batch.loop.nodes import SAMPLE_WARMING
 from batch.models import CallStat, ModelSet, Sampling, write
 from batch.prompting import writer_messages
-from batch.run.runner import start_state
+from batch.run.starting import start_state
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"

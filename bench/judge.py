@@ -39,7 +39,7 @@ from batch.loop.answers import critic_schema
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, ask
 from batch.prompting import critic_messages
-from batch.run.runner import start_state
+from batch.run.starting import start_state
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "bench" / "judge"

@@ -30,7 +30,8 @@ from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
 from batch.loop.checking import checklist_of, judge_state
 from batch.outcomes import is_approved
-from batch.run.runner import Batch, start_state
+from batch.run.runner import Batch
+from batch.run.starting import start_state
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"

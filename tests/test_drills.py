@@ -23,7 +23,8 @@ from batch import config
 from batch.inputs.briefs import load_brief_file
 from batch.nightly.job import run_job
 from batch.review import threads as review
-from batch.run.runner import Batch, thread_id_for
+from batch.run.runner import Batch
+from batch.run.starting import thread_id_for
 
 from conftest import (
     UNIVERSAL,

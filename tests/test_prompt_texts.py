@@ -40,7 +40,7 @@ from batch.prompting import (
     repair_messages,
     writer_messages,
 )
-from batch.run.runner import start_state
+from batch.run.starting import start_state
 from batch.state import LoopState
 
 from conftest import ScriptedModel, make_settings, writer_answer

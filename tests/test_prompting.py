@@ -7,7 +7,7 @@ import re
 from batch.inputs.briefs import Brief
 from batch.inputs.rubrics import load_rubric
 from batch.prompting import critic_messages, fence, writer_messages
-from batch.run.runner import start_state
+from batch.run.starting import start_state
 
 from conftest import REPO, make_settings
 

@@ -19,7 +19,8 @@ from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.sandbox import sandbox_problem
 from batch.outcomes import AWAITING
-from batch.run.runner import Batch, BatchSummary, BriefResult, bad_thread_id
+from batch.run.runner import Batch, BatchSummary, BriefResult
+from batch.run.starting import bad_thread_id
 from batch.store.ledger import Ledger
 from batch.store.runlog import RunLog, is_unreachable
 

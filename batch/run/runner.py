@@ -8,10 +8,8 @@ run log (SQLite) and then to the spreadsheet view.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -22,24 +20,18 @@ from typing import Any
 import gspread
 from langgraph.types import Command, StateSnapshot
 
-from batch import placeholders as ph
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import BadBrief, Brief
-from batch.inputs.house_rules import load_house_rules
-from batch.inputs.rubrics import load_rubric
 from batch.inputs.sources import scan_source
-from batch.judging.checklist import build_checklist
-from batch.judging.checks.facts import check_requirements
 from batch.judging.sandbox import sandbox_problem
-from batch.loop import inbox
-from batch.loop.checking import checklist_of
 from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
-from batch.outcomes import AWAITING, Outcome, is_approved, status_for
-from batch.output import safe_filename
+from batch.outcomes import AWAITING, Outcome, status_for
+from batch.run.records import record_fields
 from batch.run.resources import Resources
 from batch.run.signals import STOP
+from batch.run.starting import bad_thread_id, start_state, thread_id_for
 from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import SheetSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
@@ -90,112 +82,16 @@ class Progress:
     def brief_finished(self, result: BriefResult) -> None: ...
 
 
-def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
-    base = f"{safe_filename(brief.id)[:48]}-{fingerprint[:12]}"
-    return f"{base}-{uuid.uuid4().hex[:6]}" if rerun else base
 
 
-def bad_thread_id(brief_id: str, origin: str) -> str:
-    """Stable per place, so a brief that stays broken keeps one row, not one a night."""
-    digest = hashlib.sha256(f"{brief_id}\0{origin}".encode()).hexdigest()[:16]
-    return f"bad-{digest}"
 
 
-def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        # which server answered each call, in order ("writer@http://gpu-1:11434");
-        # the embedded model names none
-        "hosts": [f"{c['role']}@{c['host']}" for c in calls if c.get("host")],
-        "model_calls": len(calls),
-        "input_tokens": sum(c["input_tokens"] for c in calls),
-        "output_tokens": sum(c["output_tokens"] for c in calls),
-        "model_seconds": round(sum(c["seconds"] for c in calls), 3),
-    }
 
 
-def record_fields(values: LoopState) -> dict[str, Any]:
-    """Run-log fields derived from a thread's state."""
-    final = values.get("final")
-    approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
-    deviations = list(values.get("deviations", []))
-    if final is not None:
-        score, must_fix, needs = final["score"], final["must_fix"], final["needs"]
-        # The text the run stands for: the approved one, else the best round's.
-        text = values["best"]["draft"] if values.get("best") and not approved else \
-            values.get("draft", "")
-    elif values.get("brief"):
-        # Not finished (waiting for a person, or still going): the text a person is shown
-        # (inbox.shown: the best draft of one that stopped unapproved), so the record,
-        # the sheet and the review page describe the same text.
-        view = inbox.shown(values)
-        text, score, needs = view["draft"], view["score"], view["needs_from_human"]
-        must_fix, deviations = view["must_fix"], list(view["deviations"])
-    else:
-        text, score, must_fix, needs = "", values.get("score"), [], []
-    open_needs = ph.unanswered(needs, values.get("human_answers") or {})
-    checklist = checklist_of(values) if values.get("brief") else []
-    uncovered = [f["code"].split(":", 1)[1]
-                 for f in check_requirements(text, checklist)] if text else []
-    return {
-        "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
-        "uncovered": uncovered,
-        "rounds": values.get("round", 0),
-        "score": score,
-        "score_history": list(values.get("score_history", [])),
-        "open_must_fix": list(must_fix),
-        "needs_from_human": open_needs,
-        "deviations": deviations,
-        "output_path": values.get("output_path"),
-        "verification": values.get("verification", ""),
-        **decision_fields(values.get("decision") or {}),
-        **call_totals(values.get("calls", [])),
-    }
 
 
-def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
-    if decision.get("type") not in ("approve", "reject", "revise"):
-        return {}
-    note = decision.get("reason") or decision.get("notes") or None
-    if decision.get("override"):
-        note = f"approved over the checks' findings: {decision['override']}"
-    if decision.get("draft") is not None:
-        note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
-    return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
-            "decision_note": note}
 
 
-def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
-    """A thread's starting state (rubric, house rules and checklist frozen in it) and the
-    fingerprint of everything that shapes it."""
-    loop = settings.loop
-    rubric_name = brief.rubric or (loop.source_rubric if brief.kind == "source" else loop.rubric)
-    rubric = load_rubric(settings.path(settings.paths.rubrics), rubric_name)
-    rules = load_house_rules(settings.path(settings.paths.house_rules),
-                             brief.house_rules or loop.house_rules)
-    threshold = loop.threshold if loop.threshold is not None else rubric.threshold
-    brief_fields = {"id": brief.id, "title": brief.title, "text": brief.text,
-                    "kind": brief.kind, "source_text": brief.source_text,
-                    # a source file by its own name (how it is checked), and its own
-                    # path, so its examples run beside its siblings: the same whether a
-                    # folder or a sheet's row named it
-                    "origin_name": Path(brief.source_path or brief.origin).name,
-                    "source_path": brief.source_path if brief.kind == "source" and Path(
-                        brief.source_path).is_file() else "",
-                    "min_words": brief.min_words, "max_words": brief.max_words}
-    state: LoopState = {
-        "brief": brief_fields,
-        "rubric": rubric.model_dump(),
-        "house_rules": {"name": rules.name, "text": rules.text,
-                        "banned": list(rules.banned_phrases)},
-        "checklist": build_checklist(brief_fields),
-        "limits": {"max_rounds": loop.max_rounds,
-                   "no_progress_rounds": loop.no_progress_rounds,
-                   "review": loop.review, "threshold": threshold,
-                   "max_revisions": loop.max_revisions, "drafts": loop.drafts,
-                   "repair_samples": loop.repair_samples if loop.repairs else 0},
-        "round": 0,
-    }
-    return state, brief.fingerprint(rubric.text, rules.text)
 
 
 class Batch:

@@ -1,0 +1,76 @@
+"""A thread's state as the fields of its run-log record: the text it stands for, its
+score and must_fix, what is still needed from a person, the decision, the model calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from batch import placeholders as ph
+from batch.judging.checks.facts import check_requirements
+from batch.loop import inbox
+from batch.loop.checking import checklist_of
+from batch.outcomes import is_approved
+from batch.state import LoopState
+
+
+def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        # which server answered each call, in order ("writer@http://gpu-1:11434");
+        # the embedded model names none
+        "hosts": [f"{c['role']}@{c['host']}" for c in calls if c.get("host")],
+        "model_calls": len(calls),
+        "input_tokens": sum(c["input_tokens"] for c in calls),
+        "output_tokens": sum(c["output_tokens"] for c in calls),
+        "model_seconds": round(sum(c["seconds"] for c in calls), 3),
+    }
+
+
+def record_fields(values: LoopState) -> dict[str, Any]:
+    """Run-log fields derived from a thread's state."""
+    final = values.get("final")
+    approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
+    deviations = list(values.get("deviations", []))
+    if final is not None:
+        score, must_fix, needs = final["score"], final["must_fix"], final["needs"]
+        # The text the run stands for: the approved one, else the best round's.
+        text = values["best"]["draft"] if values.get("best") and not approved else \
+            values.get("draft", "")
+    elif values.get("brief"):
+        # Not finished (waiting for a person, or still going): the text a person is shown
+        # (inbox.shown: the best draft of one that stopped unapproved), so the record,
+        # the sheet and the review page describe the same text.
+        view = inbox.shown(values)
+        text, score, needs = view["draft"], view["score"], view["needs_from_human"]
+        must_fix, deviations = view["must_fix"], list(view["deviations"])
+    else:
+        text, score, must_fix, needs = "", values.get("score"), [], []
+    open_needs = ph.unanswered(needs, values.get("human_answers") or {})
+    checklist = checklist_of(values) if values.get("brief") else []
+    uncovered = [f["code"].split(":", 1)[1]
+                 for f in check_requirements(text, checklist)] if text else []
+    return {
+        "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
+        "uncovered": uncovered,
+        "rounds": values.get("round", 0),
+        "score": score,
+        "score_history": list(values.get("score_history", [])),
+        "open_must_fix": list(must_fix),
+        "needs_from_human": open_needs,
+        "deviations": deviations,
+        "output_path": values.get("output_path"),
+        "verification": values.get("verification", ""),
+        **decision_fields(values.get("decision") or {}),
+        **call_totals(values.get("calls", [])),
+    }
+
+
+def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
+    if decision.get("type") not in ("approve", "reject", "revise"):
+        return {}
+    note = decision.get("reason") or decision.get("notes") or None
+    if decision.get("override"):
+        note = f"approved over the checks' findings: {decision['override']}"
+    if decision.get("draft") is not None:
+        note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
+    return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
+            "decision_note": note}

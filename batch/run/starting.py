@@ -1,0 +1,61 @@
+"""How a brief becomes a thread: its id, and its starting state with the rubric, the
+house rules and the checklist frozen in it."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from pathlib import Path
+
+from batch.config import Settings
+from batch.inputs.briefs import Brief
+from batch.inputs.house_rules import load_house_rules
+from batch.inputs.rubrics import load_rubric
+from batch.judging.checklist import build_checklist
+from batch.output import safe_filename
+from batch.state import LoopState
+
+
+def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
+    base = f"{safe_filename(brief.id)[:48]}-{fingerprint[:12]}"
+    return f"{base}-{uuid.uuid4().hex[:6]}" if rerun else base
+
+
+def bad_thread_id(brief_id: str, origin: str) -> str:
+    """Stable per place, so a brief that stays broken keeps one row, not one a night."""
+    digest = hashlib.sha256(f"{brief_id}\0{origin}".encode()).hexdigest()[:16]
+    return f"bad-{digest}"
+
+
+def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
+    """A thread's starting state (rubric, house rules and checklist frozen in it) and the
+    fingerprint of everything that shapes it."""
+    loop = settings.loop
+    rubric_name = brief.rubric or (loop.source_rubric if brief.kind == "source" else loop.rubric)
+    rubric = load_rubric(settings.path(settings.paths.rubrics), rubric_name)
+    rules = load_house_rules(settings.path(settings.paths.house_rules),
+                             brief.house_rules or loop.house_rules)
+    threshold = loop.threshold if loop.threshold is not None else rubric.threshold
+    brief_fields = {"id": brief.id, "title": brief.title, "text": brief.text,
+                    "kind": brief.kind, "source_text": brief.source_text,
+                    # a source file by its own name (how it is checked), and its own
+                    # path, so its examples run beside its siblings: the same whether a
+                    # folder or a sheet's row named it
+                    "origin_name": Path(brief.source_path or brief.origin).name,
+                    "source_path": brief.source_path if brief.kind == "source" and Path(
+                        brief.source_path).is_file() else "",
+                    "min_words": brief.min_words, "max_words": brief.max_words}
+    state: LoopState = {
+        "brief": brief_fields,
+        "rubric": rubric.model_dump(),
+        "house_rules": {"name": rules.name, "text": rules.text,
+                        "banned": list(rules.banned_phrases)},
+        "checklist": build_checklist(brief_fields),
+        "limits": {"max_rounds": loop.max_rounds,
+                   "no_progress_rounds": loop.no_progress_rounds,
+                   "review": loop.review, "threshold": threshold,
+                   "max_revisions": loop.max_revisions, "drafts": loop.drafts,
+                   "repair_samples": loop.repair_samples if loop.repairs else 0},
+        "round": 0,
+    }
+    return state, brief.fingerprint(rubric.text, rules.text)
