@@ -14,51 +14,13 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import cache
-from importlib import resources
-from string import Template
 from typing import Any
 
+from batch import prompts
 from batch.inputs.rubrics import Rubric
 from batch.judging.checklist import Requirement, build_checklist
 from batch.placeholders import suggest as suggested_placeholder
 from batch.state import LoopState
-
-# Every template in batch/prompts/: all of it is instruction text a draft must not
-# contain (see instruction_texts).
-TEMPLATES = (
-    # the writer's, the critic's and the finalizer's messages
-    "writer_system", "writer_task", "writer_first", "writer_revise", "writer_afresh",
-    "critic_system", "critic_task", "finalizer",
-    # the blocks and lines filled into them
-    "brief_title", "brief_source", "brief_length_min", "brief_length_max",
-    "brief_length_range", "brief_facts", "brief_notes",
-    "checklist_must", "checklist_ask", "checklist_gap", "checklist_missing", "checklist_api",
-    "checklist_sign",
-    "point_must_fix", "point_suggestion", "points_none", "critic_deviations",
-    # batch.inputs.briefs: the brief of a source file to document
-    "source_task",
-    # batch.models.base: the turn after an invalid or cut-off answer
-    "retry_invalid", "retry_shorter", "retry_runaway",
-    # batch.models.base.write: the turn after a plain-text answer that ran away
-    "retry_repeating", "retry_cut_off",
-    # batch.loop.repairs: one small change asked of the writer
-    "repair_system", "repair_task", "repair_rewrite", "repair_fact", "repair_state",
-    "repair_placeholder_rewrite", "repair_placeholder_state", "repair_shorten",
-    "repair_lengthen",
-    # batch.loop.docwriter: API docs of a Python file, one public name at a time
-    "doc_system", "doc_name", "doc_instance",
-)
-
-
-@cache
-def template(name: str) -> Template:
-    return Template(resources.files("batch.prompts").joinpath(f"{name}.md").read_text("utf-8"))
-
-
-def fragment(name: str, /, **fields: object) -> str:
-    """A template filled in, without the file's final newline: for a part of a line or
-    a message of its own. (A block template ends its last line: use template().)"""
-    return template(name).substitute(fields).removesuffix("\n")
 
 
 def _bullets(items: list[str]) -> str:
@@ -87,14 +49,14 @@ def checklist_block(checklist: list[Requirement]) -> str:
     api = [r for r in checklist if r["kind"] == "api"]
     blocks: list[str] = []
     if must:
-        items = [fragment(f"checklist_{r['kind']}", text=r["text"])
+        items = [prompts.fragment(f"checklist_{r['kind']}", text=r["text"])
                  if r["kind"] in ("gap", "ask", "sign") else r["text"] for r in must]
-        blocks.append(template("checklist_must").substitute(items=_bullets(items)))
+        blocks.append(prompts.template("checklist_must").substitute(items=_bullets(items)))
     if missing:
         items = [f"{r['subject']}: {suggested_placeholder(r['subject'])}" for r in missing]
-        blocks.append(template("checklist_missing").substitute(items=_bullets(items)))
+        blocks.append(prompts.template("checklist_missing").substitute(items=_bullets(items)))
     if api:
-        blocks.append(template("checklist_api").substitute(
+        blocks.append(prompts.template("checklist_api").substitute(
             names=", ".join(r["text"] for r in api)))
     return "".join(blocks)
 
@@ -104,24 +66,25 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
     source = ""
     if brief.get("source_text"):
         _, block = fence("source", brief["source_text"].rstrip())
-        source = template("brief_source").substitute(name=brief.get("origin_name", ""),
+        source = prompts.template("brief_source").substitute(name=brief.get("origin_name", ""),
                                                      block=block)
     low, high = brief.get("min_words"), brief.get("max_words")
     length = ("brief_length_range" if low and high else "brief_length_min" if low
               else "brief_length_max" if high else "")
-    limits_block = template(length).substitute(min_words=low, max_words=high) if length else ""
+    limits_block = (prompts.template(length).substitute(min_words=low, max_words=high)
+                    if length else "")
     answers = state.get("human_answers") or {}
     facts = ""
     if answers:
-        facts = template("brief_facts").substitute(
+        facts = prompts.template("brief_facts").substitute(
             answers=_bullets([f"{k} = {v}" for k, v in answers.items()]))
     notes = state.get("human_notes") or []
     if notes:
-        facts += template("brief_notes").substitute(notes=_bullets(notes))
+        facts += prompts.template("brief_notes").substitute(notes=_bullets(notes))
     return {
         "brief_id": brief["id"],
         # one line: a title cannot start a section of its own in the prompt
-        "title_line": fragment("brief_title", title=" ".join(brief["title"].split()))
+        "title_line": prompts.fragment("brief_title", title=" ".join(brief["title"].split()))
         if brief.get("title") else "",
         "brief_block": fence("brief", brief["text"])[1],
         "source_block": source,
@@ -139,7 +102,8 @@ def instruction_texts(state: LoopState, rubric: Rubric) -> list[str]:
 @cache
 def _template_texts() -> tuple[str, ...]:
     """Every template's words, its fields blanked."""
-    return tuple(re.sub(r"\$\w+", " ", template(name).template) for name in TEMPLATES)
+    return tuple(re.sub(r"\$\w+", " ", prompts.template(name).template)
+                 for name in prompts.TEMPLATES)
 
 
 def critique_texts(state: LoopState) -> list[str]:
@@ -149,27 +113,27 @@ def critique_texts(state: LoopState) -> list[str]:
 
 
 def _points(state: LoopState) -> str:
-    points = [fragment("point_must_fix", number=i, point=p)
+    points = [prompts.fragment("point_must_fix", number=i, point=p)
               for i, p in enumerate(state.get("must_fix", []), 1)]
-    points += [fragment("point_suggestion", number=i, point=p)
+    points += [prompts.fragment("point_suggestion", number=i, point=p)
                for i, p in enumerate(state.get("would_improve", []), len(points) + 1)]
-    return "\n".join(points) or fragment("points_none")
+    return "\n".join(points) or prompts.fragment("points_none")
 
 
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
-    system = template("writer_system").substitute(house_rules=state["house_rules"]["text"])
+    system = prompts.template("writer_system").substitute(house_rules=state["house_rules"]["text"])
     checklist = state.get("checklist") or build_checklist(state["brief"])
-    task = template("writer_task").substitute(_brief_fields(state),
+    task = prompts.template("writer_task").substitute(_brief_fields(state),
                                               checklist_block=checklist_block(checklist))
     if not state.get("draft"):
-        tail = template("writer_first").substitute()
+        tail = prompts.template("writer_first").substitute()
     elif state.get("repeats"):
         # The last revision changed nothing: showing the draft again invites the same
         # copy. Start afresh from the brief, with the problems named.
-        tail = template("writer_afresh").substitute(points=_points(state))
+        tail = prompts.template("writer_afresh").substitute(points=_points(state))
     else:
         tag, block = fence("draft", state["draft"])
-        tail = template("writer_revise").substitute(
+        tail = prompts.template("writer_revise").substitute(
             round=state.get("round", 0),
             draft_tag=tag,
             draft_block=block,
@@ -179,15 +143,15 @@ def writer_messages(state: LoopState) -> list[dict[str, str]]:
 
 
 def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
-    system = template("critic_system").substitute(
+    system = prompts.template("critic_system").substitute(
         house_rules=state["house_rules"]["text"], rubric=rubric.as_prompt())
     deviations = state.get("deviations") or []
     block = ""
     if deviations:
-        block = template("critic_deviations").substitute(
+        block = prompts.template("critic_deviations").substitute(
             items=_bullets([f"{d['point']}: {d['reason']}" for d in deviations]))
     tag, draft_block = fence("draft", state.get("draft", ""))
-    task = template("critic_task").substitute(
+    task = prompts.template("critic_task").substitute(
         _brief_fields(state), draft_tag=tag, draft_block=draft_block, deviations_block=block)
     return [{"role": "system", "content": system}, {"role": "user", "content": task}]
 
@@ -195,10 +159,10 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
 def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, str]]:
     """One small change to `draft` (batch.loop.repairs): the brief first, as in the writer's
     prompt, then the draft as it stands, then the one task."""
-    system = template("repair_system").substitute(house_rules=state["house_rules"]["text"])
+    system = prompts.template("repair_system").substitute(house_rules=state["house_rules"]["text"])
     fields = _brief_fields(state)
     tag, block = fence("draft", draft)
-    user = template("repair_task").substitute(
+    user = prompts.template("repair_task").substitute(
         brief_id=fields["brief_id"], title_line=fields["title_line"],
         brief_block=fields["brief_block"], source_block=fields["source_block"],
         facts_block=fields["facts_block"], draft_tag=tag, draft_block=block, task=task)
@@ -211,18 +175,18 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
     brief = state["brief"]
     tag, block = fence("source", brief["source_text"].rstrip())
     short = name.qualname.split(".")[-1]
-    instance = (fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
+    instance = (prompts.fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
                 if name.kind == "method" else "")
-    user = template("doc_name").substitute(
+    user = prompts.template("doc_name").substitute(
         file=brief.get("origin_name", ""), source_tag=tag,
         source_block=block, kind=name.kind, signature=name.signature,
         code_block=fence("code", name.code)[1], short=short, instance=instance,
         call=f"{short}({name.arguments})" if name.kind != "class" else name.signature,
         params=", ".join(f"`{p}`" for p in name.parameters) or "none (an empty list)")
-    return [{"role": "system", "content": template("doc_system").substitute()},
+    return [{"role": "system", "content": prompts.template("doc_system").substitute()},
             {"role": "user", "content": user}]
 
 
 def finalizer_messages(text: str) -> list[dict[str, str]]:
-    return [{"role": "system", "content": template("finalizer").substitute()},
+    return [{"role": "system", "content": prompts.template("finalizer").substitute()},
             {"role": "user", "content": text}]

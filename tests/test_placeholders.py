@@ -53,7 +53,7 @@ def test_fill_matches_answers_across_spacing_and_case():
 
 
 def test_the_writer_is_told_exactly_the_labels_the_schema_admits():
-    from batch.prompting import template
+    from batch.prompts import template
 
     wording = " ".join(template("writer_system").template.split())
     told = re.search(r"one of the words (.+?), then \" NEEDED: \"", wording).group(1)

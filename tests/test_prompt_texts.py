@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from batch import prompting
+from batch import prompts
 from batch.config import Settings
 from batch.inputs.briefs import Brief, load_brief_file
 from batch.inputs.rubrics import load_rubric
@@ -36,10 +36,10 @@ from batch.prompting import (
     critic_messages,
     doc_messages,
     finalizer_messages,
-    fragment,
     repair_messages,
     writer_messages,
 )
+from batch.prompts import fragment
 from batch.run.starting import start_state
 from batch.state import LoopState
 
@@ -305,16 +305,16 @@ def test_every_template_is_an_instruction_text_and_in_a_snapshot(project, monkey
     renders would change without a visible diff."""
     files = {p.name.removesuffix(".md") for p in resources.files("batch.prompts").iterdir()
              if p.name.endswith(".md")}
-    assert files == set(prompting.TEMPLATES)
+    assert files == set(prompts.TEMPLATES)
     used: set[str] = set()
-    original = prompting.template
+    original = prompts.template
 
     def recording(name: str):
         used.add(name)
         return original(name)
 
-    monkeypatch.setattr(prompting, "template", recording)
+    monkeypatch.setattr(prompts, "template", recording)
     settings = make_settings(project)
     for render in CASES.values():
         render(settings)
-    assert set(prompting.TEMPLATES) - used == set()
+    assert set(prompts.TEMPLATES) - used == set()

@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from batch.cleanup import encodable
-from batch.prompting import fragment
+from batch.prompts import fragment
 
 BRIEF_SUFFIXES = {".md", ".txt", ".markdown"}
 SOURCE_SUFFIXES = {

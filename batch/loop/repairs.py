@@ -26,7 +26,7 @@ from batch import placeholders as ph
 from batch.cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.text import word_count
-from batch.prompting import fragment
+from batch.prompts import fragment
 from batch.state import Finding, Repair
 
 Needs = list[dict[str, str]]

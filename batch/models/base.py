@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from batch.cleanup import encodable
 from batch.errors import ModelOutputInvalid, PromptTooLong
-from batch.prompting import fragment
+from batch.prompts import fragment
 
 T = TypeVar("T", bound=BaseModel)
 
