@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from batch import config as config_mod
-from batch.judging import examples
+from batch.judging import doc_examples
 from batch.judging.apidocs import check_api_docs
 from batch.judging.checklist import source_checklist
 from batch.judging.checks import facts
@@ -46,7 +46,7 @@ def audit(doc: str, source: Path) -> dict[str, Any]:
     """What is wrong with a doc of `source`, found by running and parsing the code."""
     text = source.read_text(encoding="utf-8")
     started = time.perf_counter()
-    run = examples.verify(doc, text, source.stem, source)
+    run = doc_examples.verify(doc, text, source.stem, source)
     seconds = time.perf_counter() - started
     api = check_api_docs(doc, text, source.stem)
     uncovered = facts.check_requirements(doc, source_checklist(text))

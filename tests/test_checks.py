@@ -1,6 +1,6 @@
 import pytest
 
-from batch.cleanup import html_to_markdown, strip_chatter
+from batch.draft_cleanup import html_to_markdown, strip_chatter
 from batch.judging import feedback
 from batch.judging.checklist import build_checklist
 from batch.judging.checks import facts, form, gaps

@@ -3,7 +3,7 @@ writer, results from really running the examples in the sandbox."""
 
 from __future__ import annotations
 
-from batch.judging import examples
+from batch.judging import doc_examples
 from batch.judging.checklist import source_checklist
 from batch.judging.checks import facts
 from batch.loop import docwriter
@@ -54,7 +54,7 @@ def doc(summary, example="", **params):
 
 
 def real_runner(calls):
-    return examples.run_calls(calls, SOURCE, "temps")[0]
+    return doc_examples.run_calls(calls, SOURCE, "temps")[0]
 
 
 def test_public_names_in_source_order_with_real_signatures_and_raises():
@@ -101,7 +101,7 @@ def test_the_doc_is_assembled_by_code_and_shows_what_running_gives():
     assert ">>> Scale('kelvin')" not in text
     assert [e["example_ran"] for e in log] == [True, False, True]
     # and the checks the loop runs on it agree: every example gives the result shown
-    verified = examples.verify(text, SOURCE, "temps")
+    verified = doc_examples.verify(text, SOURCE, "temps")
     assert verified.note == "examples run: 2 of 2 gave the result shown", verified.findings
     assert not facts.check_requirements(text, source_checklist(SOURCE))
 
@@ -114,7 +114,7 @@ def test_a_raising_example_shows_its_exception_and_a_silent_writer_leaves_the_do
     # no answer for Scale: its docstring stands in, and no example is made up
     assert "## `Scale(name, offset=0.0)`\n\nA named scale.\n\nParameters:" in text
     assert [e["answered"] for e in log] == [True, False, False]
-    assert examples.verify(text, SOURCE, "temps").note.startswith("examples run: 1 of 1")
+    assert doc_examples.verify(text, SOURCE, "temps").note.startswith("examples run: 1 of 1")
 
 
 def test_nothing_ran_means_no_example_is_shown():
@@ -134,5 +134,5 @@ def test_an_example_that_fails_for_another_reason_is_left_out():
 def test_a_function_named_like_its_module_is_the_function_in_its_examples():
     source = ('"""Chunks."""\n\n\ndef chunks(items, size):\n'
               '    return [items[i:i + size] for i in range(0, len(items), size)]\n')
-    results, why = examples.run_calls(["chunks([1, 2, 3], 2)"], source, "chunks")
+    results, why = doc_examples.run_calls(["chunks([1, 2, 3], 2)"], source, "chunks")
     assert why == "" and results[0].got.strip() == "[[1, 2], [3]]"

@@ -8,21 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from batch.judging import examples
-from batch.judging.example_rules import Rules
+from batch.judging import doc_examples
+from batch.judging.doc_examples.rules import Rules
 
 SOURCE = '"""Sums."""\n\n\ndef add(a, b):\n    return a + b\n'
 WRONG = "```python\n>>> add(2, 3)\n6\n```\n"
 
 
-def verify(tmp_path: Path, doc: str, source: str = SOURCE) -> examples.Verification:
+def verify(tmp_path: Path, doc: str, source: str = SOURCE) -> doc_examples.Verification:
     folder = tmp_path / "src"
     folder.mkdir(exist_ok=True)
     (folder / "calc.py").write_text(source)
-    return examples.verify(doc, source, "calc", folder / "calc.py")
+    return doc_examples.verify(doc, source, "calc", folder / "calc.py")
 
 
-def codes(v: examples.Verification) -> list[str]:
+def codes(v: doc_examples.Verification) -> list[str]:
     return [f["code"].split(":")[0] for f in v.findings if f["severity"] == "must_fix"]
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from batch.judging import examples
+from batch.judging import doc_examples
 
 SOURCE = '''"""Small sums."""
 
@@ -48,26 +48,26 @@ def test_doctests_fenced_or_not_and_annotated_blocks_are_examples():
            "```python\ndef add(a: int, b: int = 1) -> int\n```\n"  # a signature, not code
            "```bash\nadd 1 2\n```\n"
            "```python\nimport os\nos.getcwd()\n```\n")  # calls nothing of the module
-    found = examples.examples_in(doc, {"add"})
+    found = doc_examples.examples_in(doc, {"add"})
     assert [e.text for e in found] == [
         ">>> add(1, 2)\n3\n",
         ">>> total = add(2, 2)\n>>> _ = print(total)\n"]
 
 
 def test_annotated_expression_is_compared_with_the_comment():
-    [example] = examples.examples_in("```python\nadd(2, 2)  # -> 4\n```\n", {"add"})
+    [example] = doc_examples.examples_in("```python\nadd(2, 2)  # -> 4\n```\n", {"add"})
     assert example.text == ">>> add(2, 2)\n4\n"
 
 
 def test_a_doc_whose_examples_are_right_passes(tmp_path):
-    v = examples.verify(GOOD, SOURCE, "sums", write_module(tmp_path))
+    v = doc_examples.verify(GOOD, SOURCE, "sums", write_module(tmp_path))
     assert v.findings == [] and v.note == "examples run: 3 of 3 gave the result shown"
     assert v.seconds < 10
 
 
 def test_a_wrong_result_is_a_must_fix_with_the_real_one(tmp_path):
     doc = GOOD.replace(">>> add(2, 3)\n5", ">>> add(2, 3)\n6")
-    v = examples.verify(doc, SOURCE, "sums", write_module(tmp_path))
+    v = doc_examples.verify(doc, SOURCE, "sums", write_module(tmp_path))
     [f] = v.findings
     assert f["severity"] == "must_fix" and "shows 6" in f["message"]
     assert "gives 5" in f["message"] and v.note.startswith("examples run: 2 of 3")
@@ -75,7 +75,7 @@ def test_a_wrong_result_is_a_must_fix_with_the_real_one(tmp_path):
 
 def test_an_example_that_raises_is_a_must_fix_with_the_exception(tmp_path):
     doc = "```python\n>>> add(-5, 1)\n4\n```\n"
-    [f] = examples.verify(doc, SOURCE, "sums", write_module(tmp_path)).findings
+    [f] = doc_examples.verify(doc, SOURCE, "sums", write_module(tmp_path)).findings
     assert "raises ValueError: no negative numbers" in f["message"]
 
 
@@ -83,10 +83,10 @@ def test_sibling_and_relative_imports_work_from_a_copy_of_the_folder(tmp_path):
     write_module(tmp_path, "STEP = 7\n", name="settings")
     absolute = "from settings import STEP\n\n\ndef step():\n    return STEP\n"
     doc = "```python\n>>> step()\n7\n```\n"
-    v = examples.verify(doc, absolute, "steps", write_module(tmp_path, absolute, "steps"))
+    v = doc_examples.verify(doc, absolute, "steps", write_module(tmp_path, absolute, "steps"))
     assert v.findings == [] and "1 of 1" in v.note
     relative = absolute.replace("from settings", "from .settings")
-    v = examples.verify(doc, relative, "steps2", write_module(tmp_path, relative, "steps2"))
+    v = doc_examples.verify(doc, relative, "steps2", write_module(tmp_path, relative, "steps2"))
     assert v.findings == [] and "1 of 1" in v.note
     assert not (tmp_path / "__pycache__").exists()  # the real folder is never written
 
@@ -94,21 +94,21 @@ def test_sibling_and_relative_imports_work_from_a_copy_of_the_folder(tmp_path):
 def test_a_module_that_cannot_be_imported_is_reported_not_failed(tmp_path):
     source = "import not_installed_anywhere\n\n\ndef add(a, b):\n    return a + b\n"
     doc = "```python\n>>> add(1, 2)\n3\n```\n"
-    v = examples.verify(doc, source, "needs", write_module(tmp_path, source, "needs"))
+    v = doc_examples.verify(doc, source, "needs", write_module(tmp_path, source, "needs"))
     assert v.findings == []
     assert v.note.startswith("examples not run: needs cannot be imported")
     assert "not_installed_anywhere" in v.note
 
 
 def test_no_example_at_all_is_a_must_fix(tmp_path):
-    v = examples.verify("# sums\n\n## add(a, b=1)\n\nAdds.\n", SOURCE, "sums",
+    v = doc_examples.verify("# sums\n\n## add(a, b=1)\n\nAdds.\n", SOURCE, "sums",
                         write_module(tmp_path))
     assert [f["code"] for f in v.findings] == ["example-none"]
 
 
 def test_an_example_that_never_ends_is_stopped_and_reported(tmp_path):
     doc = "```python\n>>> while True: add(1)\n```\n"
-    v = examples.verify(doc, SOURCE, "sums", write_module(tmp_path), timeout=2)
+    v = doc_examples.verify(doc, SOURCE, "sums", write_module(tmp_path), timeout=2)
     assert [f["code"] for f in v.findings] == ["example-timeout"] and v.seconds < 8
 
 
@@ -117,7 +117,7 @@ def test_an_example_that_opens_a_file_is_refused_and_never_run(tmp_path):
     target = Path.home() / "briefloop-escape-test.txt"
     target.unlink(missing_ok=True)
     doc = f"```python\n>>> add(1)\n2\n>>> open({str(target)!r}, 'w').write('x')\n1\n```\n"
-    v = examples.verify(doc, SOURCE, "sums", write_module(tmp_path / "src"))
+    v = doc_examples.verify(doc, SOURCE, "sums", write_module(tmp_path / "src"))
     assert not target.exists()
     [f] = v.findings
     assert f["severity"] == "must_fix" and "it calls open" in f["message"]
@@ -125,8 +125,8 @@ def test_an_example_that_opens_a_file_is_refused_and_never_run(tmp_path):
 
 
 def test_without_a_sandbox_nothing_runs_and_the_note_says_so(tmp_path, monkeypatch):
-    monkeypatch.setattr(examples, "sandbox_problem", lambda: "bubblewrap is not installed")
-    v = examples.verify(GOOD, SOURCE, "sums", write_module(tmp_path))
+    monkeypatch.setattr(doc_examples, "sandbox_problem", lambda: "bubblewrap is not installed")
+    v = doc_examples.verify(GOOD, SOURCE, "sums", write_module(tmp_path))
     assert v.findings == []
     assert v.note == "examples not run: no sandbox (bubblewrap is not installed)"
 
@@ -138,12 +138,12 @@ def test_the_judged_loan_docs(name):
     _, head, body = (root / "drafts" / "loan_calc" / f"{name}.md").read_text(
         encoding="utf-8").split("---\n", 2)
     meta = yaml.safe_load(head)
-    v = examples.verify(body, source.read_text(encoding="utf-8"), "loan_calc", source)
+    v = doc_examples.verify(body, source.read_text(encoding="utf-8"), "loan_calc", source)
     assert bool(v.findings) == (meta["defect"] == "invented_number")
 
 
 def test_a_module_named_like_a_standard_one_is_the_one_run(tmp_path):
     source = "def issue(n):\n    return n + 1\n"
     doc = "```python\n>>> issue(2)\n3\n```\n"
-    v = examples.verify(doc, source, "token", write_module(tmp_path, source, "token"))
+    v = doc_examples.verify(doc, source, "token", write_module(tmp_path, source, "token"))
     assert v.findings == [] and "1 of 1" in v.note

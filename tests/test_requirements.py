@@ -3,7 +3,7 @@ Each check is shown passing a sound draft and failing a broken one."""
 
 from __future__ import annotations
 
-from batch.cleanup import strip_prompt_lines
+from batch.draft_cleanup import strip_prompt_lines
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist, build_checklist, covered
 from batch.judging.checks import facts, form, gaps

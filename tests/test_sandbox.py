@@ -1,5 +1,6 @@
-"""batch.judging.sandbox against the real bubblewrap, no mocks. Without bwrap these tests fail
-(CI installs the Debian package bubblewrap in .ci/run); they never skip."""
+"""batch.judging.doc_examples.sandbox against the real bubblewrap, no mocks. Without
+bwrap these tests fail (CI installs the Debian package bubblewrap in .ci/run); they never
+skip."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from batch.judging import sandbox
-from batch.judging.sandbox import SandboxUnavailable, run_sandboxed, sandbox_problem
+from batch.judging.doc_examples import sandbox
+from batch.judging.doc_examples.sandbox import SandboxUnavailable, run_sandboxed, sandbox_problem
 
 REPO = Path(__file__).resolve().parent.parent
 TMP = Path("/tmp")

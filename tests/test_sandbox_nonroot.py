@@ -31,8 +31,8 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 DRIVER = r"""
 import json, sys
 from pathlib import Path
-from batch.judging import examples
-from batch.judging.sandbox import run_sandboxed, sandbox_problem
+from batch.judging import doc_examples
+from batch.judging.doc_examples.sandbox import run_sandboxed, sandbox_problem
 
 project, sock, work = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
 out = {"problem": sandbox_problem()}
@@ -51,7 +51,7 @@ source = ('import os, glob\n'
 folder = project / "src"
 folder.mkdir(exist_ok=True)
 (folder / "calc.py").write_text(source)
-v = examples.verify("```python\n>>> add(2, 3)\n6\n```\n", source, "calc", folder / "calc.py")
+v = doc_examples.verify("```python\n>>> add(2, 3)\n6\n```\n", source, "calc", folder / "calc.py")
 out["verify"] = {"note": v.note, "findings": v.findings}
 print(json.dumps(out))
 """

@@ -17,7 +17,7 @@ from batch.config import Settings, mask_credentials
 from batch.errors import BriefloopError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
-from batch.judging.sandbox import sandbox_problem
+from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.outcomes import AWAITING
 from batch.run.runner import Batch, BatchSummary, BriefResult
 from batch.run.starting import bad_thread_id

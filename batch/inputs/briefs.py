@@ -25,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from batch.cleanup import encodable
+from batch.draft_cleanup import encodable
 from batch.prompts import fragment
 
 BRIEF_SUFFIXES = {".md", ".txt", ".markdown"}

@@ -2,11 +2,14 @@
 API docs the signatures and the examples run against the real module in a sandbox.
 
     checklist.py      the brief as a checklist: facts, asks, missing facts, public API
-    checks.py         the deterministic checks of a draft: findings and the code's score
+    wording.py        how code reads a sentence: words, numbers, stems, negations
+    text.py           what code measures of a text: numbers, words, runs of words
+    checks/           the code checks as a registry (one Check object each) and the
+                      code's score; checks/base.py is what a check is and is given
+    feedback.py       the critic model's points made fit to pass on
     apidocs.py        API docs of a Python file checked against its AST
-    examples.py       a doc's examples run against the module; the verdict, outside
-    example_rules.py  what an example may do before it is run at all
-    example_harness.py  runs inside the sandbox: imports the module, runs the examples
-    sandbox.py        bubblewrap around untrusted, model-written code
-    exports.py        the exported names of JS/TS/Go/Rust/Java files (tree-sitter)
+    doc_examples/     a doc's examples run against the module (rules.py what an example
+                      may do; sandbox.py bubblewrap around them; harness.py what runs
+                      inside)
+    exports/          the exported names of JS/TS/Go/Rust/Java files (tree-sitter)
 """

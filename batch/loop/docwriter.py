@@ -6,7 +6,7 @@
          parameter means, one example call (short strings: nothing to run away with)
       -> assembled by code: a heading per name with the real signature, its parameters,
          what it raises, its example
-      -> every example run against the real module (batch.judging.examples, in the sandbox):
+      -> every example run against the real module (batch.judging.doc_examples, in the sandbox):
          the result a doc shows is the one running it gives, never the model's; an
          example that does not run is left out, and then the example check says so
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from batch.judging.apidocs import params_of, render_signature
-from batch.judging.examples import CallResult
+from batch.judging.doc_examples import CallResult
 
 # (the name to document, which sample (0 first)) -> the writer's answer for it, or None
 # when it gave no valid one

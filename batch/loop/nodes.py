@@ -20,9 +20,14 @@ from typing import Any
 from langgraph.types import interrupt
 
 from batch import placeholders as ph
-from batch.cleanup import html_to_markdown, strip_chatter, strip_fence_tags, strip_prompt_lines
+from batch.draft_cleanup import (
+    html_to_markdown,
+    strip_chatter,
+    strip_fence_tags,
+    strip_prompt_lines,
+)
 from batch.errors import ModelOutputInvalid
-from batch.judging import examples
+from batch.judging import doc_examples
 from batch.judging.checks.facts import check_requirements
 from batch.judging.text import numbers_in, word_count, word_grams
 from batch.loop import docwriter, inbox, repairs
@@ -242,7 +247,7 @@ class Nodes:
         source_path = Path(brief["source_path"]) if brief.get("source_path") else None
 
         def run(calls: list[str]):
-            return examples.run_calls(calls, brief["source_text"], module, source_path)[0]
+            return doc_examples.run_calls(calls, brief["source_text"], module, source_path)[0]
 
         draft, names = docwriter.DocWriter(ask_name, run).write(module, brief["source_text"])
         log.append({"round": offset + 1, "kind": "docs by name", "names": names})

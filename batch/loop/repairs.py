@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from batch import placeholders as ph
-from batch.cleanup import strip_chatter
+from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.text import word_count
 from batch.prompts import fragment

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from batch.cleanup import encodable
+from batch.draft_cleanup import encodable
 from batch.errors import ModelOutputInvalid, PromptTooLong
 from batch.prompts import fragment
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from batch import placeholders as ph
-from batch.cleanup import encodable
+from batch.draft_cleanup import encodable
 from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox

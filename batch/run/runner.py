@@ -24,7 +24,7 @@ from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
-from batch.judging.sandbox import sandbox_problem
+from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
 from batch.outcomes import AWAITING, Outcome, status_for

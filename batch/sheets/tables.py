@@ -28,9 +28,9 @@ from typing import Any, Protocol
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from batch.cleanup import encodable
+from batch.draft_cleanup import encodable
 from batch.errors import SinkError
-from batch.output import atomic_replace
+from batch.files import atomic_replace
 from batch.store.locks import file_lock
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")

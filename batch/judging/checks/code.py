@@ -4,7 +4,7 @@ examples are not run, whether its exported names could be read at all."""
 
 from __future__ import annotations
 
-from batch.judging import examples
+from batch.judging import doc_examples
 from batch.judging.apidocs import check_api_docs
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.exports import coverage_problem
@@ -25,7 +25,7 @@ class ApiDocs(Check):
 
 class Examples(Check):
     """Every example of the docs, run against the real module, gives the result it
-    shows (batch.judging.examples)."""
+    shows (batch.judging.doc_examples)."""
 
     codes = ("example", "example-none", "example-refused", "example-timeout",
              "example-harness")
@@ -37,7 +37,7 @@ class Examples(Check):
         return self.verify(ctx)[0]
 
     def verify(self, ctx: CheckContext) -> tuple[list[Finding], str | None]:
-        run = examples.verify(ctx.draft, ctx.source_code, ctx.module, ctx.source_path)
+        run = doc_examples.verify(ctx.draft, ctx.source_code, ctx.module, ctx.source_path)
         return list(run.findings), run.note
 
 

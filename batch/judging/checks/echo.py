@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from batch.cleanup import FENCE_TAG
+from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.checklist import Requirement
 from batch.judging.checks.base import Check, CheckContext, rewrite

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from batch import placeholders as ph
-from batch.cleanup import CODE
+from batch.draft_cleanup import CODE
 from batch.judging import checklist as req
 from batch.judging import wording
 from batch.judging.checklist import Requirement

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from batch.cleanup import CODE
+from batch.draft_cleanup import CODE
 from batch.judging import wording
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.text import grams, is_degenerate, is_echo, sentences_where, word_count

@@ -17,7 +17,8 @@ before it runs, and runs only when every name it uses is one of:
 
 Anything else (import os, a dunder, a name the source only imported) refuses the
 example with the reason; it is never run. This is what the examples may do, not a
-sandbox: the sandbox (batch.judging.sandbox) still bounds what the module's own code can do.
+sandbox: the sandbox (batch.judging.doc_examples.sandbox) still bounds what the module's
+own code can do.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Runs inside the sandbox (batch.judging.examples): import the module, run each example through
+"""Runs inside the sandbox (batch.judging.doc_examples): import the module, run each example through
 doctest, print one JSON line of results. Standard library only; imports nothing of
 briefloop, whose code is not what is being tested.
 

@@ -3,12 +3,12 @@
 An example is a doctest (`>>> call(...)` and the result shown under it), in a fenced
 block or in the text, or a fenced Python block that calls the module; a line of such a
 block may show its result in a comment (`total(2, 3)  # -> 5`). Each runs in a fresh
-namespace holding the module's names, through `doctest`, inside batch.judging.sandbox (the
-examples are model-written code). A shown result that differs from the real one, or an
+namespace holding the module's names, through `doctest`, inside the sandbox (`sandbox`:
+the examples are model-written code). A shown result that differs from the real one, or an
 example that raises, is a must_fix carrying the real output, so the values a finished
 doc shows come from running the code, never from the model.
 
-Before anything runs, batch.judging.example_rules reads each example: one that does more than
+Before anything runs, batch.judging.doc_examples.rules reads each example: one that does more than
 call the module (an import of os, a dunder, open) is refused, never run. What each
 example printed comes back from the sandbox and is compared here, outside it; a run that
 does not come back whole is a must_fix, never a pass.
@@ -31,8 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from batch.judging.example_rules import Rules
-from batch.judging.sandbox import run_sandboxed, sandbox_problem
+from batch.judging.doc_examples.rules import Rules
+from batch.judging.doc_examples.sandbox import run_sandboxed, sandbox_problem
 from batch.state import Finding
 
 _FENCE = re.compile(r"^```[ \t]*([\w+-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
@@ -42,7 +42,7 @@ _SHOWN_IN_COMMENT = re.compile(r"#\s*(?:->|=>|→|returns?:?|output:?|gives:?)\s
 _PROMPT_LINE = re.compile(r"^[ \t]*>>> ", re.MULTILINE)
 COPY_LIMIT_BYTES = 20 * 1024 * 1024  # of the source's folder copied beside it
 TIMEOUT_SECONDS = 20.0
-HARNESS = Path(__file__).with_name("example_harness.py")
+HARNESS = Path(__file__).with_name("harness.py")
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ def run_calls(calls: list[str], source: str, module: str, source_path: Path | No
               timeout: float = TIMEOUT_SECONDS) -> tuple[list[CallResult] | None, str]:
     """What each call (a Python expression) gives when run against the module, in the
     sandbox: the values a doc shows under its examples. (None, why) when nothing ran.
-    A call batch.judging.example_rules refuses is not run: its result is that refusal."""
+    A call batch.judging.doc_examples.rules refuses is not run: its result is that refusal."""
     rules = Rules(source, module)
     refused = {i: rules.problem(c) for i, c in enumerate(calls)}
     to_run = [c for i, c in enumerate(calls) if refused[i] is None]
