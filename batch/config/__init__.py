@@ -108,17 +108,6 @@ def env_overrides(environ: dict[str, str] | None = None) -> dict[str, Any]:
     return out
 
 
-def _describe(err: ValidationError, origin: str) -> str:
-    first = err.errors()[0]
-    key = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    if first["type"] == "extra_forbidden":
-        what = "unknown key"
-    elif first["type"] == "value_error":
-        what = str(first["ctx"]["error"])  # our own message, without pydantic's prefix
-    else:
-        what = first["msg"]
-    more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
-    return f"{origin}: {key}: {what}{more}"
 
 
 def find_config(start: Path) -> Path:
