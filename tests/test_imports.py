@@ -1,7 +1,8 @@
 """No module of `batch` imports itself round a circle, at module level or inside a
 function: every import of a `batch` module counts (a lazy import hides a cycle from
-Python, not from the reader). `python tests/test_imports.py` prints the graph's cycles,
-for `make lint`."""
+Python, not from the reader). And the rooms are layers: a room imports only the rooms
+below it (LAYERS), but for the exceptions named with their reason. `python
+tests/test_imports.py` prints every cycle and every upward import, for `make lint`."""
 
 from __future__ import annotations
 
@@ -67,6 +68,83 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
+# The rooms of `batch`, top to bottom (docs/architecture.md): each may import the rooms
+# of the layers below its own, and nothing above or beside it.
+LAYERS: list[list[str]] = [
+    ["__main__"],
+    ["cli"],
+    ["nightly"],
+    ["cluster"],
+    ["review"],
+    ["run"],
+    ["sheets"],
+    ["loop"],
+    ["store"],
+    ["prompting"],
+    ["inputs", "models"],
+    ["judging"],
+    ["config", "state", "output", "prompts", "placeholders", "draft_cleanup"],
+    ["errors", "files", "outcomes"],
+]
+# (importer, imported): the imports allowed to run up a layer, and why
+UPWARD_ALLOWED = {
+    # an answer given in a cluster runs on in a worker: review.answer enqueues it
+    ("batch.review.threads", "batch.cluster.queue"),
+}
+
+
+def room_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def layer_violations(graph: dict[str, set[str]], layers: list[list[str]],
+                     allowed: set[tuple[str, str]] = frozenset()) -> list[str]:
+    """Every import of a room at its own layer or above, and every module in no room
+    of `layers`."""
+    level = {room: i for i, rooms in enumerate(layers) for room in rooms}
+    out = []
+    for module, targets in sorted(graph.items()):
+        mine = room_of(module)
+        if not mine:
+            continue  # the package itself
+        if mine not in level:
+            out.append(f"{module} is in no layer")
+            continue
+        wrong: dict[str, str] = {}  # room -> the module of it imported, named once
+        for target in sorted(targets, key=len):
+            theirs = room_of(target)
+            if theirs in ("", mine) or (module, target) in allowed:
+                continue
+            if theirs not in level or level[theirs] <= level[mine]:
+                wrong[theirs] = target
+        out += [f"{module} -> {target}" for target in sorted(wrong.values())]
+    return out
+
+
+def test_every_room_imports_only_the_layers_below_it():
+    assert layer_violations(import_graph(PACKAGE), LAYERS, UPWARD_ALLOWED) == []
+
+
+def test_an_import_up_a_layer_or_beside_it_is_found(tmp_path):
+    package = tmp_path / "batch"
+    for room in ("top", "low", "side"):
+        (package / room).mkdir(parents=True)
+        (package / room / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "top" / "a.py").write_text("from batch.low import b\n")  # down: fine
+    (package / "low" / "b.py").write_text("def f():\n    import batch.top.a\n")  # up
+    (package / "low" / "c.py").write_text("from batch.side import d\n")  # beside
+    (package / "side" / "d.py").write_text("")
+    (package / "stray.py").write_text("")
+    layers = [["top"], ["low", "side"]]
+    assert layer_violations(import_graph(package), layers) == [
+        "batch.low.b -> batch.top.a", "batch.low.c -> batch.side.d", "batch.stray is in no layer"]
+    assert layer_violations(import_graph(package), layers,
+                            {("batch.low.b", "batch.top.a")}) == [
+        "batch.low.c -> batch.side.d", "batch.stray is in no layer"]
+
+
 def test_no_module_of_batch_imports_itself_round_a_circle():
     assert cycles(import_graph(PACKAGE)) == []
 
@@ -84,7 +162,12 @@ def test_a_circle_is_found_also_through_an_import_inside_a_function(tmp_path):
 
 
 if __name__ == "__main__":
-    found = cycles(import_graph(PACKAGE))
+    graph = import_graph(PACKAGE)
+    found = cycles(graph)
     for component in found:
         print("import cycle: " + " -> ".join(component), file=sys.stderr)
-    sys.exit(1 if found else 0)
+    upward = layer_violations(graph, LAYERS, UPWARD_ALLOWED)
+    for line in upward:
+        print(f"import against the layers (tests/test_imports.py LAYERS): {line}",
+              file=sys.stderr)
+    sys.exit(1 if found or upward else 0)
