@@ -2,10 +2,11 @@
 
 Three different things, kept apart:
 
-    StopReason   why a thread's loop ended; only the graph sets it (routing.decide names
-                 approved / max_rounds / no_progress, the writer node error, the review
-                 node approved_by_human / rejected_by_human), and routing.final_reason
-                 reads it for the finish node and for the run log alike
+    StopReason   why a thread's loop ended: batch.loop.routing names approved,
+                 max_rounds and no_progress (decide, machine_ending); the writer node
+                 error; batch.loop.decisions approved_by_human and rejected_by_human;
+                 and the runner error for a thread that failed outside a node.
+                 routing.final_reason reads it for the finish node and the run log
     RunStatus    where a thread's run-log row stands: running, awaiting_human,
                  finished, failed
     Outcome      what one batch did with one brief: a stop reason, or that it paused

@@ -116,8 +116,8 @@ def test_the_score_counts_the_checks_that_ran_and_the_checklist_items():
     judged = checks.judge(ctx)
     ran = [c for c in checks.REGISTRY if c.applies(ctx) and type(c).__name__ != "NoText"]
     assert judged.units == sum(c.units(ctx) for c in ran)
-    items = sum(1 for r in checklist if r["kind"] in checks.Requirements.item_kinds
-                | checks.MissingFacts.item_kinds)
+    items = sum(1 for r in checklist if r["kind"] in checks.facts.Requirements.item_kinds
+                | checks.gaps.MissingFacts.item_kinds)
     assert judged.units == items + sum(1 for c in ran if c.scored and not c.item_kinds)
     assert judged.score == round(100 * (judged.units - len(judged.must_fix))
                                  / judged.units, 1)

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from batch.config.model_sections import Models, ModelSettings, OllamaHost, ollama_hosts
 from batch.config.sections import (
     Cluster,
     Google,
@@ -24,10 +25,7 @@ from batch.config.sections import (
     GSheetLog,
     Log,
     Loop,
-    Models,
-    ModelSettings,
     Notify,
-    OllamaHost,
     Paths,
     Retention,
     Retry,
@@ -36,7 +34,6 @@ from batch.config.sections import (
     ScheduleJob,
     Settings,
     Store,
-    ollama_hosts,
     parse_cron,
 )
 from batch.config.values import (

@@ -7,7 +7,13 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+
+class Strict(BaseModel):
+    # strict: `max_rounds = true` or `concurrency = "4"` is a mistake, not a 1 or a 4
+    model_config = ConfigDict(extra="forbid", strict=True)
+
 
 ENV_PREFIX = "BRIEFLOOP_"
 # Not config keys: the config file itself, who answers reviews, the review page's token

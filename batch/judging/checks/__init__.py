@@ -18,20 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from batch.judging.checks import code, echo, facts, form, gaps
 from batch.judging.checks.base import Check, CheckContext
-from batch.judging.checks.code import ApiDocs, Coverage, Examples
-from batch.judging.checks.echo import Echo
-from batch.judging.checks.facts import Contradictions, Names, Numbers, Requirements
-from batch.judging.checks.form import (
-    Banned,
-    CopiedBrief,
-    CopiedSource,
-    Html,
-    Length,
-    NoText,
-    Repeated,
-)
-from batch.judging.checks.gaps import GivenAsGap, MissingFacts, PlaceholderForms, Placeholders
 from batch.state import Finding
 
 __all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "code_score", "judge"]
@@ -39,33 +27,33 @@ __all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "code_score", "judge"]
 # In the order their findings are listed (and put to the writer). NoText comes first:
 # when it finds something, nothing else runs.
 REGISTRY: tuple[Check, ...] = (
-    NoText(),
-    CopiedBrief(),
-    Placeholders(),
-    PlaceholderForms(),
-    GivenAsGap(),
-    Repeated(),
-    Html(),
-    Numbers(),
-    Length(),
-    Banned(),
-    Requirements(),
-    MissingFacts(),
-    Contradictions(),
-    Names(),
-    Echo(),
-    ApiDocs(),
-    CopiedSource(),
-    Examples(),
-    Coverage(),
+    form.NoText(),
+    form.CopiedBrief(),
+    gaps.Placeholders(),
+    gaps.PlaceholderForms(),
+    gaps.GivenAsGap(),
+    form.Repeated(),
+    form.Html(),
+    facts.Numbers(),
+    form.Length(),
+    form.Banned(),
+    facts.Requirements(),
+    gaps.MissingFacts(),
+    facts.Contradictions(),
+    facts.Names(),
+    echo.Echo(),
+    code.ApiDocs(),
+    form.CopiedSource(),
+    code.Examples(),
+    code.Coverage(),
 )
 
-NO_TEXT = NoText.codes  # findings that mean there is no text to score
+NO_TEXT = form.NoText.codes  # findings that mean there is no text to score
 
 
-def prefix(code: str) -> str:
+def prefix(finding_code: str) -> str:
     """The part of a finding's code that names its check."""
-    return code.split(":", 1)[0]
+    return finding_code.split(":", 1)[0]
 
 
 def vouched_codes(registry: tuple[Check, ...] = REGISTRY) -> frozenset[str]:
@@ -104,7 +92,7 @@ def judge(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> Judged:
         if not check.applies(ctx):
             continue
         found, note = check.verify(ctx)
-        if isinstance(check, NoText) and found:
+        if isinstance(check, form.NoText) and found:
             return Judged(found, 0)
         findings += found
         units += check.units(ctx)
@@ -127,4 +115,4 @@ def code_score(findings: list[Finding], ctx: CheckContext,
                registry: tuple[Check, ...] = REGISTRY) -> float:
     """The code score of `findings`, found by the checks on `ctx`'s draft."""
     return score_of(findings, sum(c.units(ctx) for c in registry
-                                  if c.applies(ctx) and not isinstance(c, NoText)))
+                                  if c.applies(ctx) and not isinstance(c, form.NoText)))
