@@ -24,6 +24,10 @@ elif sys.argv[1:2] == ["soak"]:
     from bench.soak import main as soak_main
 
     soak_main(sys.argv[2:])
+elif sys.argv[1:2] == ["pages"]:
+    from bench.pages import main as pages_main
+
+    pages_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

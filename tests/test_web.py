@@ -9,8 +9,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from batch.errors import BriefloopError
+from batch.review import guard, render, web
 from batch.review import threads as review
-from batch.review import web
 from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
@@ -71,11 +71,11 @@ def test_list_shows_the_waiting_thread_with_security_headers(project, settings):
     assert f'href="/thread/{tid}"' in page.text
     assert "q3" in page.text and "Q3 memo" in page.text and "<td>100" in page.text
     assert "<td>1</td>" in page.text  # one open placeholder
-    assert page.headers["content-security-policy"] == web.CSP
+    assert page.headers["content-security-policy"] == guard.CSP
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "no-referrer"
     cookie = page.headers["set-cookie"]
-    assert web.CSRF_COOKIE in cookie and "httponly" in cookie.lower() and \
+    assert guard.CSRF_COOKIE in cookie and "httponly" in cookie.lower() and \
         "samesite=strict" in cookie.lower()
 
 
@@ -134,8 +134,11 @@ def test_reject_with_a_reason(project, settings):
         done = post(client, tid, {"action": "reject", "reason": "Wrong audience", "name": "bo"})
         assert done.status_code == 303
         assert "rejected_by_human" in client.get("/").text
-        gone = client.get(f"/thread/{tid}")
-    assert gone.status_code == 404 and "not waiting for a person" in gone.text
+        told = client.get(f"/thread/{tid}")
+    # no longer waiting: the page tells its story, with no form to answer it
+    assert told.status_code == 200 and 'id="answer"' not in told.text
+    assert '<strong id="ended">rejected by human</strong>' in told.text
+    assert "<strong>reject</strong> by bo" in told.text and "Wrong audience" in told.text
     rec = record(settings, tid)
     assert rec["stop_reason"] == "rejected_by_human" and rec["decision_note"] == "Wrong audience"
     assert rec["decided_by"] == "bo" and not (project / "output" / "q3.md").exists()
@@ -260,13 +263,13 @@ def test_model_written_html_is_escaped(project):
 
 def test_render_draft_escapes_and_marks_placeholders():
     ph = "[FACT NEEDED: <b>who</b> & *why*]"
-    html = str(web.render_draft(f"# Title\n\nAsk {ph} now <i>x</i>.", [ph]))
+    html = str(render.render_draft(f"# Title\n\nAsk {ph} now <i>x</i>.", [ph]))
     assert "<h1>Title</h1>" in html
     assert "&lt;b&gt;who&lt;/b&gt; &amp; *why*" in html and "<b>" not in html
     assert "&lt;i&gt;x&lt;/i&gt;" in html
     assert html.count("<mark") == 1
-    assert str(web.score_chart([])) == ""
-    chart = str(web.score_chart([40, 75.5, 100]))
+    assert str(render.score_chart([])) == ""
+    chart = str(render.score_chart([40, 75.5, 100]))
     assert chart.startswith("<svg") and chart.count("<rect") == 3 and "<polyline" in chart
 
 
@@ -287,7 +290,7 @@ def test_a_placeholder_inside_a_link_title_or_an_image_alt_stays_plain_text():
     ph = "[FIGURE NEEDED: q3 revenue]"
     draft = (f'See [the table](http://example.com/ "{ph} x") and ![{ph}](x.png).\n\n'
              f"Revenue: {ph}. Again: {ph}.")
-    html = str(web.render_draft(draft, [ph]))
+    html = str(render.render_draft(draft, [ph]))
     tags = re.findall(r"<[^>]*>", html)
     assert not any("<mark" in t[1:] or "bfph" in t for t in tags)  # no markup in a tag
     assert 'title="[FIGURE NEEDED: q3 revenue] x"' in html

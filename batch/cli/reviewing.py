@@ -25,10 +25,12 @@ from batch.cli.base import (
     print_result,
     user_error,
 )
+from batch.cli.stories import print_story
 from batch.errors import BriefloopError
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
 from batch.review import threads as review_mod
+from batch.review.history import story
 from batch.run.runner import (
     Batch,
 )
@@ -66,6 +68,19 @@ def review_list(ctx: click.Context, as_json: bool) -> None:
                       f"{i.score:.1f}" if i.score is not None else "", str(len(i.needs)),
                       i.waiting_since[:19])
     out.print(table)
+
+
+@review.command("history")
+@click.argument("thread")
+@click.pass_context
+def review_history(ctx: click.Context, thread: str) -> None:
+    """Show a thread's story, waiting or not: every round's findings, what the writer was
+    asked to do, what changed in the draft, the score, and every decision."""
+    with open_batch(ctx) as batch:
+        found = story(batch, thread)
+    if found is None:
+        raise UserError(f"no thread {thread!r} (briefloop runs lists them)")
+    print_story(found)
 
 
 @review.command("show")

@@ -25,9 +25,10 @@ from batch.cli.base import (
     print_result,
     user_error,
 )
+from batch.cli.stories import print_batch
 from batch.errors import BriefloopError
 from batch.nightly.job import run_job
-from batch.outcomes import OUTCOME_ORDER, RUN_STATUSES, label
+from batch.outcomes import AWAITING, OUTCOME_ORDER, RUN_STATUSES, STOP_REASONS, label
 from batch.review import threads as review_mod
 from batch.run import signals as stopping
 from batch.run.runner import (
@@ -35,6 +36,7 @@ from batch.run.runner import (
     BatchSummary,
     BriefResult,
     Progress,
+    batch_runs,
     list_runs,
     sync_now,
 )
@@ -176,13 +178,32 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON.")
 @click.option("--status", type=click.Choice(RUN_STATUSES),
               help="Only runs with this status.")
+@click.option("--batch", "which", metavar="last|ID",
+              help="Only the runs of one batch (`last`: the newest), with its counts.")
+@click.option("--outcome", type=click.Choice([*sorted(STOP_REASONS), AWAITING, "failed"]),
+              help="With --batch: only runs that ended so.")
+@click.option("--brief", metavar="TEXT", help="With --batch: only briefs whose id holds TEXT.")
 @click.pass_context
-def runs(ctx: click.Context, as_json: bool, status: str | None) -> None:
-    """List the run log: one record per brief thread."""
+def runs(ctx: click.Context, as_json: bool, status: str | None, which: str | None,
+         outcome: str | None, brief: str | None) -> None:
+    """List the run log: one record per brief thread (or one batch's, with --batch)."""
     settings = load_settings(ctx)
-    records = list_runs(settings, status)
+    if which is None and (outcome or brief):
+        raise UserError("--outcome and --brief go with --batch")
+    try:
+        batch_row, records = (batch_runs(settings, which, outcome, brief) if which
+                              else (None, list_runs(settings, status)))
+    except BriefloopError as e:
+        raise user_error(e) from None
+    if status and batch_row is not None:
+        records = [r for r in records if r["status"] == status]
     if as_json:
-        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(records if batch_row is None else
+                              {"batch": batch_row, "runs": records},
+                              indent=2, ensure_ascii=False))
+        return
+    if batch_row is not None:
+        print_batch(batch_row, records)
         return
     table = Table(show_header=True)
     for col in ("run", "brief", "status", "stop reason", "rounds", "scores", "calls",

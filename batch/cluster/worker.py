@@ -30,6 +30,7 @@ from batch.config import Settings
 from batch.errors import LockBusy, StoreError
 from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING
+from batch.review.links import linker
 from batch.run.runner import Batch
 from batch.sheets.sync import make_sinks, sync_all
 from batch.store.backends import open_runlog
@@ -215,10 +216,12 @@ def _notify(batch: Batch, batch_id: int) -> None:
     ledger = _ledger(batch)
     row = batch.runlog.batch(batch_id) or {}
     records = ledger.runs_of(batch_id)
+    link = linker(batch.settings, batch.runlog)
     report = notify.Report(
         dict(row.get("counts") or {}),
         [notify.Waiting(r["brief_id"], r["title"],
-                        [n["placeholder"] for n in r["needs_from_human"]])
+                        [n["placeholder"] for n in r["needs_from_human"]],
+                        link(r["thread_id"]) if link else "")
          for r in records if r["status"] == AWAITING],
         [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
         str(row.get("source", "")))

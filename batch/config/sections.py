@@ -234,6 +234,11 @@ class Notify(Strict):
     webhook_url: str = Field("", description="POST `{\"text\": ...}` here; empty: none.")
     review_url: str = Field("", description="The link in the message: the review page "
                             "or sheet.")
+    thread_links: bool = Field(
+        True, description="Link each waiting text to its own page on the review page at "
+        "`review_url` (false when `review_url` is something else).")
+    link_days: float = Field(7.0, gt=0, description="How long such a link works, in "
+                             "days, off loopback (where it carries a token of its own).")
     timeout_seconds: float = Field(10.0, gt=0, description="Seconds one send may take.")
     attempts: int = Field(3, ge=1, le=10, description="Tries of a transient failure "
                           "(refused, timeout, SMTP 4xx, HTTP 429/5xx).")

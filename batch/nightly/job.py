@@ -16,6 +16,7 @@ from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.models import RoleModel
 from batch.outcomes import AWAITING
 from batch.review import sheet as review_sheet
+from batch.review.links import linker
 from batch.run import notify
 from batch.run.runner import Batch, BatchSummary, Progress
 from batch.run.signals import STOP
@@ -44,6 +45,7 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
             if not batch.local:  # a cluster: the workers run the briefs
                 return _enqueued(batch, source, rerun, job)
             summary = _recorded(batch, source, rerun, concurrency, job)
+            link = linker(settings, batch.runlog)
     except LockBusy:
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
@@ -54,19 +56,21 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
             {"error": 1}, [], [("the whole batch", str(e))], str(source)))
         raise
     # After the lock: a slow mail server must not hold up the next batch.
-    report = notify_report(settings, summary, source)
+    report = notify_report(settings, summary, source, link)
     if notify.should_notify(report):
         summary.warnings += notify.send(notify.settings_for(settings), report)
     return summary
 
 
-def notify_report(settings: Settings, summary: BatchSummary,
-                  source: str | Path) -> notify.Report:
+def notify_report(settings: Settings, summary: BatchSummary, source: str | Path,
+                  link: Callable[[str], str] | None = None) -> notify.Report:
     """What the message after a batch says: every text that waits for a person (new or
-    still waiting: a reminder each night) and every brief that failed."""
+    still waiting: a reminder each night), with its link (`link`, from its thread id),
+    and every brief that failed."""
     waiting = [notify.Waiting(r.brief_id, (r.record or {}).get("title", ""),
                               [n["placeholder"] for n in
-                               (r.record or {}).get("needs_from_human") or []])
+                               (r.record or {}).get("needs_from_human") or []],
+                              link(r.thread_id) if link else "")
                for r in summary.results if r.outcome in (AWAITING, "waiting")]
     failed = [(r.brief_id, r.error or "error") for r in summary.results
               if r.outcome == "error"]
@@ -77,6 +81,7 @@ def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | 
               job: str | None) -> BatchSummary:
     """The batch, with its start, end and counts in the run log's batches table."""
     batch_id = batch.runlog.batch_started(str(source), job)
+    batch.batch_id = batch_id
     try:
         summary = _pull_run_publish(batch, source, rerun, concurrency)
     except StoreError:
@@ -84,6 +89,8 @@ def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | 
     except BaseException as e:
         batch.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
         raise
+    finally:
+        batch.batch_id = None
     status = "stopped" if STOP.is_set() else ("failed" if summary.failed else "ok")
     batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
     return summary

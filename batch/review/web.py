@@ -20,19 +20,14 @@ from __future__ import annotations
 
 import hmac
 import inspect
-import re
-import secrets
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, unquote
 
 import jinja2
-from markdown_it import MarkdownIt
-from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
@@ -42,19 +37,15 @@ from starlette.templating import Jinja2Templates
 from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
 from batch.models import RoleModel
+from batch.review import history
 from batch.review import threads as review
+from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
+from batch.review.links import SECRET_NAME
+from batch.review.pages import runs_view, story_view
+from batch.review.render import render_draft, score_chart
 from batch.run.runner import Batch
+from batch.store.backends import open_runlog
 
-CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "form-action 'self'; frame-ancestors 'none'")
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store",
-}
-TOKEN_COOKIE = "briefloop_token"
-CSRF_COOKIE = "briefloop_csrf"
 FLASH_COOKIE = "briefloop_flash"
 ACTIONS = ("approve", "edit", "revise", "reject")
 # A review answer is a few fields of text (an edited draft at most): a larger body is
@@ -62,86 +53,6 @@ ACTIONS = ("approve", "edit", "revise", "reject")
 MAX_FORM_BYTES = 1024 * 1024
 MAX_FORM_FIELDS = 200
 
-_markdown = MarkdownIt("commonmark", {"html": False})
-
-
-# -- rendering ---------------------------------------------------------------------------
-
-def render_draft(draft: str, placeholders: list[str]) -> Markup:
-    """The draft as HTML (CommonMark, raw HTML escaped), each placeholder in a <mark>.
-
-    Placeholders are swapped for plain alphanumeric markers before Markdown sees the
-    text (so their brackets and colons stay literal) and put back, escaped, after it:
-    as a <mark> in text, as the plain text they were inside a tag (a link's title, an
-    image's alt), and with the id only on the first mark of each."""
-    nonce = secrets.token_hex(6)
-    source = draft
-    found: dict[str, tuple[int, str]] = {}
-    # longest first: a placeholder inside another one must not split it
-    order = sorted(enumerate(placeholders, start=1), key=lambda p: -len(p[1]))
-    for number, placeholder in order:
-        if not placeholder or placeholder not in source:
-            continue
-        marker = f"bfph{nonce}x{number}x"
-        source = source.replace(placeholder, marker)
-        found[marker] = (number, placeholder)
-    html = _markdown.render(source)  # every character of the draft escaped here
-    if not found:
-        return Markup(html)
-    pattern = re.compile("|".join(re.escape(m) for m in found))
-    seen: set[str] = set()
-
-    def mark(m: re.Match) -> str:
-        number, placeholder = found[m.group(0)]
-        first = m.group(0) not in seen
-        seen.add(m.group(0))
-        return str(Markup('<mark class="ph"{id}><a href="#field-{n}">{text}<sup>{n}</sup>'
-                          '</a></mark>').format(
-            n=number, text=placeholder,
-            id=Markup(' id="ph-{}"').format(number) if first else ""))
-
-    out = []
-    for piece in re.split(r"(<[^>]*>)", html):
-        if piece.startswith("<"):
-            piece = pattern.sub(lambda m: str(escape(found[m.group(0)][1])), piece)
-        else:
-            piece = pattern.sub(mark, piece)
-        out.append(piece)
-    return Markup("".join(out))
-
-
-def score_chart(history: list[float], width: int = 320, height: int = 90) -> Markup:
-    """The score per round as an inline SVG bar chart (no script, no external file)."""
-    if not history:
-        return Markup("")
-    top = max(100.0, *(float(s or 0) for s in history))
-    pad, label_h = 4, 14
-    slot = (width - 2 * pad) / len(history)
-    bar_w = min(36.0, max(4.0, slot * 0.7))
-    plot_h = height - label_h - pad
-    parts = [Markup('<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-                    'width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
-                    '<title>Score per round</title>'
-                    '<line x1="0" y1="{b}" x2="{w}" y2="{b}" stroke="#999"/>'
-                    ).format(w=width, h=height, b=pad + plot_h)]
-    points = []
-    for i, score in enumerate(history):
-        value = float(score or 0)
-        bar_h = plot_h * value / top
-        x = pad + i * slot + (slot - bar_w) / 2
-        y = pad + plot_h - bar_h
-        points.append(f"{x + bar_w / 2:.1f},{y:.1f}")
-        parts.append(Markup(
-            '<rect x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="#6b8fd6">'
-            '<title>round {r}: {s:g}</title></rect>'
-            '<text x="{cx:.1f}" y="{ty}" font-size="10" text-anchor="middle">{s:g}</text>'
-        ).format(x=x, y=y, bw=bar_w, bh=bar_h, r=i + 1, s=value, cx=x + bar_w / 2,
-                 ty=height - 2))
-    if len(points) > 1:
-        parts.append(Markup('<polyline points="{p}" fill="none" stroke="#c0392b" '
-                            'stroke-width="1.5"/>').format(p=" ".join(points)))
-    parts.append(Markup("</svg>"))
-    return Markup("").join(parts)
 
 
 def _templates() -> Jinja2Templates:
@@ -153,7 +64,9 @@ def _templates() -> Jinja2Templates:
 # -- what the pages show (run in a worker thread, one Batch per request) --------------------
 
 def thread_view(batch: Batch, thread_id: str) -> dict[str, Any]:
+    """A waiting thread's page: what to answer, and its story so far."""
     item = review.require_waiting(batch, thread_id)
+    told = history.story(batch, thread_id)
     values = batch.snapshot(thread_id).values
     findings = sorted(values.get("findings", []) or [],
                       key=lambda f: f.get("severity") != "must_fix")
@@ -168,6 +81,7 @@ def thread_view(batch: Batch, thread_id: str) -> dict[str, Any]:
         "findings": [] if item.stopped else findings,
         "chart": score_chart(item.score_history),
         "superseded": item.superseded_note(),
+        **(story_view(told) if told is not None else {"story": None, "rounds": []}),
     }
 
 
@@ -218,81 +132,6 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
 
 # -- the app --------------------------------------------------------------------------------
 
-class Guard(BaseHTTPMiddleware):
-    """The access token (when there is one), the CSRF cookie and the security headers."""
-
-    def __init__(self, app, token: str | None):
-        super().__init__(app)
-        self.token = token
-
-    async def dispatch(self, request: Request, call_next) -> Response:
-        if self.token is not None:
-            given = request.query_params.get("token")
-            if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
-                # Trade the token in the address for a cookie, and drop it from the URL.
-                rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-                # a path of this site only: "//evil.example/" would send the browser away
-                path = "/" + request.url.path.lstrip("/\\")
-                target = path + (f"?{urlencode(rest)}" if rest else "")
-                response: Response = RedirectResponse(target, status_code=303)
-                response.set_cookie(TOKEN_COOKIE, self.token, httponly=True,
-                                    samesite="strict", path="/")
-                return with_headers(response)
-            cookie = request.cookies.get(TOKEN_COOKIE, "")
-            if not hmac.compare_digest(cookie.encode(), self.token.encode()):
-                return with_headers(PlainTextResponse(
-                    "401: this review page needs its token (open it with ?token=...)",
-                    status_code=401))
-        csrf = request.cookies.get(CSRF_COOKIE)
-        fresh = None
-        if not csrf or len(csrf) < 32:
-            fresh = csrf = secrets.token_urlsafe(32)
-        request.state.csrf = csrf
-        request.state.csrf_fresh = fresh is not None
-        response = await call_next(request)
-        if fresh is not None:
-            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/")
-        return with_headers(response)
-
-
-async def body_within(request: Request, limit: int) -> bool:
-    """Read the body (kept for request.form()) unless it is over `limit` bytes: False
-    then, having read at most `limit` + one chunk of it."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        return False
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return False
-        chunks.append(chunk)
-    request._body = b"".join(chunks)  # what request.body() and .form() read from then on
-    return True
-
-
-def with_headers(response: Response) -> Response:
-    for key, value in SECURITY_HEADERS.items():
-        response.headers[key] = value
-    return response
-
-
-def origin_ok(request: Request) -> bool:
-    """False for a POST a browser says came from another site. With Referrer-Policy
-    no-referrer a browser sends `Origin: null` even from our own page, so "null" is taken
-    only when Sec-Fetch-Site (which browsers always send) says same-origin; the CSRF
-    token is checked as well in any case."""
-    site = request.headers.get("sec-fetch-site")
-    if site is not None and site not in ("same-origin", "none"):
-        return False
-    origin = request.headers.get("origin")
-    if origin is None:
-        return True
-    if origin == "null":
-        return site == "same-origin"
-    return origin == f"{request.url.scheme}://{request.url.netloc}"
-
-
 def create_app(settings: Settings, *, token: str | None = None,
                models: dict[str, RoleModel | None] | None = None, strict: bool = False,
                allowed_hosts: list[str] | None = None) -> Starlette:
@@ -304,9 +143,18 @@ def create_app(settings: Settings, *, token: str | None = None,
     def open_batch() -> Batch:
         return Batch(settings, models=models, strict=strict)
 
+    secret: list[bytes] = []
+
+    def link_secret() -> bytes:
+        """The project's key for links to one thread, read once."""
+        if not secret:
+            with open_runlog(settings) as log:
+                secret.append(log.secret(SECRET_NAME))
+        return secret[0]
+
     def page(request: Request, name: str, context: dict[str, Any],
              status_code: int = 200) -> Response:
-        context = {"csrf": request.state.csrf, **context}
+        context = {"csrf": request.state.csrf, "scoped": request.state.scoped, **context}
         return templates.TemplateResponse(request, name, context, status_code=status_code)
 
     async def index(request: Request) -> Response:
@@ -329,16 +177,43 @@ def create_app(settings: Settings, *, token: str | None = None,
     async def thread(request: Request) -> Response:
         thread_id = request.path_params["thread_id"]
 
-        def load() -> dict[str, Any]:
+        def load() -> dict[str, Any] | None:
             with open_batch() as batch:
-                return thread_view(batch, thread_id)
+                if review.waiting(batch, thread_id) is not None:
+                    return thread_view(batch, thread_id)
+                told = history.story(batch, thread_id)
+                return None if told is None else {"story": told}
 
-        try:
-            view = await run_in_threadpool(load)
-        except BriefloopError as e:
-            return page(request, "error.html", {"message": str(e)}, status_code=404)
+        view = await run_in_threadpool(load)
+        if view is None:
+            return page(request, "error.html", {"message": f"no thread {thread_id!r}"},
+                        status_code=404)
+        if "item" not in view:  # finished, failed or still running: its story
+            flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
+            response = page(request, "story.html", {**story_view(view["story"]),
+                                                    "flash": flash})
+            if flash:
+                response.delete_cookie(FLASH_COOKIE, path="/")
+            return response
         return page(request, "thread.html", {**view, "form": empty_form(view), "error": "",
                                              "can_edit": supports_edit()})
+
+    async def runs_page(request: Request) -> Response:
+        query = request.query_params
+        number = int(query["page"]) if query.get("page", "").isdigit() else 1
+        outcome, brief = query.get("outcome") or None, query.get("brief") or None
+        one = request.path_params.get("batch_id")
+
+        def load() -> dict[str, Any]:
+            with open_runlog(settings) as log:
+                return runs_view(log, int(one) if one is not None else None,
+                                 max(1, number), outcome, brief)
+
+        view = await run_in_threadpool(load)
+        if view is None:
+            return page(request, "error.html", {"message": f"no batch {one}"},
+                        status_code=404)
+        return page(request, "runs.html", view)
 
     async def answer(request: Request) -> Response:
         thread_id = request.path_params["thread_id"]
@@ -386,16 +261,20 @@ def create_app(settings: Settings, *, token: str | None = None,
                                                  "action": action,
                                                  "can_edit": supports_edit()},
                         status_code=status)
-        response = RedirectResponse("/", status_code=303)
+        # a link's token opens this thread only: its page then tells the outcome
+        target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
+        response = RedirectResponse(target, status_code=303)
         response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
                             path="/", max_age=120)
         return response
 
-    middleware = [Middleware(Guard, token=token)]
+    middleware = [Middleware(Guard, token=token, link_secret=link_secret)]
     if allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
     routes = [
         Route("/", index, methods=["GET"]),
+        Route("/runs", runs_page, methods=["GET"]),
+        Route("/runs/{batch_id:int}", runs_page, methods=["GET"]),
         Route("/thread/{thread_id}", thread, methods=["GET"]),
         Route("/thread/{thread_id}", answer, methods=["POST"]),
     ]

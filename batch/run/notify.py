@@ -44,6 +44,7 @@ class Waiting:
     brief_id: str
     title: str
     needs: list[str]
+    link: str = ""  # its own page on the review page, when the message links threads
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,8 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
                 lines += [f"    needs {_one_line(need)}" for need in w.needs]
             else:
                 lines.append("    needs your review")
+            if w.link:
+                lines.append(f"    open: {w.link}")
     if report.failed:
         lines += ["", f"Failed ({len(report.failed)}):"]
         lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}"

@@ -121,6 +121,8 @@ class Batch:
         self._sync_lock = threading.Lock()
         self._last_sync: dict[str, float] = {}
         self._runs = 0  # batches under way in run(): log.sync_interval applies meanwhile
+        # the run log's batches row of the batch under way, recorded with each run it runs
+        self.batch_id: int | None = None
 
     # What the batch works with, by the names the code reads them by.
     @property
@@ -366,6 +368,8 @@ class Batch:
             reason = final_reason(values)
             fields.update(status=status_for(reason), stop_reason=reason, ended_at=now())
         fields.setdefault("models", self.models.labels())
+        if self.batch_id is not None:
+            fields["batch_id"] = self.batch_id
         record = self.runlog.upsert(thread_id, error=values.get("writer_error"), **fields)
         self.sync(force=False)
         return record
@@ -405,6 +409,18 @@ def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | N
 def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, Any]]:
     with open_runlog(settings) as log:
         return log.all(status)
+
+
+def batch_runs(settings: Settings, which: str, outcome: str | None = None,
+               brief: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A batch (`last` or its id) and every run it ran, in start order."""
+    with open_runlog(settings) as log:
+        row = log.resolve_batch(which)
+        if row is None:
+            raise BriefloopError(f"no batch {which!r} in the run log" if which != "last"
+                                 else "no batch has run yet")
+        records, _ = log.runs_of_batch(row["id"], outcome, brief, limit=None)
+    return row, records
 
 
 

@@ -25,7 +25,15 @@ import sqlalchemy as sa
 
 from batch.config import mask_credentials
 from batch.errors import StoreError
-from batch.store.schema import RUN_COLUMN_DOCS, batches, migrate, runs, sink_sync
+from batch.store.schema import (
+    RUN_COLUMN_DOCS,
+    batches,
+    migrate,
+    runs,
+    secrets,
+    sink_sync,
+    tasks,
+)
 
 # Fields in the order the spreadsheet views show them.
 FIELDS = [
@@ -38,7 +46,7 @@ FIELDS = [
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
                "uncovered", "checklist", "hosts"}
 # Bookkeeping of the run log itself, not shown in the sheets.
-INTERNAL_FIELDS = ("version", "seq")
+INTERNAL_FIELDS = ("version", "seq", "batch_id")
 
 
 def column_reference() -> str:
@@ -200,7 +208,7 @@ class RunLog:
 
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
-        unknown = set(fields) - set(FIELDS)
+        unknown = set(fields) - {*FIELDS, "batch_id"}
         if unknown:
             raise KeyError(f"unknown run fields: {sorted(unknown)}")
         values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else v
@@ -222,6 +230,17 @@ class RunLog:
                     conn.execute(update)
             found = conn.execute(sa.select(runs).where(runs.c.thread_id == thread_id)).one()
         return _record(found)
+
+    def secret(self, name: str) -> bytes:
+        """The project's secret `name`: 32 random bytes made by the first process that
+        asks, the same for every process that shares this database."""
+        with self._tx() as conn:
+            conn.execute(_insert(conn, secrets).values(
+                name=name, value=os.urandom(32).hex(), created_at=now()
+            ).on_conflict_do_nothing(index_elements=["name"]))
+            value = conn.execute(sa.select(secrets.c.value).where(secrets.c.name == name)
+                                 ).scalar_one()
+        return bytes.fromhex(value)
 
     # -- batches ----------------------------------------------------------------------
     def batch_started(self, source: str, job: str | None = None,
@@ -270,6 +289,50 @@ class RunLog:
         if job is not None:
             query = query.where(batches.c.job == job)
         return self._batch_rows(query)
+
+    def latest_batches(self, limit: int = 20,
+                       offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """A page of the batches, newest first, and how many there are in all."""
+        query = sa.select(batches).order_by(batches.c.id.desc()).limit(limit).offset(offset)
+        with self.engine.connect() as conn:
+            total = conn.execute(sa.select(sa.func.count()).select_from(batches)).scalar_one()
+        return self._batch_rows(query), total
+
+    def runs_of_batch(self, batch_id: int, outcome: str | None = None, brief: str | None = None,
+                      limit: int | None = 50,
+                      offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+        """A page of the runs a batch ran, in start order, and how many match in all.
+        `outcome`: a stop reason (`awaiting_human` too) or `failed`; `brief`: part of
+        the brief id. A run from before batches were kept with their runs is placed in
+        the batch whose time span holds its last change."""
+        row = self.batch(batch_id)
+        if row is None:
+            return [], 0
+        queued = sa.select(tasks.c.thread_id).where(tasks.c.batch_id == batch_id)
+        until = row.get("ended_at") or now_precise()
+        where = sa.or_(runs.c.batch_id == batch_id, runs.c.thread_id.in_(queued),
+                       sa.and_(runs.c.batch_id.is_(None), runs.c.updated_at >= row["started_at"],
+                               runs.c.updated_at <= until))
+        if outcome == "failed":
+            where = sa.and_(where, runs.c.status == "failed")
+        elif outcome:
+            where = sa.and_(where, runs.c.stop_reason == outcome)
+        if brief:
+            escaped = "".join("\\" + c if c in "\\%_" else c for c in brief)
+            where = sa.and_(where, runs.c.brief_id.like(f"%{escaped}%", escape="\\"))
+        query = (sa.select(runs).where(where).order_by(runs.c.seq, runs.c.run_id)
+                 .limit(limit).offset(offset))  # limit None: every one
+        with self.engine.connect() as conn:
+            total = conn.execute(sa.select(sa.func.count()).select_from(runs).where(where)
+                                 ).scalar_one()
+        return self.records(query), total
+
+    def resolve_batch(self, which: str) -> dict[str, Any] | None:
+        """A batch by its id, or `last`: the newest."""
+        if which == "last":
+            found, _ = self.latest_batches(limit=1)
+            return found[0] if found else None
+        return self.batch(int(which)) if which.isdigit() else None
 
     def batch(self, batch_id: int) -> dict[str, Any] | None:
         found = self._batch_rows(sa.select(batches).where(batches.c.id == batch_id))

@@ -59,6 +59,8 @@ runs = sa.Table(
     sa.Column("seq", sa.BigInteger, nullable=False, server_default="0"),
     # which model host served each call, in order ("writer@http://gpu1:11434")
     sa.Column("hosts", sa.Text, nullable=False, server_default="[]"),
+    # the batch that last ran the thread (batches.id); unset for a run before it was kept
+    sa.Column("batch_id", sa.Integer, index=True),
 )
 
 # What each run-log column holds: the one description docs/run-log.md's column reference is
@@ -99,6 +101,7 @@ RUN_COLUMN_DOCS: dict[str, str] = {
     "verification": "what running an API doc's examples verified, or why nothing was run",
     "seq": "the start order across processes and machines",
     "hosts": "which model host served each call, in order (`writer@http://gpu-1:11434`)",
+    "batch_id": "the batch that last ran the thread (the runs page groups by it)",
 }
 assert set(RUN_COLUMN_DOCS) == set(runs.c.keys()), "a run-log column without its description"
 
@@ -142,6 +145,15 @@ tasks = sa.Table(
     sa.Column("message", sa.Text),
 )
 
+# Secrets the processes of one project share through its database: the key that signs
+# the review page's links to one thread (batch.review.links). Made once, never shown.
+secrets = sa.Table(
+    "secrets", metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+
 
 # -- the steps ---------------------------------------------------------------------------
 
@@ -169,7 +181,7 @@ def _create(conn: sa.Connection, table: sa.Table, *, without: tuple[str, ...] = 
 
 
 _RUNS_LATER = ("version", "decided_by", "decided_at", "decision_note", "checklist",
-               "uncovered", "verification", "seq", "hosts")
+               "uncovered", "verification", "seq", "hosts", "batch_id")
 
 
 def _m001_runs(conn: sa.Connection) -> None:
@@ -214,9 +226,20 @@ def _m008_task_message(conn: sa.Connection) -> None:
     _add_columns(conn, tasks, "message")
 
 
+def _m009_batch_of_run(conn: sa.Connection) -> None:
+    # Which batch ran a thread, for the runs page; older runs are placed by time.
+    _add_columns(conn, runs, "batch_id")
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_runs_batch_id ON runs (batch_id)")
+
+
+def _m010_secrets(conn: sa.Connection) -> None:
+    _create(conn, secrets)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
-    _m006_verification, _m007_cluster, _m008_task_message,
+    _m006_verification, _m007_cluster, _m008_task_message, _m009_batch_of_run,
+    _m010_secrets,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)

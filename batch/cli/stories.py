@@ -1,0 +1,90 @@
+"""The night and a text's story in the terminal: a batch's runs (`runs --batch`) and a
+thread's rounds with their findings and diffs (`review history`), printed with rich."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.markup import escape
+from rich.text import Text
+
+from batch.cli.base import out
+from batch.outcomes import OUTCOME_ICONS, label
+from batch.review.history import Story
+
+_BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(scores: list[float]) -> str:
+    """Scores 0-100 as one bar each: the score history at a glance."""
+    return "".join(_BARS[min(len(_BARS) - 1, int(s / 100 * len(_BARS)))] for s in scores)
+
+
+def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row.get("counts", {}).items()))
+    out.print(escape(f"batch {row['id']}{' (' + row['job'] + ')' if row.get('job') else ''}: "
+                     f"{row['source']}, {row['started_at'][:19]} to "
+                     f"{(row.get('ended_at') or 'now')[:19]}, {row['status']}"
+                     f"{': ' + counts if counts else ''}"), highlight=False, soft_wrap=True)
+    if not records:
+        out.print("no runs in this batch")
+        return
+    for r in records:
+        history = r["score_history"]
+        scores = (f" · {sparkline(history)} {' → '.join(f'{s:g}' for s in history)}"
+                  if history else "")
+        title = f" ({r['title']})" if r.get("title") else ""
+        out.print(escape(
+            f"{OUTCOME_ICONS.get(r['stop_reason'] or '', '·')} {r['brief_id']}{title}: "
+            f"{label(r['stop_reason'] or r['status'])} · {r['rounds']} round(s){scores} · "
+            f"{r['model_calls']} call(s), {r['input_tokens']}/{r['output_tokens']} tokens, "
+            f"{r['model_seconds']:.1f} model s"), highlight=False, soft_wrap=True)
+        needs = f" · needs {', '.join(r['needs_from_human'])}" if r["needs_from_human"] else ""
+        out.print(escape(f"    thread {r['thread_id']}{needs}"), highlight=False,
+                  soft_wrap=True)
+
+
+def changes_text(story_round: Any) -> Text:
+    """A round's draft with what changed against the round before, as wdiff writes it:
+    `{+inserted+}` in green, `[-deleted-]` in red and struck through (the marks stay
+    readable where there is no colour: a log, a pipe)."""
+    text = Text()
+    for change in story_round.changes:
+        if change.op == "+":
+            text.append("{+" + change.text + "+}", style="green")
+        elif change.op == "-":
+            text.append("[-" + change.text + "-]", style="red strike")
+        else:
+            text.append(change.text)
+    return text
+
+
+def print_story(story: Story) -> None:
+    title = f" — {story.title}" if story.title else ""
+    ended = label(story.stop_reason or story.status)
+    out.print(escape(f"thread {story.thread_id}: brief {story.brief_id}{title} ({ended})"),
+              highlight=False, soft_wrap=True)
+    if story.pruned:
+        out.print("earlier rounds were pruned by `briefloop gc`: only the last is kept",
+                  highlight=False)
+    for r in story.rounds:
+        moved = "" if r.score_change is None else f" ({r.score_change:+g})"
+        score = "" if r.score is None else f", score {r.score:g}{moved}"
+        out.rule(escape(f"round {r.number}{score}"))
+        for step in r.writer:
+            out.print(escape(f"  writer: {step}"), highlight=False, soft_wrap=True)
+        if r.changes:
+            out.print(escape(f"  changed: +{r.inserted} / -{r.deleted} words"), highlight=False)
+            out.print(changes_text(r), soft_wrap=True)
+        else:
+            out.print(Text(r.draft), soft_wrap=True)
+        for point in r.must_fix:
+            out.print(escape(f"  must fix: {point}"), highlight=False, soft_wrap=True)
+        for point in r.would_improve:
+            out.print(escape(f"  would improve: {point}"), highlight=False, soft_wrap=True)
+    for d in story.decisions:
+        who = f" by {d.by}" if d.by else ""
+        when = f" at {d.at}" if d.at else ""
+        note = f": {d.note}" if d.note else ""
+        out.print(escape(f"decision: {d.kind}{who}{when}{note}"), highlight=False,
+                  soft_wrap=True)

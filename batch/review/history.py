@@ -1,0 +1,176 @@
+"""A thread's story: every round in order, with what the checks found, what the writer
+was asked to do about it, what changed in the draft and whether the score moved, and
+every decision a person made, with who and when.
+
+Read from the thread's checkpoints (each judged round is one) and its run-log record:
+nothing is stored for it, so threads that ran before it existed have their story too.
+A thread whose old checkpoints `briefloop gc` pruned keeps only its last round's text;
+`Story.pruned` says so.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from batch.run.runner import Batch
+
+_TOKEN = re.compile(r"\s+|[^\s]+")
+
+
+@dataclass(frozen=True)
+class Change:
+    """One piece of a diff: `=` kept, `+` inserted, `-` deleted."""
+
+    op: str
+    text: str
+
+
+@dataclass
+class Round:
+    number: int  # the writer round the draft came from (1 = the first draft)
+    draft: str
+    score: float | None
+    must_fix: list[str]  # what blocked approval, the code's findings and the critic's
+    would_improve: list[str]
+    writer: list[str]  # what the writer was asked to do for this draft, and how it went
+    changes: list[Change] = field(default_factory=list)  # against the round before
+    score_change: float | None = None  # this round's score minus the one before
+
+    @property
+    def inserted(self) -> int:
+        return sum(len(c.text.split()) for c in self.changes if c.op == "+")
+
+    @property
+    def deleted(self) -> int:
+        return sum(len(c.text.split()) for c in self.changes if c.op == "-")
+
+
+@dataclass
+class Decision:
+    kind: str  # approve, reject, revise; invalid: an answer that was not taken
+    by: str
+    at: str
+    note: str
+
+
+@dataclass
+class Story:
+    thread_id: str
+    brief_id: str
+    title: str
+    status: str  # the run log's: running, awaiting_human, finished, failed
+    stop_reason: str | None
+    rounds: list[Round]
+    decisions: list[Decision]
+    record: dict[str, Any]  # the run-log row
+    pruned: bool = False  # earlier rounds' checkpoints are gone (briefloop gc)
+
+
+def diff(before: str, after: str) -> list[Change]:
+    """`after` against `before`, word by word (whitespace kept with its words)."""
+    a, b = _TOKEN.findall(before), _TOKEN.findall(after)
+    out: list[Change] = []
+
+    def add(op: str, text: str) -> None:
+        if not text:
+            return
+        if out and out[-1].op == op:
+            out[-1] = Change(op, out[-1].text + text)
+        else:
+            out.append(Change(op, text))
+
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            add("=", "".join(a[i1:i2]))
+            continue
+        if tag in ("delete", "replace"):
+            add("-", "".join(a[i1:i2]))
+        if tag in ("insert", "replace"):
+            add("+", "".join(b[j1:j2]))
+    return out
+
+
+def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
+    """What the writer log says was asked of the writer, one line per step."""
+    out: list[str] = []
+    for entry in entries:
+        kind = entry.get("kind")
+        if kind == "repairs":
+            for a in entry.get("attempts", []):
+                result = (f"kept: fixed {', '.join(a['fixed'])}" if a.get("kept")
+                          and a.get("fixed") else "kept" if a.get("kept")
+                          else "not kept: the checks did not find less")
+                out.append(f"repair {a['code']} ({a['action']}, by {a['by']}): {result}")
+        elif kind == "first drafts":
+            samples = entry.get("samples", [])
+            valid = [s for s in samples if s.get("valid")]
+            if len(samples) > 1:
+                best = min(valid, key=lambda s: (s["must_fix"], -s["score"]), default=None)
+                chosen = f"; the checks chose sample {best['sample'] + 1}" if best else ""
+                out.append(f"first draft: {len(samples)} sampled, {len(valid)} valid{chosen}")
+            else:
+                out.append("first draft")
+        elif kind == "rewrite":
+            out.append("a whole rewrite, from the brief and the points above")
+        elif kind == "docs by name":
+            out.append(f"API docs written name by name ({len(entry.get('names', []))} names)")
+    return out
+
+
+def _decision(d: dict[str, Any]) -> Decision:
+    kind = d.get("type", "")
+    if kind == "invalid":
+        note = d.get("problem", "")
+    elif d.get("override"):
+        note = f"approved over the checks' findings: {d['override']}"
+    else:
+        note = d.get("reason") or d.get("notes") or ""
+    if kind == "approve" and d.get("draft") is not None:
+        note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
+    return Decision(kind, str(d.get("by") or ""), str(d.get("at") or ""), str(note))
+
+
+def story(batch: Batch, thread_id: str) -> Story | None:
+    """The thread's story, or None when there is no such thread."""
+    record = batch.runlog.by_thread(thread_id)
+    snapshots = list(batch.graph.get_state_history(batch.config_for(thread_id)))
+    if not snapshots and record is None:
+        return None
+    snapshots.reverse()  # oldest first
+    rounds: list[Round] = []
+    decisions: list[Decision] = []
+    judged = 0
+    last_decision: dict[str, Any] | None = None
+    for snap in snapshots:
+        values = snap.values or {}
+        history = values.get("score_history") or []
+        if len(history) > judged and values.get("draft") is not None:
+            judged = len(history)
+            number = values.get("round", 0)
+            rounds.append(Round(
+                number=number, draft=values.get("draft", ""), score=history[-1],
+                must_fix=list(values.get("must_fix") or []),
+                would_improve=list(values.get("would_improve") or []),
+                writer=writer_steps([e for e in values.get("writer_log") or []
+                                     if e.get("round") == number])))
+        decision = values.get("decision")
+        if decision and decision != last_decision and decision.get("type"):
+            last_decision = decision
+            decisions.append(_decision(decision))
+    for before, after in zip(rounds, rounds[1:], strict=False):
+        after.changes = diff(before.draft, after.draft)
+        if before.score is not None and after.score is not None:
+            after.score_change = round(after.score - before.score, 1)
+    values = snapshots[-1].values if snapshots else {}
+    brief = values.get("brief") or {}
+    record = record or {}
+    history = record.get("score_history") or values.get("score_history") or []
+    return Story(
+        thread_id=thread_id, brief_id=record.get("brief_id") or brief.get("id", ""),
+        title=record.get("title") or brief.get("title", ""),
+        status=record.get("status", "unknown"), stop_reason=record.get("stop_reason"),
+        rounds=rounds, decisions=decisions, record=record,
+        pruned=len(rounds) < len(history))

@@ -1,0 +1,73 @@
+"""Links that open one thread: the message after a batch names each waiting text with a
+link to its own page on the review page.
+
+Off loopback the review page needs its token; a link instead carries a token scoped to
+its thread and expiring: `EXPIRES.SIGNATURE`, the signature an HMAC-SHA256 over the
+thread id and the expiry with the project's secret (kept in its database, so the batch
+that sends the message and the server that checks the link share it). It grants that
+one thread's page and its answer, nothing else.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
+from urllib.parse import quote, urlsplit
+
+from batch.config import Settings, is_loopback
+from batch.store.runlog import RunLog
+
+SECRET_NAME = "review-link"
+LINK_PARAM = "link"
+
+
+def _signature(secret: bytes, thread_id: str, expires: int) -> str:
+    mac = hmac.new(secret, f"{thread_id}\0{expires}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")
+
+
+def sign(secret: bytes, thread_id: str, expires: int) -> str:
+    """The token of a link to `thread_id` that works until `expires` (Unix seconds)."""
+    return f"{expires}.{_signature(secret, thread_id, expires)}"
+
+
+def problem(secret: bytes, thread_id: str, token: str, now: float | None = None) -> str | None:
+    """None when `token` opens `thread_id` now, else why not, in words for the page."""
+    expires_text, _, signature = token.partition(".")
+    if not expires_text.isdigit() or not signature:
+        return "this link is not a link of this review page (it has been altered or cut)"
+    expires = int(expires_text)
+    if not hmac.compare_digest(signature, _signature(secret, thread_id, expires)):
+        return ("this link does not open this text: it has been altered, or it was made "
+                "for another thread or another project")
+    if (time.time() if now is None else now) > expires:
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(expires))
+        return (f"this link expired on {when}; ask for a new one, or open the review page "
+                f"with its token")
+    return None
+
+
+def thread_url(review_url: str, thread_id: str, secret: bytes, days: float,
+               now: float | None = None) -> str:
+    """The address of `thread_id`'s page on the review page at `review_url`, with a
+    scoped token unless the page is on this machine (where it needs none)."""
+    url = f"{review_url.rstrip('/')}/thread/{quote(thread_id, safe='')}"
+    host = urlsplit(review_url).hostname or ""
+    if is_loopback(host):
+        return url
+    expires = int((time.time() if now is None else now) + days * 86400)
+    return f"{url}?{LINK_PARAM}={sign(secret, thread_id, expires)}"
+
+
+def linker(settings: Settings, runlog: RunLog) -> Callable[[str], str] | None:
+    """thread id -> the link the message gives it; None when the message links no
+    thread: no `notify.review_url`, `notify.thread_links` off, or a Google sheet there."""
+    url = settings.notify.review_url.strip()
+    if not url or not settings.notify.thread_links or \
+            (urlsplit(url).hostname or "").endswith("docs.google.com"):
+        return None
+    secret, days = runlog.secret(SECRET_NAME), settings.notify.link_days
+    return lambda thread_id: thread_url(url, thread_id, secret, days)

@@ -1,0 +1,122 @@
+"""A thread's story from its checkpoints (batch.review.history), in the terminal
+(`review history`, `runs --batch`), and the batches each run belongs to."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from batch.cli import cli
+from batch.nightly.job import run_job
+from batch.review import history
+from batch.review import threads as review
+from batch.run.runner import Batch
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+BRIEF = "Memo on Q3: revenue was 4M; we opened Berlin."
+FIRST = "Q3 revenue was 5M. We opened Berlin."  # a figure no source gives
+SECOND = "Q3 revenue was 4M. We opened Berlin."
+
+
+def two_rounds(project, **overrides):
+    """A brief whose first draft invents a figure and whose rewrite has the brief's, paused for a
+    person (loop.review = always), then approved by ana."""
+    s = make_settings(project, **{"models.critic_mode": "advice", "loop.review": "always",
+                                  **overrides})
+    write_brief(project, "q3.md", BRIEF, id="q3", title="Q3 memo")
+    models = {"writer": ScriptedModel([writer_answer(FIRST), writer_answer(SECOND)]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    summary = run_job(s, project / "briefs", models=models)
+    [r] = summary.results
+    assert r.outcome == "awaiting_human"
+    with Batch(s, models=models) as batch:
+        done = review.answer(batch, r.thread_id, "approve", {}, by="ana")
+    assert done.outcome == "approved_by_human"
+    return s, r.thread_id, models
+
+
+def test_diff_marks_insertions_and_deletions_word_by_word():
+    changes = history.diff("The dock closes at 16:00 today.", "The dock closes at 14:00 today.")
+    assert [(c.op, c.text) for c in changes] == [
+        ("=", "The dock closes at "), ("-", "16:00"), ("+", "14:00"), ("=", " today.")]
+    assert history.diff("same", "same") == [history.Change("=", "same")]
+
+
+def test_a_story_holds_every_round_what_changed_and_the_decision(project):
+    s, tid, _ = two_rounds(project)
+    with Batch(s) as batch:
+        told = history.story(batch, tid)
+    assert told is not None and told.brief_id == "q3" and told.title == "Q3 memo"
+    assert told.stop_reason == "approved_by_human" and not told.pruned
+    first, second = told.rounds
+    assert (first.number, first.draft, second.number, second.draft) == (1, FIRST, 2, SECOND)
+    assert any("The number 5" in m for m in first.must_fix) and second.must_fix == []
+    assert first.writer == ["first draft"]
+    assert second.writer == ["a whole rewrite, from the brief and the points above"]
+    assert [(c.op, c.text) for c in second.changes] == [
+        ("=", "Q3 revenue was "), ("-", "5M."), ("+", "4M."), ("=", " We opened Berlin.")]
+    assert second.score_change is not None and second.score_change > 0
+    assert second.inserted == 1 and second.deleted == 1
+    [decision] = told.decisions
+    assert (decision.kind, decision.by) == ("approve", "ana") and decision.at
+
+
+def test_a_kept_repair_is_told_with_what_it_fixed(project):
+    s = make_settings(project, **{"models.critic_mode": "advice", "loop.repairs": True})
+    write_brief(project, "q3.md", BRIEF, id="q3")
+    invented = f"{SECOND} Sales rose 17%."  # a figure no source gives, in a sentence of its own
+    models = {"writer": ScriptedModel([writer_answer(invented)]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    [r] = Batch(s, models=models, strict=True).run(project / "briefs").results
+    assert r.outcome == "approved"
+    with Batch(s) as batch:
+        first, second = history.story(batch, r.thread_id).rounds
+    assert any("The number 17" in m for m in first.must_fix)
+    assert any(step.startswith("repair number:17 (rewrite, by code): kept: fixed number:17")
+               for step in second.writer), second.writer
+    assert ("-", " Sales rose 17%.") in [(c.op, c.text) for c in second.changes]
+
+
+def test_no_story_for_a_thread_that_is_not_there(project, settings):
+    with Batch(settings) as batch:
+        assert history.story(batch, "nope") is None
+
+
+def test_review_history_prints_the_rounds_the_diff_and_the_decision(project):
+    s, tid, _ = two_rounds(project)
+    cfg = project / "config" / "briefloop.toml"
+    cfg.parent.mkdir(exist_ok=True)
+    cfg.write_text(f'[paths]\nroot = "{project}"\n[loop]\nrepairs = false\n')
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", tid])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "round 1" in out and "round 2" in out and "writer: first draft" in out
+    assert "changed: +1 / -1 words" in out and "was [-5M.-]{+4M.+} We opened" in out
+    assert "must fix:" in out and "decision: approve by ana" in out
+    missing = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", "nope"])
+    assert missing.exit_code == 2 and "no thread 'nope'" in missing.output
+
+
+def test_runs_of_the_last_batch_in_the_terminal_and_as_json(project):
+    s, tid, _ = two_rounds(project)
+    cfg = project / "config" / "briefloop.toml"
+    cfg.parent.mkdir(exist_ok=True)
+    cfg.write_text(f'[paths]\nroot = "{project}"\n')
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "last"])
+    assert shown.exit_code == 0, shown.output
+    assert "batch 1:" in shown.output and f"thread {tid}" in shown.output
+    assert "✓ q3 (Q3 memo): approved by human · 2 round(s)" in shown.output
+    as_json = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "last",
+                                             "--json"]).output)
+    assert as_json["batch"]["id"] == 1 and [r["thread_id"] for r in as_json["runs"]] == [tid]
+    assert as_json["runs"][0]["batch_id"] == 1
+    none = runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "7"])
+    assert none.exit_code == 2 and "no batch '7'" in none.output
+    filtered = runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "last",
+                                   "--outcome", "max_rounds"])
+    assert filtered.exit_code == 0 and tid not in filtered.output
+    wrong = runner.invoke(cli, ["--config", str(cfg), "runs", "--outcome", "approved"])
+    assert wrong.exit_code == 2 and "go with --batch" in wrong.output

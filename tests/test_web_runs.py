@@ -1,0 +1,177 @@
+"""The runs page, a thread's story page and the links scoped to one thread
+(batch.review.web, pages, links), over a real Batch and checkpointer."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from starlette.testclient import TestClient
+
+from batch.nightly.job import run_job
+from batch.review import links, web
+from batch.run.runner import Batch
+from batch.store.backends import open_runlog
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+PH = "[FIGURE NEEDED: Q3 revenue]"
+
+
+def night(project):
+    """One batch of three briefs: one approved after a rewrite, one waiting for a person,
+    one set aside after its rounds ran out."""
+    s = make_settings(project, **{"models.critic_mode": "advice", "loop.max_rounds": 2,
+                                  "loop.review": "when_needed"})
+    write_brief(project, "a-dock.md", "Memo: the dock closes at 14:00 on Thursday.",
+                id="a-dock", title="Dock <closed>")
+    write_brief(project, "b-q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
+                id="b-q3")
+    write_brief(project, "c-lamp.md", "Describe the lamp: 5 brightness levels.", id="c-lamp")
+    writer = ScriptedModel([
+        writer_answer("The dock closes at 16:00 on Thursday."),  # a figure of its own
+        writer_answer("The dock closes at 14:00 on Thursday."),
+        writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "How much?")]),
+        writer_answer("The lamp has 9 brightness levels."),
+        writer_answer("The lamp has 8 brightness levels."),
+    ])
+    models = {"writer": writer, "critic": ScriptedModel([critic_answer(5)] * 3)}
+    summary = run_job(s, project / "briefs", models=models)
+    outcomes = {r.brief_id: r.outcome for r in summary.results}
+    assert outcomes == {"a-dock": "approved", "b-q3": "awaiting_human",
+                        "c-lamp": "max_rounds"}, outcomes
+    return s, {r.brief_id: r.thread_id for r in summary.results}, models
+
+
+def test_the_runs_page_shows_the_batch_with_counts_charts_and_links(project):
+    s, threads, models = night(project)
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get("/runs")
+        one = client.get("/runs/1")
+        lamps = client.get("/runs/1?outcome=max_rounds")
+        by_id = client.get("/runs?brief=q3")
+        nothing = client.get("/runs/99")
+    assert page.status_code == 200 and 'id="batch-1"' in page.text
+    for tid in threads.values():
+        assert f'href="/thread/{tid}"' in page.text
+    assert page.text.count('class="chart"') == 3  # a score chart per run
+    assert "approved <strong>1</strong>" in page.text and "max rounds <strong>1</strong>" in page.text
+    assert "Dock &lt;closed&gt;" in page.text and "Dock <closed>" not in page.text
+    assert PH in page.text  # what is still needed from a person
+    assert one.status_code == 200 and one.text.count('class="run"') == 3
+    assert lamps.text.count('class="run"') == 1 and threads["c-lamp"] in lamps.text
+    assert by_id.text.count('class="run"') == 1 and threads["b-q3"] in by_id.text
+    assert nothing.status_code == 404
+
+
+def test_the_runs_page_pages_the_batches_and_a_batchs_runs(project):
+    s = make_settings(project)
+    with open_runlog(s) as log:
+        for n in range(23):
+            batch_id = log.batch_started(f"source-{n}")
+            log.batch_finished(batch_id, "ok", {"approved": 1})
+        for n in range(120):
+            log.upsert(f"t-{n:03d}", brief_id=f"brief-{n:03d}", status="finished",
+                       stop_reason="approved", batch_id=23)
+    with TestClient(web.create_app(s, strict=True)) as client:
+        first = client.get("/runs")
+        third = client.get("/runs?page=3")
+        batch = client.get("/runs/23")
+        last = client.get("/runs/23?page=3")
+    assert 'id="batch-23"' in first.text and 'id="batch-14"' in first.text
+    assert 'id="batch-13"' not in first.text and "page 1 of 3" in first.text
+    assert 'id="batch-1"' in third.text and 'id="batch-4"' not in third.text
+    assert first.text.count('class="run"') == 20  # under batch 23, the first 20
+    assert "all 120 runs of batch 23" in first.text
+    assert batch.text.count('class="run"') == 50 and "page 1 of 3" in batch.text
+    assert last.text.count('class="run"') == 20 and "brief-119" in last.text
+
+
+def test_a_finished_threads_page_tells_each_round_with_its_diff(project):
+    s, threads, models = night(project)
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get(f"/thread/{threads['a-dock']}")
+        waiting = client.get(f"/thread/{threads['b-q3']}")
+    assert page.status_code == 200 and 'id="answer"' not in page.text
+    assert 'id="round-1"' in page.text and 'id="round-2"' in page.text
+    assert "<del>16:00</del><ins>14:00</ins>" in page.text
+    assert "The number 16" in page.text  # what round 1 was refused for
+    assert "a whole rewrite" in page.text
+    assert waiting.status_code == 200 and 'id="answer"' in waiting.text
+    assert 'id="round-1"' in waiting.text  # the waiting page has its story too
+
+
+def test_a_scoped_link_opens_its_thread_only_and_answers_it(project):
+    s, threads, models = night(project)
+    with open_runlog(s) as log:
+        secret = log.secret(links.SECRET_NAME)
+    tid, other = threads["b-q3"], threads["a-dock"]
+    url = links.thread_url("https://review.example", tid, secret, days=1)
+    token = url.split("?link=")[1]
+    app = web.create_app(s, models=models, strict=True, token="full-token")
+    with TestClient(app, base_url="https://review.example") as client:
+        opened = client.get(f"/thread/{tid}?link={token}", follow_redirects=False)
+        assert opened.status_code == 303 and opened.headers["location"] == f"/thread/{tid}"
+        cookie = opened.headers["set-cookie"]
+        assert f"Path=/thread/{tid}" in cookie and "HttpOnly" in cookie
+        page = client.get(f"/thread/{tid}")
+        assert page.status_code == 200 and 'id="answer"' in page.text
+        assert 'id="nav-runs"' not in page.text  # nothing else is offered
+        assert client.get("/").status_code == 401
+        assert client.get("/runs").status_code == 401
+        assert client.get(f"/thread/{other}").status_code == 401
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
+        done = client.post(f"/thread/{tid}", data={"csrf": csrf, "action": "approve",
+                                                   f"ph:{PH}": "4.2M", "name": "ana"},
+                           follow_redirects=False)
+        assert done.status_code == 303 and done.headers["location"] == f"/thread/{tid}"
+        told = client.get(f"/thread/{tid}")
+        assert "approved_by_human" in told.text and "<strong>approve</strong> by ana" in told.text
+    # the same token does not open another thread, and an altered or expired one says so
+    with TestClient(app, base_url="https://review.example") as client:
+        wrong = client.get(f"/thread/{other}?link={token}")
+        altered = client.get(f"/thread/{tid}?link={token[:-2]}xx")
+        expired = links.sign(secret, tid, int(time.time()) - 60)
+        old = client.get(f"/thread/{tid}?link={expired}")
+    assert wrong.status_code == 403 and "another thread" in wrong.text
+    assert altered.status_code == 403 and "altered" in altered.text
+    assert old.status_code == 403 and "expired" in old.text
+    for refused in (wrong, altered, old):
+        assert "Traceback" not in refused.text
+        assert refused.headers["content-security-policy"]
+
+
+def test_the_message_links_each_waiting_text_to_its_page(project, monkeypatch):
+    sent = []
+    monkeypatch.setattr("batch.run.notify.send",
+                        lambda settings, report, **kw: sent.append(report) or [])
+    s = make_settings(project, **{"notify.review_url": "https://review.example/",
+                                  "notify.webhook_url": "https://hooks.example/x"})
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3")
+    models = {"writer": ScriptedModel([writer_answer(f"Q3 revenue was {PH}.",
+                                                     needs=[(PH, "How much?")])]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    [r] = run_job(s, project / "briefs", models=models).results
+    [report] = sent
+    [waiting] = report.waiting
+    assert waiting.link.startswith(f"https://review.example/thread/{r.thread_id}?link=")
+    with open_runlog(s) as log:
+        secret = log.secret(links.SECRET_NAME)
+    assert links.problem(secret, r.thread_id, waiting.link.split("?link=")[1]) is None
+    from batch.run import notify
+
+    body = notify.message(report, "https://review.example/")[1]
+    assert f"open: {waiting.link}" in body
+
+
+def test_a_link_on_loopback_needs_no_token_and_a_sheet_gets_none(project):
+    assert links.thread_url("http://127.0.0.1:8765", "t-1", b"k" * 32, 1) == \
+        "http://127.0.0.1:8765/thread/t-1"
+    s = make_settings(project, **{"notify.review_url":
+                                  "https://docs.google.com/spreadsheets/d/abc"})
+    with Batch(s) as batch:
+        assert links.linker(s, batch.runlog) is None
+    off = make_settings(project, **{"notify.review_url": "https://review.example",
+                                    "notify.thread_links": False})
+    with Batch(off) as batch:
+        assert links.linker(off, batch.runlog) is None
