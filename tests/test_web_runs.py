@@ -55,7 +55,8 @@ def test_the_runs_page_shows_the_batch_with_counts_charts_and_links(project):
     for tid in threads.values():
         assert f'href="/thread/{tid}"' in page.text
     assert page.text.count('class="chart"') == 3  # a score chart per run
-    assert "approved <strong>1</strong>" in page.text and "max rounds <strong>1</strong>" in page.text
+    assert "approved <strong>1</strong>" in page.text
+    assert "max rounds <strong>1</strong>" in page.text
     assert "Dock &lt;closed&gt;" in page.text and "Dock <closed>" not in page.text
     assert PH in page.text  # what is still needed from a person
     assert one.status_code == 200 and one.text.count('class="run"') == 3
