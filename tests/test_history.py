@@ -53,8 +53,9 @@ def test_a_story_holds_every_round_what_changed_and_the_decision(project):
     first, second = told.rounds
     assert (first.number, first.draft, second.number, second.draft) == (1, FIRST, 2, SECOND)
     assert any("The number 5" in m for m in first.must_fix) and second.must_fix == []
-    assert first.writer == ["first draft"]
-    assert second.writer == ["a whole rewrite, from the brief and the points above"]
+    assert first.writer == ["wrote the first draft"]
+    assert second.writer == [
+        "rewrote the whole text, from the brief and the points of the round before"]
     assert [(c.op, c.text) for c in second.changes] == [
         ("=", "Q3 revenue was "), ("-", "5M."), ("+", "4M."), ("=", " We opened Berlin.")]
     assert second.score_change is not None and second.score_change > 0
@@ -74,7 +75,7 @@ def test_a_kept_repair_is_told_with_what_it_fixed(project):
     with Batch(s) as batch:
         first, second = history.story(batch, r.thread_id).rounds
     assert any("The number 17" in m for m in first.must_fix)
-    assert any(step.startswith("repair number:17 (rewrite, by code): kept: fixed number:17")
+    assert any(step == "repaired number:17 (rewrite, by code): kept, fixing number:17"
                for step in second.writer), second.writer
     assert ("-", " Sales rose 17%.") in [(c.op, c.text) for c in second.changes]
 
@@ -92,7 +93,7 @@ def test_review_history_prints_the_rounds_the_diff_and_the_decision(project):
     result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", tid])
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "round 1" in out and "round 2" in out and "writer: first draft" in out
+    assert "round 1" in out and "round 2" in out and "writer: wrote the first draft" in out
     assert "changed: +1 / -1 words" in out and "was [-5M.-]{+4M.+} We opened" in out
     assert "must fix:" in out and "decision: approve by ana" in out
     missing = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", "nope"])

@@ -129,3 +129,51 @@ def test_a_draft_with_script_opens_no_dialog(project, tmp_path):
         assert draft.locator("script, img").count() == 0
         page.wait_for_timeout(300)  # an onerror handler would fire by now
         assert dialogs == []
+
+
+def test_runs_story_and_a_scoped_link_in_the_browser(project, tmp_path):
+    """The night on one page, a thread's rounds with their diffs, and a link that opens
+    its own thread and no other, in Chromium."""
+    from test_web_runs import night
+
+    from batch.review import links
+    from batch.store.backends import open_runlog
+
+    s, threads, models = night(project)
+    with open_runlog(s) as log:
+        secret = log.secret(links.SECRET_NAME)
+    shots = RESULTS if os.environ.get("BRIEFLOOP_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    app = web.create_app(s, models=models, strict=True, token="full-token")
+    with running(app) as base, browser(tmp_path) as context:
+        page = context.new_page()
+        page.goto(f"{base}/runs?token=full-token")
+        page.wait_for_url(f"{base}/runs")
+        assert page.locator("tr.run").count() == 3
+        charts = page.locator("tr.run svg.chart")
+        assert charts.count() == 3
+        assert all(charts.nth(i).bounding_box()["width"] > 50 for i in range(3))
+        assert page.locator("tr.run svg.chart rect").count() >= 5  # a bar per round
+        page.screenshot(path=str(shots / "review-runs.png"), full_page=True)
+
+        page.locator(f'a[href="/thread/{threads["a-dock"]}"]').click()
+        page.wait_for_url(f"**/thread/{threads['a-dock']}")
+        assert page.locator("#round-1").is_visible() and page.locator("#round-2").is_visible()
+        assert page.locator("#round-2 del").inner_text() == "16:00"
+        assert page.locator("#round-2 ins").inner_text() == "14:00"
+        page.screenshot(path=str(shots / "review-story.png"), full_page=True)
+        assert all((shots / n).stat().st_size > 5_000
+                   for n in ("review-runs.png", "review-story.png"))
+
+        # a fresh browser profile: only the link's token, no page token
+        context.clear_cookies()
+        tid, other = threads["b-q3"], threads["a-dock"]
+        link = links.thread_url("https://review.example", tid, secret, days=1)
+        page.goto(f"{base}/thread/{tid}?link={link.split('?link=')[1]}")
+        page.wait_for_url(f"{base}/thread/{tid}")
+        assert page.locator("#answer").is_visible()
+        assert page.locator("#nav-runs").count() == 0
+        refused = page.goto(f"{base}/thread/{other}")
+        assert refused.status == 401
+        wrong = page.goto(f"{base}/thread/{other}?link={link.split('?link=')[1]}")
+        assert wrong.status == 403 and "another thread" in page.content()

@@ -11,6 +11,7 @@ from rich.text import Text
 from batch.cli.base import out
 from batch.outcomes import OUTCOME_ICONS, label
 from batch.review.history import Story
+from batch.review.pages import placeholders_of
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -39,7 +40,8 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
             f"{label(r['stop_reason'] or r['status'])} · {r['rounds']} round(s){scores} · "
             f"{r['model_calls']} call(s), {r['input_tokens']}/{r['output_tokens']} tokens, "
             f"{r['model_seconds']:.1f} model s"), highlight=False, soft_wrap=True)
-        needs = f" · needs {', '.join(r['needs_from_human'])}" if r["needs_from_human"] else ""
+        wanted = placeholders_of(r["needs_from_human"])
+        needs = f" · needs {', '.join(wanted)}" if wanted else ""
         out.print(escape(f"    thread {r['thread_id']}{needs}"), highlight=False,
                   soft_wrap=True)
 

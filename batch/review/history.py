@@ -94,29 +94,35 @@ def diff(before: str, after: str) -> list[Change]:
 
 
 def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
-    """What the writer log says was asked of the writer, one line per step."""
+    """What the writer log says the writer did for a round's draft, one line per step."""
     out: list[str] = []
     for entry in entries:
         kind = entry.get("kind")
         if kind == "repairs":
             for a in entry.get("attempts", []):
-                result = (f"kept: fixed {', '.join(a['fixed'])}" if a.get("kept")
-                          and a.get("fixed") else "kept" if a.get("kept")
-                          else "not kept: the checks did not find less")
-                out.append(f"repair {a['code']} ({a['action']}, by {a['by']}): {result}")
+                how = f"{a['code']} ({a['action']}, by {a['by']})"
+                if a.get("kept"):
+                    fixed = f", fixing {', '.join(a['fixed'])}" if a.get("fixed") else ""
+                    out.append(f"repaired {how}: kept{fixed}")
+                else:
+                    out.append(f"tried to repair {how}: not kept, the checks did not find "
+                               f"less")
         elif kind == "first drafts":
             samples = entry.get("samples", [])
             valid = [s for s in samples if s.get("valid")]
             if len(samples) > 1:
                 best = min(valid, key=lambda s: (s["must_fix"], -s["score"]), default=None)
                 chosen = f"; the checks chose sample {best['sample'] + 1}" if best else ""
-                out.append(f"first draft: {len(samples)} sampled, {len(valid)} valid{chosen}")
+                out.append(f"wrote the first draft ({len(samples)} samples, {len(valid)} "
+                           f"valid{chosen})")
             else:
-                out.append("first draft")
+                out.append("wrote the first draft")
         elif kind == "rewrite":
-            out.append("a whole rewrite, from the brief and the points above")
+            out.append("rewrote the whole text, from the brief and the points of the round "
+                       "before")
         elif kind == "docs by name":
-            out.append(f"API docs written name by name ({len(entry.get('names', []))} names)")
+            out.append(f"wrote the API docs name by name ({len(entry.get('names', []))} "
+                       f"names)")
     return out
 
 

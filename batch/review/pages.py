@@ -25,6 +25,11 @@ def _counts(counts: dict[str, int]) -> list[tuple[str, int]]:
                                              key=lambda kv: (order.get(kv[0], 99), kv[0]))]
 
 
+def placeholders_of(needs: list[Any]) -> list[str]:
+    """The placeholders of a run's needs_from_human (entries with their questions)."""
+    return [n["placeholder"] if isinstance(n, dict) else str(n) for n in needs]
+
+
 def run_row(record: dict[str, Any]) -> dict[str, Any]:
     history = record.get("score_history") or []
     return {
@@ -36,7 +41,7 @@ def run_row(record: dict[str, Any]) -> dict[str, Any]:
         "calls": record.get("model_calls", 0),
         "tokens": f"{record.get('input_tokens', 0)}/{record.get('output_tokens', 0)}",
         "model_seconds": record.get("model_seconds", 0.0),
-        "needs": record.get("needs_from_human") or [],
+        "needs": placeholders_of(record.get("needs_from_human") or []),
     }
 
 
