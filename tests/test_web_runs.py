@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from starlette.testclient import TestClient
 
 from batch.nightly.job import run_job
@@ -177,3 +178,69 @@ def test_a_link_on_loopback_needs_no_token_and_a_sheet_gets_none(project):
                                     "notify.thread_links": False})
     with Batch(off) as batch:
         assert links.linker(off, batch.runlog) is None
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.cluster)])
+def store(request, project):
+    """Settings for a fresh run log on each backend."""
+    if request.param == "postgres":
+        return make_settings(project, **{"store.backend": "postgres",
+                                         "store.dsn": request.getfixturevalue("pg_dsn")})
+    return make_settings(project)
+
+
+def test_the_projects_secret_is_made_once_and_shared(store):
+    with open_runlog(store) as log:
+        made = log.secret(links.SECRET_NAME)
+    with open_runlog(store) as again:
+        assert again.secret(links.SECRET_NAME) == made and len(made) == 32
+        assert again.secret("another") != made
+
+
+def test_a_batchs_runs_by_its_column_its_queue_and_for_old_runs_its_time(store):
+    import sqlalchemy as sa
+
+    from batch.store.schema import batches, runs, tasks
+
+    s = store
+    with open_runlog(s) as log:
+        first, second, third = (log.batch_started(name) for name in ("old", "local", "cluster"))
+        log.upsert("old-run", brief_id="old", status="finished", stop_reason="approved")
+        log.upsert("local-run", brief_id="local", status="finished", stop_reason="approved",
+                   batch_id=second)
+        log.upsert("queued-run", brief_id="queued", status="failed", stop_reason="error")
+        at = "2026-01-0{}T0{}:00:00+00:00".format
+        with log.engine.begin() as conn:
+            for n, batch_id in enumerate((first, second, third), start=1):
+                conn.execute(sa.update(batches).where(batches.c.id == batch_id).values(
+                    started_at=at(n, 1), ended_at=at(n, 2), status="ok"))
+            # a run from before batches were kept with their runs: only its time says
+            conn.execute(sa.update(runs).where(runs.c.thread_id == "old-run").values(
+                updated_at="2026-01-01T01:30:00+00:00"))
+            conn.execute(sa.update(runs).where(runs.c.thread_id != "old-run").values(
+                updated_at="2026-01-02T01:30:00+00:00"))
+            conn.execute(sa.insert(tasks).values(
+                thread_id="queued-run", batch_id=third, kind="brief", state="failed",
+                enqueued_at=at(3, 1), updated_at=at(3, 1)))
+
+        def ids(batch_id, **kw):
+            return [r["thread_id"] for r in log.runs_of_batch(batch_id, **kw)[0]]
+
+        assert ids(first) == ["old-run"]  # by its time
+        # by its column; and a queued run is never placed by its time, only by the queue
+        assert ids(second) == ["local-run"]
+        assert ids(third) == ["queued-run"]  # a cluster's: through the queue ledger
+        assert ids(third, outcome="failed") == ["queued-run"]
+        assert ids(second, outcome="failed") == []
+        assert ids(second, brief="oca") == ["local-run"] and ids(second, brief="%") == []
+        assert log.runs_of_batch(99) == ([], 0)
+        assert log.resolve_batch("last")["id"] == third and log.resolve_batch("x") is None
+
+
+def test_a_diff_is_escaped_like_everything_else():
+    from batch.review.history import diff
+    from batch.review.render import changes_html
+
+    html = str(changes_html(diff("Hello <b>there</b>.", "Hello <script>alert(1)</script>.")))
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<del>&lt;b&gt;there&lt;/b&gt;.</del>" in html and html.count("<ins>") == 1

@@ -309,10 +309,13 @@ class RunLog:
         if row is None:
             return [], 0
         queued = sa.select(tasks.c.thread_id).where(tasks.c.batch_id == batch_id)
-        until = row.get("ended_at") or now_precise()
+        # to the second: the runs' times and the batches' are written to different precisions
+        changed = sa.func.substr(runs.c.updated_at, 1, 19)
+        until = (row.get("ended_at") or now_precise())[:19]
         where = sa.or_(runs.c.batch_id == batch_id, runs.c.thread_id.in_(queued),
-                       sa.and_(runs.c.batch_id.is_(None), runs.c.updated_at >= row["started_at"],
-                               runs.c.updated_at <= until))
+                       sa.and_(runs.c.batch_id.is_(None),
+                               ~runs.c.thread_id.in_(sa.select(tasks.c.thread_id)),
+                               changed >= row["started_at"][:19], changed <= until))
         if outcome == "failed":
             where = sa.and_(where, runs.c.status == "failed")
         elif outcome:
