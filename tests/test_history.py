@@ -40,7 +40,11 @@ def two_rounds(project, **overrides):
 def test_diff_marks_insertions_and_deletions_word_by_word():
     changes = history.diff("The dock closes at 16:00 today.", "The dock closes at 14:00 today.")
     assert [(c.op, c.text) for c in changes] == [
-        ("=", "The dock closes at "), ("-", "16:00"), ("+", "14:00"), ("=", " today.")]
+        ("=", "The dock closes at "), ("-", "16:00 "), ("+", "14:00 "), ("=", "today.")]
+    # a rewritten run of words is one deletion and one insertion, not an interleave
+    rewritten = history.diff("And with its foldable design, you can carry it.",
+                             "The lamp folds flat for travel, so carry it.")
+    assert [c.op for c in rewritten] == ["-", "+", "="]
     assert history.diff("same", "same") == [history.Change("=", "same")]
 
 
@@ -57,7 +61,7 @@ def test_a_story_holds_every_round_what_changed_and_the_decision(project):
     assert second.writer == [
         "rewrote the whole text, from the brief and the points of the round before"]
     assert [(c.op, c.text) for c in second.changes] == [
-        ("=", "Q3 revenue was "), ("-", "5M."), ("+", "4M."), ("=", " We opened Berlin.")]
+        ("=", "Q3 revenue was "), ("-", "5M. "), ("+", "4M. "), ("=", "We opened Berlin.")]
     assert second.score_change is not None and second.score_change > 0
     assert second.inserted == 1 and second.deleted == 1
     [decision] = told.decisions
@@ -77,7 +81,7 @@ def test_a_kept_repair_is_told_with_what_it_fixed(project):
     assert any("The number 17" in m for m in first.must_fix)
     assert any(step == "repaired number:17 (rewrite, by code): kept, fixing number:17"
                for step in second.writer), second.writer
-    assert ("-", " Sales rose 17%.") in [(c.op, c.text) for c in second.changes]
+    assert [(c.op, c.text) for c in second.changes][-1] == ("-", "Sales rose 17%.")
 
 
 def test_no_story_for_a_thread_that_is_not_there(project, settings):
@@ -94,7 +98,7 @@ def test_review_history_prints_the_rounds_the_diff_and_the_decision(project):
     assert result.exit_code == 0, result.output
     out = result.output
     assert "round 1" in out and "round 2" in out and "writer: wrote the first draft" in out
-    assert "changed: +1 / -1 words" in out and "was [-5M.-]{+4M.+} We opened" in out
+    assert "changed: +1 / -1 words" in out and "was [-5M. -]{+4M. +}We opened" in out
     assert "must fix:" in out and "decision: approve by ana" in out
     missing = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", "nope"])
     assert missing.exit_code == 2 and "no thread 'nope'" in missing.output

@@ -159,8 +159,8 @@ def test_runs_story_and_a_scoped_link_in_the_browser(project, tmp_path):
         page.locator(f'a[href="/thread/{threads["a-dock"]}"]').click()
         page.wait_for_url(f"**/thread/{threads['a-dock']}")
         assert page.locator("#round-1").is_visible() and page.locator("#round-2").is_visible()
-        assert page.locator("#round-2 del").inner_text() == "16:00"
-        assert page.locator("#round-2 ins").inner_text() == "14:00"
+        assert page.locator("#round-2 del").inner_text().strip() == "16:00"
+        assert page.locator("#round-2 ins").inner_text().strip() == "14:00"
         page.screenshot(path=str(shots / "review-story.png"), full_page=True)
         assert all((shots / n).stat().st_size > 5_000
                    for n in ("review-runs.png", "review-story.png"))

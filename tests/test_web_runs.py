@@ -97,7 +97,7 @@ def test_a_finished_threads_page_tells_each_round_with_its_diff(project):
         waiting = client.get(f"/thread/{threads['b-q3']}")
     assert page.status_code == 200 and 'id="answer"' not in page.text
     assert 'id="round-1"' in page.text and 'id="round-2"' in page.text
-    assert "<del>16:00</del><ins>14:00</ins>" in page.text
+    assert "<del>16:00 </del><ins>14:00 </ins>" in page.text
     assert "The number 16" in page.text  # what round 1 was refused for
     assert "rewrote the whole text" in page.text
     assert waiting.status_code == 200 and 'id="answer"' in waiting.text

@@ -17,7 +17,8 @@ from typing import Any
 
 from batch.run.runner import Batch
 
-_TOKEN = re.compile(r"\s+|[^\s]+")
+# a word and the space after it: words are matched, the space goes with its word
+_WORD = re.compile(r"(\S+)(\s*)")
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,15 @@ class Story:
 
 
 def diff(before: str, after: str) -> list[Change]:
-    """`after` against `before`, word by word (whitespace kept with its words)."""
-    a, b = _TOKEN.findall(before), _TOKEN.findall(after)
+    """`after` against `before`, word by word: a rewritten run of words is one deletion
+    and one insertion, not an interleave of the two, and a word that only moved to the
+    end of a line is the same word. Kept and inserted text is `after`'s, spaces too."""
+    a = [(m.group(1), m.group(0)) for m in _WORD.finditer(before)]
+    b = [(m.group(1), m.group(0)) for m in _WORD.finditer(after)]
     out: list[Change] = []
 
-    def add(op: str, text: str) -> None:
+    def add(op: str, tokens: list[tuple[str, str]]) -> None:
+        text = "".join(whole for _, whole in tokens)
         if not text:
             return
         if out and out[-1].op == op:
@@ -82,14 +87,19 @@ def diff(before: str, after: str) -> list[Change]:
         else:
             out.append(Change(op, text))
 
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    lead = after[:len(after) - len(after.lstrip())]
+    if lead:
+        out.append(Change("=", lead))
+    matcher = difflib.SequenceMatcher(None, [w for w, _ in a], [w for w, _ in b],
+                                      autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            add("=", "".join(a[i1:i2]))
+            add("=", b[j1:j2])
             continue
         if tag in ("delete", "replace"):
-            add("-", "".join(a[i1:i2]))
+            add("-", a[i1:i2])
         if tag in ("insert", "replace"):
-            add("+", "".join(b[j1:j2]))
+            add("+", b[j1:j2])
     return out
 
 
