@@ -81,6 +81,8 @@ def test_the_runs_page_pages_the_batches_and_a_batchs_runs(project):
         third = client.get("/runs?page=3")
         batch = client.get("/runs/23")
         last = client.get("/runs/23?page=3")
+        odd = [client.get(f"/runs?page={n}").status_code for n in ("%C2%B2", "9" * 40, "-1")]
+    assert odd == [200, 200, 200]  # a page number that is none is the first page
     assert 'id="batch-23"' in first.text and 'id="batch-14"' in first.text
     assert 'id="batch-13"' not in first.text and "page 1 of 3" in first.text
     assert 'id="batch-1"' in third.text and 'id="batch-4"' not in third.text
@@ -137,6 +139,12 @@ def test_a_scoped_link_opens_its_thread_only_and_answers_it(project):
         expired = links.sign(secret, tid, int(time.time()) - 60)
         old = client.get(f"/thread/{tid}?link={expired}")
     assert wrong.status_code == 403 and "another thread" in wrong.text
+    with TestClient(app, base_url="https://review.example") as client:
+        # forged expiries and signatures are refused as links, never a failure of the page
+        for forged in ("%C2%B2.x", "9" * 5000 + ".x", "1.%C3%A9", ".x", "12."):
+            page = client.get(f"/thread/{tid}?link={forged}")
+            assert page.status_code == 403 and "not a link of this review page" in page.text
+        assert client.get("/runs?page=%C2%B2").status_code == 401  # no page token: refused
     assert altered.status_code == 403 and "altered" in altered.text
     assert old.status_code == 403 and "expired" in old.text
     for refused in (wrong, altered, old):

@@ -237,7 +237,7 @@ class Notify(Strict):
     thread_links: bool = Field(
         True, description="Link each waiting text to its own page on the review page at "
         "`review_url` (false when `review_url` is something else).")
-    link_days: float = Field(7.0, gt=0, description="How long such a link works, in "
+    link_days: float = Field(7.0, gt=0, le=90, description="How long such a link works, in "
                              "days, off loopback (where it carries a token of its own).")
     timeout_seconds: float = Field(10.0, gt=0, description="Seconds one send may take.")
     attempts: int = Field(3, ge=1, le=10, description="Tries of a transient failure "

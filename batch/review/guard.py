@@ -7,7 +7,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable
-from urllib.parse import quote, unquote, urlencode
+from urllib.parse import quote, urlencode
 
 from markupsafe import escape
 from starlette.concurrency import run_in_threadpool
@@ -73,7 +73,8 @@ class Guard(BaseHTTPMiddleware):
     async def _scoped(self, request: Request) -> str | Response:
         """The thread a link's token (in the address, else in its cookie) opens for this
         request, or the page that refuses it."""
-        thread_id = _thread_of(request.url.path)
+        # the path as the router matches it (decoded once, by the server), never re-read
+        thread_id = _thread_of(request.scope["path"])
         given = request.query_params.get(LINK_PARAM)
         cookie = request.cookies.get(LINK_COOKIE)
         if thread_id is None or self.link_secret is None or not (given or cookie):
@@ -88,16 +89,17 @@ class Guard(BaseHTTPMiddleware):
             # the link's token goes into a cookie of this thread's path only
             response = RedirectResponse(_without(request, LINK_PARAM), status_code=303)
             response.set_cookie(LINK_COOKIE, given, httponly=True, samesite="strict",
-                                path=f"/thread/{quote(thread_id, safe='')}")
+                                path=f"/thread/{quote(thread_id, safe='')}",
+                                secure=request.url.scheme == "https")
             return response
         return thread_id
 
 
 def _thread_of(path: str) -> str | None:
-    """The thread id of a /thread/{id} path, else None."""
+    """The thread id of a /thread/{id} path (as the router sees it), else None."""
     parts = path.split("/")
     if len(parts) == 3 and parts[0] == "" and parts[1] == "thread" and parts[2]:
-        return unquote(parts[2])
+        return parts[2]
     return None
 
 

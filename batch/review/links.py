@@ -37,10 +37,14 @@ def sign(secret: bytes, thread_id: str, expires: int) -> str:
 def problem(secret: bytes, thread_id: str, token: str, now: float | None = None) -> str | None:
     """None when `token` opens `thread_id` now, else why not, in words for the page."""
     expires_text, _, signature = token.partition(".")
-    if not expires_text.isdigit() or not signature:
+    # ASCII digits only, and no more than a date needs: "²" is a digit to isdigit(), and
+    # int() of thousands of digits raises
+    if not (expires_text.isascii() and expires_text.isdigit() and len(expires_text) <= 12) \
+            or not signature.isascii() or not signature:
         return "this link is not a link of this review page (it has been altered or cut)"
     expires = int(expires_text)
-    if not hmac.compare_digest(signature, _signature(secret, thread_id, expires)):
+    if not hmac.compare_digest(signature.encode(), _signature(secret, thread_id,
+                                                              expires).encode()):
         return ("this link does not open this text: it has been altered, or it was made "
                 "for another thread or another project")
     if (time.time() if now is None else now) > expires:

@@ -174,8 +174,18 @@ def create_app(settings: Settings, *, token: str | None = None,
         return {"answers": dict(item.answers), "name": "", "edited": item.draft,
                 "override": "", "notes": "", "reason": ""}
 
+    def not_this_thread(request: Request, thread_id: str) -> Response | None:
+        """A link's token opens its own thread only (the guard checked it; the route's
+        own reading of the path is held to it too)."""
+        scoped = request.state.scoped
+        if scoped is not None and scoped != thread_id:
+            return PlainTextResponse("401: this link opens another thread", status_code=401)
+        return None
+
     async def thread(request: Request) -> Response:
         thread_id = request.path_params["thread_id"]
+        if (refused := not_this_thread(request, thread_id)) is not None:
+            return refused
 
         def load() -> dict[str, Any] | None:
             with open_batch() as batch:
@@ -200,7 +210,8 @@ def create_app(settings: Settings, *, token: str | None = None,
 
     async def runs_page(request: Request) -> Response:
         query = request.query_params
-        number = int(query["page"]) if query.get("page", "").isdigit() else 1
+        raw = query.get("page", "")
+        number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
         outcome, brief = query.get("outcome") or None, query.get("brief") or None
         one = request.path_params.get("batch_id")
 
@@ -217,6 +228,8 @@ def create_app(settings: Settings, *, token: str | None = None,
 
     async def answer(request: Request) -> Response:
         thread_id = request.path_params["thread_id"]
+        if (refused := not_this_thread(request, thread_id)) is not None:
+            return refused
         if not origin_ok(request):
             return PlainTextResponse("403: cross-origin request refused", status_code=403)
         csrf_refused = PlainTextResponse("403: the form's CSRF token is missing or wrong "
