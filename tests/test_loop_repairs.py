@@ -96,6 +96,7 @@ def test_best_of_n_first_drafts_stop_at_the_first_the_checks_pass(project):
         [entry] = batch.snapshot(r.thread_id).values["writer_log"]
     assert entry["kind"] == "first drafts"
     assert [s["must_fix"] for s in entry["samples"]] == [1, 0]
+    assert entry["chosen"] == 1  # what a thread's story says the checks chose
 
 
 def test_best_of_n_keeps_the_best_when_none_passes_and_skips_invalid_samples(project):

@@ -189,7 +189,8 @@ class Nodes:
         # draft, a small model gives it back
         prompt_state = state if first or not log else {**state, "repeats": 1}
         messages = writer_messages(prompt_state)
-        best: tuple[int, float, str, list[dict[str, str]], WriterAnswer] | None = None
+        # (must_fix, score, draft, needs, answer, which sample)
+        best: tuple[int, float, str, list[dict[str, str]], WriterAnswer, int] | None = None
         problem: ModelOutputInvalid | None = None
         tried = []
         for sample in range(samples):
@@ -206,17 +207,18 @@ class Nodes:
             draft = self._cleaned(state, answer.draft)
             needs = ph.with_unlisted(draft, [n.model_dump() for n in answer.needs_from_human])
             if samples == 1:
-                best = (0, 0.0, draft, needs, answer)
+                best = (0, 0.0, draft, needs, answer, sample)
                 break
             judged = findings_of(state, draft, needs)
             wrong, score = len(repairs.must_fix(judged.findings)), judged.score
             tried.append({"sample": sample, "valid": True, "must_fix": wrong, "score": score})
             if best is None or (wrong, -score) < (best[0], -best[1]):
-                best = (wrong, score, draft, needs, answer)
+                best = (wrong, score, draft, needs, answer, sample)
             if wrong == 0:
                 break  # the checks pass it: no need for more
         log.append({"round": state.get("round", 0) + 1,
-                    "kind": "first drafts" if first else "rewrite", "samples": tried})
+                    "kind": "first drafts" if first else "rewrite", "samples": tried,
+                    "chosen": best[5] if best is not None else None})
         if best is None:
             assert problem is not None
             raise problem

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from batch.run.records import decision_note
 from batch.run.runner import Batch
 
 # a word and the space after it: words are matched, the space goes with its word
@@ -121,8 +122,8 @@ def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
             samples = entry.get("samples", [])
             valid = [s for s in samples if s.get("valid")]
             if len(samples) > 1:
-                best = min(valid, key=lambda s: (s["must_fix"], -s["score"]), default=None)
-                chosen = f"; the checks chose sample {best['sample'] + 1}" if best else ""
+                picked = entry.get("chosen")  # logged since the story was told
+                chosen = f"; the checks chose sample {picked + 1}" if picked is not None else ""
                 out.append(f"wrote the first draft ({len(samples)} samples, {len(valid)} "
                            f"valid{chosen})")
             else:
@@ -138,14 +139,8 @@ def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
 
 def _decision(d: dict[str, Any]) -> Decision:
     kind = d.get("type", "")
-    if kind == "invalid":
-        note = d.get("problem", "")
-    elif d.get("override"):
-        note = f"approved over the checks' findings: {d['override']}"
-    else:
-        note = d.get("reason") or d.get("notes") or ""
-    if kind == "approve" and d.get("draft") is not None:
-        note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
+    # an answer not taken: why not; else as the run log words it
+    note = d.get("problem", "") if kind == "invalid" else decision_note(d) or ""
     return Decision(kind, str(d.get("by") or ""), str(d.get("at") or ""), str(note))
 
 

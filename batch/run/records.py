@@ -64,13 +64,19 @@ def record_fields(values: LoopState) -> dict[str, Any]:
     }
 
 
-def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
-    if decision.get("type") not in ("approve", "reject", "revise"):
-        return {}
+def decision_note(decision: dict[str, Any]) -> str | None:
+    """A person's decision in words: their reason or notes, that they approved over the
+    checks' findings, that they approved their own version."""
     note = decision.get("reason") or decision.get("notes") or None
     if decision.get("override"):
         note = f"approved over the checks' findings: {decision['override']}"
     if decision.get("draft") is not None:
         note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
+    return note
+
+
+def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
+    if decision.get("type") not in ("approve", "reject", "revise"):
+        return {}
     return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
-            "decision_note": note}
+            "decision_note": decision_note(decision)}
