@@ -11,7 +11,7 @@ from rich.text import Text
 from batch.cli.base import out
 from batch.outcomes import OUTCOME_ICONS, label
 from batch.review.history import Story
-from batch.review.pages import placeholders_of
+from batch.review.pages import counts_in_order, placeholders_of
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -22,7 +22,7 @@ def sparkline(scores: list[float]) -> str:
 
 
 def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
-    counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row.get("counts", {}).items()))
+    counts = ", ".join(f"{name} {n}" for name, n in counts_in_order(row.get("counts", {})))
     out.print(escape(f"batch {row['id']}{' (' + row['job'] + ')' if row.get('job') else ''}: "
                      f"{row['source']}, {row['started_at'][:19]} to "
                      f"{(row.get('ended_at') or 'now')[:19]}, {row['status']}"

@@ -19,7 +19,8 @@ RUNS_PER_PAGE = 50
 OUTCOMES = (*sorted(STOP_REASONS), AWAITING, "failed")
 
 
-def _counts(counts: dict[str, int]) -> list[tuple[str, int]]:
+def counts_in_order(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """A batch's counts by outcome, labelled, in the order outcomes are shown."""
     order = {o: i for i, o in enumerate(OUTCOME_ORDER)}
     return [(label(k), v) for k, v in sorted(counts.items(),
                                              key=lambda kv: (order.get(kv[0], 99), kv[0]))]
@@ -47,8 +48,8 @@ def run_row(record: dict[str, Any]) -> dict[str, Any]:
 
 def _group(log: RunLog, row: dict[str, Any], outcome: str | None, brief: str | None,
            limit: int, offset: int) -> dict[str, Any]:
-    records, total = log.runs_of_batch(row["id"], outcome, brief, limit, offset)
-    return {"batch": row, "counts": _counts(row.get("counts") or {}),
+    records, total = log.runs_of_batch(row["id"], outcome, brief, limit, offset, row=row)
+    return {"batch": row, "counts": counts_in_order(row.get("counts") or {}),
             "runs": [run_row(r) for r in records], "total": total}
 
 

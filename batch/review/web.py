@@ -63,11 +63,10 @@ def _templates() -> Jinja2Templates:
 
 # -- what the pages show (run in a worker thread, one Batch per request) --------------------
 
-def thread_view(batch: Batch, thread_id: str) -> dict[str, Any]:
+def thread_view(batch: Batch, item: review.Waiting) -> dict[str, Any]:
     """A waiting thread's page: what to answer, and its story so far."""
-    item = review.require_waiting(batch, thread_id)
-    told = history.story(batch, thread_id)
-    values = batch.snapshot(thread_id).values
+    told = history.story(batch, item.thread_id)
+    values = batch.snapshot(item.thread_id).values
     findings = sorted(values.get("findings", []) or [],
                       key=lambda f: f.get("severity") != "must_fix")
     placeholders = [n["placeholder"] for n in item.needs]
@@ -189,8 +188,9 @@ def create_app(settings: Settings, *, token: str | None = None,
 
         def load() -> dict[str, Any] | None:
             with open_batch() as batch:
-                if review.waiting(batch, thread_id) is not None:
-                    return thread_view(batch, thread_id)
+                item = review.waiting(batch, thread_id)
+                if item is not None:
+                    return thread_view(batch, item)
                 told = history.story(batch, thread_id)
                 return None if told is None else {"story": told}
 
@@ -262,10 +262,8 @@ def create_app(settings: Settings, *, token: str | None = None,
 
             def reload() -> dict[str, Any] | None:
                 with open_batch() as batch:
-                    try:
-                        return thread_view(batch, thread_id)
-                    except BriefloopError:
-                        return None
+                    item = review.waiting(batch, thread_id)
+                    return None if item is None else thread_view(batch, item)
 
             view = await run_in_threadpool(reload)
             if view is None:  # answered meanwhile, or never there

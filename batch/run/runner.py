@@ -419,7 +419,7 @@ def batch_runs(settings: Settings, which: str, outcome: str | None = None,
         if row is None:
             raise BriefloopError(f"no batch {which!r} in the run log" if which != "last"
                                  else "no batch has run yet")
-        records, _ = log.runs_of_batch(row["id"], outcome, brief, limit=None)
+        records, _ = log.runs_of_batch(row["id"], outcome, brief, limit=None, row=row)
     return row, records
 
 

@@ -299,13 +299,14 @@ class RunLog:
         return self._batch_rows(query), total
 
     def runs_of_batch(self, batch_id: int, outcome: str | None = None, brief: str | None = None,
-                      limit: int | None = 50,
-                      offset: int = 0) -> tuple[list[dict[str, Any]], int]:
+                      limit: int | None = 50, offset: int = 0,
+                      row: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], int]:
         """A page of the runs a batch ran, in start order, and how many match in all.
         `outcome`: a stop reason (`awaiting_human` too) or `failed`; `brief`: part of
         the brief id. A run from before batches were kept with their runs is placed in
-        the batch whose time span holds its last change."""
-        row = self.batch(batch_id)
+        the batch whose time span holds its last change. `row`: the batch's own row,
+        when the caller has it at hand."""
+        row = row or self.batch(batch_id)
         if row is None:
             return [], 0
         queued = sa.select(tasks.c.thread_id).where(tasks.c.batch_id == batch_id)
@@ -333,7 +334,7 @@ class RunLog:
     def resolve_batch(self, which: str) -> dict[str, Any] | None:
         """A batch by its id, or `last`: the newest."""
         if which == "last":
-            found, _ = self.latest_batches(limit=1)
+            found = self._batch_rows(sa.select(batches).order_by(batches.c.id.desc()).limit(1))
             return found[0] if found else None
         return self.batch(int(which)) if which.isdigit() else None
 

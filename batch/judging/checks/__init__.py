@@ -87,7 +87,6 @@ def judge(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> Judged:
     """Every check of `registry` that applies to the draft, in order."""
     findings: list[Finding] = []
     notes: list[str] = []
-    units = 0
     for check in registry:
         if not check.applies(ctx):
             continue
@@ -95,10 +94,15 @@ def judge(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> Judged:
         if isinstance(check, form.NoText) and found:
             return Judged(found, 0)
         findings += found
-        units += check.units(ctx)
         if note:
             notes.append(note)
-    return Judged(findings, units, "; ".join(notes) or None)
+    return Judged(findings, units_of(ctx, registry), "; ".join(notes) or None)
+
+
+def units_of(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> int:
+    """How many units the code score of `ctx`'s draft has: those of every check that
+    runs on it (NoText has none)."""
+    return sum(c.units(ctx) for c in registry if c.applies(ctx))
 
 
 def score_of(findings: list[Finding], units: int) -> float:
@@ -114,5 +118,4 @@ def score_of(findings: list[Finding], units: int) -> float:
 def code_score(findings: list[Finding], ctx: CheckContext,
                registry: tuple[Check, ...] = REGISTRY) -> float:
     """The code score of `findings`, found by the checks on `ctx`'s draft."""
-    return score_of(findings, sum(c.units(ctx) for c in registry
-                                  if c.applies(ctx) and not isinstance(c, form.NoText)))
+    return score_of(findings, units_of(ctx, registry))
