@@ -112,9 +112,12 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
     out: list[Finding] = []
     seen: set[str] = set()
 
+    # the documented file itself, by its module or its file name ("# savings.py")
+    own = {module, f"{module}.py"} if module else set()
+
     def invented(full: str) -> bool:
         """Report `full` once if the source defines no such name."""
-        if full.split(".")[-1] in api.names or full.split(".")[-1] in _KNOWN:
+        if full in own or full.split(".")[-1] in api.names or full.split(".")[-1] in _KNOWN:
             return False
         if full not in seen:
             seen.add(full)
@@ -149,4 +152,37 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
         if heading_name and ("_" in heading_name.group(1) or "." in heading_name.group(1)
                              or place.strip().endswith("()")):
             invented(heading_name.group(1))
+    return out + _parameters_left_out(doc, api)
+
+
+_PARAMETERS_LABEL = re.compile(r"^\s*[*_]{0,2}(?:parameters|params|arguments|args)[*_]{0,2}"
+                               r"\s*:?\s*[*_]{0,2}\s*$", re.IGNORECASE)
+_OTHER_PART = re.compile(r"^\s*(?:#{1,6}\s|[*_]{0,2}(?:examples?|returns|raises|usage)\b)",
+                         re.IGNORECASE)
+
+
+def _parameters_left_out(doc: str, api: Api) -> list[Finding]:
+    """A section that lists its name's parameters ("Parameters:") lists every one of
+    them: a list that lost a line tells the reader the call takes less than it does."""
+    out: list[Finding] = []
+    lines = doc.split("\n")
+    for i, line in enumerate(lines):
+        shown = _SHOWN.search(line) if line.lstrip().startswith("#") else None
+        real = api.signatures.get(shown.group(1)) if shown else None
+        if not real:
+            continue
+        end = next((j for j in range(i + 1, len(lines))
+                    if lines[j].lstrip().startswith("#")), len(lines))
+        start = next((j for j in range(i + 1, end) if _PARAMETERS_LABEL.match(lines[j])), None)
+        if start is None:
+            continue
+        stop = next((j for j in range(start + 1, end) if _OTHER_PART.match(lines[j])), end)
+        listed = "\n".join(lines[start + 1:stop])
+        for param, _ in real:
+            bare = param.lstrip("*")
+            if not re.search(rf"(?<![\w]){re.escape(bare)}(?!\w)", listed):
+                out.append(Finding(
+                    code=f"api-parameter:{shown.group(1)}.{bare}", severity="must_fix",
+                    message=f"The parameters of `{shown.group(1)}` leave out `{bare}`: "
+                            f"say what it is."))
     return out

@@ -16,15 +16,19 @@ Kinds:
 - task / style: instructions to the writer ("Write a memo…", "Tone: warm"); never
   covered, but never copied into the text either
 
-A requirement is covered when every number it holds and at least half of its key
-terms (content words, lightly stemmed) are in the draft. That is deliberately lenient:
-a paraphrase keeps most content words, and a missing fact usually loses all of them.
+A requirement is covered when one sentence of the draft, or two adjacent ones, hold
+every number it holds and at least half of its key terms (content words, lightly
+stemmed), and keep its negation. Lenient on wording, since a paraphrase keeps most
+content words; strict on place, since a fact's words scattered over the text (an
+"item" here, a "refund" there) do not tell the reader the fact.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypedDict
 
@@ -33,6 +37,7 @@ from batch.judging.wording import (
     STOPWORDS,
     WORD,
     content_terms,
+    negated_terms,
     numbers_of,
     sentences,
     stems_of,
@@ -142,6 +147,18 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     if first in _READER_VERBS and not _ABOUT_THE_TEXT.search(item):
         # "Keep your receipts", "Use the side entrance": what the readers must do
         return "ask", item, ""
+    if item.rstrip().endswith(":") and len(WORD.findall(item)) <= 6:
+        # "Facts:", "Include these points:" on a line of its own, the list below it
+        return "task", item, " ".join(WORD.findall(item)[:4])
+    if first in RELAY_VERBS and first not in ("tell", "let") and not _TASK_SENTENCE.match(item):
+        # "Say hello at the coffee point at 10:00", "Mention the new parking rules": a
+        # relay verb with no "that" or "to", and something to carry out. What the text
+        # must do, in its own words; no lead of the writer's to copy.
+        rest = item.split(None, 1)[1] if len(item.split()) > 1 else ""
+        if len(content_terms(rest)) >= 2 or numbers_of(rest):
+            kind = "ask" if first in ("say", "ask", "invite", "encourage", "remind") \
+                else "fact"
+            return kind, item if kind == "ask" else rest, ""
     if first in TASK_VERBS or first in RELAY_VERBS or _TASK_SENTENCE.match(item):
         # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
         return "task", item, " ".join(WORD.findall(item)[:4])
@@ -172,7 +189,8 @@ def _missing_subject(item: str, context: str = "") -> str:
     cue = MISSING_CUE.search(item)
     before = item[: cue.start()] if cue else item
     if cue and not before.strip():  # "Nobody knows the Q3 revenue yet: ..."
-        before = re.split(r"[,;:.]|\byet\b", item[cue.end():])[0]
+        # "Nothing is known yet about the license": what follows, a leading "yet" off
+        before = re.split(r"[,;:.]|\byet\b", re.sub(r"^\s*yet\b", "", item[cue.end():]))[0]
     clause = re.split(r"[,;:]|\b(?:but|and|so|because|while)\b", before)[-1]
 
     def words(text: str) -> list[str]:
@@ -223,8 +241,24 @@ def _items(text: str) -> list[tuple[str, str | None, str]]:
     return out
 
 
+# A label that hands the writer its material ("Use only these facts:", "Include these
+# points:", "Based on the following details:"): the writer's, not the readers'. What
+# follows it is the items; the label itself is none.
+_WRITER_LABEL = re.compile(
+    r"^(?:(?:please\s+)?(?:use|include|cover|mention|state|give|work\s+from|based\s+on|"
+    r"draw\s+on|stick\s+to|here\s+are|with|key|main|the)\b[\w\s'-]{0,30}?\b)?"
+    r"(?:facts?|points?|details?|information|info|notes?|data|material|bullets?)"
+    r"(?:\s+(?:only|to\s+use|below|here|as\s+given))?$", re.IGNORECASE)
+
+
 def _split_label(sentence: str) -> list[tuple[str, str | None]]:
     label = _LABEL_LINE.match(sentence)
+    if label and _WRITER_LABEL.match(label.group(1).strip()):
+        value = label.group(2).strip()
+        # clauses with commas of their own are split on semicolons only
+        parts = [p.strip(" .") for p in re.split(
+            r";" if ";" in value else r"[;,](?![^()]*\))", value)]
+        return [(p, None) for p in parts if p]
     if not label or len(label.group(1).split()) > 3:
         return [(sentence, None)]
     name, value = label.group(1).strip(), label.group(2).strip()
@@ -348,6 +382,11 @@ def build_checklist(brief: dict) -> list[Requirement]:
 # -- judging a draft against it ------------------------------------------------------------
 
 def covered(req: Requirement, draft: str) -> bool:
+    """The draft tells its readers what `req` asks for. A fact or an ask is covered
+    only where its content is said together: in one sentence or two adjacent ones,
+    every number it holds and at least half of its key terms, with its negation kept
+    ("not refunded" is not covered by "refund" somewhere else). Words of it scattered
+    over the text tell the reader nothing."""
     if req["kind"] == "sign":
         return signed_by(draft, req["subject"])
     if req["kind"] in ("api", "raises"):
@@ -356,15 +395,66 @@ def covered(req: Requirement, draft: str) -> bool:
         prefix = rf"(?:{re.escape(owner)}\.)?" if owner else ""
         pattern = r"(?<![\w.])" + prefix + re.escape(req["subject"]) + r"(?!\w)"
         return re.search(pattern, draft) is not None
-    draft_numbers = set(numbers_of(draft))
-    if any(n not in draft_numbers for n in req["numbers"]):
+    windows = _windows(draft)
+    if req["kind"] not in ("fact", "ask"):
+        denied = negated_terms(req["text"], set(req["terms"]))
+        return any(_says(req["terms"], req["numbers"], denied, w) for w in windows)
+    # a fact of several clauses ("the morning is a review, and the afternoon a
+    # workshop, so bring a laptop") may be told over several places, each clause whole
+    for clause in clauses(req["text"]):
+        terms, numbers = content_terms(clause), numbers_of(clause)
+        denied = negated_terms(clause, set(terms))
+        if not any(_says(terms, numbers, denied, w) for w in windows):
+            return False
+    return True
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of an item, split at its commas and semicolons; a piece with fewer
+    than two words of content ("not the lifts") stays with the one before it."""
+    out: list[str] = []
+    for piece in re.split(r"[;,](?!\d{3})(?![^()]*\))", text):
+        if not piece.strip():
+            continue
+        if out and len(content_terms(piece)) < 2:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    if len(out) > 1 and len(content_terms(out[0])) < 2:
+        first = out.pop(0)
+        out[0] = first + "," + out[0]
+    return out or [text]
+
+
+@dataclass(frozen=True)
+class _Window:
+    text: str
+    numbers: frozenset[str]
+    stems: frozenset[str]
+
+
+@functools.lru_cache(maxsize=64)
+def _windows(draft: str) -> tuple[_Window, ...]:
+    """Each sentence of the draft, and each two adjacent ones: where a fact may be said."""
+    said = sentences(draft) or [draft]
+    texts = said + [f"{a} {b}" for a, b in zip(said, said[1:], strict=False)]
+    return tuple(_Window(t, frozenset(numbers_of(t)), frozenset(stems_of(t))) for t in texts)
+
+
+def _says(terms: list[str], numbers: list[str], denied: set[str], window: _Window) -> bool:
+    if any(n not in window.numbers for n in numbers):
         return False
-    terms = req["terms"]
-    if not terms or (req["numbers"] and len(terms) <= 2):
-        return True  # its figures are there, and figures are what a paraphrase keeps
-    have = stems_of(draft)
-    found = sum(1 for t in terms if t in have)
-    return found * 2 >= len(terms)
+    found = sum(1 for t in terms if t in window.stems)
+    # its figures are there, and figures are what a paraphrase keeps: beside one, a
+    # word or two of it; beside two or more ("your 5- to 8-year-old" for "children
+    # aged 5 to 8"), one
+    if len(numbers) >= 2:
+        if terms and found == 0:
+            return False
+    elif terms and not (numbers and len(terms) <= 2) and found * 2 < len(terms):
+        return False
+    return not denied or bool(negated_terms(window.text, denied)) or any(
+        re.search(rf"(?i)\b(?:non-?|un){re.escape(t)}", window.text) for t in denied)
 
 
 def signed_by(draft: str, who: str) -> bool:

@@ -29,7 +29,7 @@ STOPWORDS = frozenset({
     "again", "further", "once", "one", "ever", "new", "please", "let", "make",
     "sure", "get", "got", "s", "t", "don't", "isn't", "aren't", "won't", "can't", "via",
     "per", "etc", "e.g", "i.e", "within", "before", "after", "while", "during",
-    "until",
+    "until", "everyone", "everybody", "anyone", "anybody", "someone", "somebody", "people",
 })
 # Opposites a contradiction can hide in (either direction), and negations.
 OPPOSITES = (
@@ -60,11 +60,27 @@ _LITOTES = re.compile(
 # Words about the writing job, not about what the text must say.
 META_TERMS = frozenset({"need", "needs", "text", "write", "writ", "memo", "description",
                         "descript", "copy", "draft", "brief", "wording", "words"})
+# Past forms that no suffix rule reaches: "paid" is "pay", "not sold" denies "sell".
+_IRREGULAR = {
+    "paid": "pay", "sold": "sell", "lost": "lose", "kept": "keep", "made": "make",
+    "left": "leave", "sent": "send", "built": "build", "brought": "bring",
+    "bought": "buy", "held": "hold", "told": "tell", "gave": "give", "given": "give",
+    "took": "take", "taken": "take", "chose": "choose", "chosen": "choose",
+    "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
+    "ran": "run", "met": "meet", "spent": "spend", "found": "find", "thought": "think",
+    "won": "win", "shut": "shut", "grew": "grow", "grown": "grow", "rose": "rise",
+    "risen": "rise", "fell": "fall", "fallen": "fall", "drove": "drive",
+    "driven": "drive", "ate": "eat", "eaten": "eat", "flew": "fly", "flown": "fly",
+}
+
+
 def stem(word: str) -> str:
-    """A light stemmer: enough to match close, closed, closes and closing."""
+    """A light stemmer: enough to match close, closed, closes and closing, and the past
+    forms of common irregular verbs (paid, sold, kept)."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    w = _IRREGULAR.get(w, w)
     for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es",
                    "ly", "s"):
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
@@ -126,19 +142,39 @@ def sentences(text: str) -> list[str]:
     return out
 
 
-NEAR = 3  # words either side of a term that a negation must stand within to negate it
+# Words a negation reaches past to the word it denies: "is not yet allowed" denies
+# "allowed", "no longer accepted" denies "accepted", "do not go to gate B" denies
+# "gate". A light verb ("go", "get", "happen") says too little to be what is denied.
+_PAST_NEGATION = STOPWORDS | frozenset({
+    "yet", "ever", "even", "always", "longer", "really", "necessarily", "actually",
+    "currently", "usually", "go", "goes", "going", "went", "gone", "come", "comes", "get",
+    "gets", "happen", "happens", "take", "takes", "apply", "applies", "single", "one"})
+_NEGATION_WORD = re.compile(
+    r"(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
+    r"mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)", re.IGNORECASE)
+# "not confirmed until two nodes have stored it": a condition, which denies nothing
+_CONDITION = frozenset({"until", "unless", "till"})
+NEAR = 8  # words after the denied one that a condition must stand within
 
 
 def negated_terms(text: str, terms: set[str]) -> set[str]:
-    """The terms a negation stands near in `text` ("work is not allowed": work)."""
+    """The terms a negation in `text` denies: the first word after it that carries
+    meaning ("work is not allowed": allowed; "no refunds": refund). A consequence says a
+    word of its own there ("losing one node does not lose a message": lose), so it
+    denies none of a brief's terms; a condition ("not confirmed until ...") denies
+    nothing."""
     words = [w.lower() for w in WORD.findall(_LITOTES.sub(" ", text))]
     out: set[str] = set()
     for i, w in enumerate(words):
-        if stem(w) not in terms:
+        if not _NEGATION_WORD.fullmatch(w):
             continue
-        window = " ".join(words[max(0, i - NEAR): i] + words[i + 1: i + 1 + NEAR])
-        if NEGATIONS.search(window):
-            out.add(stem(w))
+        j = i + 1
+        while j < len(words) and words[j] in _PAST_NEGATION and j - i <= 4:
+            j += 1
+        if j >= len(words) or _CONDITION & set(words[j + 1: j + 1 + NEAR]):
+            continue
+        if stem(words[j]) in terms:
+            out.add(stem(words[j]))
     return out
 
 

@@ -34,6 +34,7 @@ REGISTRY: tuple[Check, ...] = (
     gaps.GivenAsGap(),
     form.Repeated(),
     form.Html(),
+    form.EmptySections(),
     facts.Numbers(),
     form.Length(),
     form.Banned(),

@@ -14,7 +14,7 @@ from batch.state import Finding
 class ApiDocs(Check):
     """Every name and signature the docs present is the code's own."""
 
-    codes = ("api-invented", "api-signature")
+    codes = ("api-invented", "api-signature", "api-parameter")
 
     def applies(self, ctx: CheckContext) -> bool:
         return ctx.documents_python

@@ -88,10 +88,12 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
             shared = len(terms & stems)
             share = shared / len(terms)
             # An opposite is a strong cue: a sentence on the same subject is enough. A
-            # negation is a weak one: the sentence must say most of the requirement.
-            if share >= 0.5 and shared >= min(2, len(terms)):
+            # negation is a weak one: the sentence must say more than half of the
+            # requirement ("a refund for a full-price item" is not about "sale items
+            # ... not refunded", though it shares two of its four words).
+            if share > 0.5 and shared >= min(2, len(terms)):
                 clash = wording.polarity_clash(r["text"], sentence, r["terms"])
-            elif shared >= 2:
+            elif share >= 0.5 and shared >= min(2, len(terms)) or shared >= 2:
                 clash = wording.opposite_of(r["text"], sentence)
             else:
                 continue

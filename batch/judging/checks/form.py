@@ -116,6 +116,52 @@ def check_html(draft: str) -> list[Finding]:
                             f"Markdown: **bold**, a blank line between paragraphs.")]
 
 
+# A label that opens a part of a section ("Parameters:", "**Example**", "Returns:")
+_PART_LABEL = re.compile(r"^\s*[*_]{0,2}(parameters|params|arguments|args|examples?|returns|"
+                         r"raises|attributes|usage|options)[*_]{0,2}\s*:?\s*[*_]{0,2}\s*$",
+                         re.IGNORECASE)
+_HEADING_LEVEL = re.compile(r"^\s*(#{1,6})\s+\S")
+
+
+def check_empty_sections(draft: str) -> list[Finding]:
+    """A heading, or a label such as "Parameters:" or "Example:", with nothing under it
+    before the next heading of its level or above, the next label, or the end: a part
+    of the text that lost its last line (a cut or a repair took it) or never had one.
+    Lines inside a code fence are content, never headings."""
+    marks: list[tuple[int, str]] = []  # (heading level, or 0 for a label, or -1 content)
+    fenced = False
+    for line in draft.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            marks.append((-1, line))
+        elif not line.strip():
+            continue
+        elif not fenced and (heading := _HEADING_LEVEL.match(line)):
+            marks.append((len(heading.group(1)), line))
+        elif not fenced and _PART_LABEL.match(line):
+            marks.append((0, line))
+        else:
+            marks.append((-1, line))
+    out: list[Finding] = []
+    under = ""  # the heading a label stands under: one finding per empty part
+    for i, (level, line) in enumerate(marks):
+        if level < 0:
+            continue
+        name = line.strip(" #*_:")[:60]
+        if level > 0:
+            under = name
+        after = marks[i + 1][0] if i + 1 < len(marks) else None
+        # a label ends at any heading or label; a heading at one of its level or above
+        empty = after is None or (after >= 0 if level == 0 else 0 < after <= level)
+        if empty:
+            where = f"{under} / {name}" if level == 0 and under else name
+            out.append(Finding(
+                code=f"empty-section:{where.lower()}", severity="must_fix",
+                message=f"{where!r} has nothing under it: give it its content, or remove "
+                        f"the heading."))
+    return out
+
+
 class NoText(Check):
     """No text to judge: empty, or one word or symbol repeated. Its finding ends the
     checks, and such a draft scores nothing."""
@@ -184,6 +230,15 @@ class Banned(Check):
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_banned(ctx.draft, ctx.banned_phrases)
+
+
+class EmptySections(Check):
+    """A heading or a part of a section ("Parameters:", "Example:") left empty."""
+
+    codes = ("empty-section",)
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_empty_sections(ctx.draft)
 
 
 class CopiedSource(Check):

@@ -53,12 +53,17 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
     for that: kind "gap")."""
     out: list[Finding] = []
     missing = [r for r in checklist if r["kind"] == "missing"]
-    free = [set(wording.content_terms(p)) for p in [*ph.find(draft), *answered]]
+    holes = ph.find(draft)
+    # (its words, whether a person answered it) for each placeholder and answer
+    free = [(set(wording.content_terms(p)), i >= len(holes))
+            for i, p in enumerate([*holes, *answered])]
     for r in missing:
         want = set(r["terms"])
-        match = next((i for i, terms in enumerate(free) if want & terms), None)
+        match = next((i for i, (terms, _) in enumerate(free) if want & terms), None)
         if match is None and len(free) > 0 and not want:
             match = 0
+        # a person's answer is the fact, said in the text as it should be
+        answered_here = match is not None and free[match][1]
         label = r["subject"] or "the missing fact"
         # the sentences that tell the gap, or guess the fact: the ones on its subject
         subject = set(wording.content_terms(label))
@@ -67,6 +72,16 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
         about = [s for s in sentences_where(draft, lambda s, subject=subject: bool(
             subject & wording.stems_of(ph.without(s))) and not ph.find(s))
             if s not in telling] if subject else []
+        guessed = [s for s in about if _about_subject(s, subject)]
+        if match is not None and not answered_here and guessed:
+            # the placeholder is there, and a sentence says the fact all the same ("The
+            # license allows any use" beside [FACT NEEDED: license]): a guess
+            out.append(Finding(
+                code=f"gap-guessed:{r['id']}", severity="must_fix",
+                message=f"The brief says {label} is not known yet, but the text says "
+                        f"{guessed[0][:160]!r}: say nothing of it beyond its placeholder.",
+                repair=rewrite(guessed, f"says nothing about {label}, which is not known "
+                                        f"yet")))
         if match is None:
             out.append(Finding(
                 code=f"missing-placeholder:{r['id']}", severity="must_fix",
@@ -77,7 +92,9 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
                               sentences=telling or about[:1], fact=r["text"])))
         else:
             free.pop(match)
-        if telling:
+        if telling and match is None:
+            # beside its placeholder, "finance will confirm it on Monday" is honest:
+            # only told instead of the placeholder is it a remark in place of the fact
             out.append(Finding(
                 code=f"gap-told:{r['id']}", severity="must_fix",
                 message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
@@ -86,6 +103,13 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
                 repair=Repair(action="placeholder", placeholder=ph.suggest(label),
                               sentences=telling, fact=r["text"])))
     return out
+
+
+def _about_subject(sentence: str, subject: set[str]) -> bool:
+    """A sentence on the missing fact itself: at least two thirds of its subject's words
+    (both of "Q3 revenue", not "Q3" alone), and not a line that only names it."""
+    have = len(subject & wording.stems_of(ph.without(sentence)))
+    return have * 3 >= 2 * len(subject) and len(wording.WORD.findall(sentence)) > len(subject) + 2
 
 
 def check_placeholder_forms(draft: str) -> list[Finding]:
@@ -173,11 +197,11 @@ class MissingFacts(Check):
     """A fact the brief says is not known is a placeholder, never a guess; one unit of
     the score per such fact."""
 
-    codes = ("missing-placeholder", "gap-told")
+    codes = ("missing-placeholder", "gap-told", "gap-guessed")
     item_kinds = frozenset({"missing"})
     # a person who writes the fact in their own edit has answered it
-    vouched = frozenset({"missing-placeholder"})
-    repairs = frozenset({"placeholder"})
+    vouched = frozenset({"missing-placeholder", "gap-guessed"})
+    repairs = frozenset({"placeholder", "rewrite"})
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_missing_facts(ctx.draft, ctx.checklist, ctx.answered)

@@ -1,0 +1,367 @@
+"""Each check right in both directions, by class: a correct text that a wrong finding
+used to block is approved, and the text that finding exists for is still refused.
+Every class holds the reported example and variants written apart from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from batch.judging.apidocs import check_api_docs
+from batch.judging.checklist import brief_checklist
+
+from conftest import run_checks
+
+
+def judge(brief: str, draft: str, needs: list[dict] | None = None) -> list[str]:
+    """The must_fix codes of the registry on `draft` for a text brief."""
+    if needs is None:
+        from batch import placeholders as ph
+        needs = [{"placeholder": p, "question": "?"} for p in ph.find(draft)]
+    found = run_checks(draft=draft, needs=needs, sources=(brief,), brief=brief,
+                       checklist=brief_checklist(brief))
+    return sorted(f["code"] for f in found if f["severity"] == "must_fix")
+
+
+def prefixes(codes: list[str]) -> set[str]:
+    return {c.split(":")[0] for c in codes}
+
+
+# -- a fact still to come, told beside its placeholder -------------------------------------
+
+Q3 = """Write a short memo to the sales team about the third quarter.
+
+- Q3 revenue: not known yet; finance will confirm it on Monday.
+- The team closed 42 new accounts in Q3, up from 35 in Q2.
+- Ask everyone to update their pipeline in the CRM by Friday.
+"""
+Q3_FACTS = ("The team closed 42 new accounts in Q3, up from 35 in Q2. Please update "
+            "your pipeline in the CRM by Friday.")
+
+TRAVEL = """Memo to all staff about the new travel policy.
+
+- Book every trip through the travel desk at least 14 days ahead.
+- Economy class for flights under 6 hours.
+- The daily meal allowance (per diem) has not been confirmed by Finance yet.
+"""
+TRAVEL_FACTS = ("Please book every trip through the travel desk at least 14 days ahead. "
+                "Flights under 6 hours are economy class.")
+
+
+@pytest.mark.parametrize("brief,facts,gap", [
+    (Q3, Q3_FACTS, "Q3 revenue is not known yet; finance will confirm it on Monday: "
+                   "[FIGURE NEEDED: Q3 revenue]."),
+    (Q3, Q3_FACTS, "Q3 revenue: [FIGURE NEEDED: Q3 revenue]. Finance will confirm the "
+                   "figure on Monday."),
+    (Q3, Q3_FACTS, "Finance has not confirmed the Q3 revenue yet ([FIGURE NEEDED: Q3 "
+                   "revenue])."),
+    (TRAVEL, TRAVEL_FACTS, "Finance has not yet confirmed the daily meal allowance "
+                           "(per diem); it will be [FIGURE NEEDED: daily meal allowance]."),
+    (TRAVEL, TRAVEL_FACTS, "The daily meal allowance is still to be confirmed. It will be "
+                           "[FIGURE NEEDED: daily meal allowance]."),
+])
+def test_a_pending_fact_told_beside_its_placeholder_is_honest(brief, facts, gap):
+    assert judge(brief, facts + "\n\n" + gap) == []
+
+
+@pytest.mark.parametrize("brief,facts,told", [
+    (Q3, Q3_FACTS, "Q3 revenue is not known yet; finance will confirm it on Monday."),
+    (TRAVEL, TRAVEL_FACTS, "Finance has not yet confirmed the daily meal allowance."),
+])
+def test_telling_it_instead_of_the_placeholder_is_still_refused(brief, facts, told):
+    found = prefixes(judge(brief, facts + "\n\n" + told))
+    assert {"missing-placeholder", "gap-told"} <= found
+
+
+def test_a_guess_beside_the_placeholder_is_still_refused():
+    guessed = (Q3_FACTS + "\n\nQ3 revenue was about 4 million "
+               "([FIGURE NEEDED: Q3 revenue]).")
+    assert "number:4" in judge(Q3, guessed)
+
+
+# -- an instruction to the writer is not an item --------------------------------------------
+
+LEDGER = """Write an FAQ answer to "What happens to my messages if a node fails?"
+
+Use only these facts: Ledger-7 replicates every message to three nodes; a message is
+confirmed once two nodes have stored it; a failed node rejoins by itself.
+"""
+LEDGER_ANSWER = ("Ledger-7 replicates every message to three nodes, and a message is "
+                 "confirmed once two of them have stored it. So losing a single node does "
+                 "not lose a confirmed message. A failed node rejoins the cluster by itself.")
+
+
+@pytest.mark.parametrize("prefix", [
+    "Use only these facts:", "Facts:", "Include these points:", "Key facts to use:",
+    "Based on these facts:", "Work from these facts only:", "Use the following facts:",
+])
+def test_a_prefix_that_hands_the_writer_its_facts_is_not_an_ask(prefix):
+    brief = LEDGER.replace("Use only these facts:", prefix)
+    checklist = brief_checklist(brief)
+    assert not [r for r in checklist if r["kind"] == "ask"], checklist
+    facts = [r["text"] for r in checklist if r["kind"] == "fact"]
+    assert len(facts) == 3 and not any(prefix.rstrip(":").lower() in f.lower()
+                                       for f in facts), facts
+    assert judge(brief, LEDGER_ANSWER) == []
+    # and each fact is still required
+    without = LEDGER_ANSWER.replace(" A failed node rejoins the cluster by itself.", "")
+    assert prefixes(judge(brief, without)) == {"uncovered"}
+
+
+def test_an_order_to_the_readers_with_a_label_is_still_an_ask():
+    brief = "Notice for tenants.\n\nUse the side entrance: the main door is being painted.\n"
+    assert [r["kind"] for r in brief_checklist(brief)][-1] == "ask"
+
+
+# -- a negation that states a consequence is not a contradiction ----------------------------
+
+@pytest.mark.parametrize("sentence", [
+    "So losing a single node does not lose a confirmed message.",
+    "A confirmed message is never lost when one node goes down.",
+    "One node failing does not put a confirmed message at risk.",
+    "A message is not confirmed until two nodes have stored it.",
+])
+def test_a_consequence_with_a_negation_is_not_a_contradiction(sentence):
+    answer = LEDGER_ANSWER.replace("So losing a single node does not lose a confirmed "
+                                   "message.", sentence)
+    assert judge(LEDGER, answer) == []
+
+
+@pytest.mark.parametrize("old,new", [
+    ("Ledger-7 replicates every message to three nodes",
+     "Ledger-7 does not replicate messages to three nodes"),
+    ("a message is confirmed once two of them have stored it",
+     "a message is never confirmed once two of them have stored it"),
+    ("A failed node rejoins the cluster by itself.",
+     "A failed node does not rejoin the cluster by itself."),
+])
+def test_a_negation_that_denies_what_the_brief_states_is_a_contradiction(old, new):
+    answer = LEDGER_ANSWER.replace(old, new)
+    assert "contradiction" in prefixes(judge(LEDGER, answer))
+
+
+# -- carrying out an instruction is not copying it ------------------------------------------
+
+WELCOME = """Write a short welcome note to the design team.
+
+- Tom Okafor joins as a senior designer on 3 March.
+- He comes from Brightline Studio, where he led the mobile app work.
+- Say hello at the coffee point at 10:00 on Monday.
+"""
+WELCOME_FACTS = ("Tom Okafor joins us as a senior designer on 3 March. He comes from "
+                 "Brightline Studio, where he led the mobile app work.")
+
+
+@pytest.mark.parametrize("meetup", [
+    "Come and meet him at the coffee point at 10:00 on Monday.",
+    "Please say hello to Tom at the coffee point at 10:00 on Monday.",
+    "Join us at the coffee point at 10:00 on Monday to say hello.",
+])
+def test_carrying_out_an_instruction_is_not_echo(meetup):
+    assert judge(WELCOME, WELCOME_FACTS + " " + meetup) == []
+
+
+def test_the_meetup_is_required_and_cannot_be_dropped():
+    assert "uncovered" in prefixes(judge(WELCOME, WELCOME_FACTS))
+
+
+@pytest.mark.parametrize("brief,pasted", [
+    (WELCOME, "Write a short welcome note to the design team."),
+    (Q3, "Write a short memo to the sales team about the third quarter."),
+])
+def test_an_order_to_the_writer_pasted_is_still_echo(brief, pasted):
+    facts = WELCOME_FACTS + " Come and meet him at the coffee point at 10:00 on Monday." \
+        if brief is WELCOME else Q3_FACTS + " Q3 revenue: [FIGURE NEEDED: Q3 revenue]."
+    assert "echo" in prefixes(judge(brief, pasted + "\n\n" + facts))
+
+
+# -- the documented file's own name --------------------------------------------------------
+
+SAVINGS = '''"""Savings goals."""
+
+
+def months_to_goal(goal: float, monthly: float) -> int:
+    """Whole months of saving `monthly` until `goal` is reached."""
+    if monthly <= 0:
+        raise ValueError("monthly must be positive")
+    return -(-int(goal * 100) // int(monthly * 100))
+'''
+
+
+@pytest.mark.parametrize("heading", [
+    "# savings.py", "# `savings.py`", "# savings", "# The `savings` module",
+    "# savings.py: savings goals",
+])
+def test_a_heading_that_names_the_documented_file_is_the_source(heading):
+    doc = (f"{heading}\n\n## `months_to_goal(goal, monthly)`\n\nWhole months of saving "
+           "`monthly` until `goal` is reached. Raises `ValueError` when `monthly` is not "
+           "positive.\n")
+    assert check_api_docs(doc, SAVINGS, "savings") == []
+
+
+def test_another_file_or_an_invented_name_is_still_refused():
+    doc = ("# savings.py\n\n## `months_to_goal(goal, monthly)`\n\nSee also "
+           "`budget_plan()` in `budget.py`.\n")
+    found = {f["code"] for f in check_api_docs(doc, SAVINGS, "savings")}
+    assert "api-invented:budget_plan" in found
+
+
+# -- coverage means the reader is told ------------------------------------------------------
+
+SALE = """Write an FAQ answer to "Can I return something I bought in the sale?"
+
+Facts: sale items can be exchanged but not refunded; exchanges within 30 days; bring
+the receipt.
+"""
+SALE_OK = ("Yes, within limits. Sale items can be exchanged but not refunded. Exchanges "
+           "are possible within 30 days, and please bring the receipt.")
+
+
+@pytest.mark.parametrize("said", [
+    "Sale items can be exchanged but not refunded.",
+    "You can exchange a sale item, but we cannot refund it.",
+    "Sale items are exchangeable but non-refundable.",
+    "We will gladly exchange sale items. We do not refund them, though.",
+])
+def test_a_negated_fact_in_other_words_is_covered(said):
+    assert judge(SALE, SALE_OK.replace("Sale items can be exchanged but not refunded.",
+                                       said)) == []
+
+
+@pytest.mark.parametrize("said", [
+    # its words scattered: an item here, a refund there
+    "Every item you buy is checked before it leaves us.",
+    # the negation lost
+    "Sale items can be exchanged or refunded.",
+])
+def test_a_fact_whose_words_are_elsewhere_or_whose_negation_is_lost_is_not(said):
+    text = SALE_OK.replace("Sale items can be exchanged but not refunded.", said) + \
+        " A refund for a full-price item takes five days."
+    assert "uncovered:R2" in judge(SALE, text)
+
+
+def test_the_window_is_two_adjacent_sentences_not_the_whole_text():
+    brief = "Memo.\n\n- The Berlin office opens on 1 November with 12 desks.\n"
+    near = "The Berlin office opens on 1 November. It has 12 desks."
+    far = ("The Berlin office opens on 1 November. Lunch is at noon. Coffee is free. "
+           "There are 12 desks.")
+    assert judge(brief, near) == []
+    assert "uncovered:R2" in judge(brief, far)
+
+
+# -- repairs never lose what the brief asked for -------------------------------------------
+
+def _repairer(brief, banned=()):
+    from batch.loop.repairs import Repairer
+
+    def check(draft, needs):
+        return run_checks(draft=draft, needs=needs, sources=(brief,), brief=brief,
+                          checklist=brief_checklist(brief), banned_phrases=banned)
+
+    asked: list[str] = []
+
+    def ask(draft, task, sample, words):
+        asked.append(task)
+        return None  # no model: only code's candidates
+
+    return Repairer(judge=check, ask=ask), check, asked
+
+
+@pytest.mark.parametrize("bad", ["Sale items, sadly, can be exchanged but not refunded.",
+                                 "Sadly, sale items can be exchanged but not refunded."])
+def test_a_sentence_that_carries_an_item_is_not_dropped_to_fix_it(bad):
+    text = SALE_OK.replace("Sale items can be exchanged but not refunded.", bad) + \
+        " A refund for a full-price item takes five days."
+    repairer, check, asked = _repairer(SALE, banned=("sadly",))
+    findings = check(text, [])
+    assert [f["code"] for f in findings if f["severity"] == "must_fix"] == ["banned:sadly"]
+    outcome = repairer.run(text, [], findings)
+    assert bad in outcome.draft  # dropping it would lose the fact: rolled back
+    assert outcome.attempts[0].kept is False
+    assert asked and bad.rstrip(".") in asked[0]  # the model was asked to rewrite it
+
+
+def test_an_api_doc_that_lost_its_only_parameter_line_is_refused():
+    from batch.judging.checks.form import check_empty_sections
+
+    doc = ("# `colors`\n\n## `parse_hex(text)`\n\nThe colour as (red, green, blue).\n\n"
+           "Parameters:\n\n- `text`: a colour such as `#ff8800`.\n\nExample:\n\n"
+           "```python\n>>> parse_hex('#ff8800')\n(255, 136, 0)\n```\n")
+    assert check_empty_sections(doc) == []
+    lost = doc.replace("- `text`: a colour such as `#ff8800`.\n\n", "")
+    assert [f["code"] for f in check_empty_sections(lost)] == [
+        "empty-section:`parse_hex(text)` / parameters"]
+    no_example = doc.split("```python")[0].rstrip() + "\n"
+    assert [f["code"] for f in check_empty_sections(no_example)] == [
+        "empty-section:`parse_hex(text)` / example"]
+    # a heading with nothing under it before the next of its level, and a comment line
+    # inside a code block that is no heading
+    assert [f["code"] for f in check_empty_sections("# A\n\n# B\n\ntext\n")] == [
+        "empty-section:a"]
+    assert check_empty_sections("# A\n\n```python\n# a comment\nx = 1\n```\n") == []
+
+
+def test_a_parameter_left_out_of_a_parameter_list_is_refused():
+    source = ("def scale(value, factor=2):\n    '''value times factor.'''\n"
+              "    return value * factor\n")
+    doc = ("# `m`\n\n## `scale(value, factor=2)`\n\nMultiplies.\n\nParameters:\n\n"
+           "- `value`: the number.\n- `factor`: how many times.\n\nExample:\n\n"
+           "```python\n>>> scale(2)\n4\n```\n")
+    assert check_api_docs(doc, source, "m") == []
+    lost = doc.replace("- `factor`: how many times.\n", "")
+    assert [f["code"] for f in check_api_docs(lost, source, "m")] == [
+        "api-parameter:scale.factor"]
+    # docs with no parameter list at all are not held to one
+    assert check_api_docs(doc.replace("Parameters:\n\n- `value`: the number.\n- `factor`: "
+                                      "how many times.\n\n", ""), source, "m") == []
+
+
+@pytest.mark.parametrize("answer,call", [
+    ("parse_hex('#ff8800') -> (255, 136, 0)", "parse_hex('#ff8800')"),
+    ("parse_hex('#ff8800')", "parse_hex('#ff8800')"),
+    ('parse_hex("#000")  # (0, 0, 0)', 'parse_hex("#000")'),
+    ("parse_hex('a -> b returns #1') returns None", "parse_hex('a -> b returns #1')"),
+    (">>> parse_hex('#fff')\n(255, 255, 255)", "parse_hex('#fff')"),
+])
+def test_an_example_with_a_marker_inside_a_string_keeps_its_call(answer, call):
+    from batch.loop import docwriter
+
+    source = "def parse_hex(text):\n    return text\n"
+    [name] = docwriter.names_of(source)
+    assert docwriter.usable_example(answer, name) == call
+
+
+# -- a fact nobody gave: a placeholder, never a guess beside it -----------------------------
+
+LICENSE = """Write an FAQ answer to "Can I use Ledger-7 in a commercial product?"
+
+Facts: Ledger-7 is written in Rust; it runs on Linux and macOS.
+Nothing is known yet about the license.
+"""
+LICENSE_FACTS = "Ledger-7 is written in Rust, and it runs on Linux and macOS."
+
+
+@pytest.mark.parametrize("guess", [
+    "The license allows users to use, modify, and distribute the software without any "
+    "restrictions.",
+    "Its license is permissive, so commercial use is fine.",
+])
+def test_a_guess_about_a_missing_fact_beside_its_placeholder_is_refused(guess):
+    text = f"{LICENSE_FACTS} License: [FACT NEEDED: license]. {guess}"
+    assert "gap-guessed:R4" in judge(LICENSE, text)
+
+
+@pytest.mark.parametrize("honest", [
+    "License: [FACT NEEDED: license].",
+    "The license is not known yet: [FACT NEEDED: license].",
+    "We cannot say yet which license applies ([FACT NEEDED: license]).",
+])
+def test_the_placeholder_alone_or_told_as_pending_is_fine(honest):
+    assert judge(LICENSE, f"{LICENSE_FACTS} {honest}") == []
+
+
+def test_a_persons_answer_is_the_fact_not_a_guess():
+    text = f"{LICENSE_FACTS} The license is Apache 2.0, so commercial use is allowed."
+    found = run_checks(draft=text, needs=[], sources=(LICENSE, "Apache 2.0"), brief=LICENSE,
+                       checklist=brief_checklist(LICENSE),
+                       answered=["[FACT NEEDED: license]"])
+    assert [f["code"] for f in found if f["severity"] == "must_fix"] == []
