@@ -11,6 +11,7 @@ the shared prefix across rounds.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 from functools import cache
@@ -170,10 +171,14 @@ def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, s
 
 
 def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
-    """One public name of a Python file to document (batch.loop.docwriter.Name): the source
-    first, the same for every name of the file, then the name."""
+    """One public name of a Python file to document (batch.loop.docwriter.Name): what the
+    module is for, the name's own code and the code of what it calls, and never the
+    code of the file's other names, whose behaviour would bleed into its summary
+    (a `slugify` said to number its slugs as `unique_slug` does)."""
     brief = state["brief"]
-    tag, block = fence("source", brief["source_text"].rstrip())
+    module_doc = _module_docstring(brief["source_text"])
+    tag, block = fence("source", (f'"""{module_doc}"""\n\n' if module_doc else "")
+                       + (name.calls or "(it calls nothing else of the file)"))
     short = name.qualname.split(".")[-1]
     instance = (prompts.fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
                 if name.kind == "method" else "")
@@ -185,6 +190,13 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
         params=", ".join(f"`{p}`" for p in name.parameters) or "none (an empty list)")
     return [{"role": "system", "content": prompts.template("doc_system").substitute()},
             {"role": "user", "content": user}]
+
+
+def _module_docstring(source: str) -> str:
+    try:
+        return (ast.get_docstring(ast.parse(source)) or "").strip()
+    except SyntaxError:
+        return ""
 
 
 def finalizer_messages(text: str) -> list[dict[str, str]]:

@@ -44,6 +44,9 @@ class Name:
     docstring: str
     code: str  # its own source lines
     raises: list[tuple[str, str]] = field(default_factory=list)  # (exception, message)
+    # the code of what it calls in the same file (helpers, its own class's methods), so
+    # what it does through them is its own; never the code of a name it does not reach
+    calls: str = ""
 
 
 @dataclass
@@ -57,6 +60,7 @@ def names_of(source: str) -> list[Name]:
     """The public functions and classes of a module, and the public methods of each
     class, in source order."""
     tree = ast.parse(source)
+    defs = _definitions(tree)
     out: list[Name] = []
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -67,26 +71,69 @@ def names_of(source: str) -> list[Name]:
             init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
                          and s.name == "__init__"), None)
             params = params_of(init, skip_self=True) if init else []
-            out.append(_name(source, node, node.name, "class", params, init))
+            out.append(_name(source, node, node.name, "class", params, init, defs))
             for sub in node.body:
                 if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
                         and not sub.name.startswith("_")):
                     out.append(_name(source, sub, f"{node.name}.{sub.name}", "method",
-                                     params_of(sub, skip_self=True), sub))
+                                     params_of(sub, skip_self=True), sub, defs))
         else:
             out.append(_name(source, node, node.name, "function",
-                             params_of(node, skip_self=False), node))
+                             params_of(node, skip_self=False), node, defs))
     return out
 
 
 def _name(source: str, node: ast.AST, qualname: str, kind: str,
-          params: list[tuple[str, str | None]], body: ast.AST | None) -> Name:
+          params: list[tuple[str, str | None]], body: ast.AST | None,
+          defs: dict[str, ast.AST]) -> Name:
     return Name(qualname=qualname, kind=kind, signature=render_signature(qualname, params),
                 arguments=render_signature("", params)[1:-1],
                 parameters=tuple(p for p, _ in params),
                 docstring=(ast.get_docstring(node) or "").strip(),
                 code=ast.get_source_segment(source, node) or "",
-                raises=_raises(body) if body is not None else [])
+                raises=_raises(body) if body is not None else [],
+                calls=_called_code(source, node, defs))
+
+
+def _definitions(tree: ast.Module) -> dict[str, ast.AST]:
+    """Every function and class of the module, and every method by its own name."""
+    out: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out[node.name] = node
+            if isinstance(node, ast.ClassDef):
+                for sub in node.body:
+                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                        out.setdefault(sub.name, sub)
+    return out
+
+
+MAX_CALLED_CHARS = 3000
+
+
+def _called_code(source: str, node: ast.AST, defs: dict[str, ast.AST]) -> str:
+    """The code of the module's functions and methods that `node` calls, and that they
+    call in turn, in the order first reached: what it does through them."""
+    seen = {id(node)}
+    order: list[ast.AST] = []
+    todo = [node]
+    while todo:
+        for n in ast.walk(todo.pop(0)):
+            if not isinstance(n, ast.Call):
+                continue
+            name = n.func.id if isinstance(n.func, ast.Name) else (
+                n.func.attr if isinstance(n.func, ast.Attribute) else "")
+            target = defs.get(name)
+            if target is not None and id(target) not in seen and not _encloses(node, target):
+                seen.add(id(target))
+                order.append(target)
+                todo.append(target)
+    text = "\n\n".join(ast.get_source_segment(source, t) or "" for t in order)
+    return text[:MAX_CALLED_CHARS]
+
+
+def _encloses(outer: ast.AST, inner: ast.AST) -> bool:
+    return any(n is inner for n in ast.walk(outer))
 
 
 def _raises(node: ast.AST) -> list[tuple[str, str]]:
@@ -122,8 +169,7 @@ def usable_example(call: str, name: Name) -> str:
     lines = [ln for ln in lines if ln]
     prompts = [ln for ln in lines if ln.startswith(">>>")]
     call = (prompts or lines or [""])[0].removeprefix(">>>").strip()
-    # a result written after it ("f(2) -> 4", "f(2)  # 4") is the model's, not the code's
-    call = _SHOWN_AFTER.split(call)[0].strip()
+    call = _call_part(call)
     if not call or len(call) > 200:
         return ""
     try:
@@ -139,6 +185,21 @@ def usable_example(call: str, name: Name) -> str:
 
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 _SHOWN_AFTER = re.compile(r"\s*(?:->|=>|→|#|\breturns?\b|\bgives\b)")
+
+
+def _call_part(line: str) -> str:
+    """The call of a line that may show a result after it ("f(2) -> 4", "f(2)  # 4"):
+    the model's result, not the code's, so it goes. A marker inside a string is the
+    call's own (`parse_hex('#ff8800')`): the cut is the first one whose part before
+    it parses as an expression, else the line is the call."""
+    for m in _SHOWN_AFTER.finditer(line):
+        head = line[:m.start()].strip()
+        try:
+            ast.parse(head, mode="eval")
+        except SyntaxError:
+            continue
+        return head
+    return line.strip()
 
 
 def _doctest_result(result: CallResult, raises: list[tuple[str, str]]) -> str | None:
