@@ -53,6 +53,7 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
     for that: kind "gap")."""
     out: list[Finding] = []
     missing = [r for r in checklist if r["kind"] == "missing"]
+    given = [r for r in checklist if r["kind"] in ("fact", "ask")]
     holes = ph.find(draft)
     # (its words, whether a person answered it) for each placeholder and answer
     free = [(set(wording.content_terms(p)), i >= len(holes))
@@ -72,7 +73,10 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
         about = [s for s in sentences_where(draft, lambda s, subject=subject: bool(
             subject & wording.stems_of(ph.without(s))) and not ph.find(s))
             if s not in telling] if subject else []
-        guessed = [s for s in about if _about_subject(s, subject)]
+        # a sentence that says a fact the brief gives about the same thing ("a training
+        # session is planned" beside its unknown date) is no guess
+        guessed = [s for s in about if _about_subject(s, subject) and not any(
+            req.covered(g, s) for g in given)]
         if match is not None and not answered_here and guessed:
             # the placeholder is there, and a sentence says the fact all the same ("The
             # license allows any use" beside [FACT NEEDED: license]): a guess
