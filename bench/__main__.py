@@ -16,6 +16,10 @@ elif sys.argv[1:2] == ["drafts"]:
     from bench.drafts import main as drafts_main
 
     drafts_main(sys.argv[2:])
+elif sys.argv[1:2] == ["claims-model"]:
+    from bench.claims_model import main as claims_model_main
+
+    claims_model_main(sys.argv[2:])
 elif sys.argv[1:2] == ["claims"]:
     from bench.claims import main as claims_main
 
@@ -28,6 +32,10 @@ elif sys.argv[1:2] == ["pages"]:
     from bench.pages import main as pages_main
 
     pages_main(sys.argv[2:])
+elif sys.argv[1:2] == ["expect"]:
+    from bench.expectations import main as expect_main
+
+    sys.exit(expect_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 
