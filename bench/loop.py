@@ -32,13 +32,16 @@ from batch.loop.checking import checklist_of, judge_state
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from batch.run.starting import start_state
+from bench import expectations as by_hand
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 # the examples, the judge set's briefs, and a fresh set written for this benchmark and
 # never tuned to (bench/fresh/README.md)
 DEFAULT_BRIEFS = [REPO / "examples" / "briefs", REPO / "bench" / "judge" / "briefs",
-                  REPO / "bench" / "fresh" / "briefs", REPO / "bench" / "fresh" / "sources"]
+                  REPO / "bench" / "fresh" / "briefs", REPO / "bench" / "fresh" / "sources",
+                  REPO / "bench" / "heldout" / "briefs", REPO / "bench" / "heldout" / "sources"]
+EXPECTATIONS = by_hand.load_all()
 METRICS = ("covered", "requirements", "names", "numbers", "echo", "length", "missing_gap",
            "must_fix")
 
@@ -97,6 +100,8 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
     briefs = [b for b in scan_source(str(work / "briefs"), 1_000_000).briefs
               if isinstance(b, Brief)]
     rows: list[dict[str, Any]] = []
+    reading: list[str] = []
+    RESULTS.mkdir(parents=True, exist_ok=True)
     with Batch(settings) as batch:
         for i, brief in enumerate(briefs, 1):
             started = time.perf_counter()
@@ -105,7 +110,8 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             values = batch.snapshot(result.thread_id).values
             if result.outcome == "error" or not values.get("draft"):
                 print(f"{brief.id}: {result.outcome} {result.error}", flush=True)
-                rows.append({"brief": brief.id, "mode": "loop", "outcome": "error"})
+                rows.append({"brief": brief.id, "mode": "loop", "outcome": "error",
+                             "expected": 0, "usable": 0, "broken": ["no text"]})
                 continue
             first = first_round(batch, result.thread_id)
             calls = values.get("calls", [])
@@ -115,15 +121,18 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
             final_needs = (values.get("final") or {}).get("needs", [])
             loop = measure(settings, brief, body.strip(), final_needs)
+            by_hand = expected(brief.id, first["draft"], body, result.outcome,
+                               single["must_fix"] == 0)
+            reading.append(reading_entry(brief, result.outcome, body, by_hand))
             rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
-                         "rounds": 1, **single,
+                         "rounds": 1, **single, **by_hand["single"],
                          "tokens": sum(c["input_tokens"] + c["output_tokens"]
                                        for c in first_calls),
                          "seconds": round(sum(c["seconds"] for c in first_calls), 1),
                          "calls": len(first_calls),
                          "approved": int(single["must_fix"] == 0)})
             rows.append({"brief": brief.id, "mode": "loop", "outcome": result.outcome,
-                         "rounds": values.get("round", 0), **loop,
+                         "rounds": values.get("round", 0), **loop, **by_hand["loop"],
                          "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
                          "seconds": round(sum(c["seconds"] for c in calls), 1),
                          "calls": len(calls), "wall_seconds": round(seconds, 1),
@@ -131,6 +140,7 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
             print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
                   f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
             save(summarise(batch.models.labels(), rows))
+            (RESULTS / "loop-reading.md").write_text(reading_page(reading), encoding="utf-8")
         result = summarise(batch.models.labels(), rows)
     # what the loop wrote, to be read as its readers would read it
     texts = RESULTS / "loop-texts"
@@ -142,12 +152,52 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
     return result
 
 
+def expected(brief_id: str, first: str, final: str, outcome: str,
+             first_passed: bool) -> dict[str, dict[str, Any]]:
+    """Both texts of a brief by its hand-written expectations (bench/expect/), which
+    the checks the loop optimises never see: whether each meets every one, and whether
+    it is usable (approved or waiting for a person, and meeting them). An approved
+    text that breaks one is one a careful reader would not sign off."""
+    exp = EXPECTATIONS.get(brief_id)
+    if exp is None:
+        return {"single": {}, "loop": {}}
+    out = {}
+    for mode, text, ended in (("single", first, "approved" if first_passed else "refused"),
+                              ("loop", final, outcome)):
+        problems = by_hand.broken(exp, text)
+        out[mode] = {"expected": int(not problems),
+                     "usable": int(by_hand.usable(ended, problems)),
+                     "approved_broken": int(is_approved(ended) and bool(problems)),
+                     "broken": problems}
+    return out
+
+
+def reading_entry(brief: Brief, outcome: str, text: str,
+                  by_hand_result: dict[str, dict[str, Any]]) -> str:
+    """A brief and what the loop made of it, side by side, for a person to read."""
+    problems = by_hand_result.get("loop", {}).get("broken")
+    verdict = ("no expectations written" if problems is None else
+               "meets every expectation" if not problems else
+               "breaks: " + "; ".join(problems))
+    source = brief.text if brief.kind != "source" else f"(source file {brief.origin})"
+    quoted = "\n".join("> " + ln for ln in source.strip().splitlines())
+    return (f"## {brief.id}: {outcome}\n\n{verdict}\n\n**Brief**\n\n{quoted}\n\n"
+            f"**Text**\n\n{text.strip()}\n")
+
+
+def reading_page(entries: list[str]) -> str:
+    return ("# What the loop wrote, beside each brief\n\nWritten by `python -m bench loop`; "
+            "each text is judged by its hand-written expectations (bench/expect/).\n\n"
+            + "\n---\n\n".join(entries))
+
+
 def summarise(labels: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, Any]:
     totals = {}
     for mode in ("single pass", "loop"):
         mine = [r for r in rows if r["mode"] == mode]
         totals[mode] = {k: sum(r.get(k, 0) for r in mine)
-                        for k in (*METRICS, "tokens", "seconds", "calls", "approved")}
+                        for k in (*METRICS, "tokens", "seconds", "calls", "approved",
+                                  "expected", "usable", "approved_broken")}
         totals[mode]["briefs"] = len(mine)
         approved = totals[mode]["approved"]
         # what an approved text costs in model time: more rounds must pay for themselves
@@ -201,8 +251,8 @@ def main(argv: list[str]) -> None:
 def write(result: dict[str, Any], name: str) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
-    fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "tokens", "seconds",
-              "calls"]
+    fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "expected", "usable",
+              "approved_broken", "tokens", "seconds", "calls"]
     with (RESULTS / f"{name}.csv").open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()
