@@ -365,3 +365,50 @@ def test_a_persons_answer_is_the_fact_not_a_guess():
                        checklist=brief_checklist(LICENSE),
                        answered=["[FACT NEEDED: license]"])
     assert [f["code"] for f in found if f["severity"] == "must_fix"] == []
+
+
+# -- a need for what the brief says it does without -----------------------------------------
+
+SHELF = """Write the shop-page description of the Perch monitor shelf.
+
+- The shelf clips onto any desk up to 4 cm thick.
+- It fits without tools.
+- Holds up to 10 kg.
+"""
+SHELF_FACTS = "The Perch shelf clips onto any desk up to 4 cm thick and holds up to 10 kg."
+
+
+@pytest.mark.parametrize("sentence", [
+    "Installation needs tools.",
+    "You will need a few tools to fit it.",
+    "Fitting it requires a screwdriver and some tools.",
+])
+def test_needing_what_the_brief_says_it_does_without_is_a_contradiction(sentence):
+    text = f"{SHELF_FACTS} It fits without tools. {sentence}"
+    assert "contradiction:R3" in judge(SHELF, text)
+
+
+@pytest.mark.parametrize("sentence", [
+    "No tools are needed.", "It needs no tools.", "You will not need any tools.",
+    "It fits in seconds, without tools.",
+])
+def test_saying_it_needs_none_is_not(sentence):
+    assert judge(SHELF, f"{SHELF_FACTS} {sentence}") == []
+
+
+def test_the_doc_prompt_of_a_name_holds_its_own_code_not_its_neighbours():
+    from pathlib import Path
+
+    from batch.loop import docwriter
+    from batch.prompting import doc_messages
+
+    source = (Path(__file__).resolve().parent.parent / "examples" / "briefs" /
+              "slugify.py").read_text(encoding="utf-8")
+    names = {n.qualname: n for n in docwriter.names_of(source)}
+    state = {"brief": {"source_text": source, "origin_name": "slugify.py"}}
+    slugify = doc_messages(state, names["slugify"])[1]["content"]
+    unique = doc_messages(state, names["unique_slug"])[1]["content"]
+    assert "while slug in taken" not in slugify and "unique_slug" not in slugify
+    assert "Turn titles into URL slugs" in slugify
+    # unique_slug calls slugify: what it does through it is its own
+    assert "while slug in taken" in unique and "def slugify" in unique

@@ -38,6 +38,7 @@ from batch.judging.wording import (
     WORD,
     content_terms,
     negated_terms,
+    negation_near,
     numbers_of,
     sentences,
     stems_of,
@@ -453,7 +454,7 @@ def _says(terms: list[str], numbers: list[str], denied: set[str], window: _Windo
             return False
     elif terms and not (numbers and len(terms) <= 2) and found * 2 < len(terms):
         return False
-    return not denied or bool(negated_terms(window.text, denied)) or any(
+    return not denied or bool(negation_near(window.text, denied)) or any(
         re.search(rf"(?i)\b(?:non-?|un){re.escape(t)}", window.text) for t in denied)
 
 

@@ -178,6 +178,19 @@ def negated_terms(text: str, terms: set[str]) -> set[str]:
     return out
 
 
+def negation_near(text: str, terms: set[str], near: int = 4) -> set[str]:
+    """The terms with a negation within `near` words of them ("tools are not needed",
+    "you will not need any tools"): where a text keeps a brief's negation in its own
+    words. Looser than `negated_terms`, which says what a negation denies."""
+    words = [w.lower() for w in WORD.findall(_LITOTES.sub(" ", text))]
+    out: set[str] = set()
+    for i, w in enumerate(words):
+        if stem(w) in terms and any(_NEGATION_WORD.fullmatch(x)
+                                    for x in words[max(0, i - near): i + near + 1]):
+            out.add(stem(w))
+    return out
+
+
 def opposite_of(source: str, sentence: str) -> str | None:
     """A word in `sentence` whose opposite the `source` has, and the source not it."""
     src_words = {w.lower() for w in WORD.findall(source)}

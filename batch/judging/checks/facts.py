@@ -75,9 +75,28 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
     return out
 
 
+# "needs tools" where the brief says "without tools": what the brief denies, asked for
+_NEEDS = re.compile(r"(?i)\b(?:needs?|needed|requires?|required|must\s+(?:use|have|bring))"
+                    r"((?:\s+[\w'-]+){1,6})")
+
+
+def _asks_for_denied(source: str, sentence: str, terms: set[str]) -> str | None:
+    denied = wording.negated_terms(source, terms)
+    if not denied:
+        return None
+    for m in _NEEDS.finditer(sentence):
+        verb = wording.stem(m.group(0).split()[0])
+        asked = {wording.stem(w) for w in wording.WORD.findall(m.group(1))} & denied
+        # "will not need any tools", "needs no tools": the sentence denies it too
+        if asked and not wording.negated_terms(sentence, asked | {verb}):
+            return f"{m.group(0).strip()!r} where the brief says it goes without"
+    return None
+
+
 def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Finding]:
     """A sentence that says a requirement the other way round: a negation the brief does
-    not have (or lacks one it has), or a word's opposite ("after" for "before")."""
+    not have (or lacks one it has), a word's opposite ("after" for "before"), or a need
+    for what the brief says it does without ("needs tools" for "fits without tools")."""
     out: list[Finding] = []
     draft_sentences = [(s, wording.stems_of(s)) for s in wording.sentences(ph.without(draft))]
     for r in checklist:
@@ -85,6 +104,14 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
             continue
         terms = set(r["terms"])
         for sentence, stems in draft_sentences:
+            needed = _asks_for_denied(r["text"], sentence, terms)
+            if needed:
+                out.append(Finding(
+                    code=f"contradiction:{r['id']}", severity="must_fix",
+                    message=f"The text says {sentence[:160]!r}, with {needed}: the brief "
+                            f"gives {r['text']!r}. Say what the brief says.",
+                    repair=rewrite([sentence], "says what the brief says", r["text"])))
+                break
             shared = len(terms & stems)
             share = shared / len(terms)
             # An opposite is a strong cue: a sentence on the same subject is enough. A
