@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -83,39 +82,44 @@ class Scorer:
 
         self.llama = Llama(model_path=str(path), n_ctx=CONTEXT, n_threads=threads or None,
                            logits_all=True, verbose=False)
-        self._prefix: list[int] = []
+        self._evaluated: list[int] = []
 
     def _chat(self, user: str, answer_start: str = "") -> str:
         return (f"<|im_start|>system\n{_SYSTEM}<|im_end|>\n<|im_start|>user\n{user}"
                 f"<|im_end|>\n<|im_start|>assistant\n{answer_start}")
 
-    def _eval_prefix(self, prefix: list[int]) -> None:
-        if self._prefix != prefix:
-            self.llama.reset()
-            self.llama.eval(prefix)
-            self._prefix = prefix
-
     def logprob(self, prompt: str, text: str) -> tuple[float, int]:
-        """(sum of log P of `text`'s tokens after `prompt`, their number)."""
+        """(sum of log P of `text`'s tokens after `prompt`, their number). The tokens the
+        last call evaluated are reused as far as they agree, as llama.cpp's own cache
+        does, so sentences scored after the same brief pay for it once."""
         prefix = self.llama.tokenize(prompt.encode("utf-8"), add_bos=False, special=True)
         tokens = self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=False)
-        self._eval_prefix(prefix)
-        self.llama.n_tokens = len(prefix)
-        self.llama.eval(tokens)
-        total = 0.0
-        for i, token in enumerate(tokens):
-            logits = self.llama.scores[len(prefix) + i - 1]
-            top = float(logits.max())
-            norm = top + math.log(float(sum(math.exp(x - top) for x in logits)))
-            total += float(logits[token]) - norm
-        return total, len(tokens)
+        full = prefix + tokens
+        same = 0
+        for a, b in zip(self._evaluated, full[:-1], strict=False):
+            if a != b:
+                break
+            same += 1
+        self.llama.n_tokens = same
+        self.llama.eval(full[same:])
+        self._evaluated = full
+        import numpy as np
 
-    def pmi(self, brief: str, sentence: str) -> float:
-        with_brief, n = self.logprob(self._chat(f"Brief:\n{brief}\n\nWrite the text."),
-                                     " " + sentence)
-        without, _ = self.logprob(self._chat("Brief:\n(none)\n\nWrite the text."),
-                                  " " + sentence)
-        return (with_brief - without) / max(1, n)
+        rows = np.asarray(self.llama.scores[len(prefix) - 1: len(full) - 1], dtype=np.float64)
+        top = rows.max(axis=1, keepdims=True)
+        norm = (top + np.log(np.exp(rows - top).sum(axis=1, keepdims=True)))[:, 0]
+        picked = rows[np.arange(len(tokens)), tokens]
+        return float((picked - norm).sum()), len(tokens)
+
+    def given(self, brief: str, sentence: str) -> float:
+        """log P(sentence | brief) per token."""
+        lp, n = self.logprob(self._chat(f"Brief:\n{brief}\n\nWrite the text."), " " + sentence)
+        return lp / max(1, n)
+
+    def alone(self, sentence: str) -> float:
+        """log P(sentence | no brief) per token."""
+        lp, n = self.logprob(self._chat("Brief:\n(none)\n\nWrite the text."), " " + sentence)
+        return lp / max(1, n)
 
     def ask(self, brief: str, sentence: str) -> float:
         question = (f"Brief:\n{brief}\n\nSentence: {sentence}\n\nDoes the brief say this, "
@@ -151,12 +155,16 @@ def run(model_name: str, threads: int) -> dict[str, Any]:
     scorer = Scorer(path, threads)
     items = labelled()
     started = time.perf_counter()
+    # grouped by prompt, so each brief's tokens are evaluated once for all its sentences
+    items.sort(key=lambda i: i["brief"])
     for n, item in enumerate(items, 1):
-        item["pmi"] = round(scorer.pmi(item["brief"], item["sentence"]), 4)
+        item["given"] = scorer.given(item["brief"], item["sentence"])
         item["ask"] = round(scorer.ask(item["brief"], item["sentence"]), 4)
         if n % 10 == 0:
             print(f"{n}/{len(items)} sentences ({time.perf_counter() - started:.0f} s)",
                   flush=True)
+    for item in items:
+        item["pmi"] = round(item.pop("given") - scorer.alone(item["sentence"]), 4)
     result: dict[str, Any] = {"model": model_name, "sentences": len(items),
                               "seconds": round(time.perf_counter() - started, 1),
                               "signals": {}}

@@ -102,28 +102,8 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     for r in checklist:
         if r["kind"] not in ("fact", "ask") or not r["terms"]:
             continue
-        terms = set(r["terms"])
         for sentence, stems in draft_sentences:
-            needed = _asks_for_denied(r["text"], sentence, terms)
-            if needed:
-                out.append(Finding(
-                    code=f"contradiction:{r['id']}", severity="must_fix",
-                    message=f"The text says {sentence[:160]!r}, with {needed}: the brief "
-                            f"gives {r['text']!r}. Say what the brief says.",
-                    repair=rewrite([sentence], "says what the brief says", r["text"])))
-                break
-            shared = len(terms & stems)
-            share = shared / len(terms)
-            # An opposite is a strong cue: a sentence on the same subject is enough. A
-            # negation is a weak one: the sentence must say more than half of the
-            # requirement ("a refund for a full-price item" is not about "sale items
-            # ... not refunded", though it shares two of its four words).
-            if share > 0.5 and shared >= min(2, len(terms)):
-                clash = wording.polarity_clash(r["text"], sentence, r["terms"])
-            elif share >= 0.5 and shared >= min(2, len(terms)) or shared >= 2:
-                clash = wording.opposite_of(r["text"], sentence)
-            else:
-                continue
+            clash = _clash(r, sentence, stems)
             if clash:
                 out.append(Finding(
                     code=f"contradiction:{r['id']}", severity="must_fix",
@@ -132,6 +112,25 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
                     repair=rewrite([sentence], "says what the brief says", r["text"])))
                 break
     return out
+
+
+def _clash(r: Requirement, sentence: str, stems: set[str]) -> str | None:
+    """How `sentence` says `r` the other way round, or None."""
+    terms = set(r["terms"])
+    needed = _asks_for_denied(r["text"], sentence, terms)
+    if needed:
+        return needed
+    shared = len(terms & stems)
+    share = shared / len(terms)
+    # An opposite is a strong cue: a sentence on the same subject is enough. A negation
+    # is a weak one: the sentence must say more than half of the requirement ("a
+    # refund for a full-price item" is not about "sale items ... not refunded", though
+    # it shares two of its four words).
+    if share > 0.5 and shared >= min(2, len(terms)):
+        return wording.polarity_clash(r["text"], sentence, r["terms"])
+    if share >= 0.5 and shared >= min(2, len(terms)) or shared >= 2:
+        return wording.opposite_of(r["text"], sentence)
+    return None
 
 
 GENERIC_NAMES = frozenset({"i", "ok", "true", "false", "none", "python", "markdown", "api",
