@@ -69,7 +69,7 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     """The state right after the first round's verdict: the single pass (its draft, and
     the model calls it took: the writer's and the critic's)."""
     cfg = batch.config_for(thread_id)
-    for snapshot in batch.loop.graph.get_state_history(cfg):  # newest first
+    for snapshot in batch.graph.get_state_history(cfg):  # newest first
         values = snapshot.values
         if (values.get("round") == 1 and values.get("draft")
                 and len(values.get("score_history", [])) == 1):
