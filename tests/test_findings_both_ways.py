@@ -412,3 +412,26 @@ def test_the_doc_prompt_of_a_name_holds_its_own_code_not_its_neighbours():
     assert "Turn titles into URL slugs" in slugify
     # unique_slug calls slugify: what it does through it is its own
     assert "while slug in taken" in unique and "def slugify" in unique
+
+
+# -- an ask is asked --------------------------------------------------------------------
+
+@pytest.mark.parametrize("asked", [
+    "Please update your pipeline in the CRM by Friday.",
+    "Update your pipeline in the CRM by Friday.",
+    "Make sure your CRM pipeline is up to date by Friday.",
+    "We ask everyone to update their pipeline in the CRM by Friday.",
+    "Everyone should update their pipeline in the CRM by Friday.",
+])
+def test_an_ask_said_to_the_readers_covers_it(asked):
+    text = f"{Q3_FACTS.split(' Please')[0]} {asked} Q3 revenue: [FIGURE NEEDED: Q3 revenue]."
+    assert judge(Q3, text) == []
+
+
+@pytest.mark.parametrize("told", [
+    "The team is eager to update their pipeline in the CRM by Friday.",
+    "Pipelines in the CRM were updated on Friday.",
+])
+def test_an_ask_turned_into_a_statement_does_not(told):
+    text = f"{Q3_FACTS.split(' Please')[0]} {told} Q3 revenue: [FIGURE NEEDED: Q3 revenue]."
+    assert "uncovered:R4" in judge(Q3, text)

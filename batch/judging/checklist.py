@@ -41,6 +41,7 @@ from batch.judging.wording import (
     negation_near,
     numbers_of,
     sentences,
+    stem,
     stems_of,
 )
 
@@ -400,6 +401,11 @@ def covered(req: Requirement, draft: str) -> bool:
     if req["kind"] not in ("fact", "ask"):
         denied = negated_terms(req["text"], set(req["terms"]))
         return any(_says(req["terms"], req["numbers"], denied, w) for w in windows)
+    if req["kind"] == "ask":
+        # an ask is asked: "The team is eager to update the CRM by Friday" tells the
+        # readers nothing they must do
+        lead = stem(_first_word(req["text"]))
+        windows = tuple(w for w in windows if asks_readers(w.text, lead))
     # a fact of several clauses ("the morning is a review, and the afternoon a
     # workshop, so bring a laptop") may be told over several places, each clause whole
     for clause in clauses(req["text"]):
@@ -408,6 +414,38 @@ def covered(req: Requirement, draft: str) -> bool:
         if not any(_says(terms, numbers, denied, w) for w in windows):
             return False
     return True
+
+
+_ASKING = re.compile(
+    r"(?i)\b(?:please|kindly|make sure|be sure|remember|don'?t forget|do not forget|must|"
+    r"needs? to|have to|has to|should|(?:are|is|were) asked|we ask|ask(?:ed)? (?:you|everyone|"
+    r"all|that)|remind\w*|required to|expected to|(?:can|could|would|will) you|"
+    r"you(?:'ll| will)? need|let (?:us|me|them|him|her) know|join us|invit\w*|"
+    r"welcome to|we(?:'d| would) love|rsvp|don'?t miss|be there)\b")
+# Verbs a sentence to the readers often opens with ("Reply by 5 May", "Come and meet
+# him"): an order in the text's own words.
+_IMPERATIVES = frozenset(stem(w) for w in (
+    "come", "join", "bring", "send", "reply", "keep", "use", "fill", "update", "book",
+    "check", "make", "take", "let", "visit", "call", "contact", "email", "register", "sign",
+    "submit", "tell", "save", "shut", "park", "follow", "read", "attach", "head", "say",
+    "ask", "stop", "start", "go", "leave", "try", "note", "see", "find", "get", "add",
+    "drop", "pop", "meet", "confirm", "give", "pick", "return", "claim", "collect", "wear",
+    "avoid", "do", "don't", "share", "write", "post", "move", "clear", "switch", "turn",
+    "log", "install", "download", "open", "close", "lock", "print", "order", "arrive"))
+_OPENING = re.compile(r"^[\s>*_#-]*(?:\d+[.)]\s+)?([^\W\d_]+(?:'[a-z]+)?)")
+
+
+def asks_readers(text: str, lead: str = "") -> bool:
+    """The text asks its readers to do something: a word that asks ("please", "make
+    sure", "you will need"), or a sentence that opens with an order ("Reply by 5 May",
+    or the verb of the ask itself)."""
+    if _ASKING.search(text):
+        return True
+    for sentence in sentences(text):
+        first = _OPENING.match(sentence)
+        if first and (stem(first.group(1)) in _IMPERATIVES or stem(first.group(1)) == lead):
+            return True
+    return False
 
 
 def clauses(text: str) -> list[str]:
