@@ -435,3 +435,60 @@ def test_an_ask_said_to_the_readers_covers_it(asked):
 def test_an_ask_turned_into_a_statement_does_not(told):
     text = f"{Q3_FACTS.split(' Please')[0]} {told} Q3 revenue: [FIGURE NEEDED: Q3 revenue]."
     assert "uncovered:R4" in judge(Q3, text)
+
+
+# -- an order to the writer, whatever verb opens it, is never the text ---------------------
+
+FAQ = """Answer this question for the help centre of Trailnote, our app, in one short
+paragraph.
+
+Question: Can I use Trailnote offline?
+
+Facts:
+- Notes you opened in the last 30 days are available offline on the phone apps.
+- The web app does not work offline.
+"""
+FAQ_TEXT = ("Yes, on your phone: notes you opened in the last 30 days are available offline "
+            "in the phone apps. The web app does not work offline.")
+
+
+@pytest.mark.parametrize("order", [
+    "Answer this question for the help centre of Trailnote, our app, in one short paragraph.",
+    "Reply to the question for the help centre.",
+    "Explain the offline mode in two short paragraphs.",
+])
+def test_an_order_that_names_the_texts_form_is_the_writers(order):
+    brief = FAQ.replace("Answer this question for the help centre of Trailnote, our app, in "
+                        "one short\nparagraph.", order)
+    first = brief_checklist(brief)[0]
+    assert first["kind"] == "task", first
+    assert judge(brief, FAQ_TEXT) == []
+    assert "echo" in prefixes(judge(brief, order + "\n\n" + FAQ_TEXT))
+
+
+def test_a_readers_reply_is_still_an_ask():
+    brief = "Email to a customer.\n\n- Reply to this email if the parcel has not arrived by Friday.\n"
+    assert [r["kind"] for r in brief_checklist(brief)][-1] == "ask"
+
+
+@pytest.mark.parametrize("pasted", [
+    "Say that the facilities team will announce it next week.",
+    "Mention that the facilities team will announce the date next week.",
+    "Please explain that the date comes next week.",
+])
+def test_an_order_to_pass_something_on_pasted_is_echo(pasted):
+    brief = ("Tell everyone that there is a fire drill on Tuesday at 10:30.\n\nFloor 1 will have "
+             "its own drill later. Say that the facilities team will announce it next week.\n")
+    good = ("There is a fire drill on Tuesday at 10:30. Floor 1 will have its own drill later; "
+            "the facilities team will announce its date next week.")
+    assert judge(brief, good) == []
+    assert "echo:prompt" in judge(brief, good + " " + pasted)
+
+
+@pytest.mark.parametrize("fine", [
+    "Note that the lifts will be out of use.",
+    "Tell the organiser that you need a vegetarian meal.",
+])
+def test_a_sentence_to_the_readers_that_opens_so_is_not(fine):
+    brief = "Tell everyone that there is a fire drill on Tuesday at 10:30.\n"
+    assert "echo:prompt" not in judge(brief, "There is a fire drill on Tuesday at 10:30. " + fine)

@@ -99,11 +99,34 @@ _DOC_NOUNS = (r"(?:memo|email|e-mail|note|letter|announcement|message|post|descr
               r"copy|text|page|documentation|docs|blurb|notice|update|invitation|invite|"
               r"reminder|newsletter|flyer|brochure|reply|answer|summary|report)")
 _TASK_SENTENCE = re.compile(
-    r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?" + _DOC_NOUNS + r"\s+(?:to|for|about|on)\b"
+    # "Memo to team leads", "An email to a customer"; not "Reply to this email if ...",
+    # the readers' order
+    r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?" + _DOC_NOUNS
+    + r"\s+(?:to|for|about|on)\b(?!\s+(?:this|that|it|us|me)\b)"
     r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b",
     re.IGNORECASE)
+# The form of the text ("in one short paragraph", "for the help centre", "answer this
+# question"): an order that names it is the writer's, whatever verb opens it.
+_TEXT_FORM = re.compile(
+    r"(?i)\b(?:in|as|with)\s+(?:one|two|three|a|an|\d+)?\s*(?:short\s+|single\s+|brief\s+)?"
+    r"(?:paragraphs?|sentences?|words?|bullets?|bullet points?|lines?)\b"
+    r"|\bfor the (?:help ?cent(?:re|er)|faq|website|newsletter|intranet|blog|app store|"
+    r"shop page|product page)\b|\b(?:answer|respond to|reply to) (?:this|the following|"
+    r"the) (?:question|faq|query)\b")
+# Verbs an order to the readers opens with ("Reply by 5 May", "Bring your badge")
+_ORDERS = frozenset({
+    "come", "join", "bring", "send", "reply", "fill", "update", "book", "check", "visit",
+    "call", "contact", "email", "register", "sign", "submit", "save", "shut", "park",
+    "follow", "attach", "head", "stop", "leave", "drop", "pop", "meet", "confirm", "pick",
+    "return", "claim", "collect", "wear", "share", "post", "move", "clear", "switch",
+    "turn", "log", "install", "download", "lock", "print", "order", "arrive", "remember",
+    "rsvp", "plan", "expect", "allow"})
+_WRITER_VERBS = frozenset({"answer", "respond", "reply", "summarise", "summarize", "outline",
+                           "list", "cover", "address", "turn", "rewrite", "explain"})
+# Notes about the text, not items of it; "Question:" is what an answer answers
 STYLE_LABELS = frozenset({"tone", "style", "audience", "voice", "format", "length",
-                          "register", "reader", "readers", "language", "channel"})
+                          "register", "reader", "readers", "language", "channel",
+                          "question", "q"})
 _RELAY = re.compile(
     r"^(?P<lead>(?:please\s+)?(?:" + "|".join(RELAY_VERBS) + r")\b(?:\s+[\w'-]+){0,8}?"
     r"\s+(?:that|to|about|know that|know)\b)\s*(?P<rest>.+)$", re.IGNORECASE)
@@ -149,6 +172,15 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     if first in _READER_VERBS and not _ABOUT_THE_TEXT.search(item):
         # "Keep your receipts", "Use the side entrance": what the readers must do
         return "ask", item, ""
+    if (first in _ORDERS and first not in TASK_VERBS and first not in RELAY_VERBS
+            and not _TASK_SENTENCE.match(item) and not _TEXT_FORM.search(item)):
+        # "Reply to this email if it has not arrived", "Bring your badge": an order to
+        # the readers
+        return "ask", item, ""
+    if (first in _WRITER_VERBS or first in TASK_VERBS or first in RELAY_VERBS) \
+            and _TEXT_FORM.search(item) and not _RELAY.match(item):
+        # "Answer this question for the help centre in one short paragraph"
+        return "task", item, " ".join(WORD.findall(item)[:4])
     if item.rstrip().endswith(":") and len(WORD.findall(item)) <= 6:
         # "Facts:", "Include these points:" on a line of its own, the list below it
         return "task", item, " ".join(WORD.findall(item)[:4])
@@ -422,16 +454,12 @@ _ASKING = re.compile(
     r"all|that)|remind\w*|required to|expected to|(?:can|could|would|will) you|"
     r"you(?:'ll| will)? need|let (?:us|me|them|him|her) know|join us|invit\w*|"
     r"welcome to|we(?:'d| would) love|rsvp|don'?t miss|be there)\b")
-# Verbs a sentence to the readers often opens with ("Reply by 5 May", "Come and meet
-# him"): an order in the text's own words.
+# A sentence to the readers may open with any of these, or with the words a brief opens
+# its order with but that also open the writer's ("Use the side entrance", "Say hello")
 _IMPERATIVES = frozenset(stem(w) for w in (
-    "come", "join", "bring", "send", "reply", "keep", "use", "fill", "update", "book",
-    "check", "make", "take", "let", "visit", "call", "contact", "email", "register", "sign",
-    "submit", "tell", "save", "shut", "park", "follow", "read", "attach", "head", "say",
-    "ask", "stop", "start", "go", "leave", "try", "note", "see", "find", "get", "add",
-    "drop", "pop", "meet", "confirm", "give", "pick", "return", "claim", "collect", "wear",
-    "avoid", "do", "don't", "share", "write", "post", "move", "clear", "switch", "turn",
-    "log", "install", "download", "open", "close", "lock", "print", "order", "arrive"))
+    *_ORDERS, "keep", "use", "avoid", "do", "don't", "take", "let", "make", "give", "say",
+    "ask", "tell", "note", "see", "find", "get", "add", "read", "start", "go", "try",
+    "write", "open", "close"))
 _OPENING = re.compile(r"^[\s>*_#-]*(?:\d+[.)]\s+)?([^\W\d_]+(?:'[a-z]+)?)")
 
 

@@ -29,6 +29,11 @@ _INSTRUCTION = re.compile(
     r"(?:\w+\s+){0,3}?(?:memo|docs|documentation|description|text|email|page|copy|summary|"
     r"post|announcement|notice|draft|reference)\b")
 _MARKER = re.compile(r"\b[A-Z][A-Z']+(?: [A-Z][A-Z']+)+\b|\b[a-z]+(?:_[a-z]+)+\b")
+# An order to the writer to pass something on, pasted ("Say that the facilities team
+# will announce it next week."): no text says that to its readers. ("Note that ..." does,
+# and "Tell the organiser that ..." may ask the readers something: both are left.)
+_RELAY_ORDER = re.compile(r"(?i)^(?:please\s+)?(?:say|mention|explain|announce|stress|"
+                          r"point out|add|make clear|emphasi[sz]e)\s+that\b")
 
 
 def _markers_of(text: str) -> frozenset[str]:
@@ -127,14 +132,17 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
                                        if len(w := words(t)) >= 4)
     for sentence in wording.sentences(draft):
         key = " ".join(words(sentence))
+        opening = sentence.lstrip("*_#>- ")
+        if _RELAY_ORDER.match(opening):  # the brief's own words, and still no text
+            markers.append(sentence.strip())
+            continue
         if key in ref.own_text:
             continue
         # a whole sentence of the prompt, or the start of one ("Answer with one JSON
         # object" of "Answer with one JSON object: ..."), or an order to a writer
         from_prompt = len(key.split()) >= 4 and (key in ref.sentence_starts
                                                   or key in critique_starts)
-        if (from_prompt or _INSTRUCTION.match(sentence.lstrip("*_#>- "))
-                or _META_TALK.search(sentence)):
+        if from_prompt or _INSTRUCTION.match(opening) or _META_TALK.search(sentence):
             markers.append(sentence.strip())
     markers += [m.group(0) for m in FENCE_TAG.finditer(draft)]
     out: list[Finding] = []
