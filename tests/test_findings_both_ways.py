@@ -492,3 +492,24 @@ def test_an_order_to_pass_something_on_pasted_is_echo(pasted):
 def test_a_sentence_to_the_readers_that_opens_so_is_not(fine):
     brief = "Tell everyone that there is a fire drill on Tuesday at 10:30.\n"
     assert "echo:prompt" not in judge(brief, "There is a fire drill on Tuesday at 10:30. " + fine)
+
+
+def test_a_number_with_a_thousands_comma_stays_one_item():
+    brief = ("Release notes.\n\nChanges:\n- Faster: the invoice list loads twice as fast for "
+             "accounts with more than 5,000 invoices.\n- Fixed: long names, addresses and "
+             "notes are no longer cut off.\n")
+    texts = [r["text"] for r in brief_checklist(brief)]
+    assert any("5,000 invoices" in t for t in texts), texts
+    assert not any(t.startswith("000") for t in texts), texts
+    good = ("The invoice list now loads twice as fast for accounts with more than 5,000 "
+            "invoices. Long names, addresses and notes are no longer cut off.")
+    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
+
+
+@pytest.mark.parametrize("invited", [
+    "We look forward to seeing you at the coffee point at 10:00 on Monday.",
+    "Drop by the coffee point at 10:00 on Monday to say hello.",
+    "Hope to see you at the coffee point at 10:00 on Monday!",
+])
+def test_an_invitation_to_the_readers_asks_them(invited):
+    assert judge(WELCOME, WELCOME_FACTS + " " + invited) == []

@@ -285,13 +285,18 @@ _WRITER_LABEL = re.compile(
     r"(?:\s+(?:only|to\s+use|below|here|as\s+given))?$", re.IGNORECASE)
 
 
+# Where a list of items splits: at a semicolon or comma, but not inside parentheses and
+# not in a number ("more than 5,000 invoices" is one item)
+_LIST_COMMA = re.compile(r";|,(?!\d{3}\b)(?![^()]*\))")
+
+
 def _split_label(sentence: str) -> list[tuple[str, str | None]]:
     label = _LABEL_LINE.match(sentence)
     if label and _WRITER_LABEL.match(label.group(1).strip()):
         value = label.group(2).strip()
         # clauses with commas of their own are split on semicolons only
-        parts = [p.strip(" .") for p in re.split(
-            r";" if ";" in value else r"[;,](?![^()]*\))", value)]
+        parts = [p.strip(" .") for p in (value.split(";") if ";" in value
+                                         else _LIST_COMMA.split(value))]
         return [(p, None) for p in parts if p]
     if not label or len(label.group(1).split()) > 3:
         return [(sentence, None)]
@@ -300,7 +305,7 @@ def _split_label(sentence: str) -> list[tuple[str, str | None]]:
         return [(sentence, "style")]
     if MISSING_CUE.search(value):
         return [(sentence, None)]
-    parts = [p.strip(" .") for p in re.split(r"[;,](?![^()]*\))", value)]
+    parts = [p.strip(" .") for p in _LIST_COMMA.split(value)]
     parts = [p for p in parts if p]
     if len(parts) > 1:
         return [(p, name) for p in parts]
@@ -453,7 +458,9 @@ _ASKING = re.compile(
     r"needs? to|have to|has to|should|(?:are|is|were) asked|we ask|ask(?:ed)? (?:you|everyone|"
     r"all|that)|remind\w*|required to|expected to|(?:can|could|would|will) you|"
     r"you(?:'ll| will)? need|let (?:us|me|them|him|her) know|join us|invit\w*|"
-    r"welcome to|we(?:'d| would) love|rsvp|don'?t miss|be there)\b")
+    r"welcome to|we(?:'d| would) love|rsvp|don'?t miss|be there|see you|"
+    r"(?:look(?:ing)? forward to|hope to|(?:'d|would) love to) (?:seeing|see|meeting|meet|"
+    r"welcoming|hearing from) you|(?:drop|stop|come|pop) (?:by|in|over))\b")
 # A sentence to the readers may open with any of these, or with the words a brief opens
 # its order with but that also open the writer's ("Use the side entrance", "Say hello")
 _IMPERATIVES = frozenset(stem(w) for w in (
@@ -480,7 +487,7 @@ def clauses(text: str) -> list[str]:
     """The clauses of an item, split at its commas and semicolons; a piece with fewer
     than two words of content ("not the lifts") stays with the one before it."""
     out: list[str] = []
-    for piece in re.split(r"[;,](?!\d{3})(?![^()]*\))", text):
+    for piece in _LIST_COMMA.split(text):
         if not piece.strip():
             continue
         if out and len(content_terms(piece)) < 2:
