@@ -467,7 +467,8 @@ def test_an_order_that_names_the_texts_form_is_the_writers(order):
 
 
 def test_a_readers_reply_is_still_an_ask():
-    brief = "Email to a customer.\n\n- Reply to this email if the parcel has not arrived by Friday.\n"
+    brief = ("Email to a customer.\n\n"
+             "- Reply to this email if the parcel has not arrived by Friday.\n")
     assert [r["kind"] for r in brief_checklist(brief)][-1] == "ask"
 
 
