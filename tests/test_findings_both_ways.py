@@ -514,3 +514,37 @@ def test_a_number_with_a_thousands_comma_stays_one_item():
 ])
 def test_an_invitation_to_the_readers_asks_them(invited):
     assert judge(WELCOME, WELCOME_FACTS + " " + invited) == []
+
+
+@pytest.mark.parametrize("word,flagged", [
+    ("URL-friendly", False), ("JSON-based", False), ("Priya-Sharma", True),
+    ("Northwind-style", True),
+])
+def test_only_the_parts_of_a_compound_written_as_names_need_a_source(word, flagged):
+    from batch.judging.checks.facts import check_names
+
+    found = check_names(f"It gives a {word} slug.", ["Turn titles into URL slugs with JSON."])
+    assert bool(found) is flagged, found
+
+
+@pytest.mark.parametrize("summary,ok", [
+    ("Turns a title into a slug.", True),
+    ("Returns `text` in lower case (ASCII only).", True),
+    ("It uses the `unicodedata.normalize(", False),
+    ("It joins the words with hyphens and", False),
+    ("", False),
+])
+def test_a_summary_cut_off_mid_sentence_is_no_summary(summary, ok):
+    from batch.loop import docwriter
+
+    assert docwriter.finished(summary) is ok
+    source = ('def slug(text):\n    """Lower-case words joined by hyphens."""\n'
+              '    return text\n')
+    writer = docwriter.DocWriter(
+        ask=lambda name, sample: docwriter.NameDoc(summary, {"text": "a title"}, ""),
+        run_calls=lambda calls: [])
+    doc, _ = writer.write("m", source)
+    if summary:
+        assert (summary in doc) is ok
+    if not ok:
+        assert "Lower-case words joined by hyphens." in doc

@@ -215,6 +215,13 @@ def _doctest_result(result: CallResult, raises: list[tuple[str, str]]) -> str | 
     return result.got.rstrip("\n")
 
 
+def finished(text: str) -> bool:
+    """Prose that ends as a sentence ends, its code spans and brackets closed."""
+    text = text.strip()
+    return (bool(text) and text[-1] in ".!?)`'\"" and text.count("`") % 2 == 0
+            and text.count("(") == text.count(")"))
+
+
 @dataclass
 class DocWriter:
     ask: AskName
@@ -230,6 +237,10 @@ class DocWriter:
             doc = None
             for sample in range(self.samples):
                 doc = self.ask(name, sample)
+                if doc is not None and not finished(doc.summary):
+                    # a summary cut off mid-sentence ("It uses the `unicodedata.normalize(")
+                    # is no summary: the docstring stands in for it
+                    doc.summary = ""
                 if doc is not None and doc.summary.strip():
                     doc.example = usable_example(doc.example, name)
                     if doc.example or sample == self.samples - 1:

@@ -185,7 +185,9 @@ def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
     seen: set[str] = set()
     for name in names_in(draft):
         key = name.lower().replace("’", "'")
-        parts = [p for p in re.split(r"['-]", key) if p]
+        # "URL-friendly": only the parts written as a name must come from a source
+        parts = [p.lower() for p in re.split(r"['-]", name.replace("’", "'"))
+                 if p and not p.islower()]
         if key in allowed or key in seen or (parts and all(
                 p in allowed or wording.stem(p) in stems for p in parts)):
             continue
