@@ -4,6 +4,8 @@ Every class holds the reported example and variants written apart from it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from batch.judging.apidocs import check_api_docs
@@ -548,3 +550,25 @@ def test_a_summary_cut_off_mid_sentence_is_no_summary(summary, ok):
         assert (summary in doc) is ok
     if not ok:
         assert "Lower-case words joined by hyphens." in doc
+
+
+SLUGS = (Path(__file__).resolve().parent.parent / "examples" / "briefs" /
+         "slugify.py").read_text(encoding="utf-8")
+SLUG_DOC = ("# `slugify`\n\n## `slugify(text, max_length=60)`\n\n{slugify}\n\n"
+            "## `unique_slug(text, taken)`\n\n{unique}\n")
+
+
+@pytest.mark.parametrize("slugify,flagged", [
+    ("Turns a title into lower-case ASCII words joined by hyphens.", False),
+    ("It is useful for creating unique slugs from titles.", True),
+    ("If the slug is taken, it appends numbers to make it unique.", True),
+])
+def test_a_summary_that_speaks_of_another_names_behaviour_is_refused(slugify, flagged):
+    from batch.judging.bleed import check_bleed
+
+    doc = SLUG_DOC.format(slugify=slugify, unique="A slug of the text that is not taken, "
+                          "made unique by adding -2, -3 and so on; it slugifies the text.")
+    found = [f["code"] for f in check_bleed(doc, SLUGS)]
+    assert bool(found) is flagged, found
+    # unique_slug calls slugify: it may say what slugify does
+    assert not [c for c in found if c.startswith("api-bleed:unique_slug")]

@@ -44,6 +44,7 @@ REGISTRY: tuple[Check, ...] = (
     facts.Names(),
     echo.Echo(),
     code.ApiDocs(),
+    code.Bleed(),
     form.CopiedSource(),
     code.Examples(),
     code.Coverage(),

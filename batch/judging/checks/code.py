@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from batch.judging import doc_examples
 from batch.judging.apidocs import check_api_docs
+from batch.judging.bleed import check_bleed
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.exports import coverage_problem
 from batch.state import Finding
@@ -21,6 +22,19 @@ class ApiDocs(Check):
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_api_docs(ctx.draft, ctx.source_code, ctx.module)
+
+
+class Bleed(Check):
+    """A name's docs that speak of what only another name of the file does."""
+
+    codes = ("api-bleed",)
+    repairs = frozenset({"rewrite"})
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return ctx.documents_python
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_bleed(ctx.draft, ctx.source_code)
 
 
 class Examples(Check):
