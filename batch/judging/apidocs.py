@@ -44,6 +44,20 @@ def params_of(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
     return out
 
 
+def definitions(tree: ast.Module) -> dict[str, ast.AST]:
+    """Every function and class of a module by its name, and every method of a class as
+    `Class.method`, in source order."""
+    out: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out[node.name] = node
+            if isinstance(node, ast.ClassDef):
+                for sub in node.body:
+                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                        out[f"{node.name}.{sub.name}"] = sub
+    return out
+
+
 def api_of(source: str) -> Api | None:
     """The public API of a Python source, or None when it does not parse."""
     try:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 import re
 
-from batch.judging.wording import sentences, stem
+from batch.judging.apidocs import definitions
+from batch.judging.wording import sentences, stem, stems_of
 from batch.state import Finding, Repair
 
 _IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])")
@@ -25,22 +26,6 @@ _SIGNATURE = re.compile(r"(?<![\w.])((?:[A-Za-z_]\w*\.)?[A-Za-z_]\w*)\(")
 def _parts(identifier: str) -> set[str]:
     """The stems of an identifier's words: unique_slug -> uniqu, slug; SlugSet -> slug, set."""
     return {stem(w) for w in _IDENT.findall(identifier) if len(w) > 2}
-
-
-def _words(text: str) -> set[str]:
-    return {stem(w) for w in re.findall(r"[A-Za-z]+", text) if len(w) > 2}
-
-
-def _defs(tree: ast.Module) -> dict[str, ast.AST]:
-    out: dict[str, ast.AST] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            out[node.name] = node
-            if isinstance(node, ast.ClassDef):
-                for sub in node.body:
-                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
-                        out[f"{node.name}.{sub.name}"] = sub
-    return out
 
 
 def _reach(node: ast.AST, defs: dict[str, ast.AST]) -> set[str]:
@@ -65,9 +50,9 @@ def check_bleed(doc: str, source: str) -> list[Finding]:
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    defs = _defs(tree)
+    defs = definitions(tree)
     public = {k for k in defs if not k.split(".")[-1].startswith("_")}
-    shared = _words(ast.get_docstring(tree) or "")
+    shared = stems_of(ast.get_docstring(tree) or "")
     out: list[Finding] = []
     sections = re.split(r"(?m)^(?=#{1,6}\s)", _FENCE.sub(" ", doc))
     for section in sections:
@@ -82,14 +67,14 @@ def check_bleed(doc: str, source: str) -> list[Finding]:
         reach = _reach(defs[key], defs) | {key, owner}
         related = reach | {k for k in defs if k.split(".")[0] == owner or owner in k}
         own = shared | set().union(*(
-            _words(ast.get_source_segment(source, defs[k]) or "") for k in related))
+            stems_of(ast.get_source_segment(source, defs[k]) or "") for k in related))
         foreign: dict[str, str] = {}
         for other in public - related:
             for part in _parts(other.split(".")[-1]) - own:
                 foreign.setdefault(part, other)
-        said = _words(_INLINE.sub(" ", body))
+        said = stems_of(_INLINE.sub(" ", body))
         for part in sorted(said & set(foreign)):
-            where = [s for s in sentences(body) if part in _words(_INLINE.sub(" ", s))]
+            where = [s for s in sentences(body) if part in stems_of(_INLINE.sub(" ", s))]
             out.append(Finding(
                 repair=Repair(action="rewrite", sentences=where,
                               goal=f"says only what `{key}` itself does"),

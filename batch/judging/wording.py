@@ -154,7 +154,7 @@ _NEGATION_WORD = re.compile(
     r"mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)", re.IGNORECASE)
 # "not confirmed until two nodes have stored it": a condition, which denies nothing
 _CONDITION = frozenset({"until", "unless", "till"})
-NEAR = 8  # words after the denied one that a condition must stand within
+_CONDITION_REACH = 8  # words after the denied one that a condition must stand within
 
 
 def negated_terms(text: str, terms: set[str]) -> set[str]:
@@ -171,7 +171,7 @@ def negated_terms(text: str, terms: set[str]) -> set[str]:
         j = i + 1
         while j < len(words) and words[j] in _PAST_NEGATION and j - i <= 4:
             j += 1
-        if j >= len(words) or _CONDITION & set(words[j + 1: j + 1 + NEAR]):
+        if j >= len(words) or _CONDITION & set(words[j + 1: j + 1 + _CONDITION_REACH]):
             continue
         if stem(words[j]) in terms:
             out.add(stem(words[j]))

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from batch.judging.apidocs import params_of, render_signature
+from batch.judging.apidocs import definitions, params_of, render_signature
 from batch.judging.doc_examples import CallResult
 
 # (the name to document, which sample (0 first)) -> the writer's answer for it, or None
@@ -60,7 +60,7 @@ def names_of(source: str) -> list[Name]:
     """The public functions and classes of a module, and the public methods of each
     class, in source order."""
     tree = ast.parse(source)
-    defs = _definitions(tree)
+    defs = definitions(tree)
     out: list[Name] = []
     for node in tree.body:
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -95,19 +95,6 @@ def _name(source: str, node: ast.AST, qualname: str, kind: str,
                 calls=_called_code(source, node, defs))
 
 
-def _definitions(tree: ast.Module) -> dict[str, ast.AST]:
-    """Every function and class of the module, and every method by its own name."""
-    out: dict[str, ast.AST] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            out[node.name] = node
-            if isinstance(node, ast.ClassDef):
-                for sub in node.body:
-                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
-                        out.setdefault(sub.name, sub)
-    return out
-
-
 MAX_CALLED_CHARS = 3000
 
 
@@ -123,7 +110,9 @@ def _called_code(source: str, node: ast.AST, defs: dict[str, ast.AST]) -> str:
                 continue
             name = n.func.id if isinstance(n.func, ast.Name) else (
                 n.func.attr if isinstance(n.func, ast.Attribute) else "")
-            target = defs.get(name)
+            # a function of the module, else the first method of that name
+            target = defs.get(name) or next(
+                (d for k, d in defs.items() if k.endswith("." + name)), None)
             if target is not None and id(target) not in seen and not _encloses(node, target):
                 seen.add(id(target))
                 order.append(target)

@@ -80,8 +80,7 @@ _NEEDS = re.compile(r"(?i)\b(?:needs?|needed|requires?|required|must\s+(?:use|ha
                     r"((?:\s+[\w'-]+){1,6})")
 
 
-def _asks_for_denied(source: str, sentence: str, terms: set[str]) -> str | None:
-    denied = wording.negated_terms(source, terms)
+def _asks_for_denied(denied: set[str], sentence: str) -> str | None:
     if not denied:
         return None
     for m in _NEEDS.finditer(sentence):
@@ -102,8 +101,10 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     for r in checklist:
         if r["kind"] not in ("fact", "ask") or not r["terms"]:
             continue
+        # what the brief denies, read once per requirement, not once per sentence
+        denied = wording.negated_terms(r["text"], set(r["terms"]))
         for sentence, stems in draft_sentences:
-            clash = _clash(r, sentence, stems)
+            clash = _clash(r, denied, sentence, stems)
             if clash:
                 out.append(Finding(
                     code=f"contradiction:{r['id']}", severity="must_fix",
@@ -114,10 +115,10 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     return out
 
 
-def _clash(r: Requirement, sentence: str, stems: set[str]) -> str | None:
-    """How `sentence` says `r` the other way round, or None."""
+def _clash(r: Requirement, denied: set[str], sentence: str, stems: set[str]) -> str | None:
+    """How `sentence` says `r` the other way round (`denied`: what `r` denies), or None."""
     terms = set(r["terms"])
-    needed = _asks_for_denied(r["text"], sentence, terms)
+    needed = _asks_for_denied(denied, sentence)
     if needed:
         return needed
     shared = len(terms & stems)
