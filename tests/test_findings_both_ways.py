@@ -540,16 +540,16 @@ def test_a_summary_cut_off_mid_sentence_is_no_summary(summary, ok):
     from batch.loop import docwriter
 
     assert docwriter.finished(summary) is ok
-    source = ('def slug(text):\n    """Lower-case words joined by hyphens."""\n'
-              '    return text\n')
+    # no docstring: the summary is the only prose the section can have
+    source = "def slug(text):\n    return text.lower()\n"
     writer = docwriter.DocWriter(
         ask=lambda name, sample: docwriter.NameDoc(summary, {"text": "a title"}, ""),
         run_calls=lambda calls: [])
     doc, _ = writer.write("m", source)
     if summary:
         assert (summary in doc) is ok
-    if not ok:
-        assert "Lower-case words joined by hyphens." in doc
+    section = doc.split("## `slug(text)`")[1].split("Parameters:")[0]
+    assert bool(section.strip()) is ok
 
 
 SLUGS = (Path(__file__).resolve().parent.parent / "examples" / "briefs" /
@@ -572,3 +572,107 @@ def test_a_summary_that_speaks_of_another_names_behaviour_is_refused(slugify, fl
     assert bool(found) is flagged, found
     # unique_slug calls slugify: it may say what slugify does
     assert not [c for c in found if c.startswith("api-bleed:unique_slug")]
+
+
+# -- an item told by its own words, not by those it shares with the others -----------------
+
+BUDDIES = """Memo to team leads.
+
+- Every new starter gets an onboarding buddy for their first 6 weeks.
+- Buddies meet their new starter at least once a week.
+- Team leads pick the buddy before the start date.
+- Ask team leads to send the buddy's name to HR one week before the start date.
+"""
+BUDDIES_GIVEN = ("Every new starter gets an onboarding buddy for their first 6 weeks. Please "
+                 "send the buddy's name to HR one week before the start date.")
+PARKING = """Notice to staff and visitors about parking.
+
+- Staff park in the north car park on weekdays.
+- Visitors park in the north car park at weekends.
+- Staff with a disability park next to the main entrance.
+"""
+PARKING_GIVEN = "Staff with a disability park next to the main entrance."
+
+
+@pytest.mark.parametrize("brief,given,told,left_out,missed", [
+    (BUDDIES, BUDDIES_GIVEN,
+     "Each buddy meets their new starter at least once a week. Team leads pick the buddy "
+     "before the start date.",
+     # every word of these is one the other items have: they say those items again
+     "Every new starter has a buddy for 6 weeks. The buddy is chosen before the start "
+     "date.", 2),
+    (PARKING, PARKING_GIVEN,
+     "On weekdays, staff park in the north car park; at weekends, visitors do.",
+     # the weekday rule said of the weekend: no weekday in it
+     "Staff park in the north car park at weekends.", 1),
+])
+def test_an_item_is_told_by_what_sets_it_apart(brief, given, told, left_out, missed):
+    assert not [c for c in judge(brief, f"{given} {told}") if c.startswith("uncovered")]
+    missing = [c for c in judge(brief, f"{given} {left_out}") if c.startswith("uncovered")]
+    assert len(missing) == missed, missing
+
+
+# -- what an order to the writer says about the world ---------------------------------------
+
+@pytest.mark.parametrize("brief,good,bad", [
+    ("Write a memo from Finance to all staff about the travel rules that start on 1 July.\n\n"
+     "- Hotels: up to 160 euros a night.\n",
+     "From 1 July, new travel rules apply: hotels are paid up to 160 euros a night.",
+     "New travel rules apply: hotels are paid up to 160 euros a night."),
+    ("Tell everyone who works on floors 2 and 3 that there is a fire drill next Tuesday at "
+     "10:30.\n",
+     "To everyone working on floors 2 and 3: there is a fire drill next Tuesday at 10:30.",
+     "There is a fire drill next Tuesday at 10:30."),
+    ("Write an email to everyone booked on the pottery workshop on Saturday 8 November, "
+     "telling them it is cancelled because our kiln is broken.\n",
+     "Our pottery workshop on Saturday 8 November is cancelled: our kiln is broken.",
+     "Thank you for booking the pottery workshop on Saturday 8 November."),
+    ("Notice to all residents of block 4 about the lift repairs on 12 March.\n",
+     "Residents of block 4: the lift repairs take place on 12 March.",
+     "The lift will be out of service for a day."),
+])
+def test_what_an_order_to_the_writer_tells_must_be_told(brief, good, bad):
+    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
+    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+
+
+@pytest.mark.parametrize("brief", [
+    "Write a short memo to the sales team about the third quarter.\n\n- The team closed 42 "
+    "new accounts.\n",
+    "Memo to all staff about the new parking rules.\n\n- The team closed 42 new accounts.\n",
+    "Release notes.\n\n- The team closed 42 new accounts.\n",
+    "Customer newsletter:\n\n- The team closed 42 new accounts.\n",
+])
+def test_a_topic_or_title_without_a_fact_of_its_own_is_no_item(brief):
+    assert [r["kind"] for r in brief_checklist(brief)] == ["task", "fact"]
+    assert not judge(brief, "The team closed 42 new accounts.")
+
+
+@pytest.mark.parametrize("brief,pasted", [
+    ("Storynest is a reading app for children aged 5 to 8, and we need the text for its app "
+     "store page.\n", "we need the text for its app store page"),
+    ("Acme sells garden tools from Leeds; we need a description for the shop page.\n",
+     "we need a description for the shop page"),
+])
+def test_the_writers_clause_inside_a_fact_is_not_copied(brief, pasted):
+    fact = brief.split(",")[0].split(";")[0].strip()
+    assert not judge(brief, f"{fact}.")
+    assert [c for c in judge(brief, f"{fact}, and {pasted}.") if c.startswith("echo")]
+
+
+# -- a fact missing as a question ("How many stories there will be ... is still open") -----
+
+@pytest.mark.parametrize("item,subject,label", [
+    ("How many stories there will be at launch is still open: the content team has not "
+     "confirmed the number yet.", "number of stories at launch", "FIGURE"),
+    ("How much the ticket costs is not decided yet.", "price of the ticket", "FIGURE"),
+    ("When the new office opens is not known yet.", "date the new office opens", "DATE"),
+    ("Who will host the evening is still to be confirmed.",
+     "person who will host the evening", "NAME"),
+])
+def test_a_missing_fact_asked_as_a_question_is_named_as_a_thing(item, subject, label):
+    from batch import placeholders as ph
+
+    [r] = [r for r in brief_checklist(item) if r["kind"] == "missing"]
+    assert r["subject"] == subject
+    assert ph.suggest(r["subject"]).startswith(f"[{label} NEEDED:")

@@ -19,8 +19,9 @@ DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
 
 
 def pause(project, settings, placeholders=True, more_drafts=0):
-    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
-                id="q3")
+    # without placeholders, a brief with nothing missing: the draft then needs none
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin."
+                if placeholders else "Memo on Q3: it went well; we opened Berlin.", id="q3")
     needs = [(PH, "What was Q3 revenue?")] if placeholders else []
     draft = DRAFT if placeholders else "Q3 went well. We opened Berlin."
     writer = ScriptedModel([writer_answer(draft, needs=needs)] * (1 + more_drafts))

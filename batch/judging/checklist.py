@@ -30,7 +30,7 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from batch.judging.exports import exported_names
 from batch.judging.wording import (
@@ -56,6 +56,9 @@ class Requirement(TypedDict):
     terms: list[str]  # stems of the content words
     numbers: list[str]
     subject: str  # missing/gap: what is not known; api: the name; task: the lead phrase
+    # fact/ask: its words no other item of the brief has ("meet", "once" of "Buddies meet
+    # their new starter once a week" beside "Every new starter gets a buddy for 6 weeks")
+    own: NotRequired[list[str]]
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
@@ -103,7 +106,9 @@ _TASK_SENTENCE = re.compile(
     # the readers' order
     r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?" + _DOC_NOUNS
     + r"\s+(?:to|for|about|on)\b(?!\s+(?:this|that|it|us|me)\b)"
-    r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b",
+    r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b"
+    # a title naming the text's form alone: "Release notes.", "Customer notice"
+    r"|^(?:[\w'-]+\s+){0,2}" + _DOC_NOUNS + r"s?\s*[.:!]?\s*$",
     re.IGNORECASE)
 # The form of the text ("in one short paragraph", "for the help centre", "answer this
 # question"): an order that names it is the writer's, whatever verb opens it.
@@ -139,13 +144,65 @@ def _first_word(text: str) -> str:
     return m.group(0).lower() if m else ""
 
 
-def _drop_task_clauses(item: str) -> str:
-    """"Storynest is a reading app, and we need the text for its page" -> the fact."""
-    clauses = re.split(r"(;\s+|,\s+(?:and|but)\s+)", item)
-    kept = [c for c in clauses[::2] if not _TASK_SENTENCE.match(c.strip())]
-    if not kept or len(kept) == len(clauses[::2]):
-        return item
-    return ", ".join(c.strip(" ,;") for c in kept).rstrip(".") + "."
+def _split_task_clauses(item: str) -> tuple[list[str], list[str]]:
+    """"Storynest is a reading app, and we need the text for its page" -> the fact, and
+    the writer's clause apart (never an item to cover, but never to be copied either).
+    A writer's clause that leads into content ("Memo on Q3: revenue not known yet")
+    gives the content back."""
+    parts = re.split(r"(;\s+|,\s+(?:and|but)\s+)", item)[::2]
+    if len(parts) < 2 or not any(_TASK_SENTENCE.match(c.strip()) for c in parts):
+        return [item], []
+    kept: list[str] = []
+    dropped: list[str] = []
+    for part in (c.strip(" ,;") for c in parts):
+        lead, colon, rest = part.partition(":")
+        if not _TASK_SENTENCE.match(part):
+            kept.append(part)
+        elif colon and rest.strip():
+            dropped.append(lead.strip())
+            kept.append(rest.strip())
+        else:
+            dropped.append(part)
+    if not kept:
+        return [item], []
+    return [k.rstrip(".") + "." for k in kept], dropped
+
+
+# What an order to the writer also says about the world: what the text is about ("a memo
+# about the travel rules that start on 1 July"), the occasion ("Invitation to our
+# partners to the launch of the new booking app"), readers named by a fact ("everyone
+# who works on floors 2 and 3") and what they are to be told ("an email …, telling them
+# it is cancelled because our kiln is broken"). The text must say these too.
+_TOLD_ALONG = re.compile(
+    r"(?i),?\s+(?:telling|informing|reminding|warning|letting)\s+(?:them|everyone|"
+    r"readers|people|customers|staff|members|guests)\s+(?:know\s+)?(?:that\s+)?(.+)$")
+_TOPIC = re.compile(
+    r"(?i)\b(?:about|announcing|on the subject of|regarding)\s+(.+?)\s*[.;]?$"
+    r"|^(?:(?:a|an|the)\s+)?(?:invitation|invite)\s+(?:to|for)\s+[^.;]*?\bto\s+"
+    r"((?:the|our|a|an)\s.+?)\s*[.;]?$")
+_AUDIENCE = re.compile(
+    r"(?i)^(?:\w+\s+){0,5}?(?:to|for|tell|inform|remind|warn|invite|notify)\s+"
+    r"((?:everyone|everybody|all|anyone|those|people|staff|customers|members|residents|"
+    r"guests|parents|employees|tenants)\b(?:(?!\s(?:that|about|to)\b)[^,.;])*)")
+
+
+def _told_by_task(item: str) -> list[str]:
+    """The facts inside an order to the writer (see `_TOLD_ALONG` above). What it relays
+    is one when it has two words of content; its topic or readers only with a figure of
+    their own: "a memo about the third quarter" is told by any memo on Q3, "the rules
+    that start on 1 July" is not."""
+    out: list[str] = []
+    told = _TOLD_ALONG.search(item)
+    if told and (numbers_of(told.group(1)) or len(content_terms(told.group(1))) >= 2):
+        out.append(told.group(1).strip(" ."))
+        item = item[: told.start()]
+    topic = _TOPIC.search(item)
+    audience = _AUDIENCE.search(item)
+    for found in (topic.group(1) or topic.group(2) if topic else "",
+                  audience.group(1) if audience else ""):
+        if numbers_of(found):
+            out.append(found.strip(" ."))
+    return out
 
 
 _SIGN = re.compile(r"^(?:please\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"
@@ -159,7 +216,6 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     if signed:
         # an order about the text itself: who signs it, not a fact to say
         return "sign", signed.group("who").strip(), signed.group("who").strip()
-    item = _drop_task_clauses(item)
     first = _first_word(item)
     relay = _RELAY.match(item)
     if relay and first in RELAY_VERBS:
@@ -214,9 +270,25 @@ _GENERIC_SUBJECTS = frozenset({"date", "time", "day", "number", "figure", "price
                                "name", "place", "venue", "it", "one"})
 
 
+# "How many stories there will be at launch is still open": a question as the subject
+_WH_SUBJECT = re.compile(
+    r"(?i)^\s*(how many|how much|when|who|where)\s+(.+?)\s+(?:is|are|has|have)\s+"
+    r"(?:still\s+|yet\s+)?(?:open|not|unknown|undecided|unconfirmed|pending|to be|TB[CDA])\b")
+_WH_AS_NOUN = {"how many": "number of {}", "how much": "amount of {}", "when": "date {}",
+               "who": "person who {}", "where": "place where {}"}
+
+
 def _missing_subject(item: str, context: str = "") -> str:
     """What is not known, in a few words: the label of "Price: not decided yet", else
-    the clause before the cue ("The launch date is to be confirmed" -> "launch date")."""
+    the clause before the cue ("The launch date is to be confirmed" -> "launch date");
+    a question as a name ("How many stories there will be" -> "number of stories")."""
+    wh = _WH_SUBJECT.match(item)
+    if wh:
+        rest = re.sub(r"(?i)\bthere\s+(?:will\s+be|would\s+be|are|is)\s+", "", wh.group(2))
+        costs = re.match(r"(?i)(.+?)\s+(?:will\s+)?costs?$", rest)
+        if wh.group(1).lower() == "how much" and costs:  # "how much the ticket costs"
+            return f"price of {costs.group(1)}"
+        return _WH_AS_NOUN[wh.group(1).lower()].format(" ".join(rest.split()))
     label = _LABEL_LINE.match(item)
     if label and MISSING_CUE.search(label.group(2)):
         return label.group(1).strip()
@@ -318,14 +390,28 @@ def brief_checklist(text: str) -> list[Requirement]:
         if label == "style":
             out.append(_req(len(out), "style", item, item.split(":")[0].strip() + ":"))
             continue
-        kind, body, subject = _classify(item)
-        if kind == "missing":
-            subject = _missing_subject(item, previous)
-        out.append(_req(len(out), kind, body, subject))
+        parts, writers = _split_task_clauses(item)
+        for clause in writers:
+            out.append(_req(len(out), "task", clause, " ".join(WORD.findall(clause)[:4])))
+        for part in parts:
+            kind, body, subject = _classify(part)
+            if kind == "missing":
+                subject = _missing_subject(part, previous)
+            out.append(_req(len(out), kind, body, subject))
+            if kind == "task" or (kind in ("fact", "ask") and subject):
+                # the order itself (kept whole, so that copying it is seen) or a relay's
+                # lead
+                for fact in _told_by_task(part if kind == "task" else subject):
+                    out.append(_req(len(out), "fact", fact, ""))
     # A missing fact right before "Say that it will be announced..." is told, not filled.
     for i, r in enumerate(out[:-1]):
         if r["kind"] == "missing" and out[i + 1]["kind"] == "gap":
             r["kind"] = "gap"
+    for r in out:
+        if r["kind"] in ("fact", "ask"):
+            others = {t for o in out if o is not r and o["kind"] in COVERED_KINDS
+                      for t in o["terms"]}
+            r["own"] = [t for t in r["terms"] if t not in others]
     return out
 
 
@@ -445,10 +531,15 @@ def covered(req: Requirement, draft: str) -> bool:
         windows = tuple(w for w in windows if asks_readers(w.text, lead))
     # a fact of several clauses ("the morning is a review, and the afternoon a
     # workshop, so bring a laptop") may be told over several places, each clause whole
+    own = set(req.get("own", ()))
     for clause in clauses(req["text"]):
         terms, numbers = content_terms(clause), numbers_of(clause)
         denied = negated_terms(clause, set(terms))
-        if not any(_says(terms, numbers, denied, w) for w in windows):
+        # what tells this item from the others must be there, half of it at least: a
+        # sentence made of the words it shares with them says one of the others
+        mine = own & set(terms) if not numbers else set()
+        if not any(_says(terms, numbers, denied, w) and 2 * len(mine & w.stems) >= len(mine)
+                   for w in windows):
             return False
     return True
 
