@@ -136,3 +136,31 @@ def test_a_function_named_like_its_module_is_the_function_in_its_examples():
               '    return [items[i:i + size] for i in range(0, len(items), size)]\n')
     results, why = doc_examples.run_calls(["chunks([1, 2, 3], 2)"], source, "chunks")
     assert why == "" and results[0].got.strip() == "[[1, 2], [3]]"
+
+
+def test_a_names_docstring_is_its_prose_and_the_summary_stands_in_only_without_one():
+    """What the author wrote of a name's behaviour is never lost to, nor contradicted by,
+    a model's summary; a name without a docstring gets the summary."""
+    source = SOURCE.replace('        """value moved by the offset."""\n', "")
+    ask, _ = answers(
+        to_celsius=[docwriter.NameDoc(
+            "It subtracts 32 and drops any value below absolute zero.",
+            {"fahrenheit": "a temperature"}, "")],
+        Scale=[docwriter.NameDoc("A scale that rounds its values.", {}, "")],
+        **{"Scale.shift": [docwriter.NameDoc("The value plus the scale's offset.", {}, "")]})
+    doc, _ = docwriter.DocWriter(ask=ask, run_calls=lambda calls: [],
+                                 samples=1).write("temps", source)
+    assert "Degrees Fahrenheit in degrees Celsius." in doc
+    assert "A named scale." in doc
+    assert "drops any value" not in doc and "rounds" not in doc
+    assert "The value plus the scale's offset." in doc
+
+
+def test_a_docstrings_prose_ends_at_its_first_section_or_doctest():
+    assert docwriter.docstring_prose(
+        "Record a request.\n\nA refused request   is not recorded.\n\nArgs:\n    key: who\n"
+    ) == "Record a request. A refused request is not recorded."
+    assert docwriter.docstring_prose("Whole seconds.\n\n>>> f('1h')\n3600") == "Whole seconds."
+    assert docwriter.docstring_prose("Sum.\n\nParameters\n----------\nx : int") == "Sum."
+    assert docwriter.docstring_prose("Note: prose that opens with a label.") == \
+        "Note: prose that opens with a label."

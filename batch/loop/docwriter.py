@@ -251,6 +251,30 @@ class DocWriter:
         return assemble(module, source, names, docs, shown), log
 
 
+# where a docstring's prose ends: "Args:", "Returns", "Parameters\n----------", ">>> f(1)"
+_DOC_SECTION = re.compile(
+    r"^\s*(?:>>>|[A-Z][A-Za-z ]{1,30}:[ \t]*(?:\n|$)|[A-Z][a-z]+\s*\n\s*-{3,})")
+
+
+def docstring_prose(docstring: str) -> str:
+    """A docstring's paragraphs of prose, up to its first section or doctest, as one."""
+    kept: list[str] = []
+    for paragraph in docstring.split("\n\n"):
+        if _DOC_SECTION.match(paragraph):
+            break
+        kept.append(" ".join(paragraph.split()))
+    return " ".join(kept)
+
+
+def _prose(name: Name, summary: str) -> list[str]:
+    """What a section says of its name: the docstring's prose where there is one, the
+    author's own account of its behaviour; else the writer's summary. A small model's
+    summary beside a docstring mostly says it again, and where it says more it is as
+    often wrong ("appends hyphens until unique" of a loop that appends -2, -3)."""
+    said = docstring_prose(name.docstring)
+    return [said] if said else [t for t in (" ".join(summary.split()),) if t]
+
+
 def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | None],
              shown: dict[str, str]) -> str:
     """The Markdown doc: the module, then a section per name in source order."""
@@ -262,10 +286,8 @@ def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | N
     for name, doc in zip(names, docs, strict=True):
         level = "###" if name.kind == "method" else "##"
         lines += [f"{level} `{name.signature}`", ""]
-        text = (doc.summary.strip() if doc and doc.summary.strip()
-                else " ".join(name.docstring.split("\n\n")[0].split()))
-        if text:
-            lines += [" ".join(text.split()), ""]
+        for text in _prose(name, doc.summary if doc else ""):
+            lines += [text, ""]
         params = parameter_names(name)
         meanings = doc.parameters if doc else {}
         if params:
