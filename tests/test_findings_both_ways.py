@@ -676,3 +676,22 @@ def test_a_missing_fact_asked_as_a_question_is_named_as_a_thing(item, subject, l
     [r] = [r for r in brief_checklist(item) if r["kind"] == "missing"]
     assert r["subject"] == subject
     assert ph.suggest(r["subject"]).startswith(f"[{label} NEEDED:")
+
+
+# -- a model or part code is said as written ------------------------------------------------
+
+@pytest.mark.parametrize("brief,good,bad", [
+    ("Write the shop-page description of the Pebble key finder.\n\nFacts:\n- Runs on a "
+     "CR2032 coin battery that lasts about a year.\n",
+     "The Pebble runs on a CR2032 coin battery, which lasts about a year.",
+     "The Pebble runs on a coin battery that lasts about a year."),
+    ("Product text.\n\n- Splash-resistant (IPX4), not waterproof.\n",
+     "It is splash-resistant to IPX4, but not waterproof.",
+     "It is splash-resistant, but not waterproof."),
+    ("Product text.\n\n- Charges over USB3 in 2 hours.\n",
+     "It charges over USB3 in 2 hours.",
+     "It charges over USB in 2 hours."),
+])
+def test_a_product_code_is_said_as_written(brief, good, bad):
+    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
+    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
