@@ -485,7 +485,38 @@ def test_an_order_to_pass_something_on_pasted_is_echo(pasted):
     good = ("There is a fire drill on Tuesday at 10:30. Floor 1 will have its own drill later; "
             "the facilities team will announce its date next week.")
     assert judge(brief, good) == []
-    assert "echo:prompt" in judge(brief, good + " " + pasted)
+    assert "echo:relay:1" in judge(brief, good + " " + pasted)
+
+
+@pytest.mark.parametrize("pasted,told", [
+    ("Say that the facilities team will announce it next week.",
+     "The facilities team will announce it next week."),
+    ("**Mention that the car park closes at 18:00.**", "**The car park closes at 18:00.**"),
+    ("- Please explain that refunds take 5 days.", "- Refunds take 5 days."),
+])
+def test_an_order_to_pass_something_on_is_told_by_code_not_dropped(pasted, told):
+    """Dropping the pasted order dropped what it carries (the repair was rolled back and
+    the text ended max_rounds); said without the order, the fact stays."""
+    from batch.judging.checks.echo import unrelayed
+    from batch.loop import repairs
+
+    assert unrelayed(pasted) == told
+    brief = ("Tell everyone that there is a fire drill on Tuesday at 10:30.\n\nFloor 1 will have "
+             "its own drill later, but its date is not set yet. Say that the facilities team "
+             "will announce it next week.\n")
+    checklist = brief_checklist(brief)
+
+    def check(draft, needs):
+        return run_checks(draft=draft, needs=needs, sources=(brief,), brief=brief,
+                          checklist=checklist)
+    draft = ("There is a fire drill on Tuesday at 10:30. Floor 1 will have its own drill "
+             "later, but its date is not set yet. Say that the facilities team will announce "
+             "it next week.")
+    before = check(draft, [])
+    assert "echo:relay:1" in repairs.must_fix(before)
+    out = repairs.Repairer(judge=check, ask=lambda *a: None).run(draft, [], before)
+    assert not repairs.must_fix(out.findings), out.findings
+    assert "The facilities team will announce it next week." in out.draft
 
 
 @pytest.mark.parametrize("fine", [
@@ -693,5 +724,25 @@ def test_a_missing_fact_asked_as_a_question_is_named_as_a_thing(item, subject, l
      "It charges over USB in 2 hours."),
 ])
 def test_a_product_code_is_said_as_written(brief, good, bad):
+    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
+    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+
+
+# -- what a reader may do is said with the doing -------------------------------------------
+
+@pytest.mark.parametrize("fact,good,bad", [
+    ("The customer can cancel for a full refund at any time before dispatch.",
+     "If you would rather not wait, you can cancel at any time before dispatch and get a "
+     "full refund.",
+     "We will provide a full refund at any time before dispatch."),
+    ("Books can still be returned at any time through the outside drop box.",
+     "You can still return books at any time through the outside drop box.",
+     "Books in the outside drop box are still checked at any time."),
+    ("Members may bring one guest to each class.",
+     "Each member may bring one guest to a class.",
+     "Classes have one guest place for members."),
+])
+def test_what_a_reader_may_do_is_told_with_the_doing(fact, good, bad):
+    brief = f"Notice to customers.\n\n- {fact}\n"
     assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
     assert [c for c in judge(brief, bad) if c.startswith("uncovered")]

@@ -36,6 +36,16 @@ _RELAY_ORDER = re.compile(r"(?i)^(?:please\s+)?(?:say|mention|explain|announce|s
                           r"point out|add|make clear|emphasi[sz]e)\s+that\b")
 
 
+def unrelayed(sentence: str) -> str:
+    """"Say that the team will announce it next week." -> "The team will announce it next
+    week." (any Markdown the sentence opens with kept)."""
+    body = sentence.lstrip("*_#>- ")
+    lead = sentence[: len(sentence) - len(body)]
+    rest = body[_RELAY_ORDER.match(body).end():].lstrip(" ,:") if _RELAY_ORDER.match(body) \
+        else body
+    return lead + rest[:1].upper() + rest[1:]
+
+
 def _markers_of(text: str) -> frozenset[str]:
     return frozenset(m.group(0) for m in _MARKER.finditer(text) if "NEEDED" not in m.group(0))
 
@@ -130,11 +140,12 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     # a colon may rightly be taken up)
     critique_starts = _sentence_starts(" ".join(w) for t in critique
                                        if len(w := words(t)) >= 4)
+    relayed: list[str] = []
     for sentence in wording.sentences(draft):
         key = " ".join(words(sentence))
         opening = sentence.lstrip("*_#>- ")
         if _RELAY_ORDER.match(opening):  # the brief's own words, and still no text
-            markers.append(sentence.strip())
+            relayed.append(sentence.strip())
             continue
         if key in ref.own_text:
             continue
@@ -155,6 +166,14 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
                     f"({sample!r}): write only the text for its readers.",
             repair=Repair(action="drop", sentences=sentences_where(draft, lambda s: any(
                 m in s for m in markers) or any(g in " ".join(words(s)) for g in leaked)))))
+    for n, sentence in enumerate(relayed, 1):
+        # what it relays is for the readers: said without the order, by code, rather
+        # than dropped with the fact it carries
+        out.append(Finding(
+            code=f"echo:relay:{n}", severity="must_fix",
+            message=f"The text passes on an order to the writer as it was given "
+                    f"({sentence[:80]!r}): tell the readers what it says instead.",
+            repair=Repair(action="replace", old=sentence, new=unrelayed(sentence))))
     lowered = draft.lower()
     starts = [s.lower() for s in wording.sentences(draft)]
     for r in checklist:
@@ -196,7 +215,7 @@ class Echo(Check):
     copied as text."""
 
     codes = ("echo",)
-    repairs = frozenset({"drop", "rewrite"})
+    repairs = frozenset({"drop", "rewrite", "replace"})
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_echo(ctx.draft, ctx.prompt_texts, ctx.sources, ctx.checklist,
