@@ -164,3 +164,50 @@ def test_a_docstrings_prose_ends_at_its_first_section_or_doctest():
     assert docwriter.docstring_prose("Sum.\n\nParameters\n----------\nx : int") == "Sum."
     assert docwriter.docstring_prose("Note: prose that opens with a label.") == \
         "Note: prose that opens with a label."
+
+
+RING = '''"""A buffer of the most recent items."""
+
+from __future__ import annotations
+
+
+class BufferError(ValueError):
+    """A capacity that cannot hold anything."""
+
+
+class Ring:
+    """Holds at most capacity items."""
+
+    def __init__(self, capacity: int):
+        if capacity < 1:
+            raise BufferError(f"capacity must be at least 1, not {capacity}")
+        self.items = []
+        self.capacity = capacity
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+'''
+
+
+def test_what_code_knows_of_a_class_is_said_and_passes_the_checks():
+    """Its base classes, what Python's syntax does with it (len(), for … in), and an
+    f-string message with its fill-ins elided: facts of the code, said by code."""
+    from pathlib import Path
+
+    from conftest import run_checks
+
+    ask, _ = answers(Ring=[docwriter.NameDoc("", {"capacity": "how many items"}, "")],
+                     BufferError=[docwriter.NameDoc("", {}, "")])
+    doc, _ = docwriter.DocWriter(ask=ask, run_calls=lambda calls: [],
+                                 samples=1).write("ring", RING)
+    assert "`BufferError` is a subclass of `ValueError`." in doc
+    assert "`Ring` works with `len()` and iteration (`for … in`)." in doc
+    assert "Raises `BufferError` (capacity must be at least 1, not …)." in doc
+    found = run_checks(draft=doc, sources=(RING,), checklist=source_checklist(RING),
+                       source_code=RING, module="ring", source_suffix=".py",
+                       source_path=Path("ring.py"))
+    assert not [f["code"] for f in found if f["severity"] == "must_fix"
+                and not f["code"].startswith("example")]

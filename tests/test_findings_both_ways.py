@@ -746,3 +746,27 @@ def test_what_a_reader_may_do_is_told_with_the_doing(fact, good, bad):
     brief = f"Notice to customers.\n\n- {fact}\n"
     assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
     assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+
+
+@pytest.mark.parametrize("brief,draft,kept", [
+    ("Storynest is a reading app for children aged 5 to 8, and we need the text for its app "
+     "store page.\n",
+     "Storynest is a reading app for children aged 5 to 8, and we need the text for its app "
+     "store page.", "Storynest is a reading app for children aged 5 to 8."),
+    ("Acme sells garden tools from Leeds; we need a description for the shop page.\n",
+     "Acme sells garden tools from Leeds; we need a description for the shop page.",
+     "Acme sells garden tools from Leeds."),
+])
+def test_the_writers_clause_pasted_goes_and_the_fact_beside_it_stays(brief, draft, kept):
+    from batch.loop import repairs
+
+    checklist = brief_checklist(brief)
+
+    def check(text, needs):
+        return run_checks(draft=text, needs=needs, sources=(brief,), brief=brief,
+                          checklist=checklist)
+    before = check(draft, [])
+    assert [c for c in repairs.must_fix(before) if c.startswith("echo")]
+    out = repairs.Repairer(judge=check, ask=lambda *a: None).run(draft, [], before)
+    assert not repairs.must_fix(out.findings), out.findings
+    assert out.draft.strip() == kept

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from batch.judging.apidocs import definitions, params_of, render_signature
 from batch.judging.doc_examples import CallResult
@@ -47,6 +47,10 @@ class Name:
     # the code of what it calls in the same file (helpers, its own class's methods), so
     # what it does through them is its own; never the code of a name it does not reach
     calls: str = ""
+    # a class: the classes it derives from, and what Python's own syntax does with it
+    # through its special methods ("len(buffer)", "for item in buffer")
+    bases: tuple[str, ...] = ()
+    protocols: tuple[str, ...] = ()
 
 
 @dataclass
@@ -71,7 +75,10 @@ def names_of(source: str) -> list[Name]:
             init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
                          and s.name == "__init__"), None)
             params = params_of(init, skip_self=True) if init else []
-            out.append(_name(source, node, node.name, "class", params, init, defs))
+            out.append(replace(_name(source, node, node.name, "class", params, init, defs),
+                               bases=tuple(b for b in map(ast.unparse, node.bases)
+                                           if b != "object"),
+                               protocols=_protocols(node)))
             for sub in node.body:
                 if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
                         and not sub.name.startswith("_")):
@@ -81,6 +88,29 @@ def names_of(source: str) -> list[Name]:
             out.append(_name(source, node, node.name, "function",
                              params_of(node, skip_self=False), node, defs))
     return out
+
+
+# special methods and what a reader writes to use them
+_PROTOCOLS = {"__len__": "`len()`", "__iter__": "iteration (`for … in`)",
+              "__contains__": "`in`", "__getitem__": "indexing (`[…]`)",
+              "__enter__": "`with`", "__call__": "calling it like a function",
+              "__eq__": "`==`", "__lt__": "ordering (`<`, `sorted()`)",
+              "__add__": "`+`", "__bool__": "truth tests (`if …`)"}
+
+
+def _protocols(node: ast.ClassDef) -> tuple[str, ...]:
+    own = {s.name for s in node.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return tuple(v for k, v in _PROTOCOLS.items() if k in own)
+
+
+def _message(node: ast.expr) -> str:
+    """An exception's message as the code writes it: a string, or an f-string with
+    what it fills in shown as …"""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "…" for v in node.values)
+    return ""
 
 
 def _name(source: str, node: ast.AST, qualname: str, kind: str,
@@ -136,10 +166,7 @@ def _raises(node: ast.AST) -> list[tuple[str, str]]:
         target = call.func if call else n.exc
         name = target.id if isinstance(target, ast.Name) else (
             target.attr if isinstance(target, ast.Attribute) else "")
-        message = ""
-        if call and call.args and isinstance(call.args[0], ast.Constant) and isinstance(
-                call.args[0].value, str):
-            message = call.args[0].value
+        message = _message(call.args[0]) if call and call.args else ""
         if name and name not in [r[0] for r in out]:
             out.append((name, message))
     return out
@@ -275,6 +302,10 @@ def _prose(name: Name, summary: str) -> list[str]:
     return [said] if said else [t for t in (" ".join(summary.split()),) if t]
 
 
+def _listed(items: tuple[str, ...]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | None],
              shown: dict[str, str]) -> str:
     """The Markdown doc: the module, then a section per name in source order."""
@@ -288,6 +319,11 @@ def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | N
         lines += [f"{level} `{name.signature}`", ""]
         for text in _prose(name, doc.summary if doc else ""):
             lines += [text, ""]
+        if name.bases:
+            lines += [f"`{name.qualname}` is a subclass of "
+                      + " and ".join(f"`{b}`" for b in name.bases) + ".", ""]
+        if name.protocols:
+            lines += [f"`{name.qualname}` works with " + _listed(name.protocols) + ".", ""]
         params = parameter_names(name)
         meanings = doc.parameters if doc else {}
         if params:

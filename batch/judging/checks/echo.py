@@ -201,9 +201,20 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
     if r["kind"] in ("task", "style"):
         mine = grams(words(r["text"]), 3)
         lead = r["subject"].lower()
-        return Repair(action="drop", sentences=sentences_where(draft, lambda s: (
-            bool(mine) and 2 * len(mine & grams(words(s), 3)) >= len(mine))
-            or (bool(lead) and s.lower().lstrip("*_#>- ").startswith(lead))))
+
+        def pasted(text: str) -> bool:
+            return (bool(mine) and 2 * len(mine & grams(words(text), 3)) >= len(mine)) or (
+                bool(lead) and text.lower().lstrip("*_#>- ").startswith(lead))
+        at_fault = sentences_where(draft, pasted)
+        if len(at_fault) == 1:
+            # "Storynest is a reading app for children, and we need the text for its
+            # app store page.": the fact stays, the writer's clause goes
+            parts = re.split(r"(;\s+|,\s+(?:and|but)\s+)", at_fault[0])[::2]
+            kept = [p.strip(" ,;") for p in parts if not pasted(p)]
+            if kept and len(kept) < len(parts):
+                return Repair(action="replace", old=at_fault[0],
+                              new=", ".join(kept).rstrip(".") + ".")
+        return Repair(action="drop", sentences=at_fault)
     lead = r["subject"].lower()
     return rewrite(sentences_where(draft, lambda s: s.lower().lstrip("*_#>- ").startswith(lead)),
                     "says it to the readers in the text's own words, not as an order "
