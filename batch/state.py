@@ -33,6 +33,7 @@ class Repair(TypedDict, total=False):
     fact: str  # state / rewrite: the brief's words the new sentence must say
     placeholder: str  # placeholder: the exact placeholder the sentence must carry
     words: int  # shorten / lengthen: the length limit the text must meet
+    keep: list[str]  # shorten: stems of what the brief asks; a clause with none is a cut
     old: str  # replace: these exact words of the draft ...
     new: str  # ... by these; append: this last line (code does both; no model)
 

@@ -6,6 +6,8 @@ problems, and scripts what the model would answer for each small task.
 
 from __future__ import annotations
 
+import pytest
+
 from batch import placeholders as ph
 from batch.judging.checklist import build_checklist
 from batch.judging.text import word_count
@@ -199,6 +201,34 @@ def test_what_code_cannot_cut_far_enough_the_model_shortens_from_the_cut():
     # the model was given the paragraph code left, without the sentence code cut
     assert "Many people" not in ask.tasks[0] and "charges quickly" in ask.tasks[0]
     assert "### Why" not in out.draft and "### Features" in out.draft
+
+
+@pytest.mark.parametrize("draft,gone", [
+    # the sentences all carry an item: what is cut is the clauses that carry none
+    ("As you may be aware, the Lumo desk lamp has an aluminium arm and a USB-C charging "
+     "port in the base. In the meantime, if you are keen on a tidy desk, it folds flat for "
+     "travel. It has 5 brightness levels.", ["As you may be aware", "if you are keen"]),
+    ("- Of course, the Lumo desk lamp has an aluminium arm, which we are sure you will "
+     "love, and a USB-C charging port in the base.\n- It folds flat for travel and has 5 "
+     "brightness levels.", ["Of course", "which we are sure"]),
+])
+def test_too_long_with_no_sentence_to_spare_cuts_clauses_that_say_nothing_asked(draft, gone):
+    before, out, judge = run(LAMP, draft, Script(), max_words=30)
+    assert "too-long" in codes(before)
+    assert codes(out.findings) == [] and codes(judge(out.draft, out.needs)) == []
+    for words in gone:
+        assert words not in out.draft
+    for fact in ("aluminium arm", "USB-C charging port", "folds flat", "5 brightness"):
+        assert fact in out.draft
+    assert [a.by for a in out.attempts] == ["code"]
+
+
+def test_a_clause_that_says_what_the_brief_asks_is_never_cut():
+    draft = ("The Lumo desk lamp, which has an aluminium arm and a USB-C charging port in the "
+             "base, folds flat for travel. It has 5 brightness levels.")
+    before, out, _ = run(LAMP, draft, Script(), max_words=20)
+    assert "too-long" in codes(before) and "too-long" in codes(out.findings)
+    assert out.draft == draft
 
 
 def test_a_heading_left_with_nothing_under_it_goes():

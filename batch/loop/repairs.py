@@ -218,6 +218,35 @@ def placeholder_sentence(subject: str, placeholder: str) -> str:
 
 # -- the procedure ---------------------------------------------------------------------
 
+def _sentence_cuts(draft: str):
+    """The draft without one sentence each: the last of the longest paragraph first."""
+    blocks = _blocks(draft)
+    for i in sorted(_body(blocks), key=lambda i: -word_count(blocks[i])):
+        for s in reversed(wording.sentences(blocks[i])):
+            if not s.lstrip().startswith("#"):
+                yield without_empty_headings(replace_sentence(draft, s, ""))
+
+
+_CLAUSE = re.compile(r",\s+")
+
+
+def _filler_cuts(draft: str, keep: frozenset[str]):
+    """The draft without one clause each that holds no number, no placeholder and at
+    most one word of what the brief asks; never a sentence's last clause (its main one
+    as often as not), longest paragraph first."""
+    blocks = _blocks(draft)
+    for i in sorted(_body(blocks), key=lambda i: -word_count(blocks[i])):
+        for s in wording.sentences(blocks[i]):
+            lead = s[: len(s) - len(s.lstrip("*_>- "))]  # a list marker, bold
+            pieces = _CLAUSE.split(s[len(lead):])
+            for n, piece in enumerate(pieces[:-1]):
+                if (wording.numbers_of(piece) or ph.find(piece) or "[" in piece
+                        or len(set(wording.content_terms(piece)) & keep) > 1):
+                    continue
+                new = ", ".join(pieces[:n] + pieces[n + 1:])
+                yield replace_sentence(draft, s, lead + new[:1].upper() + new[1:])
+
+
 @dataclass
 class Repairer:
     judge: Judge
@@ -280,7 +309,8 @@ class Repairer:
             yield "code", lambda: self._placeholder_by_code(draft, sentences, repair)
             yield "model", lambda: self._placeholder_by_model(draft, sentences, repair)
         elif action == "shorten":
-            cut, within = self._cut_by_code(draft, repair["words"], findings)
+            cut, within = self._cut_by_code(draft, repair["words"], findings,
+                                            frozenset(repair.get("keep", ())))
             if within:
                 yield "code", lambda: [cut]
             # what code could not cut far enough, the model shortens further: the
@@ -348,33 +378,27 @@ class Repairer:
             else:
                 yield from placements(draft, new, ph.detail(placeholder))
 
-    def _cut_by_code(self, draft: str, limit: int, findings: list[Finding]
-                     ) -> tuple[str, bool]:
+    def _cut_by_code(self, draft: str, limit: int, findings: list[Finding],
+                     keep: frozenset[str] = frozenset()) -> tuple[str, bool]:
         """Sentences dropped, the last of the longest paragraph first, as long as no new
         problem appears (beside the `findings` the draft has), until the text is within
-        `limit` words: (the text cut, whether it is within). A heading is never a
-        sentence to drop, but goes when nothing is left under it."""
+        `limit` words; then, if it is not, the clauses of its sentences that say nothing
+        the brief asks (`keep`: its items' words) — "As you may be aware," "if you are
+        interested in continuing your journey with us," — the same way. (The text cut,
+        whether it is within.) A heading is never a sentence to drop, but goes when
+        nothing is left under it."""
         current = draft
         before = must_fix(findings)
-        while word_count(current) > limit:
-            blocks = _blocks(current)
-            body = sorted(_body(blocks), key=lambda i: -word_count(blocks[i]))
-            dropped = False
-            for i in body:
-                for s in reversed(wording.sentences(blocks[i])):
-                    if s.lstrip().startswith("#"):
-                        continue
-                    candidate = without_empty_headings(replace_sentence(current, s, ""))
-                    if must_fix(self.judge(candidate, needs_for(candidate, []))) - before - {
-                            "too-long"}:
-                        continue  # dropping it loses a fact the brief asks for
-                    current, dropped = candidate, True
+        for cuts in (_sentence_cuts, lambda text: _filler_cuts(text, keep)):
+            while word_count(current) > limit:
+                for candidate in cuts(current):
+                    if not must_fix(self.judge(candidate, needs_for(candidate, []))) - before \
+                            - {"too-long"}:
+                        current = candidate
+                        break
+                else:  # each cut loses something the brief asks for, or there is none
                     break
-                if dropped:
-                    break
-            if not dropped:
-                return current, False
-        return current, True
+        return current, word_count(current) <= limit
 
     def _shortened(self, draft: str, limit: int):
         blocks = _blocks(draft)

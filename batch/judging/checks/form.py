@@ -14,13 +14,16 @@ from batch.judging.wording import WORD
 from batch.state import Finding, Repair
 
 
-def check_length(draft: str, min_words: int | None, max_words: int | None) -> list[Finding]:
+def check_length(draft: str, min_words: int | None, max_words: int | None,
+                 keep: Iterable[str] = ()) -> list[Finding]:
+    """Within the limits; a cut is told the words of what the brief asks (`keep`)."""
     words = word_count(draft)
     if max_words and words > max_words:
         return [Finding(code="too-long",
                         message=f"The text has {words} words; the brief allows at most "
                                 f"{max_words}. Cut it.",
-                        severity="must_fix", repair=Repair(action="shorten", words=max_words))]
+                        severity="must_fix", repair=Repair(action="shorten", words=max_words,
+                                                           keep=sorted(set(keep))))]
     if min_words and words < min_words:
         return [Finding(code="too-short",
                         message=f"The text has {words} words; the brief asks for at least "
@@ -219,7 +222,8 @@ class Length(Check):
     repairs = frozenset({"shorten", "lengthen"})
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_length(ctx.draft, ctx.min_words, ctx.max_words)
+        return check_length(ctx.draft, ctx.min_words, ctx.max_words,
+                            (t for r in ctx.checklist for t in r["terms"]))
 
 
 class Banned(Check):
