@@ -28,6 +28,12 @@ def prefixes(codes: list[str]) -> set[str]:
     return {c.split(":")[0] for c in codes}
 
 
+def told_both_ways(brief: str, good: str, bad: str) -> None:
+    """`good` tells the readers everything the brief asks, `bad` leaves something out."""
+    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
+    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+
+
 # -- a fact still to come, told beside its placeholder -------------------------------------
 
 Q3 = """Write a short memo to the sales team about the third quarter.
@@ -663,8 +669,7 @@ def test_an_item_is_told_by_what_sets_it_apart(brief, given, told, left_out, mis
      "The lift will be out of service for a day."),
 ])
 def test_what_an_order_to_the_writer_tells_must_be_told(brief, good, bad):
-    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
-    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+    told_both_ways(brief, good, bad)
 
 
 @pytest.mark.parametrize("brief", [
@@ -724,8 +729,7 @@ def test_a_missing_fact_asked_as_a_question_is_named_as_a_thing(item, subject, l
      "It charges over USB in 2 hours."),
 ])
 def test_a_product_code_is_said_as_written(brief, good, bad):
-    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
-    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+    told_both_ways(brief, good, bad)
 
 
 # -- what a reader may do is said with the doing -------------------------------------------
@@ -744,8 +748,7 @@ def test_a_product_code_is_said_as_written(brief, good, bad):
 ])
 def test_what_a_reader_may_do_is_told_with_the_doing(fact, good, bad):
     brief = f"Notice to customers.\n\n- {fact}\n"
-    assert not [c for c in judge(brief, good) if c.startswith("uncovered")]
-    assert [c for c in judge(brief, bad) if c.startswith("uncovered")]
+    told_both_ways(brief, good, bad)
 
 
 @pytest.mark.parametrize("brief,draft,kept", [
