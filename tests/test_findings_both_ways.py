@@ -773,3 +773,22 @@ def test_the_writers_clause_pasted_goes_and_the_fact_beside_it_stays(brief, draf
     out = repairs.Repairer(judge=check, ask=lambda *a: None).run(draft, [], before)
     assert not repairs.must_fix(out.findings), out.findings
     assert out.draft.strip() == kept
+
+
+# -- a clock time's hour is no count ---------------------------------------------------------
+
+@pytest.mark.parametrize("draft,invented", [
+    ("Tom brings over 10 years of experience. Say hello at 10:00 on Monday.", True),
+    ("He has led 10 projects. Say hello at 10:00 on Monday.", True),
+    ("Say hello at 10 am on Monday.", False),
+    ("Say hello at 10.00 on Monday.", False),
+    ("Say hello at 10 o'clock on Monday.", False),
+    ("Say hello at the coffee point on Monday, 10:00.", False),
+    ("**Monday 10:00:** say hello at the coffee point.", False),
+])
+def test_a_number_the_brief_gives_only_as_a_time_of_day_is_no_count(draft, invented):
+    from batch.judging.checks.facts import check_numbers
+
+    brief = "Write a welcome note.\n\n- Say hello at the coffee point at 10:00 on Monday.\n"
+    found = [f["code"] for f in check_numbers(draft, [brief], "must_fix")]
+    assert (found == ["number:10"]) is invented, found

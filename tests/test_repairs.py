@@ -293,3 +293,34 @@ def test_dropping_a_sentence_leaves_the_other_lines_as_they_are():
 def test_dropping_the_first_sentence_of_a_line_leaves_no_leading_space():
     assert repairs.drop_sentences("A one.\n\nC three. D four.\n", ["C three."]) == (
         "A one.\n\nD four.\n")
+
+
+def test_an_answer_that_is_the_whole_text_with_the_sentence_in_it_gives_the_sentence():
+    """Asked for one sentence, the 1.5B model answered with the whole draft and the
+    sentence at its end (or cut off part way), and every repair of the kind was lost."""
+    draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+             "levels. It folds flat for travel. It is a lamp that many people will enjoy "
+             "using at their desk every single day of the working week, at home or in the "
+             "office, whatever the weather outside.")
+    whole = "Dear all,\n\n" + draft + "\n\nIts arm is made of aluminium."
+    cut_off = draft.replace("whatever the weather outside.", "whatever the wea")
+    ask = Script(cut_off, whole)
+    before, out, _ = run(LAMP, draft, ask)
+    assert any(c.startswith("uncovered:") for c in codes(before))
+    assert codes(out.findings) == []
+    assert out.draft.count("Its arm is made of aluminium.") == 1
+    assert out.draft.count("It folds flat for travel.") == 1
+    assert repairs.only_new("Its arm is made of aluminium.", draft) == \
+        "Its arm is made of aluminium."
+
+
+def test_a_fact_stated_past_the_limit_is_made_room_for_by_cutting_what_carries_nothing():
+    """Stating the missing fact took the text over its limit, and the repair was rolled
+    back round after round: room is made by code, and the fact is kept."""
+    draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+             "levels. It folds flat for travel. Many people enjoy it.")
+    ask = Script("Its arm is made of aluminium.")
+    before, out, judge = run(LAMP, draft, ask, max_words=27)
+    assert [c.split(":")[0] for c in codes(before)] == ["uncovered"]
+    assert codes(out.findings) == [] and codes(judge(out.draft, out.needs)) == []
+    assert "aluminium" in out.draft and "Many people" not in out.draft

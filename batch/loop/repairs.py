@@ -175,6 +175,21 @@ def clean_sentence(text: str | None) -> str:
     return text
 
 
+def only_new(answer: str, draft: str) -> str:
+    """What an answer adds to the draft. Asked for one sentence, a small model often
+    answers with the whole text and the sentence in it: the sentences (or the cut-off
+    end of one) the draft already has are not the answer."""
+    said = wording.sentences(answer)
+    if len(said) < 2:
+        return answer  # one sentence: the answer, even when it rewrites one of the draft
+    known = [set(wording.WORD.findall(s.lower())) for s in wording.sentences(draft)]
+
+    def seen(sentence: str) -> bool:
+        mine = set(wording.WORD.findall(sentence.lower()))
+        return not mine or any(len(mine & k) >= 0.8 * len(mine) for k in known)
+    return " ".join(s for s in said if not seen(s))
+
+
 def without_empty_headings(text: str) -> str:
     """The text without a heading that has nothing under it before the next heading of
     its level or above (or the end)."""
@@ -280,12 +295,29 @@ class Repairer:
                     continue
                 needs = needs_for(candidate, state.needs)
                 after = self.judge(candidate, needs)
+                if action not in _LENGTH_ACTIONS and not better(state.findings, after):
+                    # a fact stated that takes the text over its limit: made room for
+                    # by code, cutting only what loses nothing, else rolled back
+                    candidate, after = self._room_made(candidate, needs, state, after)
                 if better(state.findings, after):
                     fixed = sorted(must_fix(state.findings) - must_fix(after))
                     state.attempts.append(Attempt(finding["code"], action, by, True, fixed))
                     state.draft, state.needs, state.findings = candidate, needs, after
                     return
         state.attempts.append(Attempt(finding["code"], action, by, False))
+
+    def _room_made(self, candidate: str, needs: Needs, state: Outcome,
+                   after: list[Finding]) -> tuple[str, list[Finding]]:
+        too_long = next((f for f in after if f["code"] == "too-long"), None)
+        if too_long is None or "too-long" in must_fix(state.findings) or \
+                must_fix(after) - must_fix(state.findings) != {"too-long"}:
+            return candidate, after
+        repair = too_long.get("repair") or {}
+        cut, within = self._cut_by_code(candidate, repair.get("words", 0), after,
+                                        frozenset(repair.get("keep", ())))
+        if not within:
+            return candidate, after
+        return cut, self.judge(cut, needs_for(cut, needs))
 
     def _candidates(self, draft: str, repair: Repair, findings: list[Finding]):
         """(who made them, a generator of candidate drafts): code's first, since they
@@ -323,7 +355,8 @@ class Repairer:
 
     def _sentences_from_model(self, draft: str, task: str, samples: int | None = None):
         for sample in range(self.samples if samples is None else samples):
-            text = clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS))
+            text = only_new(clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS)),
+                            draft)
             if text and MIN_SENTENCE_WORDS <= len(wording.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
 

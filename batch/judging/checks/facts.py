@@ -15,15 +15,24 @@ from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.text import numbers_in, sentences_where
 from batch.state import Finding, Repair
 
+# a time of day: "10:00", "9.30", "10 am", "6pm", "10 o'clock"
+_CLOCK = re.compile(r"(?i)(?<![\w.:])\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)(?!\w)"
+                    r"|(?<![\w.:])\d{1,2}[:.]\d{2}(?!\w|[:.]\d)")
+
 
 def check_numbers(draft: str, sources: Iterable[str], severity: str) -> list[Finding]:
     if severity == "off":
         return []
     allowed: set[str] = set()
+    counted: set[str] = set()  # the numbers a source gives other than as a clock time
     for source in sources:
         allowed |= numbers_in(source)
+        counted |= numbers_in(_CLOCK.sub(" ", source))
+    # a clock time's hour is no count: "10:00" does not give "over 10 years"
+    used = numbers_in(_CLOCK.sub(" ", draft))
+    invented = (numbers_in(draft) - allowed) | (used - counted)
     out: list[Finding] = []
-    for number in sorted(numbers_in(draft) - allowed):
+    for number in sorted(invented):
         out.append(Finding(
             code=f"number:{number}",
             repair=rewrite(sentences_where(draft, lambda s, n=number: n in numbers_in(s)),
