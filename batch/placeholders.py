@@ -31,6 +31,9 @@ BRACKETED = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")  # not a Markdown link
 _GAP_WORDS = re.compile(r"(?i)\b(?:needed|tbd|tbc|tba|tk|xxx+|todo|fixme|insert|placeholder|"
                         r"fill in|to come)\b|^\s*\?+\s*$|^\s*\.\.\.\s*$")
 
+# a template's slot: "[REPLY BY]", "[Date]", "[Your Name]" (capitalised words, no digits)
+_TEMPLATE_SLOT = re.compile(r"^\s*(?:[A-Z][A-Za-z'-]*\s+){0,4}[A-Z][A-Za-z'-]*\s*$")
+
 
 def normalize(text: str) -> str:
     """The key two spellings of one placeholder share (case and spacing aside)."""
@@ -102,7 +105,8 @@ def question(placeholder: str) -> str:
 def misspelled(text: str) -> list[str]:
     """Bracketed gaps that are not placeholders: [TBD], [Figure Needed: x], [?] ..."""
     return [m.group(0) for m in BRACKETED.finditer(text)
-            if not is_placeholder(m.group(0)) and _GAP_WORDS.search(m.group(1))]
+            if not is_placeholder(m.group(0))
+            and (_GAP_WORDS.search(m.group(1)) or _TEMPLATE_SLOT.match(m.group(1)))]
 
 
 def detail(placeholder: str) -> str:

@@ -792,3 +792,15 @@ def test_a_number_the_brief_gives_only_as_a_time_of_day_is_no_count(draft, inven
     brief = "Write a welcome note.\n\n- Say hello at the coffee point at 10:00 on Monday.\n"
     found = [f["code"] for f in check_numbers(draft, [brief], "must_fix")]
     assert (found == ["number:10"]) is invented, found
+
+
+# -- a template's slot is a gap --------------------------------------------------------------
+
+@pytest.mark.parametrize("slot,gap", [
+    ("[REPLY BY]", True), ("[Date]", True), ("[Your Name]", True), ("[Company Name]", True),
+    ("[1]", False), ("[x]", False), ("[see below]", False),
+])
+def test_a_template_slot_left_in_the_text_is_refused(slot, gap):
+    brief = "Invitation to the team dinner.\n\n- Ask everyone to RSVP to Tom by 5 September.\n"
+    text = f"Please RSVP to Tom by 5 September {slot}."
+    assert ("placeholder-form" in prefixes(judge(brief, text))) is gap

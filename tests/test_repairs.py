@@ -324,3 +324,11 @@ def test_a_fact_stated_past_the_limit_is_made_room_for_by_cutting_what_carries_n
     assert [c.split(":")[0] for c in codes(before)] == ["uncovered"]
     assert codes(out.findings) == [] and codes(judge(out.draft, out.needs)) == []
     assert "aluminium" in out.draft and "Many people" not in out.draft
+
+
+def test_a_salutation_run_into_the_next_sentence_is_not_new():
+    draft = "# Welcome\n\nDear Design Team,\n\nI hope this message finds you well. Tom joins."
+    answer = ("Dear Design Team, I hope this message finds you well. Please say hello at "
+              "the coffee point at 10:00 on Monday.")
+    assert repairs.only_new(answer, draft) == ("Please say hello at the coffee point at "
+                                                "10:00 on Monday.")

@@ -182,11 +182,14 @@ def only_new(answer: str, draft: str) -> str:
     said = wording.sentences(answer)
     if len(said) < 2:
         return answer  # one sentence: the answer, even when it rewrites one of the draft
-    known = [set(wording.WORD.findall(s.lower())) for s in wording.sentences(draft)]
+    # a sentence of the draft, or two adjacent ones run together ("Dear team, I hope
+    # this finds you well." of a salutation line and the sentence after it)
+    mine = [set(wording.WORD.findall(s.lower())) for s in wording.sentences(draft)]
+    known = mine + [a | b for a, b in zip(mine, mine[1:], strict=False)]
 
     def seen(sentence: str) -> bool:
-        mine = set(wording.WORD.findall(sentence.lower()))
-        return not mine or any(len(mine & k) >= 0.8 * len(mine) for k in known)
+        said = set(wording.WORD.findall(sentence.lower()))
+        return not said or any(len(said & k) >= 0.8 * len(said) for k in known)
     return " ".join(s for s in said if not seen(s))
 
 
