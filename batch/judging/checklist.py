@@ -144,17 +144,30 @@ def _first_word(text: str) -> str:
     return m.group(0).lower() if m else ""
 
 
+_JOINED = re.compile(r";\s+|,\s+(?:and|but)\s+")
+
+
+def joined_clauses(sentence: str) -> list[str]:
+    """The clauses a sentence joins with "; " or ", and" / ", but", stripped."""
+    return [c.strip(" ,;") for c in _JOINED.split(sentence)]
+
+
+def _lead(text: str) -> str:
+    """A task's first words: what copying it into the text starts with."""
+    return " ".join(WORD.findall(text)[:4])
+
+
 def _split_task_clauses(item: str) -> tuple[list[str], list[str]]:
     """"Storynest is a reading app, and we need the text for its page" -> the fact, and
     the writer's clause apart (never an item to cover, but never to be copied either).
     A writer's clause that leads into content ("Memo on Q3: revenue not known yet")
     gives the content back."""
-    parts = re.split(r"(;\s+|,\s+(?:and|but)\s+)", item)[::2]
-    if len(parts) < 2 or not any(_TASK_SENTENCE.match(c.strip()) for c in parts):
+    parts = joined_clauses(item)
+    if len(parts) < 2 or not any(_TASK_SENTENCE.match(c) for c in parts):
         return [item], []
     kept: list[str] = []
     dropped: list[str] = []
-    for part in (c.strip(" ,;") for c in parts):
+    for part in parts:
         lead, colon, rest = part.partition(":")
         if not _TASK_SENTENCE.match(part):
             kept.append(part)
@@ -198,7 +211,7 @@ def _told_by_task(item: str) -> list[str]:
         item = item[: told.start()]
     topic = _TOPIC.search(item)
     audience = _AUDIENCE.search(item)
-    for found in (topic.group(1) or topic.group(2) if topic else "",
+    for found in ((topic.group(1) or topic.group(2)) if topic else "",
                   audience.group(1) if audience else ""):
         if numbers_of(found):
             out.append(found.strip(" ."))
@@ -236,10 +249,10 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     if (first in _WRITER_VERBS or first in TASK_VERBS or first in RELAY_VERBS) \
             and _TEXT_FORM.search(item) and not _RELAY.match(item):
         # "Answer this question for the help centre in one short paragraph"
-        return "task", item, " ".join(WORD.findall(item)[:4])
+        return "task", item, _lead(item)
     if item.rstrip().endswith(":") and len(WORD.findall(item)) <= 6:
         # "Facts:", "Include these points:" on a line of its own, the list below it
-        return "task", item, " ".join(WORD.findall(item)[:4])
+        return "task", item, _lead(item)
     if first in RELAY_VERBS and first not in ("tell", "let") and not _TASK_SENTENCE.match(item):
         # "Say hello at the coffee point at 10:00", "Mention the new parking rules": a
         # relay verb with no "that" or "to", and something to carry out. What the text
@@ -251,7 +264,7 @@ def _classify(item: str) -> tuple[Kind, str, str]:
             return kind, item if kind == "ask" else rest, ""
     if first in TASK_VERBS or first in RELAY_VERBS or _TASK_SENTENCE.match(item):
         # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
-        return "task", item, " ".join(WORD.findall(item)[:4])
+        return "task", item, _lead(item)
     if MISSING_CUE.search(item) and not _HEDGE.search(item):
         return "missing", item, _missing_subject(item)
     # "The time may move; IT will confirm it on the day": an uncertainty about a fact
@@ -392,7 +405,7 @@ def brief_checklist(text: str) -> list[Requirement]:
             continue
         parts, writers = _split_task_clauses(item)
         for clause in writers:
-            out.append(_req(len(out), "task", clause, " ".join(WORD.findall(clause)[:4])))
+            out.append(_req(len(out), "task", clause, _lead(clause)))
         for part in parts:
             kind, body, subject = _classify(part)
             if kind == "missing":

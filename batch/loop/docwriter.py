@@ -293,13 +293,12 @@ def docstring_prose(docstring: str) -> str:
     return " ".join(kept)
 
 
-def _prose(name: Name, summary: str) -> list[str]:
+def _prose(name: Name, summary: str) -> str:
     """What a section says of its name: the docstring's prose where there is one, the
     author's own account of its behaviour; else the writer's summary. A small model's
     summary beside a docstring mostly says it again, and where it says more it is as
     often wrong ("appends hyphens until unique" of a loop that appends -2, -3)."""
-    said = docstring_prose(name.docstring)
-    return [said] if said else [t for t in (" ".join(summary.split()),) if t]
+    return docstring_prose(name.docstring) or " ".join(summary.split())
 
 
 def _listed(items: tuple[str, ...]) -> str:
@@ -317,7 +316,8 @@ def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | N
     for name, doc in zip(names, docs, strict=True):
         level = "###" if name.kind == "method" else "##"
         lines += [f"{level} `{name.signature}`", ""]
-        for text in _prose(name, doc.summary if doc else ""):
+        text = _prose(name, doc.summary if doc else "")
+        if text:
             lines += [text, ""]
         if name.bases:
             lines += [f"`{name.qualname}` is a subclass of "

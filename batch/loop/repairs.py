@@ -236,11 +236,16 @@ def placeholder_sentence(subject: str, placeholder: str) -> str:
 
 # -- the procedure ---------------------------------------------------------------------
 
+def _longest_first(draft: str) -> list[str]:
+    """The draft's paragraphs (and lists) of body text, the longest first."""
+    blocks = _blocks(draft)
+    return [blocks[i] for i in sorted(_body(blocks), key=lambda i: -word_count(blocks[i]))]
+
+
 def _sentence_cuts(draft: str):
     """The draft without one sentence each: the last of the longest paragraph first."""
-    blocks = _blocks(draft)
-    for i in sorted(_body(blocks), key=lambda i: -word_count(blocks[i])):
-        for s in reversed(wording.sentences(blocks[i])):
+    for block in _longest_first(draft):
+        for s in reversed(wording.sentences(block)):
             if not s.lstrip().startswith("#"):
                 yield without_empty_headings(replace_sentence(draft, s, ""))
 
@@ -252,9 +257,8 @@ def _filler_cuts(draft: str, keep: frozenset[str]):
     """The draft without one clause each that holds no number, no placeholder and at
     most one word of what the brief asks; never a sentence's last clause (its main one
     as often as not), longest paragraph first."""
-    blocks = _blocks(draft)
-    for i in sorted(_body(blocks), key=lambda i: -word_count(blocks[i])):
-        for s in wording.sentences(blocks[i]):
+    for block in _longest_first(draft):
+        for s in wording.sentences(block):
             lead = s[: len(s) - len(s.lstrip("*_>- "))]  # a list marker, bold
             pieces = _CLAUSE.split(s[len(lead):])
             for n, piece in enumerate(pieces[:-1]):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
-from batch.judging.checklist import Requirement
+from batch.judging.checklist import Requirement, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.text import grams, sentences_where, words
 from batch.state import Finding, Repair
@@ -41,8 +41,8 @@ def unrelayed(sentence: str) -> str:
     week." (any Markdown the sentence opens with kept)."""
     body = sentence.lstrip("*_#>- ")
     lead = sentence[: len(sentence) - len(body)]
-    rest = body[_RELAY_ORDER.match(body).end():].lstrip(" ,:") if _RELAY_ORDER.match(body) \
-        else body
+    order = _RELAY_ORDER.match(body)
+    rest = body[order.end():].lstrip(" ,:") if order else body
     return lead + rest[:1].upper() + rest[1:]
 
 
@@ -209,8 +209,8 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
         if len(at_fault) == 1:
             # "Storynest is a reading app for children, and we need the text for its
             # app store page.": the fact stays, the writer's clause goes
-            parts = re.split(r"(;\s+|,\s+(?:and|but)\s+)", at_fault[0])[::2]
-            kept = [p.strip(" ,;") for p in parts if not pasted(p)]
+            parts = joined_clauses(at_fault[0])
+            kept = [p for p in parts if not pasted(p)]
             if kept and len(kept) < len(parts):
                 return Repair(action="replace", old=at_fault[0],
                               new=", ".join(kept).rstrip(".") + ".")
