@@ -211,3 +211,41 @@ def test_what_code_knows_of_a_class_is_said_and_passes_the_checks():
                        source_path=Path("ring.py"))
     assert not [f["code"] for f in found if f["severity"] == "must_fix"
                 and not f["code"].startswith("example")]
+
+
+def test_what_a_name_returns_is_said_from_its_annotation_and_passes_the_checks():
+    """A caller's first question is what comes back: the annotation as written, for a
+    function and a method; nothing for None, no annotation, a class or __init__."""
+    from pathlib import Path
+
+    from conftest import run_checks
+
+    source = SOURCE + '''
+
+def is_freezing(celsius: float) -> bool:
+    """Whether water freezes at this temperature."""
+    return celsius <= 0
+
+
+def log(message: str) -> None:
+    """Print a message."""
+    print(message)
+
+
+def untyped(value):
+    """value as it is."""
+    return value
+'''
+    doc, _ = docwriter.DocWriter(ask=answers()[0], run_calls=lambda calls: [],
+                                 samples=1).write("temps", source)
+    sections = {s.split("`")[1].split("(")[0]: s for s in doc.split("\n#")[1:]}
+    assert "Returns `bool`." in sections["is_freezing"]
+    assert "Returns `float`." in sections["to_celsius"]
+    assert "Returns `float`." in sections["Scale.shift"]
+    for quiet in ("log", "untyped", "Scale"):
+        assert "Returns" not in sections[quiet], quiet
+    found = run_checks(draft=doc, sources=(source,), checklist=source_checklist(source),
+                       source_code=source, module="temps", source_suffix=".py",
+                       source_path=Path("temps.py"))
+    assert not [f["code"] for f in found if f["severity"] == "must_fix"
+                and not f["code"].startswith("example")]

@@ -51,6 +51,9 @@ class Name:
     # through its special methods ("len(buffer)", "for item in buffer")
     bases: tuple[str, ...] = ()
     protocols: tuple[str, ...] = ()
+    # a function's or method's return annotation as written ("bool", "list[str]"); ""
+    # for none or None: what a caller gets back is the first thing a reader looks for
+    returns: str = ""
 
 
 @dataclass
@@ -122,7 +125,15 @@ def _name(source: str, node: ast.AST, qualname: str, kind: str,
                 docstring=(ast.get_docstring(node) or "").strip(),
                 code=ast.get_source_segment(source, node) or "",
                 raises=_raises(body) if body is not None else [],
-                calls=_called_code(source, node, defs))
+                calls=_called_code(source, node, defs),
+                returns=_returns(node))
+
+
+def _returns(node: ast.AST) -> str:
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.returns is None:
+        return ""
+    text = ast.unparse(node.returns)
+    return "" if text in ("None", "'None'") or node.name == "__init__" else text
 
 
 MAX_CALLED_CHARS = 3000
@@ -333,6 +344,8 @@ def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | N
                 meaning = " ".join((meanings.get(p) or "").split())
                 lines.append(f"- `{p}`" + (f": {meaning}" if meaning else ""))
             lines.append("")
+        if name.returns:
+            lines += [f"Returns `{name.returns}`.", ""]
         for exc, message in name.raises:
             lines += [f"Raises `{exc}`" + (f" ({message})." if message else "."), ""]
         if doc and doc.example in shown:
