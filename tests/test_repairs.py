@@ -223,6 +223,38 @@ def test_too_long_with_no_sentence_to_spare_cuts_clauses_that_say_nothing_asked(
     assert [a.by for a in out.attempts] == ["code"]
 
 
+@pytest.mark.parametrize("tail", [
+    "making it a favourite of many desks", "ensuring comfort through long evenings",
+    "which is both stylish and durable", "giving you more freedom"])
+def test_a_last_clause_that_only_hangs_on_its_sentence_is_filler_too(tail):
+    draft = ("The Lumo desk lamp has an aluminium arm and a USB-C charging port in the "
+             f"base, {tail}. It folds flat for travel. It has 5 brightness levels.")
+    before, out, judge = run(LAMP, draft, Script(), max_words=27)
+    assert "too-long" in codes(before) and codes(out.findings) == []
+    assert tail not in out.draft and "USB-C charging port in the base. It folds" in out.draft
+
+
+@pytest.mark.parametrize("tail", [
+    "including 5 brightness levels", "during which it folds flat for travel",
+    "and it folds flat for travel"])
+def test_a_last_clause_with_what_the_brief_asks_or_that_is_no_tail_stays(tail):
+    draft = ("The Lumo desk lamp has an aluminium arm and a USB-C charging port in the "
+             f"base, {tail}. It folds flat for travel and has 5 brightness levels.")
+    before, out, _ = run(LAMP, draft, Script(), max_words=20)
+    assert "too-long" in codes(before) and tail in out.draft
+
+
+def test_a_sentence_the_next_one_points_back_to_is_not_cut():
+    """"It features …" after its subject is cut reads as a text with a hole."""
+    draft = ("## Lumo\n\nThe Lumo desk lamp is made for people who work late. It has an "
+             "aluminium arm and a USB-C charging port in the base. It folds flat for travel "
+             "and has 5 brightness levels. Many people will enjoy it.")
+    cuts = list(repairs._sentence_cuts(draft))
+    assert len(cuts) == 3 and all("The Lumo desk lamp is made" in c for c in cuts)
+    # within the paragraph, "It" has its lamp still
+    assert any("It has an aluminium" not in c for c in cuts)
+
+
 def test_a_clause_that_says_what_the_brief_asks_is_never_cut():
     draft = ("The Lumo desk lamp, which has an aluminium arm and a USB-C charging port in the "
              "base, folds flat for travel. It has 5 brightness levels.")

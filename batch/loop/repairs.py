@@ -243,29 +243,49 @@ def _longest_first(draft: str) -> list[str]:
 
 
 def _sentence_cuts(draft: str):
-    """The draft without one sentence each: the last of the longest paragraph first."""
+    """The draft without one sentence each: the last of the longest paragraph first;
+    never a paragraph's opening one when the next points back to it ("It features …")."""
     for block in _longest_first(draft):
-        for s in reversed(wording.sentences(block)):
-            if not s.lstrip().startswith("#"):
-                yield without_empty_headings(replace_sentence(draft, s, ""))
+        said = [s for s in wording.sentences(block) if not s.lstrip().startswith("#")]
+        for i in reversed(range(len(said))):
+            s = said[i]
+            if i == 0 and len(said) > 1 and _POINTS_BACK.match(said[1].lstrip()):
+                continue
+            yield without_empty_headings(replace_sentence(draft, s, ""))
+
+
+# a sentence that opens on what the one before it named
+_POINTS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|He|His|She|Her|"
+                          r"Then|Also|However|But|So|Both|Each)\b")
 
 
 _CLAUSE = re.compile(r",\s+")
+# a sentence's last clause that only hangs on it: ", making it ideal for …",
+# ", ensuring comfort …", ", which is durable" (not "during …", "including …")
+_TAIL = re.compile(r"(?:which|(?!during|including|nothing|something|anything|everything"
+                   r"|morning|evening|spring)[a-z]{2,}ing)\b")
 
 
 def _filler_cuts(draft: str, keep: frozenset[str]):
     """The draft without one clause each that holds no number, no placeholder and at
-    most one word of what the brief asks; never a sentence's last clause (its main one
-    as often as not), longest paragraph first."""
+    most one word of what the brief asks, longest paragraph first; a sentence's last
+    clause only when it hangs on the rest (its main one as often as not)."""
     for block in _longest_first(draft):
         for s in wording.sentences(block):
             lead = s[: len(s) - len(s.lstrip("*_>- "))]  # a list marker, bold
             pieces = _CLAUSE.split(s[len(lead):])
-            for n, piece in enumerate(pieces[:-1]):
+            for n, piece in enumerate(pieces):
+                last = n == len(pieces) - 1
+                if last and (n == 0 or not _TAIL.match(piece)):
+                    continue
+                # a tail's own connective ("making") is not what it says
+                said = piece.split(None, 1)[-1] if last else piece
                 if (wording.numbers_of(piece) or ph.find(piece) or "[" in piece
-                        or len(set(wording.content_terms(piece)) & keep) > 1):
+                        or len(set(wording.content_terms(said)) & keep) > 1):
                     continue
                 new = ", ".join(pieces[:n] + pieces[n + 1:])
+                if last:  # its full stop stays with the sentence
+                    new = new.rstrip() + piece[len(piece.rstrip(".!?*_")):]
                 yield replace_sentence(draft, s, lead + new[:1].upper() + new[1:])
 
 
