@@ -672,6 +672,28 @@ def test_what_an_order_to_the_writer_tells_must_be_told(brief, good, bad):
     told_both_ways(brief, good, bad)
 
 
+@pytest.mark.parametrize("brief,good,bad", [
+    ("Invitation to our partners to the launch of the new booking app.\n\n- The launch "
+     "event is on 14 May at 18:00 at the Harbour Hall.\n",
+     "Join us for the launch of our new booking app on 14 May at 18:00 at the Harbour Hall.",
+     "Join us on 14 May at 18:00 at the Harbour Hall."),
+    ("Invitation to the whole office to Marta's retirement farewell.\n\n- The farewell is "
+     "on Friday 27 June at 16:00 in the canteen.\n",
+     "Marta is retiring: join her farewell on Friday 27 June at 16:00 in the canteen.",
+     "Please join us on Friday 27 June at 16:00 in the canteen."),
+    ("Invite all staff, and their partners, to the studio's anniversary dinner. It is on "
+     "Saturday 20 September at 19:00.\n",
+     "You and your partner are invited to the studio's anniversary dinner on Saturday 20 "
+     "September at 19:00.",
+     "You and your partner are invited on Saturday 20 September at 19:00."),
+])
+def test_what_an_invitation_is_to_must_be_said(brief, good, bad):
+    """An invitation that does not say what it is to invites to nothing, with a figure in
+    the occasion or without; its noun and verb forms are one word ("retiring",
+    "retirement")."""
+    told_both_ways(brief, good, bad)
+
+
 @pytest.mark.parametrize("brief", [
     "Write a short memo to the sales team about the third quarter.\n\n- The team closed 42 "
     "new accounts.\n",

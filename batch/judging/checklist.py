@@ -191,8 +191,8 @@ _TOLD_ALONG = re.compile(
     r"readers|people|customers|staff|members|guests)\s+(?:know\s+)?(?:that\s+)?(.+)$")
 _TOPIC = re.compile(
     r"(?i)\b(?:about|announcing|on the subject of|regarding)\s+(.+?)\s*[.;]?$"
-    r"|^(?:(?:a|an|the)\s+)?(?:invitation|invite)\s+(?:to|for)\s+[^.;]*?\bto\s+"
-    r"((?:the|our|a|an)\s.+?)\s*[.;]?$")
+    r"|^(?:(?:a|an|the)\s+)?(?:invitation|invite)\s+(?:(?:to|for)\s+)?[^.;]*?\bto\s+"
+    r"((?:the|our|a|an|[A-Z][\w-]*['’]s)\s.+?)\s*[.;]?$")
 _AUDIENCE = re.compile(
     r"(?i)^(?:\w+\s+){0,5}?(?:to|for|tell|inform|remind|warn|invite|notify)\s+"
     r"((?:everyone|everybody|all|anyone|those|people|staff|customers|members|residents|"
@@ -201,9 +201,9 @@ _AUDIENCE = re.compile(
 
 def _told_by_task(item: str) -> list[str]:
     """The facts inside an order to the writer (see `_TOLD_ALONG` above). What it relays
-    is one when it has two words of content; its topic or readers only with a figure of
-    their own: "a memo about the third quarter" is told by any memo on Q3, "the rules
-    that start on 1 July" is not."""
+    is one when it has two words of content; the occasion an invitation is to, always;
+    its topic or readers only with a figure of their own: "a memo about the third
+    quarter" is told by any memo on Q3, "the rules that start on 1 July" is not."""
     out: list[str] = []
     told = _TOLD_ALONG.search(item)
     if told and (numbers_of(told.group(1)) or len(content_terms(told.group(1))) >= 2):
@@ -211,9 +211,11 @@ def _told_by_task(item: str) -> list[str]:
         item = item[: told.start()]
     topic = _TOPIC.search(item)
     audience = _AUDIENCE.search(item)
-    for found in ((topic.group(1) or topic.group(2)) if topic else "",
-                  audience.group(1) if audience else ""):
-        if numbers_of(found):
+    if topic and topic.group(2):
+        # an invitation that does not say what it is to invites to nothing
+        out.append(topic.group(2).strip(" ."))
+    for found in (topic.group(1) if topic else "", audience.group(1) if audience else ""):
+        if found and numbers_of(found):
             out.append(found.strip(" ."))
     return out
 

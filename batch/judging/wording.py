@@ -75,8 +75,8 @@ _IRREGULAR = {
 
 
 def stem(word: str) -> str:
-    """A light stemmer: enough to match close, closed, closes and closing, and the past
-    forms of common irregular verbs (paid, sold, kept)."""
+    """A light stemmer: enough to match close, closed, closes and closing, retire and
+    retirement, and the past forms of common irregular verbs (paid, sold, kept)."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
@@ -86,6 +86,8 @@ def stem(word: str) -> str:
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
             w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
+    if len(w) >= 8 and w.endswith("ment"):  # retirement, announcement, implemented
+        w = w[:-4]
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
     return w
