@@ -35,7 +35,9 @@ class Repair(TypedDict, total=False):
     words: int  # shorten / lengthen: the length limit the text must meet
     keep: list[str]  # shorten: stems of what the brief asks; a clause with none is a cut
     old: str  # replace: these exact words of the draft ...
-    new: str  # ... by these; append: this last line (code does both; no model)
+    new: str  # ... by these; append: this last line (code does both; no model);
+    # state: the brief's own sentence of the fact, which code says as it is when no
+    # sentence of the model's holds
 
 
 class Finding(TypedDict):

@@ -70,6 +70,37 @@ def test_a_missing_fact_is_stated_in_one_sentence_and_kept():
     assert "aluminium arm" in ask.tasks[0]
 
 
+PRICE = ("Write a notice to customers on the Standard plan.\n\n"
+         "From 1 April the Standard plan goes up from 29 euros to 32 euros a month. "
+         "Speeds and the included router stay the same.\n")
+
+
+@pytest.mark.parametrize("answers", [(), ("The price rises to 32 euros a month.",) * 3])
+def test_a_fact_the_model_cannot_say_is_said_in_the_briefs_own_sentence(answers):
+    """After the model's sentences fail (none, or each missing the old price), the brief's
+    sentence takes the place of the one that half said it: the fact is told once."""
+    draft = ("From 1 April, the Standard plan will increase to 32 euros per month. The "
+             "speeds and the included router stay the same.")
+    before, out, judge = run(PRICE, draft, Script(*answers))
+    assert [c for c in codes(before) if c.startswith("uncovered")]
+    assert codes(out.findings) == [] and codes(judge(out.draft, out.needs)) == []
+    assert out.draft.startswith("From 1 April the Standard plan goes up from 29 euros")
+    assert "increase to 32" not in out.draft and out.attempts[-1].by == "code"
+
+
+@pytest.mark.parametrize("brief,fact", [
+    ("Write the shop-page description of the Lumo desk lamp.\n\nFacts: aluminium arm, "
+     "5 brightness levels.\n", "5 brightness levels"),
+    ("Email to a customer whose order is delayed.\n\n- The customer can cancel for a full "
+     "refund at any time before dispatch.\n", "The customer can cancel"),
+    ("Notice.\n\n- Price: 40 euros a month, paid yearly.\n", "Price: 40 euros"),
+])
+def test_a_note_or_a_fact_about_the_reader_is_never_pasted_as_it_is(brief, fact):
+    draft = "Thank you for your order, which we are preparing with care for you today."
+    _, out, _ = run(brief, draft, Script())
+    assert fact not in out.draft
+
+
 def test_a_repair_that_breaks_something_else_is_rolled_back_and_the_next_sample_tried():
     draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
              "levels. It folds flat for travel.")

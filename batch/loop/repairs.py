@@ -364,6 +364,9 @@ class Repairer:
                 yield "model", lambda: self._rewritten(draft, sentences, repair)
         elif action == "state":
             yield "model", lambda: self._stated(draft, repair)
+            if repair.get("new"):
+                # what the model could not say, the brief's own sentence says
+                yield "code", lambda: self._stated_as_is(draft, repair)
         elif action == "placeholder":
             yield "code", lambda: self._placeholder_by_code(draft, sentences, repair)
             yield "model", lambda: self._placeholder_by_model(draft, sentences, repair)
@@ -411,6 +414,13 @@ class Repairer:
         task = fragment("repair_state", fact=fact, goal=repair["goal"])
         for new in self._sentences_from_model(draft, task):
             yield from placements(draft, new, repair["fact"])
+
+    @staticmethod
+    def _stated_as_is(draft: str, repair: Repair):
+        near = nearest_sentence(draft, repair["fact"])
+        if near:  # in place of the sentence that says part of it, not twice
+            yield replace_sentence(draft, near, repair["new"])
+        yield from placements(draft, repair["new"], repair["fact"])
 
     def _placeholder_by_code(self, draft: str, sentences: list[str], repair: Repair):
         subject = ph.detail(repair["placeholder"])

@@ -80,8 +80,19 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
                 if r["kind"] == "gap" else
                 "asks the readers to do this" if r["kind"] == "ask" else
                 "states this fact of the brief"))
+            if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
+                finding["repair"]["new"] = r["text"]
         out.append(finding)
     return out
+
+
+# A fact the brief writes as a whole sentence ("From 1 April the Standard plan goes up
+# from 29 euros to 32 euros a month."), not a note ("28-litre main compartment", "Price:
+# 40 euros") and not about the reader in the third person ("The customer can cancel …")
+_TOLD_AS_IS = re.compile(
+    r"^(?!(?i:[^.]*\b(?:the|a|each|every) (?:customer|reader|recipient|guest|user|client)"
+    r"s?\b))"
+    r"[A-Z][^:\n]*\s\S+\s\S+\s[^:\n]*[.!]$")
 
 
 # "needs tools" where the brief says "without tools": what the brief denies, asked for
