@@ -667,6 +667,15 @@ def test_an_item_is_told_by_what_sets_it_apart(brief, given, told, left_out, mis
     ("Notice to all residents of block 4 about the lift repairs on 12 March.\n",
      "Residents of block 4: the lift repairs take place on 12 March.",
      "The lift will be out of service for a day."),
+    # a name tells a topic or its readers apart as a figure does
+    ("Write a notice to customers on the Standard plan of Fernhill Broadband.\n\n- From 1 "
+     "April the Standard plan costs 32 euros a month.\n",
+     "Fernhill Broadband: from 1 April the Standard plan costs 32 euros a month.",
+     "From 1 April the Standard plan costs 32 euros a month."),
+    ("Email to all customers of Kestrel Bank about the new savings account.\n\n- It pays "
+     "interest monthly.\n",
+     "Kestrel Bank has a new savings account for you: it pays interest monthly.",
+     "There is a new savings account for you: it pays interest monthly."),
 ])
 def test_what_an_order_to_the_writer_tells_must_be_told(brief, good, bad):
     told_both_ways(brief, good, bad)
@@ -826,3 +835,46 @@ def test_a_template_slot_left_in_the_text_is_refused(slot, gap):
     brief = "Invitation to the team dinner.\n\n- Ask everyone to RSVP to Tom by 5 September.\n"
     text = f"Please RSVP to Tom by 5 September {slot}."
     assert ("placeholder-form" in prefixes(judge(brief, text))) is gap
+
+
+# -- the readers called "they" in the brief's words, in a sentence to them ---------------
+
+@pytest.mark.parametrize("brief,draft,said", [
+    ("Ask everyone to RSVP to Tom Reyes by 5 September and to tell him about any dietary "
+     "needs when they reply.\n",
+     "Please RSVP to Tom Reyes by 5 September and tell him about any dietary needs when "
+     "they reply.",
+     "Please RSVP to Tom Reyes by 5 September and tell him about any dietary needs when "
+     "you reply."),
+    ("Ask staff to return the loan laptops with their chargers by Friday 3 May.\n",
+     "Please return the loan laptops with their chargers by Friday 3 May.",
+     "Please return the loan laptops with your chargers by Friday 3 May."),
+    ("Ask guests to leave the rooms as they found them by 11:00 on Sunday.\n",
+     "Leave the rooms as they found them by 11:00 on Sunday.",
+     "Leave the rooms as you found them by 11:00 on Sunday."),
+])
+def test_an_ask_that_calls_the_readers_they_is_said_to_them(brief, draft, said):
+    from batch.loop import repairs as rp
+
+    codes = judge(brief, draft)
+    assert [c for c in codes if c.startswith("echo:they")]
+    fixed = rp.Repairer(judge=lambda d, n: run_checks(
+        draft=d, needs=n, sources=(brief,), brief=brief, checklist=brief_checklist(brief)),
+        ask=lambda *a: None).run(draft, [], run_checks(
+            draft=draft, needs=[], sources=(brief,), brief=brief,
+            checklist=brief_checklist(brief)))
+    assert fixed.draft.strip() == said and not judge(brief, said)
+
+
+@pytest.mark.parametrize("brief,draft", [
+    # "them" the things, "they" before a passive, the brief already saying "your", a
+    # sentence about the readers rather than to them
+    ("- Keep your receipts and claim them through the usual expenses form.\n",
+     "Keep your receipts and claim them through the usual expenses form."),
+    ("Ask everyone to return the loan laptops by Friday 3 May so they can be checked.\n",
+     "Please return the loan laptops by Friday 3 May so they can be checked."),
+    ("Ask guests to tell reception when they arrive on Friday 3 May.\n",
+     "Guests tell reception when they arrive on Friday 3 May."),
+])
+def test_they_that_is_not_the_readers_is_left_alone(brief, draft):
+    assert not [c for c in judge(brief, draft) if c.startswith("echo:they")]

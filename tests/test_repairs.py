@@ -70,7 +70,7 @@ def test_a_missing_fact_is_stated_in_one_sentence_and_kept():
     assert "aluminium arm" in ask.tasks[0]
 
 
-PRICE = ("Write a notice to customers on the Standard plan.\n\n"
+PRICE = ("Write a notice to customers on the Standard plan of Fernhill Broadband.\n\n"
          "From 1 April the Standard plan goes up from 29 euros to 32 euros a month. "
          "Speeds and the included router stay the same.\n")
 
@@ -79,13 +79,21 @@ PRICE = ("Write a notice to customers on the Standard plan.\n\n"
 def test_a_fact_the_model_cannot_say_is_said_in_the_briefs_own_sentence(answers):
     """After the model's sentences fail (none, or each missing the old price), the brief's
     sentence takes the place of the one that half said it: the fact is told once."""
-    draft = ("From 1 April, the Standard plan will increase to 32 euros per month. The "
-             "speeds and the included router stay the same.")
+    draft = ("Dear customers on the Standard plan of Fernhill Broadband. From 1 April, the "
+             "Standard plan will increase to 32 euros per month. The speeds and the "
+             "included router stay the same.")
     before, out, judge = run(PRICE, draft, Script(*answers))
     assert [c for c in codes(before) if c.startswith("uncovered")]
     assert codes(out.findings) == [] and codes(judge(out.draft, out.needs)) == []
-    assert out.draft.startswith("From 1 April the Standard plan goes up from 29 euros")
+    assert "Broadband. From 1 April the Standard plan goes up from 29 euros" in out.draft
     assert "increase to 32" not in out.draft and out.attempts[-1].by == "code"
+
+
+def test_the_briefs_own_sentence_never_takes_the_place_of_one_that_says_more():
+    draft = ("From 1 April, the Standard plan of Fernhill Broadband will increase to 32 "
+             "euros per month. The speeds and the included router stay the same.")
+    _, out, _ = run(PRICE, draft, Script())
+    assert "Fernhill Broadband" in out.draft and "from 29 euros to 32 euros" in out.draft
 
 
 @pytest.mark.parametrize("brief,fact", [

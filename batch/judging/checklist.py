@@ -202,8 +202,9 @@ _AUDIENCE = re.compile(
 def _told_by_task(item: str) -> list[str]:
     """The facts inside an order to the writer (see `_TOLD_ALONG` above). What it relays
     is one when it has two words of content; the occasion an invitation is to, always;
-    its topic or readers only with a figure of their own: "a memo about the third
-    quarter" is told by any memo on Q3, "the rules that start on 1 July" is not."""
+    its topic or readers only with a figure or a name of their own: "a memo about the
+    third quarter" is told by any memo on Q3, "the rules that start on 1 July" and
+    "customers of Fernhill Broadband" are not."""
     out: list[str] = []
     told = _TOLD_ALONG.search(item)
     if told and (numbers_of(told.group(1)) or len(content_terms(told.group(1))) >= 2):
@@ -215,9 +216,14 @@ def _told_by_task(item: str) -> list[str]:
         # an invitation that does not say what it is to invites to nothing
         out.append(topic.group(2).strip(" ."))
     for found in (topic.group(1) if topic else "", audience.group(1) if audience else ""):
-        if found and numbers_of(found):
+        if found and (numbers_of(found) or _NAMED.search(found)):
             out.append(found.strip(" ."))
     return out
+
+
+# a name inside a phrase ("customers on the Standard plan of Fernhill Broadband"): told
+# apart from every other topic as a figure is
+_NAMED = re.compile(r"(?<=\s)[A-Z][a-z]+")
 
 
 _SIGN = re.compile(r"^(?:please\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"

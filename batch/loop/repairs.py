@@ -259,6 +259,11 @@ _POINTS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|He|His|Sh
                           r"Then|Also|However|But|So|Both|Each)\b")
 
 
+def _names(sentence: str) -> set[str]:
+    """The capitalised words of a sentence past its first."""
+    return set(re.findall(r"(?<=\s)[A-Z][\w-]+", sentence))
+
+
 _CLAUSE = re.compile(r",\s+")
 # a sentence's last clause that only hangs on it: ", making it ideal for …",
 # ", ensuring comfort …", ", which is durable" (not "during …", "including …")
@@ -418,7 +423,10 @@ class Repairer:
     @staticmethod
     def _stated_as_is(draft: str, repair: Repair):
         near = nearest_sentence(draft, repair["fact"])
-        if near:  # in place of the sentence that says part of it, not twice
+        said = set(wording.numbers_of(repair["new"])) | _names(repair["new"])
+        if near and set(wording.numbers_of(near)) | _names(near) <= said:
+            # in place of the sentence that says part of it, not twice, when that one
+            # says nothing more ("the Standard plan of Fernhill Broadband")
             yield replace_sentence(draft, near, repair["new"])
         yield from placements(draft, repair["new"], repair["fact"])
 
