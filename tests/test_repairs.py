@@ -89,6 +89,24 @@ def test_a_fact_the_model_cannot_say_is_said_in_the_briefs_own_sentence(answers)
     assert "increase to 32" not in out.draft and out.attempts[-1].by == "code"
 
 
+@pytest.mark.parametrize("brief,asked", [
+    ("Invite all staff to the dinner on Saturday 20 September at 19:00.\n\nAsk everyone to "
+     "RSVP to Tom Reyes by 5 September and to tell him about any dietary needs when they "
+     "reply.\n",
+     "Please RSVP to Tom Reyes by 5 September and tell him about any dietary needs when "
+     "you reply."),
+    ("Invite all staff to the dinner on Saturday 20 September at 19:00.\n\n- Ask guests to "
+     "Reply by 5 September so we can plan the catering.\n",
+     "Please reply by 5 September so we can plan the catering."),
+])
+def test_an_ask_the_model_cannot_make_is_asked_in_the_briefs_words_to_the_readers(brief,
+                                                                                   asked):
+    draft = "You are invited to the dinner on Saturday 20 September at 19:00."
+    before, out, judge = run(brief, draft, Script())
+    assert [c for c in codes(before) if c.startswith("uncovered")]
+    assert asked in out.draft and codes(judge(out.draft, out.needs)) == []
+
+
 def test_the_briefs_own_sentence_never_takes_the_place_of_one_that_says_more():
     draft = ("From 1 April, the Standard plan of Fernhill Broadband will increase to 32 "
              "euros per month. The speeds and the included router stay the same.")

@@ -222,3 +222,30 @@ def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
     if dropped and len(NEGATIONS.findall(sentence)) < len(NEGATIONS.findall(source)):
         return f"no negation where the brief has one (near {sorted(dropped)[0]!r})"
     return None
+
+
+# The readers as an ask of the brief speaks of them to the writer ("Ask everyone to RSVP
+# … when they reply"). Not "them", as often the things they are asked about ("keep your
+# receipts and claim them"), nor "they" before a passive ("so they can be checked")
+THEY_TO_YOU = {"they": "you", "their": "your", "theirs": "yours", "themselves": "yourselves"}
+_PASSIVE = re.compile(r"(?i)^(?:\s+\w+)?\s+(?:be|been|being|is|are|was|were)\s+\w+(?:ed|en)\b")
+_THEY_WORD = re.compile(r"(?i)\b(?:" + "|".join(THEY_TO_YOU) + r")\b")
+
+
+def readers_they(text: str, at: int) -> bool:
+    """The pronoun of `text` at `at` is the readers' "they" (see THEY_TO_YOU)."""
+    m = _THEY_WORD.match(text, at)
+    return m is not None and not _PASSIVE.match(text[m.end():])
+
+
+def to_you(word: str) -> str:
+    said = THEY_TO_YOU[word.lower()]
+    return said.capitalize() if word[0].isupper() else said
+
+
+def said_to_readers(text: str) -> str:
+    """An ask said to its readers: their "they" made "you" ("when they reply" -> "when
+    you reply")."""
+    return _THEY_WORD.sub(lambda m: to_you(m.group(0)) if readers_they(text, m.start())
+                          else m.group(0), text)
+

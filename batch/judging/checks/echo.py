@@ -195,22 +195,17 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     return out + _readers_as_they(draft, checklist)
 
 
-# The readers as an ask of the brief speaks of them to the writer ("Ask everyone to RSVP
-# … and to tell him about any dietary needs when they reply"): pasted into a sentence to
-# them, it speaks of them as of others
-# ("them" is as often the things they are asked about: "keep your receipts and claim
-# them"; "they" too when a passive follows: "return the laptops so they can be checked")
-_THEY = {"they": "you", "their": "your", "theirs": "yours", "themselves": "yourselves"}
 _TO_READERS = re.compile(r"(?i)\b(?:you|your|yours|yourself|please)\b")
-_PASSIVE = re.compile(r"(?i)^(?:\s+\w+)?\s+(?:be|been|being|is|are|was|were)\s+\w+(?:ed|en)\b")
 
 
 def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
-    """A sentence to the readers with an ask's words that call them "they": said to them
-    by code, each such pronoun inside the copied words made "you"."""
-    asks = [r for r in checklist if r["kind"] == "ask" and _THEY.keys() & set(words(r["text"]))
+    """A sentence to the readers with an ask's words that call them "they" (an ask of the
+    brief speaks of them to the writer): said to them by code, each such pronoun inside
+    the copied words made "you"."""
+    they = wording.THEY_TO_YOU.keys()
+    asks = [r for r in checklist if r["kind"] == "ask" and they & set(words(r["text"]))
             and not _TO_READERS.search(r["text"])]  # "your receipts": its they are others
-    spans = {g for r in asks for g in grams(words(r["text"]), 4) if _THEY.keys() & set(g)}
+    spans = {g for r in asks for g in grams(words(r["text"]), 4) if they & set(g)}
     leads = {words(r["text"])[0] for r in asks if words(r["text"])}
     out: list[Finding] = []
     for sentence in wording.sentences(draft):
@@ -219,15 +214,14 @@ def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
         if not low or not (_TO_READERS.search(sentence) or low[0] in leads):
             continue  # not said to them ("Guests tell us when they arrive")
         marked = {j for i in range(len(low) - 3) if tuple(low[i:i + 4]) in spans
-                  for j in range(i, i + 4) if low[j] in _THEY
-                  and not _PASSIVE.match(sentence[tokens[j].end():])}
+                  for j in range(i, i + 4) if low[j] in they
+                  and wording.readers_they(sentence, tokens[j].start())}
         if not marked:
             continue
         new = sentence
         for j in sorted(marked, reverse=True):
-            word = _THEY[low[j]]
-            word = word.capitalize() if tokens[j].group(0)[0].isupper() else word
-            new = new[:tokens[j].start()] + word + new[tokens[j].end():]
+            new = (new[:tokens[j].start()] + wording.to_you(tokens[j].group(0))
+                   + new[tokens[j].end():])
         out.append(Finding(
             code=f"echo:they:{len(out) + 1}", severity="must_fix",
             message=f"The text speaks to its readers in the brief's words about them "

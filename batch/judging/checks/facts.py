@@ -82,6 +82,8 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
                 "states this fact of the brief"))
             if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
                 finding["repair"]["new"] = r["text"]
+            elif r["kind"] == "ask" and r["text"][:1].isalpha():
+                finding["repair"]["new"] = _asked_as_is(r["text"])
         out.append(finding)
     return out
 
@@ -93,6 +95,16 @@ _TOLD_AS_IS = re.compile(
     r"^(?!(?i:[^.]*\b(?:the|a|each|every) (?:customer|reader|recipient|guest|user|client)"
     r"s?\b))"
     r"[A-Z][^:\n]*\s\S+\s\S+\s[^:\n]*[.!]$")
+
+
+def _asked_as_is(ask: str) -> str:
+    """An ask of the brief (its order's lead gone) as the text's own request: "RSVP to Tom
+    by 5 September and to tell him … when they reply." -> "Please RSVP to Tom by 5
+    September and tell him … when you reply." """
+    first, _, rest = ask.strip().rstrip(".").partition(" ")
+    first = first if first.isupper() or first[1:] != first[1:].lower() else first.lower()
+    said = wording.said_to_readers(f"{first} {rest}".strip())
+    return "Please " + re.sub(r"\b(and|or) to (?=\w)", r"\1 ", said) + "."
 
 
 # "needs tools" where the brief says "without tools": what the brief denies, asked for
