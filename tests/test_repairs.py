@@ -107,6 +107,13 @@ def test_an_ask_the_model_cannot_make_is_asked_in_the_briefs_words_to_the_reader
     assert asked in out.draft and codes(judge(out.draft, out.needs)) == []
 
 
+def test_an_invitation_still_worded_to_the_writer_is_never_asked_of_the_readers():
+    brief = ("Invite all staff of Kestrel Studio, and their partners, to the studio's "
+             "anniversary dinner on Saturday 20 September at 19:00.\n")
+    _, out, _ = run(brief, "The dress code is smart casual for everyone.", Script())
+    assert "Please invite" not in out.draft and "your partners" not in out.draft
+
+
 def test_the_briefs_own_sentence_never_takes_the_place_of_one_that_says_more():
     draft = ("From 1 April, the Standard plan of Fernhill Broadband will increase to 32 "
              "euros per month. The speeds and the included router stay the same.")

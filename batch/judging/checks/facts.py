@@ -82,7 +82,8 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
                 "states this fact of the brief"))
             if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
                 finding["repair"]["new"] = r["text"]
-            elif r["kind"] == "ask" and r["text"][:1].isalpha():
+            elif r["kind"] == "ask" and r["text"][:1].isalpha() and \
+                    r["text"].split()[0].lower() not in _TO_THE_WRITER:
                 finding["repair"]["new"] = _asked_as_is(r["text"])
         out.append(finding)
     return out
@@ -95,6 +96,12 @@ _TOLD_AS_IS = re.compile(
     r"^(?!(?i:[^.]*\b(?:the|a|each|every) (?:customer|reader|recipient|guest|user|client)"
     r"s?\b))"
     r"[A-Z][^:\n]*\s\S+\s\S+\s[^:\n]*[.!]$")
+
+
+# an ask still in its order to the writer ("Invite all staff … to the dinner"): "Please
+# invite all staff" would ask the readers to do the writer's job
+_TO_THE_WRITER = frozenset({"invite", "ask", "tell", "remind", "encourage", "inform",
+                            "notify", "warn", "let", "get", "have", "make"})
 
 
 def _asked_as_is(ask: str) -> str:
