@@ -249,3 +249,22 @@ def untyped(value):
                        source_path=Path("temps.py"))
     assert not [f["code"] for f in found if f["severity"] == "must_fix"
                 and not f["code"].startswith("example")]
+
+
+def test_a_return_annotation_that_says_nothing_to_a_caller_is_left_out():
+    source = '''"""m."""
+from typing import NoReturn
+
+
+def fail(message: str) -> NoReturn:
+    """Raise always."""
+    raise SystemExit(message)
+
+
+def key(value: int) -> "Key":
+    """The key of a value."""
+    return value
+'''
+    doc, _ = docwriter.DocWriter(ask=answers()[0], run_calls=lambda calls: [],
+                                 samples=1).write("m", source)
+    assert "Returns `NoReturn`" not in doc and "Returns `Key`." in doc

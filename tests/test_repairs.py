@@ -107,6 +107,25 @@ def test_an_ask_the_model_cannot_make_is_asked_in_the_briefs_words_to_the_reader
     assert asked in out.draft and codes(judge(out.draft, out.needs)) == []
 
 
+@pytest.mark.parametrize("ask", [
+    "Remind everyone that they must bring their badges on Monday 4 May.",
+    "Ask everyone to please reply by Monday 4 May.",
+    "Ask Tom to call the office by Monday 4 May.",
+])
+def test_an_ask_not_of_the_readers_or_not_opening_on_their_doing_is_never_pasted(ask):
+    brief = "Invite all staff to the dinner on Saturday 20 September at 19:00.\n\n" + ask
+    _, out, _ = run(brief, "You are invited to the dinner on Saturday 20 September at "
+                           "19:00.", Script())
+    assert "Please you" not in out.draft and "Please please" not in out.draft
+    assert "Please call" not in out.draft
+
+
+def test_an_ask_ending_in_an_exclamation_is_asked_with_one_stop():
+    from batch.judging.checks.facts import _asked_as_is
+    assert _asked_as_is("Reply by Friday!") == "Please reply by Friday."
+    assert _asked_as_is("Bring your badge?") == "Please bring your badge."
+
+
 def test_an_invitation_still_worded_to_the_writer_is_never_asked_of_the_readers():
     brief = ("Invite all staff of Kestrel Studio, and their partners, to the studio's "
              "anniversary dinner on Saturday 20 September at 19:00.\n")
@@ -119,6 +138,12 @@ def test_the_briefs_own_sentence_never_takes_the_place_of_one_that_says_more():
              "euros per month. The speeds and the included router stay the same.")
     _, out, _ = run(PRICE, draft, Script())
     assert "Fernhill Broadband" in out.draft and "from 29 euros to 32 euros" in out.draft
+    # nor one whose words are mostly its own, with no figure or name in it
+    draft = ("Dear customers on the Standard plan of Fernhill Broadband. The plan will "
+             "cost more, and we hope you will enjoy the many new features we built for "
+             "you. The speeds and the included router stay the same.")
+    _, out, _ = run(PRICE, draft, Script())
+    assert "many new features" in out.draft and "from 29 euros to 32 euros" in out.draft
 
 
 @pytest.mark.parametrize("brief,fact", [
@@ -300,7 +325,8 @@ def test_a_last_clause_that_only_hangs_on_its_sentence_is_filler_too(tail):
 
 @pytest.mark.parametrize("tail", [
     "including 5 brightness levels", "during which it folds flat for travel",
-    "and it folds flat for travel"])
+    "and it folds flat for travel", "parking is free", "bring a warm jacket",
+    "swimming"])
 def test_a_last_clause_with_what_the_brief_asks_or_that_is_no_tail_stays(tail):
     draft = ("The Lumo desk lamp has an aluminium arm and a USB-C charging port in the "
              f"base, {tail}. It folds flat for travel and has 5 brightness levels.")

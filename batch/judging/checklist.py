@@ -191,7 +191,7 @@ _TOLD_ALONG = re.compile(
     r"readers|people|customers|staff|members|guests)\s+(?:know\s+)?(?:that\s+)?(.+)$")
 _TOPIC = re.compile(
     r"(?i)\b(?:about|announcing|on the subject of|regarding)\s+(.+?)\s*[.;]?$"
-    r"|^(?:(?:a|an|the)\s+)?(?:invitation|invite)\s+(?:(?:to|for)\s+)?[^.;]*?\bto\s+"
+    r"|^(?:(?:a|an|the)\s+)?(?:invitation|invite)\s+(?:(?:to|for)\s+)?\w[^.;]*?\sto\s+"
     r"((?:the|our|a|an|[A-Z][\w-]*['’]s)\s.+?)\s*[.;]?$")
 _AUDIENCE = re.compile(
     r"(?i)^(?:\w+\s+){0,5}?(?:to|for|tell|inform|remind|warn|invite|notify)\s+"

@@ -86,11 +86,21 @@ def stem(word: str) -> str:
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
             w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
+    return _without_ment(w)
+
+
+def _without_ment(w: str) -> str:
     if len(w) >= 8 and w.endswith("ment"):  # retirement, announcement, implemented
         w = w[:-4]
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
     return w
+
+
+def restem(term: str) -> str:
+    """A term `stem` gave before it took -ment off ("retirement"), as it gives it now
+    ("retir"): a thread's checklist is frozen when it starts."""
+    return _without_ment(term) if term.endswith("ment") else term
 
 
 def normalize_number(token: str) -> str:
@@ -226,16 +236,22 @@ def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
 
 # The readers as an ask of the brief speaks of them to the writer ("Ask everyone to RSVP
 # … when they reply"). Not "them", as often the things they are asked about ("keep your
-# receipts and claim them"), nor "they" before a passive ("so they can be checked")
+# receipts and claim them"); "they" only as the one who acts in a "when", "if",
+# "before" … of the ask ("when they reply"), not the things or people it names ("tell
+# their children that they must wear helmets", "so they can be checked")
 THEY_TO_YOU = {"they": "you", "their": "your", "theirs": "yours", "themselves": "yourselves"}
-_PASSIVE = re.compile(r"(?i)^(?:\s+\w+)?\s+(?:be|been|being|is|are|was|were)\s+\w+(?:ed|en)\b")
 _THEY_WORD = re.compile(r"(?i)\b(?:" + "|".join(THEY_TO_YOU) + r")\b")
+_READERS_ACT = re.compile(r"(?i)\b(?:when|whenever|if|once|before|after|until|while|unless)"
+                          r"\s+$")
+_PASSIVE = re.compile(r"(?i)^(?:\s+\w+)?\s+(?:be|been|being|is|are|was|were)\s+\w+(?:ed|en)\b")
 
 
 def readers_they(text: str, at: int) -> bool:
     """The pronoun of `text` at `at` is the readers' "they" (see THEY_TO_YOU)."""
     m = _THEY_WORD.match(text, at)
-    return m is not None and not _PASSIVE.match(text[m.end():])
+    if m is None or _PASSIVE.match(text[m.end():]):
+        return False
+    return m.group(0).lower() != "they" or _READERS_ACT.search(text[:at]) is not None
 
 
 def to_you(word: str) -> str:

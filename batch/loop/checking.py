@@ -12,6 +12,7 @@ from batch.inputs.house_rules import HouseRules
 from batch.inputs.rubrics import Rubric
 from batch.judging import checks
 from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
 from batch.state import LoopState
 
@@ -26,10 +27,17 @@ def house_rules_of(state: LoopState) -> HouseRules:
 
 
 def checklist_of(state: LoopState) -> list[Requirement]:
-    """The thread's frozen checklist (threads started before it existed build it now)."""
-    if "checklist" in state:
-        return state["checklist"]
-    return build_checklist(state["brief"])
+    """The thread's frozen checklist (threads started before it existed build it now),
+    its terms stemmed as drafts are stemmed today."""
+    if "checklist" not in state:
+        return build_checklist(state["brief"])
+    out: list[Requirement] = []
+    for r in state["checklist"]:
+        r = {**r, "terms": [restem(t) for t in r["terms"]]}
+        if "own" in r:
+            r["own"] = [restem(t) for t in r["own"]]
+        out.append(r)
+    return out
 
 
 def sources_of(state: LoopState) -> list[str]:

@@ -132,8 +132,11 @@ def _name(source: str, node: ast.AST, qualname: str, kind: str,
 def _returns(node: ast.AST) -> str:
     if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.returns is None:
         return ""
-    text = ast.unparse(node.returns)
-    return "" if text in ("None", "'None'") or node.name == "__init__" else text
+    text = ast.unparse(node.returns).strip("'\"")
+    # (a call inside one, Annotated[int, Field(gt=0)], would read as API of its own)
+    if text in ("None", "NoReturn", "Never") or "(" in text or node.name == "__init__":
+        return ""
+    return text
 
 
 MAX_CALLED_CHARS = 3000

@@ -267,8 +267,10 @@ def _names(sentence: str) -> set[str]:
 _CLAUSE = re.compile(r",\s+")
 # a sentence's last clause that only hangs on it: ", making it ideal for …",
 # ", ensuring comfort …", ", which is durable" (not "during …", "including …")
-_TAIL = re.compile(r"(?:which|(?!during|including|nothing|something|anything|everything"
-                   r"|morning|evening|spring)[a-z]{2,}ing)\b")
+# ("parking is free" has a verb of its own; "swimming." is one item of a list)
+_TAIL = re.compile(r"(?:which\b|(?!during|including|nothing|something|anything|everything"
+                   r"|morning|evening|spring|string)[a-z]{3,}ing\b"
+                   r"(?!\s+(?:is|are|was|were|has|have|will)\b))(?=(?:\s+\S+){2})")
 
 
 def _filler_cuts(draft: str, keep: frozenset[str]):
@@ -290,7 +292,7 @@ def _filler_cuts(draft: str, keep: frozenset[str]):
                     continue
                 new = ", ".join(pieces[:n] + pieces[n + 1:])
                 if last:  # its full stop stays with the sentence
-                    new = new.rstrip() + piece[len(piece.rstrip(".!?*_")):]
+                    new = new.rstrip() + piece[len(piece.rstrip(".!?*_\"'”’)")):]
                 yield replace_sentence(draft, s, lead + new[:1].upper() + new[1:])
 
 
@@ -424,9 +426,12 @@ class Repairer:
     def _stated_as_is(draft: str, repair: Repair):
         near = nearest_sentence(draft, repair["fact"])
         said = set(wording.numbers_of(repair["new"])) | _names(repair["new"])
-        if near and set(wording.numbers_of(near)) | _names(near) <= said:
+        words = set(wording.content_terms(near))
+        if near and set(wording.numbers_of(near)) | _names(near) <= said and \
+                2 * len(words - set(wording.content_terms(repair["new"]))) <= len(words):
             # in place of the sentence that says part of it, not twice, when that one
-            # says nothing more ("the Standard plan of Fernhill Broadband")
+            # says nothing more: no figure or name of its own ("the Standard plan of
+            # Fernhill Broadband"), most of its words the brief's sentence's
             yield replace_sentence(draft, near, repair["new"])
         yield from placements(draft, repair["new"], repair["fact"])
 

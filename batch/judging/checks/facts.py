@@ -82,8 +82,8 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
                 "states this fact of the brief"))
             if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
                 finding["repair"]["new"] = r["text"]
-            elif r["kind"] == "ask" and r["text"][:1].isalpha() and \
-                    r["text"].split()[0].lower() not in _TO_THE_WRITER:
+            elif r["kind"] == "ask" and _ASKED_AS_IS.match(r["text"]) and \
+                    not _NAMED_LEAD.search(r["subject"] or ""):
                 finding["repair"]["new"] = _asked_as_is(r["text"])
         out.append(finding)
     return out
@@ -91,24 +91,30 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
 
 # A fact the brief writes as a whole sentence ("From 1 April the Standard plan goes up
 # from 29 euros to 32 euros a month."), not a note ("28-litre main compartment", "Price:
-# 40 euros") and not about the reader in the third person ("The customer can cancel …")
+# 40 euros"), not about the reader in the third person ("The customer can cancel …"),
+# not opening on what a sentence before it named ("They can cancel at any time.")
 _TOLD_AS_IS = re.compile(
     r"^(?!(?i:[^.]*\b(?:the|a|each|every) (?:customer|reader|recipient|guest|user|client)"
-    r"s?\b))"
+    r"s?\b))(?!(?:They|He|She|It|This|These|Those|That)\b)"
     r"[A-Z][^:\n]*\s\S+\s\S+\s[^:\n]*[.!]$")
 
 
-# an ask still in its order to the writer ("Invite all staff … to the dinner"): "Please
-# invite all staff" would ask the readers to do the writer's job
-_TO_THE_WRITER = frozenset({"invite", "ask", "tell", "remind", "encourage", "inform",
-                            "notify", "warn", "let", "get", "have", "make"})
+# An ask that opens on what the readers do ("RSVP to Tom …", "reply by 5 May …"): not one
+# still in its order to the writer ("Invite all staff … to the dinner": "Please invite"
+# would ask the readers to do the writer's job), nor one that opens on who does it
+# ("that they must bring …"), nor one already saying please
+_ASKED_AS_IS = re.compile(
+    r"(?i)^(?!(?:invite|ask|tell|remind|encourage|inform|notify|warn|let|get|have|make|"
+    r"please|that|they|he|she|it|we|you|everyone|everybody|all|them|him|her|us)\b)[a-z]")
+# "Ask Tom to call the office": asked of someone else than the readers
+_NAMED_LEAD = re.compile(r"(?<=\s)[A-Z]")
 
 
 def _asked_as_is(ask: str) -> str:
     """An ask of the brief (its order's lead gone) as the text's own request: "RSVP to Tom
     by 5 September and to tell him … when they reply." -> "Please RSVP to Tom by 5
     September and tell him … when you reply." """
-    first, _, rest = ask.strip().rstrip(".").partition(" ")
+    first, _, rest = ask.strip().rstrip(".!?").partition(" ")
     first = first if first.isupper() or first[1:] != first[1:].lower() else first.lower()
     said = wording.said_to_readers(f"{first} {rest}".strip())
     return "Please " + re.sub(r"\b(and|or) to (?=\w)", r"\1 ", said) + "."
