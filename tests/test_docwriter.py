@@ -57,6 +57,25 @@ def real_runner(calls):
     return doc_examples.run_calls(calls, SOURCE, "temps")[0]
 
 
+def written(module, source, ask=None):
+    """The doc of `source`, one sample per name, no example run."""
+    return docwriter.DocWriter(ask=ask or answers()[0], run_calls=lambda calls: [],
+                               samples=1).write(module, source)[0]
+
+
+def doc_must_fix(doc, module, source):
+    """What the registry's checks would block in `doc`, its examples aside."""
+    from pathlib import Path
+
+    from conftest import run_checks
+
+    found = run_checks(draft=doc, sources=(source,), checklist=source_checklist(source),
+                       source_code=source, module=module, source_suffix=".py",
+                       source_path=Path(f"{module}.py"))
+    return [f["code"] for f in found if f["severity"] == "must_fix"
+            and not f["code"].startswith("example")]
+
+
 def test_public_names_in_source_order_with_real_signatures_and_raises():
     names = docwriter.names_of(SOURCE)
     assert [(n.qualname, n.kind, n.signature) for n in names] == [
@@ -195,31 +214,18 @@ class Ring:
 def test_what_code_knows_of_a_class_is_said_and_passes_the_checks():
     """Its base classes, what Python's syntax does with it (len(), for … in), and an
     f-string message with its fill-ins elided: facts of the code, said by code."""
-    from pathlib import Path
-
-    from conftest import run_checks
-
     ask, _ = answers(Ring=[docwriter.NameDoc("", {"capacity": "how many items"}, "")],
                      BufferError=[docwriter.NameDoc("", {}, "")])
-    doc, _ = docwriter.DocWriter(ask=ask, run_calls=lambda calls: [],
-                                 samples=1).write("ring", RING)
+    doc = written("ring", RING, ask)
     assert "`BufferError` is a subclass of `ValueError`." in doc
     assert "`Ring` works with `len()` and iteration (`for … in`)." in doc
     assert "Raises `BufferError` (capacity must be at least 1, not …)." in doc
-    found = run_checks(draft=doc, sources=(RING,), checklist=source_checklist(RING),
-                       source_code=RING, module="ring", source_suffix=".py",
-                       source_path=Path("ring.py"))
-    assert not [f["code"] for f in found if f["severity"] == "must_fix"
-                and not f["code"].startswith("example")]
+    assert not doc_must_fix(doc, "ring", RING)
 
 
 def test_what_a_name_returns_is_said_from_its_annotation_and_passes_the_checks():
     """A caller's first question is what comes back: the annotation as written, for a
     function and a method; nothing for None, no annotation, a class or __init__."""
-    from pathlib import Path
-
-    from conftest import run_checks
-
     source = SOURCE + '''
 
 def is_freezing(celsius: float) -> bool:
@@ -236,19 +242,14 @@ def untyped(value):
     """value as it is."""
     return value
 '''
-    doc, _ = docwriter.DocWriter(ask=answers()[0], run_calls=lambda calls: [],
-                                 samples=1).write("temps", source)
+    doc = written("temps", source)
     sections = {s.split("`")[1].split("(")[0]: s for s in doc.split("\n#")[1:]}
     assert "Returns `bool`." in sections["is_freezing"]
     assert "Returns `float`." in sections["to_celsius"]
     assert "Returns `float`." in sections["Scale.shift"]
     for quiet in ("log", "untyped", "Scale"):
         assert "Returns" not in sections[quiet], quiet
-    found = run_checks(draft=doc, sources=(source,), checklist=source_checklist(source),
-                       source_code=source, module="temps", source_suffix=".py",
-                       source_path=Path("temps.py"))
-    assert not [f["code"] for f in found if f["severity"] == "must_fix"
-                and not f["code"].startswith("example")]
+    assert not doc_must_fix(doc, "temps", source)
 
 
 def test_a_return_annotation_that_says_nothing_to_a_caller_is_left_out():
@@ -265,6 +266,5 @@ def key(value: int) -> "Key":
     """The key of a value."""
     return value
 '''
-    doc, _ = docwriter.DocWriter(ask=answers()[0], run_calls=lambda calls: [],
-                                 samples=1).write("m", source)
+    doc = written("m", source)
     assert "Returns `NoReturn`" not in doc and "Returns `Key`." in doc

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from batch import placeholders as ph
 from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
+from batch.judging.checks.facts import names_in
 from batch.judging.text import word_count
 from batch.prompts import fragment
 from batch.state import Finding, Repair
@@ -259,11 +260,6 @@ _POINTS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|He|His|Sh
                           r"Then|Also|However|But|So|Both|Each)\b")
 
 
-def _names(sentence: str) -> set[str]:
-    """The capitalised words of a sentence past its first."""
-    return set(re.findall(r"(?<=\s)[A-Z][\w-]+", sentence))
-
-
 _CLAUSE = re.compile(r",\s+")
 # a sentence's last clause that only hangs on it: ", making it ideal for …",
 # ", ensuring comfort …", ", which is durable" (not "during …", "including …")
@@ -425,9 +421,9 @@ class Repairer:
     @staticmethod
     def _stated_as_is(draft: str, repair: Repair):
         near = nearest_sentence(draft, repair["fact"])
-        said = set(wording.numbers_of(repair["new"])) | _names(repair["new"])
+        said = set(wording.numbers_of(repair["new"])) | set(names_in(repair["new"]))
         words = set(wording.content_terms(near))
-        if near and set(wording.numbers_of(near)) | _names(near) <= said and \
+        if near and set(wording.numbers_of(near)) | set(names_in(near)) <= said and \
                 2 * len(words - set(wording.content_terms(repair["new"]))) <= len(words):
             # in place of the sentence that says part of it, not twice, when that one
             # says nothing more: no figure or name of its own ("the Standard plan of
