@@ -256,6 +256,74 @@ def test_the_window_is_two_adjacent_sentences_not_the_whole_text():
     assert "uncovered:R2" in judge(brief, far)
 
 
+# A figure is said of what the item says it of: the event a time limit bounds, the thing
+# an amount or a date belongs to, not another one beside the same words.
+REFUND = """Email to a customer confirming their refund.
+
+- We have refunded 48.50 euros for the returned running shoes.
+- The money reaches the original card within 5 working days.
+- Ask the customer to reply to this email if it has not arrived by then.
+"""
+REFUND_OPENING = "We have refunded 48.50 euros for your returned running shoes. "
+REFUND_ASK = " Please reply to this email if the money has not arrived by then."
+
+
+@pytest.mark.parametrize("said", [
+    "The money reaches your original card within 5 working days.",
+    "You will see the money back on your original card within five working days.",
+    "Within 5 working days the money will be on the card you paid with.",
+    # what "it" is, the sentence before says
+    "It should reach your original card within 5 working days.",
+])
+def test_a_figure_said_of_its_own_event_is_covered(said):
+    assert judge(REFUND, REFUND_OPENING + said + REFUND_ASK) == []
+
+
+@pytest.mark.parametrize("said", [
+    # the reported one: the time limit moved to another event, the item's words around it
+    "The refund will be processed within 5 working days, and we ask you to reply if the "
+    "money has not arrived on your original card by then.",
+    "Your return will be inspected within 5 working days. The money goes back to your "
+    "original card.",
+    "We will email you a receipt within 5 working days; the money goes to your original "
+    "card.",
+])
+def test_a_figure_moved_to_another_event_is_not(said):
+    text = REFUND_OPENING + said + " Please reply to this email if it has not arrived."
+    assert "uncovered:R3" in judge(REFUND, text)
+
+
+@pytest.mark.parametrize("said,covered", [
+    ("The pottery workshop on 5 May is cancelled.", True),
+    ("On 5 May, sadly, the workshop will not take place: it is cancelled.", True),
+    ("The pottery workshop is cancelled. Refunds are sent on 5 May.", False),
+])
+def test_a_date_belongs_to_the_event_it_dates(said, covered):
+    brief = "Email to the students.\n\n- The pottery workshop is cancelled on 5 May.\n"
+    assert ("uncovered:R2" not in judge(brief, said)) is covered
+
+
+
+KETTLE = """Product description of our gooseneck kettle.
+
+- Keeps the water at the set temperature for up to 30 minutes.
+- Holds 0.9 litres.
+"""
+
+
+@pytest.mark.parametrize("said,covered", [
+    # what "it" is, the clause before says; a light verb says nothing of its own
+    ("Set the temperature you like, and it holds the water there for up to 30 minutes. "
+     "Capacity: 0.9 litres.", True),
+    ("The water stays at your set temperature for up to 30 minutes. It takes 0.9 "
+     "litres.", True),
+    ("The auto-off timer switches the kettle off after 30 minutes. It holds 0.9 "
+     "litres.", False),
+])
+def test_a_figure_kept_with_a_pronoun_or_a_light_verb(said, covered):
+    assert ("uncovered:R2" not in judge(KETTLE, said)) is covered
+
+
 # -- repairs never lose what the brief asked for -------------------------------------------
 
 def _repairer(brief, banned=()):

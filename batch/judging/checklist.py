@@ -18,7 +18,8 @@ Kinds:
 
 A requirement is covered when one sentence of the draft, or two adjacent ones, hold
 every number it holds and at least half of its key terms (content words, lightly
-stemmed), and keep its negation. Lenient on wording, since a paraphrase keeps most
+stemmed), and keep its negation; a figure is said in a clause that names what it is
+about ("processed within 5 days" is not "reaches the card within 5 days"). Lenient on wording, since a paraphrase keeps most
 content words; strict on place, since a fact's words scattered over the text (an
 "item" here, a "refund" there) do not tell the reader the fact.
 """
@@ -568,11 +569,66 @@ def covered(req: Requirement, draft: str) -> bool:
         # use", "will wear": obligations and plans are paraphrased by their verb as
         # often as not, and asking for it refused 3 correct drafts of the judged set.)
         claims = {stem(m.group(1)) for m in _MODAL_VERB.finditer(clause)} & set(terms)
+        measured = _measured(clause, terms) if len(numbers) == 1 else set()
         if not any(_says(terms, numbers, denied, w) and 2 * len(mine & w.stems) >= len(mine)
                    and all(c.search(w.text) for c in codes) and claims <= w.stems
+                   and _said_of(measured, numbers, w.text)
                    for w in windows):
             return False
     return True
+
+
+_DATE_WORDS = frozenset(stem(w) for w in (
+    "monday tuesday wednesday thursday friday saturday sunday january february march "
+    "april may june july august september october november december").split())
+
+
+def _measured(clause: str, terms: list[str]) -> set[str]:
+    """The terms of a clause that say what its figure is about: not the figure's unit,
+    the words written right after it ("5 working days", "48.50 euros", "27 June"), nor
+    the names of days and months."""
+    words = re.findall(r"[^\W_]+", clause)  # "28-litre" is a figure and its unit
+    unit: set[str] = set()
+    for i, word in enumerate(words):
+        if not numbers_of(word):
+            continue
+        for after in words[i + 1: i + 3]:
+            if after.lower() in STOPWORDS or numbers_of(after):
+                break
+            unit.add(stem(after))
+    return set(terms) - unit - _DATE_WORDS - _LIGHT_VERBS
+
+
+# Verbs that say little of their own about a figure: "It takes about 15 minutes" is said
+# by "lasting around 15 minutes", "Holds 0.9 litres" by "Capacity: 0.9 litres"
+_LIGHT_VERBS = frozenset(stem(w) for w in (
+    "take", "takes", "last", "lasts", "hold", "holds", "have", "has", "come", "comes",
+    "give", "gives", "cost", "costs", "need", "needs", "weigh", "weighs", "measure",
+    "measures", "run", "runs", "start", "starts", "begin", "begins", "end", "ends"))
+
+
+def _said_of(measured: set[str], numbers: list[str], text: str) -> bool:
+    """A figure is said of what the item says it of: the clause of the text that holds
+    it holds a word of that too. "The refund will be processed within 5 working days"
+    does not say "The money reaches the original card within 5 working days", though
+    "the money" and "the card" stand in the sentences around it."""
+    if not measured:
+        return True
+    before = ""
+    for sentence in sentences(text):
+        for part in joined_clauses(sentence):
+            about = stems_of(part)
+            # "It should arrive within 5 working days", "and then holds it there for
+            # 30 minutes": what "it" is, the clause before says
+            if _BACK_REFERENCE.search(part):
+                about |= stems_of(before)
+            if set(numbers) <= set(numbers_of(part)) and measured & about:
+                return True
+            before = part
+    return False
+
+
+_BACK_REFERENCE = re.compile(r"(?i)\b(?:it|they|them|this|these|those|he|she|him|there)\b")
 
 
 # A model or part code ("CR2032", "IPX4", "USB3"): said as written or not at all, like
