@@ -3,6 +3,13 @@
 VENV ?= .venv
 PYTHON ?= python3
 BIN = $(VENV)/bin
+# llama.cpp is built for this CPU (-march=native), which on an Intel Xeon with AMX
+# (4th generation and later) turns on its AMX kernels; they crash the process in the
+# first matrix multiply (ggml-org/llama.cpp#20824). Explicit -mno-* flags win over
+# -march=native. --no-cache-dir: pip's cache of built wheels ignores CMAKE_ARGS, and a
+# wheel built before this would come back.
+NO_AMX = -mno-amx-tile -mno-amx-int8 -mno-amx-bf16
+LLAMA_CMAKE_ARGS = $(if $(filter x86_64,$(shell uname -m)),-DCMAKE_C_FLAGS="$(NO_AMX)" -DCMAKE_CXX_FLAGS="$(NO_AMX)")
 
 .PHONY: setup demo test lint bench
 
@@ -11,7 +18,8 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) $(BIN)/python -m pip install -e '.[embedded,embedded-1.5b,cluster,test]'
+	CMAKE_ARGS='$(LLAMA_CMAKE_ARGS)' CMAKE_BUILD_PARALLEL_LEVEL=$$(nproc) \
+		$(BIN)/python -m pip install --no-cache-dir -e '.[embedded,embedded-1.5b,cluster,test]'
 	touch $@
 
 demo: setup
