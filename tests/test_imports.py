@@ -84,7 +84,7 @@ LAYERS: list[list[str]] = [
     ["inputs", "models"],
     ["judging"],
     ["config", "state", "output", "prompts", "placeholders", "draft_cleanup"],
-    ["errors", "files", "outcomes"],
+    ["errors", "files", "outcomes", "source_files"],
 ]
 # (importer, imported): the imports allowed to run up a layer, and why
 UPWARD_ALLOWED = {

@@ -27,12 +27,9 @@ import yaml
 
 from batch.draft_cleanup import encodable
 from batch.prompts import fragment
+from batch.source_files import SOURCE_SUFFIXES, suffix_of
 
 BRIEF_SUFFIXES = {".md", ".txt", ".markdown"}
-SOURCE_SUFFIXES = {
-    ".py", ".js", ".mjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".c", ".h",
-    ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".scala", ".sh", ".sql", ".lua",
-}
 FRONT_MATTER_KEYS = {"id", "title", "rubric", "house_rules", "min_words", "max_words"}
 
 # The brief of a source file to document is the template batch/prompts/source_task.md.
@@ -202,7 +199,7 @@ def read_text_file(path: Path, max_bytes: int) -> str:
 def load_brief_file(path: Path, max_bytes: int) -> Brief:
     """One file to one Brief. Raises ValueError with a reason a person can act on."""
     text = read_text_file(path, max_bytes)
-    suffix = path.suffix.lower()
+    suffix = suffix_of(path)
     if suffix in SOURCE_SUFFIXES:
         return Brief(id=path.stem if suffix == ".py" else path.name, origin=str(path),
                      title=f"API documentation for {path.name}", kind="source",
@@ -239,7 +236,7 @@ def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
         if path.name.startswith("."):
             skipped.append(f"{path.name} (hidden)")
             continue
-        suffix = path.suffix.lower()
+        suffix = suffix_of(path)
         if suffix not in BRIEF_SUFFIXES | SOURCE_SUFFIXES:
             skipped.append(path.name)
             continue

@@ -24,13 +24,13 @@ from typing import Any
 from batch.errors import BriefloopError
 from batch.inputs.briefs import (
     CONTROL_CHARS,
-    SOURCE_SUFFIXES,
     BadBrief,
     Brief,
     brief_from_fields,
     read_text_file,
     scan_folder,
 )
+from batch.source_files import is_source, suffix_of
 
 REQUIRED_COLUMNS = ("id", "brief")
 OPTIONAL_COLUMNS = ("title", "rubric", "house_rules", "min_words", "max_words", "source_file")
@@ -139,7 +139,7 @@ def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
     path = (root / path).resolve()
     if root not in path.parents:
         raise ValueError(f"source_file {source_file!r} is outside the sheet's folder")
-    if path.suffix.lower() not in SOURCE_SUFFIXES:
+    if not is_source(path):
         raise ValueError(f"source_file {source_file!r} is not a source file we document")
     code = read_text_file(path, max_bytes)
     return Brief(**{**brief.__dict__, "kind": "source", "source_text": code,
@@ -202,7 +202,7 @@ def scan_source(spec: str, max_bytes: int,
         return SourceScan(briefs=folder.briefs, skipped=folder.skipped)
     if not path.exists():
         raise BriefloopError(f"{path}: no such folder or file")
-    suffix = path.suffix.lower()
+    suffix = suffix_of(path)
     if suffix == ".csv":
         return briefs_from_rows(read_csv_rows(path), str(path), path.parent, max_bytes)
     if suffix in (".xlsx", ".xlsm"):

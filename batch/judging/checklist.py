@@ -19,9 +19,10 @@ Kinds:
 A requirement is covered when one sentence of the draft, or two adjacent ones, hold
 every number it holds and at least half of its key terms (content words, lightly
 stemmed), and keep its negation; a figure is said in a clause that names what it is
-about ("processed within 5 days" is not "reaches the card within 5 days"). Lenient on wording, since a paraphrase keeps most
-content words; strict on place, since a fact's words scattered over the text (an
-"item" here, a "refund" there) do not tell the reader the fact.
+about ("processed within 5 days" is not "reaches the card within 5 days"). Lenient on
+wording, since a paraphrase keeps most content words; strict on place, since a fact's
+words scattered over the text (an "item" here, a "refund" there) do not tell the
+reader the fact.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import ast
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, NotRequired, TypedDict
 
 from batch.judging.exports import exported_names
@@ -45,6 +45,7 @@ from batch.judging.wording import (
     stem,
     stems_of,
 )
+from batch.source_files import is_python, suffix_of
 
 Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "sign"]
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
@@ -520,9 +521,9 @@ def exports_checklist(source: str, suffix: str) -> list[Requirement]:
 def build_checklist(brief: dict) -> list[Requirement]:
     if brief.get("kind") == "source":
         name = str(brief.get("origin_name", ""))
-        if name.endswith(".py") or not name:
+        if is_python(name) or not name:
             return source_checklist(brief.get("source_text", ""))
-        return exports_checklist(brief.get("source_text", ""), Path(name).suffix)
+        return exports_checklist(brief.get("source_text", ""), suffix_of(name))
     return brief_checklist(brief.get("text", ""))
 
 
@@ -578,9 +579,10 @@ def covered(req: Requirement, draft: str) -> bool:
     return True
 
 
-_DATE_WORDS = frozenset(stem(w) for w in (
-    "monday tuesday wednesday thursday friday saturday sunday january february march "
-    "april may june july august september october november december").split())
+_DATE_WORDS = frozenset(stem(w) for w in [
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "january", "february", "march", "april", "may", "june", "july", "august",
+    "september", "october", "november", "december"])
 
 
 def _measured(clause: str, terms: list[str]) -> set[str]:

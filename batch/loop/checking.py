@@ -14,6 +14,7 @@ from batch.judging import checks
 from batch.judging.checklist import Requirement, build_checklist
 from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
+from batch.source_files import is_python, suffix_of
 from batch.state import LoopState
 
 
@@ -55,7 +56,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
     rubric = rubric_of(state)
     origin = str(brief.get("origin_name", ""))
     kind_source = brief.get("kind") == "source"
-    python = origin.endswith(".py")
+    python = is_python(origin)
     return checks.CheckContext(
         draft=state.get("draft", ""),
         needs=list(state.get("needs_from_human", [])),
@@ -73,7 +74,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         module=Path(origin).stem,
         source_path=Path(brief["source_path"]) if python and brief.get("source_path")
         else None,
-        source_suffix=Path(origin).suffix if kind_source else "",
+        source_suffix=suffix_of(origin) if kind_source else "",
     )
 
 

@@ -59,6 +59,7 @@ from batch.prompting import (
     repair_messages,
     writer_messages,
 )
+from batch.source_files import is_python
 from batch.state import LoopState
 
 
@@ -77,7 +78,7 @@ DOC_TOKENS = 400  # one name's summary, parameters and example call
 def _python_source(state: LoopState) -> bool:
     """A Python file to document: its docs are written name by name (batch.loop.docwriter)."""
     brief = state["brief"]
-    if brief.get("kind") != "source" or not str(brief.get("origin_name", "")).endswith(".py"):
+    if brief.get("kind") != "source" or not is_python(str(brief.get("origin_name", ""))):
         return False
     try:
         ast.parse(brief.get("source_text", ""))

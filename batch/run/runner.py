@@ -35,6 +35,7 @@ from batch.run.starting import bad_thread_id, start_state, thread_id_for
 from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import SheetSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
+from batch.source_files import is_python
 from batch.state import LoopState
 from batch.store.backends import Store, open_runlog
 from batch.store.runlog import RunLog, now, store_failure
@@ -179,7 +180,7 @@ class Batch:
         scan = scan_source(str(source), self.settings.loop.max_brief_bytes,
                            read_gsheet=self.read_gsheet)
         summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
-        if any(isinstance(b, Brief) and b.origin.endswith(".py") for b in scan.briefs) and (
+        if any(isinstance(b, Brief) and is_python(b.origin) for b in scan.briefs) and (
                 problem := sandbox_problem()) is not None:
             # never run model-written code unsandboxed: the docs are judged without it
             summary.warnings.append(f"examples in API docs are not run, so not verified: "
