@@ -1,6 +1,6 @@
 """Invented claims: does a signal from the embedded writer model tell them apart?
 
-    python -m bench claims-model [--model NAME]
+    python -m bench claims-model [--model NAME] [--loop-texts]
 
 Code alone does not separate an invented claim ("it is dishwasher safe") from a
 sentence that turns a given fact into a benefit (bench claims). Two signals from the
@@ -19,6 +19,10 @@ and the hand-written set in bench/claims/sentences.yaml (supported vs invented).
 For each signal: the area under the ROC curve (1.0 separates perfectly, 0.5 is a
 coin) and, at each threshold, the share of invented sentences flagged and of
 supported ones flagged. Results: bench/results/claims-model.json and .md.
+
+--loop-texts scores pmi instead for every sentence of the texts the last `bench loop`
+approved (bench/results/loop-texts), lowest first, to be read beside the claims a
+person found in them: bench/results/claims-loop.json and .md.
 """
 
 from __future__ import annotations
@@ -198,15 +202,69 @@ def table(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def loop_sentences() -> list[dict[str, Any]]:
+    """(brief, sentence) for each sentence of five words or more of the text briefs the
+    last `bench loop` approved."""
+    from bench.expectations import texts_in
+    from bench.loop import DEFAULT_BRIEFS
+
+    briefs = {}
+    for folder in DEFAULT_BRIEFS:
+        for path in sorted(folder.glob("*.md")):
+            brief = load_brief_file(path, 1_000_000)
+            briefs[brief.id] = f"{brief.title}\n{brief.text}".strip()
+    out = []
+    for brief_id, (outcome, path) in texts_in(RESULTS / "loop-texts").items():
+        if outcome != "approved" or brief_id not in briefs:
+            continue
+        text = path.read_text(encoding="utf-8").split("---\n", 2)[-1]
+        out += [{"brief_id": brief_id, "brief": briefs[brief_id], "sentence": s}
+                for s in wording.sentences(text)
+                if len(wording.WORD.findall(s)) >= 5 and not s.lstrip().startswith("#")]
+    return out
+
+
+def run_loop_texts(model_name: str, threads: int) -> dict[str, Any]:
+    settings = config_mod.load(REPO / "config" / "briefloop.toml", environ={})
+    scorer = Scorer(verified_model_path(model_name, settings.path(settings.paths.model_cache)),
+                    threads)
+    items = loop_sentences()
+    started = time.perf_counter()
+    for item in items:
+        item["given"] = scorer.given(item["brief"], item["sentence"])
+    for item in items:
+        item["pmi"] = round(item.pop("given") - scorer.alone(item["sentence"]), 3)
+        del item["brief"]
+    items.sort(key=lambda i: i["pmi"])
+    return {"model": model_name, "sentences": len(items),
+            "seconds": round(time.perf_counter() - started, 1), "items": items}
+
+
+def loop_table(result: dict[str, Any]) -> str:
+    lines = ["| pmi | brief | sentence |", "|---|---|---|"]
+    lines += [f"| {i['pmi']} | {i['brief_id']} | {i['sentence'].replace('|', '/')} |"
+              for i in result["items"]]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench claims-model", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", default="qwen2.5-coder-1.5b-instruct",
                         help="a packaged embedded model (default: the writer's)")
     parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--loop-texts", action="store_true",
+                        help="score every sentence of the last bench loop's approved texts")
     args = parser.parse_args(argv)
-    result = run(args.model, args.threads)
     RESULTS.mkdir(parents=True, exist_ok=True)
+    if args.loop_texts:
+        found = run_loop_texts(args.model, args.threads)
+        (RESULTS / "claims-loop.json").write_text(json.dumps(found, indent=2) + "\n")
+        (RESULTS / "claims-loop.md").write_text(loop_table(found))
+        print(f"{found['sentences']} sentences in {found['seconds']} s: "
+              f"bench/results/claims-loop.md")
+        return
+    result = run(args.model, args.threads)
     (RESULTS / "claims-model.json").write_text(json.dumps(result, indent=2) + "\n")
     (RESULTS / "claims-model.md").write_text(table(result))
     print(table(result))
