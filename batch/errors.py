@@ -78,3 +78,11 @@ class ModelOutputInvalid(ModelError):
 def is_transient(exc: BaseException) -> bool:
     """The retry_on predicate for model-calling nodes: only transient faults are retried."""
     return isinstance(exc, ModelUnavailable)
+
+
+def one_line(exc: BaseException, limit: int = 300) -> str:
+    """An exception as one line a person can read: its type and the first line of its
+    message (a RecursionError or a driver's error can be many lines long)."""
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else ""
+    return f"{exc.__class__.__name__}: {first}"[:limit] if first else exc.__class__.__name__

@@ -274,7 +274,11 @@ def approve_with_answers_file(project, yaml_value):
 
 @pytest.mark.parametrize("value, problem", [("[1, 2]", "not a list"),
                                             ("{a: 1}", "not a dict"),
-                                            ("yes", "reads as a yes/no")])
+                                            ("yes", "reads as a yes/no"),
+                                            # 2,000 levels: one line, not a traceback
+                                            ("[" * 2000 + "]" * 2000, "nested more than"),
+                                            ("{a: " * 2000 + "1" + "}" * 2000,
+                                             "nested more than")])
 def test_cli_answers_file_takes_only_text_and_numbers(project, value, problem):
     tid, result = approve_with_answers_file(project, value)
     assert result.exit_code == 2 and problem in result.output, result.output

@@ -26,7 +26,7 @@ from batch.cli.base import (
     user_error,
 )
 from batch.cli.stories import print_story
-from batch.errors import BriefloopError
+from batch.errors import BriefloopError, one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
 from batch.review import threads as review_mod
@@ -150,7 +150,7 @@ def read_answers_file(path: str) -> dict[str, str]:
     try:
         data = load_yaml(Path(path).read_text(encoding="utf-8"))  # JSON is YAML too
     except (OSError, yaml.YAMLError) as e:
-        raise UserError(f"{path}: cannot read answers: {e}") from None
+        raise UserError(f"{path}: cannot read answers: {one_line(e)}") from None
     if not isinstance(data, dict):
         raise UserError(f"{path}: expected a mapping of placeholder to value")
     answers: dict[str, str] = {}

@@ -27,7 +27,7 @@ from batch.cluster.queue import (
     resend_lost,
 )
 from batch.config import Settings
-from batch.errors import LockBusy, StoreError
+from batch.errors import LockBusy, StoreError, one_line
 from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING
 from batch.review.links import linker
@@ -194,8 +194,7 @@ class _LostTaskSweep(bootsteps.StartStopStep):
                 self.ledger = ledger_of(open_runlog(settings), settings)
             resend_lost(app, self.ledger, lost_after(settings))
         except Exception as e:  # noqa: BLE001 - the database or broker away: next time
-            log.warning("looking for lost tasks: %s: %s; trying again later",
-                        e.__class__.__name__, str(e).splitlines()[0] if str(e) else "")
+            log.warning("looking for lost tasks: %s; trying again later", one_line(e))
 
 
 def _already_ended(ledger: Ledger, thread_id: str, task_id: str | None) -> bool:

@@ -18,7 +18,9 @@ batch records it as a run with stop reason `error` and goes on.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from typing import Any
 import yaml
 
 from batch.draft_cleanup import encodable
+from batch.errors import one_line
 from batch.prompts import fragment
 from batch.source_files import SOURCE_SUFFIXES, suffix_of
 
@@ -79,21 +82,36 @@ class FolderScan:
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
-class _NoAliasLoader(yaml.SafeLoader):
-    """YAML without anchors and aliases: a few hundred bytes of nested aliases expand
-    to billions of values (and a brief's front matter never needs them)."""
+MAX_YAML_DEPTH = 32
+MAX_FRONT_MATTER_BYTES = 16_384
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """YAML without anchors and aliases, nested at most MAX_YAML_DEPTH deep: a few
+    hundred bytes of nested aliases expand to billions of values, and 400 nested `[`
+    exhaust Python's stack (a brief's front matter or an answers file needs neither)."""
+
+    _depth = 0
 
     def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
                 None, None, "aliases (*name) are not allowed here", event.start_mark)
-        return super().compose_node(parent, index)
+        if self._depth >= MAX_YAML_DEPTH:
+            raise yaml.composer.ComposerError(
+                None, None, f"nested more than {MAX_YAML_DEPTH} levels deep",
+                self.peek_event().start_mark)
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 def load_yaml(text: str) -> Any:
-    """yaml.safe_load, refusing aliases (YAMLError)."""
-    return yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+    """yaml.safe_load, refusing aliases and deep nesting (YAMLError)."""
+    return yaml.load(text, Loader=_BoundedLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 def split_front_matter(text: str) -> tuple[dict, str]:
@@ -101,6 +119,8 @@ def split_front_matter(text: str) -> tuple[dict, str]:
     m = _FRONT.match(text)
     if not m:
         return {}, text
+    if len(m.group(1).encode("utf-8")) > MAX_FRONT_MATTER_BYTES:
+        raise ValueError(f"front matter is over {MAX_FRONT_MATTER_BYTES} bytes")
     try:
         data = load_yaml(m.group(1))
     except yaml.YAMLError as e:
@@ -174,17 +194,36 @@ def brief_from_fields(
 
 
 def read_text_file(path: Path, max_bytes: int) -> str:
-    """Read a brief's bytes with every check a user would want named. Raises ValueError."""
+    """Read a brief's bytes with every check a user would want named. Raises ValueError.
+
+    Only a regular file is read: a fifo would block the batch forever, a device would
+    never end. The open does not block (O_NONBLOCK), and what it opened is checked
+    before a byte is read."""
     try:
-        size = path.stat().st_size
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
         raise ValueError(f"cannot read: {e.strerror or e}") from None
-    if size > max_bytes:
-        raise ValueError(f"too large: {size} bytes (limit loop.max_brief_bytes = {max_bytes})")
     try:
-        data = path.read_bytes()
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError("not a regular file (a fifo, a socket or a device)")
+        if info.st_size > max_bytes:
+            raise ValueError(f"too large: {info.st_size} bytes "
+                             f"(limit loop.max_brief_bytes = {max_bytes})")
+        chunks, got = [], 0
+        while got <= max_bytes:  # a file that grows while it is read stops at the limit
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
     except OSError as e:
         raise ValueError(f"cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:
+        raise ValueError(f"too large: over {max_bytes} bytes (loop.max_brief_bytes)")
     if not data.strip():
         raise ValueError("empty file")
     if b"\x00" in data:
@@ -242,7 +281,7 @@ def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
             continue
         try:
             real = path.resolve(strict=True)
-        except OSError as e:
+        except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop, on 3.11
             out.append(BadBrief(id=path.stem, origin=str(path), reason=f"cannot read: {e}"))
             continue
         if real.parent != folder and folder not in real.parents:
@@ -253,6 +292,9 @@ def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
             brief = load_brief_file(path, max_bytes)
         except ValueError as e:
             out.append(BadBrief(id=path.stem, origin=str(path), reason=str(e)))
+            continue
+        except Exception as e:  # noqa: BLE001 - whatever one file does is that file's error
+            out.append(BadBrief(id=path.stem, origin=str(path), reason=one_line(e)))
             continue
         if brief.id in seen:
             reason = f"duplicate id {brief.id!r} (also used by {seen[brief.id]})"

@@ -15,6 +15,7 @@ the row; the other rows still run.
 from __future__ import annotations
 
 import csv
+import os
 import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -148,8 +149,13 @@ def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
 
 
 def read_csv_rows(path: Path) -> list[list[str]]:
+    """The rows of a CSV file. A cell may be as long as the file: csv's own limit
+    (131,072 characters) would refuse the whole sheet for one long brief, which is
+    that row's to refuse (loop.max_brief_bytes)."""
     try:
         with path.open(newline="", encoding="utf-8-sig") as f:
+            limit = max(csv.field_size_limit(), os.fstat(f.fileno()).st_size + 1)
+            csv.field_size_limit(limit)
             return [list(r) for r in csv.reader(f)]
     except UnicodeDecodeError as e:
         raise BriefloopError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
@@ -202,6 +208,8 @@ def scan_source(spec: str, max_bytes: int,
         return SourceScan(briefs=folder.briefs, skipped=folder.skipped)
     if not path.exists():
         raise BriefloopError(f"{path}: no such folder or file")
+    if not path.is_file():  # a fifo would block the batch before it starts
+        raise BriefloopError(f"{path}: not a regular file")
     suffix = suffix_of(path)
     if suffix == ".csv":
         return briefs_from_rows(read_csv_rows(path), str(path), path.parent, max_bytes)

@@ -26,6 +26,8 @@ from typing import Any
 
 import psycopg
 
+from batch.errors import one_line
+
 log = logging.getLogger("briefloop.slots")
 
 # A call let through while the database could not be reached holds no slot.
@@ -126,6 +128,5 @@ class PostgresSlots:
         now = time.monotonic()
         if now - self._warned_at >= WARN_EVERY:
             self._warned_at = now
-            log.warning("model host slots: the database cannot be reached (%s: %s); "
-                        "calls are counted per process until it is back",
-                        e.__class__.__name__, str(e).strip().splitlines()[0] if str(e) else "")
+            log.warning("model host slots: the database cannot be reached (%s); "
+                        "calls are counted per process until it is back", one_line(e))
