@@ -23,8 +23,10 @@ from __future__ import annotations
 import ast
 import doctest
 import json
+import os
 import re
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -130,29 +132,78 @@ def public_names(source: str) -> set[str]:
 
 def _copy_folder(source_path: Path | None, module: str, source: str, into: Path) -> None:
     """The source's folder (its .py files and packages, within a size limit) as the
-    package `_src` in `into`, with the module file holding exactly `source`."""
+    package `_src` in `into`, with the module file holding exactly `source`. Only
+    regular files that are not links are copied, from inside the folder: a link named
+    `leak.py` would carry any file this process can read (the run log, a private key)
+    into the sandbox."""
     pkg = into / "_src"
     pkg.mkdir()
     folder = source_path.parent if source_path is not None else None
-    if folder is not None and folder.is_dir():
+    if folder is not None and folder.is_dir() and not folder.is_symlink():
         budget = COPY_LIMIT_BYTES
         for item in sorted(folder.iterdir()):
             if item.name.startswith("."):
                 continue
-            if item.is_file() and item.suffix == ".py":
-                size = item.stat().st_size
-                if size <= budget:
-                    shutil.copyfile(item, pkg / item.name)
-                    budget -= size
-            elif item.is_dir() and (item / "__init__.py").is_file():
-                size = sum(f.stat().st_size for f in item.rglob("*.py"))
-                if size <= budget:
-                    shutil.copytree(item, pkg / item.name,
-                                    ignore=shutil.ignore_patterns("__pycache__", ".*"))
-                    budget -= size
+            if _regular(item) and item.suffix == ".py":
+                budget = _copy_within(budget, [(item, pkg / item.name)])
+            elif _plain_dir(item) and _regular(item / "__init__.py"):
+                files = [(f, pkg / f.relative_to(folder)) for f in _package_files(item)]
+                budget = _copy_within(budget, files)
     (pkg / f"{module}.py").write_text(source, encoding="utf-8")
     if not (pkg / "__init__.py").exists():
         (pkg / "__init__.py").write_text("", encoding="utf-8")
+
+
+def _regular(path: Path) -> bool:
+    """A regular file, not a link to one."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _plain_dir(path: Path) -> bool:
+    """A folder, not a link to one."""
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _package_files(package: Path) -> list[Path]:
+    """The package's .py files, walked without following a link."""
+    out = []
+    for root, dirs, files in os.walk(package, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
+                         and _plain_dir(Path(root) / d))
+        out += [Path(root) / f for f in sorted(files)
+                if f.endswith(".py") and not f.startswith(".") and _regular(Path(root) / f)]
+    return out
+
+
+def _copy_within(budget: int, pairs: list[tuple[Path, Path]]) -> int:
+    """Copy every (file, to) pair if together they fit in `budget`; what is left of it.
+    Each file is opened without following a link, so one swapped for a link between
+    the look and the copy is not read."""
+    sizes = []
+    for src, _ in pairs:
+        try:
+            sizes.append(src.lstat().st_size)
+        except OSError:
+            return budget
+    if sum(sizes) > budget:
+        return budget
+    for src, dst in pairs:
+        try:
+            fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_bytes(f.read(COPY_LIMIT_BYTES + 1))
+    return budget - sum(sizes)
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
