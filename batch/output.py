@@ -13,23 +13,53 @@ import yaml
 from batch.errors import OutputError
 from batch.files import atomic_write_text
 
+_HASHED = re.compile(r"-[0-9a-f]{8}$")
+
 
 def safe_filename(brief_id: str) -> str:
-    """A file name made from a brief id that cannot leave its folder (`../x`, `/etc/x`)."""
+    """A file name made from a brief id that cannot leave its folder (`../x`, `/etc/x`).
+    Two ids never share one: an id that had to be cleaned, or that reads like a cleaned
+    one ("a-b-c8687a08", the name of "a b"), gets a hash of itself appended."""
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", brief_id).strip(".-")[:80]
     if not stem:
         stem = "brief"
-    if stem != brief_id:
-        # two ids that clean up to the same stem must not share a file
+    if stem != brief_id or _HASHED.search(stem):
         stem += "-" + hashlib.sha256(brief_id.encode("utf-8")).hexdigest()[:8]
     return stem
 
 
+def written_for(path: Path) -> str | None:
+    """The brief id an output file was written for (its front matter's brief_id), or
+    None when it holds none that can be read."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            head = f.read(4096)
+    except OSError:
+        return None
+    m = re.match(r"---\n(.*?)\n---\n", head, re.DOTALL)
+    if not m:
+        return None
+    try:
+        front = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        return None
+    found = front.get("brief_id") if isinstance(front, dict) else None
+    return None if found is None else str(found)
+
+
 def write_output(out_dir: Path, brief_id: str, meta: dict[str, Any], body: str) -> Path:
+    """Write a brief's text to its file. Raises OutputError when the file holds another
+    brief's text (a name that clashes on a case-insensitive disk, or a file put there by
+    hand): that text is never overwritten."""
     out_dir = out_dir.resolve()
     path = (out_dir / f"{safe_filename(brief_id)}.md").resolve()
     if path.parent != out_dir:  # belt and braces: safe_filename already guarantees this
         raise ValueError(f"output path {path} escapes {out_dir}")
+    if path.exists() and written_for(path) != brief_id:
+        other = written_for(path)
+        raise OutputError(f"cannot write {path}: it holds "
+                          f"{'the text of brief ' + repr(other) if other else 'another file'}"
+                          f"; rename this brief's id or move that file")
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True).strip()
     try:
         atomic_write_text(path, f"---\n{front}\n---\n\n{body.strip()}\n")

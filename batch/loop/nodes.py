@@ -49,7 +49,7 @@ from batch.loop.routing import final_reason
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.outcomes import is_approved
-from batch.output import write_output
+from batch.output import write_output, written_for
 from batch.prompting import (
     critic_messages,
     critique_texts,
@@ -384,7 +384,9 @@ class Nodes:
         path = write_output(target, brief["id"], meta, text)
         if approved:
             # An earlier run's unfinished text of this brief is superseded now.
-            (self.output_dir / NEEDS_WORK / path.name).unlink(missing_ok=True)
+            earlier = self.output_dir / NEEDS_WORK / path.name
+            if written_for(earlier) == brief["id"]:
+                earlier.unlink(missing_ok=True)
         update["output_path"] = str(path)
         return update
 
