@@ -14,6 +14,7 @@ import time
 from email import policy
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -513,3 +514,65 @@ def test_a_malformed_webhook_url_is_refused_without_its_path(tmp_path, url):
     with pytest.raises(ConfigError, match=r"notify\.webhook_url: ") as e:
         config.load(write(tmp_path, f'[notify]\nwebhook_url = "{url}"\n'), environ={})
     assert "SECRETPATH" not in str(e.value) and "hooks.example.com" in str(e.value)
+
+
+class EchoAll(BaseHTTPRequestHandler):
+    """A server whose error message quotes one part of the URL it was called at."""
+
+    part = "query-value"
+
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        path, _, query = self.path.partition("?")
+        values = [v.partition("=")[2] for v in query.split("&") if v]
+        quoted = {"query-value": f"invalid key {values[0] if values else ''}",
+                  "segment": f"no hook named {path.rsplit('/', 1)[-1]}",
+                  "whole": f"rejected {self.path}"}[self.part]
+        answer = quoted.encode()
+        self.send_response(403)
+        self.send_header("Content-Length", str(len(answer)))
+        self.end_headers()
+        self.wfile.write(answer)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.mark.parametrize("part,url_tail,secret", [
+    ("query-value", "/hook?key=SECRETKEY123", "SECRETKEY123"),     # the reported one
+    ("query-value", "/hook?token=Ab9&x=1", "Ab9"),                  # a short value
+    ("segment", "/hooks/K7Q2Z", "K7Q2Z"),                           # a segment under 6
+    ("segment", "/hooks/t%C3%A9st99", "t%C3%A9st99"),               # percent-encoded
+    ("whole", "/x/ABC?sig=Zz9Zz9", "Zz9Zz9"),
+])
+def test_no_secret_part_of_the_webhook_leaves_in_a_warning(monkeypatch, part, url_tail,
+                                                           secret):
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), type("E", (EchoAll,), {"part": part}))
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        port = server.server_address[1]
+        settings = Notify(webhook_url=f"http://127.0.0.1:{port}{url_tail}", attempts=1)
+        [warning] = send(settings, REPORT, backoff=FAST)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "HTTP 403" in warning
+    for shown in {secret, unquote(secret), quote(unquote(secret), safe="")}:
+        assert shown.lower() not in warning.lower(), warning
+
+
+@pytest.mark.parametrize("url", [
+    "http://[::1/hooks/SECRETPATH99",          # the reported one: not parseable at all
+    "http://[::1]:x/hooks/SECRETPATH99",
+    "http://hooks.example.com/hooks/SECRETPATH99#frag",
+    "https://u:SECRETPATH99@[fe80::1/x",
+])
+def test_a_webhook_url_that_does_not_parse_is_refused_without_its_secret(tmp_path, url):
+    try:
+        config.load(write(tmp_path, f'[notify]\nwebhook_url = "{url}"\n'), environ={})
+    except ConfigError as e:
+        assert "SECRETPATH99" not in str(e) and "\n" not in str(e)
+    else:
+        assert url.endswith("#frag")  # the only valid one

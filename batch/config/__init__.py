@@ -45,6 +45,8 @@ from batch.config.values import (
     is_loopback,
     mask_credentials,
     postgres_dsn,
+    scrub_url,
+    url_shown,
 )
 from batch.errors import ConfigError
 
@@ -53,7 +55,8 @@ __all__ = [
     "GoogleRetry", "GSheetLog", "Log", "Loop", "Models", "ModelSettings", "Notify",
     "OllamaHost", "Paths", "Retention", "Retry", "Run", "Schedule", "ScheduleJob",
     "Settings", "Store", "env_overrides", "find_config", "http_url", "is_loopback",
-    "load", "mask_credentials", "ollama_hosts", "parse_cron", "postgres_dsn",
+    "load", "mask_credentials", "ollama_hosts", "parse_cron", "postgres_dsn", "scrub_url",
+    "url_shown",
 ]
 
 DEFAULT_CONFIG = Path("config/briefloop.toml")

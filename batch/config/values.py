@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -30,15 +30,61 @@ def mask_credentials(url: str) -> str:
     return re.sub(r"(?i)(password\s*=\s*)('[^']*'|[^&\s]+)", r"\1***", masked)
 
 
+# RFC 3986's own regular expression: it splits any string, valid URL or not, so a
+# secret is found before anything tries (and fails) to parse the URL
+_URI = re.compile(r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$",
+                  re.DOTALL)
+
+
+def url_secrets(url: str) -> list[str]:
+    """The parts of a URL that may be secret, longest first: its user:password, its
+    path and every segment of it, its query and every value in it, its fragment. (A
+    Slack webhook's path is its secret; other services put a key in the query.) Pieces
+    of one or two characters carry no secret and would blot out ordinary words."""
+    scheme, authority, path, query, fragment = _URI.match(url.strip()).groups()
+    pieces: list[str] = []
+    if authority and "@" in authority:
+        userinfo = authority.rpartition("@")[0]
+        pieces += [userinfo, *userinfo.split(":")]
+    if path and path.strip("/"):
+        pieces += [path, *path.split("/")]
+    if query:
+        pairs = re.split(r"[&;]", query)
+        pieces += [query, *pairs, *(pair.partition("=")[2] for pair in pairs)]
+    if fragment:
+        pieces.append(fragment)
+    return sorted({p for p in pieces if len(p) >= 3}, key=len, reverse=True)
+
+
+def url_shown(url: str) -> str:
+    """A URL as a message may name it: scheme, host and port only, `/…` for the rest."""
+    scheme, authority, path, query, fragment = _URI.match(url.strip()).groups()
+    host = (authority or "").rpartition("@")[2] or "?"
+    rest = "/…" if (path and path.strip("/")) or query or fragment else ""
+    return f"{scheme or '?'}://{host}{rest}"
+
+
+def scrub_url(text: str, url: str) -> str:
+    """`text` (a server's answer, an error) without any secret part of `url`, as written,
+    percent-encoded or decoded, in any case."""
+    secrets: set[str] = set()
+    for piece in url_secrets(url):
+        secrets |= {piece, quote(piece, safe=""), quote(piece), unquote(piece)}
+    for secret in sorted(secrets, key=len, reverse=True):
+        # whole words only: "hook" of a path /hook/… is not taken out of "webhook"
+        edge_l = r"(?<![A-Za-z0-9])" if secret[:1].isalnum() else ""
+        edge_r = r"(?![A-Za-z0-9])" if secret[-1:].isalnum() else ""
+        text = re.sub(edge_l + re.escape(secret) + edge_r, "…", text, flags=re.IGNORECASE)
+    return mask_credentials(text)
+
+
 def http_url(url: str, secret_path: bool = False) -> str:
     """`url` if it is an http(s)://host[:port] URL a server can listen on, else a
     ValueError that shows it with any password masked (and, `secret_path`, without its
-    path and query: a webhook's secret)."""
-    shown = mask_credentials(url)
+    path, query and fragment: a webhook's secret)."""
+    shown = url_shown(url) if secret_path else mask_credentials(url)
     try:
         parts = urlsplit(url.strip())
-        if secret_path and (parts.path.strip("/") or parts.query):
-            shown = f"{parts.scheme}://{parts.hostname or '?'}/…"
         port = parts.port  # raises on a port out of range or not a number
     except ValueError as e:
         reason = str(e).split(":")[0]

@@ -25,11 +25,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
-from urllib.parse import quote, unquote, urlsplit
 
 import requests
 
-from batch.config import Notify, Settings, mask_credentials
+from batch.config import Notify, Settings, mask_credentials, scrub_url, url_shown
 from batch.outcomes import OUTCOME_ORDER, label
 
 BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
@@ -240,36 +239,6 @@ def _send_mail(settings: Notify, subject_line: str, body: str, environ: Mapping[
 
 # --- webhook -------------------------------------------------------------------------
 
-def _webhook_shown(url: str) -> str:
-    """The webhook as a warning may name it: scheme and host, never the path (a Slack
-    webhook's path is its secret) nor user:password@."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    port = f":{parts.port}" if parts.port else ""
-    return f"{parts.scheme}://{host}{port}/…"
-
-
-def _scrub(text: str, url: str) -> str:
-    """`text` (a server's answer, an error) without any piece of the webhook's secret
-    parts: its path and query, whole or alone, as written or percent-encoded (a server
-    echoing "Cannot POST /hooks/SECRET" names the path without the query)."""
-    parts = urlsplit(url)
-    pieces = [url, mask_credentials(url), parts.path, parts.query,
-              parts.path + (f"?{parts.query}" if parts.query else "")]
-    pieces += [seg for seg in parts.path.split("/") if len(seg) >= 6]  # a secret segment
-    if parts.password:
-        pieces.append(parts.password)
-    secrets = set()
-    for piece in pieces:
-        if len(piece) > 1:
-            secrets |= {piece, quote(piece, safe=""), quote(piece), unquote(piece)}
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = re.sub(re.escape(secret), "/…", text, flags=re.IGNORECASE)
-    return mask_credentials(text)
-
-
 def _slack_escape(text: str) -> str:
     """Slack reads <...> as links and mentions (<!channel>) and & as an entity."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -296,13 +265,13 @@ def _webhook_once(url: str, text: str, timeout: float) -> None:
     except requests.ConnectionError as e:
         raise _Failed(f"cannot connect: {_connect_reason(e)}", True) from None
     except requests.RequestException as e:
-        raise _Failed(_scrub(f"{e.__class__.__name__}: {e}", url), False) from None
+        raise _Failed(scrub_url(f"{e.__class__.__name__}: {e}", url), False) from None
     code = response.status_code
     if 200 <= code < 300:
         return
     answer = _one_line(response.text, 200)
     text = f"HTTP {code} {response.reason or ''}".rstrip() + (f": {answer}" if answer else "")
-    raise _Failed(_scrub(text, url), code == 429 or code >= 500, _retry_after(response))
+    raise _Failed(scrub_url(text, url), code == 429 or code >= 500, _retry_after(response))
 
 
 def _send_webhook(settings: Notify, subject_line: str, body: str,
@@ -313,7 +282,7 @@ def _send_webhook(settings: Notify, subject_line: str, body: str,
                                               settings.timeout_seconds))
     if failure is None:
         return None
-    return f"notification by webhook {_webhook_shown(settings.webhook_url)} failed: {failure}"
+    return f"notification by webhook {url_shown(settings.webhook_url)} failed: {failure}"
 
 
 def send(settings: Notify, report: Report, environ: Mapping[str, str] | None = None, *,
