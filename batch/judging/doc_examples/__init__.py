@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import ast
 import doctest
+import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 import shutil
 import stat
 import sys
@@ -229,6 +232,18 @@ class HarnessRun:
     kind: str = ""  # "" (a report) | "no-sandbox" | "import" | "timeout" | "failed"
 
 
+def _signed_payload(stdout: str, key: str) -> str:
+    """The last line of `stdout` that the harness signed with `key`, without its
+    signature: a report anything else printed (an exit hook, the module) is passed over.
+    Raises IndexError when there is none."""
+    for line in reversed(stdout.splitlines()):
+        mac, _, payload = line.strip().partition(" ")
+        want = hmac.new(key.encode(), payload.encode("utf-8"), hashlib.sha256).hexdigest()
+        if hmac.compare_digest(mac.encode(), want.encode()):
+            return payload
+    raise IndexError("no signed report")
+
+
 def _run_harness(texts: list[str], source: str, module: str, source_path: Path | None,
                  timeout: float) -> HarnessRun:
     """Doctest texts run against the module in the sandbox. The report is taken only
@@ -243,14 +258,16 @@ def _run_harness(texts: list[str], source: str, module: str, source_path: Path |
         shutil.copyfile(HARNESS, work / "_harness.py")
         spec = {"module": module, "examples": texts}
         (work / "_examples.json").write_text(json.dumps(spec), encoding="utf-8")
-        run = run_sandboxed([sys.executable, "-I", "_harness.py"], work, timeout=timeout)
+        key = secrets.token_hex(32)
+        run = run_sandboxed([sys.executable, "-I", "_harness.py"], work, timeout=timeout,
+                            stdin=key + "\n")
     if run.timed_out:
         return HarnessRun(None, "stopped at the time limit", "timeout")
     try:
-        report = json.loads(run.stdout.strip().splitlines()[-1])
+        report = json.loads(_signed_payload(run.stdout, key))
         whole = (run.returncode == 0 and isinstance(report, dict)
                  and (report.get("import_error") or len(report["results"]) == len(texts)))
-    except (IndexError, KeyError, TypeError, json.JSONDecodeError):
+    except (IndexError, KeyError, TypeError, UnicodeError, json.JSONDecodeError):
         whole = False
     if not whole:
         return HarnessRun(None, f"the harness did not finish (exit {run.returncode}; "

@@ -3,10 +3,15 @@ doctest, print one JSON line of results. Standard library only; imports nothing 
 briefloop, whose code is not what is being tested.
 
 Reads _examples.json ({"module": name, "examples": [doctest text, ...]}) from the
-working folder, where the source's folder was copied as the package `_src`.
+working folder, where the source's folder was copied as the package `_src`, and a key
+on its standard input, which it reads and closes before anything else runs. Its last
+line is `<HMAC-SHA256 of the report under that key> <the report as JSON>`: a report an
+example prints does not carry a valid signature, since no example can read the key.
 """
 
 import doctest
+import hashlib
+import hmac
 import importlib
 import io
 import json
@@ -59,7 +64,25 @@ class Recorder(doctest.DocTestRunner):
         self.rows.append(self._row(example, "", error=error))
 
 
+def take_key():
+    """The signing key from standard input, which is then closed: nothing that runs
+    after this can read it again."""
+    key = sys.stdin.buffer.readline().strip()
+    sys.stdin.close()
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdin = io.StringIO("")
+    return key
+
+
+def signed(key, report):
+    payload = json.dumps(report)
+    return hmac.new(key, payload.encode("utf-8"), hashlib.sha256).hexdigest() + " " + payload
+
+
 def main():
+    key = take_key()
     with open("_examples.json", encoding="utf-8") as f:
         spec = json.load(f)
     report = {"import_error": None, "results": []}
@@ -67,7 +90,7 @@ def main():
         module = load(spec["module"])
     except BaseException as e:  # noqa: BLE001 - any failure to import is the report
         report["import_error"] = "".join(traceback.format_exception_only(type(e), e)).strip()
-        print(json.dumps(report))
+        print(signed(key, report))
         return
     parser = doctest.DocTestParser()
     for index, text in enumerate(spec["examples"]):
@@ -84,7 +107,7 @@ def main():
         else:
             runner.run(test, out=io.StringIO().write, clear_globs=True)
         report["results"].append(runner.rows)
-    print(json.dumps(report))
+    print("\n" + signed(key, report))
 
 
 if __name__ == "__main__":

@@ -2,23 +2,24 @@
 
 Examples are model-written code, and the verdict on a doc rests on what running them
 gives. Code that can reach the process it runs in can forge that verdict (patch
-doctest, register an exit hook that prints a report, end the process early) or read
-the machine (open a file, use a module the source imported). So an example is read
-before it runs, and runs only when every name it uses is one of:
+json.dumps, register an exit hook that prints a report, end the process early) or read
+the machine. Any module leads to the others (`typing.sys`, `dataclasses.builtins`), so
+the rules are an allowlist, read before anything runs. An example may use:
 
 - a name the source defines at its top level (function, class, constant), or the
-  module's own name, with attributes that do not start with "_";
-- a name the example binds itself (assignment, loop, comprehension, lambda);
-- a builtin other than the ones that reach outside the example (open, exec, eval,
-  compile, __import__, globals, locals, vars, getattr, setattr, delattr, input,
-  breakpoint, exit, quit, help, memoryview);
-- a module of PURE_MODULES the example imports (decimal, fractions, datetime, math...),
-  or the module itself.
+  module's own name with such a name after it (`calc.add`);
+- a name the example binds itself (assignment, loop, comprehension, lambda argument);
+- a builtin of ALLOWED_BUILTINS: pure functions on values (len, sorted, round, ...),
+  the built-in types and the exceptions;
+- `import <the module>` or `from <the module> import <its names>`, and nothing else.
 
-Anything else (import os, a dunder, a name the source only imported) refuses the
-example with the reason; it is never run. This is what the examples may do, not a
-sandbox: the sandbox (batch.judging.doc_examples.sandbox) still bounds what the module's
-own code can do.
+And it may not: import anything else, define a function or a class, assign to or
+delete an attribute, use a name or an attribute that starts with "_", or an attribute
+of a frame, a code object, a generator or a traceback (`gi_frame`, `f_back`,
+`tb_frame`), which lead back into the harness. Anything else refuses the example with
+the reason; it is never run. The sandbox (batch.judging.doc_examples.sandbox) still
+bounds what the module's own code can do, and the harness signs its report with a key
+the examples never see, so a report they print is not taken.
 """
 
 from __future__ import annotations
@@ -26,19 +27,22 @@ from __future__ import annotations
 import ast
 import builtins
 import doctest
+import re
 
-PURE_MODULES = frozenset({
-    "math", "cmath", "decimal", "fractions", "statistics", "datetime", "collections",
-    "itertools", "functools", "operator", "string", "textwrap", "re", "enum",
-    "dataclasses", "typing", "json", "random", "numbers", "heapq", "bisect", "array",
-    "copy", "pprint", "calendar", "zoneinfo", "uuid", "unicodedata",
-})
-BLOCKED_BUILTINS = frozenset({
-    "open", "exec", "eval", "compile", "__import__", "globals", "locals", "vars",
-    "getattr", "setattr", "delattr", "input", "breakpoint", "exit", "quit", "help",
-    "memoryview", "__build_class__", "__loader__", "__spec__",
-})
-SAFE_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_")) - BLOCKED_BUILTINS
+ALLOWED_BUILTINS = frozenset({
+    "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr",
+    "complex", "dict", "divmod", "enumerate", "filter", "float", "format", "frozenset",
+    "hash", "hex", "int", "isinstance", "issubclass", "iter", "len", "list", "map", "max",
+    "min", "next", "oct", "ord", "pow", "print", "range", "repr", "reversed", "round",
+    "set", "slice", "sorted", "str", "sum", "tuple", "zip", "Ellipsis", "NotImplemented",
+} | {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)
+     and issubclass(getattr(builtins, n), BaseException) and not n.startswith("_")})
+# attributes of frames, code objects, generators, coroutines and tracebacks: from any
+# of them the harness's own frame, and its locals, are a few steps away
+_INTERNALS = re.compile(r"^(?:f|co|gi|cr|ag|tb)_")
+_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.If,
+               ast.While, ast.With, ast.Try, ast.Assert, ast.Pass, ast.Break,
+               ast.Continue, ast.Delete, ast.Import, ast.ImportFrom)
 
 
 def defined_names(source: str) -> set[str]:
@@ -56,6 +60,11 @@ def defined_names(source: str) -> set[str]:
             for target in targets:
                 out |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
     return {n for n in out if not n.startswith("_")}
+
+
+_WHAT = {ast.FunctionDef: "defines a function", ast.AsyncFunctionDef: "defines a function",
+         ast.ClassDef: "defines a class", ast.Global: "declares a global name",
+         ast.Nonlocal: "declares a global name", ast.Raise: "raises an exception itself"}
 
 
 def _bound_by(tree: ast.AST) -> set[str]:
@@ -87,31 +96,50 @@ class Rules:
             return None  # it cannot run at all: doctest reports that as its result
         bound = set() if bound is None else bound
         for node in ast.walk(tree):
+            if isinstance(node, ast.stmt) and not isinstance(node, _STATEMENTS):
+                return f"it {_WHAT.get(type(node), 'has a ' + type(node).__name__)}"
             if isinstance(node, ast.Import | ast.ImportFrom):
-                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                         else [node.module or ""])
-                for name in names:
-                    root = name.split(".")[0]
-                    if getattr(node, "level", 0) or (root not in PURE_MODULES
-                                                     and root != self.module):
-                        return f"it imports {name or 'a relative module'}"
-            elif isinstance(node, ast.Attribute) and node.attr.startswith("_"):
-                return f"it uses the private attribute .{node.attr}"
-            elif isinstance(node, ast.Global | ast.Nonlocal):
-                return "it declares a global name"
+                refused = self._import_problem(node)
+                if refused:
+                    return refused
+            elif isinstance(node, ast.Attribute):
+                refused = self._attribute_problem(node, bound)
+                if refused:
+                    return refused
+            elif isinstance(node, ast.Await | ast.Yield | ast.YieldFrom):
+                return "it awaits or yields"
         bound |= _bound_by(tree)
-        allowed = self.defined | bound | SAFE_BUILTINS | {self.module}
+        allowed = self.defined | bound | ALLOWED_BUILTINS | {self.module}
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
                 if node.id.startswith("_") and node.id != "_":
                     return f"it uses {node.id}"
                 if node.id not in allowed:
-                    return (f"it uses {node.id}, which is not a name the module defines"
-                            if node.id not in BLOCKED_BUILTINS else f"it calls {node.id}")
-            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                  and node.value.id == self.module and node.value.id not in bound
-                  and node.attr not in self.defined):
-                return f"it uses {self.module}.{node.attr}, which the module does not define"
+                    return (f"it calls {node.id}" if hasattr(builtins, node.id)
+                            else f"it uses {node.id}, which is not a name the module defines")
+        return None
+
+    def _import_problem(self, node: ast.Import | ast.ImportFrom) -> str | None:
+        if isinstance(node, ast.ImportFrom):
+            if node.level or node.module != self.module:
+                return f"it imports {node.module or 'a relative module'}"
+            wrong = [a.name for a in node.names if a.name not in self.defined]
+            return f"it imports {wrong[0]} from {self.module}" if wrong else None
+        for alias in node.names:
+            if alias.name != self.module:
+                return f"it imports {alias.name}"
+        return None
+
+    def _attribute_problem(self, node: ast.Attribute, bound: set[str]) -> str | None:
+        if isinstance(node.ctx, ast.Store | ast.Del):
+            return f"it assigns to the attribute .{node.attr}"
+        if node.attr.startswith("_"):
+            return f"it uses the private attribute .{node.attr}"
+        if _INTERNALS.match(node.attr):
+            return f"it uses .{node.attr}, which reaches into the interpreter"
+        if (isinstance(node.value, ast.Name) and node.value.id == self.module
+                and self.module not in bound and node.attr not in self.defined):
+            return f"it uses {self.module}.{node.attr}, which the module does not define"
         return None
 
     def doctest_problem(self, text: str) -> tuple[str, str] | None:
