@@ -24,7 +24,7 @@ from batch.loop import inbox
 from batch.loop.checking import checklist_of, edit_problems
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
-from batch.run.runner import Batch, BriefResult
+from batch.run.runner import Batch, BriefResult, has_work
 
 
 @dataclass
@@ -245,10 +245,10 @@ def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
         if snapshot.interrupts:
             raise BriefloopError(f"thread {thread_id} is waiting for a person: answer it with "
                                  f"briefloop review answer {thread_id}")
-        if not snapshot.next:
+        if not has_work(snapshot):
             reason = snapshot.values.get("stop_reason", "finished")
             raise BriefloopError(f"thread {thread_id} has finished ({reason})")
-        where = (f"round {snapshot.values.get('round', 0)}, before "
-                 f"{', '.join(snapshot.next)}")
+        step = snapshot.next or tuple(f"the writes of {t.name}" for t in snapshot.tasks)
+        where = f"round {snapshot.values.get('round', 0)}, before {', '.join(step)}"
         batch.runlog.upsert(thread_id, status="running")
         return where, batch.advance(thread_id, None, None)

@@ -52,6 +52,16 @@ class BriefResult:
     error: str = ""
 
 
+def has_work(snapshot: StateSnapshot) -> bool:
+    """The thread's last checkpoint has a step to take: a task still to run, or one that
+    ran and whose writes were saved (put_writes) before the process ended, with no
+    checkpoint after them yet. LangGraph leaves the second out of `next`, and applies
+    its writes when the thread is invoked with None; a thread read as finished there
+    would lose the step (an approval never written out), and one started again from its
+    brief would repeat every round."""
+    return bool(snapshot.tasks)
+
+
 @dataclass
 class BatchSummary:
     results: list[BriefResult] = field(default_factory=list)
@@ -276,7 +286,7 @@ class Batch:
                   existing: dict[str, Any] | None) -> BriefResult:
         cfg = self.config_for(thread_id)
         snapshot = self.graph.get_state(cfg)
-        if snapshot.values.get("stop_reason") and not snapshot.next:
+        if snapshot.values.get("stop_reason") and not has_work(snapshot):
             # Finished in the checkpointer but the run log missed it (a crash between the
             # two): record it, call no model.
             record = self._record_state(thread_id, brief, snapshot.values, 0.0)
@@ -292,7 +302,7 @@ class Batch:
                                      error=None, models=labels)
         # Resume where it stopped; a thread that never got past its start (the disk
         # filled, or the process died, as it began) starts again from the brief.
-        resume = bool(snapshot.next) and snapshot.next != ("__start__",) and \
+        resume = has_work(snapshot) and snapshot.next != ("__start__",) and \
             bool(snapshot.values.get("round"))
         return self.advance(thread_id, brief, None if resume else state,
                             snapshot=snapshot, row=running)
