@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.markup import escape
 
 from batch import config as config_mod
+from batch.cli.terminal import SafeConsole
 from batch.errors import BriefloopError, StoreError
 from batch.outcomes import AWAITING, OUTCOME_ICONS, is_approved
 from batch.run.runner import (
@@ -20,8 +20,8 @@ from batch.run.runner import (
 )
 from batch.store.runlog import store_failure
 
-err = Console(stderr=True)
-out = Console()
+err = SafeConsole(stderr=True)
+out = SafeConsole()
 
 CONFIG_HELP = ("Config file (default: $BRIEFLOOP_CONFIG, else config/briefloop.toml here or "
                "in a folder above).")

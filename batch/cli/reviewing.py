@@ -26,6 +26,7 @@ from batch.cli.base import (
     user_error,
 )
 from batch.cli.stories import print_story
+from batch.cli.terminal import json_for_terminal
 from batch.errors import BriefloopError, one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
@@ -53,7 +54,8 @@ def review_list(ctx: click.Context, as_json: bool) -> None:
     with open_batch(ctx) as batch:
         items = review_mod.list_waiting(batch)
     if as_json:
-        click.echo(json.dumps([i.as_dict() for i in items], indent=2, ensure_ascii=False))
+        click.echo(json_for_terminal(json.dumps([i.as_dict() for i in items], indent=2,
+                                                 ensure_ascii=False)))
         return
     if not items:
         out.print("nothing is waiting for a person")

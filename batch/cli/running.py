@@ -26,6 +26,7 @@ from batch.cli.base import (
     user_error,
 )
 from batch.cli.stories import print_batch
+from batch.cli.terminal import json_for_terminal
 from batch.errors import BriefloopError
 from batch.nightly.job import run_job
 from batch.outcomes import AWAITING, OUTCOME_ORDER, RUN_STATUSES, STOP_REASONS, label
@@ -198,9 +199,9 @@ def runs(ctx: click.Context, as_json: bool, status: str | None, which: str | Non
     if status and batch_row is not None:
         records = [r for r in records if r["status"] == status]
     if as_json:
-        click.echo(json.dumps(records if batch_row is None else
-                              {"batch": batch_row, "runs": records},
-                              indent=2, ensure_ascii=False))
+        click.echo(json_for_terminal(json.dumps(
+            records if batch_row is None else {"batch": batch_row, "runs": records},
+            indent=2, ensure_ascii=False)))
         return
     if batch_row is not None:
         print_batch(batch_row, records)

@@ -1,0 +1,46 @@
+"""What reaches a terminal: text from briefs, drafts, reviewers and file names never
+carries a control character. An escape sequence in a title could clear the screen,
+rewrite what was printed, or plant a link (OSC 8) that reads as something else.
+
+Everything the commands print goes through one of these: the consoles (SafeConsole),
+and JSON (json_for_terminal). Rich's own styling and cursor codes are kept; only the
+text they style is cleaned.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
+
+# C0 controls but newline and tab, DEL and C1, and the bidirectional overrides that
+# make a terminal show text in another order than it is
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """`text` with every control character shown as U+FFFD, so that it is seen, not
+    obeyed."""
+    return _UNSAFE.sub("\ufffd", text)
+
+
+def json_for_terminal(text: str) -> str:
+    """JSON text (json.dumps with ensure_ascii=False) with the control characters JSON
+    leaves as they are (DEL, C1, bidi overrides) written as \\u escapes: the same data,
+    nothing a terminal obeys."""
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class SafeConsole(Console):
+    """A rich Console that cleans the text of everything it renders: strings, tables,
+    Text objects, progress descriptions."""
+
+    def render(self, renderable: RenderableType,
+               options: ConsoleOptions | None = None) -> Iterable[Segment]:
+        for segment in super().render(renderable, options):
+            if segment.control:
+                yield segment  # rich's own cursor moves (a live progress bar)
+            else:
+                yield Segment(for_terminal(segment.text), segment.style)
