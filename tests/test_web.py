@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -296,3 +297,20 @@ def test_a_placeholder_inside_a_link_title_or_an_image_alt_stays_plain_text():
     assert 'title="[FIGURE NEEDED: q3 revenue] x"' in html
     assert 'alt="[FIGURE NEEDED: q3 revenue]"' in html
     assert html.count("<mark") == 2 and html.count('id="ph-1"') == 1  # ids stay unique
+
+
+@pytest.mark.parametrize("field,size", [("edited", 1_000_000), ("edited", 100_001),
+                                        ("name", 5_000), ("notes", 50_000)])
+def test_an_oversized_field_is_refused_quickly_and_changes_nothing(project, settings, field,
+                                                                   size):
+    tid, models = pause(project, settings)
+    action = {"edited": "edit", "name": "approve", "notes": "revise"}[field]
+    data = {"action": action, "name": "di", f"ph:{PH}": "4.2M EUR",
+            field: ("We opened Berlin. " * (size // 18 + 1))[:size]}
+    with client_for(settings, models) as client:
+        started = time.perf_counter()
+        refused = post(client, tid, data)
+        seconds = time.perf_counter() - started
+    assert refused.status_code == 400 and "the limit is" in refused.text
+    assert seconds < 5, seconds  # a 1 MB edit took 26 s of CPU
+    assert still_waiting(settings, tid) and not (project / "output" / "q3.md").exists()

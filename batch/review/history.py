@@ -71,10 +71,21 @@ class Story:
     pruned: bool = False  # earlier rounds' checkpoints are gone (briefloop gc)
 
 
+# Word pairs a block's word-by-word diff may compare (its words before times after):
+# difflib's matcher is quadratic or worse on long texts that repeat themselves, so a
+# block bigger than this is shown rewritten, whole
+WORD_DIFF_BUDGET = 40_000
+_SENTENCE_END = re.compile(r"[.!?:;]['\")\]]*$")
+
+
 def diff(before: str, after: str) -> list[Change]:
     """`after` against `before`, word by word: a rewritten run of words is one deletion
     and one insertion, not an interleave of the two, and a word that only moved to the
-    end of a line is the same word. Kept and inserted text is `after`'s, spaces too."""
+    end of a line is the same word. Kept and inserted text is `after`'s, spaces too.
+
+    Bounded for any two texts: the common start and end are set aside, the rest is
+    matched sentence by sentence, and only the sentences that changed are compared word
+    by word, each block within WORD_DIFF_BUDGET; a bigger block is shown as rewritten."""
     a = [(m.group(1), m.group(0)) for m in _WORD.finditer(before)]
     b = [(m.group(1), m.group(0)) for m in _WORD.finditer(after)]
     out: list[Change] = []
@@ -88,19 +99,57 @@ def diff(before: str, after: str) -> list[Change]:
         else:
             out.append(Change(op, text))
 
+    def words(i1: int, i2: int, j1: int, j2: int) -> None:
+        if (i2 - i1) * (j2 - j1) > WORD_DIFF_BUDGET:
+            add("-", a[i1:i2])
+            add("+", b[j1:j2])
+            return
+        matcher = difflib.SequenceMatcher(None, [w for w, _ in a[i1:i2]],
+                                          [w for w, _ in b[j1:j2]], autojunk=False)
+        for tag, x1, x2, y1, y2 in matcher.get_opcodes():
+            if tag == "equal":
+                add("=", b[j1 + y1:j1 + y2])
+                continue
+            if tag in ("delete", "replace"):
+                add("-", a[i1 + x1:i1 + x2])
+            if tag in ("insert", "replace"):
+                add("+", b[j1 + y1:j1 + y2])
+
     lead = after[:len(after) - len(after.lstrip())]
     if lead:
         out.append(Change("=", lead))
-    matcher = difflib.SequenceMatcher(None, [w for w, _ in a], [w for w, _ in b],
-                                      autojunk=False)
+    start = 0
+    while start < min(len(a), len(b)) and a[start][0] == b[start][0]:
+        start += 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end][0] == b[-1 - end][0]:
+        end += 1
+    add("=", b[:start])
+    sa, sb = _sentences(a, start, len(a) - end), _sentences(b, start, len(b) - end)
+    matcher = difflib.SequenceMatcher(None, [key for key, _, _ in sa],
+                                      [key for key, _, _ in sb], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        a1 = sa[i1][1] if i1 < len(sa) else len(a) - end
+        a2 = sa[i2 - 1][2] if i2 > i1 else a1
+        b1 = sb[j1][1] if j1 < len(sb) else len(b) - end
+        b2 = sb[j2 - 1][2] if j2 > j1 else b1
         if tag == "equal":
-            add("=", b[j1:j2])
-            continue
-        if tag in ("delete", "replace"):
-            add("-", a[i1:i2])
-        if tag in ("insert", "replace"):
-            add("+", b[j1:j2])
+            add("=", b[b1:b2])
+        else:
+            words(a1, a2, b1, b2)
+    add("=", b[len(b) - end:])
+    return out
+
+
+def _sentences(tokens: list[tuple[str, str]], start: int, stop: int
+               ) -> list[tuple[str, int, int]]:
+    """The sentences of tokens[start:stop]: (their words, first index, end index)."""
+    out: list[tuple[str, int, int]] = []
+    first = start
+    for i in range(start, stop):
+        if _SENTENCE_END.search(tokens[i][0]) or "\n" in tokens[i][1] or i == stop - 1:
+            out.append((" ".join(w for w, _ in tokens[first:i + 1]), first, i + 1))
+            first = i + 1
     return out
 
 

@@ -166,6 +166,27 @@ def findings_for(batch: Batch, thread_id: str, text: str,
     return edit_problems(batch.snapshot(thread_id).values, text, answers)
 
 
+# What a person's answer may hold, from the CLI or a link holder's form: every check
+# and the story's diff run over an edited text, so its size is what their cost follows
+MAX_EDITED_CHARS = 100_000
+MAX_NOTE_CHARS = 4_000
+MAX_NAME_CHARS = 200
+
+
+def _within_limits(answers: dict[str, str], text: str | None, by: str | None,
+                   edited: str | None, override: str | None) -> None:
+    limits = [("the edited text", edited, MAX_EDITED_CHARS),
+              ("the reason or notes", text, MAX_NOTE_CHARS),
+              ("the override reason", override, MAX_NOTE_CHARS),
+              ("the name", by, MAX_NAME_CHARS)]
+    limits += [(f"the value of {key[:60]!r}", value, MAX_NOTE_CHARS)
+               for key, value in answers.items()]
+    for what, value, limit in limits:
+        if value is not None and len(value) > limit:
+            raise BriefloopError(f"{what} is {len(value):,} characters; the limit is "
+                                 f"{limit:,}")
+
+
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
            text: str | None = None, by: str | None = None, wait: float = 10.0,
            edited: str | None = None, override: str | None = None) -> BriefResult:
@@ -177,6 +198,7 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
     # argv and files can carry lone surrogates (undecodable bytes): never into the text
     answers, text, by = encodable(answers), encodable(text), encodable(by)
     edited, override = encodable(edited), encodable(override)
+    _within_limits(answers, text, by, edited, override)
     if edited is not None and decision != "approve":
         raise BriefloopError("an edited text goes with approve")
     if edited is not None and not edited.strip():
