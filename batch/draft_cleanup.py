@@ -100,14 +100,15 @@ def strip_fence_tags(text: str) -> str:
     return FENCE_TAG.sub("", text).strip() + "\n"
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\ud800-\udfff\x00]")
 
 
 def encodable(value: Any) -> Any:
     """`value` with every lone surrogate (a JSON "\\ud800" escape, a YAML "\\ud800")
-    replaced by U+FFFD: no UTF-8 file, database or sheet can store one."""
+    and every NUL replaced by U+FFFD: no UTF-8 file, database or sheet can store the
+    first, and PostgreSQL refuses the second in text."""
     if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value)
+        return _UNSTORABLE.sub("\ufffd", value)
     if isinstance(value, dict):
         return {encodable(k): encodable(v) for k, v in value.items()}
     if isinstance(value, list):

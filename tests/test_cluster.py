@@ -377,3 +377,27 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
         assert "4.2 million euros" in text.read_text() and "NEEDED" not in text.read_text()
         # which server answered each call is on the record
         assert record["hosts"] == [f"writer@{server.base_url}", f"critic@{server.base_url}"]
+
+
+@pytest.mark.parametrize("cell", ["title", "brief"])
+def test_a_brief_the_database_cannot_store_is_counted_and_named(cell, project, pg_dsn,
+                                                                redis_url, workers):
+    # A NUL, which PostgreSQL refuses in text, in one row of a sheet: every row is
+    # counted in its batch, and the batch is not "ok" with the row missing.
+    sheet = project / "sheet.csv"
+    rows_ = [["id", "title", "brief"]]
+    rows_ += [[f"memo-{i}", "Memo", "The office is closed on Friday."] for i in range(3)]
+    bad = ["nul", "Memo", "The office is closed on Friday."]
+    bad[1 if cell == "title" else 2] = bad[1 if cell == "title" else 2] + "\x00 x"
+    rows_.append(bad)
+    sheet.write_text("\n".join(",".join(r) for r in rows_) + "\n", encoding="utf-8")
+    with FakeOllama(default=UNIVERSAL, latency=0.02) as server:
+        cfg = cluster_config(project, server, pg_dsn, redis_url)
+        workers(cfg)
+        summary = run_job(config_mod.load(cfg, environ={}), sheet)
+        row = wait_done(cfg, summary.batch_id)
+    counts = row["counts"]
+    assert sum(counts.values()) == 4, (row, summary.results)
+    runs = {r[0]: r[1] for r in rows(pg_dsn, "SELECT brief_id, status FROM runs")}
+    assert set(runs) == {"memo-0", "memo-1", "memo-2", "nul"}, runs
+    assert all(s == "finished" for s in runs.values()), runs

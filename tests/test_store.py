@@ -840,3 +840,21 @@ def test_prune_on_postgres_keeps_each_finished_threads_final_state(project: Path
         store.runlog.upsert("t2", ended_at=datetime.now(UTC).isoformat(timespec="seconds"))
         assert prune(settings, keep_days=30, store=store).threads == 1
         assert checkpoints()["t2"] == 1 and checkpoints()["t1"] == 1
+
+
+@pytest.mark.parametrize("state,counted", [("failed", "error"), ("done", "unrecorded")])
+def test_a_queued_thread_without_a_run_row_is_counted_and_fails_its_batch(runlog: RunLog,
+                                                                         state, counted):
+    # its record could not be written (the database refused it): the batch still counts
+    # it, by name, and is not "ok"
+    ledger = Ledger(runlog, stale_after=60)
+    batch_id = runlog.batch_started("briefs", status="enqueueing")
+    for thread in ("t1", "t2"):
+        assert ledger.claim(thread, batch_id, "brief")
+    runlog.upsert("t1", brief_id="a", status="finished", stop_reason="approved")
+    ledger.batch_enqueued(batch_id, {"queued": 2})
+    ledger.set("t1", "done")
+    ledger.set("t2", state)
+    assert ledger.close_batch_if_done(batch_id)
+    row = runlog.batch(batch_id)
+    assert row["counts"] == {"approved": 1, counted: 1} and row["status"] == "failed"

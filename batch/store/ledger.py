@@ -119,13 +119,20 @@ class Ledger:
             ).scalar_one())
 
     def outcomes(self, batch_id: int) -> Counter:
-        """How the batch's queued threads ended, by the run log's stop reason."""
-        query = (sa.select(runs.c.stop_reason, sa.func.count())
-                 .select_from(tasks.join(runs, runs.c.thread_id == tasks.c.thread_id))
+        """How the batch's queued threads ended, by the run log's stop reason. A thread
+        with no run-log row (its record could not be written) is still counted: as an
+        error when its task failed, else as "unrecorded", which fails the batch too."""
+        reason = sa.func.coalesce(
+            runs.c.stop_reason,
+            sa.case((runs.c.thread_id.is_(None),
+                     sa.case((tasks.c.state == "failed", "error"), else_="unrecorded")),
+                    else_="unknown"))
+        query = (sa.select(reason, sa.func.count())
+                 .select_from(tasks.outerjoin(runs, runs.c.thread_id == tasks.c.thread_id))
                  .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
-                 .group_by(runs.c.stop_reason))
+                 .group_by(reason))
         with self.engine.connect() as conn:
-            return Counter({reason or "unknown": n for reason, n in conn.execute(query)})
+            return Counter({r: n for r, n in conn.execute(query)})
 
     def close_batch_if_done(self, batch_id: int) -> bool:
         """Close the batch when none of its threads is queued or running and its
@@ -138,7 +145,7 @@ class Ledger:
         counts = Counter(row["counts"])
         counts.pop("queued", None)
         counts.update(self.outcomes(batch_id))
-        status = "failed" if counts.get("error") else "ok"
+        status = "failed" if counts.get("error") or counts.get("unrecorded") else "ok"
         return self.runlog.batch_finished(batch_id, status, dict(counts), only_open=True)
 
     def batch_enqueued(self, batch_id: int, counts: dict[str, int]) -> None:

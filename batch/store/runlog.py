@@ -24,6 +24,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from batch.config import mask_credentials
+from batch.draft_cleanup import encodable
 from batch.errors import StoreError
 from batch.store.schema import (
     RUN_COLUMN_DOCS,
@@ -211,7 +212,9 @@ class RunLog:
         unknown = set(fields) - {*FIELDS, "batch_id"}
         if unknown:
             raise KeyError(f"unknown run fields: {sorted(unknown)}")
-        values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else v
+        # whatever a field holds (a model's answer, an error's message), the database
+        # can store it: a NUL in text would make PostgreSQL refuse the whole row
+        values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else encodable(v)
                   for k, v in fields.items()}
         values["updated_at"] = now()
         update = (sa.update(runs).where(runs.c.thread_id == thread_id)
