@@ -116,6 +116,10 @@ def postgres_dsn(dsn: str) -> str:
         raise ValueError(f"{shown!r} is not a postgresql://user@host/database URL")
     if not parts.path.strip("/"):
         raise ValueError(f"{shown!r} names no database (postgresql://user@host/DATABASE)")
+    try:
+        parts.port  # noqa: B018 - raises for a port that is not a number, or out of range
+    except ValueError:
+        raise ValueError(f"{shown!r}: the port is not a number from 1 to 65535") from None
     if parts.netloc.count("@") > 1:
         # libpq would take what follows the first @ as the host, and name it in its errors
         raise ValueError(f"{shown!r}: the user or password holds an '@': write it as %40")

@@ -83,6 +83,7 @@ _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTAL
 
 
 MAX_YAML_DEPTH = 32
+MAX_WORDS = 100_000  # a length limit beyond any text this tool writes
 MAX_FRONT_MATTER_BYTES = 16_384
 
 
@@ -142,8 +143,9 @@ def _word_limit(data: dict, key: str) -> int | None:
     value = data.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WORDS:
+        raise ValueError(f"{key} must be a whole number from 1 to {MAX_WORDS:,}, "
+                         f"got {str(value)[:20]!r}")
     return value
 
 

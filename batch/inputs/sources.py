@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from batch.errors import BriefloopError
+from batch.errors import BriefloopError, one_line
 from batch.inputs.briefs import (
     CONTROL_CHARS,
+    MAX_WORDS,
     BadBrief,
     Brief,
     brief_from_fields,
@@ -61,8 +62,8 @@ def _int_or_none(value: str, column: str) -> int | None:
         number = int(value)
     except ValueError:
         raise ValueError(f"{column} must be a whole number, got {value!r}") from None
-    if number < 1:
-        raise ValueError(f"{column} must be positive, got {number}")
+    if not 1 <= number <= MAX_WORDS:
+        raise ValueError(f"{column} must be from 1 to {MAX_WORDS:,}, got {value:.20}")
     return number
 
 
@@ -170,7 +171,9 @@ def read_xlsx_rows(path: Path, worksheet: str | None) -> list[list[Any]]:
     try:
         wb = load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, ValueError) as e:
-        raise BriefloopError(f"{path}: cannot open as a workbook: {e}") from None
+        raise BriefloopError(f"{path}: cannot open as a workbook: {one_line(e)}") from None
+    except Exception as e:  # noqa: BLE001 - broken XML inside: the file's one-line error
+        raise BriefloopError(f"{path}: cannot open as a workbook: {one_line(e)}") from None
     try:
         if worksheet is None:
             ws = wb.worksheets[0]
@@ -179,7 +182,12 @@ def read_xlsx_rows(path: Path, worksheet: str | None) -> list[list[Any]]:
         else:
             raise BriefloopError(f"{path}: no worksheet {worksheet!r} "
                                  f"(it has: {', '.join(wb.sheetnames)})")
+        # read-only workbooks parse their sheets' XML as the rows are read
         return [list(r) for r in ws.iter_rows(values_only=True)]
+    except BriefloopError:
+        raise
+    except Exception as e:  # noqa: BLE001 - broken XML, a bad cell: the file's error
+        raise BriefloopError(f"{path}: cannot read the workbook: {one_line(e)}") from None
     finally:
         wb.close()
 

@@ -147,6 +147,10 @@ def sqlite_engine(path: Path) -> sa.Engine:
     return engine
 
 
+# batches.id is an INTEGER: 32 bits in PostgreSQL
+MAX_BATCH_ID = 2**31 - 1
+
+
 class RunLog:
     """The run log over a SQLite file (a path) or any SQLAlchemy engine (PostgreSQL)."""
 
@@ -339,9 +343,12 @@ class RunLog:
         if which == "last":
             found = self._batch_rows(sa.select(batches).order_by(batches.c.id.desc()).limit(1))
             return found[0] if found else None
-        return self.batch(int(which)) if which.isdigit() else None
+        # ASCII digits only: Python reads "١" (Arabic-Indic one) as 1
+        return self.batch(int(which)) if which.isascii() and which.isdigit() else None
 
     def batch(self, batch_id: int) -> dict[str, Any] | None:
+        if not 0 < batch_id <= MAX_BATCH_ID:  # no such batch; the driver would overflow
+            return None
         found = self._batch_rows(sa.select(batches).where(batches.c.id == batch_id))
         return found[0] if found else None
 
