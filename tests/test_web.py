@@ -314,3 +314,71 @@ def test_an_oversized_field_is_refused_quickly_and_changes_nothing(project, sett
     assert refused.status_code == 400 and "the limit is" in refused.text
     assert seconds < 5, seconds  # a 1 MB edit took 26 s of CPU
     assert still_waiting(settings, tid) and not (project / "output" / "q3.md").exists()
+
+
+@pytest.mark.parametrize("scheme,secure", [("https", True), ("http", False)])
+def test_every_cookie_is_secure_behind_https(project, settings, scheme, secure):
+    tid, models = pause(project, settings)
+    token = "t" * 24
+    app = web.create_app(settings, models=models, strict=True, token=token)
+    with TestClient(app, base_url=f"{scheme}://testserver") as client:
+        swap = client.get(f"/?token={token}", follow_redirects=False)
+        page = client.get(f"/thread/{tid}")
+        done = client.post(f"/thread/{tid}", data={
+            "csrf": csrf_of(page.text), "action": "approve", f"ph:{PH}": "4.2M EUR",
+            "name": "di"}, follow_redirects=False)
+    set_cookies = [h for r in (swap, page, done)
+                   for k, h in r.headers.multi_items() if k == "set-cookie"]
+    names = {h.split("=", 1)[0] for h in set_cookies}
+    assert {"briefloop_token", "briefloop_csrf", "briefloop_flash"} <= names, set_cookies
+    for header in set_cookies:
+        assert ("; secure" in header.lower()) is secure, header
+
+
+@pytest.mark.parametrize("token,ok", [(None, False), ("short-token", False),
+                                      ("x" * 15, False), ("x" * 16, True)])
+def test_a_page_other_machines_reach_needs_a_long_token(project, monkeypatch, token, ok):
+    from click.testing import CliRunner
+
+    from batch.cli import cli
+
+    served = []
+    monkeypatch.setattr(web, "serve", lambda *a, **k: served.append(k))
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n')
+    args = ["--config", str(cfg), "review", "serve", "--host", "0.0.0.0"]
+    result = CliRunner().invoke(cli, args + (["--token", token] if token else []),
+                                env={"BRIEFLOOP_REVIEW_TOKEN": ""})
+    assert (result.exit_code == 0) is ok, result.output
+    assert bool(served) is ok
+    if token and not ok:
+        assert "at least 16 characters" in result.output
+
+
+@pytest.mark.parametrize("draft", [
+    "See [{ph}](https://example.com/form) today.",                # the placeholder is the text
+    "See [the form for {ph}](https://example.com/form) and {ph} below.",
+    "<https://example.com/> then [**{ph}**](https://e.example/x)",
+])
+def test_a_placeholder_inside_a_link_renders_without_nested_anchors(draft):
+    from html.parser import HTMLParser
+
+    ph = "[URL NEEDED: form link]"
+    html = str(render.render_draft(draft.format(ph=ph), [ph]))
+
+    class Nesting(HTMLParser):
+        depth, deepest = 0, 0
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                self.depth += 1
+                self.deepest = max(self.deepest, self.depth)
+
+        def handle_endtag(self, tag):
+            if tag == "a":
+                self.depth -= 1
+
+    parser = Nesting()
+    parser.feed(html)
+    assert parser.deepest == 1 and parser.depth == 0, html
+    assert 'class="ph"' in html and "URL NEEDED: form link" in html

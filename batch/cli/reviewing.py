@@ -36,6 +36,9 @@ from batch.run.runner import (
     Batch,
 )
 
+# a token other machines can try: long enough that guessing it is out of reach
+MIN_TOKEN_CHARS = 16
+
 
 def highlight_placeholders(text: str) -> str:
     return ph.PATTERN.sub(lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text))
@@ -274,6 +277,10 @@ def review_serve(ctx: click.Context, host: str, port: int, token: str | None) ->
     if not config_mod.is_loopback(host) and not token:
         raise UserError(f"the review page would be reachable from other machines on {host}: "
                         f"give --token (or $BRIEFLOOP_REVIEW_TOKEN), or bind to 127.0.0.1")
+    if not config_mod.is_loopback(host) and len(token or "") < MIN_TOKEN_CHARS:
+        raise UserError(f"a token that guards a page other machines reach needs at least "
+                        f"{MIN_TOKEN_CHARS} characters (`python -c \"import secrets; "
+                        f"print(secrets.token_urlsafe())\"` makes one)")
     where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     out.print(escape(f"review page on {where}" + ("?token=..." if token else "")
                      + " (Ctrl-C stops it)"), highlight=False)

@@ -51,7 +51,8 @@ class Guard(BaseHTTPMiddleware):
                 response: Response = RedirectResponse(_without(request, "token"),
                                                       status_code=303)
                 response.set_cookie(TOKEN_COOKIE, self.token, httponly=True,
-                                    samesite="strict", path="/")
+                                    samesite="strict", path="/",
+                                    secure=request.url.scheme == "https")
                 return with_headers(response)
             cookie = request.cookies.get(TOKEN_COOKIE, "")
             if not hmac.compare_digest(cookie.encode(), self.token.encode()):
@@ -67,7 +68,8 @@ class Guard(BaseHTTPMiddleware):
         request.state.csrf_fresh = fresh is not None
         response = await call_next(request)
         if fresh is not None:
-            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/")
+            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/",
+                                secure=request.url.scheme == "https")
         return with_headers(response)
 
     async def _scoped(self, request: Request) -> str | Response:

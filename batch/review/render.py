@@ -38,12 +38,15 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
     pattern = re.compile("|".join(re.escape(m) for m in found))
     seen: set[str] = set()
 
+    in_link = 0  # inside a link's text, a mark holds no link of its own: no nested <a>
+
     def mark(m: re.Match) -> str:
         number, placeholder = found[m.group(0)]
         first = m.group(0) not in seen
         seen.add(m.group(0))
-        return str(Markup('<mark class="ph"{id}><a href="#field-{n}">{text}<sup>{n}</sup>'
-                          '</a></mark>').format(
+        inner = ('{text}<sup>{n}</sup>' if in_link else
+                 '<a href="#field-{n}">{text}<sup>{n}</sup></a>')
+        return str(Markup('<mark class="ph"{id}>' + inner + '</mark>').format(
             n=number, text=placeholder,
             id=Markup(' id="ph-{}"').format(number) if first else ""))
 
@@ -51,6 +54,10 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
     for piece in re.split(r"(<[^>]*>)", html):
         if piece.startswith("<"):
             piece = pattern.sub(lambda m: str(escape(found[m.group(0)][1])), piece)
+            if re.match(r"<a[\s>]", piece):
+                in_link += 1
+            elif piece.startswith("</a"):
+                in_link = max(0, in_link - 1)
         else:
             piece = pattern.sub(mark, piece)
         out.append(piece)

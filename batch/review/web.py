@@ -276,7 +276,7 @@ def create_app(settings: Settings, *, token: str | None = None,
         target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
-                            path="/", max_age=120)
+                            path="/", max_age=120, secure=request.url.scheme == "https")
         return response
 
     middleware = [Middleware(Guard, token=token, link_secret=link_secret)]
