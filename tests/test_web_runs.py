@@ -252,3 +252,16 @@ def test_a_diff_is_escaped_like_everything_else():
     html = str(changes_html(diff("Hello <b>there</b>.", "Hello <script>alert(1)</script>.")))
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<del>&lt;b&gt;there&lt;/b&gt;.</del>" in html and html.count("<ins>") == 1
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8765", "http://localhost:8765/",
+                                 "http://[::1]:8765"])
+def test_a_link_to_a_page_served_with_a_token_is_signed_on_loopback_too(project, url):
+    s = make_settings(project, **{"notify.review_url": url})
+    with Batch(s) as batch:
+        secret = batch.runlog.secret(links.SECRET_NAME)
+        plain = links.linker(s, batch.runlog, environ={})("t-1")
+        signed = links.linker(s, batch.runlog,
+                              environ={"BRIEFLOOP_REVIEW_TOKEN": "x" * 20})("t-1")
+    assert "?link=" not in plain
+    assert links.problem(secret, "t-1", signed.split("?link=")[1]) is None

@@ -264,7 +264,7 @@ def read_edit(batch: Batch, thread: str, source: str) -> str:
               help="Address to listen on; anything but loopback needs --token.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
               help="Port to listen on.")
-@click.option("--token", envvar="BRIEFLOOP_REVIEW_TOKEN",
+@click.option("--token", envvar=config_mod.ENV_REVIEW_TOKEN,
               help="Required to open the page (once as ?token=...; then a cookie). "
                    "Default: $BRIEFLOOP_REVIEW_TOKEN.")
 @click.pass_context

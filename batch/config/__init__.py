@@ -40,6 +40,7 @@ from batch.config.values import (
     ENV_CONFIG_PATH,
     ENV_NOT_KEYS,
     ENV_PREFIX,
+    ENV_REVIEW_TOKEN,
     describe,
     http_url,
     is_loopback,
@@ -51,7 +52,8 @@ from batch.config.values import (
 from batch.errors import ConfigError
 
 __all__ = [
-    "DEFAULT_CONFIG", "ENV_CONFIG_PATH", "ENV_NOT_KEYS", "ENV_PREFIX", "Cluster", "Google",
+    "DEFAULT_CONFIG", "ENV_CONFIG_PATH", "ENV_NOT_KEYS", "ENV_PREFIX", "ENV_REVIEW_TOKEN",
+    "Cluster", "Google",
     "GoogleRetry", "GSheetLog", "Log", "Loop", "Models", "ModelSettings", "Notify",
     "OllamaHost", "Paths", "Retention", "Retry", "Run", "Schedule", "ScheduleJob",
     "Settings", "Store", "env_overrides", "find_config", "http_url", "is_loopback",

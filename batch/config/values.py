@@ -19,7 +19,8 @@ ENV_PREFIX = "BRIEFLOOP_"
 # Not config keys: the config file itself, who answers reviews, the review page's token
 # (the command line's --reviewer and --token).
 ENV_CONFIG_PATH = "BRIEFLOOP_CONFIG"
-ENV_NOT_KEYS = {ENV_CONFIG_PATH, "BRIEFLOOP_REVIEWER", "BRIEFLOOP_REVIEW_TOKEN"}
+ENV_REVIEW_TOKEN = "BRIEFLOOP_REVIEW_TOKEN"
+ENV_NOT_KEYS = {ENV_CONFIG_PATH, "BRIEFLOOP_REVIEWER", ENV_REVIEW_TOKEN}
 
 
 def mask_credentials(url: str) -> str:

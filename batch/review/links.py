@@ -13,11 +13,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from urllib.parse import quote, urlsplit
 
-from batch.config import Settings, is_loopback
+from batch.config import ENV_REVIEW_TOKEN, Settings, is_loopback
 from batch.store.runlog import RunLog
 
 SECRET_NAME = "review-link"
@@ -55,23 +56,30 @@ def problem(secret: bytes, thread_id: str, token: str, now: float | None = None)
 
 
 def thread_url(review_url: str, thread_id: str, secret: bytes, days: float,
-               now: float | None = None) -> str:
+               now: float | None = None, token_needed: bool = False) -> str:
     """The address of `thread_id`'s page on the review page at `review_url`, with a
-    scoped token unless the page is on this machine (where it needs none)."""
+    scoped token unless the page is on this machine and asks for no token (a page on
+    loopback may still be served with one, or behind a proxy that needs it)."""
     url = f"{review_url.rstrip('/')}/thread/{quote(thread_id, safe='')}"
     host = urlsplit(review_url).hostname or ""
-    if is_loopback(host):
+    if is_loopback(host) and not token_needed:
         return url
     expires = int((time.time() if now is None else now) + days * 86400)
     return f"{url}?{LINK_PARAM}={sign(secret, thread_id, expires)}"
 
 
-def linker(settings: Settings, runlog: RunLog) -> Callable[[str], str] | None:
+def linker(settings: Settings, runlog: RunLog,
+           environ: Mapping[str, str] | None = None) -> Callable[[str], str] | None:
     """thread id -> the link the message gives it; None when the message links no
-    thread: no `notify.review_url`, `notify.thread_links` off, or a Google sheet there."""
+    thread: no `notify.review_url`, `notify.thread_links` off, or a Google sheet there.
+    Where the review page is served with a token ($BRIEFLOOP_REVIEW_TOKEN), every link
+    is signed, on loopback too: an unsigned one would open nothing."""
     url = settings.notify.review_url.strip()
     if not url or not settings.notify.thread_links or \
             (urlsplit(url).hostname or "").endswith("docs.google.com"):
         return None
     secret, days = runlog.secret(SECRET_NAME), settings.notify.link_days
-    return lambda thread_id: thread_url(url, thread_id, secret, days)
+    env = os.environ if environ is None else environ
+    token_needed = bool(env.get(ENV_REVIEW_TOKEN, "").strip())
+    return lambda thread_id: thread_url(url, thread_id, secret, days,
+                                        token_needed=token_needed)
