@@ -42,7 +42,7 @@ def test_source_file_becomes_documentation_task(tmp_path):
     ("latin1.md", "caf\xe9".encode("latin-1"), "not UTF-8"),
     ("badfm.md", b"---\nid: [unclosed\n---\nbody", "front matter does not parse"),
     ("unknownkey.md", b"---\nidd: x\n---\nbody", "unknown front matter key"),
-    ("limits.md", b"---\nmax_words: lots\n---\nbody", "max_words must be a positive"),
+    ("limits.md", b"---\nmax_words: lots\n---\nbody", "max_words must be a whole number"),
     ("nobody.md", b"---\nid: x\n---\n", "no text"),
     ("big.md", b"x" * 20_000, "too large"),
     ("listid.md", b"---\nid: [a, b]\n---\nbody", "id must be text or a number"),
