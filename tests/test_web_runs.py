@@ -265,3 +265,20 @@ def test_a_link_to_a_page_served_with_a_token_is_signed_on_loopback_too(project,
                               environ={"BRIEFLOOP_REVIEW_TOKEN": "x" * 20})("t-1")
     assert "?link=" not in plain
     assert links.problem(secret, "t-1", signed.split("?link=")[1]) is None
+
+
+@pytest.mark.parametrize("which", ["99999999999999999999", "2147483648", "١", "１"])
+def test_a_batch_id_out_of_range_or_not_ascii_is_no_such_batch_page_and_cli(project, which):
+    from click.testing import CliRunner
+
+    from batch.cli import cli
+
+    s, _, models = night(project)  # batch 1 exists: "١" must not be read as it
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get(f"/runs/{which}")
+    assert page.status_code == 404, page.status_code
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "runs", "--batch", which])
+    assert result.exit_code == 2 and "no batch" in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
