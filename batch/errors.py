@@ -3,6 +3,8 @@
     BriefloopError              meant for a person: the CLI prints the message, no traceback
     ├── ConfigError             bad or missing configuration (exit code 2)
     ├── InputError              one brief cannot be used; the batch records it and goes on
+    ├── SourceError             the source given is not one (no such path, not a folder,
+    │                           sheet or brief): a usage mistake, found before a batch starts
     ├── ModelFileError          the embedded model file is missing or fails its sha256 check
     ├── SinkError               a spreadsheet view could not be written; rows stay pending
     ├── OutputError             a finished text could not be written (disk full, permissions)
@@ -33,6 +35,10 @@ class ConfigError(BriefloopError):
 
 class InputError(BriefloopError):
     """One brief cannot be used (the batch records it and goes on)."""
+
+
+class SourceError(BriefloopError):
+    """The source given is not one: no batch is recorded for it."""
 
 
 class ModelFileError(BriefloopError):

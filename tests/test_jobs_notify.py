@@ -44,12 +44,37 @@ def test_a_failed_delivery_is_a_warning_not_a_failed_batch(project):
     assert any("notification" in w and "failed" in w for w in summary.warnings)
 
 
-def test_a_batch_that_fails_as_a_whole_is_announced(project, webhook):
+def test_a_scheduled_batch_whose_source_is_gone_is_announced(project, webhook):
     from batch.errors import BriefloopError
 
     url, received = webhook
     s = make_settings(project, **{"notify.webhook_url": url})
     with pytest.raises(BriefloopError):
-        run_job(s, project / "no-such-folder", models={"writer": None, "critic": None})
+        run_job(s, project / "no-such-folder", models={"writer": None, "critic": None},
+                job="nightly")
     [message] = received
     assert "the whole batch" in message["text"] and "no-such-folder" in message["text"]
+
+
+@pytest.mark.parametrize("source", ["no-such-folder", "notes.pdf", "briefs/sub"])
+def test_a_usage_mistake_by_hand_records_no_batch_and_sends_nothing(project, webhook,
+                                                                   source):
+    from click.testing import CliRunner
+
+    from batch.cli import cli
+    from batch.run.runner import Batch
+
+    url, received = webhook
+    (project / "notes.pdf").write_bytes(b"%PDF-1.4")
+    cfg = project / "briefloop.toml"
+    cfg.write_text(f'[paths]\nroot = "."\n[notify]\nwebhook_url = "{url}"\n')
+    if source == "briefs/sub":
+        import os
+
+        os.mkfifo(project / "briefs" / "sub")
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "run", str(project / source)])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert received == []
+    with Batch(make_settings(project)) as batch:
+        assert batch.runlog.resolve_batch("last") is None

@@ -138,3 +138,32 @@ def test_a_row_id_with_a_line_break_is_refused_and_never_printed_raw(tmp_path):
     bad, good = scan_source(str(path), 10_000).briefs
     assert isinstance(bad, BadBrief) and bad.id == "row-2" and "line break" in bad.reason
     assert "\n" not in bad.reason and good.id == "ok"
+
+
+def test_one_brief_file_is_a_batch_of_one(project):
+    from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+    write_brief(project, "a.md", "Office closed Friday from 15:00.", id="a")
+    write_brief(project, "b.md", "Office closed Monday.", id="b")
+    good = "The office is closed on Friday from 15:00."
+    models = {"writer": ScriptedModel([writer_answer(good)]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    summary = run_job(make_settings(project), project / "briefs" / "a.md", models=models,
+                      strict=True)
+    assert [(r.brief_id, r.outcome) for r in summary.results] == [("a", "approved")]
+    assert (project / "output" / "a.md").exists()
+    assert not (project / "output" / "b.md").exists()
+
+
+@pytest.mark.parametrize("name,target", [("out.md", "outside.md"), ("loop.md", "loop.md")])
+def test_one_brief_file_that_is_a_link_out_or_a_loop_is_its_error(tmp_path, name, target):
+    (tmp_path / "briefs").mkdir()
+    (tmp_path / "outside.md").write_text("Write a memo.\n")
+    link = tmp_path / "briefs" / name
+    link.symlink_to(tmp_path / target if target == "outside.md" else link)
+    if target == "outside.md":
+        [found] = scan_source(str(link), 100_000).briefs
+        assert isinstance(found, BadBrief) and "outside" in found.reason
+    else:  # a link to itself is no file at all: the source given is none
+        with pytest.raises(BriefloopError, match="no such"):
+            scan_source(str(link), 100_000)

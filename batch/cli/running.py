@@ -103,8 +103,10 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
         output_dir: str | None, debug: bool, wait_seconds: float | None) -> None:
     """Run every brief in SOURCE through the writer-critic loop.
 
-    SOURCE is a folder of briefs, a .csv or .xlsx file with one brief per row
-    ('file.xlsx#Worksheet' for a named worksheet), or gsheet://KEY/WORKSHEET.
+    SOURCE is a folder of briefs, one brief file (.md, .txt, or a source file to
+    document), a .csv or .xlsx file with one brief per row ('file.xlsx#Worksheet' for
+    a named worksheet), or gsheet://KEY/WORKSHEET. A SOURCE that is none of these is a
+    usage error: no batch is recorded and no message sent.
 
     Finished briefs are skipped, interrupted ones resume, briefs waiting for a person
     stay waiting. Exit code 0 when no brief ended in error, 1 otherwise, 2 for usage or

@@ -277,31 +277,38 @@ def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
         if path.name.startswith("."):
             skipped.append(f"{path.name} (hidden)")
             continue
-        suffix = suffix_of(path)
-        if suffix not in BRIEF_SUFFIXES | SOURCE_SUFFIXES:
+        if suffix_of(path) not in BRIEF_SUFFIXES | SOURCE_SUFFIXES:
             skipped.append(path.name)
             continue
-        try:
-            real = path.resolve(strict=True)
-        except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop, on 3.11
-            out.append(BadBrief(id=path.stem, origin=str(path), reason=f"cannot read: {e}"))
-            continue
-        if real.parent != folder and folder not in real.parents:
-            out.append(BadBrief(id=path.stem, origin=str(path),
-                                reason=f"symlink to {real}, outside the brief folder"))
-            continue
-        try:
-            brief = load_brief_file(path, max_bytes)
-        except ValueError as e:
-            out.append(BadBrief(id=path.stem, origin=str(path), reason=str(e)))
-            continue
-        except Exception as e:  # noqa: BLE001 - whatever one file does is that file's error
-            out.append(BadBrief(id=path.stem, origin=str(path), reason=one_line(e)))
-            continue
-        if brief.id in seen:
+        brief = scan_file(path, folder, max_bytes)
+        if isinstance(brief, Brief) and brief.id in seen:
             reason = f"duplicate id {brief.id!r} (also used by {seen[brief.id]})"
             out.append(BadBrief(id=brief.id, origin=str(path), reason=reason))
             continue
-        seen[brief.id] = path.name
+        if isinstance(brief, Brief):
+            seen[brief.id] = path.name
         out.append(brief)
     return FolderScan(briefs=out, skipped=skipped)
+
+
+def is_brief_file(path: Path) -> bool:
+    """A file name a brief or a source to document may have."""
+    return suffix_of(path) in BRIEF_SUFFIXES | SOURCE_SUFFIXES
+
+
+def scan_file(path: Path, folder: Path, max_bytes: int) -> Brief | BadBrief:
+    """One brief file of `folder` (resolved): the Brief, or a BadBrief saying why not.
+    A link may point only inside the folder; whatever the file does is its own error."""
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop, on 3.11
+        return BadBrief(id=path.stem, origin=str(path), reason=f"cannot read: {e}")
+    if real.parent != folder and folder not in real.parents:
+        return BadBrief(id=path.stem, origin=str(path),
+                        reason=f"symlink to {real}, outside the brief folder")
+    try:
+        return load_brief_file(path, max_bytes)
+    except ValueError as e:
+        return BadBrief(id=path.stem, origin=str(path), reason=str(e))
+    except Exception as e:  # noqa: BLE001 - whatever one file does is that file's error
+        return BadBrief(id=path.stem, origin=str(path), reason=one_line(e))

@@ -22,14 +22,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from batch.errors import BriefloopError, one_line
+from batch.errors import BriefloopError, SourceError, one_line
 from batch.inputs.briefs import (
     CONTROL_CHARS,
     MAX_WORDS,
     BadBrief,
     Brief,
     brief_from_fields,
+    is_brief_file,
     read_text_file,
+    scan_file,
     scan_folder,
 )
 from batch.source_files import is_source, suffix_of
@@ -209,19 +211,35 @@ def scan_source(spec: str, max_bytes: int,
             raise BriefloopError("reading Google Sheets is not set up")
         key, worksheet = parse_gsheet(spec)
         return briefs_from_rows(read_gsheet(key, worksheet), spec, None, max_bytes)
-    path_part, _, worksheet = spec.partition("#") if ".xlsx#" in spec.lower() else (spec, "", "")
-    path = Path(path_part)
+    path, worksheet = check_source(spec)
     if path.is_dir():
         folder = scan_folder(path, max_bytes)
         return SourceScan(briefs=folder.briefs, skipped=folder.skipped)
-    if not path.exists():
-        raise BriefloopError(f"{path}: no such folder or file")
-    if not path.is_file():  # a fifo would block the batch before it starts
-        raise BriefloopError(f"{path}: not a regular file")
     suffix = suffix_of(path)
     if suffix == ".csv":
         return briefs_from_rows(read_csv_rows(path), str(path), path.parent, max_bytes)
     if suffix in (".xlsx", ".xlsm"):
         rows = read_xlsx_rows(path, worksheet or None)
         return briefs_from_rows(rows, spec, path.parent, max_bytes)
-    raise BriefloopError(f"{path}: a source is a folder, a .csv or .xlsx file, or gsheet://...")
+    # one brief file: a batch of one
+    return SourceScan(briefs=[scan_file(path, path.parent.resolve(), max_bytes)])
+
+
+def check_source(spec: str) -> tuple[Path, str]:
+    """A local source's path (and worksheet), or a SourceError saying why it is none:
+    before any batch is recorded, a usage mistake is one line and nothing else. A
+    gsheet:// source is checked by reading it."""
+    if spec.startswith(GSHEET_PREFIX):
+        return Path(), ""
+    path_part, _, worksheet = spec.partition("#") if ".xlsx#" in spec.lower() else (spec, "", "")
+    path = Path(path_part)
+    if path.is_dir():
+        return path, worksheet
+    if not path.exists():
+        raise SourceError(f"{path}: no such folder or file")
+    if not path.is_file():  # a fifo would block the batch before it starts
+        raise SourceError(f"{path}: not a regular file")
+    if suffix_of(path) in (".csv", ".xlsx", ".xlsm") or is_brief_file(path):
+        return path, worksheet
+    raise SourceError(f"{path}: a source is a folder of briefs, one brief file (.md, "
+                      f".txt, a source file), a .csv or .xlsx sheet, or gsheet://...")

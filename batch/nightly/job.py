@@ -13,6 +13,7 @@ import gspread
 
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
+from batch.inputs.sources import check_source
 from batch.models import RoleModel
 from batch.outcomes import AWAITING
 from batch.review import sheet as review_sheet
@@ -38,6 +39,11 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
     batch lock, with everything opened once. `models` and `google_client` replace the
     configured ones (tests); `job` names the schedule job that started it."""
     wait = settings.run.lock_wait_seconds if lock_wait is None else lock_wait
+    if job is None:
+        # run by hand: a source that is none is a usage mistake, said in one line, with
+        # no batch recorded and no message sent. A scheduled job's source that went
+        # missing (a disk not mounted) is news, and goes on to be reported.
+        check_source(str(source))
     try:
         with Batch(settings, models=models, progress=progress, strict=strict,
                    google_client=google_client) as batch, batch_lock(batch.store, wait):
