@@ -221,3 +221,56 @@ def test_an_sqlite_fault_in_any_command_is_one_line(tmp_path, monkeypatch):
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output and "disk I/O error" in result.output
     assert "checkpoints" in result.output and "run the same command again" in result.output
+
+
+def _records(n: int = 3) -> list[dict]:
+    return [{"thread_id": f"q3-sales-memo-number-{i}-e2b473dd335f", "run_id": f"r-{i}",
+             "brief_id": f"q3-sales-memo-number-{i}", "title": "Q3 results memo for sales",
+             "status": "finished" if i else "awaiting_human",
+             "stop_reason": "approved" if i else "awaiting_human", "rounds": 2,
+             "score_history": [93.3, 100.0], "needs_from_human": [], "model_calls": 4,
+             "seconds": 61.2} for i in range(n)]
+
+
+def test_runs_fits_the_terminal_and_names_each_thread():
+    from rich.console import Console
+
+    from batch.cli.running import runs_table
+
+    headers = {}
+    for width in (80, 120):
+        console = Console(width=width, record=True,
+                          file=open("/dev/null", "w"))  # noqa: SIM115
+        console.print(runs_table(_records(), width))
+        text = console.export_text()
+        assert all(len(line) <= width for line in text.splitlines()), text
+        for r in _records():
+            assert r["thread_id"] in text  # whole, to copy into `review history`
+        assert "awaiting human" in text and "approv/ed" not in text
+        headers[width] = text.splitlines()[1].count("┃") - 1
+    assert 3 <= headers[80] < headers[120]
+
+
+def test_runs_filters_by_outcome_and_title_without_a_batch(project):
+    from batch.nightly.job import run_job
+
+    from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+    write_brief(project, "a.md", "Office closed Friday.", id="a", title="Closure memo")
+    write_brief(project, "b.md", "Office closed Monday.", id="b", title="Other note")
+    def write(messages):
+        day = "Monday" if "Monday" in messages[-1]["content"] else "Friday"
+        return writer_answer(f"The office is closed on {day}.")
+
+    run_job(make_settings(project), project / "briefs", strict=True,
+            models={"writer": ScriptedModel([write] * 4),
+                    "critic": ScriptedModel([critic_answer(5)] * 4)})
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    runner = CliRunner()
+    by_title = runner.invoke(cli, ["--config", str(cfg), "runs", "--brief", "CLOSURE",
+                                   "--json"])
+    assert by_title.exit_code == 0, by_title.output
+    assert [r["brief_id"] for r in json.loads(by_title.output)] == ["a"]
+    none = runner.invoke(cli, ["--config", str(cfg), "runs", "--outcome", "max_rounds"])
+    assert none.exit_code == 0 and "no runs match" in none.output

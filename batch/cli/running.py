@@ -184,18 +184,17 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
 @click.option("--batch", "which", metavar="last|ID",
               help="Only the runs of one batch (`last`: the newest), with its counts.")
 @click.option("--outcome", type=click.Choice([*sorted(STOP_REASONS), AWAITING, "failed"]),
-              help="With --batch: only runs that ended so.")
-@click.option("--brief", metavar="TEXT", help="With --batch: only briefs whose id holds TEXT.")
+              help="Only runs that ended so.")
+@click.option("--brief", metavar="TEXT",
+              help="Only briefs whose id or title holds TEXT (in any case).")
 @click.pass_context
 def runs(ctx: click.Context, as_json: bool, status: str | None, which: str | None,
          outcome: str | None, brief: str | None) -> None:
     """List the run log: one record per brief thread (or one batch's, with --batch)."""
     settings = load_settings(ctx)
-    if which is None and (outcome or brief):
-        raise UserError("--outcome and --brief go with --batch")
     try:
         batch_row, records = (batch_runs(settings, which, outcome, brief) if which
-                              else (None, list_runs(settings, status)))
+                              else (None, list_runs(settings, status, outcome, brief)))
     except BriefloopError as e:
         raise user_error(e) from None
     if status and batch_row is not None:
@@ -208,17 +207,44 @@ def runs(ctx: click.Context, as_json: bool, status: str | None, which: str | Non
     if batch_row is not None:
         print_batch(batch_row, records)
         return
+    if not records:
+        out.print("no runs match" if (status or outcome or brief) else "no runs yet")
+        return
+    out.print(runs_table(records, out.width))
+
+
+# The runs table's columns, most needed first, each with the width it needs at least: a
+# narrow terminal drops the last ones rather than folding every one to a few letters
+_RUN_COLUMNS = [
+    ("thread", 0, lambda r: r["thread_id"]),  # as wide as the longest: never folded
+    ("ended", 14, lambda r: label(r["stop_reason"] or r["status"])),
+    ("brief", 12, lambda r: r["brief_id"]),
+    ("rounds", 6, lambda r: str(r["rounds"])),
+    ("score", 7, lambda r: f"{r['score_history'][-1]:g}" if r["score_history"] else ""),
+    ("needs", 5, lambda r: str(len(r["needs_from_human"]))),
+    ("title", 20, lambda r: r["title"] or ""),
+    ("scores", 16, lambda r: " → ".join(f"{s:g}" for s in r["score_history"])),
+    ("calls", 5, lambda r: str(r["model_calls"])),
+    ("seconds", 7, lambda r: f"{r['seconds']:.1f}"),
+]
+
+
+def runs_table(records: list[dict], width: int) -> Table:
+    """The run log as a table that fits `width` columns: the thread id (what `review
+    history` and `resume` take) and how it ended always; more as the width allows."""
+    chosen, used = [], 1  # the table's outer border
+    for name, least, value in _RUN_COLUMNS:
+        least = least or max(len(value(r)) for r in records)
+        if chosen and used + least + 3 > width:
+            break
+        chosen.append((name, value))
+        used += least + 3
     table = Table(show_header=True)
-    for col in ("run", "brief", "status", "stop reason", "rounds", "scores", "calls",
-                "needs", "seconds"):
-        table.add_column(col, overflow="fold")
+    for name, _ in chosen:
+        table.add_column(name, overflow="fold", no_wrap=name in ("thread", "ended", "rounds"))
     for r in records:
-        table.add_row(escape(r["run_id"]), escape(r["brief_id"]), r["status"],
-                      r["stop_reason"] or "",
-                      str(r["rounds"]), " → ".join(f"{s:g}" for s in r["score_history"]),
-                      str(r["model_calls"]), str(len(r["needs_from_human"])),
-                      f"{r['seconds']:.1f}")
-    out.print(table if records else "no runs yet")
+        table.add_row(*(escape(value(r)) for _, value in chosen))
+    return table
 
 
 @cli.command()

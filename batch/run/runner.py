@@ -417,9 +417,10 @@ def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | N
         return sync_all(log, sinks)
 
 
-def list_runs(settings: Settings, status: str | None = None) -> list[dict[str, Any]]:
+def list_runs(settings: Settings, status: str | None = None, outcome: str | None = None,
+              brief: str | None = None) -> list[dict[str, Any]]:
     with open_runlog(settings) as log:
-        return log.all(status)
+        return log.all(status, outcome, brief)
 
 
 def batch_runs(settings: Settings, which: str, outcome: str | None = None,

@@ -151,6 +151,21 @@ def sqlite_engine(path: Path) -> sa.Engine:
 MAX_BATCH_ID = 2**31 - 1
 
 
+
+def _run_filters(outcome: str | None, brief: str | None) -> list[Any]:
+    """The conditions of a runs view: how it ended (a stop reason, `awaiting_human`, or
+    `failed`), and a text its brief id or title holds, in any case."""
+    out: list[Any] = []
+    if outcome == "failed":
+        out.append(runs.c.status == "failed")
+    elif outcome:
+        out.append(runs.c.stop_reason == outcome)
+    if brief:
+        escaped = "".join("\\" + c if c in "\\%_" else c for c in brief)
+        out.append(sa.or_(runs.c.brief_id.ilike(f"%{escaped}%", escape="\\"),
+                          runs.c.title.ilike(f"%{escaped}%", escape="\\")))
+    return out
+
 class RunLog:
     """The run log over a SQLite file (a path) or any SQLAlchemy engine (PostgreSQL)."""
 
@@ -205,11 +220,13 @@ class RunLog:
         found = self.records(query)
         return found[0] if found else None
 
-    def all(self, status: str | None = None) -> list[dict[str, Any]]:
+    def all(self, status: str | None = None, outcome: str | None = None,
+            brief: str | None = None) -> list[dict[str, Any]]:
+        """Every run, in start order; `outcome` and `brief` filter as in runs_of_batch."""
         query = sa.select(runs).order_by(runs.c.started_at, runs.c.run_id)
         if status:
             query = query.where(runs.c.status == status)
-        return self.records(query)
+        return self.records(query.where(*_run_filters(outcome, brief)))
 
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
@@ -310,9 +327,9 @@ class RunLog:
                       row: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], int]:
         """A page of the runs a batch ran, in start order, and how many match in all.
         `outcome`: a stop reason (`awaiting_human` too) or `failed`; `brief`: part of
-        the brief id. A run from before batches were kept with their runs is placed in
-        the batch whose time span holds its last change. `row`: the batch's own row,
-        when the caller has it at hand."""
+        the brief id or the title, in any case. A run from before batches were kept
+        with their runs is placed in the batch whose time span holds its last change.
+        `row`: the batch's own row, when the caller has it at hand."""
         row = row or self.batch(batch_id)
         if row is None:
             return [], 0
@@ -324,13 +341,7 @@ class RunLog:
                        sa.and_(runs.c.batch_id.is_(None),
                                ~runs.c.thread_id.in_(sa.select(tasks.c.thread_id)),
                                changed >= row["started_at"][:19], changed <= until))
-        if outcome == "failed":
-            where = sa.and_(where, runs.c.status == "failed")
-        elif outcome:
-            where = sa.and_(where, runs.c.stop_reason == outcome)
-        if brief:
-            escaped = "".join("\\" + c if c in "\\%_" else c for c in brief)
-            where = sa.and_(where, runs.c.brief_id.like(f"%{escaped}%", escape="\\"))
+        where = sa.and_(where, *_run_filters(outcome, brief))
         query = (sa.select(runs).where(where).order_by(runs.c.seq, runs.c.run_id)
                  .limit(limit).offset(offset))  # limit None: every one
         with self.engine.connect() as conn:
