@@ -172,3 +172,21 @@ def test_a_diff_gives_back_both_drafts_for_any_edit(seed):
     changes = diff(before, after)
     assert _parts(changes, "=+") == after
     assert [w for c in changes if c.op in "=-" for w in c.text.split()] == before.split()
+
+
+@pytest.mark.parametrize("fault", ["ModelNotFound", "ModelOutputInvalid"])
+def test_review_history_of_a_failed_thread_says_why(project, fault):
+    from batch import errors
+
+    write_brief(project, "a.md", "Office closed Friday.", id="a")
+    exc = getattr(errors, fault)(f"the writer failed: {fault} in round 1")
+    summary = run_job(make_settings(project), project / "briefs",
+                      models={"writer": ScriptedModel([exc] * 4),
+                              "critic": ScriptedModel([critic_answer(5)] * 4)})
+    [r] = summary.results
+    assert r.outcome == "error"
+    cfg = project / "briefloop.toml"
+    cfg.write_text(f'[paths]\nroot = "{project}"\n')
+    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", r.thread_id])
+    assert result.exit_code == 0, result.output
+    assert "failed:" in result.output and fault in result.output, result.output

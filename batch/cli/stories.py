@@ -66,6 +66,9 @@ def print_story(story: Story) -> None:
     ended = label(story.stop_reason or story.status)
     out.print(escape(f"thread {story.thread_id}: brief {story.brief_id}{title} ({ended})"),
               highlight=False, soft_wrap=True)
+    if story.record.get("error"):
+        out.print(escape(f"failed: {story.record['error']}"), highlight=False,
+                  soft_wrap=True)
     if story.pruned:
         out.print("earlier rounds were pruned by `briefloop gc`: only the last is kept",
                   highlight=False)
