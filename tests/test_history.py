@@ -127,8 +127,10 @@ def test_runs_of_the_last_batch_in_the_terminal_and_as_json(project):
     filtered = runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "last",
                                    "--outcome", "max_rounds"])
     assert filtered.exit_code == 0 and tid not in filtered.output
-    wrong = runner.invoke(cli, ["--config", str(cfg), "runs", "--outcome", "approved"])
-    assert wrong.exit_code == 2 and "go with --batch" in wrong.output
+    # without --batch: over every batch
+    every = runner.invoke(cli, ["--config", str(cfg), "runs", "--outcome",
+                                "approved_by_human"])
+    assert every.exit_code == 0 and tid in every.output
 
 
 def _parts(changes, ops):
