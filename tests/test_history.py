@@ -192,3 +192,27 @@ def test_review_history_of_a_failed_thread_says_why(project, fault):
     result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", r.thread_id])
     assert result.exit_code == 0, result.output
     assert "failed:" in result.output and fault in result.output, result.output
+
+
+def test_a_failed_run_is_listed_with_its_batch(project):
+    from batch import errors
+
+    write_brief(project, "a.md", "Office closed Friday.", id="a")
+    write_brief(project, "b.md", "Office closed Friday.", id="b")
+    good = writer_answer("The office is closed on Friday.")
+
+    def write(messages):
+        if "BRIEF (id b)" in "\n".join(m["content"] for m in messages):
+            raise errors.ModelNotFound("no such model")
+        return good
+
+    run_job(make_settings(project), project / "briefs",
+            models={"writer": ScriptedModel([write] * 6),
+                    "critic": ScriptedModel([critic_answer(5)] * 6)})
+    cfg = project / "briefloop.toml"
+    cfg.write_text(f'[paths]\nroot = "{project}"\n')
+    shown = json.loads(CliRunner().invoke(cli, ["--config", str(cfg), "runs", "--batch",
+                                                "last", "--json"]).output)
+    assert sorted(r["brief_id"] for r in shown["runs"]) == ["a", "b"]
+    assert {r["brief_id"]: r["batch_id"] for r in shown["runs"]} == {"a": 1, "b": 1}
+    assert shown["batch"]["counts"] == {"approved": 1, "error": 1}

@@ -346,9 +346,12 @@ class Batch:
         made = len(values.get("calls", [])) - len(before)
         brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
         if error:
+            fields = self._accumulate(thread_id, values, seconds, row)
+            if self.batch_id is not None:  # a failed run is one of its batch's runs too
+                fields["batch_id"] = self.batch_id
             record = self.runlog.upsert(
                 thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
-                **self._accumulate(thread_id, values, seconds, row))
+                **fields)
             self.sync(force=False)
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
