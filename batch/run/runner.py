@@ -346,12 +346,9 @@ class Batch:
         made = len(values.get("calls", [])) - len(before)
         brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
         if error:
-            fields = self._accumulate(thread_id, values, seconds, row)
-            if self.batch_id is not None:  # a failed run is one of its batch's runs too
-                fields["batch_id"] = self.batch_id
             record = self.runlog.upsert(
                 thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
-                **fields)
+                **self._accumulate(thread_id, values, seconds, row))
             self.sync(force=False)
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
@@ -362,12 +359,15 @@ class Batch:
 
     def _accumulate(self, thread_id: str, values: LoopState, seconds: float,
                     previous: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The run-log fields of `values`, its seconds added to the run's; `previous`:
-        the run's row if the caller has it at hand."""
+        """The run-log fields of `values`, its seconds added to the run's, and the batch
+        it ran in (however it ended: a failed run is one of its batch's runs too);
+        `previous`: the run's row if the caller has it at hand."""
         fields = record_fields(values) if values else {}
         if previous is None:
             previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)
+        if self.batch_id is not None:
+            fields["batch_id"] = self.batch_id
         return fields
 
     def _record_state(self, thread_id: str, brief: Brief | None, values: LoopState,
@@ -382,8 +382,6 @@ class Batch:
             reason = final_reason(values)
             fields.update(status=status_for(reason), stop_reason=reason, ended_at=now())
         fields.setdefault("models", self.models.labels())
-        if self.batch_id is not None:
-            fields["batch_id"] = self.batch_id
         record = self.runlog.upsert(thread_id, error=values.get("writer_error"), **fields)
         self.sync(force=False)
         return record
