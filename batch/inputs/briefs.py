@@ -277,16 +277,16 @@ def scan_folder(folder: Path, max_bytes: int) -> FolderScan:
         if path.name.startswith("."):
             skipped.append(f"{path.name} (hidden)")
             continue
-        if suffix_of(path) not in BRIEF_SUFFIXES | SOURCE_SUFFIXES:
+        if not is_brief_file(path):
             skipped.append(path.name)
             continue
         brief = scan_file(path, folder, max_bytes)
-        if isinstance(brief, Brief) and brief.id in seen:
-            reason = f"duplicate id {brief.id!r} (also used by {seen[brief.id]})"
-            out.append(BadBrief(id=brief.id, origin=str(path), reason=reason))
-            continue
         if isinstance(brief, Brief):
-            seen[brief.id] = path.name
+            if brief.id in seen:
+                reason = f"duplicate id {brief.id!r} (also used by {seen[brief.id]})"
+                brief = BadBrief(id=brief.id, origin=str(path), reason=reason)
+            else:
+                seen[brief.id] = path.name
         out.append(brief)
     return FolderScan(briefs=out, skipped=skipped)
 
