@@ -122,11 +122,10 @@ class Ledger:
         """How the batch's queued threads ended, by the run log's stop reason. A thread
         with no run-log row (its record could not be written) is still counted: as an
         error when its task failed, else as "unrecorded", which fails the batch too."""
-        reason = sa.func.coalesce(
-            runs.c.stop_reason,
-            sa.case((runs.c.thread_id.is_(None),
-                     sa.case((tasks.c.state == "failed", "error"), else_="unrecorded")),
-                    else_="unknown"))
+        unrecorded = runs.c.thread_id.is_(None)
+        reason = sa.case((unrecorded & (tasks.c.state == "failed"), "error"),
+                         (unrecorded, "unrecorded"),
+                         else_=sa.func.coalesce(runs.c.stop_reason, "unknown"))
         query = (sa.select(reason, sa.func.count())
                  .select_from(tasks.outerjoin(runs, runs.c.thread_id == tasks.c.thread_id))
                  .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
