@@ -100,6 +100,10 @@ def strip_fence_tags(text: str) -> str:
     return FENCE_TAG.sub("", text).strip() + "\n"
 
 
+# What a terminal obeys rather than shows: C0 controls but newline and tab, DEL and
+# C1, and the bidirectional overrides that make it show text in another order
+TERMINAL_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
 _UNSTORABLE = re.compile("[\ud800-\udfff\x00]")
 
 

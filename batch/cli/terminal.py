@@ -9,28 +9,25 @@ text they style is cleaned.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 
-# C0 controls but newline and tab, DEL and C1, and the bidirectional overrides that
-# make a terminal show text in another order than it is
-_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+from batch.draft_cleanup import TERMINAL_CONTROLS
 
 
 def for_terminal(text: str) -> str:
     """`text` with every control character shown as U+FFFD, so that it is seen, not
     obeyed."""
-    return _UNSAFE.sub("\ufffd", text)
+    return TERMINAL_CONTROLS.sub("\ufffd", text)
 
 
 def json_for_terminal(text: str) -> str:
     """JSON text (json.dumps with ensure_ascii=False) with the control characters JSON
     leaves as they are (DEL, C1, bidi overrides) written as \\u escapes: the same data,
     nothing a terminal obeys."""
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return TERMINAL_CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class SafeConsole(Console):

@@ -36,6 +36,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from batch.draft_cleanup import TERMINAL_CONTROLS
 from batch.judging.doc_examples.rules import Rules
 from batch.judging.doc_examples.sandbox import run_sandboxed, sandbox_problem
 from batch.state import Finding
@@ -209,13 +210,12 @@ def _copy_within(budget: int, pairs: list[tuple[Path, Path]]) -> int:
     return budget - sum(sizes)
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _short(text: str, limit: int = 300) -> str:
     """What an example printed, as a finding may quote it: bounded, and without control
     characters (a terminal's escape codes, text-direction overrides)."""
-    text = _CONTROL.sub("", text).strip()
+    text = TERMINAL_CONTROLS.sub("", text).strip()
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
