@@ -477,12 +477,15 @@ class Echo(BaseHTTPRequestHandler):
 
     encoded = False
 
+    def answer(self) -> tuple[int, str]:
+        path = self.path.split("?", 1)[0]
+        return 404, f"Cannot POST {path.replace('/', '%2F') if self.encoded else path}"
+
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        path = self.path.split("?", 1)[0]
-        shown = path.replace("/", "%2F") if self.encoded else path
-        answer = f"Cannot POST {shown}".encode()
-        self.send_response(404)
+        code, text = self.answer()
+        answer = text.encode()
+        self.send_response(code)
         self.send_header("Content-Length", str(len(answer)))
         self.end_headers()
         self.wfile.write(answer)
@@ -491,20 +494,26 @@ class Echo(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.mark.parametrize("encoded", [False, True])
-def test_a_server_echoing_the_path_never_shows_the_secret(monkeypatch, encoded):
+def warning_from(monkeypatch, handler: type, url_tail: str) -> str:
+    """The one warning `send` gives for a webhook served by `handler` at `url_tail`."""
     for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), type("E", (Echo,), {"encoded": encoded}))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     try:
         port = server.server_address[1]
-        settings = Notify(webhook_url=f"http://127.0.0.1:{port}/hooks/SECRETPATH?channel=x",
-                          attempts=1)
+        settings = Notify(webhook_url=f"http://127.0.0.1:{port}{url_tail}", attempts=1)
         [warning] = send(settings, REPORT, backoff=FAST)
     finally:
         server.shutdown()
         server.server_close()
+    return warning
+
+
+@pytest.mark.parametrize("encoded", [False, True])
+def test_a_server_echoing_the_path_never_shows_the_secret(monkeypatch, encoded):
+    warning = warning_from(monkeypatch, type("E", (Echo,), {"encoded": encoded}),
+                           "/hooks/SECRETPATH?channel=x")
     assert "HTTP 404" in warning and "SECRETPATH" not in warning.upper()
 
 
@@ -516,26 +525,17 @@ def test_a_malformed_webhook_url_is_refused_without_its_path(tmp_path, url):
     assert "SECRETPATH" not in str(e.value) and "hooks.example.com" in str(e.value)
 
 
-class EchoAll(BaseHTTPRequestHandler):
+class EchoAll(Echo):
     """A server whose error message quotes one part of the URL it was called at."""
 
     part = "query-value"
 
-    def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+    def answer(self) -> tuple[int, str]:
         path, _, query = self.path.partition("?")
         values = [v.partition("=")[2] for v in query.split("&") if v]
-        quoted = {"query-value": f"invalid key {values[0] if values else ''}",
-                  "segment": f"no hook named {path.rsplit('/', 1)[-1]}",
-                  "whole": f"rejected {self.path}"}[self.part]
-        answer = quoted.encode()
-        self.send_response(403)
-        self.send_header("Content-Length", str(len(answer)))
-        self.end_headers()
-        self.wfile.write(answer)
-
-    def log_message(self, *args):
-        pass
+        return 403, {"query-value": f"invalid key {values[0] if values else ''}",
+                     "segment": f"no hook named {path.rsplit('/', 1)[-1]}",
+                     "whole": f"rejected {self.path}"}[self.part]
 
 
 @pytest.mark.parametrize("part,url_tail,secret", [
@@ -547,17 +547,7 @@ class EchoAll(BaseHTTPRequestHandler):
 ])
 def test_no_secret_part_of_the_webhook_leaves_in_a_warning(monkeypatch, part, url_tail,
                                                            secret):
-    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), type("E", (EchoAll,), {"part": part}))
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    try:
-        port = server.server_address[1]
-        settings = Notify(webhook_url=f"http://127.0.0.1:{port}{url_tail}", attempts=1)
-        [warning] = send(settings, REPORT, backoff=FAST)
-    finally:
-        server.shutdown()
-        server.server_close()
+    warning = warning_from(monkeypatch, type("E", (EchoAll,), {"part": part}), url_tail)
     assert "HTTP 403" in warning
     for shown in {secret, unquote(secret), quote(unquote(secret), safe="")}:
         assert shown.lower() not in warning.lower(), warning
