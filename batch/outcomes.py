@@ -34,6 +34,8 @@ AWAITING: Final = "awaiting_human"  # the run log's status and stop_reason while
 # A thread that ended with one of these finished its work; `error` failed and resumes.
 TERMINAL_REASONS: Final[frozenset[str]] = STOP_REASONS - {"error"}
 APPROVED_REASONS: Final[frozenset[str]] = frozenset({"approved", "approved_by_human"})
+# The endings of a text the machine could not finish (routing.machine_ending).
+UNFINISHED: Final[frozenset[str]] = frozenset({"max_rounds", "no_progress"})
 
 # For people: how `briefloop run` lists outcomes, in this order, and their icons.
 OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (

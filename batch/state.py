@@ -20,6 +20,9 @@ class Limits(TypedDict):
     max_revisions: int
     drafts: NotRequired[int]  # threads started before these existed: 1 and 2
     repair_samples: NotRequired[int]  # 0: no repairs, every round a whole rewrite
+    # the rounds a send-back gives when the person names none (the configured
+    # max_rounds; max_rounds itself grows with each send-back)
+    rounds_per_revision: NotRequired[int]
 
 
 class Repair(TypedDict, total=False):

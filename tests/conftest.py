@@ -114,6 +114,9 @@ def make_settings(project: Path, **overrides: Any) -> config.Settings:
         # These tests script whole drafts round by round; the repairs by findings have
         # tests of their own (test_repairs.py, test_loop_repairs.py).
         "loop.repairs": False,
+        # These tests see how the loop itself ends; the shipped default holds an
+        # unfinished text for a person (test_needs_work.py).
+        "loop.review": "when_needed",
     }
     flat.update(overrides)
     cfg = project / "briefloop.toml"

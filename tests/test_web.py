@@ -258,7 +258,8 @@ def test_model_written_html_is_escaped(project):
     assert "<strong>bold</strong>" in html  # Markdown is still rendered
     assert '<mark class="ph" id="ph-1">' in html
     assert "must fix: The text uses HTML tags (&lt;img" in html  # must_fix listed first
-    assert 'id="stopped"' in html and "could not approve this text" in html
+    assert 'id="stopped"' in html and "Needs work." in html
+    assert "could not finish this text (max rounds)" in html
     assert "<code>html</code>" not in html  # the last round's findings: not of this draft
 
 

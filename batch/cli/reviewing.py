@@ -64,12 +64,14 @@ def review_list(ctx: click.Context, as_json: bool) -> None:
         out.print("nothing is waiting for a person")
         return
     table = Table(show_header=True)
-    for col in ("thread", "brief", "title", "score", "open", "waiting since"):
+    for col in ("thread", "brief", "title", "waits for", "score", "open", "waiting since"):
         table.add_column(col, overflow="fold")
     for i in items:
         title = i.title + (f" (superseded by {i.superseded_by['thread_id']})"
                            if i.superseded_by else "")
+        waits = i.waits_for()
         table.add_row(escape(i.thread_id), escape(i.brief_id), escape(title),
+                      f"[yellow]{waits}[/]" if i.stopped else waits,
                       f"{i.score:.1f}" if i.score is not None else "", str(len(i.needs)),
                       i.waiting_since[:19])
     out.print(table)
@@ -197,6 +199,9 @@ def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, st
 @click.option("--approve", is_flag=True, help="Approve: fill the placeholders, write the text.")
 @click.option("--reject", metavar="REASON", help="Reject the text, with a reason.")
 @click.option("--revise", metavar="NOTES", help="Send it back to the writer with these notes.")
+@click.option("--rounds", type=int, metavar="N",
+              help="With --revise: how many more rounds the writer gets (1-10; default "
+                   "loop.max_rounds).")
 @click.option("--by", help="Who decides (default: $BRIEFLOOP_REVIEWER or your user name).")
 @click.option("--edit", "edit_file", is_flag=False, flag_value="-", default=None,
               metavar="FILE",
@@ -208,7 +213,7 @@ def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, st
 def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
                   answers_file: str | None, approve: bool, reject: str | None,
                   revise: str | None, by: str | None, edit_file: str | None,
-                  override: str | None) -> None:
+                  override: str | None, rounds: int | None) -> None:
     """Answer a waiting THREAD: fill its placeholders and approve, reject or revise.
 
     Without a decision flag, on a terminal, it asks for each placeholder and then for
@@ -237,7 +242,7 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
                 raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
             edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
             result = review_mod.answer(batch, thread, decision, answers, text, by,
-                                       edited=edited, override=override)
+                                       edited=edited, override=override, rounds=rounds)
         except BriefloopError as e:
             raise user_error(e) from None
     print_result(result)

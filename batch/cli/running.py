@@ -29,7 +29,14 @@ from batch.cli.stories import print_batch
 from batch.cli.terminal import json_for_terminal
 from batch.errors import BriefloopError
 from batch.nightly.job import run_job
-from batch.outcomes import AWAITING, OUTCOME_ORDER, RUN_STATUSES, STOP_REASONS, label
+from batch.outcomes import (
+    AWAITING,
+    OUTCOME_ORDER,
+    RUN_STATUSES,
+    STOP_REASONS,
+    UNFINISHED,
+    label,
+)
 from batch.review import threads as review_mod
 from batch.run import signals as stopping
 from batch.run.runner import (
@@ -73,6 +80,11 @@ def print_summary(summary: BatchSummary) -> None:
     out.print(f"{summary.model_calls} model call(s) in {summary.seconds:.1f}s")
     if summary.skipped_files:
         out.print(f"not briefs, ignored: {', '.join(summary.skipped_files)}")
+    set_aside = sum(1 for r in summary.results if r.outcome in UNFINISHED)
+    if set_aside:
+        out.print(f"[yellow]{set_aside} unfinished text(s) set aside in needs-work/[/]: "
+                  f"loop.review = \"when_needed\" does not hold them for a person "
+                  f"(\"unfinished\" would)", soft_wrap=True)
     for warning in summary.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
     sent = [f"{r.sent} row(s) to {r.sink}" for r in summary.sync if r.sent]

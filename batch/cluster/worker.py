@@ -29,7 +29,7 @@ from batch.cluster.queue import (
 from batch.config import Settings
 from batch.errors import LockBusy, StoreError, one_line
 from batch.inputs.briefs import Brief
-from batch.outcomes import AWAITING
+from batch.outcomes import AWAITING, UNFINISHED
 from batch.review.links import linker
 from batch.run.runner import Batch
 from batch.sheets.sync import make_sinks, sync_all
@@ -218,12 +218,10 @@ def _notify(batch: Batch, batch_id: int) -> None:
     link = linker(batch.settings, batch.runlog)
     report = notify.Report(
         dict(row.get("counts") or {}),
-        [notify.Waiting(r["brief_id"], r["title"],
-                        [n["placeholder"] for n in r["needs_from_human"]],
-                        link(r["thread_id"]) if link else "")
-         for r in records if r["status"] == AWAITING],
+        [notify.waiting_of(r, link) for r in records if r["status"] == AWAITING],
         [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
-        str(row.get("source", "")))
+        str(row.get("source", "")),
+        [notify.waiting_of(r) for r in records if r["stop_reason"] in UNFINISHED])
     if notify.should_notify(report):
         for warning in notify.send(notify.settings_for(batch.settings), report):
             log.warning("batch %s: %s", batch_id, warning)

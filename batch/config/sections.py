@@ -60,9 +60,11 @@ class Loop(Strict):
     no_progress_rounds: int = Field(2, ge=1, description="Rounds without a better score "
                                     "and with the same must_fix before `no_progress`.")
     review: Literal["when_needed", "unfinished", "always", "never"] = Field(
-        "when_needed", description="Which endings pause for a person: `never`; "
-        "`when_needed` (an approved text with placeholders to fill); `unfinished` (that, "
-        "and every text the machine could not approve); `always` (every ending).")
+        "unfinished", description="Which endings pause for a person: `never`; "
+        "`when_needed` (an approved text with placeholders to fill; a text the machine "
+        "could not finish is set aside in `needs-work/` and named in the message); "
+        "`unfinished` (that, and every text the machine could not approve: max rounds, "
+        "no progress); `always` (every ending).")
     rubric: str = Field("memo", description="The rubric of a text brief (a file in "
                         "`paths.rubrics`); a brief's front matter may name another.")
     source_rubric: str = Field("api-docs", description="The rubric of a source file to "

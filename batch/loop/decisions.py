@@ -55,6 +55,10 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
             return {"decision": {"type": "invalid", "problem":
                                  f"this thread has had {revisions} revisions, the limit "
                                  f"(loop.max_revisions)"}}
+        per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
+        rounds = more_rounds(decision.get("rounds"), per_revision)
+        if isinstance(rounds, str):
+            return {"decision": {"type": "invalid", "problem": rounds}}
         notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
         return {
             "human_answers": answers,
@@ -67,6 +71,24 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
             # The text sent back is not a fallback any more: if the revision runs out of
             # rounds, the best of the new drafts is written, not the rejected one.
             "best": None,
-            "limits": {**limits, "max_rounds": state.get("round", 0) + limits["max_rounds"]},
+            "limits": {**limits, "max_rounds": state.get("round", 0) + rounds,
+                       "rounds_per_revision": per_revision},
         }
     return {"decision": decision}
+
+
+MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
+
+
+def more_rounds(asked: Any, default: int) -> int | str:
+    """The rounds a send-back gives: those asked for (1 to MAX_MORE_ROUNDS), else
+    `default`; or why the asked number is refused."""
+    if asked is None or asked == "":
+        return default
+    try:
+        rounds = int(str(asked).strip())
+    except ValueError:
+        return f"more rounds must be a whole number, not {str(asked)[:40]!r}"
+    if not 1 <= rounds <= MAX_MORE_ROUNDS:
+        return f"more rounds must be 1 to {MAX_MORE_ROUNDS}, not {rounds}"
+    return rounds

@@ -11,7 +11,9 @@ deviations and suggestions, the score), a `config` of allowed responses, and a M
     edit      args.args.answers    approve with these placeholder values; args.args.draft
                                    the person's own version of the text; args.args.override
                                    the reason to approve over what the checks still find
-    response  args = notes         send it back to the writer with these notes
+    response  args = notes         send it back to the writer with these notes; a top-level
+                                   "rounds" gives it that many more rounds (else
+                                   loop.max_rounds more)
     ignore    args = reason        reject
     approve / reject / revise      our own decision dict, as `response()` never sends
                                    but a caller may
@@ -124,7 +126,11 @@ def decode(response: Any) -> dict[str, Any]:
         answers = response.get("answers") or {}
         if not isinstance(answers, dict):
             return {"type": "invalid", "problem": "answers must map placeholders to values"}
-        return {"type": "revise", "notes": str(args or ""), "by": by, "answers": dict(answers)}
+        decision = {"type": "revise", "notes": str(args or ""), "by": by,
+                    "answers": dict(answers)}
+        if response.get("rounds") is not None:
+            decision["rounds"] = response["rounds"]
+        return decision
     if kind == "ignore":
         return {"type": "reject", "reason": str(args or "ignored in the inbox"), "by": by}
     if kind in ("approve", "reject", "revise"):
@@ -133,8 +139,8 @@ def decode(response: Any) -> dict[str, Any]:
 
 
 def response(decision: Decision, answers: dict[str, str], text: str | None,
-             by: str, edited: str | None = None,
-             override: str | None = None) -> list[dict[str, Any]]:
+             by: str, edited: str | None = None, override: str | None = None,
+             rounds: int | None = None) -> list[dict[str, Any]]:
     """The Agent Inbox response for a decision (see the module docstring)."""
     if decision == "approve":
         args: dict[str, Any] = {"answers": answers}
@@ -146,5 +152,9 @@ def response(decision: Decision, answers: dict[str, str], text: str | None,
     if decision == "revise":
         # Agent Inbox's "response" carries only text; the values given so far ride along
         # in "answers" so a revision can use them as facts.
-        return [{"type": "response", "by": by, "args": text or "", "answers": answers}]
+        sent: dict[str, Any] = {"type": "response", "by": by, "args": text or "",
+                                "answers": answers}
+        if rounds is not None:
+            sent["rounds"] = rounds
+        return [sent]
     return [{"type": "ignore", "by": by, "args": text or ""}]

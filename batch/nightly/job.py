@@ -15,7 +15,7 @@ from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.sources import check_source
 from batch.models import RoleModel
-from batch.outcomes import AWAITING
+from batch.outcomes import AWAITING, UNFINISHED
 from batch.review import sheet as review_sheet
 from batch.review.links import linker
 from batch.run import notify
@@ -73,14 +73,14 @@ def notify_report(settings: Settings, summary: BatchSummary, source: str | Path,
     """What the message after a batch says: every text that waits for a person (new or
     still waiting: a reminder each night), with its link (`link`, from its thread id),
     and every brief that failed."""
-    waiting = [notify.Waiting(r.brief_id, (r.record or {}).get("title", ""),
-                              [n["placeholder"] for n in
-                               (r.record or {}).get("needs_from_human") or []],
-                              link(r.thread_id) if link else "")
+    waiting = [notify.waiting_of({"brief_id": r.brief_id, "thread_id": r.thread_id,
+                                  **(r.record or {})}, link)
                for r in summary.results if r.outcome in (AWAITING, "waiting")]
+    set_aside = [notify.waiting_of({"brief_id": r.brief_id, **(r.record or {})})
+                 for r in summary.results if r.outcome in UNFINISHED]
     failed = [(r.brief_id, r.error or "error") for r in summary.results
               if r.outcome == "error"]
-    return notify.Report(dict(summary.counts), waiting, failed, str(source))
+    return notify.Report(dict(summary.counts), waiting, failed, str(source), set_aside)
 
 
 def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | None,

@@ -3,7 +3,8 @@
 One row per open placeholder of each waiting thread (one row with no placeholder when a
 thread waits with none). A person types the value into `answer` and, on any row of the
 thread, a `decision`: `approve` (`approve: reason` to approve over what the code
-checks still find), `reject: reason` or `revise: notes` (and may sign in `by`). `pull`
+checks still find), `reject: reason` or `revise: notes` (`revise 2: notes` gives the
+writer 2 more rounds) (and may sign in `by`). `pull`
 resumes those threads and marks the rows it consumed `done`; a row for a thread that is
 no longer waiting is marked `skipped` with the reason; an answer that cannot be taken
 (approve with a value missing) stays `open` with the reason in `note`.
@@ -44,10 +45,12 @@ def publish(batch: Batch, table: Table) -> int:
     for item in review.list_waiting(batch):
         state_round = batch.snapshot(item.thread_id).values["round"]
         waiting_rounds.add((item.thread_id, str(state_round)))
-        needs = item.needs or [{"placeholder": "", "question": "approve, reject or revise"}]
+        needs = item.needs or [{"placeholder": "", "question": ask_about(item)}]
         note = item.superseded_note()
         if note:
             note += ": only reject is taken"
+        elif item.stopped and item.needs:
+            note = ask_about(item)
         for need in needs:
             rows.append([item.thread_id, item.brief_id, state_round, need["placeholder"],
                          need["question"], item.answers.get(need["placeholder"], ""), "", "",
@@ -70,6 +73,19 @@ def publish(batch: Batch, table: Table) -> int:
     return len(added)
 
 
+def ask_about(item: review.Waiting) -> str:
+    """The question on the row of a thread that waits with no placeholder open."""
+    if item.stopped:
+        found = _plural(len(item.must_fix), "finding")
+        return (f"needs work ({item.stopped.replace('_', ' ')}; the checks still find "
+                f"{found}): approve: reason, reject: reason or revise N: notes")
+    return "approve, reject or revise"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def decided_note(batch: Batch, thread_id: str) -> str:
     """What became of a thread that no longer waits, for the rows that asked about it."""
     record = batch.runlog.by_thread(thread_id) or {}
@@ -88,13 +104,14 @@ class Pulled:
     message: str = ""
 
 
-def parse_decision(text: str) -> tuple[Decision, str | None]:
-    word, _, rest = text.partition(":")
-    word = word.strip().lower()
-    if word not in ("approve", "reject", "revise"):
-        raise BriefloopError(f"decision {text!r}: write approve, reject: reason or "
-                             f"revise: notes")
-    return word, rest.strip() or None  # type: ignore[return-value]
+def parse_decision(text: str) -> tuple[Decision, str | None, str | None]:
+    """(decision, its reason or notes, the more rounds a revise asks for)."""
+    head, _, rest = text.partition(":")
+    word, _, rounds = head.strip().lower().partition(" ")
+    if word not in ("approve", "reject", "revise") or (rounds.strip() and word != "revise"):
+        raise BriefloopError(f"decision {text!r}: write approve, reject: reason, "
+                             f"revise: notes or revise N: notes")
+    return word, rest.strip() or None, rounds.strip() or None  # type: ignore[return-value]
 
 
 def pull(batch: Batch, table: Table) -> list[Pulled]:
@@ -136,12 +153,12 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
                    if _cell(r, "placeholder") and _cell(r, "answer")}
         by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
         try:
-            decision, text = parse_decision(decisions[0])
+            decision, text, rounds = parse_decision(decisions[0])
             # "approve: reason" approves over what the code checks still find
             override = text if decision == "approve" else None
             result = review.answer(batch, thread_id, decision, answers,
                                    None if decision == "approve" else text, by,
-                                   override=override)
+                                   override=override, rounds=rounds)
         except BriefloopError as e:
             mark(rows, "open", f"not taken: {e}")
             results.append(Pulled(thread_id, "not taken", str(e)))

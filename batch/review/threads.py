@@ -22,6 +22,7 @@ from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox
 from batch.loop.checking import checklist_of, edit_problems
+from batch.loop.decisions import more_rounds
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.run.runner import Batch, BriefResult, has_work
@@ -55,8 +56,15 @@ class Waiting:
                 "score": self.score, "open_placeholders": len(self.needs),
                 "needs_from_human": self.needs, "waiting_since": self.waiting_since,
                 "problem": self.problem or None, "stopped": self.stopped,
+                "waits_for": self.waits_for(),
                 "open_must_fix": self.must_fix,
                 "superseded_by": newer["thread_id"] if newer else None}
+
+    def waits_for(self) -> str:
+        """What it waits for, in two or three words."""
+        if self.stopped:
+            return f"needs work ({self.stopped.replace('_', ' ')})"
+        return "placeholders" if self.needs else "your review"
 
     def superseded_note(self) -> str:
         """One line on what replaced this thread, or "" if nothing did."""
@@ -189,12 +197,14 @@ def _within_limits(answers: dict[str, str], text: str | None, by: str | None,
 
 def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
            text: str | None = None, by: str | None = None, wait: float = 10.0,
-           edited: str | None = None, override: str | None = None) -> BriefResult:
+           edited: str | None = None, override: str | None = None,
+           rounds: int | str | None = None) -> BriefResult:
     """Answer a waiting thread and run it on until it finishes or pauses again.
 
     `edited` (with approve) is the person's own version of the text; the code checks
     run on it, and approving over what they find, or over what they found in a text
-    the machine could not approve, needs an `override` reason."""
+    the machine could not approve, needs an `override` reason. `rounds` (with revise)
+    is how many more rounds the writer gets (default: loop.max_rounds)."""
     # argv and files can carry lone surrogates (undecodable bytes): never into the text
     answers, text, by = encodable(answers), encodable(text), encodable(by)
     edited, override = encodable(edited), encodable(override)
@@ -205,6 +215,8 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
         raise BriefloopError("the edited text is empty")
     if decision in ("reject", "revise") and not (text or "").strip():
         raise BriefloopError(f"--{decision} needs a reason or notes")
+    if rounds is not None and decision != "revise":
+        raise BriefloopError("more rounds go with revise (send it back)")
     with batch.store.thread_lock(thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
         item = require_waiting(batch, thread_id)
@@ -239,8 +251,12 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
             if done >= cap:
                 raise BriefloopError(f"this thread has been revised {done} time(s), the limit "
                                      f"(loop.max_revisions = {cap}): approve or reject it")
+            refused = more_rounds(rounds, 1)
+            if isinstance(refused, str):
+                raise BriefloopError(refused)
         response = inbox.response(decision, resolved, text, reviewer_name(by),
-                                  edited=edited, override=override)
+                                  edited=edited, override=override,
+                                  rounds=None if rounds in (None, "") else int(rounds))
         response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.

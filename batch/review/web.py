@@ -36,6 +36,7 @@ from starlette.templating import Jinja2Templates
 
 from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
+from batch.loop.decisions import MAX_MORE_ROUNDS
 from batch.models import RoleModel
 from batch.review import history
 from batch.review import threads as review
@@ -80,6 +81,9 @@ def thread_view(batch: Batch, item: review.Waiting) -> dict[str, Any]:
         "findings": [] if item.stopped else findings,
         "chart": score_chart(item.score_history),
         "superseded": item.superseded_note(),
+        "max_more_rounds": MAX_MORE_ROUNDS,
+        "rounds_default": values["limits"].get("rounds_per_revision",
+                                               values["limits"]["max_rounds"]),
         **(story_view(told) if told is not None else {"story": None, "rounds": []}),
     }
 
@@ -115,7 +119,8 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
         result = review.answer(batch, thread_id, "approve", answers, by=by,
                                edited=form["edited"], **override)
     elif action == "revise":
-        result = review.answer(batch, thread_id, "revise", answers, text=form["notes"], by=by)
+        result = review.answer(batch, thread_id, "revise", answers, text=form["notes"], by=by,
+                               rounds=form.get("rounds") or None)
     elif action == "reject":
         result = review.answer(batch, thread_id, "reject", {}, text=form["reason"], by=by)
     else:
@@ -171,7 +176,7 @@ def create_app(settings: Settings, *, token: str | None = None,
     def empty_form(view: dict[str, Any]) -> dict[str, Any]:
         item = view["item"]
         return {"answers": dict(item.answers), "name": "", "edited": item.draft,
-                "override": "", "notes": "", "reason": ""}
+                "override": "", "notes": "", "reason": "", "rounds": ""}
 
     def not_this_thread(request: Request, thread_id: str) -> Response | None:
         """A link's token opens its own thread only (the guard checked it; the route's
@@ -249,7 +254,8 @@ def create_app(settings: Settings, *, token: str | None = None,
         form = {"answers": answers, "name": str(raw.get("name", "")).strip(),
                 "edited": str(raw.get("edited", "")),
                 "override": str(raw.get("override", "")).strip(),
-                "notes": str(raw.get("notes", "")), "reason": str(raw.get("reason", ""))}
+                "notes": str(raw.get("notes", "")), "reason": str(raw.get("reason", "")),
+                "rounds": str(raw.get("rounds", "")).strip()}
 
         def run() -> str:
             with open_batch() as batch:

@@ -22,7 +22,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
@@ -38,12 +38,27 @@ _ONE_LINE_CHARS = 300
 
 @dataclass(frozen=True)
 class Waiting:
-    """A text that waits for a person, and the placeholders only a person can fill."""
+    """A text that waits for a person (or, unfinished, was set aside for one), and the
+    placeholders only a person can fill."""
 
     brief_id: str
     title: str
     needs: list[str]
     link: str = ""  # its own page on the review page, when the message links threads
+    unfinished: str = ""  # why the machine could not finish it (max_rounds, no_progress)
+    findings: int = 0  # what the checks still find in it
+
+
+def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None = None
+               ) -> Waiting:
+    """A run-log record as the message names it."""
+    needs = record.get("needs_from_human") or []
+    return Waiting(str(record.get("brief_id") or ""), str(record.get("title") or ""),
+                   [str(n["placeholder"]) if isinstance(n, dict) else str(n)
+                    for n in needs],  # type: ignore[union-attr]
+                   link(str(record["thread_id"])) if link and record.get("thread_id") else "",
+                   str(record.get("unfinished") or ""),
+                   len(record.get("open_must_fix") or []))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -54,11 +69,14 @@ class Report:
     waiting: list[Waiting]
     failed: list[tuple[str, str]]  # (brief_id, one-line error)
     source: str  # what the batch ran on
+    # unfinished texts set aside without waiting for a person (loop.review = when_needed)
+    set_aside: list[Waiting] = field(default_factory=list)
 
 
 def should_notify(report: Report) -> bool:
-    """Whether anything waits for a person or failed."""
-    return bool(report.waiting or report.failed)
+    """Whether anything needs a person: a text waits, one was set aside unfinished, or
+    a brief failed."""
+    return bool(report.waiting or report.failed or report.set_aside)
 
 
 def _one_line(text: str, limit: int = _ONE_LINE_CHARS) -> str:
@@ -75,6 +93,8 @@ def subject(report: Report) -> str:
     if report.waiting:
         n = len(report.waiting)
         parts.append(f"{_plural(n, 'text', 'texts')} {'waits' if n == 1 else 'wait'} for you")
+    if report.set_aside:
+        parts.append(f"{len(report.set_aside)} unfinished")
     if report.failed:
         parts.append(f"{len(report.failed)} failed")
     return "briefloop: " + (", ".join(parts) if parts else "nothing waits, nothing failed")
@@ -86,20 +106,36 @@ def _counts_line(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{label(o)} {counts[o]}" for o in known + other) or "no briefs"
 
 
+def _named(w: Waiting) -> list[str]:
+    """A text's line, and for an unfinished one why and what is still wrong."""
+    title = f" ({_one_line(w.title)})" if w.title.strip() else ""
+    lines = [f"- {_one_line(w.brief_id)}{title}"]
+    if w.unfinished:
+        still = (f"; the checks still find {_plural(w.findings, 'problem', 'problems')}"
+                 if w.findings else "")
+        lines.append(f"    needs work: the machine could not finish it "
+                     f"({_one_line(w.unfinished).replace('_', ' ')}){still}")
+    return lines
+
+
 def message(report: Report, review_url: str = "") -> tuple[str, str]:
     """The (subject, plain-text body) of the message about `report`."""
     lines = [f"Batch on {_one_line(report.source)}: {_counts_line(report.counts)}."]
     if report.waiting:
         lines += ["", f"Waiting for you ({len(report.waiting)}):"]
         for w in report.waiting:
-            title = f" ({_one_line(w.title)})" if w.title.strip() else ""
-            lines.append(f"- {_one_line(w.brief_id)}{title}")
+            lines += _named(w)
             if w.needs:
                 lines += [f"    needs {_one_line(need)}" for need in w.needs]
-            else:
+            elif not w.unfinished:
                 lines.append("    needs your review")
             if w.link:
                 lines.append(f"    open: {w.link}")
+    if report.set_aside:
+        lines += ["", f"Not finished, set aside in needs-work/ ({len(report.set_aside)}; "
+                      f"loop.review = \"when_needed\" does not hold them for a person):"]
+        for w in report.set_aside:
+            lines += _named(w)
     if report.failed:
         lines += ["", f"Failed ({len(report.failed)}):"]
         lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}"

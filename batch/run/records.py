@@ -9,6 +9,7 @@ from batch import placeholders as ph
 from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox
 from batch.loop.checking import checklist_of
+from batch.loop.routing import machine_ending
 from batch.outcomes import is_approved
 from batch.state import LoopState
 
@@ -49,6 +50,7 @@ def record_fields(values: LoopState) -> dict[str, Any]:
     uncovered = [f["code"].split(":", 1)[1]
                  for f in check_requirements(text, checklist)] if text else []
     return {
+        "unfinished": unfinished(values),
         "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
         "uncovered": uncovered,
         "rounds": values.get("round", 0),
@@ -62,6 +64,14 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         **decision_fields(values.get("decision") or {}),
         **call_totals(values.get("calls", [])),
     }
+
+
+def unfinished(values: LoopState) -> str | None:
+    """Why the machine could not finish the text (max_rounds, no_progress), or None: one
+    it approved, one still going, one that failed."""
+    if not values.get("brief") or values.get("meets_bar") or values.get("writer_error"):
+        return None
+    return machine_ending(values)
 
 
 def decision_note(decision: dict[str, Any]) -> str | None:

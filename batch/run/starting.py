@@ -51,7 +51,7 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
         "house_rules": {"name": rules.name, "text": rules.text,
                         "banned": list(rules.banned_phrases)},
         "checklist": build_checklist(brief_fields),
-        "limits": {"max_rounds": loop.max_rounds,
+        "limits": {"max_rounds": loop.max_rounds, "rounds_per_revision": loop.max_rounds,
                    "no_progress_rounds": loop.no_progress_rounds,
                    "review": loop.review, "threshold": threshold,
                    "max_revisions": loop.max_revisions, "drafts": loop.drafts,

@@ -43,6 +43,7 @@ FIELDS = [
     "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
     "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
     "decision_note", "updated_at", "uncovered", "checklist", "verification", "hosts",
+    "unfinished", "retry_of",
 ]
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
                "uncovered", "checklist", "hosts"}

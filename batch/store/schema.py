@@ -61,6 +61,11 @@ runs = sa.Table(
     sa.Column("hosts", sa.Text, nullable=False, server_default="[]"),
     # the batch that last ran the thread (batches.id); unset for a run before it was kept
     sa.Column("batch_id", sa.Integer, index=True),
+    # why the machine could not finish the text (max_rounds, no_progress), kept while it
+    # waits for a person and after they decide
+    sa.Column("unfinished", sa.Text),
+    # the thread this run is a new attempt of (a retry from the review page or the CLI)
+    sa.Column("retry_of", sa.Text, index=True),
 )
 
 # What each run-log column holds: the one description docs/run-log.md's column reference is
@@ -102,6 +107,9 @@ RUN_COLUMN_DOCS: dict[str, str] = {
     "seq": "the start order across processes and machines",
     "hosts": "which model host served each call, in order (`writer@http://gpu-1:11434`)",
     "batch_id": "the batch that last ran the thread (the runs page groups by it)",
+    "unfinished": "why the machine could not finish the text (`max_rounds`, "
+                  "`no_progress`), while it waits for a person and after",
+    "retry_of": "the thread this run is a new attempt of (`review retry`)",
 }
 assert set(RUN_COLUMN_DOCS) == set(runs.c.keys()), "a run-log column without its description"
 
@@ -155,6 +163,29 @@ secrets = sa.Table(
 )
 
 
+# Every model call of every thread, in order: what it was sent and what it answered
+# (`briefloop review calls THREAD`, the story page). Pruned with the checkpoints.
+model_calls = sa.Table(
+    "model_calls", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("thread_id", sa.Text, nullable=False, index=True),
+    sa.Column("at", sa.Text, nullable=False),
+    sa.Column("node", sa.Text, nullable=False, server_default=""),
+    sa.Column("round", sa.Integer),
+    sa.Column("role", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False, server_default=""),
+    sa.Column("host", sa.Text, nullable=False, server_default=""),
+    sa.Column("attempt", sa.Integer, nullable=False, server_default="1"),
+    sa.Column("messages", sa.Text, nullable=False, server_default="[]"),
+    sa.Column("answer", sa.Text, nullable=False, server_default=""),
+    sa.Column("seconds", sa.Float, nullable=False, server_default="0"),
+    sa.Column("input_tokens", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("output_tokens", sa.Integer, nullable=False, server_default="0"),
+    # why the answer was not taken (and so retried), or the error the call raised
+    sa.Column("problem", sa.Text, nullable=False, server_default=""),
+)
+
+
 # -- the steps ---------------------------------------------------------------------------
 
 def _add_columns(conn: sa.Connection, table: sa.Table, *names: str) -> None:
@@ -181,7 +212,8 @@ def _create(conn: sa.Connection, table: sa.Table, *, without: tuple[str, ...] = 
 
 
 _RUNS_LATER = ("version", "decided_by", "decided_at", "decision_note", "checklist",
-               "uncovered", "verification", "seq", "hosts", "batch_id")
+               "uncovered", "verification", "seq", "hosts", "batch_id", "unfinished",
+               "retry_of")
 
 
 def _m001_runs(conn: sa.Connection) -> None:
@@ -236,10 +268,17 @@ def _m010_secrets(conn: sa.Connection) -> None:
     _create(conn, secrets)
 
 
+def _m011_every_ending(conn: sa.Connection) -> None:
+    # A text the machine could not finish, a retry's earlier attempt, each model call.
+    _add_columns(conn, runs, "unfinished", "retry_of")
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_runs_retry_of ON runs (retry_of)")
+    _create(conn, model_calls)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
     _m006_verification, _m007_cluster, _m008_task_message, _m009_batch_of_run,
-    _m010_secrets,
+    _m010_secrets, _m011_every_ending,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)
