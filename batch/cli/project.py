@@ -58,7 +58,8 @@ def gc(ctx: click.Context, keep_days: float | None) -> None:
         raise UserError("a batch is running; run gc when it is done") from None
     mib = 1024 * 1024
     out.print(f"{report.threads} finished thread(s) pruned: {report.checkpoints_deleted} "
-              f"checkpoint(s) and {report.writes_deleted} write(s) deleted; "
+              f"checkpoint(s), {report.writes_deleted} write(s) and "
+              f"{report.calls_deleted} model call(s) deleted; "
               f"{report.bytes_before / mib:.1f} MiB -> {report.bytes_after / mib:.1f} MiB",
               highlight=False)
 

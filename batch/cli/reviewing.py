@@ -25,19 +25,18 @@ from batch.cli.base import (
     print_result,
     user_error,
 )
-from batch.cli.stories import print_story
+from batch.cli.stories import print_calls, print_story
 from batch.cli.terminal import json_for_terminal
 from batch.errors import BriefloopError, one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
 from batch.review import threads as review_mod
 from batch.review.history import story
-from batch.run.runner import (
-    Batch,
-)
+from batch.run.runner import Batch
 
 # a token other machines can try: long enough that guessing it is out of reach
 MIN_TOKEN_CHARS = 16
+CALL_TEXT_CHARS = 600  # of each message and answer `review calls` prints without --full
 
 
 def highlight_placeholders(text: str) -> str:
@@ -88,6 +87,28 @@ def review_history(ctx: click.Context, thread: str) -> None:
     if found is None:
         raise UserError(f"no thread {thread!r} (briefloop runs lists them)")
     print_story(found)
+
+
+@review.command("calls")
+@click.argument("thread")
+@click.option("--json", "as_json", is_flag=True, help="Print the calls as JSON.")
+@click.option("--full", is_flag=True, help="Print each message and answer whole.")
+@click.pass_context
+def review_calls(ctx: click.Context, thread: str, as_json: bool, full: bool) -> None:
+    """Show every model call of THREAD in order: its role, the messages sent, the raw
+    answer, latency, tokens, and each retry with why."""
+    with open_batch(ctx) as batch:
+        if batch.runlog.by_thread(thread) is None and not batch.snapshot(thread).values:
+            raise UserError(f"no thread {thread!r} (briefloop runs lists them)")
+        calls = batch.runlog.calls(thread)
+    if as_json:
+        click.echo(json_for_terminal(json.dumps(calls, indent=2, ensure_ascii=False)))
+        return
+    if not calls:
+        out.print("no model call recorded for this thread (calls are kept from this "
+                  "version on, and pruned with its checkpoints)")
+        return
+    print_calls(calls, full, CALL_TEXT_CHARS)
 
 
 @review.command("show")

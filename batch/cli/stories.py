@@ -93,3 +93,34 @@ def print_story(story: Story) -> None:
         note = f": {d.note}" if d.note else ""
         out.print(escape(f"decision: {d.kind}{who}{when}{note}"), highlight=False,
                   soft_wrap=True)
+
+
+def call_heading(number: int, call: dict[str, Any]) -> str:
+    """One line on a model call: which, when, how long, how big, and why it was retried."""
+    node = f" ({call['node']})" if call.get("node") and call["node"] != call["role"] else ""
+    where = f" round {call['round']}" if call.get("round") is not None else ""
+    retry = f" · try {call['attempt']}" if call.get("attempt", 1) > 1 else ""
+    problem = f" · not taken: {call['problem']}" if call.get("problem") else ""
+    host = f" on {call['host']}" if call.get("host") else ""
+    return (f"#{number}{where} · {call['role']}{node} · {call['model']}{host} · "
+            f"{call['seconds']:.1f}s · {call['input_tokens']} → {call['output_tokens']} "
+            f"tokens{retry}{problem}")
+
+
+def print_calls(calls: list[dict[str, Any]], full: bool, limit: int) -> None:
+    """Each call in order: its heading, the messages sent and the raw answer (each cut
+    at `limit` characters unless `full`)."""
+    def cut(text: str) -> str:
+        return text if full or len(text) <= limit else \
+            text[:limit] + f" … ({len(text) - limit:,} more characters; --full shows all)"
+
+    for number, call in enumerate(calls, start=1):
+        out.print(f"[bold]{escape(call_heading(number, call))}[/]", soft_wrap=True,
+                  highlight=False)
+        for message in call["messages"]:
+            out.print(f"  [cyan]{escape(str(message.get('role', '')))}:[/] "
+                      f"{escape(cut(str(message.get('content', ''))))}", soft_wrap=True,
+                      highlight=False)
+        out.print(f"  [green]answer:[/] {escape(cut(call['answer']) or '(none)')}",
+                  soft_wrap=True, highlight=False)
+        out.print()

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from batch.draft_cleanup import encodable
 from batch.errors import ModelOutputInvalid, PromptTooLong
+from batch.models.journal import CallRecord, journal
 from batch.prompts import fragment
 
 T = TypeVar("T", bound=BaseModel)
@@ -217,6 +218,28 @@ def json_schema_of(answer_type: type[BaseModel]) -> dict[str, Any]:
     return schema
 
 
+def _complete(model: RoleModel, role: str, messages: list[dict[str, str]],
+              schema: dict[str, Any] | None, max_tokens: int, sampling: Sampling | None,
+              attempt: int) -> tuple[Completion, float]:
+    """One call, timed; a call that raises is journaled with its error, then re-raised."""
+    started = time.perf_counter()
+    try:
+        completion = model.complete(messages, schema, max_tokens=max_tokens,
+                                    sampling=sampling)
+    except Exception as e:
+        journal(CallRecord(role, model.name, messages, "", time.perf_counter() - started,
+                           attempt=attempt, problem=f"{e.__class__.__name__}: {e}"))
+        raise
+    return completion, time.perf_counter() - started
+
+
+def _journal(role: str, model: RoleModel, messages: list[dict[str, str]],
+             completion: Completion, seconds: float, attempt: int, problem: str) -> None:
+    journal(CallRecord(role, model.name, messages, encodable(completion.text), seconds,
+                       completion.input_tokens, completion.output_tokens, completion.host,
+                       attempt, problem))
+
+
 def write(
     model: RoleModel,
     role: str,
@@ -234,26 +257,26 @@ def write(
     limit = model.max_tokens if max_tokens is None else max_tokens
     attempt_messages = list(messages)
     problem = ""
-    for _ in range(2):
+    for attempt in (1, 2):
         check_fits(model, attempt_messages, limit)
-        started = time.perf_counter()
-        completion = model.complete(attempt_messages, None, max_tokens=limit,
-                                    sampling=sampling)
-        seconds = time.perf_counter() - started
+        completion, seconds = _complete(model, role, attempt_messages, None, limit,
+                                        sampling, attempt)
         text = encodable(completion.text)
         loop = repeated(text)
         stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
                         seconds, ok=not (loop or completion.truncated),
                         truncated=completion.truncated, host=completion.host)
         stats.append(stat)
-        if stat.ok:
-            return text
         if loop is not None:
             problem = f"the answer kept repeating {loop[:60]!r}"
             note = fragment("retry_repeating", repeated=repr(loop[:80]))
-        else:
+        elif completion.truncated:
             problem = f"the answer was cut off at max_tokens = {limit}"
             note = fragment("retry_cut_off", max_tokens=limit)
+        _journal(role, model, attempt_messages, completion, seconds, attempt,
+                 "" if stat.ok else problem)
+        if stat.ok:
+            return text
         attempt_messages = [*messages, {"role": "user", "content": note}]
         base = sampling or Sampling()
         sampling = Sampling(temperature=base.temperature,
@@ -278,10 +301,8 @@ def ask(
     last_problem = ""
     for attempt in (1, 2):
         check_fits(model, attempt_messages, max_tokens)
-        started = time.perf_counter()
-        completion = model.complete(attempt_messages, schema, max_tokens=max_tokens,
-                                    sampling=sampling)
-        seconds = time.perf_counter() - started
+        completion, seconds = _complete(model, role, attempt_messages, schema, max_tokens,
+                                        sampling, attempt)
         stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
                         seconds, ok=True, truncated=completion.truncated,
                         host=completion.host)
@@ -291,6 +312,7 @@ def ask(
             problem = str(e)
             if completion.truncated:
                 problem += f" (the answer was cut off at max_tokens = {max_tokens})"
+            _journal(role, model, attempt_messages, completion, seconds, attempt, problem)
             stats.append(dataclasses.replace(stat, ok=False))
             last_problem = problem
             if attempt == 1:
@@ -305,6 +327,7 @@ def ask(
                          "content": fragment("retry_invalid", problem=problem)},
                     ]
             continue
+        _journal(role, model, attempt_messages, completion, seconds, attempt, "")
         stats.append(stat)
         return answer
     raise ModelOutputInvalid(f"{role} ({model.name}) gave an invalid answer twice: {last_problem}")

@@ -69,6 +69,19 @@ class Story:
     decisions: list[Decision]
     record: dict[str, Any]  # the run-log row
     pruned: bool = False  # earlier rounds' checkpoints are gone (briefloop gc)
+    # every model call, in order (the run log's model_calls; batch.models.journal)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    brief: dict[str, Any] = field(default_factory=dict)  # the brief as the thread has it
+    checklist: list[dict[str, Any]] = field(default_factory=list)  # what it asks
+
+    def calls_of(self, number: int) -> list[dict[str, Any]]:
+        """The model calls that made and judged round `number`."""
+        return [c for c in self.calls if c.get("round") == number]
+
+    def other_calls(self) -> list[dict[str, Any]]:
+        """Calls of no round the story shows (a round that failed before its verdict)."""
+        shown = {r.number for r in self.rounds}
+        return [c for c in self.calls if c.get("round") not in shown]
 
 
 # Word pairs a block's word-by-word diff may compare (its words before times after):
@@ -233,4 +246,5 @@ def story(batch: Batch, thread_id: str) -> Story | None:
         title=record.get("title") or brief.get("title", ""),
         status=record.get("status", "unknown"), stop_reason=record.get("stop_reason"),
         rounds=rounds, decisions=decisions, record=record,
-        pruned=len(rounds) < len(history))
+        pruned=len(rounds) < len(history), calls=batch.runlog.calls(thread_id),
+        brief=dict(brief), checklist=list(values.get("checklist") or []))

@@ -84,7 +84,10 @@ def story_view(story: Story) -> dict[str, Any]:
                        "draft_html": render_draft(r.draft, []) if number == 0 else "",
                        "changes_html": changes_html(r.changes)})
     record = story.record
-    return {"story": story, "rounds": rounds,
+    uncovered = set(record.get("uncovered") or [])
+    checklist = [(r["id"], r["kind"], r["text"], r["id"] not in uncovered)
+                 for r in story.checklist if r.get("kind") not in ("task", "style")]
+    return {"story": story, "rounds": rounds, "checklist": checklist,
             "story_chart": score_chart(record.get("score_history") or
                                        [r.score for r in story.rounds if r.score is not None]),
             "ended": label(story.stop_reason or story.status),

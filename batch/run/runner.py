@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import gspread
+from langgraph.config import get_config
 from langgraph.types import Command, StateSnapshot
 
 from batch.config import Settings
@@ -27,6 +28,7 @@ from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
+from batch.models.journal import CallRecord, journal_to
 from batch.outcomes import AWAITING, Outcome, status_for
 from batch.run.records import record_fields
 from batch.run.resources import Resources
@@ -327,7 +329,8 @@ class Batch:
         started = time.perf_counter()
         error = ""
         try:
-            self.graph.invoke(start, cfg, durability="sync")
+            with journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0))):
+                self.graph.invoke(start, cfg, durability="sync")
         except BriefloopError as e:
             error = str(e)
         except Exception as e:  # a bug, or a library failure we did not foresee
@@ -357,12 +360,35 @@ class Batch:
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]
         return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
 
+    def _call_sink(self, thread_id: str, round_now: int) -> Callable[[CallRecord], None]:
+        """Where the model calls of one invoke of `thread_id` go: its rows in the run log,
+        each with the node that made it and the round (a writer step starts the next)."""
+        current = {"round": round_now, "writer_step": None}
+
+        def sink(call: CallRecord) -> None:
+            meta = (get_config().get("metadata") or {})
+            node, step = str(meta.get("langgraph_node", "")), meta.get("langgraph_step")
+            if node == "writer" and step != current["writer_step"]:
+                current["round"] += 1
+                current["writer_step"] = step
+            self.runlog.record_call(
+                thread_id, node=node, round=current["round"], role=call.role,
+                model=call.model, host=call.host, attempt=call.attempt,
+                messages=call.messages, answer=call.answer, seconds=call.seconds,
+                input_tokens=call.input_tokens, output_tokens=call.output_tokens,
+                problem=call.problem)
+
+        return sink
+
     def _accumulate(self, thread_id: str, values: LoopState, seconds: float,
                     previous: dict[str, Any] | None = None) -> dict[str, Any]:
         """The run-log fields of `values`, its seconds added to the run's, and the batch
         it ran in (however it ended: a failed run is one of its batch's runs too);
         `previous`: the run's row if the caller has it at hand."""
         fields = record_fields(values) if values else {}
+        # Every call made, as journaled: a failed node's and a retried one's included,
+        # which the state (written only by nodes that succeeded) leaves out.
+        fields.update(self.runlog.call_totals(thread_id) or {})
         if previous is None:
             previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)

@@ -4,14 +4,15 @@ LangGraph's checkpointers keep a snapshot per step of every thread. A finished
 thread needs none of its history to be resumed or reviewed, so after
 `retention.keep_days` only its final checkpoint stays (enough for `get_state` to show
 how it ended); the rest is deleted and VACUUM gives the disk back (SQLite) or makes
-the space reusable (PostgreSQL). Threads that are running, failed or waiting for a
-person are never touched. The run log is not pruned.
+the space reusable (PostgreSQL). Their model calls (the run log's `model_calls`: every
+prompt and answer, the bulk of it) go at the same time. Threads that are running,
+failed or waiting for a person are never touched. The run log's rows are not pruned.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -27,6 +28,7 @@ class GcReport:
     writes_deleted: int
     bytes_before: int
     bytes_after: int
+    calls_deleted: int = 0  # model calls of the pruned threads
 
 
 def db_bytes(path: Path) -> int:
@@ -47,8 +49,9 @@ def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = Tru
         with open_store(settings) as opened:
             return prune(settings, keep_days, vacuum, opened)
     threads = finished_threads(store.runlog, timedelta(days=days))
+    calls = store.runlog.forget_calls(threads)
     if isinstance(store, PostgresStore):
-        return _prune_postgres(store, threads, vacuum)
+        return replace(_prune_postgres(store, threads, vacuum), calls_deleted=calls)
     path = settings.checkpoint_path
     before = db_bytes(path)
     deleted_checkpoints = deleted_writes = 0
@@ -76,7 +79,8 @@ def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = Tru
                 db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
-    return GcReport(len(threads), deleted_checkpoints, deleted_writes, before, db_bytes(path))
+    return GcReport(len(threads), deleted_checkpoints, deleted_writes, before, db_bytes(path),
+                    calls)
 
 
 def _prune_postgres(store: PostgresStore, threads: list[str], vacuum: bool) -> GcReport:

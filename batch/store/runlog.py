@@ -30,6 +30,7 @@ from batch.store.schema import (
     RUN_COLUMN_DOCS,
     batches,
     migrate,
+    model_calls,
     runs,
     secrets,
     sink_sync,
@@ -49,6 +50,10 @@ JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations
                "uncovered", "checklist", "hosts"}
 # Bookkeeping of the run log itself, not shown in the sheets.
 INTERNAL_FIELDS = ("version", "seq", "batch_id")
+
+
+def round_seconds(seconds: float) -> float:
+    return round(float(seconds), 3)
 
 
 def column_reference() -> str:
@@ -255,6 +260,56 @@ class RunLog:
                     conn.execute(update)
             found = conn.execute(sa.select(runs).where(runs.c.thread_id == thread_id)).one()
         return _record(found)
+
+    # -- model calls ----------------------------------------------------------------------
+    def record_call(self, thread_id: str, *, node: str, round: int | None, role: str,
+                    model: str, host: str, attempt: int, messages: list[dict[str, str]],
+                    answer: str, seconds: float, input_tokens: int, output_tokens: int,
+                    problem: str) -> None:
+        """One model call of a thread, as it happened (batch.models.journal)."""
+        row = {"thread_id": thread_id, "at": now(), "node": node, "round": round,
+               "role": role, "model": model, "host": encodable(host), "attempt": attempt,
+               "messages": json.dumps(encodable(messages), ensure_ascii=False),
+               "answer": encodable(answer), "seconds": round_seconds(seconds),
+               "input_tokens": input_tokens, "output_tokens": output_tokens,
+               "problem": encodable(problem)}
+        with self._tx() as conn:
+            conn.execute(sa.insert(model_calls).values(**row))
+
+    def calls(self, thread_id: str) -> list[dict[str, Any]]:
+        """A thread's model calls in the order they were made, messages decoded."""
+        query = (sa.select(model_calls).where(model_calls.c.thread_id == thread_id)
+                 .order_by(model_calls.c.id))
+        with self._tx() as conn:
+            rows = [dict(r._mapping) for r in conn.execute(query)]
+        for row in rows:
+            row["messages"] = json.loads(row["messages"] or "[]")
+        return rows
+
+    def call_totals(self, thread_id: str) -> dict[str, Any] | None:
+        """The run-log totals of a thread's journaled calls (every call made, a failed
+        node's and a retried one's too), or None when none was journaled."""
+        c = model_calls.c
+        query = sa.select(sa.func.count(), sa.func.sum(c.input_tokens),
+                          sa.func.sum(c.output_tokens), sa.func.sum(c.seconds)
+                          ).where(c.thread_id == thread_id)
+        with self._tx() as conn:
+            count, tokens_in, tokens_out, seconds = conn.execute(query).one()
+        if not count:
+            return None
+        return {"model_calls": int(count), "input_tokens": int(tokens_in or 0),
+                "output_tokens": int(tokens_out or 0),
+                "model_seconds": round_seconds(seconds or 0.0)}
+
+    def forget_calls(self, thread_ids: list[str]) -> int:
+        """Delete the model calls of these threads (retention); returns rows deleted."""
+        deleted = 0
+        with self._tx() as conn:
+            for start in range(0, len(thread_ids), 500):
+                chunk = thread_ids[start:start + 500]
+                deleted += conn.execute(sa.delete(model_calls).where(
+                    model_calls.c.thread_id.in_(chunk))).rowcount
+        return deleted
 
     def secret(self, name: str) -> bytes:
         """The project's secret `name`: 32 random bytes made by the first process that
