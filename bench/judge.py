@@ -1,6 +1,6 @@
 """The judged benchmark: does a verdict tell a correct draft from a broken one?
 
-    python -m bench judge [--config FILE] [--models NAME,NAME] [--limit N]
+    python -m bench judge [--config FILE] [--models NAME,NAME] [--limit N] [--data DIR]
 
 Data in bench/judge/: briefs, and per brief correct drafts and one-defect variants, each
 labelled `expect: approve | reject` with its defect class. Every draft is judged the way
@@ -16,6 +16,10 @@ for each way of weighing the critic:
 Per configured model and mode it reports the detection rate per defect class, correct
 drafts approved, defective drafts rejected, balanced accuracy and seconds per judgment.
 Results: bench/results/judge.json and the table in bench/results/judge.md.
+
+`--data DIR` judges another set of the same layout instead: a project's own reversals,
+the automatic approvals its people reopened (briefloop's `paths.judged`, default
+`judged/`), written to DIR/results/.
 """
 
 from __future__ import annotations
@@ -136,9 +140,13 @@ def critic_settings(base: config_mod.Settings, model: str) -> config_mod.Setting
     return base.model_copy(update={"models": models})
 
 
-def run(config: str | None, models: list[str], limit: int | None) -> dict[str, Any]:
+def run(config: str | None, models: list[str], limit: int | None,
+        data: Path = DATA) -> dict[str, Any]:
     base = config_mod.load(config or REPO / "config" / "briefloop.toml")
-    cases = load_cases()[:limit] if limit else load_cases()
+    cases = load_cases(data)
+    cases = cases[:limit] if limit else cases
+    if not cases:
+        raise SystemExit(f"{data}: no labelled drafts in drafts/<brief id>/")
     states = []
     for case in cases:
         state = judge_state(base, case)
@@ -231,11 +239,15 @@ def main(argv: list[str]) -> None:
                              "embedded model names, 'config' for the configured critic, "
                              "or '' for the code checks only (default: both packaged)")
     parser.add_argument("--limit", type=int, help="judge only the first N drafts")
+    parser.add_argument("--data", type=Path, default=DATA,
+                        help="a folder of briefs/ and drafts/<brief id>/ to judge, e.g. a "
+                             "project's judged/ (default: bench/judge)")
     args = parser.parse_args(argv)
     models = [m for m in args.models.split(",") if m.strip()]
-    result = run(args.config, models, args.limit)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "judge.json").write_text(json.dumps(result, indent=2) + "\n")
+    result = run(args.config, models, args.limit, args.data)
+    results = RESULTS if args.data == DATA else args.data / "results"
+    results.mkdir(parents=True, exist_ok=True)
+    (results / "judge.json").write_text(json.dumps(result, indent=2) + "\n")
     md = table(result)
-    (RESULTS / "judge.md").write_text(md)
+    (results / "judge.md").write_text(md)
     print(md)

@@ -30,6 +30,7 @@ from batch.cli.terminal import json_for_terminal
 from batch.errors import BriefloopError, one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
+from batch.review import attempts
 from batch.review import threads as review_mod
 from batch.review.history import story
 from batch.run.runner import Batch
@@ -109,6 +110,45 @@ def review_calls(ctx: click.Context, thread: str, as_json: bool, full: bool) -> 
                   "version on, and pruned with its checkpoints)")
         return
     print_calls(calls, full, CALL_TEXT_CHARS)
+
+
+@review.command("retry")
+@click.argument("thread")
+@click.pass_context
+def review_retry(ctx: click.Context, thread: str) -> None:
+    """Run a new attempt of a failed or finished THREAD's brief, as the thread holds it,
+    under today's configuration. The new thread is linked to the old one (run log
+    column retry_of, both thread pages)."""
+    with open_batch(ctx) as batch:
+        try:
+            result = attempts.retry(batch, thread)
+        except BriefloopError as e:
+            raise user_error(e) from None
+    out.print(f"retry of {escape(thread)}: new thread {escape(result.thread_id)}",
+              highlight=False, soft_wrap=True)
+    print_result(result)
+    sys.exit(1 if result.outcome == "error" else 0)
+
+
+@review.command("reopen")
+@click.argument("thread")
+@click.option("--reason", required=True, help="What is wrong with the approved text.")
+@click.option("--by", help="Who reopens it (default: $BRIEFLOOP_REVIEWER or your user name).")
+@click.pass_context
+def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) -> None:
+    """Take back an approved THREAD: it waits for a person again, its output moves to
+    needs-work/, the reason is recorded. An automatic approval taken back is saved as a
+    judged case in paths.judged."""
+    with open_batch(ctx) as batch:
+        try:
+            done = attempts.reopen(batch, thread, reason, by)
+        except BriefloopError as e:
+            raise user_error(e) from None
+    print_result(done.result)
+    if done.moved_to:
+        out.print(f"output moved aside to {done.moved_to}", highlight=False, soft_wrap=True)
+    if done.case:
+        out.print(f"saved as a judged case: {done.case}", highlight=False, soft_wrap=True)
 
 
 @review.command("show")

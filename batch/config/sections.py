@@ -92,6 +92,9 @@ class Paths(Strict):
                         "`needs-work/` inside it.")
     model_cache: str = Field("~/.cache/briefloop/models", description="Where the "
                              "embedded models' GGUF files are assembled.")
+    judged: str = Field("judged", description="Automatic approvals a person reopened, "
+                        "saved as labelled cases (`briefs/`, `drafts/`) for `python -m "
+                        "bench judge --data`.")
 
 
 class GSheetLog(Strict):

@@ -72,6 +72,7 @@ class Story:
     # every model call, in order (the run log's model_calls; batch.models.journal)
     calls: list[dict[str, Any]] = field(default_factory=list)
     brief: dict[str, Any] = field(default_factory=dict)  # the brief as the thread has it
+    retries: list[dict[str, Any]] = field(default_factory=list)  # later attempts of it
     checklist: list[dict[str, Any]] = field(default_factory=list)  # what it asks
 
     def calls_of(self, number: int) -> list[dict[str, Any]]:
@@ -247,4 +248,5 @@ def story(batch: Batch, thread_id: str) -> Story | None:
         status=record.get("status", "unknown"), stop_reason=record.get("stop_reason"),
         rounds=rounds, decisions=decisions, record=record,
         pruned=len(rounds) < len(history), calls=batch.runlog.calls(thread_id),
-        brief=dict(brief), checklist=list(values.get("checklist") or []))
+        brief=dict(brief), checklist=list(values.get("checklist") or []),
+        retries=batch.runlog.retries_of(thread_id))

@@ -8,7 +8,7 @@ import math
 from typing import Any
 from urllib.parse import urlencode
 
-from batch.outcomes import AWAITING, OUTCOME_ORDER, STOP_REASONS, label
+from batch.outcomes import APPROVED_REASONS, AWAITING, OUTCOME_ORDER, STOP_REASONS, label
 from batch.review.history import Story
 from batch.review.render import changes_html, render_draft, score_chart
 from batch.store.runlog import RunLog
@@ -87,7 +87,11 @@ def story_view(story: Story) -> dict[str, Any]:
     uncovered = set(record.get("uncovered") or [])
     checklist = [(r["id"], r["kind"], r["text"], r["id"] not in uncovered)
                  for r in story.checklist if r.get("kind") not in ("task", "style")]
+    status, reason = story.status, story.stop_reason
     return {"story": story, "rounds": rounds, "checklist": checklist,
+            "can_retry": status == "failed" or (status == "finished" and bool(story.brief)),
+            "can_reopen": status == "finished" and reason in APPROVED_REASONS,
+            "error": "", "form": {"name": "", "reason": ""}, "label": label,
             "story_chart": score_chart(record.get("score_history") or
                                        [r.score for r in story.rounds if r.score is not None]),
             "ended": label(story.stop_reason or story.status),

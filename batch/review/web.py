@@ -38,7 +38,7 @@ from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
 from batch.loop.decisions import MAX_MORE_ROUNDS
 from batch.models import RoleModel
-from batch.review import history
+from batch.review import attempts, history
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.links import SECRET_NAME
@@ -203,15 +203,17 @@ def create_app(settings: Settings, *, token: str | None = None,
         if view is None:
             return page(request, "error.html", {"message": f"no thread {thread_id!r}"},
                         status_code=404)
+        flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
         if "item" not in view:  # finished, failed or still running: its story
-            flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
             response = page(request, "story.html", {**story_view(view["story"]),
                                                     "flash": flash})
-            if flash:
-                response.delete_cookie(FLASH_COOKIE, path="/")
-            return response
-        return page(request, "thread.html", {**view, "form": empty_form(view), "error": "",
-                                             "can_edit": supports_edit()})
+        else:
+            response = page(request, "thread.html", {
+                **view, "form": empty_form(view), "error": "", "flash": flash,
+                "can_edit": supports_edit()})
+        if flash:
+            response.delete_cookie(FLASH_COOKIE, path="/")
+        return response
 
     async def runs_page(request: Request) -> Response:
         query = request.query_params
@@ -256,6 +258,8 @@ def create_app(settings: Settings, *, token: str | None = None,
                 "override": str(raw.get("override", "")).strip(),
                 "notes": str(raw.get("notes", "")), "reason": str(raw.get("reason", "")),
                 "rounds": str(raw.get("rounds", "")).strip()}
+        if action in ("retry", "reopen"):
+            return await again(request, thread_id, action, form)
 
         def run() -> str:
             with open_batch() as batch:
@@ -281,6 +285,39 @@ def create_app(settings: Settings, *, token: str | None = None,
         # a link's token opens this thread only: its page then tells the outcome
         target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
         response = RedirectResponse(target, status_code=303)
+        response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
+                            path="/", max_age=120, secure=request.url.scheme == "https")
+        return response
+
+    async def again(request: Request, thread_id: str, action: str,
+                    form: dict[str, Any]) -> Response:
+        """Retry a thread that ended, or reopen an approved one, from its story page."""
+        def run() -> tuple[str, str]:
+            with open_batch() as batch:
+                if action == "retry":
+                    result = attempts.retry(batch, thread_id)
+                    return result.thread_id, (f"retried as {result.thread_id}: "
+                                              f"{result.outcome}")
+                done = attempts.reopen(batch, thread_id, form["reason"], form["name"] or None)
+                saved = " (saved as a judged case)" if done.case else ""
+                return thread_id, f"reopened: it waits for a person again{saved}"
+
+        try:
+            target_id, outcome = await run_in_threadpool(run)
+        except BriefloopError as e:
+            def reload() -> Any:
+                with open_batch() as batch:
+                    return history.story(batch, thread_id)
+
+            told = await run_in_threadpool(reload)
+            if told is None:
+                return page(request, "error.html", {"message": str(e)}, status_code=404)
+            return page(request, "story.html", {**story_view(told), "flash": "",
+                                                "error": str(e), "form": form},
+                        status_code=409 if isinstance(e, LockBusy) else 400)
+        # a link's token opens its own thread only: the new attempt is named in the flash
+        shown = thread_id if request.state.scoped else target_id
+        response = RedirectResponse(f"/thread/{quote(shown, safe='')}", status_code=303)
         response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
                             path="/", max_age=120, secure=request.url.scheme == "https")
         return response

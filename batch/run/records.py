@@ -78,6 +78,8 @@ def decision_note(decision: dict[str, Any]) -> str | None:
     """A person's decision in words: their reason or notes, that they approved over the
     checks' findings, that they approved their own version."""
     note = decision.get("reason") or decision.get("notes") or None
+    if decision.get("type") == "reopen":
+        return f"reopened ({decision.get('was') or 'approved'}): {note}"
     if decision.get("override"):
         note = f"approved over the checks' findings: {decision['override']}"
     if decision.get("draft") is not None:
@@ -86,7 +88,7 @@ def decision_note(decision: dict[str, Any]) -> str | None:
 
 
 def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
-    if decision.get("type") not in ("approve", "reject", "revise"):
+    if decision.get("type") not in ("approve", "reject", "revise", "reopen"):
         return {}
     return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
             "decision_note": decision_note(decision)}

@@ -234,6 +234,11 @@ class RunLog:
             query = query.where(runs.c.status == status)
         return self.records(query.where(*_run_filters(outcome, brief)))
 
+    def retries_of(self, thread_id: str) -> list[dict[str, Any]]:
+        """The runs that are new attempts of `thread_id`, oldest first."""
+        return self.records(sa.select(runs).where(runs.c.retry_of == thread_id)
+                            .order_by(runs.c.seq))
+
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
         unknown = set(fields) - {*FIELDS, "batch_id"}
