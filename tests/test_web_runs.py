@@ -282,3 +282,64 @@ def test_a_batch_id_out_of_range_or_not_ascii_is_no_such_batch_page_and_cli(proj
     result = CliRunner().invoke(cli, ["--config", str(cfg), "runs", "--batch", which])
     assert result.exit_code == 2 and "no batch" in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_the_messages_general_link_opens_the_waiting_page_and_its_threads_only(
+        project, monkeypatch):
+    sent = []
+    monkeypatch.setattr("batch.run.notify.send",
+                        lambda settings, report, **kw: sent.append(report) or [])
+    s = make_settings(project, **{"notify.review_url": "https://review.example/",
+                                  "notify.webhook_url": "https://hooks.example/x"})
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3")
+    models = {"writer": ScriptedModel([writer_answer(f"Q3 revenue was {PH}.",
+                                                     needs=[(PH, "How much?")])]),
+              "critic": ScriptedModel([critic_answer(5)])}
+    [r] = run_job(s, project / "briefs", models=models).results
+    [report] = sent
+    from batch.run import notify
+
+    body = notify.message(report, "https://review.example/")[1]
+    general = report.review_link
+    assert general.startswith("https://review.example/?link=")
+    assert f"Review: {general}" in body
+    token = general.split("?link=")[1]
+    app = web.create_app(s, models=models, strict=True, token="full-token")
+    with TestClient(app, base_url="https://review.example") as client:
+        assert client.get("/").status_code == 401  # no token, no link: refused
+        opened = client.get(f"/?link={token}", follow_redirects=False)
+        assert opened.status_code == 303 and opened.headers["location"] == "/"
+        assert "Path=/;" in opened.headers["set-cookie"]
+        listed = client.get("/")
+        assert listed.status_code == 200 and "q3" in listed.text
+        assert 'id="nav-runs"' not in listed.text
+        [row_link] = re.findall(r'href="(/thread/[^"]+\?link=[^"]+)"', listed.text)[:1]
+        assert row_link.startswith(f"/thread/{r.thread_id}?link=")
+        # the list's token opens neither the runs nor a thread by itself
+        assert client.get("/runs").status_code == 401
+        assert client.get(f"/thread/{r.thread_id}").status_code == 401
+        assert client.get(f"/thread/{r.thread_id}?link={token}").status_code == 403
+        # a row's link does, expiring with the list's token
+        thread = client.get(row_link.replace("&amp;", "&"))
+        assert thread.status_code == 200 and 'id="answer"' in thread.text
+    with open_runlog(s) as log:
+        secret = log.secret(links.SECRET_NAME)
+    row_token = row_link.split("?link=")[1]
+    assert row_token.split(".")[0] == token.split(".")[0]
+    assert links.problem(secret, r.thread_id, row_token) is None
+    expired = links.sign(secret, links.WAITING_SCOPE, int(time.time()) - 60)
+    with TestClient(app, base_url="https://review.example") as client:
+        old = client.get(f"/?link={expired}")
+    assert old.status_code == 403 and "expired" in old.text
+
+
+def test_the_general_link_on_loopback_without_a_token_is_the_plain_page(project):
+    s = make_settings(project, **{"notify.review_url": "http://127.0.0.1:8765"})
+    with Batch(s) as batch:
+        assert links.waiting_link(s, batch.runlog, environ={}) == "http://127.0.0.1:8765/"
+        signed = links.waiting_link(s, batch.runlog,
+                                    environ={"BRIEFLOOP_REVIEW_TOKEN": "t" * 20})
+        assert signed.startswith("http://127.0.0.1:8765/?link=")
+        sheet = make_settings(project, **{
+            "notify.review_url": "https://docs.google.com/spreadsheets/d/x"})
+        assert links.waiting_link(sheet, batch.runlog) == ""

@@ -30,7 +30,7 @@ from batch.config import Settings
 from batch.errors import LockBusy, StoreError, one_line
 from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING, UNFINISHED
-from batch.review.links import linker
+from batch.review.links import linker, waiting_link
 from batch.run.runner import Batch
 from batch.sheets.sync import make_sinks, sync_all
 from batch.store.backends import open_runlog
@@ -221,7 +221,8 @@ def _notify(batch: Batch, batch_id: int) -> None:
         [notify.waiting_of(r, link) for r in records if r["status"] == AWAITING],
         [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
         str(row.get("source", "")),
-        [notify.waiting_of(r) for r in records if r["stop_reason"] in UNFINISHED])
+        [notify.waiting_of(r) for r in records if r["stop_reason"] in UNFINISHED],
+        waiting_link(batch.settings, batch.runlog))
     if notify.should_notify(report):
         for warning in notify.send(notify.settings_for(batch.settings), report):
             log.warning("batch %s: %s", batch_id, warning)

@@ -17,7 +17,7 @@ from batch.inputs.sources import check_source
 from batch.models import RoleModel
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review import sheet as review_sheet
-from batch.review.links import linker
+from batch.review.links import linker, waiting_link
 from batch.run import notify
 from batch.run.runner import Batch, BatchSummary, Progress
 from batch.run.signals import STOP
@@ -52,6 +52,7 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
                 return _enqueued(batch, source, rerun, job)
             summary = _recorded(batch, source, rerun, concurrency, job)
             link = linker(settings, batch.runlog)
+            waiting_page = waiting_link(settings, batch.runlog)
     except LockBusy:
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
@@ -62,14 +63,15 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
             {"error": 1}, [], [("the whole batch", str(e))], str(source)))
         raise
     # After the lock: a slow mail server must not hold up the next batch.
-    report = notify_report(settings, summary, source, link)
+    report = notify_report(settings, summary, source, link, waiting_page)
     if notify.should_notify(report):
         summary.warnings += notify.send(notify.settings_for(settings), report)
     return summary
 
 
 def notify_report(settings: Settings, summary: BatchSummary, source: str | Path,
-                  link: Callable[[str], str] | None = None) -> notify.Report:
+                  link: Callable[[str], str] | None = None,
+                  waiting_page: str = "") -> notify.Report:
     """What the message after a batch says: every text that waits for a person (new or
     still waiting: a reminder each night), with its link (`link`, from its thread id),
     and every brief that failed."""
@@ -80,7 +82,8 @@ def notify_report(settings: Settings, summary: BatchSummary, source: str | Path,
                  for r in summary.results if r.outcome in UNFINISHED]
     failed = [(r.brief_id, r.error or "error") for r in summary.results
               if r.outcome == "error"]
-    return notify.Report(dict(summary.counts), waiting, failed, str(source), set_aside)
+    return notify.Report(dict(summary.counts), waiting, failed, str(source), set_aside,
+                         waiting_page)
 
 
 def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | None,

@@ -1,4 +1,5 @@
-"""The review page's guard: the access token (or a link's token scoped to one thread),
+"""The review page's guard: the access token (or a link's token scoped to one thread, or
+to the Waiting page),
 the CSRF cookie, the origin check, the size limit of a form, and the security headers
 on every answer."""
 
@@ -15,7 +16,7 @@ from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 
-from batch.review.links import LINK_PARAM
+from batch.review.links import LINK_PARAM, WAITING_SCOPE, expires_of
 from batch.review.links import problem as link_problem
 
 CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -29,6 +30,7 @@ SECURITY_HEADERS = {
 TOKEN_COOKIE = "briefloop_token"
 CSRF_COOKIE = "briefloop_csrf"
 LINK_COOKIE = "briefloop_link"  # a link's token, on its thread's path only
+WAITING_COOKIE = "briefloop_waiting"  # the Waiting page link's token
 
 
 class Guard(BaseHTTPMiddleware):
@@ -44,6 +46,7 @@ class Guard(BaseHTTPMiddleware):
 
     async def dispatch(self, request: Request, call_next) -> Response:
         request.state.scoped = None  # the one thread a link's token opens, if that is all
+        request.state.link_expires = None  # when that token expires
         if self.token is not None:
             given = request.query_params.get("token")
             if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
@@ -76,9 +79,11 @@ class Guard(BaseHTTPMiddleware):
         """The thread a link's token (in the address, else in its cookie) opens for this
         request, or the page that refuses it."""
         # the path as the router matches it (decoded once, by the server), never re-read
-        thread_id = _thread_of(request.scope["path"])
+        path = request.scope["path"]
+        thread_id = WAITING_SCOPE if path == "/" else _thread_of(path)
         given = request.query_params.get(LINK_PARAM)
-        cookie = request.cookies.get(LINK_COOKIE)
+        cookie_name = WAITING_COOKIE if thread_id == WAITING_SCOPE else LINK_COOKIE
+        cookie = request.cookies.get(cookie_name)
         if thread_id is None or self.link_secret is None or not (given or cookie):
             return PlainTextResponse(
                 "401: this review page needs its token (open it with ?token=...)",
@@ -88,12 +93,14 @@ class Guard(BaseHTTPMiddleware):
         if why:
             return refused_page(why)
         if given:
-            # the link's token goes into a cookie of this thread's path only
+            # the link's token goes into a cookie of this thread's path only (the Waiting
+            # page's: of "/", read on "/" alone)
             response = RedirectResponse(_without(request, LINK_PARAM), status_code=303)
-            response.set_cookie(LINK_COOKIE, given, httponly=True, samesite="strict",
-                                path=f"/thread/{quote(thread_id, safe='')}",
-                                secure=request.url.scheme == "https")
+            where = "/" if thread_id == WAITING_SCOPE else f"/thread/{quote(thread_id, safe='')}"
+            response.set_cookie(cookie_name, given, httponly=True, samesite="strict",
+                                path=where, secure=request.url.scheme == "https")
             return response
+        request.state.link_expires = expires_of(cookie or "")
         return thread_id
 
 

@@ -41,7 +41,7 @@ from batch.models import RoleModel
 from batch.review import attempts, history
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
-from batch.review.links import SECRET_NAME
+from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
 from batch.review.pages import runs_view, story_view
 from batch.review.render import render_draft, score_chart
 from batch.run.runner import Batch
@@ -168,7 +168,16 @@ def create_app(settings: Settings, *, token: str | None = None,
 
         items = await run_in_threadpool(load)
         flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
-        response = page(request, "list.html", {"items": items, "flash": flash})
+        links = {item.thread_id: f"/thread/{quote(item.thread_id, safe='')}" for item in items}
+        expires = request.state.link_expires
+        if request.state.scoped == WAITING_SCOPE and expires is not None:
+            # opened with the message's link: each row opens its thread the same way,
+            # until the same time
+            secret = await run_in_threadpool(link_secret)
+            links = {tid: f"{url}?{LINK_PARAM}={sign(secret, tid, expires)}"
+                     for tid, url in links.items()}
+        response = page(request, "list.html", {"items": items, "flash": flash,
+                                               "links": links})
         if flash:
             response.delete_cookie(FLASH_COOKIE, path="/")
         return response

@@ -71,6 +71,9 @@ class Report:
     source: str  # what the batch ran on
     # unfinished texts set aside without waiting for a person (loop.review = when_needed)
     set_aside: list[Waiting] = field(default_factory=list)
+    # the Waiting page, signed for the reader (batch.review.links.waiting_link); else
+    # the message links `notify.review_url` as it is
+    review_link: str = ""
 
 
 def should_notify(report: Report) -> bool:
@@ -140,8 +143,9 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
         lines += ["", f"Failed ({len(report.failed)}):"]
         lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}"
                   for bid, err in report.failed]
-    if review_url.strip():
-        lines += ["", f"Review: {review_url.strip()}"]
+    link = report.review_link.strip() or review_url.strip()
+    if link:
+        lines += ["", f"Review: {link}"]
     body = mask_credentials("\n".join(lines) + "\n")
     return subject(report), body
 
