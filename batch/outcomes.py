@@ -52,6 +52,21 @@ OUTCOME_ICONS: Final[dict[str, str]] = {
     "rejected_by_human": "✗", "queued": "→", "in_queue": "⧗"}
 
 
+# How an outcome reads at a glance, for colours: done well, waits for a person, needs a
+# person's look after the machine gave up, failed, or nothing happened.
+OUTCOME_TONES: Final[dict[str, str]] = {
+    "approved": "good", "approved_by_human": "good", "finished": "good", "ok": "good",
+    "awaiting_human": "wait", "waiting": "wait", "queued": "wait", "in_queue": "wait",
+    "running": "wait", "busy": "wait",
+    "max_rounds": "unfinished", "no_progress": "unfinished", "stopped": "unfinished",
+    "error": "bad", "failed": "bad", "unrecorded": "bad",
+    "rejected_by_human": "muted", "skipped": "muted", "not_started": "muted"}
+
+
+def tone(outcome: str | None) -> str:
+    return OUTCOME_TONES.get(outcome or "", "muted")
+
+
 def is_approved(reason: str | None) -> bool:
     return reason in APPROVED_REASONS
 

@@ -102,7 +102,7 @@ def test_a_batch_runs_on_two_workers_and_is_synced_once(project, pg_dsn, redis_u
         workers(cfg)
         batch_id = enqueue(cfg, project)
         row = wait_done(cfg, batch_id)
-        assert row["status"] == "ok" and row["counts"] == {"approved": 6}
+        assert row["status"] == "finished" and row["counts"] == {"approved": 6}
         assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server)
     served_by = rows(pg_dsn, "SELECT DISTINCT worker FROM tasks")
     assert len(served_by) == 2, "both workers took briefs"
@@ -252,7 +252,7 @@ def test_drill_a_worker_killed_mid_brief_costs_the_call_in_flight(project, pg_ds
         workers(cfg)  # the survivor
         row = wait_done(cfg, batch_id, timeout=120)
         assert killed.is_set()
-        assert row["status"] == "ok"
+        assert row["status"] == "finished"
         assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server, repeated_at_most=1)
 
 
@@ -292,7 +292,7 @@ def test_drill_a_server_restarted_mid_batch(server_down, project, pg_dsn, redis_
             time.sleep(2.0)
             postgres_server.start()
         row = wait_done(cfg, batch_id, timeout=120)
-        assert row["status"] == "ok"
+        assert row["status"] == "finished"
         assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server,
                                           repeated_at_most=0 if server_down == "redis" else 2)
 
@@ -383,7 +383,7 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
 def test_a_brief_the_database_cannot_store_is_counted_and_named(cell, project, pg_dsn,
                                                                 redis_url, workers):
     # A NUL, which PostgreSQL refuses in text, in one row of a sheet: every row is
-    # counted in its batch, and the batch is not "ok" with the row missing.
+    # counted in its batch, and the batch is not "finished" with the row missing.
     sheet = project / "sheet.csv"
     rows_ = [["id", "title", "brief"]]
     rows_ += [[f"memo-{i}", "Memo", "The office is closed on Friday."] for i in range(3)]

@@ -284,7 +284,7 @@ def test_sigterm_mid_batch_then_the_next_run_finishes_the_rest(project):
         assert redone == []
     assert {r[0] for r in query(runs, "SELECT brief_id FROM runs WHERE status='finished'")} \
         == set(ids)
-    assert [b[3] for b in batches(project)] == ["stopped", "ok"]
+    assert [b[3] for b in batches(project)] == ["stopped", "finished"]
 
 
 @pytest.mark.parametrize("cron,tz,message", [

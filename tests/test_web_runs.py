@@ -60,7 +60,7 @@ def test_the_runs_page_shows_the_batch_with_counts_charts_and_links(project):
     assert "max rounds <strong>1</strong>" in page.text
     assert "Dock &lt;closed&gt;" in page.text and "Dock <closed>" not in page.text
     # what is still needed from a person: the placeholder, not its record
-    assert f"<td>{PH}</td>" in page.text and "How much?" not in page.text
+    assert f'<td data-label="Needs">{PH}</td>' in page.text and "How much?" not in page.text
     assert one.status_code == 200 and one.text.count('class="run"') == 3
     assert lamps.text.count('class="run"') == 1 and threads["c-lamp"] in lamps.text
     assert by_id.text.count('class="run"') == 1 and threads["b-q3"] in by_id.text

@@ -142,7 +142,9 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
     print_summary(summary)
     if summary.batch_id is not None:
         finished = follow_batch(settings, summary.batch_id, wait_seconds)
-        sys.exit(1 if summary.failed or (finished or {}).get("status") == "failed" else 0)
+        row = finished or {}
+        sys.exit(1 if summary.failed or row.get("status") == "failed"
+                 or (row.get("counts") or {}).get("error") else 0)
     sys.exit(1 if summary.failed else 0)
 
 

@@ -4,19 +4,28 @@ the filters are the run log's query, never the whole log in a page)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
-from batch.outcomes import APPROVED_REASONS, AWAITING, OUTCOME_ORDER, STOP_REASONS, label
+from batch.outcomes import APPROVED_REASONS, AWAITING, OUTCOME_ORDER, STOP_REASONS, label, tone
 from batch.review.history import Story
 from batch.review.render import changes_html, render_draft, score_chart
-from batch.store.runlog import RunLog
+from batch.sheets.run_rows import row_for
+from batch.sheets.tables import csv_safe
+from batch.store.runlog import FIELDS, RunLog
 
 BATCHES_PER_PAGE = 10
 RUNS_PER_BATCH = 20  # under each batch of the runs page; its own page has them all
 RUNS_PER_PAGE = 50
-OUTCOMES = (*sorted(STOP_REASONS), AWAITING, "failed")
+# what a view filters by: how runs ended, and what else a batch counts them as
+OUTCOMES = tuple(dict.fromkeys((*OUTCOME_ORDER, *sorted(STOP_REASONS), AWAITING, "failed")))
+BATCH_STATUS_WORDS = {"ok": "finished", "finished": "finished", "running": "running",
+                      "stopped": "stopped (resumes next run)", "queued": "queued",
+                      "enqueueing": "enqueueing", "failed": "failed"}
 
 
 def counts_in_order(counts: dict[str, int]) -> list[tuple[str, int]]:
@@ -31,35 +40,124 @@ def placeholders_of(needs: list[Any]) -> list[str]:
     return [n["placeholder"] if isinstance(n, dict) else str(n) for n in needs]
 
 
+def local_time(iso: str | None) -> str:
+    """An ISO time from the run log (UTC) in this machine's local time, to the minute."""
+    if not iso:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return str(iso)[:16]
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
+
+
+def duration(seconds: float | None) -> str:
+    """Seconds as a person reads a duration: 45 s, 3 min 12 s, 2 h 05 min."""
+    if seconds is None:
+        return ""
+    whole = int(round(float(seconds)))
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+
+
+def span(started: str | None, ended: str | None) -> float | None:
+    """Seconds between two ISO times, or None when either is missing."""
+    try:
+        a = datetime.fromisoformat(str(started))
+        b = datetime.fromisoformat(str(ended))
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, (b - a).total_seconds())
+
+
 def run_row(record: dict[str, Any]) -> dict[str, Any]:
+    """A run as the runs page lists it. `counted` (a batch's own page): the outcome the
+    batch counted it as; `now` is how the run stands today, when that differs."""
     history = record.get("score_history") or []
+    now = record.get("stop_reason") or record.get("status") or ""
+    counted = record.get("counted") or now
     return {
-        "thread_id": record["thread_id"], "brief_id": record["brief_id"],
-        "title": record.get("title", ""),
-        "outcome": label(record.get("stop_reason") or record.get("status") or ""),
+        "thread_id": record.get("thread_id") or "", "brief_id": record.get("brief_id", ""),
+        "title": record.get("title") or "",
+        "outcome": label(counted), "tone": tone(counted), "counted": counted,
+        "now": "" if not now or now == counted or _same_now(counted, now) else label(now),
+        "now_tone": tone(now),
         "status": record.get("status", ""), "rounds": record.get("rounds", 0),
         "history": history, "chart": score_chart(history, width=120, height=36),
         "calls": record.get("model_calls", 0),
         "tokens": f"{record.get('input_tokens', 0)}/{record.get('output_tokens', 0)}",
         "model_seconds": record.get("model_seconds", 0.0),
+        "started": local_time(record.get("started_at")),
+        "took": duration(record.get("seconds")) if record.get("run_id") else "",
         "needs": placeholders_of(record.get("needs_from_human") or []),
+        "retry_of": record.get("retry_of") or "",
+        "unfinished": record.get("unfinished") or "",
     }
+
+
+def _same_now(counted: str, now: str) -> bool:
+    """A run counted as still waiting that still waits, or as already done that is
+    done: its outcome today says nothing new."""
+    return (counted == "waiting" and now == AWAITING) or (
+        counted == "skipped" and now in STOP_REASONS)
+
+
+def day_bounds(day: str | None) -> tuple[str, str] | None:
+    """A local calendar day (YYYY-MM-DD) as the UTC ISO times it runs from and to, or
+    None for no day or one that is not a date."""
+    if not day:
+        return None
+    try:
+        start = datetime.strptime(day.strip(), "%Y-%m-%d").astimezone()
+    except ValueError:
+        return None
+    end = start + timedelta(days=1)
+    return (start.astimezone(UTC).isoformat(timespec="seconds")[:19],
+            end.astimezone(UTC).isoformat(timespec="seconds")[:19])
+
+
+def batch_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A batch's heading: local times, how long it took, its status in words."""
+    status = BATCH_STATUS_WORDS.get(row.get("status", ""), row.get("status", ""))
+    took = span(row.get("started_at"), row.get("ended_at"))
+    return {**row, "started": local_time(row.get("started_at")),
+            "ended": local_time(row.get("ended_at")) if row.get("ended_at") else "",
+            "took": duration(took) if took is not None else "", "status_words": status,
+            "status_tone": tone(row.get("status"))}
+
+
+def runs_of(log: RunLog, row: dict[str, Any], outcome: str | None, brief: str | None,
+            limit: int | None, offset: int) -> tuple[list[dict[str, Any]], int]:
+    """A batch's runs: every brief it counted (the outcome filter is of those counts),
+    or, for a batch from before those were kept, the runs it ran."""
+    counted = log.counted_runs(row["id"], outcome, brief, limit, offset)
+    if counted is not None:
+        return counted
+    legacy = outcome if outcome in (*STOP_REASONS, AWAITING, "failed") else None
+    return log.runs_of_batch(row["id"], legacy, brief, limit, offset, row=row)
 
 
 def _group(log: RunLog, row: dict[str, Any], outcome: str | None, brief: str | None,
            limit: int, offset: int) -> dict[str, Any]:
-    records, total = log.runs_of_batch(row["id"], outcome, brief, limit, offset, row=row)
-    return {"batch": row, "counts": counts_in_order(row.get("counts") or {}),
+    records, total = runs_of(log, row, outcome, brief, limit, offset)
+    return {"batch": batch_row(row), "counts": counts_in_order(row.get("counts") or {}),
             "runs": [run_row(r) for r in records], "total": total}
 
 
 def runs_view(log: RunLog, batch_id: int | None, page: int, outcome: str | None,
-              brief: str | None) -> dict[str, Any] | None:
-    """The runs page (`batch_id` None: the latest batches, newest first) or one batch's
-    page; None when there is no such batch."""
+              brief: str | None, day: str | None = None) -> dict[str, Any] | None:
+    """The runs page (`batch_id` None: the latest batches, newest first, of `day` if
+    given) or one batch's page; None when there is no such batch."""
     outcome = outcome if outcome in OUTCOMES else None
+    bounds = day_bounds(day) if batch_id is None else None
     if batch_id is None:
-        batches, total = log.latest_batches(BATCHES_PER_PAGE, (page - 1) * BATCHES_PER_PAGE)
+        batches, total = log.latest_batches(BATCHES_PER_PAGE, (page - 1) * BATCHES_PER_PAGE,
+                                            between=bounds)
         groups = [_group(log, b, outcome, brief, RUNS_PER_BATCH, 0) for b in batches]
         pages = math.ceil(total / BATCHES_PER_PAGE)
     else:
@@ -68,11 +166,35 @@ def runs_view(log: RunLog, batch_id: int | None, page: int, outcome: str | None,
             return None
         groups = [_group(log, row, outcome, brief, RUNS_PER_PAGE, (page - 1) * RUNS_PER_PAGE)]
         pages = math.ceil(groups[0]["total"] / RUNS_PER_PAGE)
-    filters = {k: v for k, v in (("outcome", outcome), ("brief", brief)) if v}
+    day = day.strip() if bounds else ""
+    filters = {k: v for k, v in (("outcome", outcome), ("brief", brief), ("day", day)) if v}
     return {"groups": groups, "page": page, "pages": max(pages, 1), "batch_id": batch_id,
-            "outcome": outcome or "", "brief": brief or "", "outcomes": OUTCOMES,
-            "label": label, "filters": urlencode(filters),
+            "outcome": outcome or "", "brief": brief or "", "day": day,
+            "outcomes": OUTCOMES, "label": label, "filters": urlencode(filters),
             "per_batch": RUNS_PER_BATCH if batch_id is None else None}
+
+
+def runs_csv(log: RunLog, batch_id: int | None, outcome: str | None, brief: str | None,
+             day: str | None = None) -> str | None:
+    """Every run of the view (every page of it) as CSV: the batch, the outcome it was
+    counted as, then the run log's columns as the sheets show them. None: no batch."""
+    outcome = outcome if outcome in OUTCOMES else None
+    if batch_id is None:
+        batches, _ = log.latest_batches(None, 0, between=day_bounds(day))
+    else:
+        row = log.batch(batch_id)
+        if row is None:
+            return None
+        batches = [row]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(["batch_id", "counted_as", *FIELDS])
+    for b in batches:
+        records, _ = runs_of(log, b, outcome, brief, None, 0)
+        for r in records:
+            counted = r.get("counted") or r.get("stop_reason") or r.get("status") or ""
+            writer.writerow([csv_safe(v) for v in (b["id"], counted, *row_for(r))])
+    return buffer.getvalue()
 
 
 def story_view(story: Story) -> dict[str, Any]:

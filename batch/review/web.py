@@ -42,7 +42,7 @@ from batch.review import attempts, history
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
-from batch.review.pages import runs_view, story_view
+from batch.review.pages import runs_csv, runs_view, story_view
 from batch.review.render import render_draft, score_chart
 from batch.run.runner import Batch
 from batch.store.backends import open_runlog
@@ -229,17 +229,24 @@ def create_app(settings: Settings, *, token: str | None = None,
         raw = query.get("page", "")
         number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
         outcome, brief = query.get("outcome") or None, query.get("brief") or None
+        day = query.get("day") or None
         one = request.path_params.get("batch_id")
+        batch_id = int(one) if one is not None else None
 
-        def load() -> dict[str, Any]:
+        def load() -> dict[str, Any] | str | None:
             with open_runlog(settings) as log:
-                return runs_view(log, int(one) if one is not None else None,
-                                 max(1, number), outcome, brief)
+                if request.url.path.endswith(".csv"):
+                    return runs_csv(log, batch_id, outcome, brief, day)
+                return runs_view(log, batch_id, max(1, number), outcome, brief, day)
 
         view = await run_in_threadpool(load)
         if view is None:
             return page(request, "error.html", {"message": f"no batch {one}"},
                         status_code=404)
+        if isinstance(view, str):
+            name = f"runs-{one}.csv" if one is not None else "runs.csv"
+            return Response(view, media_type="text/csv; charset=utf-8", headers={
+                "Content-Disposition": f'attachment; filename="{name}"'})
         return page(request, "runs.html", view)
 
     async def answer(request: Request) -> Response:
@@ -337,7 +344,9 @@ def create_app(settings: Settings, *, token: str | None = None,
     routes = [
         Route("/", index, methods=["GET"]),
         Route("/runs", runs_page, methods=["GET"]),
+        Route("/runs.csv", runs_page, methods=["GET"]),
         Route("/runs/{batch_id:int}", runs_page, methods=["GET"]),
+        Route("/runs/{batch_id:int}.csv", runs_page, methods=["GET"]),
         Route("/thread/{thread_id}", thread, methods=["GET"]),
         Route("/thread/{thread_id}", answer, methods=["POST"]),
     ]

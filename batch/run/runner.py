@@ -224,7 +224,7 @@ class Batch:
         thread id and starting state when they were made elsewhere (a cluster's
         enqueuer, see batch.cluster)."""
         if STOP.is_set():  # a clean stop: take no new brief; a rerun does it
-            return BriefResult(item.id, "", "not_started")
+            return self._counted(BriefResult(item.id, "", "not_started"))
         self.progress.brief_started(item.id)
         if isinstance(item, BadBrief):
             result = self.record_bad(item.id, item.origin, item.reason,
@@ -249,6 +249,13 @@ class Batch:
                                           f"unexpected {e.__class__.__name__}: {e}",
                                           bad_thread_id(item.id, item.origin))
         self.progress.brief_finished(result)
+        return self._counted(result)
+
+    def _counted(self, result: BriefResult) -> BriefResult:
+        """The result, kept as one of the batch's (its page lists what it counts)."""
+        if self.batch_id is not None:
+            self.runlog.batch_counted(self.batch_id, result.thread_id, result.brief_id,
+                                      result.outcome, result.seconds)
         return result
 
     def record_bad(self, brief_id: str, origin: str, reason: str, thread_id: str) -> BriefResult:

@@ -28,6 +28,7 @@ from batch.draft_cleanup import encodable
 from batch.errors import StoreError
 from batch.store.schema import (
     RUN_COLUMN_DOCS,
+    batch_runs,
     batches,
     migrate,
     model_calls,
@@ -79,8 +80,8 @@ def now_precise(seconds_ago: float = 0.0) -> str:
         timespec="milliseconds")
 
 
-def _record(row: sa.Row) -> dict[str, Any]:
-    rec = dict(row._mapping)
+def _record(row: sa.Row | dict[str, Any]) -> dict[str, Any]:
+    rec = dict(row) if isinstance(row, dict) else dict(row._mapping)
     for key in JSON_FIELDS:
         if key in rec and isinstance(rec[key], str):
             rec[key] = json.loads(rec[key])
@@ -167,10 +168,15 @@ def _run_filters(outcome: str | None, brief: str | None) -> list[Any]:
     elif outcome:
         out.append(runs.c.stop_reason == outcome)
     if brief:
-        escaped = "".join("\\" + c if c in "\\%_" else c for c in brief)
-        out.append(sa.or_(runs.c.brief_id.ilike(f"%{escaped}%", escape="\\"),
-                          runs.c.title.ilike(f"%{escaped}%", escape="\\")))
+        out.append(sa.or_(holds(runs.c.brief_id, brief), holds(runs.c.title, brief)))
     return out
+
+
+def holds(column: Any, text: str) -> Any:
+    """`column` holds `text`, in any case, its % and _ taken as themselves."""
+    escaped = "".join("\\" + c if c in "\\%_" else c for c in text)
+    return column.ilike(f"%{escaped}%", escape="\\")
+
 
 class RunLog:
     """The run log over a SQLite file (a path) or any SQLAlchemy engine (PostgreSQL)."""
@@ -375,12 +381,19 @@ class RunLog:
             query = query.where(batches.c.job == job)
         return self._batch_rows(query)
 
-    def latest_batches(self, limit: int = 20,
-                       offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """A page of the batches, newest first, and how many there are in all."""
-        query = sa.select(batches).order_by(batches.c.id.desc()).limit(limit).offset(offset)
+    def latest_batches(self, limit: int | None = 20, offset: int = 0,
+                       between: tuple[str, str] | None = None
+                       ) -> tuple[list[dict[str, Any]], int]:
+        """A page of the batches, newest first (limit None: all), and how many there are
+        in all; `between`: only those started from the first UTC time to the second."""
+        where = [] if between is None else [
+            sa.func.substr(batches.c.started_at, 1, 19) >= between[0],
+            sa.func.substr(batches.c.started_at, 1, 19) < between[1]]
+        query = (sa.select(batches).where(*where).order_by(batches.c.id.desc())
+                 .limit(limit).offset(offset))
         with self.engine.connect() as conn:
-            total = conn.execute(sa.select(sa.func.count()).select_from(batches)).scalar_one()
+            total = conn.execute(sa.select(sa.func.count()).select_from(batches)
+                                 .where(*where)).scalar_one()
         return self._batch_rows(query), total
 
     def runs_of_batch(self, batch_id: int, outcome: str | None = None, brief: str | None = None,
@@ -409,6 +422,56 @@ class RunLog:
             total = conn.execute(sa.select(sa.func.count()).select_from(runs).where(where)
                                  ).scalar_one()
         return self.records(query), total
+
+    def batch_counted(self, batch_id: int, thread_id: str, brief_id: str, outcome: str,
+                      seconds: float = 0.0) -> None:
+        """One brief the batch counted, as the outcome it counted it as."""
+        with self._tx() as conn:
+            conn.execute(sa.insert(batch_runs).values(
+                batch_id=batch_id, thread_id=thread_id, brief_id=encodable(brief_id),
+                outcome=outcome, seconds=round_seconds(seconds), at=now_precise()))
+
+    def counted_runs(self, batch_id: int, outcome: str | None = None,
+                     brief: str | None = None, limit: int | None = 50, offset: int = 0
+                     ) -> tuple[list[dict[str, Any]], int] | None:
+        """A page of the briefs a batch counted, in the order it counted them, each its
+        run's record (if it has one) with `counted` (the outcome the batch counted) and
+        `batch_seconds` (its time in this batch); and how many match in all. `outcome`
+        filters by the counted outcome (the batch's counts are of those), `brief` as in
+        `_run_filters`. None for a batch from before its briefs were kept."""
+        with self.engine.connect() as conn:
+            kept = conn.execute(sa.select(sa.func.count()).select_from(batch_runs).where(
+                batch_runs.c.batch_id == batch_id)).scalar_one()
+        if not kept:
+            return None
+        joined = batch_runs.outerjoin(runs, runs.c.thread_id == batch_runs.c.thread_id)
+        where = [batch_runs.c.batch_id == batch_id]
+        if outcome:
+            where.append(batch_runs.c.outcome == outcome)
+        if brief:
+            where.append(sa.or_(holds(batch_runs.c.brief_id, brief),
+                                holds(runs.c.title, brief)))
+        query = (sa.select(batch_runs.c.thread_id.label("counted_thread"),
+                           batch_runs.c.brief_id.label("counted_brief"),
+                           batch_runs.c.outcome.label("counted"),
+                           batch_runs.c.seconds.label("batch_seconds"), *runs.c)
+                 .select_from(joined).where(*where).order_by(batch_runs.c.id)
+                 .limit(limit).offset(offset))
+        with self.engine.connect() as conn:
+            total = conn.execute(sa.select(sa.func.count()).select_from(joined).where(*where)
+                                 ).scalar_one()
+            rows = [dict(r._mapping) for r in conn.execute(query)]
+        out = []
+        for row in rows:
+            extra = {k: row.pop(k) for k in ("counted_thread", "counted_brief", "counted",
+                                             "batch_seconds")}
+            record = _record(row) if row.get("run_id") else {}
+            record.setdefault("thread_id", extra["counted_thread"])
+            if not record.get("brief_id"):
+                record["brief_id"] = extra["counted_brief"]
+            out.append({**record, "counted": extra["counted"],
+                        "batch_seconds": extra["batch_seconds"]})
+        return out, total
 
     def resolve_batch(self, which: str) -> dict[str, Any] | None:
         """A batch by its id, or `last`: the newest."""

@@ -134,6 +134,20 @@ batches = sa.Table(
     sa.Column("message", sa.Text),
 )
 
+# Every brief a batch counted, with the outcome it was counted as: what its page lists,
+# so each count has its rows (a run already done, still waiting, skipped or busy is
+# counted by a batch that did not start it). The run itself is the `runs` row.
+batch_runs = sa.Table(
+    "batch_runs", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("batch_id", sa.Integer, nullable=False, index=True),
+    sa.Column("thread_id", sa.Text, nullable=False, server_default=""),  # "": not started
+    sa.Column("brief_id", sa.Text, nullable=False, server_default=""),
+    sa.Column("outcome", sa.Text, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False, server_default="0"),
+    sa.Column("at", sa.Text, nullable=False),
+)
+
 # The cluster's queue ledger: one row per thread handed to the workers. Celery carries
 # the work; this row is what makes enqueueing idempotent (a thread queued or running is
 # not sent again) and tells when a batch's last brief is done.
@@ -275,10 +289,15 @@ def _m011_every_ending(conn: sa.Connection) -> None:
     _create(conn, model_calls)
 
 
+def _m012_batch_runs(conn: sa.Connection) -> None:
+    # Every brief a batch counted, so its page lists a row for each count.
+    _create(conn, batch_runs)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
     _m006_verification, _m007_cluster, _m008_task_message, _m009_batch_of_run,
-    _m010_secrets, _m011_every_ending,
+    _m010_secrets, _m011_every_ending, _m012_batch_runs,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)
