@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 import time
 
 import pytest
 from starlette.testclient import TestClient
 
+from batch.errors import ModelUnavailable
 from batch.nightly.job import run_job
 from batch.review import links, web
+from batch.review import threads as review
 from batch.run.runner import Batch
 from batch.store.backends import open_runlog
 
@@ -343,3 +347,78 @@ def test_the_general_link_on_loopback_without_a_token_is_the_plain_page(project)
         sheet = make_settings(project, **{
             "notify.review_url": "https://docs.google.com/spreadsheets/d/x"})
         assert links.waiting_link(sheet, batch.runlog) == ""
+
+
+def test_every_count_of_a_batch_has_its_rows(project):
+    """Batch 2 runs the same folder: one brief already done, one still waiting, one set
+    aside before (done too), one new that fails. Each count lists its own rows."""
+    s, threads, models = night(project)
+    write_brief(project, "d-new.md", "Memo: the lift is out of order.", id="d-new")
+    models["writer"].queue(ModelUnavailable("down"))
+    with Batch(s, models=models) as batch:
+        from batch.nightly.job import _recorded
+
+        summary = _recorded(batch, project / "briefs", False, None, None)
+    assert sorted(r.outcome for r in summary.results) == [
+        "error", "skipped", "skipped", "waiting"]
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get("/runs/2").text
+        counts = dict(re.findall(r"<span>([^<]+) <strong>(\d+)</strong></span>", page))
+        assert counts == {"still awaiting human": "1", "already done": "2", "error": "1"}
+        assert page.count('class="run"') == 4
+        for outcome, n in (("waiting", 1), ("skipped", 2), ("error", 1)):
+            listed = client.get(f"/runs/2?outcome={outcome}").text
+            assert listed.count('class="run"') == n, outcome
+            assert "No run matches" not in listed
+        # how each stands now, where that says more than the count
+        assert "now <span" not in page  # waiting still waits, done is done
+        csv_text = client.get("/runs/2.csv").text
+        done = client.get("/runs/2.csv?outcome=skipped").text
+    rows = list(csv.reader(io.StringIO(csv_text)))
+    assert rows[0][:4] == ["batch_id", "counted_as", "run_id", "thread_id"]
+    assert sorted(r[1] for r in rows[1:]) == ["error", "skipped", "skipped", "waiting"]
+    assert len(list(csv.reader(io.StringIO(done)))) == 3  # the header and two rows
+
+
+def test_a_run_answered_after_its_batch_shows_how_it_stands_now(project):
+    s, threads, models = night(project)
+    with Batch(s, models=models) as batch:
+        review.answer(batch, threads["b-q3"], "approve", {PH: "4.2M"}, by="ana")
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get("/runs/1").text
+    row = page[page.index(f'href="/thread/{threads["b-q3"]}"'):]
+    row = row[:row.index("</tr>")]
+    assert 'class="tone-wait">awaiting human<' in row
+    assert 'now <span class="tone-good">approved by human</span>' in row
+
+
+def test_runs_show_local_times_durations_and_coloured_outcomes(project, monkeypatch):
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        s, threads, models = night(project)
+        with TestClient(web.create_app(s, models=models, strict=True)) as client:
+            page = client.get("/runs").text
+            today = time.strftime("%Y-%m-%d")
+            on_the_day = client.get(f"/runs?day={today}").text
+            other_day = client.get("/runs?day=2001-01-01").text
+            bad_day = client.get("/runs?day=yesterday").text
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d E[SD]T", page)  # local, not raw UTC ISO
+    assert not re.search(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", page)
+    assert re.search(r'data-label="Took">\d+ s<', page)
+    assert 'class="tone-good">approved<' in page and 'class="tone-unfinished">max rounds<' in page
+    assert 'class="tone-good">finished</span>' in page  # the batch ran to its end
+    assert 'id="batch-1"' in on_the_day and 'id="batch-1"' not in other_day
+    assert 'id="batch-1"' in bad_day  # not a date: no filter, not an error
+
+
+def test_search_finds_a_brief_by_title_too(project):
+    s, threads, models = night(project)
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        by_title = client.get("/runs?brief=dock %3Cclos").text
+        page = client.get("/runs/1?brief=DOCK").text
+    assert by_title.count('class="run"') == 1 and threads["a-dock"] in by_title
+    assert page.count('class="run"') == 1
