@@ -52,6 +52,10 @@ OUTCOME_ICONS: Final[dict[str, str]] = {
     "rejected_by_human": "✗", "queued": "→", "in_queue": "⧗"}
 
 
+# What a runs view filters by: how runs ended, and what else a batch counts them as.
+VIEW_OUTCOMES: Final[tuple[str, ...]] = tuple(dict.fromkeys(
+    (*OUTCOME_ORDER, *sorted(STOP_REASONS), AWAITING, "failed")))
+
 # How an outcome reads at a glance, for colours: done well, waits for a person, needs a
 # person's look after the machine gave up, failed, or nothing happened.
 OUTCOME_TONES: Final[dict[str, str]] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 
 import pytest
@@ -274,3 +275,47 @@ def test_runs_filters_by_outcome_and_title_without_a_batch(project):
     assert [r["brief_id"] for r in json.loads(by_title.output)] == ["a"]
     none = runner.invoke(cli, ["--config", str(cfg), "runs", "--outcome", "max_rounds"])
     assert none.exit_code == 0 and "no runs match" in none.output
+
+
+def test_runs_batch_fits_80_and_120_columns_and_lists_every_run_it_counts(project):
+    """Two nights on one folder: the second counts a text still waiting, two already done
+    and one new: `runs --batch last` lists each, no line past the width, no word cut."""
+    from batch.nightly.job import run_job
+
+    from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+    ph = "[FIGURE NEEDED: Q3 revenue for the northern sales region]"
+    write_brief(project, "a.md", "Office closed Friday.", id="office-closure-friday-afternoon",
+                title="The office closes early on Friday afternoon for the move")
+    write_brief(project, "b.md", "Q3 memo.", id="q3-sales-memo-for-the-northern-region")
+    write_brief(project, "c.md", "Office closed Monday.", id="c-monday")
+
+    def write(messages):
+        text = messages[-1]["content"]
+        if "Q3" in text:
+            return writer_answer(f"Q3 revenue was {ph}.", needs=[(ph, "How much?")])
+        day = "Monday" if "Monday" in text else "Friday"
+        return writer_answer(f"The office is closed on {day}.")
+
+    models = {"writer": ScriptedModel([write] * 12),
+              "critic": ScriptedModel([critic_answer(5)] * 12)}
+    s = make_settings(project)
+    run_job(s, project / "briefs", strict=True, models=models)
+    write_brief(project, "d.md", "Office closed Tuesday.", id="d-tuesday")
+    run_job(s, project / "briefs", strict=True, models=models)
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    for width in (80, 120):
+        result = CliRunner().invoke(cli, ["--config", str(cfg), "runs", "--batch", "last"],
+                                    env={"COLUMNS": str(width)})
+        assert result.exit_code == 0, result.output
+        lines = result.output.splitlines()
+        assert all(len(line) <= width for line in lines), result.output
+        words = set(result.output.split())
+        for whole in ("office-closure-friday-afternoon",
+                      "q3-sales-memo-for-the-northern-region", "c-monday", "d-tuesday"):
+            assert whole in words or whole + ":" in words, (whole, result.output)
+        assert "still awaiting human" in result.output and "already done" in result.output
+        # a row for each brief counted
+        assert sum(line.startswith("    thread ") for line in lines) == 4, result.output
+        assert re.search(r"batch 2: .*, finished: ", " ".join(result.output.split()))

@@ -117,7 +117,8 @@ def test_runs_of_the_last_batch_in_the_terminal_and_as_json(project):
     shown = runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "last"])
     assert shown.exit_code == 0, shown.output
     assert "batch 1:" in shown.output and f"thread {tid}" in shown.output
-    assert "✓ q3 (Q3 memo): approved by human · 2 round(s)" in shown.output
+    assert "⏸ q3 (Q3 memo): awaiting human (now approved by human) · 2 round(s)" in \
+        " ".join(shown.output.split())
     as_json = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--batch", "last",
                                              "--json"]).output)
     assert as_json["batch"]["id"] == 1 and [r["thread_id"] for r in as_json["runs"]] == [tid]

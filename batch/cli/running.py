@@ -30,11 +30,10 @@ from batch.cli.terminal import json_for_terminal
 from batch.errors import BriefloopError
 from batch.nightly.job import run_job
 from batch.outcomes import (
-    AWAITING,
     OUTCOME_ORDER,
     RUN_STATUSES,
-    STOP_REASONS,
     UNFINISHED,
+    VIEW_OUTCOMES,
     label,
 )
 from batch.review import threads as review_mod
@@ -197,8 +196,9 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
               help="Only runs with this status.")
 @click.option("--batch", "which", metavar="last|ID",
               help="Only the runs of one batch (`last`: the newest), with its counts.")
-@click.option("--outcome", type=click.Choice([*sorted(STOP_REASONS), AWAITING, "failed"]),
-              help="Only runs that ended so.")
+@click.option("--outcome", type=click.Choice(VIEW_OUTCOMES),
+              help="Only runs that ended so (with --batch: that the batch counted so, "
+                   "e.g. waiting or skipped).")
 @click.option("--brief", metavar="TEXT",
               help="Only briefs whose id or title holds TEXT (in any case).")
 @click.pass_context

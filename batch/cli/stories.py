@@ -11,7 +11,7 @@ from rich.text import Text
 from batch.cli.base import out
 from batch.outcomes import OUTCOME_ICONS, label
 from batch.review.history import Story
-from batch.review.pages import counts_in_order, placeholders_of
+from batch.review.pages import batch_row, counts_in_order, run_row
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -22,28 +22,42 @@ def sparkline(scores: list[float]) -> str:
 
 
 def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
+    """A batch and every run it counted, two lines a run, wrapped at words to the
+    terminal's width."""
+    b = batch_row(row)
     counts = ", ".join(f"{name} {n}" for name, n in counts_in_order(row.get("counts", {})))
-    out.print(escape(f"batch {row['id']}{' (' + row['job'] + ')' if row.get('job') else ''}: "
-                     f"{row['source']}, {row['started_at'][:19]} to "
-                     f"{(row.get('ended_at') or 'now')[:19]}, {row['status']}"
-                     f"{': ' + counts if counts else ''}"), highlight=False, soft_wrap=True)
+    job = f" (job {row['job']})" if row.get("job") else ""
+    took = f", took {b['took']}" if b["took"] else ""
+    out.print(Text(f"batch {row['id']}{job}: {row['source']}, {b['started']}{took}, "
+                   f"{b['status_words']}{': ' + counts if counts else ''}"), highlight=False)
     if not records:
         out.print("no runs in this batch")
         return
     for r in records:
-        history = r["score_history"]
+        shown = run_row(r)
+        history = r.get("score_history") or []
         scores = (f" · {sparkline(history)} {' → '.join(f'{s:g}' for s in history)}"
                   if history else "")
-        title = f" ({r['title']})" if r.get("title") else ""
-        out.print(escape(
-            f"{OUTCOME_ICONS.get(r['stop_reason'] or '', '·')} {r['brief_id']}{title}: "
-            f"{label(r['stop_reason'] or r['status'])} · {r['rounds']} round(s){scores} · "
-            f"{r['model_calls']} call(s), {r['input_tokens']}/{r['output_tokens']} tokens, "
-            f"{r['model_seconds']:.1f} model s"), highlight=False, soft_wrap=True)
-        wanted = placeholders_of(r["needs_from_human"])
-        needs = f" · needs {', '.join(wanted)}" if wanted else ""
-        out.print(escape(f"    thread {r['thread_id']}{needs}"), highlight=False,
-                  soft_wrap=True)
+        title = f" ({shown['title']})" if shown["title"] else ""
+        now = f" (now {shown['now']})" if shown["now"] else ""
+        line = Text(f"{OUTCOME_ICONS.get(shown['counted'], '·')} {shown['brief_id']}{title}: ")
+        line.append(shown["outcome"], style=TONE_STYLES[shown["tone"]])
+        line.append(f"{now} · {shown['rounds']} round(s){scores}")
+        out.print(line, highlight=False)
+        facts = [f"thread {shown['thread_id']}" if shown["thread_id"] else "no thread"]
+        if r.get("run_id"):
+            facts.append(f"{shown['calls']} call(s), {shown['tokens']} tokens, "
+                         f"{shown['model_seconds']:.1f} model s, took {shown['took']}")
+        if shown["needs"]:
+            facts.append(f"needs {', '.join(shown['needs'])}")
+        if shown["retry_of"]:
+            facts.append(f"retry of {shown['retry_of']}")
+        out.print(Text("    " + " · ".join(facts)), highlight=False)
+
+
+# rich styles of the outcome tones (batch.outcomes.OUTCOME_TONES)
+TONE_STYLES = {"good": "green", "wait": "yellow", "unfinished": "dark_orange",
+               "bad": "red", "muted": "dim"}
 
 
 def changes_text(story_round: Any) -> Text:

@@ -11,7 +11,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
-from batch.outcomes import APPROVED_REASONS, AWAITING, OUTCOME_ORDER, STOP_REASONS, label, tone
+from batch.outcomes import (
+    APPROVED_REASONS,
+    AWAITING,
+    OUTCOME_ORDER,
+    STOP_REASONS,
+    VIEW_OUTCOMES,
+    label,
+    tone,
+)
 from batch.review.history import Story
 from batch.review.render import changes_html, render_draft, score_chart
 from batch.sheets.run_rows import row_for
@@ -21,8 +29,7 @@ from batch.store.runlog import FIELDS, RunLog
 BATCHES_PER_PAGE = 10
 RUNS_PER_BATCH = 20  # under each batch of the runs page; its own page has them all
 RUNS_PER_PAGE = 50
-# what a view filters by: how runs ended, and what else a batch counts them as
-OUTCOMES = tuple(dict.fromkeys((*OUTCOME_ORDER, *sorted(STOP_REASONS), AWAITING, "failed")))
+OUTCOMES = VIEW_OUTCOMES
 BATCH_STATUS_WORDS = {"ok": "finished", "finished": "finished", "running": "running",
                       "stopped": "stopped (resumes next run)", "queued": "queued",
                       "enqueueing": "enqueueing", "failed": "failed"}
@@ -131,20 +138,9 @@ def batch_row(row: dict[str, Any]) -> dict[str, Any]:
             "status_tone": tone(row.get("status"))}
 
 
-def runs_of(log: RunLog, row: dict[str, Any], outcome: str | None, brief: str | None,
-            limit: int | None, offset: int) -> tuple[list[dict[str, Any]], int]:
-    """A batch's runs: every brief it counted (the outcome filter is of those counts),
-    or, for a batch from before those were kept, the runs it ran."""
-    counted = log.counted_runs(row["id"], outcome, brief, limit, offset)
-    if counted is not None:
-        return counted
-    legacy = outcome if outcome in (*STOP_REASONS, AWAITING, "failed") else None
-    return log.runs_of_batch(row["id"], legacy, brief, limit, offset, row=row)
-
-
 def _group(log: RunLog, row: dict[str, Any], outcome: str | None, brief: str | None,
            limit: int, offset: int) -> dict[str, Any]:
-    records, total = runs_of(log, row, outcome, brief, limit, offset)
+    records, total = log.runs_counted(row, outcome, brief, limit, offset)
     return {"batch": batch_row(row), "counts": counts_in_order(row.get("counts") or {}),
             "runs": [run_row(r) for r in records], "total": total}
 
@@ -190,7 +186,7 @@ def runs_csv(log: RunLog, batch_id: int | None, outcome: str | None, brief: str 
     writer = csv.writer(buffer)
     writer.writerow(["batch_id", "counted_as", *FIELDS])
     for b in batches:
-        records, _ = runs_of(log, b, outcome, brief, None, 0)
+        records, _ = log.runs_counted(b, outcome, brief, None, 0)
         for r in records:
             counted = r.get("counted") or r.get("stop_reason") or r.get("status") or ""
             writer.writerow([csv_safe(v) for v in (b["id"], counted, *row_for(r))])

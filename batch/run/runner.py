@@ -459,13 +459,13 @@ def list_runs(settings: Settings, status: str | None = None, outcome: str | None
 
 def batch_runs(settings: Settings, which: str, outcome: str | None = None,
                brief: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A batch (`last` or its id) and every run it ran, in start order."""
+    """A batch (`last` or its id) and every run it counted, in order."""
     with open_runlog(settings) as log:
         row = log.resolve_batch(which)
         if row is None:
             raise BriefloopError(f"no batch {which!r} in the run log" if which != "last"
                                  else "no batch has run yet")
-        records, _ = log.runs_of_batch(row["id"], outcome, brief, limit=None, row=row)
+        records, _ = log.runs_counted(row, outcome, brief, limit=None)
     return row, records
 
 

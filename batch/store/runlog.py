@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from batch.config import mask_credentials
 from batch.draft_cleanup import encodable
 from batch.errors import StoreError
+from batch.outcomes import AWAITING, STOP_REASONS
 from batch.store.schema import (
     RUN_COLUMN_DOCS,
     batch_runs,
@@ -472,6 +473,18 @@ class RunLog:
             out.append({**record, "counted": extra["counted"],
                         "batch_seconds": extra["batch_seconds"]})
         return out, total
+
+    def runs_counted(self, row: dict[str, Any], outcome: str | None = None,
+                     brief: str | None = None, limit: int | None = 50, offset: int = 0
+                     ) -> tuple[list[dict[str, Any]], int]:
+        """A batch's runs (`row`: its batches row): every brief it counted, filtered by
+        the outcome it counted (its counts are of those); or, for a batch from before
+        those were kept, the runs it ran, filtered by how they ended."""
+        counted = self.counted_runs(row["id"], outcome, brief, limit, offset)
+        if counted is not None:
+            return counted
+        ended = outcome if outcome in (*STOP_REASONS, AWAITING, "failed") else None
+        return self.runs_of_batch(row["id"], ended, brief, limit, offset, row=row)
 
     def resolve_batch(self, which: str) -> dict[str, Any] | None:
         """A batch by its id, or `last`: the newest."""
