@@ -83,9 +83,36 @@ def test_a_kept_repair_is_told_with_what_it_fixed(project):
     with Batch(s) as batch:
         first, second = history.story(batch, r.thread_id).rounds
     assert any("The number 17" in m for m in first.must_fix)
-    assert any(step == "repaired number:17 (rewrite, by code): kept, fixing number:17"
-               for step in second.writer), second.writer
+    assert second.writer == [
+        "dropped the sentence 'Sales rose 17%.' (done by code; the checks kept it)"]
     assert [(c.op, c.text) for c in second.changes][-1] == ("-", "Sales rose 17%.")
+
+
+@pytest.mark.parametrize("attempt, told", [
+    ({"code": "fact:R2", "action": "state", "by": "model", "kept": True, "fixed": ["fact:R2"],
+      "problem": "The text misses R2", "subject": "folds flat for travel"},
+     "stated the missing fact 'folds flat for travel' (written by the model; the checks "
+     "kept it)"),
+    ({"code": "length:max", "action": "shorten", "by": "model", "kept": True,
+      "fixed": ["echo:brief:R4"], "fixed_problems": ["The text repeats the brief"],
+      "subject": "120 words"},
+     "shortened the text to 120 words (written by the model; kept because the checks "
+     "found less elsewhere: The text repeats the brief; this problem is still found)"),
+    ({"code": "echo:brief:R4", "action": "drop", "by": "code", "kept": False,
+      "subject": "Write a memo to staff."},
+     "dropped the sentence 'Write a memo to staff.' (done by code; not kept: the checks "
+     "did not find less)"),
+    ({"code": "number:9", "action": "placeholder", "by": "model", "kept": True,
+      "fixed": ["number:9"], "subject": "[FIGURE NEEDED: levels]"},
+     "put a placeholder for what only a person knows: [FIGURE NEEDED: levels] (written "
+     "by the model; the checks kept it)"),
+    # a log written before the words were kept: no code names, still plain
+    ({"code": "echo:brief:R4", "action": "drop", "by": "code", "kept": True,
+      "fixed": ["echo:brief:R4"]},
+     "dropped the sentence (finding echo:brief:R4) (done by code; the checks kept it)"),
+])
+def test_each_repair_is_told_in_plain_words(attempt, told):
+    assert history.writer_steps([{"kind": "repairs", "attempts": [attempt]}]) == [told]
 
 
 def test_no_story_for_a_thread_that_is_not_there(project, settings):

@@ -422,3 +422,21 @@ def test_search_finds_a_brief_by_title_too(project):
         page = client.get("/runs/1?brief=DOCK").text
     assert by_title.count('class="run"') == 1 and threads["a-dock"] in by_title
     assert page.count('class="run"') == 1
+
+
+def test_every_round_is_rendered_the_same_way_with_its_changes_folded(project):
+    s = make_settings(project, **{"loop.max_rounds": 2})
+    write_brief(project, "a.md", "Memo: the dock closes at 14:00 on Thursday.", id="a")
+    models = {"writer": ScriptedModel([
+        writer_answer("The dock closes at **16:00** on Thursday."),
+        writer_answer("The dock closes at **14:00** on Thursday.")]),
+        "critic": ScriptedModel([critic_answer(5)] * 2)}
+    [r] = run_job(s, project / "briefs", models=models).results
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get(f"/thread/{r.thread_id}").text
+    blocks = re.split(r'<div class="round" id="round-', page)[1:]
+    assert len(blocks) == 2
+    for block in blocks:
+        draft = block.split('<div class="story-draft">')[1].split("</div>")[0]
+        assert "<strong>" in draft and "**" not in draft  # Markdown rendered, not raw
+    assert 'class="changes"' not in blocks[0] and 'class="changes"' in blocks[1]

@@ -63,6 +63,11 @@ class Attempt:
     by: Literal["code", "model"]
     kept: bool
     fixed: list[str] = field(default_factory=list)  # the must_fix codes it removed
+    # for the story, in words: what the finding said, what the repair was about (the
+    # fact stated, the sentence dropped...), and what the kept change fixed
+    problem: str = ""
+    subject: str = ""
+    fixed_problems: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -292,6 +297,22 @@ def _filler_cuts(draft: str, keep: frozenset[str]):
                 yield replace_sentence(draft, s, lead + new[:1].upper() + new[1:])
 
 
+def subject_of(repair: Repair) -> str:
+    """What a repair is about, in the draft's or the brief's own words: the fact to
+    state, the sentence at fault, the words replaced, the placeholder, the limit."""
+    if repair.get("fact"):
+        return repair["fact"]
+    if repair.get("placeholder"):
+        return repair["placeholder"]
+    if repair.get("old"):
+        return f"{repair['old']} → {repair.get('new', '')}"
+    if repair.get("new"):
+        return repair["new"]
+    if repair.get("words"):
+        return f"{repair['words']} words"
+    return " ".join(repair.get("sentences") or [])
+
+
 @dataclass
 class Repairer:
     judge: Judge
@@ -331,10 +352,14 @@ class Repairer:
                     candidate, after = self._room_made(candidate, needs, state, after)
                 if better(state.findings, after):
                     fixed = sorted(must_fix(state.findings) - must_fix(after))
-                    state.attempts.append(Attempt(finding["code"], action, by, True, fixed))
+                    said = {f["code"]: f["message"] for f in state.findings}
+                    state.attempts.append(Attempt(
+                        finding["code"], action, by, True, fixed, finding["message"],
+                        subject_of(repair), [said[c] for c in fixed if c in said]))
                     state.draft, state.needs, state.findings = candidate, needs, after
                     return
-        state.attempts.append(Attempt(finding["code"], action, by, False))
+        state.attempts.append(Attempt(finding["code"], action, by, False,
+                                      problem=finding["message"], subject=subject_of(repair)))
 
     def _room_made(self, candidate: str, needs: Needs, state: Outcome,
                    after: list[Finding]) -> tuple[str, list[Finding]]:

@@ -173,14 +173,7 @@ def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
     for entry in entries:
         kind = entry.get("kind")
         if kind == "repairs":
-            for a in entry.get("attempts", []):
-                how = f"{a['code']} ({a['action']}, by {a['by']})"
-                if a.get("kept"):
-                    fixed = f", fixing {', '.join(a['fixed'])}" if a.get("fixed") else ""
-                    out.append(f"repaired {how}: kept{fixed}")
-                else:
-                    out.append(f"tried to repair {how}: not kept, the checks did not find "
-                               f"less")
+            out += [repair_step(a) for a in entry.get("attempts", [])]
         elif kind == "first drafts":
             samples = entry.get("samples", [])
             valid = [s for s in samples if s.get("valid")]
@@ -198,6 +191,45 @@ def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
             out.append(f"wrote the API docs name by name ({len(entry.get('names', []))} "
                        f"names)")
     return out
+
+
+# A repair's action, said as what it did (batch.state.Repair's actions)
+_DID = {"state": "stated the missing fact", "rewrite": "rewrote the sentence",
+        "drop": "dropped the sentence", "shorten": "shortened the text to",
+        "lengthen": "lengthened the text to",
+        "placeholder": "put a placeholder for what only a person knows:",
+        "replace": "replaced", "append": "added the line"}
+# what code does for some of them (batch.loop.repairs.Repairer._candidates)
+_DID_BY_CODE = {"rewrite": "dropped the sentence",
+                "state": "stated, in the brief's own words, the missing fact"}
+_SUBJECT_CHARS = 120
+
+
+def repair_step(a: dict[str, Any]) -> str:
+    """One repair as a sentence a reader follows: what it did and to what, who wrote it,
+    and what the checks made of it (kept or not; kept but its own problem still found)."""
+    subject = " ".join(str(a.get("subject") or "").split())
+    if len(subject) > _SUBJECT_CHARS:
+        subject = subject[:_SUBJECT_CHARS - 1] + "…"
+    action = a.get("action", "")
+    did = _DID_BY_CODE.get(action) if a.get("by") == "code" else None
+    did = did or _DID.get(action, f"tried {action or 'a repair'}")
+    if subject:
+        did += f" {subject}" if a.get("action") in ("shorten", "lengthen", "placeholder") \
+            else f" '{subject}'"
+    elif a.get("problem"):
+        did += f", for: {a['problem']}"
+    else:  # a log from before the words were kept
+        did += f" (finding {a.get('code', '?')})"
+    who = "written by the model" if a.get("by") == "model" else "done by code"
+    if not a.get("kept"):
+        return f"{did} ({who}; not kept: the checks did not find less)"
+    own_fixed = a.get("code") in (a.get("fixed") or [])
+    if own_fixed or not a.get("fixed"):
+        return f"{did} ({who}; the checks kept it)"
+    others = "; ".join(a.get("fixed_problems") or a.get("fixed") or [])
+    return (f"{did} ({who}; kept because the checks found less elsewhere: {others}; "
+            f"this problem is still found)")
 
 
 def _decision(d: dict[str, Any]) -> Decision:

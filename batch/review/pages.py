@@ -194,13 +194,13 @@ def runs_csv(log: RunLog, batch_id: int | None, outcome: str | None, brief: str 
 
 
 def story_view(story: Story) -> dict[str, Any]:
-    """A thread's rounds as the pages draw them: the first draft whole, each later one
-    with what changed against the one before."""
+    """A thread's rounds as the pages draw them: every draft rendered the same way,
+    each after the first with what changed against the one before, folded."""
     rounds = []
     for number, r in enumerate(story.rounds):
         rounds.append({"round": r, "first": number == 0,
-                       "draft_html": render_draft(r.draft, []) if number == 0 else "",
-                       "changes_html": changes_html(r.changes)})
+                       "draft_html": render_draft(r.draft, []),
+                       "changes_html": changes_html(r.changes) if number else ""})
     record = story.record
     uncovered = set(record.get("uncovered") or [])
     checklist = [(r["id"], r["kind"], r["text"], r["id"] not in uncovered)
