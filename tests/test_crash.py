@@ -74,4 +74,4 @@ def test_sigkill_mid_batch_then_rerun(project):
     killed, rerun_row = query(db, "SELECT status, ended_at, message FROM batches ORDER BY id")
     assert killed[0] == "failed" and killed[1] is not None
     assert killed[2].startswith("stopped while running: its process ended")
-    assert rerun_row[:1] == ("ok",)
+    assert rerun_row[:1] == ("finished",)

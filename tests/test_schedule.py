@@ -142,7 +142,7 @@ def test_a_job_fires_processes_the_folder_and_stops_cleanly(project):
     assert "briefloop schedule: stopped" in out
     assert (project / "checkpoints" / "schedule.log").read_text().count("batch done") >= 1
     done = batches(project)
-    assert len(done) == 1 and all(b[0] == "nightly" and b[3] == "ok" for b in done)
+    assert len(done) == 1 and all(b[0] == "nightly" and b[3] == "finished" for b in done)
 
 
 def test_a_run_missed_while_down_is_caught_up_once(project):
@@ -163,7 +163,7 @@ def test_a_run_missed_while_down_is_caught_up_once(project):
                    "the catch-up batch", proc)
         out = stop(proc)
     done = batches(project)
-    assert len(done) == 1 and done[0][3] == "ok"  # two missed runs, coalesced into one
+    assert len(done) == 1 and done[0][3] == "finished"  # two missed runs, coalesced into one
     assert runs_scheduled_at(out) == [second], out  # once, for the later of the two
     assert stored_next_runs(project) == [first + timedelta(minutes=1)]  # next: in a minute
 
@@ -320,4 +320,4 @@ def test_run_now_uses_the_same_path(project):
     assert query(project / "checkpoints" / "runs.sqlite", "SELECT brief_id FROM runs") == [
         (ids[0],)]
     listed = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
-    assert "ok (approved 1)" in listed.output
+    assert "finished (approved 1)" in listed.output
