@@ -74,9 +74,13 @@ def test_an_unfinished_text_waits_as_needs_work_with_its_findings(project, endin
     assert record["unfinished"] == ending and record["status"] == "awaiting_human"
     # nothing is written while it waits: the page holds it
     assert not list((project / "output").rglob("*.md"))
-    listed = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"),
-                                      "review", "list"], env={"COLUMNS": "160"})
-    assert "needs work" in listed.output and "closure" in listed.output
+    for width in (80, 120):
+        listed = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"),
+                                          "review", "list"], env={"COLUMNS": str(width)})
+        lines = listed.output.splitlines()
+        assert all(len(line) <= width for line in lines), listed.output
+        assert tid in listed.output.split()[0:40] or f" {tid} " in listed.output
+        assert f"needs work ({ending.replace('_', ' ')})" in listed.output
 
 
 def test_approving_needs_a_reason_and_the_reason_is_recorded(project):

@@ -11,7 +11,6 @@ from pathlib import Path
 import click
 import yaml
 from rich.markup import escape
-from rich.table import Table
 
 from batch import config as config_mod
 from batch import placeholders as ph
@@ -26,13 +25,14 @@ from batch.cli.base import (
     user_error,
 )
 from batch.cli.stories import print_calls, print_story
-from batch.cli.terminal import json_for_terminal
+from batch.cli.terminal import fitted_table, json_for_terminal
 from batch.errors import BriefloopError, one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
 from batch.review import attempts
 from batch.review import threads as review_mod
 from batch.review.history import story
+from batch.review.pages import local_time
 from batch.run.runner import Batch
 
 # a token other machines can try: long enough that guessing it is out of reach
@@ -49,6 +49,19 @@ def review() -> None:
     """Answer the threads waiting for a person: fill placeholders, approve, reject, revise."""
 
 
+# `review list`'s columns, most needed first (batch.cli.terminal.fitted_table)
+_WAITING_COLUMNS = [
+    ("thread", 0, lambda i: i.thread_id),  # whole: what `review answer` takes
+    ("waits for", 0, lambda i: i.waits_for()),
+    ("brief", 12, lambda i: i.brief_id),
+    ("open", 4, lambda i: str(len(i.needs))),
+    ("waiting since", 0, lambda i: local_time(i.waiting_since)),
+    ("score", 5, lambda i: f"{i.score:.1f}" if i.score is not None else ""),
+    ("title", 16, lambda i: i.title + (f" (superseded by {i.superseded_by['thread_id']})"
+                                       if i.superseded_by else "")),
+]
+
+
 @review.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print the waiting threads as JSON.")
 @click.pass_context
@@ -63,17 +76,8 @@ def review_list(ctx: click.Context, as_json: bool) -> None:
     if not items:
         out.print("nothing is waiting for a person")
         return
-    table = Table(show_header=True)
-    for col in ("thread", "brief", "title", "waits for", "score", "open", "waiting since"):
-        table.add_column(col, overflow="fold")
-    for i in items:
-        title = i.title + (f" (superseded by {i.superseded_by['thread_id']})"
-                           if i.superseded_by else "")
-        waits = i.waits_for()
-        table.add_row(escape(i.thread_id), escape(i.brief_id), escape(title),
-                      f"[yellow]{waits}[/]" if i.stopped else waits,
-                      f"{i.score:.1f}" if i.score is not None else "", str(len(i.needs)),
-                      i.waiting_since[:19])
+    table = fitted_table(_WAITING_COLUMNS, items, out.width,
+                         whole=("thread", "waits for", "waiting since"))
     out.print(table)
 
 

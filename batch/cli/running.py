@@ -26,7 +26,7 @@ from batch.cli.base import (
     user_error,
 )
 from batch.cli.stories import print_batch
-from batch.cli.terminal import json_for_terminal
+from batch.cli.terminal import fitted_table, json_for_terminal
 from batch.errors import BriefloopError
 from batch.nightly.job import run_job
 from batch.outcomes import (
@@ -246,19 +246,7 @@ _RUN_COLUMNS = [
 def runs_table(records: list[dict], width: int) -> Table:
     """The run log as a table that fits `width` columns: the thread id (what `review
     history` and `resume` take) and how it ended always; more as the width allows."""
-    chosen, used = [], 1  # the table's outer border
-    for name, least, value in _RUN_COLUMNS:
-        least = least or max(len(value(r)) for r in records)
-        if chosen and used + least + 3 > width:
-            break
-        chosen.append((name, value))
-        used += least + 3
-    table = Table(show_header=True)
-    for name, _ in chosen:
-        table.add_column(name, overflow="fold", no_wrap=name in ("thread", "ended", "rounds"))
-    for r in records:
-        table.add_row(*(escape(value(r)) for _, value in chosen))
-    return table
+    return fitted_table(_RUN_COLUMNS, records, width, whole=("thread", "ended", "rounds"))
 
 
 @cli.command()

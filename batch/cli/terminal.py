@@ -9,10 +9,13 @@ text they style is cleaned.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
+from rich.markup import escape
 from rich.segment import Segment
+from rich.table import Table
 
 from batch.draft_cleanup import TERMINAL_CONTROLS
 
@@ -41,3 +44,26 @@ class SafeConsole(Console):
                 yield segment  # rich's own cursor moves (a live progress bar)
             else:
                 yield Segment(for_terminal(segment.text), segment.style)
+
+
+Column = tuple[str, int, Callable[[Any], str]]  # name, least width (0: its longest), value
+
+
+def fitted_table(columns: list[Column], rows: list[Any], width: int,
+                 whole: tuple[str, ...] = ()) -> Table:
+    """A table of `rows` that fits `width` terminal columns: the columns in the order
+    given, each with at least its width, the last ones left out rather than every one
+    folded to a few letters. Columns named in `whole` are never folded."""
+    chosen, used = [], 1  # the table's outer border
+    for name, least, value in columns:
+        least = least or max((len(value(r)) for r in rows), default=len(name))
+        if chosen and used + least + 3 > width:
+            break
+        chosen.append((name, value))
+        used += least + 3
+    table = Table(show_header=True)
+    for name, _ in chosen:
+        table.add_column(name, overflow="fold", no_wrap=name in whole)
+    for r in rows:
+        table.add_row(*(escape(value(r)) for _, value in chosen))
+    return table

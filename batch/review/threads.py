@@ -61,7 +61,9 @@ class Waiting:
                 "superseded_by": newer["thread_id"] if newer else None}
 
     def waits_for(self) -> str:
-        """What it waits for, in two or three words."""
+        """What it waits for, in a few words."""
+        if self.superseded_by:
+            return f"reject: superseded by {self.superseded_by['thread_id']}"
         if self.stopped:
             return f"needs work ({self.stopped.replace('_', ' ')})"
         return "placeholders" if self.needs else "your review"
