@@ -211,3 +211,20 @@ def test_bench_judge_runs_on_a_projects_reversals(project, tmp_path):
     # the checks approved it once; judged again they still do: the reversal is a miss
     assert code["defective_rejected"] == "0/1"
     assert result["misjudged"]["code"] == ["closure/" + first.thread_id]
+
+
+def test_reopen_of_a_superseded_approval_is_refused_and_moves_no_file(project):
+    s, models, first = approved(project)
+    write_brief(project, "closure.md", "Office closed Friday from 14:00.", id="closure",
+                title="Office closure")
+    newer_text = "The office is closed on Friday from 14:00. Save your work before you leave."
+    models["writer"].queue(writer_answer(newer_text))
+    models["critic"].queue(critic_answer(5))
+    with Batch(s, models=models) as batch:
+        [second] = batch.run(project / "briefs").results
+        assert second.outcome == "approved" and second.thread_id != first.thread_id
+        output = Path(second.record["output_path"])
+        with pytest.raises(BriefloopError, match="superseded by thread .*reopen that one"):
+            attempts.reopen(batch, first.thread_id, "it was wrong")
+    assert output.is_file() and newer_text in output.read_text(encoding="utf-8")
+    assert not (project / "judged").exists()

@@ -122,3 +122,22 @@ def test_calls_are_pruned_with_the_checkpoints_of_old_finished_threads(project):
         batch.runlog.upsert(result.thread_id, ended_at=old)
         report = prune(s, keep_days=1, store=batch.store)
         assert report.calls_deleted == 2 and batch.runlog.calls(result.thread_id) == []
+
+
+def test_a_thread_begun_before_calls_were_kept_keeps_its_counts(project):
+    from batch.review import threads as review
+
+    ph = "[FIGURE NEEDED: Q3 revenue]"
+    s = make_settings(project)
+    write_brief(project, "q3.md", "Memo on Q3.", id="q3")
+    models = {"writer": ScriptedModel([writer_answer(f"Revenue was {ph}.",
+                                                     needs=[(ph, "Revenue?")])] * 2),
+              "critic": ScriptedModel([critic_answer(5)] * 2)}
+    with Batch(s, models=models) as batch:
+        [r] = batch.run(project / "briefs").results
+        assert batch.runlog.by_thread(r.thread_id)["model_calls"] == 2
+        batch.runlog.forget_calls([r.thread_id])  # as a thread from before the journal
+        review.answer(batch, r.thread_id, "revise", {}, text="Say it shorter.", by="ana")
+        record = batch.runlog.by_thread(r.thread_id)
+        assert len(batch.runlog.calls(r.thread_id)) == 2  # only the new ones were kept
+    assert record["model_calls"] == 4  # the state's count, not the journal's 2

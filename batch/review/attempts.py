@@ -100,6 +100,12 @@ def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> 
             raise BriefloopError(f"only an approved text can be reopened; thread "
                                  f"{thread_id} ended {reason_was or 'without a text'}"
                                  + (": retry it instead" if reason_was == "error" else ""))
+        newer = batch.runlog.newer_of_brief(thread_id)
+        if newer is not None:
+            # its file, if any, is the newer run's text now: never moved aside from here
+            raise BriefloopError(f"thread {thread_id} is superseded by thread "
+                                 f"{newer['thread_id']} (a newer run of brief "
+                                 f"{values['brief']['id']!r}): reopen that one")
         at = datetime.now(UTC).isoformat(timespec="seconds")
         case = (save_judged_case(batch, values, record, reason, who, at)
                 if reason_was == "approved" else None)

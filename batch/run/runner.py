@@ -395,7 +395,10 @@ class Batch:
         fields = record_fields(values) if values else {}
         # Every call made, as journaled: a failed node's and a retried one's included,
         # which the state (written only by nodes that succeeded) leaves out.
-        fields.update(self.runlog.call_totals(thread_id) or {})
+        journaled = self.runlog.call_totals(thread_id)
+        # (a thread begun before calls were journaled has more in its state)
+        if journaled and journaled["model_calls"] >= fields.get("model_calls", 0):
+            fields.update(journaled)
         if previous is None:
             previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)
