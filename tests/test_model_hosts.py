@@ -147,13 +147,15 @@ def test_a_failed_call_is_tried_once_on_each_other_host():
 
 def test_all_hosts_down_is_model_unavailable_naming_each():
     urls = [dead_url(), dead_url()]
-    model = pooled(urls, cooldown_seconds=0.6)  # the second call waits what is left of it
+    # the second call waits what is left of the cooldown; long enough that a loaded
+    # machine's slow refusal is still told apart from waiting it out
+    model = pooled(urls, cooldown_seconds=1.5)
     stats: list[CallStat] = []
 
     started = time.monotonic()
     with pytest.raises(ModelUnavailable, match="all 2 hosts tried failed") as e:
         ask(model, "writer", MESSAGES, WriterAnswer, stats)
-    assert time.monotonic() - started < 0.25  # at once, not after a cooldown
+    assert time.monotonic() - started < 0.75  # at once, not after a cooldown
     assert all(url in str(e.value) for url in urls)
     assert stats == []
 
@@ -161,7 +163,7 @@ def test_all_hosts_down_is_model_unavailable_naming_each():
     started = time.monotonic()
     with pytest.raises(ModelUnavailable, match="cannot reach"):
         call(model)
-    assert time.monotonic() - started >= 0.2
+    assert time.monotonic() - started >= 0.6
 
 
 def test_every_host_resting_past_the_timeout_fails_at_once():

@@ -19,7 +19,7 @@ def test_a_shortened_soak_loses_and_doubles_nothing(postgres_server, redis_serve
                     log_folder=postgres_server.folder)
     assert sorted(f["fault"] for f in out["faults"]) == \
         ["kill"] * KILLS + ["restart postgres", "restart redis"]
-    assert out["batch"] == {"status": "ok", "counts": {"approved": BRIEFS}}
+    assert out["batch"] == {"status": "finished", "counts": {"approved": BRIEFS}}
     assert (out["run_log_rows"], out["briefs_in_run_log"],
             out["briefs_twice_in_run_log"]) == (BRIEFS, BRIEFS, 0)
     assert out["ended"] == {"finished/approved": BRIEFS}
