@@ -129,8 +129,7 @@ def print_calls(calls: list[dict[str, Any]], full: bool, limit: int) -> None:
             text[:limit] + f" … ({len(text) - limit:,} more characters; --full shows all)"
 
     for number, call in enumerate(calls, start=1):
-        out.print(f"[bold]{escape(call_heading(number, call))}[/]", soft_wrap=True,
-                  highlight=False)
+        out.print(f"[bold]{escape(call_heading(number, call))}[/]", highlight=False)
         for message in call["messages"]:
             out.print(f"  [cyan]{escape(str(message.get('role', '')))}:[/] "
                       f"{escape(cut(str(message.get('content', ''))))}", soft_wrap=True,
