@@ -13,6 +13,10 @@
     │                           read: disk full, I/O error. The batch stops (exit code 1);
     │                           what was committed stays, and a rerun resumes from it
     └── ModelError              a model call failed
+        ├── OutOfBudget         not made: the brief's model seconds (loop.max_model_seconds)
+        │   │                   are spent; the loop stops with `budget` and its best draft
+        │   └── BatchTimeUp     not made: the batch's hours (run.max_hours) are up; the
+        │                       thread stops where it is and the next run resumes it
         ├── ModelUnavailable    refused, timed out, 5xx: transient, retried with backoff
         ├── ModelNotFound       the server does not have the model: not retried
         ├── PromptTooLong       the prompt would not fit num_ctx: not retried
@@ -63,6 +67,14 @@ class LockBusy(BriefloopError):
 
 class ModelError(BriefloopError):
     """A model call failed."""
+
+
+class OutOfBudget(ModelError):
+    """The call was not made: the brief's model seconds are spent."""
+
+
+class BatchTimeUp(OutOfBudget):
+    """The call was not made: the batch's hours are up."""
 
 
 class ModelUnavailable(ModelError):

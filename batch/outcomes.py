@@ -3,12 +3,13 @@
 Three different things, kept apart:
 
     StopReason   why a thread's loop ended: batch.loop.routing names approved,
-                 max_rounds and no_progress (decide, machine_ending); the writer node
+                 max_rounds, no_progress and budget (decide, machine_ending); the writer node
                  error; batch.loop.decisions approved_by_human and rejected_by_human;
                  and the runner error for a thread that failed outside a node.
                  routing.final_reason reads it for the finish node and the run log
     RunStatus    where a thread's run-log row stands: running, awaiting_human,
-                 finished, failed
+                 finished, failed, or stopped (part way, when the batch's hours ran
+                 out: the next run resumes it)
     Outcome      what one batch did with one brief: a stop reason, or that it paused
                  for a person, was already done, is still waiting, is busy in another
                  process, or was not started because the batch was stopped
@@ -21,12 +22,13 @@ from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
-StopReason = Literal["approved", "max_rounds", "no_progress", "error",
+StopReason = Literal["approved", "max_rounds", "no_progress", "budget", "error",
                      "approved_by_human", "rejected_by_human"]
-RunStatus = Literal["running", "awaiting_human", "finished", "failed"]
-# queued / in_queue: handed to a cluster's workers now / already (batch.cluster)
+RunStatus = Literal["running", "awaiting_human", "finished", "failed", "stopped"]
+# queued / in_queue: handed to a cluster's workers now / already (batch.cluster);
+# stopped: started, and stopped part way when the batch's hours ran out
 Outcome = Literal[StopReason, "awaiting_human", "waiting", "skipped", "busy", "not_started",
-                  "queued", "in_queue"]
+                  "stopped", "queued", "in_queue"]
 
 STOP_REASONS: Final = frozenset(get_args(StopReason))
 RUN_STATUSES: Final = get_args(RunStatus)
@@ -35,21 +37,24 @@ AWAITING: Final = "awaiting_human"  # the run log's status and stop_reason while
 TERMINAL_REASONS: Final[frozenset[str]] = STOP_REASONS - {"error"}
 APPROVED_REASONS: Final[frozenset[str]] = frozenset({"approved", "approved_by_human"})
 # The endings of a text the machine could not finish (routing.machine_ending).
-UNFINISHED: Final[frozenset[str]] = frozenset({"max_rounds", "no_progress"})
+UNFINISHED: Final[frozenset[str]] = frozenset({"max_rounds", "no_progress", "budget"})
 
 # For people: how `briefloop run` lists outcomes, in this order, and their icons.
 OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (
     "approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
-    "no_progress", "rejected_by_human", "queued", "in_queue", "skipped", "busy",
-    "not_started", "error")
+    "no_progress", "budget", "rejected_by_human", "queued", "in_queue", "skipped", "busy",
+    "stopped", "not_started", "error")
 OUTCOME_LABELS: Final[dict[str, str]] = {
     "waiting": "still awaiting human", "skipped": "already done",
     "busy": "busy in another process", "not_started": "not started (stopped)",
+    "stopped": "stopped part way (the next run resumes it)",
+    "budget": "budget (model time spent)",
     "queued": "queued for the workers", "in_queue": "already queued or running"}
 OUTCOME_ICONS: Final[dict[str, str]] = {
     "busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸",
     "waiting": "⏸", "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
-    "rejected_by_human": "✗", "queued": "→", "in_queue": "⧗"}
+    "rejected_by_human": "✗", "queued": "→", "in_queue": "⧗", "budget": "…",
+    "stopped": "‖"}
 
 
 # What a runs view filters by: how runs ended, and what else a batch counts them as.
@@ -63,6 +68,7 @@ OUTCOME_TONES: Final[dict[str, str]] = {
     "awaiting_human": "wait", "waiting": "wait", "queued": "wait", "in_queue": "wait",
     "running": "wait", "busy": "wait",
     "max_rounds": "unfinished", "no_progress": "unfinished", "stopped": "unfinished",
+    "budget": "unfinished",
     "error": "bad", "failed": "bad", "unrecorded": "bad",
     "rejected_by_human": "muted", "skipped": "muted", "not_started": "muted"}
 
@@ -77,6 +83,16 @@ def is_approved(reason: str | None) -> bool:
 
 def status_for(reason: StopReason) -> RunStatus:
     return "finished" if reason in TERMINAL_REASONS else "failed"
+
+
+# Why the machine could not finish a text, in the words a message or a list uses.
+UNFINISHED_WORDS: Final[dict[str, str]] = {
+    "max_rounds": "max rounds", "no_progress": "no progress",
+    "budget": "its model time ran out"}
+
+
+def unfinished_words(reason: str) -> str:
+    return UNFINISHED_WORDS.get(reason, reason.replace("_", " "))
 
 
 def label(outcome: str) -> str:

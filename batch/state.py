@@ -23,6 +23,10 @@ class Limits(TypedDict):
     # the rounds a send-back gives when the person names none (the configured
     # max_rounds; max_rounds itself grows with each send-back)
     rounds_per_revision: NotRequired[int]
+    # model seconds the thread may spend in all (None or absent: no limit; grows by
+    # model_seconds_per_revision with each send-back)
+    max_model_seconds: NotRequired[float | None]
+    model_seconds_per_revision: NotRequired[float | None]
 
 
 class Repair(TypedDict, total=False):
@@ -80,6 +84,9 @@ class LoopState(TypedDict, total=False):
     draft: str
     repeats: int  # rounds in a row whose draft was (almost) the draft before it
     writer_error: str  # a revision that never came back valid (the loop then ends)
+    # the brief's model seconds ran out before the writer had a new draft: the loop ends
+    # with the best one (batch.loop.routing)
+    out_of_budget: bool
     deviations: list[dict[str, str]]
     needs_from_human: list[dict[str, str]]
     findings: list[Finding]
@@ -94,6 +101,9 @@ class LoopState(TypedDict, total=False):
     score_history: Annotated[list[float], operator.add]
     must_fix_history: Annotated[list[list[str]], operator.add]
     calls: Annotated[list[dict[str, Any]], operator.add]
+    # the seconds each writer and critic step spent outside model calls: the code checks,
+    # the repairs' re-checks, an API doc's examples run in the sandbox
+    check_seconds: Annotated[list[float], operator.add]
     # what the writer did each round: the repairs tried (batch.loop.repairs.Attempt), the
     # first drafts sampled, a whole rewrite
     writer_log: Annotated[list[dict[str, Any]], operator.add]

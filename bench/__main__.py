@@ -36,6 +36,10 @@ elif sys.argv[1:2] == ["expect"]:
     from bench.expectations import main as expect_main
 
     sys.exit(expect_main(sys.argv[2:]))
+elif sys.argv[1:2] == ["decode"]:
+    from bench.decode import main as decode_main
+
+    decode_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

@@ -18,6 +18,7 @@ from batch.run.runner import (
     Batch,
     BriefResult,
 )
+from batch.sheets.run_rows import time_words
 from batch.store.runlog import store_failure
 
 err = SafeConsole(stderr=True)
@@ -91,6 +92,8 @@ def describe_result(r: BriefResult) -> str:
         parts.append(f"{rec['rounds']} round(s)")
     if r.model_calls:
         parts.append(f"{r.model_calls} model call(s), {r.seconds:.1f}s")
+        if rec.get("time_split"):
+            parts.append(f"time: {time_words(rec['time_split'])}")
     if rec.get("needs_from_human") and r.outcome in (AWAITING, "waiting"):
         parts.append(f"needs {len(rec['needs_from_human'])} fact(s) from a person")
     line = ", ".join(parts)

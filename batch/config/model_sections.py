@@ -94,6 +94,15 @@ class ModelSettings(Strict):
         "file: refuse it unless it has this sha256 (packaged models carry their own).")
     seed: int = Field(7, description="The sampling seed; later samples of one question "
                       "take the next seeds.")
+    grammar_last: bool = Field(
+        True, description="Embedded only: check a JSON answer's grammar on the chosen "
+        "token first, and over the whole vocabulary only when it refuses it (as "
+        "llama.cpp's own tools do): the same answer at temperature 0, about 3x faster "
+        "(docs/benchmarks.md). false: llama-cpp-python's grammar-first sampling.")
+    lookup_tokens: int = Field(
+        0, ge=0, le=64, description="Embedded only: prompt-lookup decoding, up to this "
+        "many draft tokens copied from the prompt and checked in one batch; 0: off "
+        "(docs/benchmarks.md says why it is off).")
 
     @property
     def label(self) -> str:

@@ -59,12 +59,17 @@ class Loop(Strict):
                                     "needs (0-100); unset: each rubric's own.")
     no_progress_rounds: int = Field(2, ge=1, description="Rounds without a better score "
                                     "and with the same must_fix before `no_progress`.")
+    max_model_seconds: float | None = Field(
+        300.0, gt=0, description="Model seconds one brief may spend: the loop stops with "
+        "`budget` and its best draft before a round that would pass it (a round costs "
+        "what the brief's rounds have cost on average), and no call starts once it is "
+        "spent. A send-back gives as many again. Unset: no limit.")
     review: Literal["when_needed", "unfinished", "always", "never"] = Field(
         "unfinished", description="Which endings pause for a person: `never`; "
         "`when_needed` (an approved text with placeholders to fill; a text the machine "
         "could not finish is set aside in `needs-work/` and named in the message); "
         "`unfinished` (that, and every text the machine could not approve: max rounds, "
-        "no progress); `always` (every ending).")
+        "no progress, budget); `always` (every ending).")
     rubric: str = Field("memo", description="The rubric of a text brief (a file in "
                         "`paths.rubrics`); a brief's front matter may name another.")
     source_rubric: str = Field("api-docs", description="The rubric of a source file to "
@@ -144,6 +149,10 @@ class Run(Strict):
     stop_grace_seconds: float = Field(
         120.0, ge=0, description="On SIGTERM or Ctrl-C: how long the model call in "
         "flight may take to finish.")
+    max_hours: float | None = Field(
+        8.0, gt=0, description="A batch's time: past it no brief is started and no model "
+        "call either, the threads under way stop where they are (`stopped`), and the "
+        "next run resumes them. Unset: no limit.")
 
 
 def parse_cron(expression: str, timezone: str):

@@ -10,6 +10,7 @@ from typing import Any
 from batch import placeholders as ph
 from batch.loop import inbox
 from batch.loop.checking import edit_problems
+from batch.loop.routing import model_seconds
 from batch.state import LoopState
 
 
@@ -72,12 +73,24 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
             # rounds, the best of the new drafts is written, not the rejected one.
             "best": None,
             "limits": {**limits, "max_rounds": state.get("round", 0) + rounds,
-                       "rounds_per_revision": per_revision},
+                       "rounds_per_revision": per_revision,
+                       **more_seconds(state)},
+            "out_of_budget": False,
         }
     return {"decision": decision}
 
 
 MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
+
+
+def more_seconds(state: LoopState) -> dict[str, float]:
+    """A send-back's model seconds: as many again as a run of the brief gets, counted
+    from what it has spent (a text stopped by its budget would stop again at once)."""
+    limits = state["limits"]
+    per = limits.get("model_seconds_per_revision")
+    if limits.get("max_model_seconds") is None or per is None:
+        return {}
+    return {"max_model_seconds": model_seconds(state) + per}
 
 
 def more_rounds(asked: Any, default: int) -> int | str:

@@ -2,6 +2,7 @@ r"""The writer-critic graph.
 
     START -> writer --> critic --route--> writer | review | finish
                     \-> finish (a revision that never came back valid)
+                    \-> review | finish (the budget spent before a new draft)
                         review --route--> writer | review | finish
                         finish -> END
 
@@ -42,7 +43,7 @@ def build_graph(nodes: Nodes, retry: Retry, checkpointer):
     g.add_node("review", nodes.review)
     g.add_node("finish", nodes.finish, retry_policy=policy)
     g.add_edge(START, "writer")
-    g.add_conditional_edges("writer", route_after_writer, ["critic", "finish"])
+    g.add_conditional_edges("writer", route_after_writer, ["critic", "review", "finish"])
     g.add_conditional_edges("critic", route_after_critic, ["writer", "review", "finish"])
     g.add_conditional_edges("review", route_after_review, ["writer", "review", "finish"])
     g.add_edge("finish", END)

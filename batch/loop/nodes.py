@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import hashlib
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from batch.draft_cleanup import (
     strip_fence_tags,
     strip_prompt_lines,
 )
-from batch.errors import ModelOutputInvalid
+from batch.errors import BatchTimeUp, ModelOutputInvalid, OutOfBudget
 from batch.judging import doc_examples
 from batch.judging.checks.facts import check_requirements
 from batch.judging.text import numbers_in, word_count, word_grams
@@ -45,9 +46,10 @@ from batch.loop.checking import (
     rubric_of,
 )
 from batch.loop.decisions import apply_review_response
-from batch.loop.routing import final_reason
+from batch.loop.routing import final_reason, model_seconds
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
+from batch.models.budget import spending
 from batch.outcomes import is_approved
 from batch.output import write_output, written_for
 from batch.prompting import (
@@ -65,6 +67,19 @@ from batch.state import LoopState
 
 def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
     return [dataclasses.asdict(s) for s in stats]
+
+
+def _spending(state: LoopState):
+    """Charge a node's model calls to its thread's budget (batch.models.budget)."""
+    return spending(state["limits"].get("max_model_seconds"), model_seconds(state))
+
+
+def _outside_calls(started: float, stats: list[CallStat]) -> float:
+    """A step's seconds since `started` that its model calls did not take."""
+    return round(max(0.0, time.perf_counter() - started - sum(s.seconds for s in stats)), 3)
+
+
+UNASKED_CRITIC = "The critic was not asked: the brief's model time was spent."
 
 
 NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
@@ -132,6 +147,19 @@ class Nodes:
         later one a rewrite."""
         stats: list[CallStat] = []
         log: list[dict[str, Any]] = []
+        started = time.perf_counter()
+        with _spending(state):
+            try:
+                update = self._write(state, stats, log)
+            except OutOfBudget as e:
+                if isinstance(e, BatchTimeUp) or not state.get("best"):
+                    raise  # the batch stops here / nothing judged yet to set aside
+                # no new draft: the loop ends with the best one (batch.loop.routing)
+                update = {"out_of_budget": True, "calls": _calls(stats), "writer_log": log}
+        return {**update, "check_seconds": [_outside_calls(started, stats)]}
+
+    def _write(self, state: LoopState, stats: list[CallStat],
+               log: list[dict[str, Any]]) -> dict[str, Any]:
         repaired = self._repaired(state, stats, log)
         if repaired is not None:
             return repaired
@@ -205,6 +233,10 @@ class Nodes:
                 problem = e
                 tried.append({"sample": sample, "valid": False})
                 continue
+            except OutOfBudget as e:
+                if best is None or isinstance(e, BatchTimeUp):
+                    raise
+                break  # the samples so far are all the budget buys
             draft = self._cleaned(state, answer.draft)
             needs = ph.with_unlisted(draft, [n.model_dump() for n in answer.needs_from_human])
             if samples == 1:
@@ -241,6 +273,10 @@ class Nodes:
                              max_tokens=min(model.max_tokens, DOC_TOKENS))
             except ModelOutputInvalid:
                 return None
+            except OutOfBudget as e:
+                if isinstance(e, BatchTimeUp):
+                    raise
+                return None  # this name goes undocumented; the checks will say so
             return docwriter.NameDoc(
                 summary=answer.summary,
                 parameters={p.name.strip("`* "): p.meaning for p in answer.parameters},
@@ -283,6 +319,10 @@ class Nodes:
                            max_tokens=min(model.max_tokens, 2 * words + 40)).text
             except ModelOutputInvalid:
                 return None  # this sample gave no repair; the next may
+            except OutOfBudget as e:
+                if isinstance(e, BatchTimeUp):
+                    raise
+                return None  # no model repair any more; those made by code still go
 
         outcome = repairs.Repairer(
             judge=lambda d, n: self._findings(state, d, n), ask=propose,
@@ -304,17 +344,33 @@ class Nodes:
         In advice mode the critic is asked only about a draft the checks pass: on one
         they refuse, its points could not change the verdict, and the next round repairs
         what the checks found, not what the critic said."""
+        started = time.perf_counter()
         checked = judge_state(state)
+        checking = time.perf_counter() - started
         judged: LoopState = {**state, **checked}
         rubric = rubric_of(judged)
         stats: list[CallStat] = []
         refused = any(f["severity"] == "must_fix" for f in checked["findings"])
-        answer = None
+        answer, unasked = None, False
         if self.critic_mode == "gate" or not refused:
-            answer = ask(self.models.get("critic"), "critic", critic_messages(judged, rubric),
-                         critic_schema_of(rubric), stats)
-        update = {**checked, **verdict(judged, answer, self.critic_mode)}
+            try:
+                with _spending(state):
+                    answer = ask(self.models.get("critic"), "critic",
+                                 critic_messages(judged, rubric), critic_schema_of(rubric),
+                                 stats)
+            except OutOfBudget as e:
+                if isinstance(e, BatchTimeUp):
+                    raise
+                unasked = True
+        update = {**checked, **verdict(judged, answer,
+                                       "advice" if unasked else self.critic_mode)}
+        if unasked:
+            # Advice: the critic's points never decide, so the verdict stands without
+            # them. A gate is not passed unasked.
+            update["would_improve"] = [*update["would_improve"], UNASKED_CRITIC]
+            update["meets_bar"] = update["meets_bar"] and self.critic_mode != "gate"
         update["calls"] = _calls(stats)
+        update["check_seconds"] = [round(checking, 3)]
         return update
 
     # -- review (human) ----------------------------------------------------------------
@@ -343,7 +399,14 @@ class Nodes:
         update: dict[str, Any] = {"stop_reason": reason}
         finalizer = self.models.get("finalizer")
         if finalizer is not None and approved:
-            text, stats = self._finalize(finalizer, text)
+            stats: list[CallStat] = []
+            try:
+                with _spending(state):
+                    text = self._finalize(finalizer, text, stats)
+            except OutOfBudget as e:
+                if isinstance(e, BatchTimeUp):
+                    raise  # the batch's hours are up: the next run finishes it
+                # the polish is optional; the approved text stands as it is
             update["calls"] = _calls(stats)
         # Open needs: placeholders still in the text (an entry for one the text does not
         # contain is a writer's mistake, already reported as must_fix, not a question).
@@ -390,9 +453,8 @@ class Nodes:
         update["output_path"] = str(path)
         return update
 
-    def _finalize(self, model: RoleModel, text: str) -> tuple[str, list[CallStat]]:
+    def _finalize(self, model: RoleModel, text: str, stats: list[CallStat]) -> str:
         """Optional polish pass, kept only if it changed no fact the checks can see."""
-        stats: list[CallStat] = []
         answer = ask(model, "finalizer", finalizer_messages(text),
                      FinalizerAnswer, stats)
         polished = answer.text
@@ -402,5 +464,5 @@ class Nodes:
         close_length = abs(word_count(polished) - word_count(text)) <= max(
             10, word_count(text) // 10)
         if polished.strip() and same_placeholders and no_new_numbers and close_length:
-            return polished, stats
-        return text, stats
+            return polished
+        return text

@@ -51,11 +51,29 @@ def decide(state: LoopState) -> Decision:
     return Decision("finish", ending)
 
 
+def model_seconds(state: LoopState) -> float:
+    """The model seconds the thread's finished steps spent."""
+    return sum(float(c.get("seconds", 0.0)) for c in state.get("calls", []))
+
+
+def over_budget(state: LoopState) -> bool:
+    """The next round would take the thread past its model seconds: what it has spent,
+    plus what a round has cost it on average, is more than `limits.max_model_seconds`.
+    (A round that runs over anyway is cut at its next call: batch.models.budget.)"""
+    limit = state["limits"].get("max_model_seconds")
+    if limit is None:
+        return False
+    spent, rounds = model_seconds(state), state.get("round", 0)
+    return spent + (spent / rounds if rounds else 0.0) > limit
+
+
 def machine_ending(state: LoopState) -> StopReason | None:
     """Why the loop would stop without an approval, or None while it goes on."""
     limits = state["limits"]
     if state.get("round", 0) >= limits["max_rounds"]:
         return "max_rounds"
+    if state.get("out_of_budget") or over_budget(state):
+        return "budget"
     if state.get("repeats", 0) >= 2:
         # The writer gave back the same text twice, the second time asked to start
         # afresh: more rounds would get the same answer.
@@ -66,9 +84,15 @@ def machine_ending(state: LoopState) -> StopReason | None:
     return None
 
 
-def route_after_writer(state: LoopState) -> Literal["critic", "finish"]:
-    """A writer that failed after an earlier round ends the loop with its best draft."""
-    return "finish" if state.get("writer_error") else "critic"
+def route_after_writer(state: LoopState) -> Literal["critic", "review", "finish"]:
+    """A writer that failed after an earlier round ends the loop with its best draft; one
+    whose budget ran out before it had a new draft ends it as the critic's edge would
+    (the last draft was judged already)."""
+    if state.get("writer_error"):
+        return "finish"
+    if state.get("out_of_budget") and state.get("best"):
+        return "review" if decide(state).next == "review" else "finish"
+    return "critic"
 
 
 def route_after_critic(state: LoopState) -> Next:

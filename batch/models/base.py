@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from batch.draft_cleanup import encodable
 from batch.errors import ModelOutputInvalid, PromptTooLong
+from batch.models.budget import charge_call, check_room
 from batch.models.journal import CallRecord, journal
 from batch.prompts import fragment
 
@@ -221,16 +222,23 @@ def json_schema_of(answer_type: type[BaseModel]) -> dict[str, Any]:
 def _complete(model: RoleModel, role: str, messages: list[dict[str, str]],
               schema: dict[str, Any] | None, max_tokens: int, sampling: Sampling | None,
               attempt: int) -> tuple[Completion, float]:
-    """One call, timed; a call that raises is journaled with its error, then re-raised."""
+    """One call, timed and charged to the thread's budget; a call that raises is
+    journaled with its error, then re-raised. A call the budget has no room for is not
+    made (OutOfBudget)."""
+    check_room()
     started = time.perf_counter()
     try:
         completion = model.complete(messages, schema, max_tokens=max_tokens,
                                     sampling=sampling)
     except Exception as e:
-        journal(CallRecord(role, model.name, messages, "", time.perf_counter() - started,
+        seconds = time.perf_counter() - started
+        charge_call(seconds)
+        journal(CallRecord(role, model.name, messages, "", seconds,
                            attempt=attempt, problem=f"{e.__class__.__name__}: {e}"))
         raise
-    return completion, time.perf_counter() - started
+    seconds = time.perf_counter() - started
+    charge_call(seconds)
+    return completion, seconds
 
 
 def _journal(role: str, model: RoleModel, messages: list[dict[str, str]],

@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +26,32 @@ from batch.errors import ModelFileError
 from batch.models.base import repeated
 from batch.models.chat import ChatRoleModel
 from batch.models.gguf import verified_model_path
+from batch.models.grammar_sampling import grammar_last_llama
 
 _ROLES = {"system": "system", "human": "user", "ai": "assistant"}
 
 _cache_lock = threading.Lock()
-_loaded: dict[tuple[str, int, int], tuple[Any, threading.Lock]] = {}
+_loaded: dict[tuple[Any, ...], tuple[Any, threading.Lock]] = {}
 
 
-def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "") -> tuple[Any, threading.Lock]:
-    """The process-wide Llama for this file, context size and slot, and its lock.
+@dataclass(frozen=True)
+class Decoding:
+    """How the embedded model turns logits into tokens (bench/decode.py measures each).
+
+    `grammar_last`: a JSON-schema answer's grammar is checked on the chosen token only,
+    and over the whole vocabulary only when it refuses that token
+    (batch.models.grammar_sampling); the same answer at temperature 0, several times
+    faster. `lookup_tokens`: prompt-lookup decoding, up to this many draft tokens
+    copied from the prompt and checked in one batch (0: off)."""
+
+    grammar_last: bool = True
+    lookup_tokens: int = 0
+
+
+def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "",
+               decoding: Decoding = Decoding()) -> tuple[Any, threading.Lock]:
+    """The process-wide Llama for this file, context size, slot and decoding, and its
+    lock.
 
     Each role gets its own slot: llama.cpp reuses the KV cache only for the prefix the
     previous prompt shares, so a writer and a critic taking turns on one Llama object
@@ -41,18 +59,32 @@ def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "") -> tuple[An
     """
     try:
         from llama_cpp import Llama
+        from llama_cpp.llama_speculative import LlamaPromptLookupDecoding
     except ImportError:
         raise ModelFileError(
             "the embedded provider needs llama-cpp-python: pip install -e '.[embedded]'"
         ) from None
-    key = (str(path), n_ctx, threads, slot)
+    key = (str(path), n_ctx, threads, slot, decoding)
     with _cache_lock:
         if key not in _loaded:
-            llama = Llama(model_path=str(path), n_ctx=n_ctx,
-                          n_threads=threads or max(1, os.cpu_count() or 1), verbose=False)
+            kind = grammar_last_llama(Llama) if decoding.grammar_last else Llama
+            draft = (LlamaPromptLookupDecoding(num_pred_tokens=decoding.lookup_tokens)
+                     if decoding.lookup_tokens else None)
+            # logits_all: the drafted tokens are checked from the logits of every
+            # position (llama-cpp-python sizes its buffer for n_batch rows otherwise,
+            # and a prompt longer than that fails)
+            llama = kind(model_path=str(path), n_ctx=n_ctx,
+                         n_threads=threads or max(1, os.cpu_count() or 1), verbose=False,
+                         draft_model=draft, logits_all=draft is not None)
             _loaded[key] = (llama, threading.Lock())
         return _loaded[key]
 
+
+
+def unload_all() -> None:
+    """Drop every loaded Llama (a benchmark comparing decodings frees each one's)."""
+    with _cache_lock:
+        _loaded.clear()
 
 
 @functools.lru_cache(maxsize=64)
@@ -81,13 +113,15 @@ class LlamaCppChat(BaseChatModel):
     seed: int = 7
     repeat_penalty: float = 1.1
     slot: str = ""
+    decoding: Decoding = Decoding()
 
     @property
     def _llm_type(self) -> str:
         return "briefloop-llama-cpp"
 
     def _llama(self) -> tuple[Any, threading.Lock]:
-        return load_llama(Path(self.model_path), self.n_ctx, self.threads, self.slot)
+        return load_llama(Path(self.model_path), self.n_ctx, self.threads, self.slot,
+                          self.decoding)
 
     def count_tokens(self, text: str) -> int:
         llama, lock = self._llama()
@@ -167,6 +201,7 @@ def build_embedded(settings: ModelSettings, cache_dir: Path, role: str = "") -> 
         max_tokens=settings.max_tokens,
         seed=settings.seed,
         slot=role,
+        decoding=Decoding(settings.grammar_last, settings.lookup_tokens),
     )
     return ChatRoleModel(
         name=settings.label,

@@ -64,6 +64,8 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
         raise
     # After the lock: a slow mail server must not hold up the next batch.
     report = notify_report(settings, summary, source, link, waiting_page)
+    if report.stopped:
+        summary.warnings.append(report.stopped)
     if notify.should_notify(report):
         summary.warnings += notify.send(notify.settings_for(settings), report)
     return summary
@@ -83,7 +85,17 @@ def notify_report(settings: Settings, summary: BatchSummary, source: str | Path,
     failed = [(r.brief_id, r.error or "error") for r in summary.results
               if r.outcome == "error"]
     return notify.Report(dict(summary.counts), waiting, failed, str(source), set_aside,
-                         waiting_page)
+                         waiting_page, stopped=out_of_time(settings, summary))
+
+
+def out_of_time(settings: Settings, summary: BatchSummary) -> str:
+    """What the batch left for the next run when its hours ran out, or ""."""
+    if not summary.time_up:
+        return ""
+    counts = summary.counts
+    return (f"The batch's time (run.max_hours = {settings.run.max_hours:g}) ran out: "
+            f"{counts.get('stopped', 0)} brief(s) stopped part way, "
+            f"{counts.get('not_started', 0)} not started. The next run resumes them.")
 
 
 def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | None,
@@ -102,7 +114,7 @@ def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | 
         batch.batch_id = None
     # "finished": it ran to its end (a brief that failed is in its counts); "failed" is
     # kept for a batch that could not run to its end
-    status = "stopped" if STOP.is_set() else "finished"
+    status = "stopped" if STOP.is_set() or batch.time_up() else "finished"
     batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
     return summary
 

@@ -24,7 +24,7 @@ from batch.loop import inbox
 from batch.loop.checking import checklist_of, edit_problems
 from batch.loop.decisions import more_rounds
 from batch.loop.inbox import Decision
-from batch.outcomes import AWAITING
+from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import Batch, BriefResult, has_work
 
 
@@ -65,7 +65,7 @@ class Waiting:
         if self.superseded_by:
             return f"reject: superseded by {self.superseded_by['thread_id']}"
         if self.stopped:
-            return f"needs work ({self.stopped.replace('_', ' ')})"
+            return f"needs work ({unfinished_words(self.stopped)})"
         return "placeholders" if self.needs else "your review"
 
     def superseded_note(self) -> str:

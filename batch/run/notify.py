@@ -29,7 +29,7 @@ from email.utils import formatdate, make_msgid
 import requests
 
 from batch.config import Notify, Settings, mask_credentials, scrub_url, url_shown
-from batch.outcomes import OUTCOME_ORDER, label
+from batch.outcomes import OUTCOME_ORDER, label, unfinished_words
 
 BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
 MAX_BACKOFF_SECONDS = 30.0  # also the most of a Retry-After header that is honoured
@@ -74,12 +74,14 @@ class Report:
     # the Waiting page, signed for the reader (batch.review.links.waiting_link); else
     # the message links `notify.review_url` as it is
     review_link: str = ""
+    # the batch's hours ran out: what was left for the next run, in a sentence
+    stopped: str = ""
 
 
 def should_notify(report: Report) -> bool:
     """Whether anything needs a person: a text waits, one was set aside unfinished, or
     a brief failed."""
-    return bool(report.waiting or report.failed or report.set_aside)
+    return bool(report.waiting or report.failed or report.set_aside or report.stopped)
 
 
 def _one_line(text: str, limit: int = _ONE_LINE_CHARS) -> str:
@@ -100,6 +102,8 @@ def subject(report: Report) -> str:
         parts.append(f"{len(report.set_aside)} unfinished")
     if report.failed:
         parts.append(f"{len(report.failed)} failed")
+    if report.stopped:
+        parts.append("out of time")
     return "briefloop: " + (", ".join(parts) if parts else "nothing waits, nothing failed")
 
 
@@ -117,13 +121,15 @@ def _named(w: Waiting) -> list[str]:
         still = (f"; the checks still find {_plural(w.findings, 'problem', 'problems')}"
                  if w.findings else "")
         lines.append(f"    needs work: the machine could not finish it "
-                     f"({_one_line(w.unfinished).replace('_', ' ')}){still}")
+                     f"({unfinished_words(_one_line(w.unfinished))}){still}")
     return lines
 
 
 def message(report: Report, review_url: str = "") -> tuple[str, str]:
     """The (subject, plain-text body) of the message about `report`."""
     lines = [f"Batch on {_one_line(report.source)}: {_counts_line(report.counts)}."]
+    if report.stopped:
+        lines += ["", _one_line(report.stopped, 400)]
     if report.waiting:
         lines += ["", f"Waiting for you ({len(report.waiting)}):"]
         for w in report.waiting:

@@ -26,6 +26,25 @@ def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+# The steps a run's time is split into (the run log's `time_split`), in this order.
+TIME_STEPS = ("first draft", "repairs", "critic", "finalizer", "checks")
+
+
+def time_split(call_seconds: list[tuple[str, int, float]],
+               check_seconds: list[float]) -> dict[str, float]:
+    """Where a run's time went: the model seconds of its journaled calls by step (node
+    and round: the writer's first round is the first draft, its later ones the repairs
+    and rewrites), and the seconds its steps spent checking outside model calls."""
+    split = dict.fromkeys(TIME_STEPS, 0.0)
+    for node, round_, seconds in call_seconds:
+        step = ("first draft" if round_ <= 1 else "repairs") if node == "writer" else (
+            "finalizer" if node == "finish" else "critic" if node == "critic" else None)
+        if step is not None:
+            split[step] += seconds
+    split["checks"] = sum(check_seconds)
+    return {k: round(v, 1) for k, v in split.items() if v >= 0.05}
+
+
 def record_fields(values: LoopState) -> dict[str, Any]:
     """Run-log fields derived from a thread's state."""
     final = values.get("final")

@@ -22,15 +22,16 @@ from langgraph.config import get_config
 from langgraph.types import Command, StateSnapshot
 
 from batch.config import Settings
-from batch.errors import BriefloopError, LockBusy, StoreError
+from batch.errors import BatchTimeUp, BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
+from batch.models.budget import batch_ends_at
 from batch.models.journal import CallRecord, journal_to
 from batch.outcomes import AWAITING, Outcome, status_for
-from batch.run.records import record_fields
+from batch.run.records import record_fields, time_split
 from batch.run.resources import Resources
 from batch.run.signals import STOP
 from batch.run.starting import bad_thread_id, start_state, thread_id_for
@@ -73,6 +74,7 @@ class BatchSummary:
     pulled: list[Any] = field(default_factory=list)  # review answers acted on first
     seconds: float = 0.0
     batch_id: int | None = None  # the run log's batches row (set by a cluster's enqueuer)
+    time_up: bool = False  # the batch's hours (run.max_hours) ran out before its end
 
     @property
     def counts(self) -> Counter:
@@ -93,18 +95,6 @@ class Progress:
     def batch_started(self, total: int) -> None: ...
     def brief_started(self, brief_id: str) -> None: ...
     def brief_finished(self, result: BriefResult) -> None: ...
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 class Batch:
@@ -136,6 +126,8 @@ class Batch:
         self._runs = 0  # batches under way in run(): log.sync_interval applies meanwhile
         # the run log's batches row of the batch under way, recorded with each run it runs
         self.batch_id: int | None = None
+        # time.monotonic() past which no brief and no model call starts (run.max_hours)
+        self.ends_at: float | None = None
 
     # What the batch works with, by the names the code reads them by.
     @property
@@ -189,6 +181,8 @@ class Batch:
     def run(self, source: str | Path, rerun: bool = False,
             concurrency: int | None = None) -> BatchSummary:
         started = time.perf_counter()
+        hours = self.settings.run.max_hours
+        self.ends_at = None if hours is None else time.monotonic() + hours * 3600
         scan = scan_source(str(source), self.settings.loop.max_brief_bytes,
                            read_gsheet=self.read_gsheet)
         summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
@@ -212,6 +206,8 @@ class Batch:
         finally:
             with self._sync_lock:
                 self._runs -= 1
+        summary.time_up = self.time_up() and any(
+            r.outcome in ("stopped", "not_started") for r in summary.results)
         summary.sync = self.sync(force=True)
         summary.warnings += [f"{r.sink}: {r.pending} row(s) left pending: {r.error}"
                              for r in summary.sync if r.error]
@@ -223,7 +219,7 @@ class Batch:
         """One brief: started, resumed, or found done or waiting. `prepared` is its
         thread id and starting state when they were made elsewhere (a cluster's
         enqueuer, see batch.cluster)."""
-        if STOP.is_set():  # a clean stop: take no new brief; a rerun does it
+        if STOP.is_set() or self.time_up():  # a clean stop: no new brief; a rerun does it
             return self._counted(BriefResult(item.id, "", "not_started"))
         self.progress.brief_started(item.id)
         if isinstance(item, BadBrief):
@@ -250,6 +246,10 @@ class Batch:
                                           bad_thread_id(item.id, item.origin))
         self.progress.brief_finished(result)
         return self._counted(result)
+
+    def time_up(self) -> bool:
+        """The batch's hours (run.max_hours) are up."""
+        return self.ends_at is not None and time.monotonic() >= self.ends_at
 
     def _counted(self, result: BriefResult) -> BriefResult:
         """The result, kept as one of the batch's (its page lists what it counts)."""
@@ -334,10 +334,13 @@ class Batch:
             snapshot = self.graph.get_state(cfg)
         before = snapshot.values.get("calls", [])
         started = time.perf_counter()
-        error = ""
+        error, stopped = "", ""
         try:
-            with journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0))):
+            with journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0))), \
+                    batch_ends_at(self.ends_at):
                 self.graph.invoke(start, cfg, durability="sync")
+        except BatchTimeUp as e:
+            stopped = str(e)  # not the thread's failure: it resumes from its checkpoint
         except BriefloopError as e:
             error = str(e)
         except Exception as e:  # a bug, or a library failure we did not foresee
@@ -355,6 +358,12 @@ class Batch:
         values = snapshot.values
         made = len(values.get("calls", [])) - len(before)
         brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
+        if stopped:
+            record = self.runlog.upsert(
+                thread_id, status="stopped", stop_reason=None, error=stopped, ended_at=None,
+                **self._accumulate(thread_id, values, seconds, row))
+            self.sync(force=False)
+            return BriefResult(brief_id, thread_id, "stopped", record, made, seconds, stopped)
         if error:
             record = self.runlog.upsert(
                 thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
@@ -399,6 +408,8 @@ class Batch:
         # (a thread begun before calls were journaled has more in its state)
         if journaled and journaled["model_calls"] >= fields.get("model_calls", 0):
             fields.update(journaled)
+        fields["time_split"] = time_split(self.runlog.call_seconds(thread_id),
+                                          (values or {}).get("check_seconds", []))
         if previous is None:
             previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)

@@ -55,7 +55,9 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
                    "no_progress_rounds": loop.no_progress_rounds,
                    "review": loop.review, "threshold": threshold,
                    "max_revisions": loop.max_revisions, "drafts": loop.drafts,
-                   "repair_samples": loop.repair_samples if loop.repairs else 0},
+                   "repair_samples": loop.repair_samples if loop.repairs else 0,
+                   "max_model_seconds": loop.max_model_seconds,
+                   "model_seconds_per_revision": loop.max_model_seconds},
         "round": 0,
     }
     return state, brief.fingerprint(rubric.text, rules.text)

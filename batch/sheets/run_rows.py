@@ -45,6 +45,12 @@ def as_number(value: Any) -> Any:
     return value
 
 
+def time_words(split: dict[str, float]) -> str:
+    """A run's `time_split` in a line: "first draft 33 s, repairs 29 s, critic 81 s"."""
+    return ", ".join(f"{k} {v:.0f} s" if v >= 1 else f"{k} {v:.1f} s"
+                     for k, v in split.items())
+
+
 def render_cell(field: str, value: Any) -> Any:
     """One record value as one readable cell (lists become lines, numbers stay numbers)."""
     if value is None:
@@ -62,6 +68,8 @@ def render_cell(field: str, value: Any) -> Any:
         return "\n".join(f"{d['point']} — {d['reason']}" for d in value)
     if field == "models":
         return ", ".join(f"{role}={name}" for role, name in value.items())
+    if field == "time_split":
+        return time_words(value) if isinstance(value, dict) else value
     if field == "hosts":  # one entry per call: shown as calls per role and host
         return ", ".join(f"{host} ×{n}" for host, n in Counter(value).items())
     return value

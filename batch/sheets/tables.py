@@ -64,7 +64,7 @@ GREEN, AMBER, ORANGE, RED, GREY = (_fill(c) for c in
 VALUE_FILLS = {
     "approved": GREEN, "approved_by_human": GREEN, "done": GREEN,
     "awaiting_human": AMBER, "open": AMBER,
-    "max_rounds": ORANGE, "no_progress": ORANGE,
+    "max_rounds": ORANGE, "no_progress": ORANGE, "budget": ORANGE, "stopped": AMBER,
     "error": RED, "failed": RED, "rejected_by_human": RED,
     "skipped": GREY,
 }

@@ -46,10 +46,10 @@ FIELDS = [
     "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
     "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
     "decision_note", "updated_at", "uncovered", "checklist", "verification", "hosts",
-    "unfinished", "retry_of",
+    "unfinished", "retry_of", "time_split",
 ]
 JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
-               "uncovered", "checklist", "hosts"}
+               "uncovered", "checklist", "hosts", "time_split"}
 # Bookkeeping of the run log itself, not shown in the sheets.
 INTERNAL_FIELDS = ("version", "seq", "batch_id")
 
@@ -312,6 +312,14 @@ class RunLog:
         return {"model_calls": int(count), "input_tokens": int(tokens_in or 0),
                 "output_tokens": int(tokens_out or 0),
                 "model_seconds": round_seconds(seconds or 0.0)}
+
+    def call_seconds(self, thread_id: str) -> list[tuple[str, int, float]]:
+        """The model seconds of a thread's journaled calls by node and round."""
+        c = model_calls.c
+        query = (sa.select(c.node, c.round, sa.func.sum(c.seconds))
+                 .where(c.thread_id == thread_id).group_by(c.node, c.round))
+        with self._tx() as conn:
+            return [(str(n), int(r or 0), float(s or 0.0)) for n, r, s in conn.execute(query)]
 
     def forget_calls(self, thread_ids: list[str]) -> int:
         """Delete the model calls of these threads (retention); returns rows deleted."""

@@ -66,6 +66,8 @@ runs = sa.Table(
     sa.Column("unfinished", sa.Text),
     # the thread this run is a new attempt of (a retry from the review page or the CLI)
     sa.Column("retry_of", sa.Text, index=True),
+    # where the run's time went: model seconds by step, and the code checks' seconds
+    sa.Column("time_split", sa.Text, nullable=False, server_default="{}"),
 )
 
 # What each run-log column holds: the one description docs/run-log.md's column reference is
@@ -76,8 +78,10 @@ RUN_COLUMN_DOCS: dict[str, str] = {
     "brief_id": "the brief's id (front matter `id`, the file's name, or the sheet's `id`)",
     "title": "the brief's title",
     "source": "where the brief came from: its file, or `sheet.csv row 7`",
-    "status": "`running`, `awaiting_human`, `finished` or `failed`",
-    "stop_reason": "why the loop stopped: `approved`, `max_rounds`, `no_progress`, `error`, "
+    "status": "`running`, `awaiting_human`, `finished`, `failed`, or `stopped` (part "
+              "way, when the batch's hours ran out; the next run resumes it)",
+    "stop_reason": "why the loop stopped: `approved`, `max_rounds`, `no_progress`, "
+                   "`budget` (its model seconds spent), `error`, "
                    "`approved_by_human`, `rejected_by_human`; `awaiting_human` while it "
                    "waits",
     "rounds": "writer–critic rounds run",
@@ -108,8 +112,11 @@ RUN_COLUMN_DOCS: dict[str, str] = {
     "hosts": "which model host served each call, in order (`writer@http://gpu-1:11434`)",
     "batch_id": "the batch that last ran the thread (the runs page groups by it)",
     "unfinished": "why the machine could not finish the text (`max_rounds`, "
-                  "`no_progress`), while it waits for a person and after",
+                  "`no_progress`, `budget`), while it waits for a person and after",
     "retry_of": "the thread this run is a new attempt of (`review retry`)",
+    "time_split": "where the run's time went, in seconds: model time of the first draft, "
+                  "the repairs and rewrites, the critic and the finalizer, and the code "
+                  "checks (with an API doc's examples)",
 }
 assert set(RUN_COLUMN_DOCS) == set(runs.c.keys()), "a run-log column without its description"
 
@@ -227,7 +234,7 @@ def _create(conn: sa.Connection, table: sa.Table, *, without: tuple[str, ...] = 
 
 _RUNS_LATER = ("version", "decided_by", "decided_at", "decision_note", "checklist",
                "uncovered", "verification", "seq", "hosts", "batch_id", "unfinished",
-               "retry_of")
+               "retry_of", "time_split")
 
 
 def _m001_runs(conn: sa.Connection) -> None:
@@ -294,10 +301,15 @@ def _m012_batch_runs(conn: sa.Connection) -> None:
     _create(conn, batch_runs)
 
 
+def _m013_time_split(conn: sa.Connection) -> None:
+    # Where a run's time went (the first draft, repairs, critic, checks).
+    _add_columns(conn, runs, "time_split")
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
     _m006_verification, _m007_cluster, _m008_task_message, _m009_batch_of_run,
-    _m010_secrets, _m011_every_ending, _m012_batch_runs,
+    _m010_secrets, _m011_every_ending, _m012_batch_runs, _m013_time_split,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)
