@@ -224,8 +224,26 @@ def test_the_message_and_the_brief_line_say_the_model_time_ran_out(project, cloc
 
 
 def test_time_words_reads_like_a_sentence():
-    assert time_words({"first draft": 33.3, "repairs": 29.2, "critic": 80.6,
-                       "checks": 0.4}) == "first draft 33 s, repairs 29 s, critic 81 s, checks 0.4 s"
+    split = {"first draft": 33.3, "repairs": 29.2, "critic": 80.6, "checks": 0.4}
+    assert time_words(split) == "first draft 33 s, repairs 29 s, critic 81 s, checks 0.4 s"
+
+
+def test_the_page_says_why_it_stopped_and_where_the_time_went(project, clock):
+    from starlette.testclient import TestClient
+
+    from batch.review import web
+
+    s = budget_settings(project, 100)
+    models = stuck(clock, 1, writer_cost=40, critic_cost=20)
+    tid = night(project, s, models).results[0].thread_id
+    client = TestClient(web.create_app(s, models=models, strict=True))
+    assert 'class="needs-work">needs work (its model time ran out)' in client.get("/").text
+    with Batch(s, models=models, strict=True) as batch:
+        review.answer(batch, tid, "approve", {}, by="ana", override="good enough")
+    story = client.get(f"/thread/{tid}").text
+    assert "Model time: 60 s in 2 call(s) · first draft 40 s, critic 20 s" in story
+    runs = client.get("/runs").text
+    assert 'title="first draft 40 s, critic 20 s"' in runs
 
 
 # -- the batch's hours ------------------------------------------------------------------

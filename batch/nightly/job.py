@@ -114,7 +114,7 @@ def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | 
         batch.batch_id = None
     # "finished": it ran to its end (a brief that failed is in its counts); "failed" is
     # kept for a batch that could not run to its end
-    status = "stopped" if STOP.is_set() or batch.time_up() else "finished"
+    status = "stopped" if STOP.is_set() or summary.time_up else "finished"
     batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
     return summary
 

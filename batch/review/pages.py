@@ -22,7 +22,7 @@ from batch.outcomes import (
 )
 from batch.review.history import Story
 from batch.review.render import changes_html, render_draft, score_chart
-from batch.sheets.run_rows import row_for
+from batch.sheets.run_rows import render_cell, row_for
 from batch.sheets.tables import csv_safe
 from batch.store.runlog import FIELDS, RunLog
 
@@ -99,6 +99,7 @@ def run_row(record: dict[str, Any]) -> dict[str, Any]:
         "calls": record.get("model_calls", 0),
         "tokens": f"{record.get('input_tokens', 0)}/{record.get('output_tokens', 0)}",
         "model_seconds": record.get("model_seconds", 0.0),
+        "time": render_cell("time_split", record.get("time_split") or {}),
         "started": local_time(record.get("started_at")),
         "took": duration(record.get("seconds")) if record.get("run_id") else "",
         "needs": placeholders_of(record.get("needs_from_human") or []),
@@ -213,4 +214,5 @@ def story_view(story: Story) -> dict[str, Any]:
             "story_chart": score_chart(record.get("score_history") or
                                        [r.score for r in story.rounds if r.score is not None]),
             "ended": label(story.stop_reason or story.status),
-            "output_name": (record.get("output_path") or "").rsplit("/", 1)[-1]}
+            "output_name": (record.get("output_path") or "").rsplit("/", 1)[-1],
+            "time_split": render_cell("time_split", record.get("time_split") or {})}

@@ -208,6 +208,7 @@ class Batch:
                 self._runs -= 1
         summary.time_up = self.time_up() and any(
             r.outcome in ("stopped", "not_started") for r in summary.results)
+        self.ends_at = None  # a thread moved on later (a review answer) has no batch hours
         summary.sync = self.sync(force=True)
         summary.warnings += [f"{r.sink}: {r.pending} row(s) left pending: {r.error}"
                              for r in summary.sync if r.error]
