@@ -35,9 +35,6 @@ class Spending:
         with self._lock:
             self.spent += seconds
 
-    def left(self) -> float | None:
-        return None if self.limit is None else self.limit - self.spent
-
 
 _SPENDING: ContextVar[Spending | None] = ContextVar("briefloop_spending", default=None)
 _BATCH_END: ContextVar[float | None] = ContextVar("briefloop_batch_end", default=None)

@@ -33,8 +33,6 @@ class GrammarLastSampler:
         self.chain = chain
         self.grammar = grammar
         self.n_vocab = n_vocab
-        self.refused = 0  # tokens the grammar refused, sampled again under it
-        self.sampled = 0
         self._all = _internals.LlamaTokenDataArray(n_vocab=n_vocab)
         self._one_data = np.recarray((1,), dtype=self._all.candidates_data.dtype)
         self._one = type(self._all.candidates)(
@@ -69,9 +67,7 @@ class GrammarLastSampler:
     def sample(self, ctx: Any, idx: int = -1) -> int:
         logits = self._logits(ctx, idx)
         token = self._pick(self.chain, logits, grammar_first=False)
-        self.sampled += 1
         if not self.allows(token):
-            self.refused += 1
             token = self._pick(self.chain, logits, grammar_first=True)
         self.accept(token)
         return token
