@@ -29,6 +29,7 @@ from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
 from batch.loop.checking import checklist_of, judge_state
+from batch.models import llamacpp
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from batch.run.starting import start_state
@@ -77,10 +78,17 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     raise RuntimeError(f"{thread_id}: no first round in the checkpoints")
 
 
+# The loop as it was before it had a budget, grammar-last decoding and a rule against
+# rewrites that do not pay: what `--baseline` runs first, in the same process.
+BASELINE = {"models.writer.grammar_last": False, "models.critic.grammar_last": False,
+            "loop.spend": "every_round", "loop.max_model_seconds": None}
+
+
 def run(config: str | None, brief_dirs: list[Path], writer: str | None,
-        save=lambda result: None) -> dict[str, Any]:
+        save=lambda result: None, arm: dict[str, Any] | None = None,
+        keep_texts: bool = True) -> dict[str, Any]:
     """Run every brief; `save` gets the result so far after each one (a long run stopped
-    part way keeps what it measured)."""
+    part way keeps what it measured). `arm`: more config overrides (the baseline's)."""
     work = Path(tempfile.mkdtemp(prefix="briefloop-loop-"))
     for name in ("rubrics", "house_rules"):
         shutil.copytree(REPO / name, work / name)
@@ -93,7 +101,7 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
     shipped = Path(config) if config else REPO / "config" / "briefloop.toml"
     cfg.write_text(shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."'))
     overrides: dict[str, Any] = {"paths.root": str(work), "loop.review": "never",
-                                 "log.format": "none"}
+                                 "log.format": "none", "run.max_hours": None, **(arm or {})}
     if writer:
         overrides["models.writer.model"] = writer
     settings = config_mod.load(cfg, overrides=overrides, environ={})
@@ -136,20 +144,92 @@ def run(config: str | None, brief_dirs: list[Path], writer: str | None,
                          "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
                          "seconds": round(sum(c["seconds"] for c in calls), 1),
                          "calls": len(calls), "wall_seconds": round(seconds, 1),
-                         "approved": int(is_approved(result.outcome))})
+                         "approved": int(is_approved(result.outcome)),
+                         "kind": brief.kind, "steps": steps_of(values),
+                         # what the steps were read from, to be read again
+                         "writer_log": values.get("writer_log", []),
+                         "score_history": values.get("score_history", []),
+                         "must_fix_history": values.get("must_fix_history", [])})
             print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
                   f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
             save(summarise(batch.models.labels(), rows))
-            (RESULTS / "loop-reading.md").write_text(reading_page(reading), encoding="utf-8")
+            if keep_texts:
+                (RESULTS / "loop-reading.md").write_text(reading_page(reading),
+                                                         encoding="utf-8")
         result = summarise(batch.models.labels(), rows)
+    llamacpp.unload_all()  # an arm's models are its own
     # what the loop wrote, to be read as its readers would read it
     texts = RESULTS / "loop-texts"
-    shutil.rmtree(texts, ignore_errors=True)
-    if (work / "output").is_dir():
+    if keep_texts:
+        shutil.rmtree(texts, ignore_errors=True)
+    if keep_texts and (work / "output").is_dir():
         shutil.copytree(work / "output", texts, ignore=shutil.ignore_patterns(
             "runs.*", ".*"))
     shutil.rmtree(work, ignore_errors=True)
     return result
+
+
+def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each writer step of a thread, what it cost and whether it paid: a repair whether
+    the checks kept it; a whole draft (first, rewrite, docs) whether its round's text
+    became the best so far (a higher score, or as high with fewer must_fix: the
+    verdict's own rule). The critic's calls are one step per thread."""
+    scores = values.get("score_history", [])
+    musts = values.get("must_fix_history", [])
+
+    def best_after(r: int) -> bool:  # round r's text became the best so far
+        if r < 1 or r > len(scores):
+            return False
+        mine = (scores[r - 1], -len(musts[r - 1]) if r <= len(musts) else 0)
+        return all(mine > (scores[i], -len(musts[i]) if i < len(musts) else 0)
+                   for i in range(r - 1))
+
+    out: list[dict[str, Any]] = []
+    unpaid_whole: set[int] = set()
+    for entry in values.get("writer_log", []):
+        r, kind = entry.get("round", 0), entry.get("kind", "")
+        if kind == "repairs":
+            for a in entry.get("attempts", []):
+                out.append({"step": f"repair: {a['action']} by {a['by']}", "round": r,
+                            "calls": a.get("calls", 0), "seconds": a.get("seconds", 0.0),
+                            "paid": bool(a["kept"])})
+            continue
+        if r <= 1:
+            name = "first draft" if kind != "docs by name" else "first docs"
+        else:
+            again = "docs again" if kind == "docs by name" else "rewrite"
+            rolled_back = any(e.get("round") == r and e.get("kind") == "repairs"
+                              for e in values.get("writer_log", []))
+            name = (f"{again} after an unpaid {again}" if r - 1 in unpaid_whole else
+                    f"{again} after repairs all rolled back" if rolled_back else
+                    f"{again}, nothing to repair")
+        paid = best_after(r)
+        if r > 1 and not paid:
+            unpaid_whole.add(r)
+        out.append({"step": name, "round": r, "calls": entry.get("calls", 0),
+                    "seconds": entry.get("seconds", 0.0), "paid": paid})
+    critic = [c for c in values.get("calls", []) if c.get("role") == "critic"]
+    if critic:
+        out.append({"step": "critic", "round": 0, "calls": len(critic),
+                    "seconds": round(sum(c["seconds"] for c in critic), 3), "paid": True})
+    return out
+
+
+def by_step(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every writer step kind of the loop's rows: how often it was tried and paid, and
+    its model seconds per paying try."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        for step in row.get("steps", []):
+            k = kinds.setdefault(step["step"], {"tried": 0, "paid": 0, "calls": 0,
+                                                "seconds": 0.0})
+            k["tried"] += 1
+            k["paid"] += int(step["paid"])
+            k["calls"] += step["calls"]
+            k["seconds"] = round(k["seconds"] + step["seconds"], 1)
+    for k in kinds.values():
+        k["seconds_per_paid"] = round(k["seconds"] / k["paid"], 1) if k["paid"] else None
+    return dict(sorted(kinds.items(), key=lambda kv: -kv[1]["seconds"]))
 
 
 def expected(brief_id: str, first: str, final: str, outcome: str,
@@ -203,8 +283,23 @@ def summarise(labels: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, A
         # what an approved text costs in model time: more rounds must pay for themselves
         totals[mode]["seconds_per_approved"] = (
             round(totals[mode]["seconds"] / approved, 1) if approved else None)
+        if totals[mode]["usable"]:
+            totals[mode]["seconds_per_usable"] = round(
+                totals[mode]["seconds"] / totals[mode]["usable"], 1)
     briefs = len({r["brief"] for r in rows})
-    return {"models": labels, "briefs": briefs, "totals": totals, "rows": rows}
+    loop_rows = [r for r in rows if r["mode"] == "loop"]
+    by_kind = {}
+    for kind in sorted({r.get("kind", "text") for r in loop_rows}):
+        mine = [r for r in loop_rows if r.get("kind", "text") == kind]
+        seconds = sum(r.get("seconds", 0) for r in mine)
+        by_kind[kind] = {"briefs": len(mine), "seconds": round(seconds, 1),
+                         "approved": sum(r.get("approved", 0) for r in mine),
+                         "usable": sum(r.get("usable", 0) for r in mine),
+                         "approved_per_1000_s": round(
+                             1000 * sum(r.get("approved", 0) for r in mine) / seconds, 2)
+                         if seconds else None}
+    return {"models": labels, "briefs": briefs, "totals": totals, "rows": rows,
+            "by_brief_kind": by_kind, "by_step": by_step(loop_rows)}
 
 
 def chart(result: dict[str, Any], path: Path) -> None:
@@ -241,11 +336,67 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--briefs", nargs="*", type=Path, default=DEFAULT_BRIEFS,
                         help="folders of briefs (default: examples and the judge set)")
     parser.add_argument("--writer", help="a packaged embedded model for the writer")
+    parser.add_argument("--baseline", action="store_true",
+                        help="first run the loop as it was before model-time budgets "
+                        "(grammar-first decoding, every round spent, no budget), in the "
+                        "same process; compared in loop-spend.md")
     args = parser.parse_args(argv)
     name = "loop" if not args.writer else f"loop-{args.writer}"
+    before = None
+    if args.baseline:
+        before = run(args.config, args.briefs, args.writer, arm=BASELINE, keep_texts=False,
+                     save=lambda r: write(r, f"{name}-baseline"))
+        write(before, f"{name}-baseline")
     result = run(args.config, args.briefs, args.writer, save=lambda r: write(r, name))
     write(result, name)
+    if before is not None:
+        (RESULTS / f"{name}-spend.md").write_text(spend_page(before, result),
+                                                 encoding="utf-8")
     print(json.dumps(result["totals"], indent=2))
+
+
+def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """The baseline and the shipped loop side by side: model seconds per usable text,
+    approvals per model second by brief kind, and what each writer step kind cost and
+    how often it paid."""
+    b, a = before["totals"]["loop"], after["totals"]["loop"]
+
+    def per(t: dict[str, Any], key: str) -> str:
+        return f"{t['seconds'] / t[key]:.1f}" if t[key] else "-"
+
+    lines = ["# Where the model time goes: the loop before and after budgets", "",
+             f"{after['briefs']} briefs, one process, the baseline first "
+             f"(`python -m bench loop --baseline`). Usable: by the hand-written "
+             "expectations (bench/expect/).", "",
+             "| | model s | approved | usable | model s per usable | model s per approved |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for label, t in (("baseline", b), ("shipped", a)):
+        lines.append(f"| {label} | {t['seconds']:.1f} | {t['approved']} | {t['usable']} | "
+                     f"{per(t, 'usable')} | {per(t, 'approved')} |")
+    if b["usable"] and a["usable"] and a["seconds"]:
+        ratio = (a["seconds"] / a["usable"]) / (b["seconds"] / b["usable"])
+        lines += ["", f"Model seconds per usable text: {ratio:.2f} of the baseline's "
+                  f"({(1 - ratio) * 100:.0f} % less); usable texts {b['usable']} -> "
+                  f"{a['usable']}."]
+    lines += ["", "## Approvals per 1,000 model seconds, by brief kind", "",
+              "| brief kind | baseline | shipped |", "|---|---:|---:|"]
+    for kind in sorted(set(before["by_brief_kind"]) | set(after["by_brief_kind"])):
+        cells = [str((r["by_brief_kind"].get(kind) or {}).get("approved_per_1000_s", "-"))
+                 for r in (before, after)]
+        lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
+    lines += ["", "## Writer steps: tried, paid, model seconds", "",
+              "A repair pays when the checks keep it; a whole draft when its round's text "
+              "becomes the best so far.", "",
+              "| step | baseline tried | paid | model s | s per paid | shipped tried | paid "
+              "| model s | s per paid |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for step in list(dict.fromkeys([*before["by_step"], *after["by_step"]])):
+        cells = []
+        for r in (before, after):
+            k = r["by_step"].get(step)
+            cells += ([str(k["tried"]), str(k["paid"]), f"{k['seconds']:.1f}",
+                       str(k["seconds_per_paid"] or "-")] if k else ["0", "-", "-", "-"])
+        lines.append(f"| {step} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def write(result: dict[str, Any], name: str) -> None:

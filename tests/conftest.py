@@ -117,6 +117,10 @@ def make_settings(project: Path, **overrides: Any) -> config.Settings:
         # These tests see how the loop itself ends; the shipped default holds an
         # unfinished text for a person (test_needs_work.py).
         "loop.review": "when_needed",
+        # These tests script rewrites that may score no better and count the rounds
+        # they get; the rule that stops paying for such rewrites has tests of its own
+        # (test_routing.py, test_loop.py).
+        "loop.spend": "every_round",
     }
     flat.update(overrides)
     cfg = project / "briefloop.toml"

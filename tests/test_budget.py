@@ -309,3 +309,37 @@ def test_a_batch_past_its_hours_stops_cleanly_and_the_next_run_resumes_it(
     with open_runlog(s2) as log:
         row = log.by_thread(summary.results[0].thread_id)
     assert row["status"] == "finished" and row["rounds"] == 3 and not row["error"]
+
+
+def test_twenty_briefs_on_a_budget_of_hours_end_within_it_plus_one_call(project):
+    """The night's promise at the size of a night: 20 briefs, hours for a handful; the
+    batch ends within its hours and one call, and every brief is finished, stopped part
+    way or not started: none lost, none twice. The next run finishes them all, asking
+    nothing already answered."""
+    call, seconds, briefs = 0.1, 2.0, 20
+    s = make_settings(project, **{"loop.max_rounds": 2, "run.max_hours": seconds / 3600,
+                                  "loop.max_model_seconds": None})
+    for i in range(briefs):
+        write_brief(project, f"b{i:02}.md", f"Office {i} closed Friday from 15:00.",
+                    id=f"b{i:02}")
+    models = slow_models(call, 2 * briefs)
+    started = time.monotonic()
+    summary = run_job(s, project / "briefs", models=models, strict=True)
+    took = time.monotonic() - started
+    assert took <= seconds + call + 1.5, took
+    outcomes = [r.outcome for r in summary.results]
+    assert sorted(r.brief_id for r in summary.results) == [f"b{i:02}" for i in range(briefs)]
+    done = outcomes.count("max_rounds")
+    assert 1 <= done < briefs and outcomes.count("stopped") <= 1
+    assert done + outcomes.count("stopped") + outcomes.count("not_started") == briefs
+    answered = models["writer"].calls + models["critic"].calls
+
+    s2 = make_settings(project, **{"loop.max_rounds": 2, "run.max_hours": None,
+                                   "loop.max_model_seconds": None})
+    summary2 = run_job(s2, project / "briefs", models=models, strict=True)
+    again = {r.brief_id: r.outcome for r in summary2.results}
+    assert sorted(again) == [f"b{i:02}" for i in range(briefs)]
+    assert set(again.values()) == {"max_rounds"} | ({"skipped"} if done else set()), again
+    # each brief's four calls made once across both nights
+    assert models["writer"].calls + models["critic"].calls == 4 * briefs
+    assert answered < 4 * briefs

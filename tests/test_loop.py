@@ -105,6 +105,24 @@ def test_high_score_with_must_fix_is_not_approved(project, settings):
     assert "version one" in (project / "output" / "needs-work" / "a.md").read_text()
 
 
+@pytest.mark.parametrize("spend, rounds, outcome", [("where_it_pays", 2, "no_progress"),
+                                                     ("every_round", 3, "max_rounds")])
+def test_a_rewrite_that_did_not_beat_the_best_is_not_paid_for_again(project, spend, rounds,
+                                                                    outcome):
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(f"{GOOD}\n\nThis is version {w}.")
+                            for w in ("one", "two", "three")])
+    # round two's rewrite is judged worse than round one's draft
+    critic = ScriptedModel([critic_answer(s, must_fix=["Problem."]) for s in (4, 2, 3)])
+    s = make_settings(project, **{"loop.spend": spend})
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == outcome
+    assert len(r.record["score_history"]) == rounds
+    assert writer.calls == rounds  # the third rewrite was never asked for
+    # the text set aside is the best one, round one's
+    assert "version one" in (project / "output" / "needs-work" / "a.md").read_text()
+
+
 def test_invented_number_blocks_approval_whatever_the_critic_says(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer(GOOD + " Revenue grew 17%.")] * 2)

@@ -454,3 +454,18 @@ def test_a_salutation_run_into_the_next_sentence_is_not_new():
               "the coffee point at 10:00 on Monday.")
     assert repairs.only_new(answer, draft) == ("Please say hello at the coffee point at "
                                                 "10:00 on Monday.")
+
+
+def test_each_attempt_is_charged_the_model_questions_asked_for_it():
+    """What `bench loop` weighs against how often a kind of repair is kept: every model
+    question is charged to the one finding it was asked for, kept or not."""
+    draft = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+             "levels.")
+    ask = Script(None, None, None, "It folds flat for travel.", "Its arm is aluminium.")
+    before, out, _ = run(LAMP, draft, ask)
+    assert [(a.by, a.kept, a.calls) for a in out.attempts] == [
+        ("model", False, 2),  # two samples asked, neither kept
+        ("model", True, 2)]   # kept at its second
+    assert sum(a.calls for a in out.attempts) == len(ask.tasks)
+    assert all(a.seconds >= 0 for a in out.attempts)
+    assert all({"calls", "seconds"} <= set(e) for e in out.log())

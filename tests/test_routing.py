@@ -97,3 +97,47 @@ def test_final_reason_is_the_edge_s_reason_or_the_node_s_never_a_default_approva
     assert final_reason(state(round=1)) == "error"
     assert final_reason(state(stop_reason=AWAITING)) == "error"  # a run state, not a reason
     assert set(get_args(StopReason)) == STOP_REASONS and AWAITING not in STOP_REASONS
+
+
+def _rewritten(kind="rewrite", best_round=1, round_=2, spend="where_it_pays", **kw):
+    """A thread after round `round_`, whose writer step in that round was `kind`."""
+    limits = {"max_rounds": 5, "no_progress_rounds": 3, "review": "never", "threshold": 70,
+              "max_revisions": 2, "spend": spend}
+    log = [{"round": 1, "kind": "first drafts"},
+           {"round": round_, "kind": "repairs", "repaired": "k", "attempts": []},
+           {"round": round_, "kind": kind}]
+    return state(limits=limits, round=round_, writer_log=log,
+                 best={"draft": "x", "score": 60.0, "round": best_round, "must_fix": ["a"]},
+                 score_history=[60.0, 40.0][:round_], must_fix_history=[["a"], ["a", "b"]],
+                 **kw)
+
+
+def test_a_whole_rewrite_that_did_not_beat_the_best_is_not_paid_for_again():
+    assert decide(_rewritten()) == ("finish", "no_progress")
+    # the whole docs of a source file written again are the same kind of step
+    assert decide(_rewritten(kind="docs by name")) == ("finish", "no_progress")
+    # a person sees it, as every unfinished ending
+    s = _rewritten()
+    s["limits"]["review"] = "unfinished"
+    assert decide(s) == ("review", None)
+
+
+def test_a_rewrite_that_paid_or_a_round_of_repairs_goes_on():
+    # the last round's text is the new best: its own repairs are worth a round
+    assert decide(_rewritten(best_round=2)) == ("writer", None)
+    # repairs only (one kept, not yet the best): the next round still repairs
+    assert decide(_rewritten(kind="repairs")) == ("writer", None)
+    # round one's first draft is no rewrite, however it scored
+    assert decide(_rewritten(kind="first drafts", round_=1)) == ("writer", None)
+    # a rewrite in an earlier round, not the last, says nothing of the next
+    s = _rewritten(best_round=1, round_=3)
+    s["writer_log"] = [{"round": 2, "kind": "rewrite"}, {"round": 3, "kind": "repairs"}]
+    assert decide(s) == ("writer", None)
+
+
+def test_every_round_spends_every_round():
+    assert decide(_rewritten(spend="every_round")) == ("writer", None)
+    # a thread started before the setting existed keeps the old way
+    s = _rewritten()
+    del s["limits"]["spend"]
+    assert decide(s) == ("writer", None)

@@ -64,6 +64,11 @@ class Loop(Strict):
         "`budget` and its best draft before a round that would pass it (a round costs "
         "what the brief's rounds have cost on average), and no call starts once it is "
         "spent. A send-back gives as many again. Unset: no limit.")
+    spend: Literal["where_it_pays", "every_round"] = Field(
+        "where_it_pays", description="`where_it_pays`: the loop ends with `no_progress` "
+        "rather than write the whole text again after a whole rewrite that did not beat "
+        "the best draft (in `bench loop` such a second rewrite rarely pays for its "
+        "time); `every_round`: every round up to `max_rounds` is tried.")
     review: Literal["when_needed", "unfinished", "always", "never"] = Field(
         "unfinished", description="Which endings pause for a person: `never`; "
         "`when_needed` (an approved text with placeholders to fill; a text the machine "

@@ -74,6 +74,12 @@ def _spending(state: LoopState):
     return spending(state["limits"].get("max_model_seconds"), model_seconds(state))
 
 
+def _spent(stats: list[CallStat], start: int) -> dict[str, Any]:
+    """What a writer step's model calls (`stats[start:]`) cost, for its writer_log entry."""
+    return {"calls": len(stats) - start,
+            "seconds": round(sum(s.seconds for s in stats[start:]), 3)}
+
+
 def _outside_calls(started: float, stats: list[CallStat]) -> float:
     """A step's seconds since `started` that its model calls did not take."""
     return round(max(0.0, time.perf_counter() - started - sum(s.seconds for s in stats)), 3)
@@ -121,8 +127,6 @@ def _round(state: LoopState, draft: str, needs: list[dict[str, str]],
         "meets_bar": False,
         "writer_log": log,
     }
-
-
 
 
 def near_copy(a: str, b: str, share: float = 0.9) -> bool:
@@ -214,6 +218,7 @@ class Nodes:
         the first they pass. ModelOutputInvalid only when no sample was valid."""
         first = not state.get("draft")
         samples = state["limits"].get("drafts", 1) if first else 1
+        start = len(stats)
         # a rewrite after repairs that changed nothing starts afresh: shown the same
         # draft, a small model gives it back
         prompt_state = state if first or not log else {**state, "repeats": 1}
@@ -251,7 +256,8 @@ class Nodes:
                 break  # the checks pass it: no need for more
         log.append({"round": state.get("round", 0) + 1,
                     "kind": "first drafts" if first else "rewrite", "samples": tried,
-                    "chosen": best[5] if best is not None else None})
+                    "chosen": best[5] if best is not None else None,
+                    **_spent(stats, start)})
         if best is None:
             assert problem is not None
             raise problem
@@ -288,8 +294,10 @@ class Nodes:
         def run(calls: list[str]):
             return doc_examples.run_calls(calls, brief["source_text"], module, source_path)[0]
 
+        start = len(stats)
         draft, names = docwriter.DocWriter(ask_name, run).write(module, brief["source_text"])
-        log.append({"round": offset + 1, "kind": "docs by name", "names": names})
+        log.append({"round": offset + 1, "kind": "docs by name", "names": names,
+                    **_spent(stats, start)})
         return _round(state, draft, [], [], stats, log)
 
     def _repaired(self, state: LoopState, stats: list[CallStat],
@@ -324,12 +332,13 @@ class Nodes:
                     raise
                 return None  # no model repair any more; those made by code still go
 
+        start = len(stats)
         outcome = repairs.Repairer(
             judge=lambda d, n: self._findings(state, d, n), ask=propose,
             samples=samples,
         ).run(best["draft"], best["needs_from_human"], findings)
         log.append({"round": state.get("round", 0) + 1, "kind": "repairs", "repaired": key,
-                    "attempts": outcome.log()})
+                    "attempts": outcome.log(), **_spent(stats, start)})
         if not outcome.changed:
             return None
         return _round(state, outcome.draft, outcome.needs, best["deviations"], stats, log,

@@ -18,6 +18,7 @@ are given, so the whole procedure is tested without either.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -68,6 +69,10 @@ class Attempt:
     problem: str = ""
     subject: str = ""
     fixed_problems: list[str] = field(default_factory=list)
+    # what it cost: the model questions asked for it and the seconds they took (what
+    # `bench loop` weighs against how often each kind is kept)
+    calls: int = 0
+    seconds: float = 0.0
 
 
 @dataclass
@@ -319,6 +324,16 @@ class Repairer:
     ask: Ask
     samples: int = 2  # model answers tried per task before giving up on it
     max_tasks: int = 8  # findings tried per call (each costs up to `samples` model calls)
+    # the model questions asked so far and their seconds: each attempt is charged its own
+    _asked: list[float] = field(default_factory=lambda: [0, 0.0], init=False, repr=False)
+
+    def _ask(self, draft: str, task: str, sample: int, words: int) -> str | None:
+        started = time.perf_counter()
+        try:
+            return self.ask(draft, task, sample, words)
+        finally:
+            self._asked[0] += 1
+            self._asked[1] += time.perf_counter() - started
 
     def run(self, draft: str, needs: Needs, findings: list[Finding]) -> Outcome:
         """Every must_fix finding with a repair tried once, each on the draft as the
@@ -340,6 +355,7 @@ class Repairer:
         repair: Repair = finding["repair"]
         action = repair["action"]
         by = "code"
+        calls, seconds = self._asked
         for by, make in self._candidates(state.draft, repair, state.findings):
             for candidate in make():
                 if candidate is None or candidate.strip() == state.draft.strip():
@@ -355,11 +371,17 @@ class Repairer:
                     said = {f["code"]: f["message"] for f in state.findings}
                     state.attempts.append(Attempt(
                         finding["code"], action, by, True, fixed, finding["message"],
-                        subject_of(repair), [said[c] for c in fixed if c in said]))
+                        subject_of(repair), [said[c] for c in fixed if c in said],
+                        *self._spent_since(calls, seconds)))
                     state.draft, state.needs, state.findings = candidate, needs, after
                     return
+        spent_calls, spent_seconds = self._spent_since(calls, seconds)
         state.attempts.append(Attempt(finding["code"], action, by, False,
-                                      problem=finding["message"], subject=subject_of(repair)))
+                                      problem=finding["message"], subject=subject_of(repair),
+                                      calls=spent_calls, seconds=spent_seconds))
+
+    def _spent_since(self, calls: float, seconds: float) -> tuple[int, float]:
+        return int(self._asked[0] - calls), round(self._asked[1] - seconds, 3)
 
     def _room_made(self, candidate: str, needs: Needs, state: Outcome,
                    after: list[Finding]) -> tuple[str, list[Finding]]:
@@ -413,7 +435,7 @@ class Repairer:
 
     def _sentences_from_model(self, draft: str, task: str, samples: int | None = None):
         for sample in range(self.samples if samples is None else samples):
-            text = only_new(clean_sentence(self.ask(draft, task, sample, MAX_SENTENCE_WORDS)),
+            text = only_new(clean_sentence(self._ask(draft, task, sample, MAX_SENTENCE_WORDS)),
                             draft)
             if text and MIN_SENTENCE_WORDS <= len(wording.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
@@ -511,7 +533,7 @@ class Repairer:
         budget = max(10, word_count(paragraph) - excess - max(5, limit // 20))
         task = fragment("repair_shorten", words=budget, paragraph=paragraph.strip())
         for sample in range(self.samples):
-            text = strip_chatter(self.ask(draft, task, sample, budget) or "").strip()
+            text = strip_chatter(self._ask(draft, task, sample, budget) or "").strip()
             if text and word_count(text) <= budget + 5:
                 yield _join([*blocks[:i], head + text, *blocks[i + 1:]])
 
@@ -522,7 +544,7 @@ class Repairer:
         missing = limit - word_count(draft) + max(5, limit // 20)
         task = fragment("repair_lengthen", words=missing, paragraph=paragraph.strip())
         for sample in range(self.samples):
-            text = " ".join(strip_chatter(self.ask(draft, task, sample, missing) or "").split())
+            text = " ".join(strip_chatter(self._ask(draft, task, sample, missing) or "").split())
             if text:
                 yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1:]])
 

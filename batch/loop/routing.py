@@ -67,6 +67,26 @@ def over_budget(state: LoopState) -> bool:
     return spent + (spent / rounds if rounds else 0.0) > limit
 
 
+# writer steps that write the whole text again (batch.loop.nodes): after round one, what
+# a round falls back on when no repair of the best draft was kept
+WHOLE_REWRITES = frozenset({"rewrite", "docs by name"})
+
+
+def unpaid_rewrite(state: LoopState) -> bool:
+    """`limits.spend = "where_it_pays"`: the last round wrote the whole text again and
+    did not beat the best draft. The best draft's repairs were tried already (a round
+    rewrites only when none was kept), so the next round would be one more whole
+    rewrite of the same, the costliest step there is, and in `bench loop` one that
+    rarely beats the best draft (docs/benchmarks.md, "Where the model time pays")."""
+    best, round_ = state.get("best"), state.get("round", 0)
+    if state["limits"].get("spend") != "where_it_pays" or not best or round_ < 2:
+        return False
+    if best["round"] >= round_:
+        return False  # the last round's text is the best: its repairs are worth a round
+    return any(e.get("kind") in WHOLE_REWRITES for e in state.get("writer_log", [])
+               if e.get("round") == round_)
+
+
 def machine_ending(state: LoopState) -> StopReason | None:
     """Why the loop would stop without an approval, or None while it goes on."""
     limits = state["limits"]
@@ -74,6 +94,8 @@ def machine_ending(state: LoopState) -> StopReason | None:
         return "max_rounds"
     if state.get("out_of_budget") or over_budget(state):
         return "budget"
+    if unpaid_rewrite(state):
+        return "no_progress"
     if state.get("repeats", 0) >= 2:
         # The writer gave back the same text twice, the second time asked to start
         # afresh: more rounds would get the same answer.

@@ -56,7 +56,7 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
                    "review": loop.review, "threshold": threshold,
                    "max_revisions": loop.max_revisions, "drafts": loop.drafts,
                    "repair_samples": loop.repair_samples if loop.repairs else 0,
-                   "max_model_seconds": loop.max_model_seconds,
+                   "max_model_seconds": loop.max_model_seconds, "spend": loop.spend,
                    "model_seconds_per_revision": loop.max_model_seconds},
         "round": 0,
     }
