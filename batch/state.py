@@ -104,6 +104,7 @@ class LoopState(TypedDict, total=False):
     # the seconds each writer and critic step spent outside model calls: the code checks,
     # the repairs' re-checks, an API doc's examples run in the sandbox
     check_seconds: Annotated[list[float], operator.add]
+    example_seconds: Annotated[list[float], operator.add]  # API docs' examples run
     # what the writer did each round: the repairs tried (batch.loop.repairs.Attempt), the
     # first drafts sampled, a whole rewrite
     writer_log: Annotated[list[dict[str, Any]], operator.add]

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from batch.models import llamacpp
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from bench import expectations as by_hand
+from bench.projects import copied_project
 from bench.run import machine
 
 REPO = Path(__file__).resolve().parent.parent
@@ -48,23 +48,8 @@ VARIANTS = {
 }
 
 
-def project(brief_dirs: list[Path]) -> Path:
-    work = Path(tempfile.mkdtemp(prefix="briefloop-decode-"))
-    for name in ("rubrics", "house_rules"):
-        shutil.copytree(REPO / name, work / name)
-    (work / "briefs").mkdir()
-    for folder in brief_dirs:
-        for f in sorted(folder.iterdir()):
-            if f.is_file():
-                shutil.copy(f, work / "briefs" / f.name)
-    shipped = REPO / "config" / "briefloop.toml"
-    (work / "briefloop.toml").write_text(
-        shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."'))
-    return work
-
-
 def run_variant(name: str, decoding: dict[str, Any], brief_dirs: list[Path]) -> dict[str, Any]:
-    work = project(brief_dirs)
+    work = copied_project(brief_dirs, prefix="briefloop-decode-")
     overrides: dict[str, Any] = {"paths.root": str(work), "loop.review": "never",
                                  "log.format": "none", "loop.max_model_seconds": None,
                                  "run.max_hours": None}

@@ -1,6 +1,6 @@
 """Loop vs single pass: does the writer-critic loop give a better text than one draft?
 
-    python -m bench loop [--config FILE] [--briefs DIR ...] [--writer NAME]
+    python -m bench loop [--config FILE] [--briefs DIR ...] [--writer NAME] [--baseline]
 
 Every brief (the examples and the judge set's briefs by default) runs through the full
 loop with the configured models. The loop's first draft *is* a single writer pass (the
@@ -11,6 +11,11 @@ prompt or instruction echo, length broken, missing facts not left as placeholder
 approvals, tokens, model calls and model seconds (per approved text too).
 Results: bench/results/loop.csv, loop.json, loop.png, and the texts the loop wrote in
 bench/results/loop-texts/ (approved ones at the top, the rest in needs-work/).
+
+`--baseline`: each brief also runs, just before, through the loop as it was before
+model-time budgets (BASELINE below), and loop-spend.md sets the two side by side:
+model seconds per usable text, approvals per model second by brief kind, and each
+writer step kind's tries, payoffs and seconds (steps_of).
 """
 
 from __future__ import annotations
@@ -19,7 +24,6 @@ import argparse
 import csv
 import json
 import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -34,6 +38,7 @@ from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from batch.run.starting import start_state
 from bench import expectations as by_hand
+from bench.projects import copied_project
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
@@ -84,89 +89,108 @@ BASELINE = {"models.writer.grammar_last": False, "models.critic.grammar_last": F
             "loop.spend": "every_round", "loop.max_model_seconds": None}
 
 
+class Arm:
+    """One way of running the loop (the shipped config, or it with more overrides) in a
+    project of its own, its rows gathered brief by brief."""
+
+    def __init__(self, name: str, config: str | None, brief_dirs: list[Path],
+                 writer: str | None, overrides: dict[str, Any], keep_texts: bool):
+        self.name, self.keep_texts = name, keep_texts
+        self.work = copied_project(brief_dirs, Path(config) if config else None,
+                                   prefix="briefloop-loop-")
+        flat: dict[str, Any] = {"paths.root": str(self.work), "loop.review": "never",
+                                "log.format": "none", "run.max_hours": None, **overrides}
+        if writer:
+            flat["models.writer.model"] = writer
+        self.settings = config_mod.load(self.work / "briefloop.toml", overrides=flat,
+                                        environ={})
+        self.briefs = [b for b in scan_source(str(self.work / "briefs"), 1_000_000).briefs
+                       if isinstance(b, Brief)]
+        self.rows: list[dict[str, Any]] = []
+        self.reading: list[str] = []
+        self.batch = Batch(self.settings)
+
+    def result(self) -> dict[str, Any]:
+        return summarise(self.batch.models.labels(), self.rows)
+
+    def process(self, brief: Brief) -> str:
+        """One brief through the loop, its rows added; a line saying how it went."""
+        batch, settings = self.batch, self.settings
+        started = time.perf_counter()
+        result = batch.process(brief)
+        seconds = time.perf_counter() - started
+        values = batch.snapshot(result.thread_id).values
+        if result.outcome == "error" or not values.get("draft"):
+            self.rows.append({"brief": brief.id, "mode": "loop", "outcome": "error",
+                              "expected": 0, "usable": 0, "broken": ["no text"]})
+            return f"{self.name} {brief.id}: {result.outcome} {result.error}"
+        first = first_round(batch, result.thread_id)
+        calls = values.get("calls", [])
+        first_calls = first.get("calls", [])
+        single = measure(settings, brief, first["draft"], first.get("needs_from_human", []))
+        body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
+        final_needs = (values.get("final") or {}).get("needs", [])
+        loop = measure(settings, brief, body.strip(), final_needs)
+        by_hand = expected(brief.id, first["draft"], body, result.outcome,
+                           single["must_fix"] == 0)
+        self.reading.append(reading_entry(brief, result.outcome, body, by_hand))
+        self.rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
+                          "rounds": 1, **single, **by_hand["single"],
+                          "tokens": sum(c["input_tokens"] + c["output_tokens"]
+                                        for c in first_calls),
+                          "seconds": round(sum(c["seconds"] for c in first_calls), 1),
+                          "calls": len(first_calls),
+                          "approved": int(single["must_fix"] == 0)})
+        self.rows.append({"brief": brief.id, "mode": "loop", "outcome": result.outcome,
+                          "rounds": values.get("round", 0), **loop, **by_hand["loop"],
+                          "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
+                          "seconds": round(sum(c["seconds"] for c in calls), 1),
+                          "calls": len(calls), "wall_seconds": round(seconds, 1),
+                          "approved": int(is_approved(result.outcome)),
+                          "kind": brief.kind, "steps": steps_of(values),
+                          # what the steps were read from, to be read again
+                          "writer_log": values.get("writer_log", []),
+                          "score_history": values.get("score_history", []),
+                          "must_fix_history": values.get("must_fix_history", [])})
+        if self.keep_texts:
+            (RESULTS / "loop-reading.md").write_text(reading_page(self.reading),
+                                                     encoding="utf-8")
+        return (f"{self.name} {brief.id}: single {single} | loop {result.outcome} {loop} "
+                f"({seconds:.0f}s, {self.rows[-1]['seconds']} model s)")
+
+    def close(self) -> None:
+        self.batch.close()
+        # what the loop wrote, to be read as its readers would read it
+        texts = RESULTS / "loop-texts"
+        if self.keep_texts:
+            shutil.rmtree(texts, ignore_errors=True)
+            if (self.work / "output").is_dir():
+                shutil.copytree(self.work / "output", texts,
+                                ignore=shutil.ignore_patterns("runs.*", ".*"))
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
 def run(config: str | None, brief_dirs: list[Path], writer: str | None,
-        save=lambda result: None, arm: dict[str, Any] | None = None,
-        keep_texts: bool = True) -> dict[str, Any]:
-    """Run every brief; `save` gets the result so far after each one (a long run stopped
-    part way keeps what it measured). `arm`: more config overrides (the baseline's)."""
-    work = Path(tempfile.mkdtemp(prefix="briefloop-loop-"))
-    for name in ("rubrics", "house_rules"):
-        shutil.copytree(REPO / name, work / name)
-    (work / "briefs").mkdir()
-    for folder in brief_dirs:
-        for f in folder.iterdir():
-            if f.is_file():
-                shutil.copy(f, work / "briefs" / f.name)
-    cfg = work / "briefloop.toml"
-    shipped = Path(config) if config else REPO / "config" / "briefloop.toml"
-    cfg.write_text(shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."'))
-    overrides: dict[str, Any] = {"paths.root": str(work), "loop.review": "never",
-                                 "log.format": "none", "run.max_hours": None, **(arm or {})}
-    if writer:
-        overrides["models.writer.model"] = writer
-    settings = config_mod.load(cfg, overrides=overrides, environ={})
-    briefs = [b for b in scan_source(str(work / "briefs"), 1_000_000).briefs
-              if isinstance(b, Brief)]
-    rows: list[dict[str, Any]] = []
-    reading: list[str] = []
+        save=lambda results: None, baseline: bool = False) -> dict[str, dict[str, Any]]:
+    """Every brief through the shipped loop, and first through the baseline's too when
+    asked: brief by brief, so that both meet the machine as it is at that moment.
+    `save` gets the results so far after each brief (a long run stopped part way keeps
+    what it measured). Returns each arm's result by name."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    with Batch(settings) as batch:
+    arms = ([Arm("baseline", config, brief_dirs, writer, BASELINE, keep_texts=False)]
+            if baseline else [])
+    arms.append(Arm("shipped", config, brief_dirs, writer, {}, keep_texts=True))
+    try:
+        briefs = arms[-1].briefs
         for i, brief in enumerate(briefs, 1):
-            started = time.perf_counter()
-            result = batch.process(brief)
-            seconds = time.perf_counter() - started
-            values = batch.snapshot(result.thread_id).values
-            if result.outcome == "error" or not values.get("draft"):
-                print(f"{brief.id}: {result.outcome} {result.error}", flush=True)
-                rows.append({"brief": brief.id, "mode": "loop", "outcome": "error",
-                             "expected": 0, "usable": 0, "broken": ["no text"]})
-                continue
-            first = first_round(batch, result.thread_id)
-            calls = values.get("calls", [])
-            first_calls = first.get("calls", [])
-            single = measure(settings, brief, first["draft"],
-                             first.get("needs_from_human", []))
-            body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
-            final_needs = (values.get("final") or {}).get("needs", [])
-            loop = measure(settings, brief, body.strip(), final_needs)
-            by_hand = expected(brief.id, first["draft"], body, result.outcome,
-                               single["must_fix"] == 0)
-            reading.append(reading_entry(brief, result.outcome, body, by_hand))
-            rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
-                         "rounds": 1, **single, **by_hand["single"],
-                         "tokens": sum(c["input_tokens"] + c["output_tokens"]
-                                       for c in first_calls),
-                         "seconds": round(sum(c["seconds"] for c in first_calls), 1),
-                         "calls": len(first_calls),
-                         "approved": int(single["must_fix"] == 0)})
-            rows.append({"brief": brief.id, "mode": "loop", "outcome": result.outcome,
-                         "rounds": values.get("round", 0), **loop, **by_hand["loop"],
-                         "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
-                         "seconds": round(sum(c["seconds"] for c in calls), 1),
-                         "calls": len(calls), "wall_seconds": round(seconds, 1),
-                         "approved": int(is_approved(result.outcome)),
-                         "kind": brief.kind, "steps": steps_of(values),
-                         # what the steps were read from, to be read again
-                         "writer_log": values.get("writer_log", []),
-                         "score_history": values.get("score_history", []),
-                         "must_fix_history": values.get("must_fix_history", [])})
-            print(f"[{i}/{len(briefs)}] {brief.id}: single {single} | loop "
-                  f"{result.outcome} {loop} ({seconds:.0f}s)", flush=True)
-            save(summarise(batch.models.labels(), rows))
-            if keep_texts:
-                (RESULTS / "loop-reading.md").write_text(reading_page(reading),
-                                                         encoding="utf-8")
-        result = summarise(batch.models.labels(), rows)
-    llamacpp.unload_all()  # an arm's models are its own
-    # what the loop wrote, to be read as its readers would read it
-    texts = RESULTS / "loop-texts"
-    if keep_texts:
-        shutil.rmtree(texts, ignore_errors=True)
-    if keep_texts and (work / "output").is_dir():
-        shutil.copytree(work / "output", texts, ignore=shutil.ignore_patterns(
-            "runs.*", ".*"))
-    shutil.rmtree(work, ignore_errors=True)
-    return result
+            for arm in arms:
+                print(f"[{i}/{len(briefs)}] {arm.process(brief)}", flush=True)
+            save({arm.name: arm.result() for arm in arms})
+        return {arm.name: arm.result() for arm in arms}
+    finally:
+        for arm in arms:
+            arm.close()
+        llamacpp.unload_all()
 
 
 def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
@@ -337,22 +361,23 @@ def main(argv: list[str]) -> None:
                         help="folders of briefs (default: examples and the judge set)")
     parser.add_argument("--writer", help="a packaged embedded model for the writer")
     parser.add_argument("--baseline", action="store_true",
-                        help="first run the loop as it was before model-time budgets "
-                        "(grammar-first decoding, every round spent, no budget), in the "
-                        "same process; compared in loop-spend.md")
+                        help="also run the loop as it was before model-time budgets "
+                        "(grammar-first decoding, every round spent, no budget), each "
+                        "brief through both in turn, in the same process; compared in "
+                        "loop-spend.md")
     args = parser.parse_args(argv)
     name = "loop" if not args.writer else f"loop-{args.writer}"
-    before = None
-    if args.baseline:
-        before = run(args.config, args.briefs, args.writer, arm=BASELINE, keep_texts=False,
-                     save=lambda r: write(r, f"{name}-baseline"))
-        write(before, f"{name}-baseline")
-    result = run(args.config, args.briefs, args.writer, save=lambda r: write(r, name))
-    write(result, name)
-    if before is not None:
-        (RESULTS / f"{name}-spend.md").write_text(spend_page(before, result),
-                                                 encoding="utf-8")
-    print(json.dumps(result["totals"], indent=2))
+
+    def save(results: dict[str, dict[str, Any]]) -> None:
+        write(results["shipped"], name)
+        if "baseline" in results:
+            write(results["baseline"], f"{name}-baseline")
+            (RESULTS / f"{name}-spend.md").write_text(
+                spend_page(results["baseline"], results["shipped"]), encoding="utf-8")
+
+    results = run(args.config, args.briefs, args.writer, save=save, baseline=args.baseline)
+    save(results)
+    print(json.dumps(results["shipped"]["totals"], indent=2))
 
 
 def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -365,8 +390,9 @@ def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:
         return f"{t['seconds'] / t[key]:.1f}" if t[key] else "-"
 
     lines = ["# Where the model time goes: the loop before and after budgets", "",
-             f"{after['briefs']} briefs, one process, the baseline first "
-             f"(`python -m bench loop --baseline`). Usable: by the hand-written "
+             f"{after['briefs']} briefs, one process, each brief run by the baseline and "
+             f"then by the shipped loop (`python -m bench loop --baseline`). Usable: by "
+             "the hand-written "
              "expectations (bench/expect/).", "",
              "| | model s | approved | usable | model s per usable | model s per approved |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -375,9 +401,10 @@ def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:
                      f"{per(t, 'usable')} | {per(t, 'approved')} |")
     if b["usable"] and a["usable"] and a["seconds"]:
         ratio = (a["seconds"] / a["usable"]) / (b["seconds"] / b["usable"])
+        change = (f"{(1 - ratio) * 100:.0f} % less" if ratio <= 1 else
+                  f"{(ratio - 1) * 100:.0f} % more")
         lines += ["", f"Model seconds per usable text: {ratio:.2f} of the baseline's "
-                  f"({(1 - ratio) * 100:.0f} % less); usable texts {b['usable']} -> "
-                  f"{a['usable']}."]
+                  f"({change}); usable texts {b['usable']} -> {a['usable']}."]
     lines += ["", "## Approvals per 1,000 model seconds, by brief kind", "",
               "| brief kind | baseline | shipped |", "|---|---:|---:|"]
     for kind in sorted(set(before["by_brief_kind"]) | set(after["by_brief_kind"])):

@@ -16,6 +16,7 @@ from batch.models import ask, base
 from batch.models.budget import batch_ends_at, spending
 from batch.nightly.job import run_job
 from batch.review import threads as review
+from batch.run.records import time_split
 from batch.run.runner import Batch
 from batch.sheets.run_rows import time_words
 from batch.store.backends import open_runlog
@@ -221,6 +222,15 @@ def test_the_message_and_the_brief_line_say_the_model_time_ran_out(project, cloc
     from batch.cli.base import describe_result
     line = describe_result(summary.results[0])
     assert "time: first draft 40 s, critic 20 s" in line, line
+
+
+def test_time_split_tells_the_examples_apart_from_the_other_checks():
+    split = time_split([("writer", 1, 30.0), ("writer", 2, 12.0), ("critic", 1, 8.0)],
+                       [0.5, 0.25], [4.0, 2.0])
+    assert split == {"first draft": 30.0, "repairs": 12.0, "critic": 8.0, "examples": 6.0,
+                     "checks": 0.8}
+    # a text brief runs no example: no such step in its line
+    assert "examples" not in time_split([("writer", 1, 30.0)], [0.5], [0.0, 0.0])
 
 
 def test_time_words_reads_like_a_sentence():

@@ -323,6 +323,8 @@ def test_source_file_uses_api_docs_rubric_and_is_documented_name_by_name(project
     # the results shown are the ones running the calls gave, not the model's
     assert ">>> add(1, 2)\n3\n```" in body and ">>> half(7)\n3.5\n```" in body
     assert r.record["verification"] == "examples run: 2 of 2 gave the result shown"
+    # the examples' sandbox time is told apart from the other checks'
+    assert r.record["time_split"]["examples"] > 0
     assert set(critic.schemas[0]["$defs"][next(iter(critic.schemas[0]["$defs"]))]["properties"]) \
         == set(scores)
 

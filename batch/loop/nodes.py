@@ -80,6 +80,12 @@ def _spent(stats: list[CallStat], start: int) -> dict[str, Any]:
             "seconds": round(sum(s.seconds for s in stats[start:]), 3)}
 
 
+def _check_time(outside_calls: float, examples: float) -> dict[str, list[float]]:
+    """A step's time outside its model calls, the examples it ran apart (time_split)."""
+    return {"check_seconds": [round(max(0.0, outside_calls - examples), 3)],
+            "example_seconds": [round(examples, 3)]}
+
+
 def _outside_calls(started: float, stats: list[CallStat]) -> float:
     """A step's seconds since `started` that its model calls did not take."""
     return round(max(0.0, time.perf_counter() - started - sum(s.seconds for s in stats)), 3)
@@ -152,7 +158,7 @@ class Nodes:
         stats: list[CallStat] = []
         log: list[dict[str, Any]] = []
         started = time.perf_counter()
-        with _spending(state):
+        with _spending(state), doc_examples.timed() as examples:
             try:
                 update = self._write(state, stats, log)
             except OutOfBudget as e:
@@ -160,7 +166,7 @@ class Nodes:
                     raise  # the batch stops here / nothing judged yet to set aside
                 # no new draft: the loop ends with the best one (batch.loop.routing)
                 update = {"out_of_budget": True, "calls": _calls(stats), "writer_log": log}
-        return {**update, "check_seconds": [_outside_calls(started, stats)]}
+        return {**update, **_check_time(_outside_calls(started, stats), examples[0])}
 
     def _write(self, state: LoopState, stats: list[CallStat],
                log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -354,7 +360,8 @@ class Nodes:
         they refuse, its points could not change the verdict, and the next round repairs
         what the checks found, not what the critic said."""
         started = time.perf_counter()
-        checked = judge_state(state)
+        with doc_examples.timed() as examples:
+            checked = judge_state(state)
         checking = time.perf_counter() - started
         judged: LoopState = {**state, **checked}
         rubric = rubric_of(judged)
@@ -379,8 +386,7 @@ class Nodes:
             update["would_improve"] = [*update["would_improve"], UNASKED_CRITIC]
             update["meets_bar"] = update["meets_bar"] and self.critic_mode != "gate"
         update["calls"] = _calls(stats)
-        update["check_seconds"] = [round(checking, 3)]
-        return update
+        return {**update, **_check_time(checking, examples[0])}
 
     # -- review (human) ----------------------------------------------------------------
     def review(self, state: LoopState) -> dict[str, Any]:

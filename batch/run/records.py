@@ -3,6 +3,7 @@ score and must_fix, what is still needed from a person, the decision, the model 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from batch import placeholders as ph
@@ -27,20 +28,22 @@ def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # The steps a run's time is split into (the run log's `time_split`), in this order.
-TIME_STEPS = ("first draft", "repairs", "critic", "finalizer", "checks")
+TIME_STEPS = ("first draft", "repairs", "critic", "finalizer", "examples", "checks")
 
 
-def time_split(call_seconds: list[tuple[str, int, float]],
-               check_seconds: list[float]) -> dict[str, float]:
+def time_split(call_seconds: list[tuple[str, int, float]], check_seconds: list[float],
+               example_seconds: Sequence[float] = ()) -> dict[str, float]:
     """Where a run's time went: the model seconds of its journaled calls by step (node
     and round: the writer's first round is the first draft, its later ones the repairs
-    and rewrites), and the seconds its steps spent checking outside model calls."""
+    and rewrites), the seconds the API docs' examples took to run in the sandbox, and
+    the seconds its steps spent on the other checks outside model calls."""
     split = dict.fromkeys(TIME_STEPS, 0.0)
     for node, round_, seconds in call_seconds:
         step = ("first draft" if round_ <= 1 else "repairs") if node == "writer" else (
             "finalizer" if node == "finish" else "critic" if node == "critic" else None)
         if step is not None:
             split[step] += seconds
+    split["examples"] = sum(example_seconds)
     split["checks"] = sum(check_seconds)
     return {k: round(v, 1) for k, v in split.items() if v >= 0.05}
 

@@ -405,12 +405,13 @@ class Batch:
         fields = record_fields(values) if values else {}
         # Every call made, as journaled: a failed node's and a retried one's included,
         # which the state (written only by nodes that succeeded) leaves out.
-        journaled = self.runlog.call_totals(thread_id)
+        journaled, by_step = self.runlog.call_totals(thread_id)
         # (a thread begun before calls were journaled has more in its state)
         if journaled and journaled["model_calls"] >= fields.get("model_calls", 0):
             fields.update(journaled)
-        fields["time_split"] = time_split(self.runlog.call_seconds(thread_id),
-                                          (values or {}).get("check_seconds", []))
+        fields["time_split"] = time_split(by_step,
+                                          (values or {}).get("check_seconds", []),
+                                          (values or {}).get("example_seconds", []))
         if previous is None:
             previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)

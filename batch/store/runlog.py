@@ -298,28 +298,25 @@ class RunLog:
             row["messages"] = json.loads(row["messages"] or "[]")
         return rows
 
-    def call_totals(self, thread_id: str) -> dict[str, Any] | None:
+    def call_totals(self, thread_id: str) -> tuple[dict[str, Any] | None,
+                                                 list[tuple[str, int, float]]]:
         """The run-log totals of a thread's journaled calls (every call made, a failed
-        node's and a retried one's too), or None when none was journaled."""
+        node's and a retried one's too; None when none was journaled), and their model
+        seconds by node and round (the run log's `time_split`): one query for both."""
         c = model_calls.c
-        query = sa.select(sa.func.count(), sa.func.sum(c.input_tokens),
-                          sa.func.sum(c.output_tokens), sa.func.sum(c.seconds)
-                          ).where(c.thread_id == thread_id)
-        with self._tx() as conn:
-            count, tokens_in, tokens_out, seconds = conn.execute(query).one()
-        if not count:
-            return None
-        return {"model_calls": int(count), "input_tokens": int(tokens_in or 0),
-                "output_tokens": int(tokens_out or 0),
-                "model_seconds": round_seconds(seconds or 0.0)}
-
-    def call_seconds(self, thread_id: str) -> list[tuple[str, int, float]]:
-        """The model seconds of a thread's journaled calls by node and round."""
-        c = model_calls.c
-        query = (sa.select(c.node, c.round, sa.func.sum(c.seconds))
+        query = (sa.select(c.node, c.round, sa.func.count(), sa.func.sum(c.input_tokens),
+                           sa.func.sum(c.output_tokens), sa.func.sum(c.seconds))
                  .where(c.thread_id == thread_id).group_by(c.node, c.round))
         with self._tx() as conn:
-            return [(str(n), int(r or 0), float(s or 0.0)) for n, r, s in conn.execute(query)]
+            groups = conn.execute(query).all()
+        by_step = [(str(n), int(r or 0), float(s or 0.0)) for n, r, _, _, _, s in groups]
+        count = sum(int(g[2]) for g in groups)
+        if not count:
+            return None, by_step
+        return {"model_calls": count,
+                "input_tokens": sum(int(g[3] or 0) for g in groups),
+                "output_tokens": sum(int(g[4] or 0) for g in groups),
+                "model_seconds": round_seconds(sum(s for _, _, s in by_step))}, by_step
 
     def forget_calls(self, thread_ids: list[str]) -> int:
         """Delete the model calls of these threads (retention); returns rows deleted."""

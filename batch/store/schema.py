@@ -115,8 +115,8 @@ RUN_COLUMN_DOCS: dict[str, str] = {
                   "`no_progress`, `budget`), while it waits for a person and after",
     "retry_of": "the thread this run is a new attempt of (`review retry`)",
     "time_split": "where the run's time went, in seconds: model time of the first draft, "
-                  "the repairs and rewrites, the critic and the finalizer, and the code "
-                  "checks (with an API doc's examples)",
+                  "the repairs and rewrites, the critic and the finalizer; the seconds an "
+                  "API doc's examples took to run in the sandbox; and the other code checks",
 }
 assert set(RUN_COLUMN_DOCS) == set(runs.c.keys()), "a run-log column without its description"
 

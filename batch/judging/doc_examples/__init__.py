@@ -33,6 +33,9 @@ import stat
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -244,6 +247,34 @@ def _signed_payload(stdout: str, key: str) -> str:
     raise IndexError("no signed report")
 
 
+# where the seconds of the examples run in this context go (see `timed`)
+_EXAMPLE_SECONDS: ContextVar[list[float] | None] = ContextVar("briefloop_example_seconds",
+                                                              default=None)
+
+
+@contextmanager
+def timed() -> Iterator[list[float]]:
+    """The seconds the examples run in this context take, summed into the one-item list
+    it yields: the run log's `time_split` counts them apart from the other checks."""
+    spent = [0.0]
+    token = _EXAMPLE_SECONDS.set(spent)
+    try:
+        yield spent
+    finally:
+        _EXAMPLE_SECONDS.reset(token)
+
+
+@contextmanager
+def _counted() -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        spent = _EXAMPLE_SECONDS.get()
+        if spent is not None:
+            spent[0] += time.perf_counter() - started
+
+
 def _run_harness(texts: list[str], source: str, module: str, source_path: Path | None,
                  timeout: float) -> HarnessRun:
     """Doctest texts run against the module in the sandbox. The report is taken only
@@ -252,7 +283,7 @@ def _run_harness(texts: list[str], source: str, module: str, source_path: Path |
     problem = sandbox_problem()
     if problem is not None:
         return HarnessRun(None, f"no sandbox ({problem})", "no-sandbox")
-    with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
+    with _counted(), tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
         work = Path(tmp)
         _copy_folder(source_path, module, source, work)
         shutil.copyfile(HARNESS, work / "_harness.py")
