@@ -51,8 +51,9 @@ VARIANTS = {
 def run_variant(name: str, decoding: dict[str, Any], brief_dirs: list[Path]) -> dict[str, Any]:
     work = copied_project(brief_dirs, prefix="briefloop-decode-")
     overrides: dict[str, Any] = {"paths.root": str(work), "loop.review": "never",
-                                 "log.format": "none", "loop.max_model_seconds": None,
-                                 "run.max_hours": None}
+                                 "log.format": "none",
+                                 # None would mean "not given": no limit is one never met
+                                 "loop.max_model_seconds": 1e9, "run.max_hours": 1e9}
     for role in ("writer", "critic"):
         overrides[f"models.{role}.temperature"] = 0.0
         for key, value in decoding.items():

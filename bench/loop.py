@@ -85,8 +85,11 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
 
 # The loop as it was before it had a budget, grammar-last decoding and a rule against
 # rewrites that do not pay: what `--baseline` runs first, in the same process.
+# (A None override means "not given" and leaves the config's value: no limit is a
+# limit never reached.)
+NO_LIMIT = 1e9
 BASELINE = {"models.writer.grammar_last": False, "models.critic.grammar_last": False,
-            "loop.spend": "every_round", "loop.max_model_seconds": None}
+            "loop.spend": "every_round", "loop.max_model_seconds": NO_LIMIT}
 
 
 class Arm:
@@ -99,7 +102,7 @@ class Arm:
         self.work = copied_project(brief_dirs, Path(config) if config else None,
                                    prefix="briefloop-loop-")
         flat: dict[str, Any] = {"paths.root": str(self.work), "loop.review": "never",
-                                "log.format": "none", "run.max_hours": None, **overrides}
+                                "log.format": "none", "run.max_hours": NO_LIMIT, **overrides}
         if writer:
             flat["models.writer.model"] = writer
         self.settings = config_mod.load(self.work / "briefloop.toml", overrides=flat,

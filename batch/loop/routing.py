@@ -76,8 +76,9 @@ def unpaid_rewrite(state: LoopState) -> bool:
     """`limits.spend = "where_it_pays"`: the last round wrote the whole text again and
     did not beat the best draft. The best draft's repairs were tried already (a round
     rewrites only when none was kept), so the next round would be one more whole
-    rewrite of the same, the costliest step there is, and in `bench loop` one that
-    rarely beats the best draft (docs/benchmarks.md, "Where the model time pays")."""
+    rewrite of the same, the costliest step there is, of a draft the last one did not
+    improve on. (In `bench loop` a whole rewrite is rare once repairs run: 1 in 43
+    briefs; docs/benchmarks.md, "Where the model time pays".)"""
     best, round_ = state.get("best"), state.get("round", 0)
     if state["limits"].get("spend") != "where_it_pays" or not best or round_ < 2:
         return False
