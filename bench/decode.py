@@ -35,7 +35,7 @@ from batch.models import llamacpp
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from bench import expectations as by_hand
-from bench.projects import copied_project
+from bench.projects import NO_LIMIT, copied_project
 from bench.run import machine
 
 REPO = Path(__file__).resolve().parent.parent
@@ -51,9 +51,8 @@ VARIANTS = {
 def run_variant(name: str, decoding: dict[str, Any], brief_dirs: list[Path]) -> dict[str, Any]:
     work = copied_project(brief_dirs, prefix="briefloop-decode-")
     overrides: dict[str, Any] = {"paths.root": str(work), "loop.review": "never",
-                                 "log.format": "none",
-                                 # None would mean "not given": no limit is one never met
-                                 "loop.max_model_seconds": 1e9, "run.max_hours": 1e9}
+                                 "log.format": "none", "loop.max_model_seconds": NO_LIMIT,
+                                 "run.max_hours": NO_LIMIT}
     for role in ("writer", "critic"):
         overrides[f"models.{role}.temperature"] = 0.0
         for key, value in decoding.items():

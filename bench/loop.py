@@ -33,12 +33,13 @@ from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
 from batch.loop.checking import checklist_of, judge_state
+from batch.loop.verdict import rank
 from batch.models import llamacpp
 from batch.outcomes import is_approved
 from batch.run.runner import Batch
 from batch.run.starting import start_state
 from bench import expectations as by_hand
-from bench.projects import copied_project
+from bench.projects import NO_LIMIT, copied_project
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
@@ -85,9 +86,6 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
 
 # The loop as it was before it had a budget, grammar-last decoding and a rule against
 # rewrites that do not pay: what `--baseline` runs first, in the same process.
-# (A None override means "not given" and leaves the config's value: no limit is a
-# limit never reached.)
-NO_LIMIT = 1e9
 BASELINE = {"models.writer.grammar_last": False, "models.critic.grammar_last": False,
             "loop.spend": "every_round", "loop.max_model_seconds": NO_LIMIT}
 
@@ -204,12 +202,13 @@ def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
     scores = values.get("score_history", [])
     musts = values.get("must_fix_history", [])
 
+    def ranked(i: int) -> tuple[float, int]:
+        return rank(scores[i], musts[i] if i < len(musts) else [])
+
     def best_after(r: int) -> bool:  # round r's text became the best so far
         if r < 1 or r > len(scores):
             return False
-        mine = (scores[r - 1], -len(musts[r - 1]) if r <= len(musts) else 0)
-        return all(mine > (scores[i], -len(musts[i]) if i < len(musts) else 0)
-                   for i in range(r - 1))
+        return all(ranked(r - 1) > ranked(i) for i in range(r - 1))
 
     out: list[dict[str, Any]] = []
     unpaid_whole: set[int] = set()

@@ -9,6 +9,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# "No limit" as a config override: a None override means "not given" and leaves the
+# config's own limit in place, so no limit is one never reached.
+NO_LIMIT = 1e9
 
 
 def copied_project(brief_dirs: list[Path], config: Path | None = None,

@@ -325,15 +325,16 @@ class Repairer:
     samples: int = 2  # model answers tried per task before giving up on it
     max_tasks: int = 8  # findings tried per call (each costs up to `samples` model calls)
     # the model questions asked so far and their seconds: each attempt is charged its own
-    _asked: list[float] = field(default_factory=lambda: [0, 0.0], init=False, repr=False)
+    _calls: int = field(default=0, init=False, repr=False)
+    _seconds: float = field(default=0.0, init=False, repr=False)
 
     def _ask(self, draft: str, task: str, sample: int, words: int) -> str | None:
         started = time.perf_counter()
         try:
             return self.ask(draft, task, sample, words)
         finally:
-            self._asked[0] += 1
-            self._asked[1] += time.perf_counter() - started
+            self._calls += 1
+            self._seconds += time.perf_counter() - started
 
     def run(self, draft: str, needs: Needs, findings: list[Finding]) -> Outcome:
         """Every must_fix finding with a repair tried once, each on the draft as the
@@ -355,7 +356,7 @@ class Repairer:
         repair: Repair = finding["repair"]
         action = repair["action"]
         by = "code"
-        calls, seconds = self._asked
+        calls, seconds = self._calls, self._seconds
         for by, make in self._candidates(state.draft, repair, state.findings):
             for candidate in make():
                 if candidate is None or candidate.strip() == state.draft.strip():
@@ -380,8 +381,8 @@ class Repairer:
                                       problem=finding["message"], subject=subject_of(repair),
                                       calls=spent_calls, seconds=spent_seconds))
 
-    def _spent_since(self, calls: float, seconds: float) -> tuple[int, float]:
-        return int(self._asked[0] - calls), round(self._asked[1] - seconds, 3)
+    def _spent_since(self, calls: int, seconds: float) -> tuple[int, float]:
+        return self._calls - calls, round(self._seconds - seconds, 3)
 
     def _room_made(self, candidate: str, needs: Needs, state: Outcome,
                    after: list[Finding]) -> tuple[str, list[Finding]]:

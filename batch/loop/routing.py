@@ -80,10 +80,12 @@ def unpaid_rewrite(state: LoopState) -> bool:
     improve on. (In `bench loop` a whole rewrite is rare once repairs run: 1 in 43
     briefs; docs/benchmarks.md, "Where the model time pays".)"""
     best, round_ = state.get("best"), state.get("round", 0)
-    if state["limits"].get("spend") != "where_it_pays" or not best or round_ < 2:
+    if state["limits"].get("spend") != "where_it_pays" or not best:
         return False
     if best["round"] >= round_:
-        return False  # the last round's text is the best: its repairs are worth a round
+        # the last round's text is the best (round one's always is): its repairs are
+        # worth a round
+        return False
     return any(e.get("kind") in WHOLE_REWRITES for e in state.get("writer_log", [])
                if e.get("round") == round_)
 

@@ -17,6 +17,14 @@ from batch.loop.checking import context_of, rubric_of, sources_of
 from batch.state import BestDraft, LoopState
 
 
+def rank(score: float, must_fix: list[str]) -> tuple[float, int]:
+    """How a round's draft ranks against the best so far: the higher score, then the
+    fewer must_fix. Only a strictly higher rank replaces the best: a tie keeps the
+    earlier draft, which a later one was never shown to beat (and whose repairs may not
+    have been tried yet)."""
+    return score, -len(must_fix)
+
+
 def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     """The score, the must_fix and the verdict from the code checks' findings and the
     critic's answer, as `mode` ("gate" or "advice") weighs the model. `answer` is
@@ -64,10 +72,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
         "must_fix_history": [keys],
     }
     best = state.get("best")
-    # a tie keeps the earlier draft: a later one was never shown to be better (and
-    # the repairs of the earlier one may not have been tried yet)
-    if best is None or (score, -len(must_fix)) > (best["score"],
-                                                  -len(best.get("must_fix", []))):
+    if best is None or rank(score, must_fix) > rank(best["score"], best.get("must_fix", [])):
         update["best"] = BestDraft(
             draft=state["draft"], score=score, round=state.get("round", 0),
             needs_from_human=state.get("needs_from_human", []),

@@ -3,7 +3,6 @@ score and must_fix, what is still needed from a person, the decision, the model 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from batch import placeholders as ph
@@ -32,7 +31,7 @@ TIME_STEPS = ("first draft", "repairs", "critic", "finalizer", "examples", "chec
 
 
 def time_split(call_seconds: list[tuple[str, int, float]], check_seconds: list[float],
-               example_seconds: Sequence[float] = ()) -> dict[str, float]:
+               example_seconds: list[float]) -> dict[str, float]:
     """Where a run's time went: the model seconds of its journaled calls by step (node
     and round: the writer's first round is the first draft, its later ones the repairs
     and rewrites), the seconds the API docs' examples took to run in the sandbox, and
