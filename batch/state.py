@@ -66,8 +66,8 @@ class BestDraft(TypedDict):
 class FinalText(TypedDict):
     """What finish wrote: the run log reports these, not the last round's."""
 
-    score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
-    critic_score: float | None  # None: the critic was not asked (advice mode)
+    score: float  # the verdict's score: the critic's (gate) or the code checks' (else)
+    critic_score: float | None  # None: the critic model was not asked
     must_fix: list[str]
     needs: list[dict[str, str]]
 
@@ -92,8 +92,8 @@ class LoopState(TypedDict, total=False):
     findings: list[Finding]
     verification: str  # what running code verified this round (API docs), or why not
     scores: dict[str, int]
-    score: float  # the verdict's score: the critic's (gate) or the code checks' (advice)
-    critic_score: float | None  # None: the critic was not asked (advice mode)
+    score: float  # the verdict's score: the critic's (gate) or the code checks' (else)
+    critic_score: float | None  # None: the critic model was not asked
     must_fix: list[str]
     would_improve: list[str]
     meets_bar: bool

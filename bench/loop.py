@@ -84,10 +84,12 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     raise RuntimeError(f"{thread_id}: no first round in the checkpoints")
 
 
-# The loop as it was before it had a budget, grammar-last decoding and a rule against
-# rewrites that do not pay: what `--baseline` runs first, in the same process.
+# The loop as it was before it had a budget, grammar-last decoding, a rule against
+# rewrites that do not pay and a critic of code checks alone: what `--baseline` runs
+# first, in the same process.
 BASELINE = {"models.writer.grammar_last": False, "models.critic.grammar_last": False,
-            "loop.spend": "every_round", "loop.max_model_seconds": NO_LIMIT}
+            "loop.spend": "every_round", "loop.max_model_seconds": NO_LIMIT,
+            "models.critic_mode": "advice"}
 
 
 class Arm:

@@ -97,6 +97,52 @@ def test_a_round_that_would_pass_the_budget_is_not_started(costs, rounds, limit,
     assert over_budget(state) == (ending == "budget")
 
 
+def stepped_state(spent: list[tuple[str, float]], limit: float, *, best_round: int = 1,
+                  rounds: int = 1, repairable: bool = True, repair_samples: int = 2,
+                  logged: list[tuple[str, float]] | None = None) -> dict:
+    """A thread `rounds` rounds in whose calls cost `spent` (role, seconds) and whose
+    writer steps are `logged` (kind, seconds); its best draft from `best_round`, with a
+    must-fix that has a repair or one that has none."""
+    finding = {"code": "number:23", "message": "23 is in no source", "severity": "must_fix"}
+    if repairable:
+        finding["repair"] = {"kind": "placeholder"}
+    state = state_of([], rounds, limit)
+    state["limits"]["repair_samples"] = repair_samples
+    state["calls"] = [{"role": role, "seconds": s} for role, s in spent]
+    state["writer_log"] = [{"round": 1, "kind": kind, "seconds": s}
+                           for kind, s in (logged if logged is not None
+                                           else [("first drafts", spent[0][1])])]
+    state["best"] = {"draft": "text", "score": 50.0, "round": best_round,
+                     "needs_from_human": [], "deviations": [], "must_fix": ["23"]}
+    state["findings"] = [finding]
+    return state
+
+
+@pytest.mark.parametrize("spent, limit, kw, ending", [
+    # a round of API docs cost 165 of 300 s; its repairs may start, cut at the edge
+    ([("writer", 165)], 300, {}, None),
+    ([("writer", 165)], 165, {}, "budget"),                  # nothing left at all
+    # the last round did not beat the best: the next writes the whole text again
+    ([("writer", 165), ("writer", 20)], 300, {"best_round": 1, "rounds": 2}, "budget"),
+    ([("writer", 165)], 300, {"repairable": False}, "budget"),  # no repair applies
+    ([("writer", 165)], 300, {"repair_samples": 0}, "budget"),  # loop.repairs = false
+    ([("writer", 165)], 331, {"repairable": False}, None),     # a whole round still fits
+    # a whole round costs the dearest whole draft and critic call (100 + 30), not the
+    # average round (70): 140 spent + 130 > 250, <= 280
+    ([("writer", 100), ("critic", 30), ("writer", 10)], 250,
+     {"repairable": False, "rounds": 2, "best_round": 2,
+      "logged": [("first drafts", 100), ("repairs", 10)]}, "budget"),
+    ([("writer", 100), ("critic", 30), ("writer", 10)], 280,
+     {"repairable": False, "rounds": 2, "best_round": 2,
+      "logged": [("first drafts", 100), ("repairs", 10)]}, None),
+])
+def test_a_repair_round_starts_while_seconds_are_left_a_whole_round_only_if_it_fits(
+        spent, limit, kw, ending):
+    state = stepped_state(spent, limit, **kw)
+    assert machine_ending(state) == ending
+    assert over_budget(state) == (ending == "budget")
+
+
 def test_max_rounds_is_named_before_the_budget_and_old_threads_have_no_budget():
     assert machine_ending(state_of([90], 3, 100, max_rounds=3)) == "max_rounds"
     old = state_of([500], 1, None)
@@ -180,6 +226,22 @@ def test_a_round_cut_at_its_spent_budget_passes_it_by_one_call_at_most(project, 
     assert record["model_seconds"] == 120 <= 100 + 40
     assert result.outcome == "awaiting_human" and record["unfinished"] == "budget"
     assert values["best"]["draft"].startswith(bad)  # the best sampled draft is kept
+
+
+def test_a_dear_first_draft_is_still_repaired_within_the_seconds_left(project, clock):
+    # 70 of 100 s on the first draft: a second whole draft would not fit, but repairs
+    # of the first may start (here made by code, for nothing)
+    s = budget_settings(project, 100, **{"loop.repairs": True, "models.critic_mode": "checks"})
+    models = {"writer": CostlyModel([writer_answer(f"{GOOD} We leverage Friday to tidy up.")],
+                                    clock, 70, "writer"),
+              "critic": ScriptedModel([], name="critic")}
+    summary = night(project, s, models)
+    [result] = summary.results
+    with Batch(s) as batch:
+        values = batch.snapshot(result.thread_id).values
+    assert result.outcome == "approved", values.get("must_fix")
+    assert values["round"] == 2 and "leverage" not in values["draft"]
+    assert models["writer"].calls == 1 and models["critic"].calls == 0
 
 
 def test_advice_mode_approves_a_passing_draft_without_the_unasked_critic(project, clock):

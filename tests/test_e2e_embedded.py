@@ -46,7 +46,7 @@ def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
     first = runner.invoke(cli, ["--config", str(cfg), "run", str(project / "briefs")])
     assert first.exit_code in (0, 1), first.output
     calls = int(re.search(r"(\d+) model call\(s\) in", first.output).group(1))
-    assert calls >= 2  # a writer and a critic call for a brief at least
+    assert calls >= 2  # a writer call for each brief at least
 
     records = json.loads(runner.invoke(cli, ["--config", str(cfg), "runs", "--json"]).output)
     assert sorted(r["brief_id"] for r in records) == ["office-closure", "slugify"]
@@ -109,6 +109,9 @@ def test_a_missing_figure_pauses_and_the_answer_lands_in_the_output(e2e_project)
     The writer is scripted: whether a small model writes a passable draft is measured
     by `python -m bench loop`, not asserted here."""
     project, cfg = e2e_project
+    # the shipped config asks no critic model ("checks"); this test is of the real one
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace(
+        'critic_mode = "checks"', 'critic_mode = "advice"'), encoding="utf-8")
     for f in (project / "briefs").iterdir():
         f.unlink()
     (project / "briefs" / "revenue.md").write_text(REVENUE_BRIEF, encoding="utf-8")

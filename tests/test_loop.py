@@ -442,7 +442,23 @@ def test_advice_mode_a_failed_check_still_blocks(project):
     assert critic.calls == 0
 
 
-@pytest.mark.parametrize("mode, asked", [("advice", 1), ("gate", 2)])
+@pytest.mark.parametrize("draft, outcome", [
+    (GOOD, "approved"),
+    ("The office is closed on Friday.", "max_rounds"),  # the hour is missing
+])
+def test_checks_mode_never_asks_the_critic_model_and_the_checks_decide(project, draft,
+                                                                        outcome):
+    s = make_settings(project, **{"models.critic_mode": "checks", "loop.max_rounds": 2})
+    write_brief(project, "a.md", "Office closed Friday from 15:00.")
+    writer = ScriptedModel([writer_answer(draft)] * 2)
+    critic = ScriptedModel([], name="critic")  # any call would fail the run
+    [r] = run(s, project, writer, critic).results
+    assert r.outcome == outcome and critic.calls == 0
+    assert r.record["models"] == {"writer": writer.name}  # no critic model was asked
+    assert (r.record["open_must_fix"] == []) == (outcome == "approved")
+
+
+@pytest.mark.parametrize("mode, asked", [("checks", 0), ("advice", 1), ("gate", 2)])
 def test_the_critic_is_asked_about_a_refused_draft_only_when_it_gates(project, mode, asked):
     s = make_settings(project, **{"models.critic_mode": mode, "loop.max_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
@@ -468,7 +484,7 @@ def test_a_revision_that_never_comes_back_valid_sets_the_best_draft_aside(projec
     assert body == GOOD and meta["stop_reason"] == "error" and "repeating" in meta["error"]
 
 
-@pytest.mark.parametrize("mode", ["gate", "advice"])
+@pytest.mark.parametrize("mode", ["gate", "advice", "checks"])
 @pytest.mark.parametrize("empty", ["", "   \n\t "])
 def test_an_empty_draft_scores_zero_and_writes_no_file(project, mode, empty):
     settings = make_settings(project, **{"models.critic_mode": mode})

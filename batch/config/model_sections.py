@@ -139,8 +139,9 @@ class Models(Strict):
     finalizer: ModelSettings | None = Field(
         None, description="An optional polish of an approved text, kept only if it "
         "changed no fact the checks can see.")
-    critic_mode: Literal["gate", "advice"] = Field(
-        "advice", description="`gate`: the critic's score is the score and its must_fix "
-        "block approval, beside the code checks. `advice`: the code checks alone decide "
-        "(score = share of checks passed) and the model's points are suggestions. "
-        "`python -m bench judge` measures both for a model.")
+    critic_mode: Literal["checks", "advice", "gate"] = Field(
+        "checks", description="`checks`: the code checks alone judge (score = share of "
+        "checks passed) and the critic model is never asked. `advice`: the same verdict, "
+        "and the model's points as suggestions on drafts the checks pass. `gate`: the "
+        "critic's score is the score and its must_fix block approval, beside the code "
+        "checks. `python -m bench judge` measures a critic model.")

@@ -147,7 +147,7 @@ def near_copy(a: str, b: str, share: float = 0.9) -> bool:
 class Nodes:
     models: ModelSet
     output_dir: Path
-    critic_mode: str = "advice"
+    critic_mode: str = "checks"
 
     # -- writer ------------------------------------------------------------------------
     def writer(self, state: LoopState) -> dict[str, Any]:
@@ -356,9 +356,10 @@ class Nodes:
         come first: one that fails costs no model call. A retried or resumed node runs
         them again (they are deterministic).
 
-        In advice mode the critic is asked only about a draft the checks pass: on one
-        they refuse, its points could not change the verdict, and the next round repairs
-        what the checks found, not what the critic said."""
+        In checks mode the critic model is never asked. In advice mode it is asked only
+        about a draft the checks pass: on one they refuse, its points could not change
+        the verdict, and the next round repairs what the checks found, not what the
+        critic said."""
         started = time.perf_counter()
         with doc_examples.timed() as examples:
             checked = judge_state(state)
@@ -368,7 +369,7 @@ class Nodes:
         stats: list[CallStat] = []
         refused = any(f["severity"] == "must_fix" for f in checked["findings"])
         answer, unasked = None, False
-        if self.critic_mode == "gate" or not refused:
+        if self.critic_mode == "gate" or (self.critic_mode == "advice" and not refused):
             try:
                 with _spending(state):
                     answer = ask(self.models.get("critic"), "critic",
@@ -379,7 +380,7 @@ class Nodes:
                     raise
                 unasked = True
         update = {**checked, **verdict(judged, answer,
-                                       "advice" if unasked else self.critic_mode)}
+                                       "checks" if unasked else self.critic_mode)}
         if unasked:
             # Advice: the critic's points never decide, so the verdict stands without
             # them. A gate is not passed unasked.

@@ -57,19 +57,55 @@ def model_seconds(state: LoopState) -> float:
 
 
 def over_budget(state: LoopState) -> bool:
-    """The next round would take the thread past its model seconds: what it has spent,
-    plus what a round has cost it on average, is more than `limits.max_model_seconds`.
-    (A round that runs over anyway is cut at its next call: batch.models.budget.)"""
+    """The next round would take the thread past `limits.max_model_seconds`.
+
+    A round that repairs the best draft may start while any second is left: it is cut
+    at its next call when they are spent (batch.models.budget) and keeps the repairs
+    made before, so it pays in part. A round that writes the whole text again pays
+    only whole, so it starts only when what such a round has cost this thread still
+    fits."""
     limit = state["limits"].get("max_model_seconds")
     if limit is None:
         return False
-    spent, rounds = model_seconds(state), state.get("round", 0)
-    return spent + (spent / rounds if rounds else 0.0) > limit
+    spent = model_seconds(state)
+    if spent >= limit:
+        return True
+    if repairs_next(state):
+        return False
+    return spent + whole_round_seconds(state) > limit
+
+
+def repairs_next(state: LoopState) -> bool:
+    """The next round repairs the best draft (batch.loop.nodes.Nodes._repaired): the
+    last round's text is the best, so its repairs have not been tried, and a must-fix
+    the checks found in it has a repair."""
+    best = state.get("best")
+    if not best or best["round"] != state.get("round", 0):
+        return False
+    if state["limits"].get("repair_samples", 2) < 1:
+        return False
+    return any(f.get("repair") for f in state.get("findings", [])
+               if f["severity"] == "must_fix")
+
+
+def whole_round_seconds(state: LoopState) -> float:
+    """What a round that writes the whole text costs this thread: its dearest whole
+    draft so far (first drafts, rewrite, API docs) and its dearest critic call. For a
+    thread logged before writer steps carried their seconds: its average round."""
+    drafts = [float(e["seconds"]) for e in state.get("writer_log", [])
+              if e.get("kind") in WHOLE_DRAFTS and "seconds" in e]
+    if not drafts:
+        rounds = state.get("round", 0)
+        return model_seconds(state) / rounds if rounds else 0.0
+    critic = [float(c.get("seconds", 0.0)) for c in state.get("calls", [])
+              if c.get("role") == "critic"]
+    return max(drafts) + max(critic, default=0.0)
 
 
 # writer steps that write the whole text again (batch.loop.nodes): after round one, what
 # a round falls back on when no repair of the best draft was kept
 WHOLE_REWRITES = frozenset({"rewrite", "docs by name"})
+WHOLE_DRAFTS = WHOLE_REWRITES | {"first drafts"}
 
 
 def unpaid_rewrite(state: LoopState) -> bool:

@@ -27,8 +27,9 @@ def rank(score: float, must_fix: list[str]) -> tuple[float, int]:
 
 def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     """The score, the must_fix and the verdict from the code checks' findings and the
-    critic's answer, as `mode` ("gate" or "advice") weighs the model. `answer` is
-    None when the critic was not asked (advice on a draft the checks refuse)."""
+    critic's answer, as `mode` ("checks", "advice" or "gate") weighs the model.
+    `answer` is None when the critic was not asked (checks mode, or advice on a draft
+    the checks refuse)."""
     rubric = rubric_of(state)
     asked = answer is not None
     scores = answer.scores.model_dump() if asked else {}
@@ -47,8 +48,8 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
         score = critic_score
         must_fix += [m for m in critic_must if m not in must_fix]
     else:
-        # Advice: the code checks carry the verdict; the model's points are passed on
-        # to the writer as suggestions only.
+        # Checks or advice: the code checks carry the verdict; an advising model's points
+        # are passed on to the writer as suggestions only.
         score = checks.code_score(findings, context_of(state))
         would_improve += critic_must
     would_improve += critic_improve

@@ -44,8 +44,12 @@ class ModelSet:
             return self._built[role]
 
     def labels(self) -> dict[str, str]:
+        """The model of each role the batch asks (`critic_mode = "checks"` asks none of
+        the critic)."""
         out = {}
         for role in ROLES:
+            if role == "critic" and self.settings.critic_mode == "checks":
+                continue
             model = self._built.get(role)
             if model is not None:
                 out[role] = model.name
