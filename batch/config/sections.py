@@ -60,12 +60,13 @@ class Loop(Strict):
     no_progress_rounds: int = Field(2, ge=1, description="Rounds without a better score "
                                     "and with the same must_fix before `no_progress`.")
     max_model_seconds: float | None = Field(
-        300.0, gt=0, description="Model seconds one brief may spend: the loop stops with "
-        "`budget` and its best draft before a round that would pass it (a round costs "
-        "what the brief's rounds have cost on average), and no call starts once it is "
-        "spent. A send-back gives as many again. Unset: no limit.")
+        600.0, gt=0, description="Model seconds one brief may spend: the loop stops with "
+        "`budget` and its best draft before a round that cannot pay within them (a "
+        "round of repairs starts while any second is left; one that writes the whole "
+        "text again, only if its dearest cost so far fits), and no call starts once "
+        "they are spent. A send-back gives as many again. Unset: no limit.")
     spend: Literal["where_it_pays", "every_round"] = Field(
-        "where_it_pays", description="`where_it_pays`: the loop ends with `no_progress` "
+        "every_round", description="`where_it_pays`: the loop ends with `no_progress` "
         "rather than write the whole text again after a whole rewrite that did not beat "
         "the best draft (the next rewrite would start from the same best draft, at the "
         "cost of a whole text); `every_round`: every round up to `max_rounds` is tried.")
