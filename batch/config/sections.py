@@ -68,8 +68,9 @@ class Loop(Strict):
     spend: Literal["where_it_pays", "every_round"] = Field(
         "every_round", description="`where_it_pays`: the loop ends with `no_progress` "
         "rather than write the whole text again after a whole rewrite that did not beat "
-        "the best draft (the next rewrite would start from the same best draft, at the "
-        "cost of a whole text); `every_round`: every round up to `max_rounds` is tried.")
+        "the best draft (a whole text's cost, though a rewrite sampled anew can pay: it "
+        "did for API docs in `bench loop`); `every_round`: every round up to "
+        "`max_rounds` is tried.")
     review: Literal["when_needed", "unfinished", "always", "never"] = Field(
         "unfinished", description="Which endings pause for a person: `never`; "
         "`when_needed` (an approved text with placeholders to fill; a text the machine "

@@ -46,7 +46,7 @@ from batch.loop.checking import (
     rubric_of,
 )
 from batch.loop.decisions import apply_review_response
-from batch.loop.routing import final_reason, model_seconds
+from batch.loop.routing import final_reason, has_repair, model_seconds
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.models.budget import spending
@@ -319,7 +319,7 @@ class Nodes:
         if any(e.get("repaired") == key for e in state.get("writer_log", [])):
             return None  # its repairs were all tried; the same tries would fail again
         findings = self._findings(state, best["draft"], best["needs_from_human"])
-        if not any(f.get("repair") for f in findings if f["severity"] == "must_fix"):
+        if not has_repair(findings):
             return None
         model = self.models.get("writer")
 

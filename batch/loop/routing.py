@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from batch.outcomes import STOP_REASONS, StopReason
-from batch.state import LoopState
+from batch.state import Finding, LoopState
 
 Next = Literal["writer", "review", "finish"]
 
@@ -84,8 +84,12 @@ def repairs_next(state: LoopState) -> bool:
         return False
     if state["limits"].get("repair_samples", 2) < 1:
         return False
-    return any(f.get("repair") for f in state.get("findings", [])
-               if f["severity"] == "must_fix")
+    return has_repair(state.get("findings", []))
+
+
+def has_repair(findings: list[Finding]) -> bool:
+    """A must-fix among the findings has a repair (batch.loop.repairs)."""
+    return any(f.get("repair") for f in findings if f["severity"] == "must_fix")
 
 
 def whole_round_seconds(state: LoopState) -> float:
