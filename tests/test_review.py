@@ -402,7 +402,7 @@ def test_a_persons_own_version_is_checked_then_approved(project, settings):
 def test_an_edit_with_a_finding_needs_an_override(project, settings):
     batch, tid, *_ = paused(project, settings)
     mine = f"Q3 revenue was {PH}. Zurich figures follow."  # Berlin, which the brief gives, is gone
-    with pytest.raises(BriefloopError, match="code checks still find.*Berlin"):
+    with pytest.raises(BriefloopError, match="code checks find in the edited text.*Berlin"):
         review.answer(batch, tid, "approve", {PH: "4M"}, edited=mine)
     with pytest.raises(BriefloopError, match="missing"):
         review.answer(batch, tid, "approve", {}, edited=mine, override="known")

@@ -4,6 +4,9 @@ the text (`edit_problems`), used by the review node and by `review.answer` alike
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +96,26 @@ def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> ch
     return checks.judge(context_of({**state, "draft": draft, "needs_from_human": needs}))
 
 
+# An edit is checked before the thread is resumed (to refuse it at once) and again by the
+# review node, in the same process; an API doc's checks run its examples in a sandbox,
+# seconds each time. Keyed by the whole edited state, so a changed text, value or
+# thread is checked afresh.
+_EDIT_CHECKS: OrderedDict[str, list[str]] = OrderedDict()
+_EDIT_CHECKS_KEPT = 8
+
+
 def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[str]:
     """What the code checks find in a person's own version of the text, the
     placeholders counted as answered by `answers`: the must-fix messages that stand
     (a figure or a name the person wrote is theirs to vouch for)."""
     edited: LoopState = {**state, "draft": text, "needs_from_human": ph.needs_of(text, []),
                          "human_answers": {**(state.get("human_answers") or {}), **answers}}
-    return [f["message"] for f in checks.judge(context_of(edited)).unvouched()]
+    key = hashlib.sha256(json.dumps(edited, sort_keys=True, default=repr).encode(
+        "utf-8", "surrogatepass")).hexdigest()
+    found = _EDIT_CHECKS.get(key)
+    if found is None:
+        found = [f["message"] for f in checks.judge(context_of(edited)).unvouched()]
+        _EDIT_CHECKS[key] = found
+        while len(_EDIT_CHECKS) > _EDIT_CHECKS_KEPT:
+            _EDIT_CHECKS.popitem(last=False)
+    return list(found)

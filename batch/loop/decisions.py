@@ -1,86 +1,135 @@
-"""A person's answer to a paused thread, applied to the state: approve (the text shown,
-or the person's own version, validated by the same checks), reject, or send back with
-notes. Whatever it is, an invalid answer leaves the thread waiting, with the problem."""
+"""A person's answer to a paused thread: whether it can be taken (`refusal`, the one
+policy) and, if so, what it does to the state (`apply_review_response`): approve (the
+text shown, or the person's own version, validated by the same checks), reject, or send
+back with notes. An answer that cannot be taken leaves the thread waiting, with why."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.loop import inbox
 from batch.loop.checking import edit_problems
 from batch.loop.routing import model_seconds
 from batch.state import LoopState
 
+MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
+SHOWN_FINDINGS = 5  # findings quoted in a refusal; the rest are counted
+
+
+def answers_of(state: LoopState, decision: dict[str, Any]) -> dict[str, str]:
+    """The placeholder values the thread has after this answer: those given before and
+    the non-empty ones it brings."""
+    given = decision.get("answers") or {}
+    return {**(state.get("human_answers") or {}),
+            **{k: str(v) for k, v in given.items() if str(v).strip()}}
+
+
+def approved_text(state: LoopState, decision: dict[str, Any]) -> tuple[str, list[dict[str, str]]]:
+    """What an approval approves, and its placeholders: the text the person was shown (for
+    a run the machine could not approve, its best draft), or their own version of it."""
+    shown = inbox.shown(state)
+    draft = decision.get("draft", shown["draft"])
+    return draft, placeholders.needs_of(draft, shown["needs_from_human"])
+
+
+def refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
+    """Why `decision` cannot be taken on this waiting thread, or None if it can.
+
+    The one policy: `review.answer` asks it to refuse before the thread is resumed, and
+    the review node asks it again to mark an answer from any other tooling invalid, so
+    both say the same words. An edited text's checks run once per process
+    (`edit_problems` keeps its recent results)."""
+    kind = decision.get("type")
+    if kind == "approve":
+        return _approve_refusal(state, decision)
+    if kind in ("reject", "revise"):
+        words = decision.get("reason" if kind == "reject" else "notes")
+        if not str(words or "").strip():
+            return f"{kind} needs a reason or notes"
+    if kind == "revise":
+        done, cap = state.get("revisions", 0), state["limits"]["max_revisions"]
+        if done >= cap:
+            return (f"this thread has been revised {done} time(s), the limit "
+                    f"(loop.max_revisions = {cap}): approve or reject it")
+        rounds = more_rounds(decision.get("rounds"), 1)
+        if isinstance(rounds, str):
+            return rounds
+    return None
+
+
+def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
+    if "draft" in decision and not str(decision["draft"]).strip():
+        return "the edited text is empty"
+    draft, needs = approved_text(state, decision)
+    missing = [n["placeholder"] for n in placeholders.unanswered(needs, answers_of(state,
+                                                                                 decision))]
+    if missing:
+        return "approve needs a value for every placeholder; missing: " + ", ".join(missing)
+    if str(decision.get("override") or "").strip():
+        return None
+    if "draft" in decision:
+        found = edit_problems(state, draft, answers_of(state, decision))
+        where = "the code checks find in the edited text: "
+    else:
+        shown = inbox.shown(state)
+        found = shown["must_fix"]
+        where = (f"the machine could not approve this text ({shown['stopped']}); the code "
+                 f"checks still find: ")
+    if not found:
+        return None
+    more = len(found) - SHOWN_FINDINGS
+    return (where + " | ".join(found[:SHOWN_FINDINGS])
+            + (f" (and {more} more)" if more > 0 else "")
+            + "; fix it, or approve with an override reason")
+
 
 def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
+    """The review node's update for a person's answer (an Agent Inbox response, see
+    batch.loop.inbox): the decision taken, or marked invalid with the `refusal` that
+    keeps the thread waiting. Values given with any answer are kept."""
     decision = inbox.decode(response)
     decision.setdefault("at", datetime.now(UTC).isoformat(timespec="seconds"))
-    answers = {**(state.get("human_answers") or {}),
-               **{k: str(v) for k, v in (decision.get("answers") or {}).items()
-                  if str(v).strip()}}
+    answers = answers_of(state, decision)
+    if decision["type"] == "invalid":
+        return {"decision": decision}
+    problem = refusal(state, decision)
+    if problem:
+        return {"human_answers": answers, "decision": {"type": "invalid", "problem": problem}}
     kind = decision["type"]
     if kind == "approve":
-        # What is approved: the text the person was shown (for a run the machine could not
-        # approve, its best draft), or the person's own version of it.
+        draft, needs = approved_text(state, decision)
         shown = inbox.shown(state)
-        draft = decision.get("draft", shown["draft"])
-        needs = ph.needs_of(draft, shown["needs_from_human"])
-        missing = [n["placeholder"] for n in ph.unanswered(needs, answers)]
-        if missing:
-            return {"human_answers": answers,
-                    "decision": {"type": "invalid",
-                                 "problem": "approve needs a value for " + ", ".join(missing)}}
-        if not decision.get("override"):
-            if "draft" in decision:
-                found = edit_problems(state, draft, answers)
-                if found:
-                    return {"human_answers": answers, "decision": {"type": "invalid", "problem": (
-                        "the code checks find in the edited text: " + " | ".join(found[:5])
-                        + "; approving it needs an override reason")}}
-            elif shown["must_fix"]:
-                return {"human_answers": answers, "decision": {"type": "invalid", "problem": (
-                    f"the machine could not approve this text ({shown['stopped']}); "
-                    f"approving it over what the checks still find needs an override "
-                    f"reason")}}
         return {"human_answers": answers, "decision": decision, "draft": draft,
                 "needs_from_human": needs, "deviations": shown["deviations"],
                 "score": shown["score"], "stop_reason": "approved_by_human"}
     if kind == "reject":
         return {"decision": decision, "stop_reason": "rejected_by_human"}
-    if kind == "revise":
-        revisions = state.get("revisions", 0)
-        limits = state["limits"]
-        if revisions >= limits["max_revisions"]:
-            return {"decision": {"type": "invalid", "problem":
-                                 f"this thread has had {revisions} revisions, the limit "
-                                 f"(loop.max_revisions)"}}
-        per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
-        rounds = more_rounds(decision.get("rounds"), per_revision)
-        if isinstance(rounds, str):
-            return {"decision": {"type": "invalid", "problem": rounds}}
-        notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
-        return {
-            "human_answers": answers,
-            "human_notes": [*state.get("human_notes", []), *notes],
-            "must_fix": [f"A reviewer asks: {n}" for n in notes] or
-                        ["A reviewer sent the text back: improve it."],
-            "decision": decision,
-            "revisions": revisions + 1,
-            "meets_bar": False,
-            # The text sent back is not a fallback any more: if the revision runs out of
-            # rounds, the best of the new drafts is written, not the rejected one.
-            "best": None,
-            "limits": {**limits, "max_rounds": state.get("round", 0) + rounds,
-                       "rounds_per_revision": per_revision,
-                       **more_seconds(state)},
-            "out_of_budget": False,
-        }
-    return {"decision": decision}
+    return _send_back(state, decision, answers)
 
 
-MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
+def _send_back(state: LoopState, decision: dict[str, Any],
+               answers: dict[str, str]) -> dict[str, Any]:
+    limits = state["limits"]
+    per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
+    rounds = more_rounds(decision.get("rounds"), per_revision)
+    notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
+    return {
+        "human_answers": answers,
+        "human_notes": [*state.get("human_notes", []), *notes],
+        "must_fix": [f"A reviewer asks: {n}" for n in notes],
+        "decision": decision,
+        "revisions": state.get("revisions", 0) + 1,
+        "meets_bar": False,
+        # The text sent back is not a fallback any more: if the revision runs out of
+        # rounds, the best of the new drafts is written, not the rejected one.
+        "best": None,
+        "limits": {**limits, "max_rounds": state.get("round", 0) + rounds,
+                   "rounds_per_revision": per_revision,
+                   **more_seconds(state)},
+        "out_of_budget": False,
+    }
 
 
 def more_seconds(state: LoopState) -> dict[str, float]:

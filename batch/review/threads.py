@@ -21,8 +21,8 @@ from batch.draft_cleanup import encodable
 from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox
-from batch.loop.checking import checklist_of, edit_problems
-from batch.loop.decisions import more_rounds
+from batch.loop.checking import checklist_of
+from batch.loop.decisions import refusal
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import Batch, BriefResult, has_work
@@ -169,13 +169,6 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
     return out
 
 
-def findings_for(batch: Batch, thread_id: str, text: str,
-                 answers: dict[str, str]) -> list[str]:
-    """What the code checks find in `text` as the thread's draft (a person's own
-    version), the placeholders counted as answered by `answers`: must-fix messages."""
-    return edit_problems(batch.snapshot(thread_id).values, text, answers)
-
-
 # What a person's answer may hold, from the CLI or a link holder's form: every check
 # and the story's diff run over an edited text, so its size is what their cost follows
 MAX_EDITED_CHARS = 100_000
@@ -213,10 +206,6 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
     _within_limits(answers, text, by, edited, override)
     if edited is not None and decision != "approve":
         raise BriefloopError("an edited text goes with approve")
-    if edited is not None and not edited.strip():
-        raise BriefloopError("the edited text is empty")
-    if decision in ("reject", "revise") and not (text or "").strip():
-        raise BriefloopError(f"--{decision} needs a reason or notes")
     if rounds is not None and decision != "revise":
         raise BriefloopError("more rounds go with revise (send it back)")
     with batch.store.thread_lock(thread_id, wait=wait):
@@ -235,34 +224,24 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
                          if ph.normalize(n["placeholder"]) not in {ph.normalize(m["placeholder"])
                                                                   for m in needs}]
         resolved = {**item.answers, **resolve_answers(known, given)}
-        if decision == "approve":
-            missing = [n["placeholder"] for n in ph.unanswered(needs, resolved)]
-            if missing:
-                raise BriefloopError("approve needs a value for every placeholder; missing: "
-                                     + ", ".join(missing))
-            found = (findings_for(batch, thread_id, edited, resolved) if edited is not None
-                     else item.must_fix)
-            if found and not (override or "").strip():
-                raise BriefloopError(
-                    "the code checks still find: " + " | ".join(found[:5])
-                    + (f" (and {len(found) - 5} more)" if len(found) > 5 else "")
-                    + "; fix it, or approve with --override \"reason\"")
-        if decision == "revise":
-            values = batch.snapshot(thread_id).values
-            done, cap = values.get("revisions", 0), values["limits"]["max_revisions"]
-            if done >= cap:
-                raise BriefloopError(f"this thread has been revised {done} time(s), the limit "
-                                     f"(loop.max_revisions = {cap}): approve or reject it")
-            refused = more_rounds(rounds, 1)
-            if isinstance(refused, str):
-                raise BriefloopError(refused)
-        response = inbox.response(decision, resolved, text, reviewer_name(by),
-                                  edited=edited, override=override,
-                                  rounds=None if rounds in (None, "") else int(rounds))
-        response[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        sent = inbox.response(decision, resolved, text, reviewer_name(by), edited=edited,
+                              override=override)
+        if rounds not in (None, ""):
+            sent[0]["rounds"] = rounds
+        taken = inbox.decode(sent)
+        if decision == "reject":
+            # The Inbox's ignore may come without a reason and gets a stock one; a person
+            # answering here gives theirs.
+            taken["reason"] = text or ""
+        problem = refusal(batch.snapshot(thread_id).values, taken)
+        if problem:
+            raise BriefloopError(problem)
+        if rounds not in (None, ""):
+            sent[0]["rounds"] = int(str(rounds).strip())
+        sent[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
-        result = _answer(batch, thread_id, response)
+        result = _answer(batch, thread_id, sent)
     return result
 
 
