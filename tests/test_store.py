@@ -343,7 +343,7 @@ def test_upsert_creates_then_updates_in_place(runlog: RunLog):
         ("finished", "approved", 2, 4.5)
     assert runlog.upsert("t1", rounds=3)["version"] == 3
     assert [r["thread_id"] for r in runlog.all()] == ["t1"]
-    assert runlog.by_run(first["run_id"])["rounds"] == 3
+    assert runlog.by_thread("t1")["rounds"] == 3
     assert runlog.all(status="running") == []
     with pytest.raises(KeyError):
         runlog.upsert("t1", nonsense=1)
@@ -362,8 +362,7 @@ def test_json_fields_round_trip(runlog: RunLog):
                   "writer@http://gpu1:11434"],
     }
     made = runlog.upsert("t1", brief_id="b1", **fields)
-    for record in (made, runlog.by_thread("t1"), runlog.by_run(made["run_id"]),
-                   runlog.all()[0], runlog.pending("csv")[0]):
+    for record in (made, runlog.by_thread("t1"), runlog.all()[0], runlog.pending("csv")[0]):
         assert {k: record[k] for k in fields} == fields
     fresh = runlog.upsert("t2", brief_id="b2")
     assert fresh["hosts"] == [] and fresh["models"] == {} and fresh["verification"] == ""

@@ -16,7 +16,7 @@ from batch.loop.graph import build_graph
 from batch.loop.nodes import Nodes
 from batch.models import ModelSet, RoleModel
 from batch.sheets.google import client_opener
-from batch.sheets.run_rows import SheetSink
+from batch.sheets.run_rows import RunLogSink
 from batch.sheets.sync import make_sinks
 from batch.store.backends import open_store
 from batch.store.runlog import RunLog
@@ -44,7 +44,7 @@ class Resources:
                            critic_mode=settings.models.critic_mode)
         self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
         self.google = client_opener(settings.google, google_client)
-        self.sinks: list[SheetSink] = make_sinks(settings, self.google)
+        self.sinks: list[RunLogSink] = make_sinks(settings, self.google)
 
     def close(self) -> None:
         self.store.close()

@@ -36,7 +36,7 @@ from batch.run.resources import Resources
 from batch.run.signals import STOP
 from batch.run.starting import bad_thread_id, start_state, thread_id_for
 from batch.sheets.google import client_opener, read_rows
-from batch.sheets.run_rows import SheetSink
+from batch.sheets.run_rows import RunLogSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
 from batch.source_files import is_python
 from batch.state import LoopState
@@ -147,7 +147,7 @@ class Batch:
         return self.resources.google
 
     @property
-    def sinks(self) -> list[SheetSink]:
+    def sinks(self) -> list[RunLogSink]:
         return self.resources.sinks
 
     @property

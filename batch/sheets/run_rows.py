@@ -5,11 +5,14 @@ Counts, scores and seconds are numbers in the record (SQLite's INTEGER and REAL 
 and stay numbers in every cell that can hold one: a number cell, in XLSX, and a JSON
 number sent RAW, to Google; `render_cell` also turns them back into numbers should they
 arrive as text. Times are ISO-8601 text with a zone in the record; XLSX gets them as
-date-time cells in UTC (TIME_FIELDS), Google and CSV as that text.
+date-time cells in UTC (TIME_FIELDS), Google and CSV as that text. Which column is which
+is declared with the column (batch.store.run_columns); a JSON column is shown in words by
+its own function in JSON_CELLS, or else as JSON text.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -22,11 +25,11 @@ import gspread
 from batch.config import GSheetLog
 from batch.sheets.google import GSheetTable
 from batch.sheets.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
-from batch.store.runlog import FIELDS
+from batch.store.run_columns import NUMBER, TIME, names_of
+from batch.store.runlog import FIELDS, JSON_FIELDS
 
-NUMBER_FIELDS = frozenset({"rounds", "score", "model_calls", "input_tokens", "output_tokens",
-                           "model_seconds", "seconds"})
-TIME_FIELDS = ("started_at", "ended_at", "decided_at", "updated_at")
+NUMBER_FIELDS = frozenset(names_of(NUMBER))
+TIME_FIELDS = tuple(names_of(TIME))
 _INT_RE = re.compile(r"[+-]?\d+")
 _FLOAT_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
@@ -51,27 +54,37 @@ def time_words(split: dict[str, float]) -> str:
                      for k, v in split.items())
 
 
+def _bullets(items: list[Any]) -> str:
+    return "\n".join(f"• {item}" for item in items)
+
+
+# The JSON columns shown in words, each by its own function.
+JSON_CELLS: dict[str, Callable[[Any], Any]] = {
+    "score_history": lambda v: " → ".join(f"{s:g}" for s in v),
+    "open_must_fix": _bullets,
+    "uncovered": _bullets,
+    "checklist": _bullets,
+    "needs_from_human": lambda v: "\n".join(
+        f"{n['placeholder']} — {n.get('question', '')}".rstrip(" —") for n in v),
+    "deviations": lambda v: "\n".join(f"{d['point']} — {d['reason']}" for d in v),
+    "models": lambda v: ", ".join(f"{role}={name}" for role, name in v.items()),
+    "time_split": lambda v: time_words(v) if isinstance(v, dict) else v,
+    # one entry per call: shown as calls per role and host
+    "hosts": lambda v: ", ".join(f"{host} ×{n}" for host, n in Counter(v).items()),
+}
+
+
 def render_cell(field: str, value: Any) -> Any:
     """One record value as one readable cell (lists become lines, numbers stay numbers)."""
     if value is None:
         return ""
     if field in NUMBER_FIELDS:
         return as_number(value)
-    if field == "score_history":
-        return " → ".join(f"{s:g}" for s in value)
-    if field in ("open_must_fix", "uncovered", "checklist"):
-        return "\n".join(f"• {item}" for item in value)
-    if field == "needs_from_human":
-        return "\n".join(f"{n['placeholder']} — {n.get('question', '')}".rstrip(" —")
-                         for n in value)
-    if field == "deviations":
-        return "\n".join(f"{d['point']} — {d['reason']}" for d in value)
-    if field == "models":
-        return ", ".join(f"{role}={name}" for role, name in value.items())
-    if field == "time_split":
-        return time_words(value) if isinstance(value, dict) else value
-    if field == "hosts":  # one entry per call: shown as calls per role and host
-        return ", ".join(f"{host} ×{n}" for host, n in Counter(value).items())
+    if field in JSON_CELLS:
+        return JSON_CELLS[field](value)
+    if field in JSON_FIELDS and not isinstance(value, str):
+        # a cell holds no list or object: a JSON column not yet shown in words is its JSON
+        return json.dumps(value, ensure_ascii=False)
     return value
 
 
@@ -100,9 +113,6 @@ def CsvSink(path: Path) -> RunLogSink:  # noqa: N802 - reads like the class it s
 
 def XlsxSink(path: Path, worksheet: str = "Runs") -> RunLogSink:  # noqa: N802
     return RunLogSink(XlsxTable(path, worksheet, time_columns=TIME_FIELDS))
-
-
-SheetSink = RunLogSink
 
 
 def GSheetSink(settings: GSheetLog,  # noqa: N802 - reads like the class it stands for

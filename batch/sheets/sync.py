@@ -16,7 +16,7 @@ import gspread
 from batch.config import Settings
 from batch.errors import SinkError
 from batch.sheets.google import GSheetTable
-from batch.sheets.run_rows import CsvSink, GSheetSink, SheetSink, XlsxSink
+from batch.sheets.run_rows import CsvSink, GSheetSink, RunLogSink, XlsxSink
 from batch.sheets.tables import CsvTable, Table, XlsxTable
 from batch.store.runlog import RunLog
 
@@ -29,10 +29,10 @@ class SyncResult:
     error: str | None = None
 
 
-def make_sinks(settings: Settings, google: Callable[[], gspread.Client]) -> list[SheetSink]:
+def make_sinks(settings: Settings, google: Callable[[], gspread.Client]) -> list[RunLogSink]:
     """Every run-log view the config asks for; `google` is the process's shared client
     (batch.sheets.google.client_opener)."""
-    sinks: list[SheetSink] = []
+    sinks: list[RunLogSink] = []
     log = settings.log
     if log.format == "csv":
         sinks.append(CsvSink(settings.path(log.path)))
@@ -57,7 +57,7 @@ def review_table(settings: Settings, google: Callable[[], gspread.Client]) -> Ta
     return None
 
 
-def sync_sink(runlog: RunLog, sink: SheetSink) -> SyncResult:
+def sync_sink(runlog: RunLog, sink: RunLogSink) -> SyncResult:
     pending = runlog.pending(sink.name)
     if not pending:
         return SyncResult(sink.name, 0, 0)
@@ -71,5 +71,5 @@ def sync_sink(runlog: RunLog, sink: SheetSink) -> SyncResult:
     return SyncResult(sink.name, len(pending), 0)
 
 
-def sync_all(runlog: RunLog, sinks: list[SheetSink]) -> list[SyncResult]:
+def sync_all(runlog: RunLog, sinks: list[RunLogSink]) -> list[SyncResult]:
     return [sync_sink(runlog, sink) for sink in sinks]

@@ -27,6 +27,7 @@ from batch.config import mask_credentials
 from batch.draft_cleanup import encodable
 from batch.errors import StoreError
 from batch.outcomes import AWAITING, STOP_REASONS
+from batch.store.run_columns import INTERNAL, JSON, names_of, sheet_order
 from batch.store.schema import (
     RUN_COLUMN_DOCS,
     batch_runs,
@@ -39,19 +40,11 @@ from batch.store.schema import (
     tasks,
 )
 
-# Fields in the order the spreadsheet views show them.
-FIELDS = [
-    "run_id", "thread_id", "brief_id", "title", "source", "status", "stop_reason",
-    "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
-    "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
-    "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
-    "decision_note", "updated_at", "uncovered", "checklist", "verification", "hosts",
-    "unfinished", "retry_of", "time_split",
-]
-JSON_FIELDS = {"score_history", "open_must_fix", "needs_from_human", "deviations", "models",
-               "uncovered", "checklist", "hosts", "time_split"}
+# Fields in the order the spreadsheet views show them (batch.store.run_columns).
+FIELDS: list[str] = sheet_order()
+JSON_FIELDS = frozenset(names_of(JSON))
 # Bookkeeping of the run log itself, not shown in the sheets.
-INTERNAL_FIELDS = ("version", "seq", "batch_id")
+INTERNAL_FIELDS = tuple(names_of(INTERNAL))
 
 
 def round_seconds(seconds: float) -> float:
@@ -212,10 +205,6 @@ class RunLog:
 
     def by_thread(self, thread_id: str) -> dict[str, Any] | None:
         found = self.records(sa.select(runs).where(runs.c.thread_id == thread_id))
-        return found[0] if found else None
-
-    def by_run(self, run_id: str) -> dict[str, Any] | None:
-        found = self.records(sa.select(runs).where(runs.c.run_id == run_id))
         return found[0] if found else None
 
     def newer_of_brief(self, thread_id: str) -> dict[str, Any] | None:

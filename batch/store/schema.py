@@ -7,8 +7,12 @@ the first N applied; SQLite keeps N in `PRAGMA user_version` (where it always wa
 PostgreSQL in the one-row table `briefloop_schema`. On PostgreSQL the steps run in one
 transaction under an advisory lock, so two workers starting at once migrate once.
 
-A new column or table is added in two places: here in `metadata`, and as a new step at
-the end of MIGRATIONS. tests/test_store.py checks that the steps produce `metadata`.
+A new column of the run log is one more RunColumn at the end of
+batch.store.run_columns.RUN_COLUMNS (the `runs` table here, its docs and its sheet column
+are derived from it); a new table is added here. Either also needs a new step at the end
+of MIGRATIONS: tests/test_store.py checks that the steps produce `metadata` on a fresh
+database and on legacy SQLite files of earlier versions, so it fails while a step is
+missing.
 """
 
 from __future__ import annotations
@@ -17,108 +21,15 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
+from batch.store.run_columns import column_docs, runs_table
+
 metadata = sa.MetaData()
 
-# JSON lists and objects are TEXT on both engines: the run log is read whole, never
-# queried inside a JSON value.
-runs = sa.Table(
-    "runs", metadata,
-    sa.Column("run_id", sa.Text, primary_key=True),
-    sa.Column("thread_id", sa.Text, nullable=False, unique=True),
-    sa.Column("brief_id", sa.Text, nullable=False, index=True),
-    sa.Column("title", sa.Text, nullable=False, server_default=""),
-    sa.Column("source", sa.Text, nullable=False, server_default=""),
-    sa.Column("status", sa.Text, nullable=False, index=True),
-    sa.Column("stop_reason", sa.Text),
-    sa.Column("rounds", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("score", sa.Float),
-    sa.Column("score_history", sa.Text, nullable=False, server_default="[]"),
-    sa.Column("open_must_fix", sa.Text, nullable=False, server_default="[]"),
-    sa.Column("needs_from_human", sa.Text, nullable=False, server_default="[]"),
-    sa.Column("deviations", sa.Text, nullable=False, server_default="[]"),
-    sa.Column("models", sa.Text, nullable=False, server_default="{}"),
-    sa.Column("model_calls", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("input_tokens", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("output_tokens", sa.Integer, nullable=False, server_default="0"),
-    sa.Column("model_seconds", sa.Float, nullable=False, server_default="0"),
-    sa.Column("seconds", sa.Float, nullable=False, server_default="0"),
-    sa.Column("started_at", sa.Text, nullable=False),
-    sa.Column("ended_at", sa.Text),
-    sa.Column("output_path", sa.Text),
-    sa.Column("error", sa.Text),
-    sa.Column("updated_at", sa.Text, nullable=False),
-    # every change bumps it; a sink has taken a run once sink_sync holds this version
-    sa.Column("version", sa.Integer, nullable=False, server_default="1"),
-    sa.Column("decided_by", sa.Text),
-    sa.Column("decided_at", sa.Text),
-    sa.Column("decision_note", sa.Text),
-    sa.Column("checklist", sa.Text, nullable=False, server_default="[]"),
-    sa.Column("uncovered", sa.Text, nullable=False, server_default="[]"),
-    sa.Column("verification", sa.Text, nullable=False, server_default=""),
-    # start order across processes and machines (newer_of_brief): nanoseconds
-    sa.Column("seq", sa.BigInteger, nullable=False, server_default="0"),
-    # which model host served each call, in order ("writer@http://gpu1:11434")
-    sa.Column("hosts", sa.Text, nullable=False, server_default="[]"),
-    # the batch that last ran the thread (batches.id); unset for a run before it was kept
-    sa.Column("batch_id", sa.Integer, index=True),
-    # why the machine could not finish the text (max_rounds, no_progress), kept while it
-    # waits for a person and after they decide
-    sa.Column("unfinished", sa.Text),
-    # the thread this run is a new attempt of (a retry from the review page or the CLI)
-    sa.Column("retry_of", sa.Text, index=True),
-    # where the run's time went: model seconds by step, and the code checks' seconds
-    sa.Column("time_split", sa.Text, nullable=False, server_default="{}"),
-)
-
-# What each run-log column holds: the one description docs/run-log.md's column reference is
-# generated from (batch.store.runlog.column_reference). Every column has one.
-RUN_COLUMN_DOCS: dict[str, str] = {
-    "run_id": "the run's id: the key each sheet row is upserted by",
-    "thread_id": "the LangGraph thread (`briefloop run THREAD`, `review answer THREAD`)",
-    "brief_id": "the brief's id (front matter `id`, the file's name, or the sheet's `id`)",
-    "title": "the brief's title",
-    "source": "where the brief came from: its file, or `sheet.csv row 7`",
-    "status": "`running`, `awaiting_human`, `finished`, `failed`, or `stopped` (part "
-              "way, when the batch's hours ran out; the next run resumes it)",
-    "stop_reason": "why the loop stopped: `approved`, `max_rounds`, `no_progress`, "
-                   "`budget` (its model seconds spent), `error`, "
-                   "`approved_by_human`, `rejected_by_human`; `awaiting_human` while it "
-                   "waits",
-    "rounds": "writer–critic rounds run",
-    "score": "the code's score (0–100) of the text the run stands for",
-    "score_history": "the score of every round, in order",
-    "open_must_fix": "the findings that still block approval",
-    "needs_from_human": "the placeholders a person still has to fill",
-    "deviations": "critique points the writer rejected on purpose, with its reasons",
-    "models": "the model of each role",
-    "model_calls": "model calls made",
-    "input_tokens": "prompt tokens, all calls",
-    "output_tokens": "generated tokens, all calls",
-    "model_seconds": "seconds spent in model calls",
-    "seconds": "wall seconds of the run",
-    "started_at": "when the run started (UTC)",
-    "ended_at": "when it ended (UTC); empty while it runs or waits",
-    "output_path": "the text written to `output/`",
-    "error": "the error of a failed run, in one line",
-    "updated_at": "the row's last change (UTC)",
-    "version": "bumped by every change; a sheet has the run once it holds this version",
-    "decided_by": "who approved, rejected or sent back the text",
-    "decided_at": "when they did (UTC)",
-    "decision_note": "their reason or notes; an approval over the checks' findings says so",
-    "checklist": "what the brief asks, as the code checks it (`R1 fact: …`)",
-    "uncovered": "the checklist items the text misses",
-    "verification": "what running an API doc's examples verified, or why nothing was run",
-    "seq": "the start order across processes and machines",
-    "hosts": "which model host served each call, in order (`writer@http://gpu-1:11434`)",
-    "batch_id": "the batch that last ran the thread (the runs page groups by it)",
-    "unfinished": "why the machine could not finish the text (`max_rounds`, "
-                  "`no_progress`, `budget`), while it waits for a person and after",
-    "retry_of": "the thread this run is a new attempt of (`review retry`)",
-    "time_split": "where the run's time went, in seconds: model time of the first draft, "
-                  "the repairs and rewrites, the critic and the finalizer; the seconds an "
-                  "API doc's examples took to run in the sandbox; and the other code checks",
-}
-assert set(RUN_COLUMN_DOCS) == set(runs.c.keys()), "a run-log column without its description"
+# The run log: its columns are declared in batch.store.run_columns, each once.
+runs = runs_table(metadata)
+# What each run-log column holds: docs/run-log.md's column reference is generated from it
+# (batch.store.runlog.column_reference).
+RUN_COLUMN_DOCS: dict[str, str] = column_docs()
 
 sink_sync = sa.Table(
     "sink_sync", metadata,
@@ -232,13 +143,11 @@ def _create(conn: sa.Connection, table: sa.Table, *, without: tuple[str, ...] = 
     sa.Table(table.name, old, *columns).create(conn)
 
 
-_RUNS_LATER = ("version", "decided_by", "decided_at", "decision_note", "checklist",
-               "uncovered", "verification", "seq", "hosts", "batch_id", "unfinished",
-               "retry_of", "time_split")
-
-
 def _m001_runs(conn: sa.Connection) -> None:
-    _create(conn, runs, without=_RUNS_LATER)
+    # The table as the first version had it, up to updated_at: every column after it is
+    # added by a later step, so a column declared later is not created here unasked.
+    names = list(runs.c.keys())
+    _create(conn, runs, without=tuple(names[names.index("updated_at") + 1:]))
 
 
 def _m002_outbox(conn: sa.Connection) -> None:
