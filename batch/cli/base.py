@@ -4,8 +4,10 @@ consoles, and how a brief's result is printed."""
 from __future__ import annotations
 
 import contextlib
+import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import click
 from rich.markup import escape
@@ -40,6 +42,25 @@ class UserError(click.ClickException):
 def user_error(e: BriefloopError) -> UserError:
     # A failing disk is not a usage mistake: exit 1, as for a batch with errors.
     return UserError(str(e), exit_code=1 if isinstance(e, StoreError) else 2)
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def user_errors(command: Callable[_P, _R]) -> Callable[_P, _R]:
+    """`command` with a BriefloopError it raises shown as one line (user_error), no
+    traceback. It goes right above the `def`, under the click decorators, so that click
+    still reads the command's docstring and parameters."""
+
+    @functools.wraps(command)
+    def shown(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return command(*args, **kwargs)
+        except BriefloopError as e:
+            raise user_error(e) from None
+
+    return shown
 
 
 class Commands(click.Group):

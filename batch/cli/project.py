@@ -13,9 +13,9 @@ from batch.cli.base import (
     load_settings,
     out,
     resolved_config_path,
-    user_error,
+    user_errors,
 )
-from batch.errors import BriefloopError, LockBusy
+from batch.errors import LockBusy
 from batch.inputs.project import init_project
 from batch.nightly import schedule as schedule_mod
 from batch.nightly.job import batch_lock
@@ -25,14 +25,12 @@ from batch.store.retention import prune
 
 @cli.command()
 @click.argument("folder", default=".", type=click.Path(file_okay=False))
+@user_errors
 def init(folder: str) -> None:
     """Make FOLDER (default: here) a briefloop project: config/briefloop.toml, the
     shipped rubrics and house rules, and an empty briefs/ folder. Files already there
     are kept."""
-    try:
-        written, kept = init_project(Path(folder))
-    except BriefloopError as e:
-        raise user_error(e) from None
+    written, kept = init_project(Path(folder))
     for path in written:
         out.print(escape(f"wrote {path}"), highlight=False, soft_wrap=True)
     for path in kept:
@@ -69,6 +67,7 @@ def gc(ctx: click.Context, keep_days: float | None) -> None:
               help="Print the jobs, their next run times and last results, and exit.")
 @click.option("--run-now", metavar="JOB", help="Run one job now, through the same code path.")
 @click.pass_context
+@user_errors
 def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
     """Run the scheduled jobs of [schedule] in the foreground until SIGTERM or Ctrl-C.
 
@@ -78,15 +77,12 @@ def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
     """
     settings = load_settings(ctx)
     config_path = resolved_config_path(ctx)
-    try:
-        if list_only:
-            print_schedule(schedule_mod.status(settings))
-        elif run_now:
-            schedule_mod.run_now(settings, config_path, run_now)
-        else:
-            schedule_mod.serve(settings, config_path)
-    except BriefloopError as e:
-        raise user_error(e) from None
+    if list_only:
+        print_schedule(schedule_mod.status(settings))
+    elif run_now:
+        schedule_mod.run_now(settings, config_path, run_now)
+    else:
+        schedule_mod.serve(settings, config_path)
 
 
 def print_schedule(jobs: list) -> None:

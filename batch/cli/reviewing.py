@@ -22,11 +22,11 @@ from batch.cli.base import (
     out,
     print_pulled,
     print_result,
-    user_error,
+    user_errors,
 )
 from batch.cli.stories import print_calls, print_story
 from batch.cli.terminal import fitted_table, json_for_terminal
-from batch.errors import BriefloopError, one_line
+from batch.errors import one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
 from batch.review import attempts
@@ -119,15 +119,13 @@ def review_calls(ctx: click.Context, thread: str, as_json: bool, full: bool) -> 
 @review.command("retry")
 @click.argument("thread")
 @click.pass_context
+@user_errors
 def review_retry(ctx: click.Context, thread: str) -> None:
     """Run a new attempt of a failed or finished THREAD's brief, as the thread holds it,
     under today's configuration. The new thread is linked to the old one (run log
     column retry_of, both thread pages)."""
     with open_batch(ctx) as batch:
-        try:
-            result = attempts.retry(batch, thread)
-        except BriefloopError as e:
-            raise user_error(e) from None
+        result = attempts.retry(batch, thread)
     out.print(f"retry of {escape(thread)}: new thread {escape(result.thread_id)}",
               highlight=False, soft_wrap=True)
     print_result(result)
@@ -139,15 +137,13 @@ def review_retry(ctx: click.Context, thread: str) -> None:
 @click.option("--reason", required=True, help="What is wrong with the approved text.")
 @click.option("--by", help="Who reopens it (default: $BRIEFLOOP_REVIEWER or your user name).")
 @click.pass_context
+@user_errors
 def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) -> None:
     """Take back an approved THREAD: it waits for a person again, its output moves to
     needs-work/, the reason is recorded. An automatic approval taken back is saved as a
     judged case in paths.judged."""
     with open_batch(ctx) as batch:
-        try:
-            done = attempts.reopen(batch, thread, reason, by)
-        except BriefloopError as e:
-            raise user_error(e) from None
+        done = attempts.reopen(batch, thread, reason, by)
     print_result(done.result)
     if done.moved_to:
         out.print(f"output moved aside to {done.moved_to}", highlight=False, soft_wrap=True)
@@ -158,13 +154,11 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
 @review.command("show")
 @click.argument("thread")
 @click.pass_context
+@user_errors
 def review_show(ctx: click.Context, thread: str) -> None:
     """Show a waiting thread: the draft, what it needs from you, deviations, notes."""
     with open_batch(ctx) as batch:
-        try:
-            item = review_mod.require_waiting(batch, thread)
-        except BriefloopError as e:
-            raise user_error(e) from None
+        item = review_mod.require_waiting(batch, thread)
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
@@ -275,6 +269,7 @@ def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, st
 @click.option("--override", metavar="REASON",
               help="Approve over what the code checks still find, giving the reason.")
 @click.pass_context
+@user_errors
 def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
                   answers_file: str | None, approve: bool, reject: str | None,
                   revise: str | None, by: str | None, edit_file: str | None,
@@ -296,20 +291,17 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
     answers = read_answers_file(answers_file) if answers_file else {}
     answers.update(parse_sets(sets))
     with open_batch(ctx) as batch:
-        try:
-            if chosen:
-                decision, text = chosen[0], reject if reject is not None else revise
-            elif interactive():
-                item = review_mod.require_waiting(batch, thread)
-                asked, decision, text = ask_interactively(item)
-                answers = {**asked, **answers}
-            else:
-                raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
-            edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
-            result = review_mod.answer(batch, thread, decision, answers, text, by,
-                                       edited=edited, override=override, rounds=rounds)
-        except BriefloopError as e:
-            raise user_error(e) from None
+        if chosen:
+            decision, text = chosen[0], reject if reject is not None else revise
+        elif interactive():
+            item = review_mod.require_waiting(batch, thread)
+            asked, decision, text = ask_interactively(item)
+            answers = {**asked, **answers}
+        else:
+            raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
+        edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
+        result = review_mod.answer(batch, thread, decision, answers, text, by,
+                                   edited=edited, override=override, rounds=rounds)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
 
@@ -338,6 +330,7 @@ def read_edit(batch: Batch, thread: str, source: str) -> str:
               help="Required to open the page (once as ?token=...; then a cookie). "
                    "Default: $BRIEFLOOP_REVIEW_TOKEN.")
 @click.pass_context
+@user_errors
 def review_serve(ctx: click.Context, host: str, port: int, token: str | None) -> None:
     """Serve the review page: the waiting threads, each with its draft, placeholders,
     findings and history, to approve, edit, revise or reject in a browser."""
@@ -354,14 +347,12 @@ def review_serve(ctx: click.Context, host: str, port: int, token: str | None) ->
     where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     out.print(escape(f"review page on {where}" + ("?token=..." if token else "")
                      + " (Ctrl-C stops it)"), highlight=False)
-    try:
-        serve(settings, host=host, port=port, token=token)
-    except BriefloopError as e:
-        raise user_error(e) from None
+    serve(settings, host=host, port=port, token=token)
 
 
 @review.command("pull")
 @click.pass_context
+@user_errors
 def review_pull(ctx: click.Context) -> None:
     """Act on the answers and decisions people typed into the Review worksheet.
 
@@ -370,10 +361,7 @@ def review_pull(ctx: click.Context) -> None:
     pulls first too.
     """
     settings = load_settings(ctx)
-    try:
-        pulled = pull_reviews(settings)
-    except BriefloopError as e:
-        raise user_error(e) from None
+    pulled = pull_reviews(settings)
     print_pulled(pulled)
     if not pulled:
         out.print("no decisions to act on in the review sheet")

@@ -23,11 +23,10 @@ from batch.cli.base import (
     out,
     print_pulled,
     print_result,
-    user_error,
+    user_errors,
 )
 from batch.cli.stories import print_batch
 from batch.cli.terminal import fitted_table, json_for_terminal
-from batch.errors import BriefloopError
 from batch.nightly.job import run_job
 from batch.outcomes import (
     OUTCOME_ORDER,
@@ -109,6 +108,7 @@ def print_summary(summary: BatchSummary) -> None:
               help="With a cluster: wait for the workers to finish the batch (at most "
                    "SECONDS; 0 or no value: as long as it takes).")
 @click.pass_context
+@user_errors
 def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
         max_rounds: int | None, threshold: float | None, review: str | None,
         output_dir: str | None, debug: bool, wait_seconds: float | None) -> None:
@@ -131,13 +131,10 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
                                      "run.concurrency": concurrency})
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
-    try:
-        with stopping.handle_signals(settings.run.stop_grace_seconds), \
-                RichProgress(*columns, console=err, transient=True) as bar:
-            summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
-                                 progress=RichBatchProgress(bar), strict=debug)
-    except BriefloopError as e:
-        raise user_error(e) from None
+    with stopping.handle_signals(settings.run.stop_grace_seconds), \
+            RichProgress(*columns, console=err, transient=True) as bar:
+        summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
+                          progress=RichBatchProgress(bar), strict=debug)
     print_summary(summary)
     if summary.batch_id is not None:
         finished = follow_batch(settings, summary.batch_id, wait_seconds)
@@ -149,18 +146,16 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
 
 def follow_batch(settings: config_mod.Settings, batch_id: int,
                  wait_seconds: float | None) -> dict | None:
-    """A cluster's batch: say where it stands, and wait for it with --wait."""
+    """A cluster's batch: say where it stands, and wait for it with --wait. (A
+    BriefloopError reaches the person through `run`'s user_errors.)"""
     if wait_seconds is None:
         out.print(f"batch {batch_id} queued; the workers run it (`briefloop runs` shows "
                   f"progress, `briefloop run ... --wait` waits)", highlight=False)
         return None
     from batch.cluster.queue import wait_for_batch  # Celery: for a cluster only
 
-    try:
-        with Batch(settings) as batch:
-            row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
-    except BriefloopError as e:
-        raise user_error(e) from None
+    with Batch(settings) as batch:
+        row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
     counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row["counts"].items()))
     out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}",
               highlight=False)
@@ -202,15 +197,13 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
 @click.option("--brief", metavar="TEXT",
               help="Only briefs whose id or title holds TEXT (in any case).")
 @click.pass_context
+@user_errors
 def runs(ctx: click.Context, as_json: bool, status: str | None, which: str | None,
          outcome: str | None, brief: str | None) -> None:
     """List the run log: one record per brief thread (or one batch's, with --batch)."""
     settings = load_settings(ctx)
-    try:
-        batch_row, records = (batch_runs(settings, which, outcome, brief) if which
-                              else (None, list_runs(settings, status, outcome, brief)))
-    except BriefloopError as e:
-        raise user_error(e) from None
+    batch_row, records = (batch_runs(settings, which, outcome, brief) if which
+                          else (None, list_runs(settings, status, outcome, brief)))
     if status and batch_row is not None:
         records = [r for r in records if r["status"] == status]
     if as_json:
@@ -253,6 +246,7 @@ def runs_table(records: list[dict], width: int) -> Table:
 @click.option("--all", "resend", is_flag=True,
               help="Send every row again, not only pending ones (e.g. after deleting a sheet).")
 @click.pass_context
+@user_errors
 def sync(ctx: click.Context, resend: bool) -> None:
     """Send run-log rows not yet in a spreadsheet to every configured sink.
 
@@ -260,10 +254,7 @@ def sync(ctx: click.Context, resend: bool) -> None:
     wait there until a sync takes them. Exit code 1 if a sink still failed.
     """
     settings = load_settings(ctx)
-    try:
-        results = sync_now(settings, resend=resend)
-    except BriefloopError as e:
-        raise user_error(e) from None
+    results = sync_now(settings, resend=resend)
     if not results:
         out.print("no spreadsheet sink is configured (log.format = none, no log.gsheet)")
     for r in results:
@@ -278,14 +269,12 @@ def sync(ctx: click.Context, resend: bool) -> None:
 @cli.command()
 @click.argument("thread")
 @click.pass_context
+@user_errors
 def resume(ctx: click.Context, thread: str) -> None:
     """Resume an unfinished THREAD by id (one that crashed or failed), from its last
     checkpoint."""
     with open_batch(ctx) as batch:
-        try:
-            where, result = review_mod.resume(batch, thread)
-        except BriefloopError as e:
-            raise user_error(e) from None
+        where, result = review_mod.resume(batch, thread)
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)

@@ -19,7 +19,6 @@ allows no script at all.
 from __future__ import annotations
 
 import hmac
-import inspect
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -48,7 +47,6 @@ from batch.run.runner import Batch
 from batch.store.backends import open_runlog
 
 FLASH_COOKIE = "briefloop_flash"
-ACTIONS = ("approve", "edit", "revise", "reject")
 # A review answer is a few fields of text (an edited draft at most): a larger body is
 # refused before it is read whole, and before any form is parsed.
 MAX_FORM_BYTES = 1024 * 1024
@@ -88,11 +86,6 @@ def thread_view(batch: Batch, item: review.Waiting) -> dict[str, Any]:
     }
 
 
-def supports_edit() -> bool:
-    params = inspect.signature(review.answer).parameters
-    return "edited" in params and "override" in params
-
-
 def shown_path(settings: Settings, path: str | None) -> str:
     if not path:
         return ""
@@ -107,17 +100,14 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
     """Answer the thread as the form asks; the outcome as one line for the list page."""
     by = form["name"] or None
     answers = form["answers"]
-    override = {"override": form["override"] or None} if supports_edit() else {}
+    override = form["override"] or None
     if action == "approve":
-        result = review.answer(batch, thread_id, "approve", answers, by=by, **override)
+        result = review.answer(batch, thread_id, "approve", answers, by=by, override=override)
     elif action == "edit":
-        if not supports_edit():
-            raise BriefloopError("editing the text is not available in this version of "
-                                 "briefloop: approve, revise or reject it")
         if not form["edited"].strip():
             raise BriefloopError("edit needs the text: the box is empty")
         result = review.answer(batch, thread_id, "approve", answers, by=by,
-                               edited=form["edited"], **override)
+                               edited=form["edited"], override=override)
     elif action == "revise":
         result = review.answer(batch, thread_id, "revise", answers, text=form["notes"], by=by,
                                rounds=form.get("rounds") or None)
@@ -134,6 +124,223 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
     return f"{result.outcome}: {where}" if where else f"{result.outcome}: {thread_id}"
 
 
+# -- the routes: each reads what the app was made with from request.app.state -------------
+
+class LinkSecret:
+    """The project's key for links to one thread, read once (the Guard checks links with
+    it, the Waiting page signs them)."""
+
+    def __init__(self, settings: Settings):
+        self.settings = settings
+        self.key: bytes | None = None
+
+    def __call__(self) -> bytes:
+        if self.key is None:
+            with open_runlog(self.settings) as log:
+                self.key = log.secret(SECRET_NAME)
+        return self.key
+
+
+def batch_for(request: Request) -> Batch:
+    """A Batch over the app's settings and models, for one request to open and close."""
+    state = request.app.state
+    return Batch(state.settings, models=state.models, strict=state.strict)
+
+
+def page(request: Request, name: str, context: dict[str, Any],
+         status_code: int = 200) -> Response:
+    context = {"csrf": request.state.csrf, "scoped": request.state.scoped, **context}
+    return request.app.state.templates.TemplateResponse(request, name, context,
+                                                        status_code=status_code)
+
+
+def flashed(request: Request, outcome: str, target: str) -> Response:
+    """A redirect to `target` that shows `outcome` there once."""
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
+                        path="/", max_age=120, secure=request.url.scheme == "https")
+    return response
+
+
+async def index(request: Request) -> Response:
+    def load() -> list[review.Waiting]:
+        with batch_for(request) as batch:
+            return review.list_waiting(batch)
+
+    items = await run_in_threadpool(load)
+    flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
+    links = {item.thread_id: f"/thread/{quote(item.thread_id, safe='')}" for item in items}
+    expires = request.state.link_expires
+    if request.state.scoped == WAITING_SCOPE and expires is not None:
+        # opened with the message's link: each row opens its thread the same way,
+        # until the same time
+        secret = await run_in_threadpool(request.app.state.link_secret)
+        links = {tid: f"{url}?{LINK_PARAM}={sign(secret, tid, expires)}"
+                 for tid, url in links.items()}
+    response = page(request, "list.html", {"items": items, "flash": flash, "links": links})
+    if flash:
+        response.delete_cookie(FLASH_COOKIE, path="/")
+    return response
+
+
+def empty_form(view: dict[str, Any]) -> dict[str, Any]:
+    item = view["item"]
+    return {"answers": dict(item.answers), "name": "", "edited": item.draft,
+            "override": "", "notes": "", "reason": "", "rounds": ""}
+
+
+def not_this_thread(request: Request, thread_id: str) -> Response | None:
+    """A link's token opens its own thread only (the guard checked it; the route's
+    own reading of the path is held to it too)."""
+    scoped = request.state.scoped
+    if scoped is not None and scoped != thread_id:
+        return PlainTextResponse("401: this link opens another thread", status_code=401)
+    return None
+
+
+async def thread(request: Request) -> Response:
+    thread_id = request.path_params["thread_id"]
+    if (refused := not_this_thread(request, thread_id)) is not None:
+        return refused
+
+    def load() -> dict[str, Any] | None:
+        with batch_for(request) as batch:
+            item = review.waiting(batch, thread_id)
+            if item is not None:
+                return thread_view(batch, item)
+            told = history.story(batch, thread_id)
+            return None if told is None else {"story": told}
+
+    view = await run_in_threadpool(load)
+    if view is None:
+        return page(request, "error.html", {"message": f"no thread {thread_id!r}"},
+                    status_code=404)
+    flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
+    if "item" not in view:  # finished, failed or still running: its story
+        response = page(request, "story.html", {**story_view(view["story"]), "flash": flash})
+    else:
+        # thread.html still has a branch for a briefloop that could not edit
+        response = page(request, "thread.html", {
+            **view, "form": empty_form(view), "error": "", "flash": flash, "can_edit": True})
+    if flash:
+        response.delete_cookie(FLASH_COOKIE, path="/")
+    return response
+
+
+async def runs_page(request: Request) -> Response:
+    query = request.query_params
+    raw = query.get("page", "")
+    number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
+    outcome, brief = query.get("outcome") or None, query.get("brief") or None
+    day = query.get("day") or None
+    one = request.path_params.get("batch_id")
+    batch_id = int(one) if one is not None else None
+
+    def load() -> dict[str, Any] | str | None:
+        with open_runlog(request.app.state.settings) as log:
+            if request.url.path.endswith(".csv"):
+                return runs_csv(log, batch_id, outcome, brief, day)
+            return runs_view(log, batch_id, max(1, number), outcome, brief, day)
+
+    view = await run_in_threadpool(load)
+    if view is None:
+        return page(request, "error.html", {"message": f"no batch {one}"}, status_code=404)
+    if isinstance(view, str):
+        name = f"runs-{one}.csv" if one is not None else "runs.csv"
+        return Response(view, media_type="text/csv; charset=utf-8", headers={
+            "Content-Disposition": f'attachment; filename="{name}"'})
+    return page(request, "runs.html", view)
+
+
+async def answer(request: Request) -> Response:
+    thread_id = request.path_params["thread_id"]
+    if (refused := not_this_thread(request, thread_id)) is not None:
+        return refused
+    if not origin_ok(request):
+        return PlainTextResponse("403: cross-origin request refused", status_code=403)
+    csrf_refused = PlainTextResponse("403: the form's CSRF token is missing or wrong "
+                                     "(reload the page and try again)", status_code=403)
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    if not cookie or request.state.csrf_fresh:
+        return csrf_refused  # no page of ours was loaded: nothing is read
+    if not await body_within(request, MAX_FORM_BYTES):
+        return PlainTextResponse("413: the form is too large", status_code=413)
+    raw = await request.form(max_fields=MAX_FORM_FIELDS, max_files=0)
+    sent = str(raw.get("csrf", ""))
+    if not sent or not hmac.compare_digest(sent.encode(), cookie.encode()):
+        return csrf_refused
+    action = str(raw.get("action", ""))
+    answers = {key[len("ph:"):]: str(value) for key, value in raw.multi_items()
+               if key.startswith("ph:")}
+    form = {"answers": answers, "name": str(raw.get("name", "")).strip(),
+            "edited": str(raw.get("edited", "")),
+            "override": str(raw.get("override", "")).strip(),
+            "notes": str(raw.get("notes", "")), "reason": str(raw.get("reason", "")),
+            "rounds": str(raw.get("rounds", "")).strip()}
+    if action in ("retry", "reopen"):
+        return await again(request, thread_id, action, form)
+
+    def run() -> str:
+        with batch_for(request) as batch:
+            return act(batch, request.app.state.settings, thread_id, action, form)
+
+    try:
+        outcome = await run_in_threadpool(run)
+    except BriefloopError as e:
+        status = 409 if isinstance(e, LockBusy) else 400
+
+        def reload() -> dict[str, Any] | None:
+            with batch_for(request) as batch:
+                item = review.waiting(batch, thread_id)
+                return None if item is None else thread_view(batch, item)
+
+        view = await run_in_threadpool(reload)
+        if view is None:  # answered meanwhile, or never there
+            return page(request, "error.html", {"message": str(e)}, status_code=409)
+        return page(request, "thread.html", {**view, "form": form, "error": str(e),
+                                             "action": action, "can_edit": True},
+                    status_code=status)
+    # a link's token opens this thread only: its page then tells the outcome
+    return flashed(request, outcome,
+                   f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/")
+
+
+async def again(request: Request, thread_id: str, action: str,
+                form: dict[str, Any]) -> Response:
+    """Retry a thread that ended, or reopen an approved one, from its story page."""
+    def run() -> tuple[str, str]:
+        with batch_for(request) as batch:
+            if action == "retry":
+                result = attempts.retry(batch, thread_id)
+                return result.thread_id, f"retried as {result.thread_id}: {result.outcome}"
+            done = attempts.reopen(batch, thread_id, form["reason"], form["name"] or None)
+            saved = " (saved as a judged case)" if done.case else ""
+            return thread_id, f"reopened: it waits for a person again{saved}"
+
+    try:
+        target_id, outcome = await run_in_threadpool(run)
+    except BriefloopError as e:
+        def reload() -> Any:
+            with batch_for(request) as batch:
+                return history.story(batch, thread_id)
+
+        told = await run_in_threadpool(reload)
+        if told is None:
+            return page(request, "error.html", {"message": str(e)}, status_code=404)
+        return page(request, "story.html", {**story_view(told), "flash": "",
+                                            "error": str(e), "form": form},
+                    status_code=409 if isinstance(e, LockBusy) else 400)
+    # a link's token opens its own thread only: the new attempt is named in the flash
+    shown = thread_id if request.state.scoped else target_id
+    return flashed(request, outcome, f"/thread/{quote(shown, safe='')}")
+
+
+async def failed(request: Request, exc: Exception) -> Response:
+    # answered by Starlette's outermost layer, above Guard: the headers are set here
+    return with_headers(PlainTextResponse("500: the review page failed; the "
+                                          "server's log says why", status_code=500))
+
+
 # -- the app --------------------------------------------------------------------------------
 
 def create_app(settings: Settings, *, token: str | None = None,
@@ -142,202 +349,7 @@ def create_app(settings: Settings, *, token: str | None = None,
     """The review app. `models` replaces configured models by role (tests), as in Batch;
     `allowed_hosts` limits the Host header (serve() sets it on loopback, against DNS
     rebinding)."""
-    templates = _templates()
-
-    def open_batch() -> Batch:
-        return Batch(settings, models=models, strict=strict)
-
-    secret: list[bytes] = []
-
-    def link_secret() -> bytes:
-        """The project's key for links to one thread, read once."""
-        if not secret:
-            with open_runlog(settings) as log:
-                secret.append(log.secret(SECRET_NAME))
-        return secret[0]
-
-    def page(request: Request, name: str, context: dict[str, Any],
-             status_code: int = 200) -> Response:
-        context = {"csrf": request.state.csrf, "scoped": request.state.scoped, **context}
-        return templates.TemplateResponse(request, name, context, status_code=status_code)
-
-    async def index(request: Request) -> Response:
-        def load() -> list[review.Waiting]:
-            with open_batch() as batch:
-                return review.list_waiting(batch)
-
-        items = await run_in_threadpool(load)
-        flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
-        links = {item.thread_id: f"/thread/{quote(item.thread_id, safe='')}" for item in items}
-        expires = request.state.link_expires
-        if request.state.scoped == WAITING_SCOPE and expires is not None:
-            # opened with the message's link: each row opens its thread the same way,
-            # until the same time
-            secret = await run_in_threadpool(link_secret)
-            links = {tid: f"{url}?{LINK_PARAM}={sign(secret, tid, expires)}"
-                     for tid, url in links.items()}
-        response = page(request, "list.html", {"items": items, "flash": flash,
-                                               "links": links})
-        if flash:
-            response.delete_cookie(FLASH_COOKIE, path="/")
-        return response
-
-    def empty_form(view: dict[str, Any]) -> dict[str, Any]:
-        item = view["item"]
-        return {"answers": dict(item.answers), "name": "", "edited": item.draft,
-                "override": "", "notes": "", "reason": "", "rounds": ""}
-
-    def not_this_thread(request: Request, thread_id: str) -> Response | None:
-        """A link's token opens its own thread only (the guard checked it; the route's
-        own reading of the path is held to it too)."""
-        scoped = request.state.scoped
-        if scoped is not None and scoped != thread_id:
-            return PlainTextResponse("401: this link opens another thread", status_code=401)
-        return None
-
-    async def thread(request: Request) -> Response:
-        thread_id = request.path_params["thread_id"]
-        if (refused := not_this_thread(request, thread_id)) is not None:
-            return refused
-
-        def load() -> dict[str, Any] | None:
-            with open_batch() as batch:
-                item = review.waiting(batch, thread_id)
-                if item is not None:
-                    return thread_view(batch, item)
-                told = history.story(batch, thread_id)
-                return None if told is None else {"story": told}
-
-        view = await run_in_threadpool(load)
-        if view is None:
-            return page(request, "error.html", {"message": f"no thread {thread_id!r}"},
-                        status_code=404)
-        flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
-        if "item" not in view:  # finished, failed or still running: its story
-            response = page(request, "story.html", {**story_view(view["story"]),
-                                                    "flash": flash})
-        else:
-            response = page(request, "thread.html", {
-                **view, "form": empty_form(view), "error": "", "flash": flash,
-                "can_edit": supports_edit()})
-        if flash:
-            response.delete_cookie(FLASH_COOKIE, path="/")
-        return response
-
-    async def runs_page(request: Request) -> Response:
-        query = request.query_params
-        raw = query.get("page", "")
-        number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 6 else 1
-        outcome, brief = query.get("outcome") or None, query.get("brief") or None
-        day = query.get("day") or None
-        one = request.path_params.get("batch_id")
-        batch_id = int(one) if one is not None else None
-
-        def load() -> dict[str, Any] | str | None:
-            with open_runlog(settings) as log:
-                if request.url.path.endswith(".csv"):
-                    return runs_csv(log, batch_id, outcome, brief, day)
-                return runs_view(log, batch_id, max(1, number), outcome, brief, day)
-
-        view = await run_in_threadpool(load)
-        if view is None:
-            return page(request, "error.html", {"message": f"no batch {one}"},
-                        status_code=404)
-        if isinstance(view, str):
-            name = f"runs-{one}.csv" if one is not None else "runs.csv"
-            return Response(view, media_type="text/csv; charset=utf-8", headers={
-                "Content-Disposition": f'attachment; filename="{name}"'})
-        return page(request, "runs.html", view)
-
-    async def answer(request: Request) -> Response:
-        thread_id = request.path_params["thread_id"]
-        if (refused := not_this_thread(request, thread_id)) is not None:
-            return refused
-        if not origin_ok(request):
-            return PlainTextResponse("403: cross-origin request refused", status_code=403)
-        csrf_refused = PlainTextResponse("403: the form's CSRF token is missing or wrong "
-                                         "(reload the page and try again)", status_code=403)
-        cookie = request.cookies.get(CSRF_COOKIE, "")
-        if not cookie or request.state.csrf_fresh:
-            return csrf_refused  # no page of ours was loaded: nothing is read
-        if not await body_within(request, MAX_FORM_BYTES):
-            return PlainTextResponse("413: the form is too large", status_code=413)
-        raw = await request.form(max_fields=MAX_FORM_FIELDS, max_files=0)
-        sent = str(raw.get("csrf", ""))
-        if not sent or not hmac.compare_digest(sent.encode(), cookie.encode()):
-            return csrf_refused
-        action = str(raw.get("action", ""))
-        answers = {key[len("ph:"):]: str(value) for key, value in raw.multi_items()
-                   if key.startswith("ph:")}
-        form = {"answers": answers, "name": str(raw.get("name", "")).strip(),
-                "edited": str(raw.get("edited", "")),
-                "override": str(raw.get("override", "")).strip(),
-                "notes": str(raw.get("notes", "")), "reason": str(raw.get("reason", "")),
-                "rounds": str(raw.get("rounds", "")).strip()}
-        if action in ("retry", "reopen"):
-            return await again(request, thread_id, action, form)
-
-        def run() -> str:
-            with open_batch() as batch:
-                return act(batch, settings, thread_id, action, form)
-
-        try:
-            outcome = await run_in_threadpool(run)
-        except BriefloopError as e:
-            status = 409 if isinstance(e, LockBusy) else 400
-
-            def reload() -> dict[str, Any] | None:
-                with open_batch() as batch:
-                    item = review.waiting(batch, thread_id)
-                    return None if item is None else thread_view(batch, item)
-
-            view = await run_in_threadpool(reload)
-            if view is None:  # answered meanwhile, or never there
-                return page(request, "error.html", {"message": str(e)}, status_code=409)
-            return page(request, "thread.html", {**view, "form": form, "error": str(e),
-                                                 "action": action,
-                                                 "can_edit": supports_edit()},
-                        status_code=status)
-        # a link's token opens this thread only: its page then tells the outcome
-        target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
-        response = RedirectResponse(target, status_code=303)
-        response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
-                            path="/", max_age=120, secure=request.url.scheme == "https")
-        return response
-
-    async def again(request: Request, thread_id: str, action: str,
-                    form: dict[str, Any]) -> Response:
-        """Retry a thread that ended, or reopen an approved one, from its story page."""
-        def run() -> tuple[str, str]:
-            with open_batch() as batch:
-                if action == "retry":
-                    result = attempts.retry(batch, thread_id)
-                    return result.thread_id, (f"retried as {result.thread_id}: "
-                                              f"{result.outcome}")
-                done = attempts.reopen(batch, thread_id, form["reason"], form["name"] or None)
-                saved = " (saved as a judged case)" if done.case else ""
-                return thread_id, f"reopened: it waits for a person again{saved}"
-
-        try:
-            target_id, outcome = await run_in_threadpool(run)
-        except BriefloopError as e:
-            def reload() -> Any:
-                with open_batch() as batch:
-                    return history.story(batch, thread_id)
-
-            told = await run_in_threadpool(reload)
-            if told is None:
-                return page(request, "error.html", {"message": str(e)}, status_code=404)
-            return page(request, "story.html", {**story_view(told), "flash": "",
-                                                "error": str(e), "form": form},
-                        status_code=409 if isinstance(e, LockBusy) else 400)
-        # a link's token opens its own thread only: the new attempt is named in the flash
-        shown = thread_id if request.state.scoped else target_id
-        response = RedirectResponse(f"/thread/{quote(shown, safe='')}", status_code=303)
-        response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
-                            path="/", max_age=120, secure=request.url.scheme == "https")
-        return response
-
+    link_secret = LinkSecret(settings)
     middleware = [Middleware(Guard, token=token, link_secret=link_secret)]
     if allowed_hosts:
         middleware.insert(0, Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
@@ -350,13 +362,14 @@ def create_app(settings: Settings, *, token: str | None = None,
         Route("/thread/{thread_id}", thread, methods=["GET"]),
         Route("/thread/{thread_id}", answer, methods=["POST"]),
     ]
-    async def failed(request: Request, exc: Exception) -> Response:
-        # answered by Starlette's outermost layer, above Guard: the headers are set here
-        return with_headers(PlainTextResponse("500: the review page failed; the "
-                                              "server's log says why", status_code=500))
-
-    return Starlette(routes=routes, middleware=middleware,
-                     exception_handlers={Exception: failed})
+    app = Starlette(routes=routes, middleware=middleware,
+                    exception_handlers={Exception: failed})
+    app.state.settings = settings
+    app.state.models = models
+    app.state.strict = strict
+    app.state.templates = _templates()
+    app.state.link_secret = link_secret
+    return app
 
 
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765,
