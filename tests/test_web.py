@@ -163,7 +163,7 @@ def test_edit_approves_the_persons_own_version(project, settings):
     tid, models = pause(project, settings)
     with client_for(settings, models) as client:
         empty = post(client, tid, {"action": "edit", "edited": "  ", "name": "di"})
-        assert empty.status_code == 400 and "edit needs the text" in empty.text
+        assert empty.status_code == 400 and "the edited text is empty" in empty.text
         done = post(client, tid, {"action": "edit", "name": "di",
                                   "edited": "Revenue is in the annex. We opened Berlin."})
         assert done.status_code == 303, done.text

@@ -104,8 +104,6 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
     if action == "approve":
         result = review.answer(batch, thread_id, "approve", answers, by=by, override=override)
     elif action == "edit":
-        if not form["edited"].strip():
-            raise BriefloopError("edit needs the text: the box is empty")
         result = review.answer(batch, thread_id, "approve", answers, by=by,
                                edited=form["edited"], override=override)
     elif action == "revise":
