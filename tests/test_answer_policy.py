@@ -10,7 +10,7 @@ from batch.errors import BriefloopError
 from batch.judging import checks
 from batch.loop import inbox
 from batch.review import threads as review
-from batch.run.runner import Batch
+from batch.run.runner import Batch, BriefResult
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
@@ -109,3 +109,22 @@ def test_an_edit_is_checked_once_per_answer(project, monkeypatch):
     assert done.outcome == "approved_by_human"
     # checked before the resume; the review node takes the same result
     assert drafts.count(LOSES_BERLIN) == 1 and drafts.count(mine) == 1
+
+
+def test_an_answer_in_a_cluster_goes_to_the_resumer_chosen_above(project):
+    """review.answer never imports the cluster: the batch's opener hands it the way an
+    answer reaches the workers, and a batch of a cluster opened without one refuses to
+    run the thread here, beside them."""
+    batch, tid, writer = paused(project)
+    handed = []
+    batch.local = False
+    batch.resumer = lambda b, thread_id, response: handed.append((thread_id, response)) or \
+        BriefResult("q3", thread_id, "queued", None)
+    result = review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")
+    assert result.outcome == "queued" and handed[0][0] == tid
+    assert handed[0][1][0]["args"]["args"]["answers"] == {PH: "4M"}
+    assert review.waiting(batch, tid) is not None and writer.calls == 1  # not run here
+
+    batch.resumer = None
+    with pytest.raises(RuntimeError, match="without a resumer"):
+        review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")

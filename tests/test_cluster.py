@@ -19,6 +19,7 @@ import pytest
 import sqlalchemy as sa
 
 from batch import config as config_mod
+from batch.cluster import hand_to_workers
 from batch.cluster.queue import wait_for_batch
 from batch.errors import BriefloopError
 from batch.nightly.job import run_job
@@ -358,7 +359,7 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
         assert "q3" in message["text"] and "Q3 revenue" in message["text"]
         first.stop()  # the answers wait in the queue until a worker is back
         settings = config_mod.load(cfg, environ={})
-        with Batch(settings) as batch:
+        with Batch(settings, resumer=hand_to_workers) as batch:
             [waiting] = review.list_waiting(batch)
             result = review.answer(batch, waiting.thread_id, "approve",
                                    {placeholder: "4.2 million euros"}, by="ana")

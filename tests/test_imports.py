@@ -10,7 +10,33 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "batch"
+
+
+def imported_names(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Every module name `module` imports: absolute, relative (resolved against its
+    package) and `importlib.import_module("...")` with a literal name."""
+    package = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                up = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+                base = ".".join([*up, base] if base else up)
+            if base:
+                names.update([base, *(f"{base}.{a.name}" for a in node.names)])
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif (isinstance(node, ast.Call) and node.args
+              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+              and ast.unparse(node.func) in ("importlib.import_module", "import_module",
+                                             "__import__")):
+            names.add(node.args[0].value)
+    return names
 
 
 def import_graph(package: Path) -> dict[str, set[str]]:
@@ -22,15 +48,25 @@ def import_graph(package: Path) -> dict[str, set[str]]:
         modules[name] = path
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                targets = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            elif isinstance(node, ast.Import):
-                targets = [a.name for a in node.names]
-            else:
-                continue
-            graph[name].update(t for t in targets if t in modules and t != name)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        targets = imported_names(tree, name, path.name == "__init__.py")
+        graph[name].update(t for t in targets if t in modules and t != name)
     return graph
+
+
+def room_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each room (a folder or a top-level module of the package) -> the rooms it
+    imports: a loop between two folders is a cycle even when no module is on it twice."""
+    rooms: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        mine = room_of(module)
+        if mine:
+            rooms.setdefault(mine, set()).update(
+                room_of(t) for t in targets if room_of(t) not in ("", mine))
+    for targets in list(rooms.values()):
+        for room in targets:
+            rooms.setdefault(room, set())
+    return rooms
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -86,11 +122,9 @@ LAYERS: list[list[str]] = [
     ["config", "state", "output", "prompts", "placeholders", "draft_cleanup"],
     ["errors", "files", "outcomes", "source_files"],
 ]
-# (importer, imported): the imports allowed to run up a layer, and why
-UPWARD_ALLOWED = {
-    # an answer given in a cluster runs on in a worker: review.answer enqueues it
-    ("batch.review.threads", "batch.cluster.queue"),
-}
+# (importer, imported): the imports allowed to run up a layer, each with its reason.
+# None: what a low room needs from a high one is handed down to it (Batch's resumer).
+UPWARD_ALLOWED: set[tuple[str, str]] = set()
 
 
 def room_of(module: str) -> str:
@@ -149,6 +183,49 @@ def test_no_module_of_batch_imports_itself_round_a_circle():
     assert cycles(import_graph(PACKAGE)) == []
 
 
+def test_no_room_of_batch_imports_itself_round_a_circle():
+    assert cycles(room_graph(import_graph(PACKAGE))) == []
+
+
+def test_a_circle_between_rooms_is_found_with_no_module_on_it_twice(tmp_path):
+    package = tmp_path / "batch"
+    for room in ("a", "b"):
+        (package / room).mkdir(parents=True)
+        (package / room / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "a" / "one.py").write_text("from batch.b import two\n")
+    (package / "b" / "two.py").write_text("")
+    (package / "b" / "three.py").write_text("from batch.a import four\n")
+    (package / "a" / "four.py").write_text("")
+    graph = import_graph(package)
+    assert cycles(graph) == []
+    assert cycles(room_graph(graph)) == [["a", "b"]]
+
+
+@pytest.mark.parametrize("line", [
+    "from ..top import a\n", "from ..top.a import f\n", "from .. import top\n",
+    "import importlib\nimportlib.import_module('batch.top.a')\n",
+    "from importlib import import_module\ndef f():\n    import_module('batch.top.a')\n",
+])
+def test_a_relative_or_importlib_import_up_a_layer_is_found(tmp_path, line):
+    package = tmp_path / "batch"
+    for room in ("top", "low"):
+        (package / room).mkdir(parents=True)
+        (package / room / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "top" / "a.py").write_text("def f():\n    pass\n")
+    (package / "low" / "b.py").write_text(line)
+    found = layer_violations(import_graph(package), [["top"], ["low"]])
+    assert len(found) == 1 and found[0].startswith("batch.low.b -> batch.top")
+
+
+def test_a_relative_import_in_batch_fails_lint():
+    """Relative imports are refused outright (ruff TID252), so the graph above is the
+    absolute one the reader sees."""
+    config = (PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"TID"' in config and 'ban-relative-imports = "all"' in config
+
+
 def test_a_circle_is_found_also_through_an_import_inside_a_function(tmp_path):
     package = tmp_path / "batch"
     (package / "sub").mkdir(parents=True)
@@ -166,6 +243,9 @@ if __name__ == "__main__":
     found = cycles(graph)
     for component in found:
         print("import cycle: " + " -> ".join(component), file=sys.stderr)
+    for component in cycles(room_graph(graph)):
+        print("import cycle between rooms: " + " -> ".join(component), file=sys.stderr)
+        found.append(component)
     upward = layer_violations(graph, LAYERS, UPWARD_ALLOWED)
     for line in upward:
         print(f"import against the layers (tests/test_imports.py LAYERS): {line}",

@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from batch import config as config_mod
 from batch.cli.terminal import SafeConsole
+from batch.cluster import hand_to_workers
 from batch.errors import BriefloopError, StoreError
 from batch.outcomes import AWAITING, OUTCOME_ICONS, is_approved
 from batch.run.runner import (
@@ -100,7 +101,7 @@ def cli(ctx: click.Context, config_path: str | None) -> None:
 
 
 def open_batch(ctx: click.Context) -> Batch:
-    return Batch(load_settings(ctx))
+    return Batch(load_settings(ctx), resumer=hand_to_workers)
 
 
 def describe_result(r: BriefResult) -> str:

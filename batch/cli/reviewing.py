@@ -26,6 +26,7 @@ from batch.cli.base import (
 )
 from batch.cli.stories import print_calls, print_story
 from batch.cli.terminal import fitted_table, json_for_terminal
+from batch.cluster import hand_to_workers
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
@@ -347,7 +348,7 @@ def review_serve(ctx: click.Context, host: str, port: int, token: str | None) ->
     where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     out.print(escape(f"review page on {where}" + ("?token=..." if token else "")
                      + " (Ctrl-C stops it)"), highlight=False)
-    serve(settings, host=host, port=port, token=token)
+    serve(settings, host=host, port=port, token=token, resumer=hand_to_workers)
 
 
 @review.command("pull")

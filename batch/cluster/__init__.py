@@ -26,3 +26,18 @@ process that enqueues or answers needs) and `worker` (the tasks a worker runs, i
 lost-task sweep, the sheet sync and the message after a batch). Celery is imported
 only when one of them is.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from batch.run.runner import Batch, BriefResult
+
+
+def hand_to_workers(batch: Batch, thread_id: str, response: Any) -> BriefResult:
+    """The resumer of a batch in a cluster (Batch.run_on): a person's answer is queued
+    for the workers, which run the thread on."""
+    from batch.cluster.queue import enqueue_resume  # Celery: for a cluster only
+
+    return enqueue_resume(batch, thread_id, response)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import gspread
 
+from batch.cluster import hand_to_workers
 from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy, StoreError
 from batch.inputs.sources import check_source
@@ -46,7 +47,8 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
         check_source(str(source))
     try:
         with Batch(settings, models=models, progress=progress, strict=strict,
-                   google_client=google_client) as batch, batch_lock(batch.store, wait):
+                   google_client=google_client, resumer=hand_to_workers) as batch, \
+                batch_lock(batch.store, wait):
             batch.runlog.close_abandoned_batches()
             if not batch.local:  # a cluster: the workers run the briefs
                 return _enqueued(batch, source, rerun, job)
@@ -162,7 +164,7 @@ def pull_reviews(settings: Settings,
                  google_client: Callable[[], gspread.Client] | None = None
                  ) -> list[review_sheet.Pulled]:
     """Act on the answers in the review sheet, then list what waits now."""
-    with Batch(settings, google_client=google_client) as batch:
+    with Batch(settings, google_client=google_client, resumer=hand_to_workers) as batch:
         table = review_table(settings, batch.google)
         if table is None:
             raise BriefloopError("no review sheet: set log.format to xlsx or csv, or "

@@ -241,18 +241,8 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
         sent[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
-        result = _answer(batch, thread_id, sent)
+        result = batch.run_on(thread_id, sent)
     return result
-
-
-def _answer(batch: Batch, thread_id: str, response: Any) -> BriefResult:
-    """The thread runs on with the answer: here, or in a cluster by a worker (the
-    outcome is then "queued")."""
-    if batch.local:
-        return batch.resume(thread_id, response)
-    from batch.cluster.queue import enqueue_resume  # Celery: for a cluster only
-
-    return enqueue_resume(batch, thread_id, response)
 
 
 def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:

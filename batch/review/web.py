@@ -43,7 +43,7 @@ from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
 from batch.review.pages import runs_csv, runs_view, story_view
 from batch.review.render import render_draft, score_chart
-from batch.run.runner import Batch
+from batch.run.runner import Batch, Resumer
 from batch.store.backends import open_runlog
 
 FLASH_COOKIE = "briefloop_flash"
@@ -142,7 +142,8 @@ class LinkSecret:
 def batch_for(request: Request) -> Batch:
     """A Batch over the app's settings and models, for one request to open and close."""
     state = request.app.state
-    return Batch(state.settings, models=state.models, strict=state.strict)
+    return Batch(state.settings, models=state.models, strict=state.strict,
+                 resumer=state.resumer)
 
 
 def page(request: Request, name: str, context: dict[str, Any],
@@ -343,10 +344,11 @@ async def failed(request: Request, exc: Exception) -> Response:
 
 def create_app(settings: Settings, *, token: str | None = None,
                models: dict[str, RoleModel | None] | None = None, strict: bool = False,
-               allowed_hosts: list[str] | None = None) -> Starlette:
+               allowed_hosts: list[str] | None = None,
+               resumer: Resumer | None = None) -> Starlette:
     """The review app. `models` replaces configured models by role (tests), as in Batch;
     `allowed_hosts` limits the Host header (serve() sets it on loopback, against DNS
-    rebinding)."""
+    rebinding); `resumer` hands an answer to a cluster's workers (Batch.run_on)."""
     link_secret = LinkSecret(settings)
     middleware = [Middleware(Guard, token=token, link_secret=link_secret)]
     if allowed_hosts:
@@ -365,13 +367,14 @@ def create_app(settings: Settings, *, token: str | None = None,
     app.state.settings = settings
     app.state.models = models
     app.state.strict = strict
+    app.state.resumer = resumer
     app.state.templates = _templates()
     app.state.link_secret = link_secret
     return app
 
 
 def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765,
-          token: str | None = None) -> None:
+          token: str | None = None, resumer: Resumer | None = None) -> None:
     """Run the review page until interrupted. Anything but loopback needs a token."""
     loopback = is_loopback(host)
     if ":" in host and not token:
@@ -389,5 +392,5 @@ def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765,
         allowed = ["127.0.0.1", "localhost"]
         if host not in allowed:
             allowed.append(host)
-    app = create_app(settings, token=token, allowed_hosts=allowed)
+    app = create_app(settings, token=token, allowed_hosts=allowed, resumer=resumer)
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)

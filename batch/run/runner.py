@@ -97,6 +97,10 @@ class Progress:
     def brief_finished(self, result: BriefResult) -> None: ...
 
 
+# How a person's answer reaches a cluster's workers (batch.cluster.hand_to_workers).
+Resumer = Callable[["Batch", str, Any], "BriefResult"]
+
+
 class Batch:
     """Runs briefs through the graph and records them: a batch of a source, one thread
     moved on (`advance`, `resume`), or looked at (`snapshot`). Everything it works with
@@ -111,16 +115,19 @@ class Batch:
         google_client: Callable[[], gspread.Client] | None = None,
         resources: Resources | None = None,
         local: bool = False,
+        resumer: Resumer | None = None,
     ):
         """`models` replaces configured models by role and `google_client` how the
         Google client is opened (tests); `strict` re-raises bugs instead of recording
         them; `local` runs threads in this process even when a cluster is configured
-        (what a worker does)."""
+        (what a worker does). `resumer` hands a person's answer on in a cluster
+        (`run_on`): it is chosen above this layer, by whoever opens the batch."""
         self.settings = settings
         self.progress = progress or Progress()
         self.strict = strict
         self.resources = resources or Resources(settings, models, google_client)
         self.local = local or not settings.clustered
+        self.resumer = resumer
         self._sync_lock = threading.Lock()
         self._last_sync: dict[str, float] = {}
         self._runs = 0  # batches under way in run(): log.sync_interval applies meanwhile
@@ -170,9 +177,18 @@ class Batch:
 
     def resume(self, thread_id: str, response: Any) -> BriefResult:
         """Answer the thread's interrupt with `response` (an Agent Inbox response, see
-        batch.loop.inbox) and run it on, here. (A cluster's answers go to its workers:
-        batch.review.threads.answer chooses.) The caller holds the thread's lock."""
+        batch.loop.inbox) and run it on, here. The caller holds the thread's lock."""
         return self.advance(thread_id, None, Command(resume=response))
+
+    def run_on(self, thread_id: str, response: Any) -> BriefResult:
+        """Run a waiting thread on with a person's answer: here, or, in a cluster, where
+        the resumer sends it (the workers; the outcome is then "queued")."""
+        if self.local:
+            return self.resume(thread_id, response)
+        if self.resumer is None:
+            raise RuntimeError("a batch of a cluster was opened without a resumer: an "
+                               "answer would run here, beside the workers")
+        return self.resumer(self, thread_id, response)
 
     def read_gsheet(self, key: str, worksheet: str | None) -> list[list[str]]:
         return read_rows(self.google(), key, worksheet)
