@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import typing
 
+import pytest
+
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist, source_checklist
 from batch.judging.checks import Check, CheckContext
@@ -105,8 +107,7 @@ def test_a_check_added_to_the_registry_is_run_scored_and_vouched_for():
     assert [f["code"] for f in after.must_fix] == [f["code"] for f in before.must_fix] + [
         "shouting"]
     assert after.score < before.score
-    assert "shouting" not in {f["code"] for f in after.unvouched((*checks.REGISTRY,
-                                                                  Shouting()))}
+    assert "shouting" not in {f["code"] for f in after.unvouched()}
 
 
 def test_the_score_counts_the_checks_that_ran_and_the_checklist_items():
@@ -119,8 +120,8 @@ def test_the_score_counts_the_checks_that_ran_and_the_checklist_items():
     items = sum(1 for r in checklist if r["kind"] in checks.facts.Requirements.item_kinds
                 | checks.gaps.MissingFacts.item_kinds)
     assert judged.units == items + sum(1 for c in ran if c.scored and not c.item_kinds)
-    assert judged.score == round(100 * (judged.units - len(judged.must_fix))
-                                 / judged.units, 1)
+    assert judged.score == round(100 * (judged.units - checks.failed_units(
+        judged.must_fix, judged.weights)) / judged.units, 1)
     assert checks.judge(CheckContext(draft="")).score == 0.0
 
 
@@ -130,3 +131,51 @@ def test_a_persons_figures_and_names_are_vouched_for_but_not_a_banned_phrase():
     stands = {checks.prefix(f["code"]) for f in checks.judge(ctx).unvouched()}
     assert stands == {"banned"}
     assert checks.vouched_codes() == {"number", "name", "missing-placeholder", "gap-guessed"}
+
+
+def test_each_finding_of_a_check_has_its_own_code():
+    """The repairer keeps a change only when the must-fix codes shrink: two findings
+    under one code would roll back every repair that fixes one of them."""
+    for ctx in contexts():
+        for check in checks.REGISTRY:
+            if check.applies(ctx):
+                codes = [f["code"] for f in check.run(ctx)]
+                assert len(codes) == len(set(codes)), (type(check).__name__, codes)
+
+
+class Loud(Check):
+    """Each sentence with an exclamation mark (one unit, however many)."""
+
+    codes = ("loud",)
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return [Finding(code=f"loud:{n}", message="Calm down.", severity="must_fix")
+                for n, s in enumerate(ctx.draft.split(".")) if "!" in s]
+
+
+def loud_score(draft: str, registry: tuple[Check, ...]) -> tuple[float, int]:
+    judged = checks.judge(CheckContext(draft=draft, sources=(draft,)), registry)
+    return judged.score, judged.units
+
+
+@pytest.mark.parametrize("loud", [1, 2, 5])
+def test_a_check_fails_at_most_its_own_units_however_much_it_finds(loud):
+    registry = (*checks.REGISTRY, Loud(), Shouting())
+    calm, units = loud_score("The dock closes at noon. Trucks use gate B.", registry)
+    draft = " ".join(["Trucks use gate B!."] * loud) + " The dock closes at noon."
+    score, _ = loud_score(draft, registry)
+    assert calm == 100.0 and score == round(100 * (units - 1) / units, 1)
+
+
+def test_an_item_check_fails_one_unit_per_item_and_an_unscored_one_fails_one():
+    weights = {"Requirements": 3, "Contradictions": 0, "Numbers": 1}
+    finding = lambda code: Finding(code=code, message=code, severity="must_fix")  # noqa: E731
+    uncovered = [finding(f"uncovered:R{n}") for n in range(1, 5)]
+    assert checks.failed_units(uncovered[:2], weights) == 2
+    assert checks.failed_units(uncovered, weights) == 3  # four items' findings, three units
+    assert checks.failed_units([finding("contradiction:R1"),
+                                finding("contradiction:R2")], weights) == 1
+    assert checks.failed_units([finding("number:4"), finding("number:5"),
+                                finding("uncovered:R1")], weights) == 2
+    warn = Finding(code="number:6", message="x", severity="warn")
+    assert checks.failed_units([warn], weights) == 0

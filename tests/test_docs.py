@@ -78,3 +78,24 @@ def test_every_configuration_key_is_described():
         return out
 
     assert undescribed(Settings, "") + undescribed(ScheduleJob, "schedule.jobs") == []
+
+
+def generated(path: Path, name: str, want: str, indent: str = "") -> None:
+    """The block between `<!-- {name}: begin -->` and its end in `path` is `want`."""
+    block = re.compile(rf"({indent}<!-- {name}: begin -->\n)(.*?)({indent}<!-- {name}: end -->)",
+                       re.S)
+    text = path.read_text(encoding="utf-8")
+    found = block.search(text)
+    assert found, f"{path.name} has lost its {name} block"
+    if os.environ.get("UPDATE_DOCS") == "1":
+        path.write_text(block.sub(lambda m: m[1] + want + m[3], text), encoding="utf-8")
+        return
+    assert found[2] == want, "run UPDATE_DOCS=1 pytest tests/test_docs.py"
+
+
+def test_the_checks_in_the_readme_and_how_it_works_are_the_registry():
+    from batch.judging.checks import check_reference
+
+    generated(RUN_LOG_DOC.parent.parent / "README.md", "checks",
+              check_reference(brief=True, indent="   "), indent="   ")
+    generated(RUN_LOG_DOC.with_name("how-it-works.md"), "checks", check_reference())

@@ -8,21 +8,26 @@ findings block approval whatever the critic scores; `warn` findings go to
 would_improve. What the code score counts, which findings a person's own edit vouches
 for, and which findings mean there is no text at all are all read off the registry.
 
-To add a check: a `Check` subclass (see `base`) with its codes and `run(ctx)`, in the
-module it belongs to, and one line in `REGISTRY`. Its findings may carry a Repair of
+To add a check: a `Check` subclass (see `base`) with its codes, its docstring (the docs'
+lists are generated from it: `check_reference`) and `run(ctx)`, in the module it belongs
+to, and one line in `REGISTRY` (docs/extending.md). Its findings may carry a Repair of
 an action batch.loop.repairs knows; `tests/test_check_registry.py` holds every check to
 what it declares.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+import textwrap
+from collections import Counter
+from dataclasses import dataclass, field
 
 from batch.judging.checks import code, echo, facts, form, gaps
 from batch.judging.checks.base import Check, CheckContext
 from batch.state import Finding
 
-__all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "code_score", "judge"]
+__all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "check_reference", "code_score",
+           "judge"]
 
 # In the order their findings are listed (and put to the writer). NoText comes first:
 # when it finds something, nothing else runs.
@@ -68,8 +73,15 @@ class Judged:
     """What the checks found in one draft."""
 
     findings: list[Finding]
-    units: int  # of the code score: a unit per check that ran, or per checklist item
+    # of the code score: each check that ran -> its units (one, none, or one per
+    # checklist item of its kinds)
+    weights: dict[str, int]
     verification: str | None = None  # what running the draft's examples showed
+    registry: tuple[Check, ...] = field(default=REGISTRY, repr=False)
+
+    @property
+    def units(self) -> int:
+        return sum(self.weights.values())
 
     @property
     def must_fix(self) -> list[Finding]:
@@ -77,11 +89,11 @@ class Judged:
 
     @property
     def score(self) -> float:
-        return score_of(self.findings, self.units)
+        return score_of(self.findings, self.weights, self.registry)
 
-    def unvouched(self, registry: tuple[Check, ...] = REGISTRY) -> list[Finding]:
+    def unvouched(self) -> list[Finding]:
         """The must_fix findings that stand even when a person wrote the text."""
-        vouched = vouched_codes(registry)
+        vouched = vouched_codes(self.registry)
         return [f for f in self.must_fix if prefix(f["code"]) not in vouched]
 
 
@@ -94,30 +106,78 @@ def judge(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> Judged:
             continue
         found, note = check.verify(ctx)
         if isinstance(check, form.NoText) and found:
-            return Judged(found, 0)
+            return Judged(found, {}, registry=registry)
         findings += found
         if note:
             notes.append(note)
-    return Judged(findings, units_of(ctx, registry), "; ".join(notes) or None)
+    return Judged(findings, weights_of(ctx, registry), "; ".join(notes) or None, registry)
 
 
-def units_of(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> int:
-    """How many units the code score of `ctx`'s draft has: those of every check that
-    runs on it (NoText has none)."""
-    return sum(c.units(ctx) for c in registry if c.applies(ctx))
+def name_of(check: Check) -> str:
+    return type(check).__name__
 
 
-def score_of(findings: list[Finding], units: int) -> float:
-    """0-100: the share of the units the draft passes; every must_fix finding fails
-    one. No text scores nothing."""
+def weights_of(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> dict[str, int]:
+    """Each check that runs on `ctx`'s draft -> its units of the code score (NoText has
+    none)."""
+    return {name_of(c): c.units(ctx) for c in registry if c.applies(ctx)}
+
+
+def failed_units(findings: list[Finding], weights: dict[str, int],
+                 registry: tuple[Check, ...] = REGISTRY) -> int:
+    """The units the must_fix findings fail: each finding one, but a check's findings at
+    most its units, so a check that finds many things (five invented numbers) weighs no
+    more than one that finds one; a check with no units of its own (a contradiction, a
+    copied brief) still fails one."""
+    owner = {code: name_of(c) for c in registry for code in c.codes}
+    per_check = Counter(owner.get(prefix(f["code"]), prefix(f["code"]))
+                        for f in findings if f["severity"] == "must_fix")
+    return sum(min(n, max(weights.get(name, 0), 1)) for name, n in per_check.items())
+
+
+def score_of(findings: list[Finding], weights: dict[str, int],
+             registry: tuple[Check, ...] = REGISTRY) -> float:
+    """0-100: the share of the units the draft passes (failed_units). No text scores
+    nothing."""
     if any(f["code"] in NO_TEXT for f in findings):
         return 0.0
-    units = max(units, 1)
-    failed = sum(1 for f in findings if f["severity"] == "must_fix")
+    units = max(sum(weights.values()), 1)
+    failed = failed_units(findings, weights, registry)
     return round(100.0 * max(0, units - failed) / units, 1)
 
 
 def code_score(findings: list[Finding], ctx: CheckContext,
                registry: tuple[Check, ...] = REGISTRY) -> float:
     """The code score of `findings`, found by the checks on `ctx`'s draft."""
-    return score_of(findings, units_of(ctx, registry))
+    return score_of(findings, weights_of(ctx, registry), registry)
+
+
+def _doc_of(check: Check) -> str:
+    return " ".join((type(check).__doc__ or "").split())
+
+
+def _weight_words(check: Check) -> str:
+    if check.item_kinds:
+        return "a unit per checklist item (" + ", ".join(sorted(check.item_kinds)) + ")"
+    return "one unit" if check.scored else "no unit of its own"
+
+
+def check_reference(registry: tuple[Check, ...] = REGISTRY, brief: bool = False,
+                    indent: str = "") -> str:
+    """The checks in words, in the registry's order, from their docstrings: what
+    docs/how-it-works.md lists (`brief`: the first sentence of each, for the README)."""
+    out = []
+    for check in registry:
+        doc = _doc_of(check)
+        if brief:  # what it finds, without the how: up to the first ": " or full stop
+            first = re.match(r"(.+?)(?:[.!?](?:\s|$)|: )", doc)
+            line = f"- {first[1] if first else doc}"
+        else:
+            codes = ", ".join(f"`{c}`" for c in check.codes) or "no findings of its own"
+            repairs = ", ".join(sorted(check.repairs)) or "none"
+            line = (f"- **{type(check).__name__}** ({codes}; {_weight_words(check)}; "
+                    f"repairs: {repairs}): {doc}")
+        out.append(textwrap.fill(line, width=88, initial_indent=indent,
+                                 subsequent_indent=indent + "  ", break_on_hyphens=False,
+                                 break_long_words=False))
+    return "\n".join(out) + "\n"

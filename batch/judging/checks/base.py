@@ -56,7 +56,9 @@ class Check:
     # the prefixes of its findings' codes (the part before ":"), unique in the registry
     codes: ClassVar[tuple[str, ...]] = ()
     # one unit of the code score when it runs on a text; per-checklist-item checks say
-    # which kinds of item are units instead (`item_kinds`)
+    # which kinds of item are units instead (`item_kinds`). Its findings fail at most its
+    # units (one, if it has none), so give each finding its own code: the repairer keeps
+    # a change only when the must-fix codes shrink
     scored: ClassVar[bool] = True
     item_kinds: ClassVar[frozenset[str]] = frozenset()
     # the codes a person's own edit of the text vouches for: a person is a source, and

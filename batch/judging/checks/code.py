@@ -13,7 +13,11 @@ from batch.state import Finding
 
 
 class ApiDocs(Check):
-    """Every name and signature the docs present is the code's own."""
+    """Every name and signature the docs present is the code's own: a documented
+    function, method or class that the file does not define, or a shown signature whose
+    parameters, order or defaults differ from the real one (the message gives the real
+    one), is a must-fix. The documented file's own name (`# savings.py`) is the source
+    itself, not an invented name."""
 
     codes = ("api-invented", "api-signature", "api-parameter")
 
@@ -25,7 +29,9 @@ class ApiDocs(Check):
 
 
 class Bleed(Check):
-    """A name's docs that speak of what only another name of the file does."""
+    """A name's docs that speak of what only another name of the file does: a word of
+    the other's identifier ("unique" of `unique_slug` in the docs of `slugify`) that
+    nothing of its own code, docstring or callees has."""
 
     codes = ("api-bleed",)
     repairs = frozenset({"rewrite"})

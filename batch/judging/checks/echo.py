@@ -258,7 +258,9 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
 
 class Echo(Check):
     """Text of the instructions or the critique in the draft, or the brief's orders
-    copied as text."""
+    copied as text: a run of six words, a whole sentence or a label of the prompts, the
+    house rules, the rubric or the last critique; talk about "the draft"; an order to a
+    writer ("Write API docs for..."); the brief's own instructions copied as text."""
 
     codes = ("echo",)
     repairs = frozenset({"drop", "rewrite", "replace"})

@@ -249,8 +249,9 @@ def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
 
 
 class Numbers(Check):
-    """A number no source gives: an invented figure. The rubric's `number_check` says
-    how much it weighs (must_fix, a warning, or not checked)."""
+    """A number no source gives: an invented figure. A time of day gives no count
+    ("10:00" is not the 10 of "10 years"). The rubric's `number_check` says how much it
+    weighs (must_fix, a warning, or not checked)."""
 
     codes = ("number",)
     vouched = frozenset({"number"})
@@ -265,7 +266,23 @@ class Numbers(Check):
 
 class Requirements(Check):
     """Every fact, ask, gap to tell, signature and public name of the brief is in the
-    text; one unit of the score per such item of the checklist."""
+    text; one unit of the score per such item of the checklist. An item is said with its
+    content together: each of its clauses in one sentence or two adjacent ones, with every
+    number the clause holds and at least half of its key terms (content words, lightly
+    stemmed), its negation kept ("not refunded" is not covered by a "refund" elsewhere),
+    half at least of the words that set it apart from the brief's other items (a sentence
+    made of "new starter", "buddy", "week" says "Every new starter gets a buddy for 6
+    weeks", not "Buddies meet their new starter once a week"), every model or part code as
+    written ("CR2032"), the verb of what a reader can or may do ("can cancel for a full
+    refund" is not "we will give a full refund"), and a figure said in a clause that names
+    what it is about, or points back to it ("it"), beyond the figure's unit and a light
+    verb. So a paraphrase passes, and a dropped fact, or one whose words are scattered over
+    the text, does not; for docs, every public name. An instruction to the writer ("Use
+    only these facts:", "Write ...") is never an item, but what it says of the world is
+    (the topic or the readers when they hold a figure or a name, what an invitation is to,
+    what it relays); an order to the readers that the brief relays ("Say hello at the
+    coffee point at 10:00") is an item, and carrying it out in the text's own words is not
+    copying it."""
 
     codes = ("uncovered",)
     item_kinds = req.COVERED_KINDS
@@ -276,8 +293,13 @@ class Requirements(Check):
 
 
 class Contradictions(Check):
-    """A sentence that says an item of the checklist the other way round. Its failures
-    count against the score; the items it reads are units of Requirements already."""
+    """A sentence that says an item of the checklist the other way round: on a
+    requirement's subject, with a negation that denies what the brief states (the word it
+    governs is the brief's: "is not replicated"), or without a negation the brief has, or
+    with a word's opposite (after/before, open/closed, up/down, fast/slow...). A negation
+    that states a consequence ("losing a node does not lose a confirmed message") or a
+    condition ("not confirmed until two nodes have it") denies nothing. Its failures count
+    against the score; the items it reads are units of Requirements already."""
 
     codes = ("contradiction",)
     scored = False
@@ -288,7 +310,9 @@ class Contradictions(Check):
 
 
 class Names(Check):
-    """A name no source gives: an invented person, firm, place or day."""
+    """A name no source gives (brief, title, source file, a person's answer):
+    capitalised words inside sentences, acronyms and names with digits; an invented
+    person, firm, place or weekday."""
 
     codes = ("name",)
     vouched = frozenset({"name"})

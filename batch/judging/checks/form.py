@@ -216,7 +216,7 @@ class Html(Check):
 
 
 class Length(Check):
-    """Within the brief's word limits."""
+    """Within the brief's word limits (`min_words`, `max_words`)."""
 
     codes = ("too-long", "too-short")
     repairs = frozenset({"shorten", "lengthen"})
@@ -237,7 +237,9 @@ class Banned(Check):
 
 
 class EmptySections(Check):
-    """A heading or a part of a section ("Parameters:", "Example:") left empty."""
+    """A heading, or a `Parameters:` / `Example:` part, with nothing under it, and (API
+    docs) a parameter list that leaves out one of the real parameters: what a cut or a
+    repair must never leave behind."""
 
     codes = ("empty-section",)
 

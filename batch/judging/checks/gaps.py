@@ -165,7 +165,10 @@ def check_given_as_gap(draft: str, brief: str, unknown: Iterable[str] = ()) -> l
 
 class Placeholders(Check):
     """Every placeholder of the text is listed in needs_from_human, and every entry there
-    is a placeholder the text contains."""
+    is a placeholder the text contains. A placeholder the writer put in the text but did
+    not list is listed by code as it comes back, with a question drawn from it, so the
+    person is still asked for it; an entry whose placeholder is not in the text is a
+    must-fix."""
 
     codes = ("need-malformed", "placeholder-unlisted", "need-missing")
 
@@ -174,7 +177,9 @@ class Placeholders(Check):
 
 
 class PlaceholderForms(Check):
-    """A gap written some other way ("[TBD]", "XX") than a placeholder."""
+    """A gap written some other way than a placeholder. `[TBD]`, `XX` or `[Figure
+    Needed: x]` is refused, so every gap reaches a person the one way: as a placeholder
+    listed in needs_from_human."""
 
     codes = ("placeholder-form",)
     repairs = frozenset({"rewrite"})
@@ -199,7 +204,11 @@ class GivenAsGap(Check):
 
 class MissingFacts(Check):
     """A fact the brief says is not known is a placeholder, never a guess; one unit of
-    the score per such fact."""
+    the score per such fact. Telling the readers it is still to come beside the placeholder
+    ("finance will confirm it on Monday") is honest; telling them instead of the
+    placeholder, or saying anything more of it (a guess beside the placeholder), is a
+    must-fix, unless the brief asks for the telling ("Say that the date will be
+    announced")."""
 
     codes = ("missing-placeholder", "gap-told", "gap-guessed")
     item_kinds = frozenset({"missing"})
