@@ -67,7 +67,7 @@ def judged(settings: config_mod.Settings) -> dict[str, Any]:
     for case in cases:
         state = judge_state(settings, case)
         started = time.perf_counter()
-        update = checking.judge_state(state)
+        update = checking.findings_update(state)
         seconds.append(time.perf_counter() - started)
         must = sorted({f["code"] for f in update["findings"] if f["severity"] == "must_fix"})
         rows.append({"name": case["name"], "expect": case["expect"], "defect": case["defect"],

@@ -151,7 +151,7 @@ def run(config: str | None, models: list[str], limit: int | None,
     for case in cases:
         state = judge_state(base, case)
         started = time.perf_counter()
-        state["findings"] = checking.judge_state(state)["findings"]
+        state["findings"] = checking.findings_update(state)["findings"]
         case["check_seconds"] = time.perf_counter() - started
         states.append(state)
     code_rows = [{"name": c["name"], "expect": c["expect"], "defect": c["defect"],

@@ -32,7 +32,7 @@ from batch import config as config_mod
 from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
 from batch.judging.checklist import COVERED_KINDS
-from batch.loop.checking import checklist_of, judge_state
+from batch.loop.checking import checklist_of, findings_update
 from batch.loop.verdict import rank
 from batch.models import llamacpp
 from batch.outcomes import is_approved
@@ -58,7 +58,7 @@ def measure(settings: config_mod.Settings, brief: Brief, text: str,
     """What the code checks find in one text of one brief."""
     state, _ = start_state(settings, brief)
     state.update(draft=text, needs_from_human=needs)
-    findings = judge_state(state)["findings"]
+    findings = findings_update(state)["findings"]
     must = [f["code"] for f in findings if f["severity"] == "must_fix"]
     required = [r for r in checklist_of(state) if r["kind"] in COVERED_KINDS | {"missing"}]
 

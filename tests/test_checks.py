@@ -4,7 +4,7 @@ from batch.draft_cleanup import html_to_markdown, strip_chatter
 from batch.judging import feedback
 from batch.judging.checklist import build_checklist
 from batch.judging.checks import facts, form, gaps
-from batch.judging.text import is_degenerate, numbers_in, word_count
+from batch.judging.wording import is_degenerate, numbers_in, word_count
 
 from conftest import run_checks
 

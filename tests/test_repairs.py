@@ -10,7 +10,7 @@ import pytest
 
 from batch import placeholders as ph
 from batch.judging.checklist import build_checklist
-from batch.judging.text import word_count
+from batch.judging.wording import word_count
 from batch.loop import repairs
 
 from conftest import run_checks

@@ -5,9 +5,11 @@ only its migration step is written apart, and the migrations test finds it missi
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -168,3 +170,24 @@ def test_a_column_declared_once_is_in_the_table_the_docs_the_sheets_and_its_kind
     assert out["without_step"] == ["cost", "lease", "reviewed_at", "tags"]
     assert out["stored"] == [2.5, ["x"], "2024-05-01T10:00:00+00:00", None]
 
+
+
+def runlog_writes(package: Path) -> list[str]:
+    """Every `<...>.runlog.upsert(...)` / `runlog.upsert(...)` call in `package`."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "upsert":
+                owner = node.func.value
+                name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+                if name in ("runlog", "_runlog"):
+                    found.append(f"{path.relative_to(package.parent)}:{node.lineno}")
+    return found
+
+
+def test_one_module_writes_run_log_rows():
+    """batch.run.recorder is the one writer: each way a run moves is a method there."""
+    package = Path(__file__).resolve().parent.parent / "batch"
+    writers = {w.split(":")[0] for w in runlog_writes(package)}
+    assert writers == {"batch/run/recorder.py"}, runlog_writes(package)

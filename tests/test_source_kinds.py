@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from batch.inputs.briefs import load_brief_file
-from batch.loop.checking import checklist_of, context_of, judge_state
+from batch.loop.checking import checklist_of, context_of, findings_update
 from batch.loop.nodes import _python_source
 from batch.run.starting import start_state
 from batch.source_files import is_python, is_source, suffix_of
@@ -42,7 +42,7 @@ def _judged(project, name: str, source: str) -> tuple[dict, list[str]]:
     brief = load_brief_file(path, 1_000_000)
     state, _ = start_state(make_settings(project), brief)
     state.update(draft=DOC, needs_from_human=[])
-    codes = sorted(f["code"] for f in judge_state(state)["findings"]
+    codes = sorted(f["code"] for f in findings_update(state)["findings"]
                    if f["severity"] == "must_fix")
     return state, codes
 

@@ -84,7 +84,7 @@ def _message(name: str, args: list[Any], task_id: str) -> str:
     return json.dumps({"name": name, "args": args, "task_id": task_id})
 
 
-def payload(brief: Brief, thread_id: str, state: dict[str, Any], batch_id: int) -> dict:
+def brief_task_args(brief: Brief, thread_id: str, state: dict[str, Any], batch_id: int) -> dict:
     return {"thread_id": thread_id, "batch_id": batch_id,
             "brief": dataclasses.asdict(brief), "state": state}
 
@@ -147,7 +147,7 @@ def _enqueue_one(batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBri
         return BriefResult(item.id, thread_id, "skipped", existing)
     if existing and existing["status"] == AWAITING:
         return BriefResult(item.id, thread_id, "waiting", existing)
-    args = [payload(item, thread_id, state, batch_id)]
+    args = [brief_task_args(item, thread_id, state, batch_id)]
     if not ledger.claim(thread_id, batch_id, "brief", thread_id,
                         _message(RUN_BRIEF, args, thread_id)):
         return BriefResult(item.id, thread_id, "in_queue", existing)

@@ -2,8 +2,8 @@
 API docs the signatures and the examples run against the real module in a sandbox.
 
     checklist.py      the brief as a checklist: facts, asks, missing facts, public API
-    wording.py        how code reads a sentence: words, numbers, stems, negations
-    text.py           what code measures of a text: numbers, words, runs of words
+    wording.py        how code reads a sentence (words, numbers, stems, negations) and
+                      what it measures of a text (word count, runs of words, near copies)
     checks/           the code checks as a registry (one Check object each) and the
                       code's score; checks/base.py is what a check is and is given
     feedback.py       the critic model's points made fit to pass on

@@ -729,20 +729,6 @@ def signed_by(draft: str, who: str) -> bool:
     return any(want in " ".join(ln.lower().split()) for ln in lines[-2:])
 
 
-def best_sentence(req: Requirement, draft_sentences: list[str]) -> tuple[str, float]:
-    """The draft sentence that says most of the requirement, and the share it says."""
-    terms = set(req["terms"])
-    if not terms:
-        return "", 0.0
-    best, share = "", 0.0
-    for s in draft_sentences:
-        got = len(terms & stems_of(s)) / len(terms)
-        if got > share:
-            best, share = s, got
-    return best, share
-
-
-
 def tells_gap(draft: str, subject: str) -> bool:
     """The draft tells its readers that `subject` is not known (instead of a placeholder)."""
     want = set(content_terms(subject))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from batch.judging.text import is_degenerate, is_echo
+from batch.judging.wording import is_degenerate, is_echo
 
 GENERIC_FEEDBACK = "Re-read the brief and the rubric, and fix the weakest part of the text."
 

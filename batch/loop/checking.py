@@ -1,5 +1,5 @@
 """The code checks of the loop's state: what they are given (`context_of`), the state
-update they make (`judge_state`), and the one validator of a person's own version of
+update they make (`findings_update`), and the one validator of a person's own version of
 the text (`edit_problems`), used by the review node and by `review.answer` alike."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
     )
 
 
-def judge_state(state: LoopState) -> dict[str, Any]:
+def findings_update(state: LoopState) -> dict[str, Any]:
     """The code checks' findings on the state's draft (and what running its examples
     verified): the state update they make."""
     judged = checks.judge(context_of(state))

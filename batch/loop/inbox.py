@@ -1,7 +1,7 @@
 """The Agent Inbox protocol: the interrupt payload a waiting thread shows, the response
 a person's decision becomes, and the response decoded back into a decision.
 
-A thread waiting for a person is paused in `interrupt(payload(state))` (batch.loop.nodes).
+A thread waiting for a person is paused in `interrupt(interrupt_payload(state))` (batch.loop.nodes).
 The payload has the shape of LangChain's Agent Inbox `HumanInterrupt`: an
 `action_request` (action `review_draft`, args: the draft, what is needed, the
 deviations and suggestions, the score), a `config` of allowed responses, and a Markdown
@@ -48,7 +48,7 @@ def shown(state: LoopState) -> dict[str, Any]:
             "score": state.get("score"), "stopped": ending}
 
 
-def payload(state: LoopState) -> dict[str, Any]:
+def interrupt_payload(state: LoopState) -> dict[str, Any]:
     """An interrupt payload in the shape LangChain's Agent Inbox understands."""
     brief = state["brief"]
     text = shown(state)

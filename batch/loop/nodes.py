@@ -30,7 +30,7 @@ from batch.draft_cleanup import (
 from batch.errors import BatchTimeUp, ModelOutputInvalid, OutOfBudget
 from batch.judging import doc_examples
 from batch.judging.checks.facts import check_requirements
-from batch.judging.text import numbers_in, word_count, word_grams
+from batch.judging.wording import numbers_in, word_count, word_grams
 from batch.loop import docwriter, inbox, repairs
 from batch.loop.answers import (
     DocAnswer,
@@ -42,7 +42,7 @@ from batch.loop.answers import (
 from batch.loop.checking import (
     checklist_of,
     findings_of,
-    judge_state,
+    findings_update,
     rubric_of,
 )
 from batch.loop.decisions import apply_review_response
@@ -362,7 +362,7 @@ class Nodes:
         critic said."""
         started = time.perf_counter()
         with doc_examples.timed() as examples:
-            checked = judge_state(state)
+            checked = findings_update(state)
         checking = time.perf_counter() - started
         judged: LoopState = {**state, **checked}
         rubric = rubric_of(judged)
@@ -393,7 +393,7 @@ class Nodes:
     def review(self, state: LoopState) -> dict[str, Any]:
         # Nothing with side effects may come before interrupt(): this node re-runs from
         # its first line when the thread is resumed.
-        payload = inbox.payload(state)
+        payload = inbox.interrupt_payload(state)
         response = interrupt(payload)
         return apply_review_response(state, response)
 

@@ -27,7 +27,7 @@ from batch import placeholders as ph
 from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.checks.facts import names_in
-from batch.judging.text import word_count
+from batch.judging.wording import word_count
 from batch.prompts import fragment
 from batch.state import Finding, Repair
 
@@ -76,7 +76,7 @@ class Attempt:
 
 
 @dataclass
-class Outcome:
+class Repaired:
     draft: str
     needs: Needs
     findings: list[Finding]
@@ -336,11 +336,11 @@ class Repairer:
             self._calls += 1
             self._seconds += time.perf_counter() - started
 
-    def run(self, draft: str, needs: Needs, findings: list[Finding]) -> Outcome:
+    def run(self, draft: str, needs: Needs, findings: list[Finding]) -> Repaired:
         """Every must_fix finding with a repair tried once, each on the draft as the
         repairs before it left it: what the text says first, in the checks' order, and
         its length last (a fact stated after the cut would make it too long again)."""
-        state = Outcome(draft, needs_for(draft, needs), findings, [])
+        state = Repaired(draft, needs_for(draft, needs), findings, [])
         tried: set[str] = set()
         while len(tried) < self.max_tasks:
             todo = [f for f in state.findings if f["severity"] == "must_fix"
@@ -352,7 +352,7 @@ class Repairer:
             self._repair(state, finding)
         return state
 
-    def _repair(self, state: Outcome, finding: Finding) -> None:
+    def _repair(self, state: Repaired, finding: Finding) -> None:
         repair: Repair = finding["repair"]
         action = repair["action"]
         by = "code"
@@ -384,7 +384,7 @@ class Repairer:
     def _spent_since(self, calls: int, seconds: float) -> tuple[int, float]:
         return self._calls - calls, round(self._seconds - seconds, 3)
 
-    def _room_made(self, candidate: str, needs: Needs, state: Outcome,
+    def _room_made(self, candidate: str, needs: Needs, state: Repaired,
                    after: list[Finding]) -> tuple[str, list[Finding]]:
         too_long = next((f for f in after if f["code"] == "too-long"), None)
         if too_long is None or "too-long" in must_fix(state.findings) or \

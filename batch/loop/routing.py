@@ -16,7 +16,7 @@ from batch.state import Finding, LoopState
 Next = Literal["writer", "review", "finish"]
 
 
-class Decision(NamedTuple):
+class Route(NamedTuple):
     next: Next
     reason: StopReason | None  # the stop reason when next == "finish"
 
@@ -32,7 +32,7 @@ def stalled(score_history: list[float], must_fix_history: list[list[str]], round
     return all(s == tail[0] for s in tail)
 
 
-def decide(state: LoopState) -> Decision:
+def decide(state: LoopState) -> Route:
     """Where to go after the critic. `limits.review` says which endings a person sees:
     never; when_needed (an approved text with placeholders to fill); unfinished (that,
     and every text the machine could not approve: max rounds, no progress); always
@@ -42,13 +42,13 @@ def decide(state: LoopState) -> Decision:
     if state.get("meets_bar"):
         wants_review = mode == "always" or (
             mode in ("when_needed", "unfinished") and bool(state.get("needs_from_human")))
-        return Decision("review", None) if wants_review else Decision("finish", "approved")
+        return Route("review", None) if wants_review else Route("finish", "approved")
     ending = machine_ending(state)
     if ending is None:
-        return Decision("writer", None)
+        return Route("writer", None)
     if mode in ("unfinished", "always"):
-        return Decision("review", None)  # a person sees the best draft and why it stopped
-    return Decision("finish", ending)
+        return Route("review", None)  # a person sees the best draft and why it stopped
+    return Route("finish", ending)
 
 
 def model_seconds(state: LoopState) -> float:

@@ -70,9 +70,7 @@ def retry(batch: Batch, thread_id: str) -> BriefResult:
                 f"nothing to retry from; fix the brief and run its file or folder again")
         brief = brief_of(values, record)
     new_id, state = batch.prepare(brief, rerun=True)
-    # linked before it runs: an attempt that crashes is still known as the retry it was
-    batch.runlog.upsert(new_id, brief_id=brief.id, title=brief.title, source=brief.origin,
-                        status="running", retry_of=thread_id)
+    batch.records.retry_started(new_id, brief, retry_of=thread_id)
     return batch.process(brief, prepared=(new_id, state))
 
 

@@ -51,7 +51,7 @@ class Round:
 
 
 @dataclass
-class Decision:
+class Decided:
     kind: str  # approve, reject, revise; invalid: an answer that was not taken
     by: str
     at: str
@@ -66,7 +66,7 @@ class Story:
     status: str  # the run log's: running, awaiting_human, finished, failed
     stop_reason: str | None
     rounds: list[Round]
-    decisions: list[Decision]
+    decisions: list[Decided]
     record: dict[str, Any]  # the run-log row
     pruned: bool = False  # earlier rounds' checkpoints are gone (briefloop gc)
     # every model call, in order (the run log's model_calls; batch.models.journal)
@@ -232,11 +232,11 @@ def repair_step(a: dict[str, Any]) -> str:
             f"this problem is still found)")
 
 
-def _decision(d: dict[str, Any]) -> Decision:
+def _decision(d: dict[str, Any]) -> Decided:
     kind = d.get("type", "")
     # an answer not taken: why not; else as the run log words it
     note = d.get("problem", "") if kind == "invalid" else decision_note(d) or ""
-    return Decision(kind, str(d.get("by") or ""), str(d.get("at") or ""), str(note))
+    return Decided(kind, str(d.get("by") or ""), str(d.get("at") or ""), str(note))
 
 
 def story(batch: Batch, thread_id: str) -> Story | None:
@@ -247,7 +247,7 @@ def story(batch: Batch, thread_id: str) -> Story | None:
         return None
     snapshots.reverse()  # oldest first
     rounds: list[Round] = []
-    decisions: list[Decision] = []
+    decisions: list[Decided] = []
     judged = 0
     last_decision: dict[str, Any] | None = None
     for snap in snapshots:

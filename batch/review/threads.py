@@ -259,5 +259,5 @@ def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
             raise BriefloopError(f"thread {thread_id} has finished ({reason})")
         step = snapshot.next or tuple(f"the writes of {t.name}" for t in snapshot.tasks)
         where = f"round {snapshot.values.get('round', 0)}, before {', '.join(step)}"
-        batch.runlog.upsert(thread_id, status="running")
+        batch.records.resumed(thread_id)
         return where, batch.advance(thread_id, None, None)

@@ -26,12 +26,11 @@ from batch.errors import BatchTimeUp, BriefloopError, LockBusy, StoreError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
-from batch.loop.routing import final_reason
 from batch.models import ModelSet, RoleModel
 from batch.models.budget import batch_ends_at
 from batch.models.journal import CallRecord, journal_to
-from batch.outcomes import AWAITING, Outcome, status_for
-from batch.run.records import record_fields, time_split
+from batch.outcomes import AWAITING, Outcome
+from batch.run.recorder import RunRecorder
 from batch.run.resources import Resources
 from batch.run.signals import STOP
 from batch.run.starting import bad_thread_id, start_state, thread_id_for
@@ -41,7 +40,7 @@ from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
 from batch.source_files import is_python
 from batch.state import LoopState
 from batch.store.backends import Store, open_runlog
-from batch.store.runlog import RunLog, now, store_failure
+from batch.store.runlog import RunLog, store_failure
 
 
 @dataclass
@@ -140,6 +139,11 @@ class Batch:
     @property
     def runlog(self) -> RunLog:
         return self.resources.runlog
+
+    @property
+    def records(self) -> RunRecorder:
+        """The one writer of its run-log rows."""
+        return RunRecorder(self.runlog, self.batch_id)
 
     @property
     def graph(self):
@@ -276,9 +280,7 @@ class Batch:
         return result
 
     def record_bad(self, brief_id: str, origin: str, reason: str, thread_id: str) -> BriefResult:
-        record = self.runlog.upsert(
-            thread_id, brief_id=brief_id, source=origin, status="failed", stop_reason="error",
-            error=reason, ended_at=now())
+        record = self.records.unreadable(thread_id, brief_id, origin, reason)
         self.sync(force=False)
         return BriefResult(brief_id, thread_id, "error", record, error=reason)
 
@@ -315,17 +317,15 @@ class Batch:
         if snapshot.values.get("stop_reason") and not has_work(snapshot):
             # Finished in the checkpointer but the run log missed it (a crash between the
             # two): record it, call no model.
-            record = self._record_state(thread_id, brief, snapshot.values, 0.0)
+            record = self._settled(thread_id, brief, snapshot.values, 0.0)
             return BriefResult(brief.id, thread_id, "skipped", record)
         if snapshot.interrupts:
             if existing and existing["status"] == AWAITING:
                 return BriefResult(brief.id, thread_id, "waiting", existing)
-            record = self._record_state(thread_id, brief, snapshot.values, 0.0, waiting=True)
+            record = self._settled(thread_id, brief, snapshot.values, 0.0, waiting=True)
             return BriefResult(brief.id, thread_id, "waiting", record)
         labels = self.models.labels()
-        running = self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title,
-                                     source=brief.origin, status="running", stop_reason=None,
-                                     error=None, models=labels)
+        running = self.records.started(thread_id, brief, labels)
         # Resume where it stopped; a thread that never got past its start (the disk
         # filled, or the process died, as it began) starts again from the brief.
         resume = has_work(snapshot) and snapshot.next != ("__start__",) and \
@@ -376,20 +376,16 @@ class Batch:
         made = len(values.get("calls", [])) - len(before)
         brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
         if stopped:
-            record = self.runlog.upsert(
-                thread_id, status="stopped", stop_reason=None, error=stopped, ended_at=None,
-                **self._accumulate(thread_id, values, seconds, row))
+            record = self.records.part_way(thread_id, values, seconds, row, stopped)
             self.sync(force=False)
             return BriefResult(brief_id, thread_id, "stopped", record, made, seconds, stopped)
         if error:
-            record = self.runlog.upsert(
-                thread_id, status="failed", stop_reason="error", error=error, ended_at=now(),
-                **self._accumulate(thread_id, values, seconds, row))
+            record = self.records.failed(thread_id, values, seconds, row, error)
             self.sync(force=False)
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
-        record = self._record_state(thread_id, brief, values, seconds, waiting=waiting,
-                                    previous=row)
+        record = self._settled(thread_id, brief, values, seconds, waiting=waiting,
+                               previous=row)
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]
         return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
 
@@ -413,41 +409,11 @@ class Batch:
 
         return sink
 
-    def _accumulate(self, thread_id: str, values: LoopState, seconds: float,
-                    previous: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The run-log fields of `values`, its seconds added to the run's, and the batch
-        it ran in (however it ended: a failed run is one of its batch's runs too);
-        `previous`: the run's row if the caller has it at hand."""
-        fields = record_fields(values) if values else {}
-        # Every call made, as journaled: a failed node's and a retried one's included,
-        # which the state (written only by nodes that succeeded) leaves out.
-        journaled, by_step = self.runlog.call_totals(thread_id)
-        # (a thread begun before calls were journaled has more in its state)
-        if journaled and journaled["model_calls"] >= fields.get("model_calls", 0):
-            fields.update(journaled)
-        fields["time_split"] = time_split(by_step,
-                                          (values or {}).get("check_seconds", []),
-                                          (values or {}).get("example_seconds", []))
-        if previous is None:
-            previous = self.runlog.by_thread(thread_id)
-        fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)
-        if self.batch_id is not None:
-            fields["batch_id"] = self.batch_id
-        return fields
-
-    def _record_state(self, thread_id: str, brief: Brief | None, values: LoopState,
-                      seconds: float, waiting: bool = False,
-                      previous: dict[str, Any] | None = None) -> dict[str, Any]:
-        fields = self._accumulate(thread_id, values, seconds, previous)
-        if brief is not None:
-            fields.update(brief_id=brief.id, title=brief.title, source=brief.origin)
-        if waiting:
-            fields.update(status=AWAITING, stop_reason=AWAITING, ended_at=None)
-        else:
-            reason = final_reason(values)
-            fields.update(status=status_for(reason), stop_reason=reason, ended_at=now())
-        fields.setdefault("models", self.models.labels())
-        record = self.runlog.upsert(thread_id, error=values.get("writer_error"), **fields)
+    def _settled(self, thread_id: str, brief: Brief | None, values: LoopState,
+                 seconds: float, waiting: bool = False,
+                 previous: dict[str, Any] | None = None) -> dict[str, Any]:
+        record = self.records.settled(thread_id, brief, values, seconds, self.models.labels(),
+                                      waiting=waiting, previous=previous)
         self.sync(force=False)
         return record
 

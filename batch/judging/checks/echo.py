@@ -13,7 +13,7 @@ from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.checklist import Requirement, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
-from batch.judging.text import WORD, grams, sentences_where, words
+from batch.judging.wording import WORD, grams, sentences_where, words
 from batch.state import Finding, Repair
 
 ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence

@@ -12,7 +12,7 @@ from batch.judging import checklist as req
 from batch.judging import wording
 from batch.judging.checklist import Requirement
 from batch.judging.checks.base import Check, CheckContext, rewrite
-from batch.judging.text import numbers_in, sentences_where
+from batch.judging.wording import numbers_in, sentences_where
 from batch.state import Finding, Repair
 
 # a time of day: "10:00", "9.30", "10 am", "6pm", "10 o'clock"

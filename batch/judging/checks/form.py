@@ -9,8 +9,7 @@ from collections.abc import Iterable
 from batch.draft_cleanup import CODE
 from batch.judging import wording
 from batch.judging.checks.base import Check, CheckContext, rewrite
-from batch.judging.text import grams, is_degenerate, is_echo, sentences_where, word_count
-from batch.judging.wording import WORD
+from batch.judging.wording import WORD, grams, is_degenerate, is_echo, sentences_where, word_count
 from batch.state import Finding, Repair
 
 

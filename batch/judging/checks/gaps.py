@@ -11,7 +11,7 @@ from batch.judging import checklist as req
 from batch.judging import wording
 from batch.judging.checklist import Requirement
 from batch.judging.checks.base import Check, CheckContext, rewrite
-from batch.judging.text import sentences_where
+from batch.judging.wording import sentences_where
 from batch.state import Finding, Repair
 
 
