@@ -25,13 +25,13 @@ $(VENV)/.installed: pyproject.toml
 demo: setup
 	$(BIN)/briefloop run examples/briefs
 
-test: setup
-	$(BIN)/ruff check batch tests bench
-	$(BIN)/python tests/test_imports.py
+test: lint
 	$(BIN)/python -m pytest
 
+# ruff's lint and format, and the layer contract (tests/test_imports.py)
 lint: setup
 	$(BIN)/ruff check batch tests bench
+	$(BIN)/ruff format --check batch tests bench
 	$(BIN)/python tests/test_imports.py
 
 bench: setup

@@ -19,18 +19,28 @@ _PREAMBLE = re.compile(
     re.IGNORECASE,
 )
 _META_PREFIXES = (
-    "i hope this", "hope this helps", "this concludes the", "thank you for your attention",
-    "let me know if you'd like", "let me know if you would like",
-    "let me know if you want", "feel free to ask", "feel free to let me know",
-    "no formatting errors", "no contradictions were",
+    "i hope this",
+    "hope this helps",
+    "this concludes the",
+    "thank you for your attention",
+    "let me know if you'd like",
+    "let me know if you would like",
+    "let me know if you want",
+    "feel free to ask",
+    "feel free to let me know",
+    "no formatting errors",
+    "no contradictions were",
 )
 _META_KEYWORDS = ("errors or contradictions", "contradictions were found", "errors were found")
 _FENCE = re.compile(r"\A```(?:markdown|md)?[ \t]*\n(.*?)\n```[ \t]*\Z", re.DOTALL)
 # Letter furniture the house style has no use for: "Dear team," on the first line, and
 # a sign-off ("Best regards,") with whatever signature follows it in the last lines.
 _GREETING = re.compile(r"^(?:dear|hi|hello|hey|greetings)\b[^.!?\n]{0,60},?$", re.IGNORECASE)
-_SIGN_OFF = re.compile(r"^(?:best|kind|warm)?\s*(?:regards|wishes|best|sincerely|cheers|"
-                       r"thanks|thank you|yours(?: truly| sincerely)?)[,.!]?$", re.IGNORECASE)
+_SIGN_OFF = re.compile(
+    r"^(?:best|kind|warm)?\s*(?:regards|wishes|best|sincerely|cheers|"
+    r"thanks|thank you|yours(?: truly| sincerely)?)[,.!]?$",
+    re.IGNORECASE,
+)
 
 
 def strip_chatter(text: str) -> str:
@@ -48,11 +58,15 @@ def strip_chatter(text: str) -> str:
 
     if len(lines) > 1 and _GREETING.match(lines[0].strip()):
         lines = lines[1:]
-    while len(lines) > 1 and (not lines[0].strip()
-                              or lines[0].strip().lower().startswith(_META_PREFIXES)):
+    while len(lines) > 1 and (
+        not lines[0].strip() or lines[0].strip().lower().startswith(_META_PREFIXES)
+    ):
         lines = lines[1:]
-    tail = [i for i, line in enumerate(lines[-5:], start=max(0, len(lines) - 5))
-            if _SIGN_OFF.match(line.strip())]
+    tail = [
+        i
+        for i, line in enumerate(lines[-5:], start=max(0, len(lines) - 5))
+        if _SIGN_OFF.match(line.strip())
+    ]
     if tail and tail[0] > 0:
         lines = lines[: tail[0]]
 
@@ -123,25 +137,29 @@ def encodable(value: Any) -> Any:
 # Code (fenced blocks, inline spans): left as written here (a tag there is meant), and
 # left out of the checks that read prose.
 CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
-_LINK = re.compile(r"""<a\s[^<>\n]*?href\s*=\s*["']([^"'<>\s]+)["'][^<>\n]*>(.*?)</a\s*>""",
-                   re.IGNORECASE | re.DOTALL)
+_LINK = re.compile(
+    r"""<a\s[^<>\n]*?href\s*=\s*["']([^"'<>\s]+)["'][^<>\n]*>(.*?)</a\s*>""",
+    re.IGNORECASE | re.DOTALL,
+)
 _HEADING = re.compile(r"<h([1-6])\b[^<>\n]*>(.*?)</h\1\s*>", re.IGNORECASE | re.DOTALL)
 # (pattern, replacement) in order; tables, images, <pre> and the like have no plain
 # equivalent and stay, for the html check to report.
-_TAG_RULES = [(re.compile(pattern, re.IGNORECASE | re.DOTALL), replacement)
-              for pattern, replacement in (
-    (r"<br\s*/?>", "\n"),
-    (r"<hr\s*/?>", "\n\n---\n\n"),
-    (r"<(strong|b)\s*>\s*(.*?)\s*</\1\s*>", r"**\2**"),
-    (r"<(em|i)\s*>\s*(.*?)\s*</\1\s*>", r"*\2*"),
-    (r"</?(?:strong|b|em|i)\s*>", ""),  # one left unpaired
-    (r"</?u\s*>", ""),
-    (r"</li\s*>\s*", ""),
-    (r"<li\b[^<>\n]*>", "\n- "),
-    (r"</?(?:ul|ol)\b[^<>\n]*>", "\n\n"),
-    (r"</?(?:p|div|blockquote)\b[^<>\n]*>", "\n\n"),
-    (r"</?span\b[^<>\n]*>", ""),
-)]
+_TAG_RULES = [
+    (re.compile(pattern, re.IGNORECASE | re.DOTALL), replacement)
+    for pattern, replacement in (
+        (r"<br\s*/?>", "\n"),
+        (r"<hr\s*/?>", "\n\n---\n\n"),
+        (r"<(strong|b)\s*>\s*(.*?)\s*</\1\s*>", r"**\2**"),
+        (r"<(em|i)\s*>\s*(.*?)\s*</\1\s*>", r"*\2*"),
+        (r"</?(?:strong|b|em|i)\s*>", ""),  # one left unpaired
+        (r"</?u\s*>", ""),
+        (r"</li\s*>\s*", ""),
+        (r"<li\b[^<>\n]*>", "\n- "),
+        (r"</?(?:ul|ol)\b[^<>\n]*>", "\n\n"),
+        (r"</?(?:p|div|blockquote)\b[^<>\n]*>", "\n\n"),
+        (r"</?span\b[^<>\n]*>", ""),
+    )
+]
 
 
 def html_to_markdown(text: str) -> str:
@@ -149,7 +167,7 @@ def html_to_markdown(text: str) -> str:
     written as Markdown, outside code; text without such tags comes back as it was."""
     pieces, last = [], 0
     for code in CODE.finditer(text):
-        pieces += [_prose_to_markdown(text[last:code.start()]), code.group(0)]
+        pieces += [_prose_to_markdown(text[last : code.start()]), code.group(0)]
         last = code.end()
     pieces.append(_prose_to_markdown(text[last:]))
     converted = "".join(pieces)
@@ -161,8 +179,7 @@ def html_to_markdown(text: str) -> str:
 
 def _prose_to_markdown(prose: str) -> str:
     prose = _LINK.sub(lambda m: f"[{m.group(2).strip()}]({m.group(1)})", prose)
-    prose = _HEADING.sub(
-        lambda m: f"\n\n{'#' * int(m.group(1))} {m.group(2).strip()}\n\n", prose)
+    prose = _HEADING.sub(lambda m: f"\n\n{'#' * int(m.group(1))} {m.group(2).strip()}\n\n", prose)
     for pattern, replacement in _TAG_RULES:
         prose = pattern.sub(replacement, prose)
     return prose

@@ -22,13 +22,29 @@ from __future__ import annotations
 
 from typing import Final, Literal, get_args
 
-StopReason = Literal["approved", "max_rounds", "no_progress", "budget", "error",
-                     "approved_by_human", "rejected_by_human"]
+StopReason = Literal[
+    "approved",
+    "max_rounds",
+    "no_progress",
+    "budget",
+    "error",
+    "approved_by_human",
+    "rejected_by_human",
+]
 RunStatus = Literal["running", "awaiting_human", "finished", "failed", "stopped"]
 # queued / in_queue: handed to a cluster's workers now / already (batch.cluster);
 # stopped: started, and stopped part way when the batch's hours ran out
-Outcome = Literal[StopReason, "awaiting_human", "waiting", "skipped", "busy", "not_started",
-                  "stopped", "queued", "in_queue"]
+Outcome = Literal[
+    StopReason,
+    "awaiting_human",
+    "waiting",
+    "skipped",
+    "busy",
+    "not_started",
+    "stopped",
+    "queued",
+    "in_queue",
+]
 
 STOP_REASONS: Final = frozenset(get_args(StopReason))
 RUN_STATUSES: Final = get_args(RunStatus)
@@ -41,36 +57,79 @@ UNFINISHED: Final[frozenset[str]] = frozenset({"max_rounds", "no_progress", "bud
 
 # For people: how `briefloop run` lists outcomes, in this order, and their icons.
 OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (
-    "approved", "approved_by_human", "awaiting_human", "waiting", "max_rounds",
-    "no_progress", "budget", "rejected_by_human", "queued", "in_queue", "skipped", "busy",
-    "stopped", "not_started", "error")
+    "approved",
+    "approved_by_human",
+    "awaiting_human",
+    "waiting",
+    "max_rounds",
+    "no_progress",
+    "budget",
+    "rejected_by_human",
+    "queued",
+    "in_queue",
+    "skipped",
+    "busy",
+    "stopped",
+    "not_started",
+    "error",
+)
 OUTCOME_LABELS: Final[dict[str, str]] = {
-    "waiting": "still awaiting human", "skipped": "already done",
-    "busy": "busy in another process", "not_started": "not started (stopped)",
+    "waiting": "still awaiting human",
+    "skipped": "already done",
+    "busy": "busy in another process",
+    "not_started": "not started (stopped)",
     "stopped": "stopped part way (the next run resumes it)",
     "budget": "budget (model time spent)",
-    "queued": "queued for the workers", "in_queue": "already queued or running"}
+    "queued": "queued for the workers",
+    "in_queue": "already queued or running",
+}
 OUTCOME_ICONS: Final[dict[str, str]] = {
-    "busy": "⧗", "approved": "✓", "approved_by_human": "✓", "awaiting_human": "⏸",
-    "waiting": "⏸", "skipped": "·", "error": "✗", "max_rounds": "…", "no_progress": "…",
-    "rejected_by_human": "✗", "queued": "→", "in_queue": "⧗", "budget": "…",
-    "stopped": "‖"}
+    "busy": "⧗",
+    "approved": "✓",
+    "approved_by_human": "✓",
+    "awaiting_human": "⏸",
+    "waiting": "⏸",
+    "skipped": "·",
+    "error": "✗",
+    "max_rounds": "…",
+    "no_progress": "…",
+    "rejected_by_human": "✗",
+    "queued": "→",
+    "in_queue": "⧗",
+    "budget": "…",
+    "stopped": "‖",
+}
 
 
 # What a runs view filters by: how runs ended, and what else a batch counts them as.
-VIEW_OUTCOMES: Final[tuple[str, ...]] = tuple(dict.fromkeys(
-    (*OUTCOME_ORDER, *sorted(STOP_REASONS), AWAITING, "failed")))
+VIEW_OUTCOMES: Final[tuple[str, ...]] = tuple(
+    dict.fromkeys((*OUTCOME_ORDER, *sorted(STOP_REASONS), AWAITING, "failed"))
+)
 
 # How an outcome reads at a glance, for colours: done well, waits for a person, needs a
 # person's look after the machine gave up, failed, or nothing happened.
 OUTCOME_TONES: Final[dict[str, str]] = {
-    "approved": "good", "approved_by_human": "good", "finished": "good", "ok": "good",
-    "awaiting_human": "wait", "waiting": "wait", "queued": "wait", "in_queue": "wait",
-    "running": "wait", "busy": "wait",
-    "max_rounds": "unfinished", "no_progress": "unfinished", "stopped": "unfinished",
+    "approved": "good",
+    "approved_by_human": "good",
+    "finished": "good",
+    "ok": "good",
+    "awaiting_human": "wait",
+    "waiting": "wait",
+    "queued": "wait",
+    "in_queue": "wait",
+    "running": "wait",
+    "busy": "wait",
+    "max_rounds": "unfinished",
+    "no_progress": "unfinished",
+    "stopped": "unfinished",
     "budget": "unfinished",
-    "error": "bad", "failed": "bad", "unrecorded": "bad",
-    "rejected_by_human": "muted", "skipped": "muted", "not_started": "muted"}
+    "error": "bad",
+    "failed": "bad",
+    "unrecorded": "bad",
+    "rejected_by_human": "muted",
+    "skipped": "muted",
+    "not_started": "muted",
+}
 
 
 def tone(outcome: str | None) -> str:
@@ -87,8 +146,10 @@ def status_for(reason: StopReason) -> RunStatus:
 
 # Why the machine could not finish a text, in the words a message or a list uses.
 UNFINISHED_WORDS: Final[dict[str, str]] = {
-    "max_rounds": "max rounds", "no_progress": "no progress",
-    "budget": "its model time ran out"}
+    "max_rounds": "max rounds",
+    "no_progress": "no progress",
+    "budget": "its model time ran out",
+}
 
 
 def unfinished_words(reason: str) -> str:

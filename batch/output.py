@@ -57,9 +57,11 @@ def write_output(out_dir: Path, brief_id: str, meta: dict[str, Any], body: str) 
         raise ValueError(f"output path {path} escapes {out_dir}")
     if path.exists() and written_for(path) != brief_id:
         other = written_for(path)
-        raise OutputError(f"cannot write {path}: it holds "
-                          f"{'the text of brief ' + repr(other) if other else 'another file'}"
-                          f"; rename this brief's id or move that file")
+        raise OutputError(
+            f"cannot write {path}: it holds "
+            f"{'the text of brief ' + repr(other) if other else 'another file'}"
+            f"; rename this brief's id or move that file"
+        )
     front = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True).strip()
     try:
         atomic_write_text(path, f"---\n{front}\n---\n\n{body.strip()}\n")

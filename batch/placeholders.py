@@ -28,8 +28,10 @@ PATTERN = re.compile(r"\[" + _LABEL + r" NEEDED\s*:\s*[^\[\]\n]*?\]")
 
 # Bracketed text that is meant as a gap but is not a placeholder.
 BRACKETED = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")  # not a Markdown link
-_GAP_WORDS = re.compile(r"(?i)\b(?:needed|tbd|tbc|tba|tk|xxx+|todo|fixme|insert|placeholder|"
-                        r"fill in|to come)\b|^\s*\?+\s*$|^\s*\.\.\.\s*$")
+_GAP_WORDS = re.compile(
+    r"(?i)\b(?:needed|tbd|tbc|tba|tk|xxx+|todo|fixme|insert|placeholder|"
+    r"fill in|to come)\b|^\s*\?+\s*$|^\s*\.\.\.\s*$"
+)
 
 # a template's slot: "[REPLY BY]", "[Date]", "[Your Name]" (capitalised words, no digits)
 _TEMPLATE_SLOT = re.compile(r"^\s*(?:[A-Z][A-Za-z'-]*\s+){0,4}[A-Z][A-Za-z'-]*\s*$")
@@ -71,8 +73,10 @@ def needs_of(text: str, listed: list[dict[str, str]]) -> list[dict[str, str]]:
     """The needs_from_human entries of the placeholders `text` holds, in order: the
     listed entry where there is one, else the placeholder with no question."""
     by_key = {normalize(n["placeholder"]): n for n in listed}
-    return [by_key.get(normalize(p), {"placeholder": p, "question": ""})
-            for p in dict.fromkeys(find(text))]
+    return [
+        by_key.get(normalize(p), {"placeholder": p, "question": ""})
+        for p in dict.fromkeys(find(text))
+    ]
 
 
 def with_unlisted(text: str, listed: list[dict[str, str]]) -> list[dict[str, str]]:
@@ -89,8 +93,12 @@ def with_unlisted(text: str, listed: list[dict[str, str]]) -> list[dict[str, str
     return [*listed, *added]
 
 
-_ASK = {"DATE": "When is", "NAME": "Who is", "LINK": "What is the link for",
-        "QUOTE": "What is the quote for"}
+_ASK = {
+    "DATE": "When is",
+    "NAME": "Who is",
+    "LINK": "What is the link for",
+    "QUOTE": "What is the quote for",
+}
 
 
 def question(placeholder: str) -> str:
@@ -104,9 +112,12 @@ def question(placeholder: str) -> str:
 
 def misspelled(text: str) -> list[str]:
     """Bracketed gaps that are not placeholders: [TBD], [Figure Needed: x], [?] ..."""
-    return [m.group(0) for m in BRACKETED.finditer(text)
-            if not is_placeholder(m.group(0))
-            and (_GAP_WORDS.search(m.group(1)) or _TEMPLATE_SLOT.match(m.group(1)))]
+    return [
+        m.group(0)
+        for m in BRACKETED.finditer(text)
+        if not is_placeholder(m.group(0))
+        and (_GAP_WORDS.search(m.group(1)) or _TEMPLATE_SLOT.match(m.group(1)))
+    ]
 
 
 def detail(placeholder: str) -> str:
@@ -118,7 +129,8 @@ _DATE_WORDS = re.compile(r"(?i)\b(?:date|day|when|deadline|time|start|launch|wee
 _NAME_WORDS = re.compile(r"(?i)\b(?:name|who|owner|contact|person|manager|speaker|lead)\b")
 _FIGURE_WORDS = re.compile(
     r"(?i)\b(?:revenue|price|cost|figure|number|count|amount|rate|budget|total|sales|"
-    r"percent|percentage|margin|profit|salary|fee|size|weight|capacity|how many|how much)\b")
+    r"percent|percentage|margin|profit|salary|fee|size|weight|capacity|how many|how much)\b"
+)
 
 
 def suggest(subject: str) -> str:

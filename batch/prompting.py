@@ -50,15 +50,20 @@ def checklist_block(checklist: list[Requirement]) -> str:
     api = [r for r in checklist if r["kind"] == "api"]
     blocks: list[str] = []
     if must:
-        items = [prompts.fragment(f"checklist_{r['kind']}", text=r["text"])
-                 if r["kind"] in ("gap", "ask", "sign") else r["text"] for r in must]
+        items = [
+            prompts.fragment(f"checklist_{r['kind']}", text=r["text"])
+            if r["kind"] in ("gap", "ask", "sign")
+            else r["text"]
+            for r in must
+        ]
         blocks.append(prompts.template("checklist_must").substitute(items=_bullets(items)))
     if missing:
         items = [f"{r['subject']}: {suggested_placeholder(r['subject'])}" for r in missing]
         blocks.append(prompts.template("checklist_missing").substitute(items=_bullets(items)))
     if api:
-        blocks.append(prompts.template("checklist_api").substitute(
-            names=", ".join(r["text"] for r in api)))
+        blocks.append(
+            prompts.template("checklist_api").substitute(names=", ".join(r["text"] for r in api))
+        )
     return "".join(blocks)
 
 
@@ -67,18 +72,28 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
     source = ""
     if brief.get("source_text"):
         _, block = fence("source", brief["source_text"].rstrip())
-        source = prompts.template("brief_source").substitute(name=brief.get("origin_name", ""),
-                                                     block=block)
+        source = prompts.template("brief_source").substitute(
+            name=brief.get("origin_name", ""), block=block
+        )
     low, high = brief.get("min_words"), brief.get("max_words")
-    length = ("brief_length_range" if low and high else "brief_length_min" if low
-              else "brief_length_max" if high else "")
-    limits_block = (prompts.template(length).substitute(min_words=low, max_words=high)
-                    if length else "")
+    length = (
+        "brief_length_range"
+        if low and high
+        else "brief_length_min"
+        if low
+        else "brief_length_max"
+        if high
+        else ""
+    )
+    limits_block = (
+        prompts.template(length).substitute(min_words=low, max_words=high) if length else ""
+    )
     answers = state.get("human_answers") or {}
     facts = ""
     if answers:
         facts = prompts.template("brief_facts").substitute(
-            answers=_bullets([f"{k} = {v}" for k, v in answers.items()]))
+            answers=_bullets([f"{k} = {v}" for k, v in answers.items()])
+        )
     notes = state.get("human_notes") or []
     if notes:
         facts += prompts.template("brief_notes").substitute(notes=_bullets(notes))
@@ -86,7 +101,8 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
         "brief_id": brief["id"],
         # one line: a title cannot start a section of its own in the prompt
         "title_line": prompts.fragment("brief_title", title=" ".join(brief["title"].split()))
-        if brief.get("title") else "",
+        if brief.get("title")
+        else "",
         "brief_block": fence("brief", brief["text"])[1],
         "source_block": source,
         "limits_block": limits_block,
@@ -103,8 +119,9 @@ def instruction_texts(state: LoopState, rubric: Rubric) -> list[str]:
 @cache
 def _template_texts() -> tuple[str, ...]:
     """Every template's words, its fields blanked."""
-    return tuple(re.sub(r"\$\w+", " ", prompts.template(name).template)
-                 for name in prompts.TEMPLATES)
+    return tuple(
+        re.sub(r"\$\w+", " ", prompts.template(name).template) for name in prompts.TEMPLATES
+    )
 
 
 def critique_texts(state: LoopState) -> list[str]:
@@ -114,18 +131,23 @@ def critique_texts(state: LoopState) -> list[str]:
 
 
 def _points(state: LoopState) -> str:
-    points = [prompts.fragment("point_must_fix", number=i, point=p)
-              for i, p in enumerate(state.get("must_fix", []), 1)]
-    points += [prompts.fragment("point_suggestion", number=i, point=p)
-               for i, p in enumerate(state.get("would_improve", []), len(points) + 1)]
+    points = [
+        prompts.fragment("point_must_fix", number=i, point=p)
+        for i, p in enumerate(state.get("must_fix", []), 1)
+    ]
+    points += [
+        prompts.fragment("point_suggestion", number=i, point=p)
+        for i, p in enumerate(state.get("would_improve", []), len(points) + 1)
+    ]
     return "\n".join(points) or prompts.fragment("points_none")
 
 
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
     system = prompts.template("writer_system").substitute(house_rules=state["house_rules"]["text"])
     checklist = state.get("checklist") or build_checklist(state["brief"])
-    task = prompts.template("writer_task").substitute(_brief_fields(state),
-                                              checklist_block=checklist_block(checklist))
+    task = prompts.template("writer_task").substitute(
+        _brief_fields(state), checklist_block=checklist_block(checklist)
+    )
     if not state.get("draft"):
         tail = prompts.template("writer_first").substitute()
     elif state.get("repeats"):
@@ -145,15 +167,18 @@ def writer_messages(state: LoopState) -> list[dict[str, str]]:
 
 def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
     system = prompts.template("critic_system").substitute(
-        house_rules=state["house_rules"]["text"], rubric=rubric.as_prompt())
+        house_rules=state["house_rules"]["text"], rubric=rubric.as_prompt()
+    )
     deviations = state.get("deviations") or []
     block = ""
     if deviations:
         block = prompts.template("critic_deviations").substitute(
-            items=_bullets([f"{d['point']}: {d['reason']}" for d in deviations]))
+            items=_bullets([f"{d['point']}: {d['reason']}" for d in deviations])
+        )
     tag, draft_block = fence("draft", state.get("draft", ""))
     task = prompts.template("critic_task").substitute(
-        _brief_fields(state), draft_tag=tag, draft_block=draft_block, deviations_block=block)
+        _brief_fields(state), draft_tag=tag, draft_block=draft_block, deviations_block=block
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": task}]
 
 
@@ -164,9 +189,15 @@ def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, s
     fields = _brief_fields(state)
     tag, block = fence("draft", draft)
     user = prompts.template("repair_task").substitute(
-        brief_id=fields["brief_id"], title_line=fields["title_line"],
-        brief_block=fields["brief_block"], source_block=fields["source_block"],
-        facts_block=fields["facts_block"], draft_tag=tag, draft_block=block, task=task)
+        brief_id=fields["brief_id"],
+        title_line=fields["title_line"],
+        brief_block=fields["brief_block"],
+        source_block=fields["source_block"],
+        facts_block=fields["facts_block"],
+        draft_tag=tag,
+        draft_block=block,
+        task=task,
+    )
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
@@ -177,19 +208,33 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
     (a `slugify` said to number its slugs as `unique_slug` does)."""
     brief = state["brief"]
     module_doc = _module_docstring(brief["source_text"])
-    tag, block = fence("source", (f'"""{module_doc}"""\n\n' if module_doc else "")
-                       + (name.calls or "(it calls nothing else of the file)"))
+    tag, block = fence(
+        "source",
+        (f'"""{module_doc}"""\n\n' if module_doc else "")
+        + (name.calls or "(it calls nothing else of the file)"),
+    )
     short = name.qualname.split(".")[-1]
-    instance = (prompts.fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
-                if name.kind == "method" else "")
+    instance = (
+        prompts.fragment("doc_instance", owner=name.qualname.split(".")[0], short=short)
+        if name.kind == "method"
+        else ""
+    )
     user = prompts.template("doc_name").substitute(
-        file=brief.get("origin_name", ""), source_tag=tag,
-        source_block=block, kind=name.kind, signature=name.signature,
-        code_block=fence("code", name.code)[1], short=short, instance=instance,
+        file=brief.get("origin_name", ""),
+        source_tag=tag,
+        source_block=block,
+        kind=name.kind,
+        signature=name.signature,
+        code_block=fence("code", name.code)[1],
+        short=short,
+        instance=instance,
         call=f"{short}({name.arguments})" if name.kind != "class" else name.signature,
-        params=", ".join(f"`{p}`" for p in name.parameters) or "none (an empty list)")
-    return [{"role": "system", "content": prompts.template("doc_system").substitute()},
-            {"role": "user", "content": user}]
+        params=", ".join(f"`{p}`" for p in name.parameters) or "none (an empty list)",
+    )
+    return [
+        {"role": "system", "content": prompts.template("doc_system").substitute()},
+        {"role": "user", "content": user},
+    ]
 
 
 def _module_docstring(source: str) -> str:
@@ -200,5 +245,7 @@ def _module_docstring(source: str) -> str:
 
 
 def finalizer_messages(text: str) -> list[dict[str, str]]:
-    return [{"role": "system", "content": prompts.template("finalizer").substitute()},
-            {"role": "user", "content": text}]
+    return [
+        {"role": "system", "content": prompts.template("finalizer").substitute()},
+        {"role": "user", "content": text},
+    ]

@@ -5,10 +5,33 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-SOURCE_SUFFIXES = frozenset({
-    ".py", ".js", ".mjs", ".ts", ".tsx", ".jsx", ".go", ".rs", ".java", ".kt", ".c", ".h",
-    ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".swift", ".scala", ".sh", ".sql", ".lua",
-})
+SOURCE_SUFFIXES = frozenset(
+    {
+        ".py",
+        ".js",
+        ".mjs",
+        ".ts",
+        ".tsx",
+        ".jsx",
+        ".go",
+        ".rs",
+        ".java",
+        ".kt",
+        ".c",
+        ".h",
+        ".cc",
+        ".cpp",
+        ".hpp",
+        ".cs",
+        ".rb",
+        ".php",
+        ".swift",
+        ".scala",
+        ".sh",
+        ".sql",
+        ".lua",
+    }
+)
 
 
 def suffix_of(name: str | PurePath) -> str:

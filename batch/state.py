@@ -33,8 +33,9 @@ class Repair(TypedDict, total=False):
     """How the check that found a problem would have it fixed: one small, local change
     (batch.loop.repairs carries it out). Only `action` is always there."""
 
-    action: Literal["state", "rewrite", "drop", "shorten", "lengthen", "placeholder",
-                    "replace", "append"]
+    action: Literal[
+        "state", "rewrite", "drop", "shorten", "lengthen", "placeholder", "replace", "append"
+    ]
     sentences: list[str]  # the sentences at fault, exactly as the draft has them
     goal: str  # what the new sentence must do, said to the model ("without the name X")
     fact: str  # state / rewrite: the brief's words the new sentence must say

@@ -57,10 +57,16 @@ def spacy_counter(nlp: Any, source: str) -> Counter:
         known |= {token.lemma_.lower(), token.text.lower()}
 
     def count(sentence: str) -> int:
-        return sum(1 for t in nlp(sentence)
-                   if t.pos_ in {"NOUN", "PROPN", "VERB", "ADJ", "ADV"} and not t.is_stop
-                   and t.is_alpha and t.lemma_.lower() not in known
-                   and t.text.lower() not in known)
+        return sum(
+            1
+            for t in nlp(sentence)
+            if t.pos_ in {"NOUN", "PROPN", "VERB", "ADJ", "ADV"}
+            and not t.is_stop
+            and t.is_alpha
+            and t.lemma_.lower() not in known
+            and t.text.lower() not in known
+        )
+
     return count
 
 
@@ -71,9 +77,16 @@ def texts() -> list[dict[str, Any]]:
         brief = case["brief"]
         if brief.kind == "source":
             continue
-        out.append({"set": "judged", "name": case["name"], "defect": case["defect"],
-                    "claim": case["claim"], "source": f"{brief.title}\n{brief.text}",
-                    "text": case["draft"]})
+        out.append(
+            {
+                "set": "judged",
+                "name": case["name"],
+                "defect": case["defect"],
+                "claim": case["claim"],
+                "source": f"{brief.title}\n{brief.text}",
+                "text": case["draft"],
+            }
+        )
     briefs = {}
     for folder in DEFAULT_BRIEFS:
         for path in folder.glob("*.md"):
@@ -84,8 +97,16 @@ def texts() -> list[dict[str, Any]]:
         brief = briefs.get(meta.get("brief_id", ""))
         if brief is None or brief.kind == "source":
             continue
-        out.append({"set": "loop", "name": brief.id, "defect": "unlabelled", "claim": "",
-                    "source": f"{brief.title}\n{brief.text}", "text": body.strip()})
+        out.append(
+            {
+                "set": "loop",
+                "name": brief.id,
+                "defect": "unlabelled",
+                "claim": "",
+                "source": f"{brief.title}\n{brief.text}",
+                "text": body.strip(),
+            }
+        )
     return out
 
 
@@ -97,46 +118,62 @@ def measure(counter_for: Callable[[str], Counter]) -> dict[str, Any]:
         worst = max(counts, default=0)
         if item["defect"] == "invented_claim":
             lead = item["claim"][:30]
-            claims.append(max((count(s) for s in wording.sentences(item["text"]) if lead in s),
-                              default=0))
+            claims.append(
+                max((count(s) for s in wording.sentences(item["text"]) if lead in s), default=0)
+            )
         elif item["set"] == "judged" and item["defect"] == "none":
             correct.append(worst)
         elif item["set"] == "loop":
             loop.append(worst)
     return {
-        "invented_claims": len(claims), "correct_drafts": len(correct),
+        "invented_claims": len(claims),
+        "correct_drafts": len(correct),
         "loop_texts": len(loop),
-        "by_threshold": {n: {"claims_flagged": sum(c >= n for c in claims),
-                             "correct_flagged": sum(c >= n for c in correct),
-                             "loop_flagged": sum(c >= n for c in loop)}
-                         for n in THRESHOLDS},
+        "by_threshold": {
+            n: {
+                "claims_flagged": sum(c >= n for c in claims),
+                "correct_flagged": sum(c >= n for c in correct),
+                "loop_flagged": sum(c >= n for c in loop),
+            }
+            for n in THRESHOLDS
+        },
         "claim_counts": claims,
     }
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = ["| method | flagged when a sentence has ≥ N words the brief does not give "
-             "| invented claims flagged | correct drafts flagged | loop's approved texts "
-             "flagged |", "|---|---|---|---|---|"]
+    lines = [
+        "| method | flagged when a sentence has ≥ N words the brief does not give "
+        "| invented claims flagged | correct drafts flagged | loop's approved texts "
+        "flagged |",
+        "|---|---|---|---|---|",
+    ]
     for method, r in result.items():
         for n, row in r["by_threshold"].items():
-            lines.append(f"| {method} | {n} | {row['claims_flagged']}/{r['invented_claims']} "
-                         f"| {row['correct_flagged']}/{r['correct_drafts']} "
-                         f"| {row['loop_flagged']}/{r['loop_texts']} |")
+            lines.append(
+                f"| {method} | {n} | {row['claims_flagged']}/{r['invented_claims']} "
+                f"| {row['correct_flagged']}/{r['correct_drafts']} "
+                f"| {row['loop_flagged']}/{r['loop_texts']} |"
+            )
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench claims", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench claims",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.parse_args(argv)
     try:
         import spacy
     except ImportError as e:
         raise SystemExit("spaCy is not installed: see `python -m bench claims --help`") from e
     nlp = spacy.load(MODEL)
-    result = {"regex": measure(regex_counter),
-              "spacy": measure(lambda source: spacy_counter(nlp, source))}
+    result = {
+        "regex": measure(regex_counter),
+        "spacy": measure(lambda source: spacy_counter(nlp, source)),
+    }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "claims.json").write_text(json.dumps(result, indent=2) + "\n")
     (RESULTS / "claims.md").write_text(table(result))

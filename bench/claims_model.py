@@ -59,20 +59,44 @@ def labelled() -> list[dict[str, Any]]:
         if case["defect"] == "invented_claim" and case["claim"]:
             lead = case["claim"][:30]
             said = [s for s in wording.sentences(case["draft"]) if lead in s]
-            out += [{"brief": source, "sentence": s, "invented": True, "set": "judged",
-                     "name": case["name"]} for s in said[:1]]
+            out += [
+                {
+                    "brief": source,
+                    "sentence": s,
+                    "invented": True,
+                    "set": "judged",
+                    "name": case["name"],
+                }
+                for s in said[:1]
+            ]
         elif case["defect"] == "none":
-            out += [{"brief": source, "sentence": s, "invented": False, "set": "judged",
-                     "name": case["name"]}
-                    for s in wording.sentences(case["draft"])
-                    if len(wording.WORD.findall(s)) >= 5 and "NEEDED" not in s
-                    and not s.lstrip().startswith("#")]
+            out += [
+                {
+                    "brief": source,
+                    "sentence": s,
+                    "invented": False,
+                    "set": "judged",
+                    "name": case["name"],
+                }
+                for s in wording.sentences(case["draft"])
+                if len(wording.WORD.findall(s)) >= 5
+                and "NEEDED" not in s
+                and not s.lstrip().startswith("#")
+            ]
     for entry in yaml.safe_load(SENTENCES.read_text(encoding="utf-8")):
         brief = load_brief_file(REPO / entry["brief"], 1_000_000)
         source = f"{brief.title}\n{brief.text}".strip()
         for key, invented in (("supported", False), ("invented", True)):
-            out += [{"brief": source, "sentence": s, "invented": invented,
-                     "set": "hand-written", "name": brief.id} for s in entry[key]]
+            out += [
+                {
+                    "brief": source,
+                    "sentence": s,
+                    "invented": invented,
+                    "set": "hand-written",
+                    "name": brief.id,
+                }
+                for s in entry[key]
+            ]
     return out
 
 
@@ -84,13 +108,20 @@ class Scorer:
         # its own Llama, not the loop's shared one: scoring needs every position's logits
         from llama_cpp import Llama
 
-        self.llama = Llama(model_path=str(path), n_ctx=CONTEXT, n_threads=threads or None,
-                           logits_all=True, verbose=False)
+        self.llama = Llama(
+            model_path=str(path),
+            n_ctx=CONTEXT,
+            n_threads=threads or None,
+            logits_all=True,
+            verbose=False,
+        )
         self._evaluated: list[int] = []
 
     def _chat(self, user: str, answer_start: str = "") -> str:
-        return (f"<|im_start|>system\n{_SYSTEM}<|im_end|>\n<|im_start|>user\n{user}"
-                f"<|im_end|>\n<|im_start|>assistant\n{answer_start}")
+        return (
+            f"<|im_start|>system\n{_SYSTEM}<|im_end|>\n<|im_start|>user\n{user}"
+            f"<|im_end|>\n<|im_start|>assistant\n{answer_start}"
+        )
 
     def logprob(self, prompt: str, text: str) -> tuple[float, int]:
         """(sum of log P of `text`'s tokens after `prompt`, their number). The tokens the
@@ -109,7 +140,7 @@ class Scorer:
         self._evaluated = full
         import numpy as np
 
-        rows = np.asarray(self.llama.scores[len(prefix) - 1: len(full) - 1], dtype=np.float64)
+        rows = np.asarray(self.llama.scores[len(prefix) - 1 : len(full) - 1], dtype=np.float64)
         top = rows.max(axis=1, keepdims=True)
         norm = (top + np.log(np.exp(rows - top).sum(axis=1, keepdims=True)))[:, 0]
         picked = rows[np.arange(len(tokens)), tokens]
@@ -126,8 +157,10 @@ class Scorer:
         return lp / max(1, n)
 
     def ask(self, brief: str, sentence: str) -> float:
-        question = (f"Brief:\n{brief}\n\nSentence: {sentence}\n\nDoes the brief say this, "
-                    f"or plainly imply it? Answer yes or no.")
+        question = (
+            f"Brief:\n{brief}\n\nSentence: {sentence}\n\nDoes the brief say this, "
+            f"or plainly imply it? Answer yes or no."
+        )
         prompt = self._chat(question)
         yes, _ = self.logprob(prompt, "yes")
         no, _ = self.logprob(prompt, "no")
@@ -147,9 +180,13 @@ def roc_rows(invented: list[float], supported: list[float]) -> list[dict[str, An
     """At each threshold (a sentence scoring below it is flagged): the share of each."""
     rows = []
     for t in sorted(set(invented + supported)):
-        rows.append({"threshold": round(t, 3),
-                     "invented_flagged": sum(i < t for i in invented),
-                     "supported_flagged": sum(s < t for s in supported)})
+        rows.append(
+            {
+                "threshold": round(t, 3),
+                "invented_flagged": sum(i < t for i in invented),
+                "supported_flagged": sum(s < t for s in supported),
+            }
+        )
     return rows
 
 
@@ -165,40 +202,53 @@ def run(model_name: str, threads: int) -> dict[str, Any]:
         item["given"] = scorer.given(item["brief"], item["sentence"])
         item["ask"] = round(scorer.ask(item["brief"], item["sentence"]), 4)
         if n % 10 == 0:
-            print(f"{n}/{len(items)} sentences ({time.perf_counter() - started:.0f} s)",
-                  flush=True)
+            print(f"{n}/{len(items)} sentences ({time.perf_counter() - started:.0f} s)", flush=True)
     for item in items:
         item["pmi"] = round(item.pop("given") - scorer.alone(item["sentence"]), 4)
-    result: dict[str, Any] = {"model": model_name, "sentences": len(items),
-                              "seconds": round(time.perf_counter() - started, 1),
-                              "signals": {}}
+    result: dict[str, Any] = {
+        "model": model_name,
+        "sentences": len(items),
+        "seconds": round(time.perf_counter() - started, 1),
+        "signals": {},
+    }
     for signal in ("pmi", "ask"):
         per_set = {}
         for name in ("judged", "hand-written", "all"):
             mine = [i for i in items if name == "all" or i["set"] == name]
             inv = [i[signal] for i in mine if i["invented"]]
             sup = [i[signal] for i in mine if not i["invented"]]
-            per_set[name] = {"invented": len(inv), "supported": len(sup),
-                             "auc": round(auc(inv, sup), 3), "roc": roc_rows(inv, sup)}
+            per_set[name] = {
+                "invented": len(inv),
+                "supported": len(sup),
+                "auc": round(auc(inv, sup), 3),
+                "roc": roc_rows(inv, sup),
+            }
         result["signals"][signal] = per_set
     result["items"] = [{k: v for k, v in i.items() if k != "brief"} for i in items]
     return result
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = ["| signal | set | invented | supported | AUC | best threshold: invented "
-             "flagged / supported flagged |", "|---|---|---|---|---|---|"]
+    lines = [
+        "| signal | set | invented | supported | AUC | best threshold: invented "
+        "flagged / supported flagged |",
+        "|---|---|---|---|---|---|",
+    ]
     for signal, sets in result["signals"].items():
         for name, r in sets.items():
             # the threshold that flags most invented sentences while flagging at most
             # one supported sentence in ten
             ok = [row for row in r["roc"] if row["supported_flagged"] * 10 <= r["supported"]]
             best = max(ok, key=lambda row: row["invented_flagged"], default=None)
-            cell = (f"{best['invented_flagged']}/{r['invented']} / "
-                    f"{best['supported_flagged']}/{r['supported']} (below {best['threshold']})"
-                    if best else "-")
-            lines.append(f"| {signal} | {name} | {r['invented']} | {r['supported']} | "
-                         f"{r['auc']} | {cell} |")
+            cell = (
+                f"{best['invented_flagged']}/{r['invented']} / "
+                f"{best['supported_flagged']}/{r['supported']} (below {best['threshold']})"
+                if best
+                else "-"
+            )
+            lines.append(
+                f"| {signal} | {name} | {r['invented']} | {r['supported']} | {r['auc']} | {cell} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -218,16 +268,19 @@ def loop_sentences() -> list[dict[str, Any]]:
         if outcome != "approved" or brief_id not in briefs:
             continue
         text = path.read_text(encoding="utf-8").split("---\n", 2)[-1]
-        out += [{"brief_id": brief_id, "brief": briefs[brief_id], "sentence": s}
-                for s in wording.sentences(text)
-                if len(wording.WORD.findall(s)) >= 5 and not s.lstrip().startswith("#")]
+        out += [
+            {"brief_id": brief_id, "brief": briefs[brief_id], "sentence": s}
+            for s in wording.sentences(text)
+            if len(wording.WORD.findall(s)) >= 5 and not s.lstrip().startswith("#")
+        ]
     return out
 
 
 def run_loop_texts(model_name: str, threads: int) -> dict[str, Any]:
     settings = config_mod.load(REPO / "config" / "briefloop.toml", environ={})
-    scorer = Scorer(verified_model_path(model_name, settings.path(settings.paths.model_cache)),
-                    threads)
+    scorer = Scorer(
+        verified_model_path(model_name, settings.path(settings.paths.model_cache)), threads
+    )
     items = loop_sentences()
     started = time.perf_counter()
     for item in items:
@@ -236,33 +289,49 @@ def run_loop_texts(model_name: str, threads: int) -> dict[str, Any]:
         item["pmi"] = round(item.pop("given") - scorer.alone(item["sentence"]), 3)
         del item["brief"]
     items.sort(key=lambda i: i["pmi"])
-    return {"model": model_name, "sentences": len(items),
-            "seconds": round(time.perf_counter() - started, 1), "items": items}
+    return {
+        "model": model_name,
+        "sentences": len(items),
+        "seconds": round(time.perf_counter() - started, 1),
+        "items": items,
+    }
 
 
 def loop_table(result: dict[str, Any]) -> str:
     lines = ["| pmi | brief | sentence |", "|---|---|---|"]
-    lines += [f"| {i['pmi']} | {i['brief_id']} | {i['sentence'].replace('|', '/')} |"
-              for i in result["items"]]
+    lines += [
+        f"| {i['pmi']} | {i['brief_id']} | {i['sentence'].replace('|', '/')} |"
+        for i in result["items"]
+    ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench claims-model", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--model", default="qwen2.5-coder-1.5b-instruct",
-                        help="a packaged embedded model (default: the writer's)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench claims-model",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--model",
+        default="qwen2.5-coder-1.5b-instruct",
+        help="a packaged embedded model (default: the writer's)",
+    )
     parser.add_argument("--threads", type=int, default=0)
-    parser.add_argument("--loop-texts", action="store_true",
-                        help="score every sentence of the last bench loop's approved texts")
+    parser.add_argument(
+        "--loop-texts",
+        action="store_true",
+        help="score every sentence of the last bench loop's approved texts",
+    )
     args = parser.parse_args(argv)
     RESULTS.mkdir(parents=True, exist_ok=True)
     if args.loop_texts:
         found = run_loop_texts(args.model, args.threads)
         (RESULTS / "claims-loop.json").write_text(json.dumps(found, indent=2) + "\n")
         (RESULTS / "claims-loop.md").write_text(loop_table(found))
-        print(f"{found['sentences']} sentences in {found['seconds']} s: "
-              f"bench/results/claims-loop.md")
+        print(
+            f"{found['sentences']} sentences in {found['seconds']} s: bench/results/claims-loop.md"
+        )
         return
     result = run(args.model, args.threads)
     (RESULTS / "claims-model.json").write_text(json.dumps(result, indent=2) + "\n")

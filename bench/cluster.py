@@ -41,10 +41,13 @@ WORKER_COUNTS = (1, 2, 4)
 LIMITED_WORKERS, LIMITED_MAX_PARALLEL = 4, 2
 
 
-def cluster_toml(root: Path, base_url: str, dsn: str, broker: str,
-                 max_parallel: int = 4, shared: bool = True) -> Path:
-    model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
-             f"timeout = 60\nmax_parallel = {max_parallel}\n")
+def cluster_toml(
+    root: Path, base_url: str, dsn: str, broker: str, max_parallel: int = 4, shared: bool = True
+) -> Path:
+    model = (
+        f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
+        f"timeout = 60\nmax_parallel = {max_parallel}\n"
+    )
     cfg = root / "briefloop.toml"
     cfg.write_text(
         # gate: the scripted critic's verdict decides, so every brief takes R rounds
@@ -53,12 +56,21 @@ def cluster_toml(root: Path, base_url: str, dsn: str, broker: str,
         '[log]\nformat = "csv"\npath = "output/runs.csv"\n'
         f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n'
         f'[cluster]\nbroker = "{broker}"\nvisibility_timeout = 600\n'
-        f"shared_max_parallel = {str(shared).lower()}\n", encoding="utf-8")
+        f"shared_max_parallel = {str(shared).lower()}\n",
+        encoding="utf-8",
+    )
     return cfg
 
 
-def timed_cluster(pg: PostgresServer, redis: RedisServer, server: FakeOllama, n: int,
-                  workers: int, max_parallel: int = 4, shared: bool = True) -> dict[str, Any]:
+def timed_cluster(
+    pg: PostgresServer,
+    redis: RedisServer,
+    server: FakeOllama,
+    n: int,
+    workers: int,
+    max_parallel: int = 4,
+    shared: bool = True,
+) -> dict[str, Any]:
     root = project(n)
     dsn = pg.create_database(f"bench_{workers}_{time.time_ns()}")
     redis.flush()
@@ -78,9 +90,13 @@ def timed_cluster(pg: PostgresServer, redis: RedisServer, server: FakeOllama, n:
         for w in started:
             w.stop()
     shutil.rmtree(root, ignore_errors=True)
-    return {"wall_s": round(wall, 2), "briefs_per_minute": round(60 * n / wall, 1),
-            "counts": row["counts"], "model_calls": len(server.chat_requests) - calls_before,
-            "peak_parallel_calls": server.peak_parallel}
+    return {
+        "wall_s": round(wall, 2),
+        "briefs_per_minute": round(60 * n / wall, 1),
+        "counts": row["counts"],
+        "model_calls": len(server.chat_requests) - calls_before,
+        "peak_parallel_calls": server.peak_parallel,
+    }
 
 
 def timed_threads(server: FakeOllama, n: int, threads: int) -> dict[str, Any]:
@@ -90,45 +106,67 @@ def timed_threads(server: FakeOllama, n: int, threads: int) -> dict[str, Any]:
     summary = run_job(settings, root / "briefs", concurrency=threads)
     wall = time.perf_counter() - t
     shutil.rmtree(root, ignore_errors=True)
-    return {"wall_s": round(wall, 2), "briefs_per_minute": round(60 * n / wall, 1),
-            "counts": {k: v for k, v in summary.counts.items()}}
+    return {
+        "wall_s": round(wall, 2),
+        "briefs_per_minute": round(60 * n / wall, 1),
+        "counts": {k: v for k, v in summary.counts.items()},
+    }
 
 
 def run(n: int, latency: float, rounds: int, slots: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"briefs": n, "rounds": rounds, "calls_per_brief": 2 * rounds,
-                           "latency_per_call_s": latency, "server_slots": slots,
-                           "cluster": {}, "thread_pool": {}}
+    out: dict[str, Any] = {
+        "briefs": n,
+        "rounds": rounds,
+        "calls_per_brief": 2 * rounds,
+        "latency_per_call_s": latency,
+        "server_slots": slots,
+        "cluster": {},
+        "thread_pool": {},
+    }
     tmp = Path(tempfile.mkdtemp(prefix="briefloop-bench-cluster-"))
     with PostgresServer(tmp / "pg") as pg, RedisServer(tmp / "redis") as redis:
         pg.start()
         redis.start()
         for workers in WORKER_COUNTS:
-            with FakeOllama(default=rounds_responder(rounds), latency=latency,
-                            max_parallel=slots) as server:
+            with FakeOllama(
+                default=rounds_responder(rounds), latency=latency, max_parallel=slots
+            ) as server:
                 out["cluster"][str(workers)] = timed_cluster(pg, redis, server, n, workers)
-                print(f"cluster, {workers} worker process(es): {out['cluster'][str(workers)]}",
-                      flush=True)
-            with FakeOllama(default=rounds_responder(rounds), latency=latency,
-                            max_parallel=slots) as server:
+                print(
+                    f"cluster, {workers} worker process(es): {out['cluster'][str(workers)]}",
+                    flush=True,
+                )
+            with FakeOllama(
+                default=rounds_responder(rounds), latency=latency, max_parallel=slots
+            ) as server:
                 out["thread_pool"][str(workers)] = timed_threads(server, n, workers)
-                print(f"thread pool, {workers} thread(s): "
-                      f"{out['thread_pool'][str(workers)]}", flush=True)
+                print(
+                    f"thread pool, {workers} thread(s): {out['thread_pool'][str(workers)]}",
+                    flush=True,
+                )
         # What counting the slots together costs: the same 4 workers, each counting its
         # own (the hosts' limit is not reached either way).
-        with FakeOllama(default=rounds_responder(rounds), latency=latency,
-                        max_parallel=slots) as server:
-            out["unshared"] = timed_cluster(pg, redis, server, n, WORKER_COUNTS[-1],
-                                            shared=False)
-            print(f"cluster, {WORKER_COUNTS[-1]} workers, slots per process: "
-                  f"{out['unshared']}", flush=True)
+        with FakeOllama(
+            default=rounds_responder(rounds), latency=latency, max_parallel=slots
+        ) as server:
+            out["unshared"] = timed_cluster(pg, redis, server, n, WORKER_COUNTS[-1], shared=False)
+            print(
+                f"cluster, {WORKER_COUNTS[-1]} workers, slots per process: {out['unshared']}",
+                flush=True,
+            )
         # max_parallel is the cluster's, not each worker's: 4 workers, a host set to 2.
-        with FakeOllama(default=rounds_responder(rounds), latency=latency,
-                        max_parallel=slots) as server:
-            out["limited"] = timed_cluster(pg, redis, server, n, LIMITED_WORKERS,
-                                           max_parallel=LIMITED_MAX_PARALLEL)
+        with FakeOllama(
+            default=rounds_responder(rounds), latency=latency, max_parallel=slots
+        ) as server:
+            out["limited"] = timed_cluster(
+                pg, redis, server, n, LIMITED_WORKERS, max_parallel=LIMITED_MAX_PARALLEL
+            )
             out["limited"].update(workers=LIMITED_WORKERS, max_parallel=LIMITED_MAX_PARALLEL)
-            print(f"cluster, {LIMITED_WORKERS} workers, host max_parallel "
-                  f"{LIMITED_MAX_PARALLEL}: {out['limited']}", flush=True)
+            print(
+                f"cluster, {LIMITED_WORKERS} workers, host max_parallel "
+                f"{LIMITED_MAX_PARALLEL}: {out['limited']}",
+                flush=True,
+            )
     shutil.rmtree(tmp, ignore_errors=True)
     for side in ("cluster", "thread_pool"):
         base = out[side]["1"]["wall_s"]
@@ -138,38 +176,57 @@ def run(n: int, latency: float, rounds: int, slots: int) -> dict[str, Any]:
 
 
 def markdown(r: dict[str, Any]) -> str:
-    lines = [f"# Cluster throughput ({r['briefs']} briefs x {r['calls_per_brief']} model "
-             f"calls at {r['latency_per_call_s'] * 1000:.0f} ms, fake Ollama with "
-             f"{r['server_slots']} slots)", "",
-             f"Machine: {r['machine']['cpu']}, {r['machine']['cores']} cores.", "",
-             "| processes / threads | cluster: briefs/min | speedup | thread pool: "
-             "briefs/min | speedup |", "|---|---|---|---|---|"]
+    lines = [
+        f"# Cluster throughput ({r['briefs']} briefs x {r['calls_per_brief']} model "
+        f"calls at {r['latency_per_call_s'] * 1000:.0f} ms, fake Ollama with "
+        f"{r['server_slots']} slots)",
+        "",
+        f"Machine: {r['machine']['cpu']}, {r['machine']['cores']} cores.",
+        "",
+        "| processes / threads | cluster: briefs/min | speedup | thread pool: "
+        "briefs/min | speedup |",
+        "|---|---|---|---|---|",
+    ]
     for k in map(str, WORKER_COUNTS):
         c, t = r["cluster"][k], r["thread_pool"][k]
-        lines.append(f"| {k} | {c['briefs_per_minute']} | {c['speedup']}x | "
-                     f"{t['briefs_per_minute']} | {t['speedup']}x |")
-    lines += ["", "Most calls the server had at once (each worker process makes one call at a "
-              "time):", "", "| worker processes | host `max_parallel` | peak calls at the "
-              "server | briefs/min |", "|---|---|---|---|"]
+        lines.append(
+            f"| {k} | {c['briefs_per_minute']} | {c['speedup']}x | "
+            f"{t['briefs_per_minute']} | {t['speedup']}x |"
+        )
+    lines += [
+        "",
+        "Most calls the server had at once (each worker process makes one call at a time):",
+        "",
+        "| worker processes | host `max_parallel` | peak calls at the server | briefs/min |",
+        "|---|---|---|---|",
+    ]
     for k in map(str, WORKER_COUNTS):
         c = r["cluster"][k]
         lines.append(f"| {k} | 4 | {c['peak_parallel_calls']} | {c['briefs_per_minute']} |")
     if "limited" in r:
         c = r["limited"]
-        lines.append(f"| {c['workers']} | {c['max_parallel']} | {c['peak_parallel_calls']} "
-                     f"| {c['briefs_per_minute']} |")
+        lines.append(
+            f"| {c['workers']} | {c['max_parallel']} | {c['peak_parallel_calls']} "
+            f"| {c['briefs_per_minute']} |"
+        )
     if "unshared" in r:
         shared, unshared = r["cluster"][str(WORKER_COUNTS[-1])], r["unshared"]
         ratio = shared["wall_s"] / unshared["wall_s"]
-        lines += ["", f"Slots counted cluster-wide vs per process, {WORKER_COUNTS[-1]} "
-                  f"workers: {shared['briefs_per_minute']} vs {unshared['briefs_per_minute']} "
-                  f"briefs/min (cluster-wide: {ratio:.2f}x the wall time)."]
+        lines += [
+            "",
+            f"Slots counted cluster-wide vs per process, {WORKER_COUNTS[-1]} "
+            f"workers: {shared['briefs_per_minute']} vs {unshared['briefs_per_minute']} "
+            f"briefs/min (cluster-wide: {ratio:.2f}x the wall time).",
+        ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench cluster", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench cluster",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--briefs", type=int, default=24)
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--rounds", type=int, default=3)

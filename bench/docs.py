@@ -37,9 +37,11 @@ from bench.judge import judge_state, load_cases
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
-SOURCES = [*sorted((REPO / "examples" / "sources").glob("*.py")),
-           REPO / "examples" / "briefs" / "slugify.py",
-           *sorted((REPO / "bench" / "judge" / "briefs").glob("*.py"))]
+SOURCES = [
+    *sorted((REPO / "examples" / "sources").glob("*.py")),
+    REPO / "examples" / "briefs" / "slugify.py",
+    *sorted((REPO / "bench" / "judge" / "briefs").glob("*.py")),
+]
 
 
 def audit(doc: str, source: Path) -> dict[str, Any]:
@@ -70,9 +72,16 @@ def judged(settings: config_mod.Settings) -> dict[str, Any]:
         update = checking.findings_update(state)
         seconds.append(time.perf_counter() - started)
         must = sorted({f["code"] for f in update["findings"] if f["severity"] == "must_fix"})
-        rows.append({"name": case["name"], "expect": case["expect"], "defect": case["defect"],
-                     "approved": not must, "fired": must,
-                     "verification": update.get("verification", "")})
+        rows.append(
+            {
+                "name": case["name"],
+                "expect": case["expect"],
+                "defect": case["defect"],
+                "approved": not must,
+                "fired": must,
+                "verification": update.get("verification", ""),
+            }
+        )
     wrongly_approved = [r["name"] for r in rows if r["approved"] and r["expect"] == "reject"]
     wrongly_rejected = [r["name"] for r in rows if not r["approved"] and r["expect"] == "approve"]
     by_class: dict[str, str] = {}
@@ -81,13 +90,16 @@ def judged(settings: config_mod.Settings) -> dict[str, Any]:
         by_class[defect] = f"{sum(not r['approved'] for r in of)}/{len(of)} rejected"
     good = [r for r in rows if r["expect"] == "approve"]
     bad = [r for r in rows if r["expect"] == "reject"]
-    return {"drafts": len(rows),
-            "correct_approved": f"{sum(r['approved'] for r in good)}/{len(good)}",
-            "defective_rejected": f"{sum(not r['approved'] for r in bad)}/{len(bad)}",
-            "by_class": by_class, "wrongly_approved": wrongly_approved,
-            "wrongly_rejected": wrongly_rejected,
-            "seconds_per_check_median": round(statistics.median(seconds), 3),
-            "rows": rows}
+    return {
+        "drafts": len(rows),
+        "correct_approved": f"{sum(r['approved'] for r in good)}/{len(good)}",
+        "defective_rejected": f"{sum(not r['approved'] for r in bad)}/{len(bad)}",
+        "by_class": by_class,
+        "wrongly_approved": wrongly_approved,
+        "wrongly_rejected": wrongly_rejected,
+        "seconds_per_check_median": round(statistics.median(seconds), 3),
+        "rows": rows,
+    }
 
 
 def loop(settings: config_mod.Settings) -> dict[str, Any]:
@@ -98,20 +110,34 @@ def loop(settings: config_mod.Settings) -> dict[str, Any]:
         folder.mkdir()
         for source in SOURCES:
             shutil.copyfile(source, folder / source.name)
-        local = settings.model_copy(update={"paths": settings.paths.model_copy(update={
-            "root": str(project), "checkpoints": "state/checkpoints.sqlite",
-            "runs": "state/runs.sqlite", "output": "output",
-            "rubrics": str(REPO / "rubrics"), "house_rules": str(REPO / "house_rules")}),
-            "log": settings.log.model_copy(update={"format": "none", "gsheet": None})})
+        local = settings.model_copy(
+            update={
+                "paths": settings.paths.model_copy(
+                    update={
+                        "root": str(project),
+                        "checkpoints": "state/checkpoints.sqlite",
+                        "runs": "state/runs.sqlite",
+                        "output": "output",
+                        "rubrics": str(REPO / "rubrics"),
+                        "house_rules": str(REPO / "house_rules"),
+                    }
+                ),
+                "log": settings.log.model_copy(update={"format": "none", "gsheet": None}),
+            }
+        )
         started = time.perf_counter()
         with Batch(local) as batch:
             summary = batch.run(folder)
         seconds = time.perf_counter() - started
         for r in summary.results:
             rec = r.record or {}
-            row: dict[str, Any] = {"source": r.brief_id, "outcome": r.outcome,
-                                   "score": rec.get("score"), "error": r.error or None,
-                                   "verification": rec.get("verification", "")}
+            row: dict[str, Any] = {
+                "source": r.brief_id,
+                "outcome": r.outcome,
+                "score": rec.get("score"),
+                "error": r.error or None,
+                "verification": rec.get("verification", ""),
+            }
             path = rec.get("output_path")
             if path and Path(path).exists():
                 doc = Path(path).read_text(encoding="utf-8").split("---\n", 2)[-1]
@@ -119,52 +145,79 @@ def loop(settings: config_mod.Settings) -> dict[str, Any]:
                 row["audit"] = audit(doc, source)
             rows.append(row)
     approved = [r for r in rows if is_approved(r["outcome"])]
-    bad = [r["source"] for r in approved
-           if any(r["audit"][k] for k in ("wrong_example", "wrong_signature",
-                                          "invented_name", "missing_name"))
-           or r["audit"]["no_example"]]
-    return {"sources": len(rows), "approved": len(approved),
-            "approved_with_a_defect": bad, "seconds": round(seconds, 1),
-            "models": {"writer": local.models.writer.label,
-                       "critic": local.models.critic.label},
-            "rows": rows}
+    bad = [
+        r["source"]
+        for r in approved
+        if any(
+            r["audit"][k]
+            for k in ("wrong_example", "wrong_signature", "invented_name", "missing_name")
+        )
+        or r["audit"]["no_example"]
+    ]
+    return {
+        "sources": len(rows),
+        "approved": len(approved),
+        "approved_with_a_defect": bad,
+        "seconds": round(seconds, 1),
+        "models": {"writer": local.models.writer.label, "critic": local.models.critic.label},
+        "rows": rows,
+    }
 
 
 def table(result: dict[str, Any]) -> str:
     j = result["judged"]
-    lines = ["# API docs checked against the code", "",
-             f"Judged docs ({j['drafts']} drafts of 3 Python sources, no model): correct "
-             f"approved {j['correct_approved']}, defective rejected {j['defective_rejected']}, "
-             f"median {j['seconds_per_check_median']} s per check (examples run in the "
-             f"sandbox included).", "", "| defect | rejected |", "|---|---|"]
+    lines = [
+        "# API docs checked against the code",
+        "",
+        f"Judged docs ({j['drafts']} drafts of 3 Python sources, no model): correct "
+        f"approved {j['correct_approved']}, defective rejected {j['defective_rejected']}, "
+        f"median {j['seconds_per_check_median']} s per check (examples run in the "
+        f"sandbox included).",
+        "",
+        "| defect | rejected |",
+        "|---|---|",
+    ]
     lines += [f"| {k} | {v} |" for k, v in j["by_class"].items()]
-    lines += ["", f"Wrongly approved: {', '.join(j['wrongly_approved']) or 'none'}.",
-              f"Wrongly rejected: {', '.join(j['wrongly_rejected']) or 'none'}."]
+    lines += [
+        "",
+        f"Wrongly approved: {', '.join(j['wrongly_approved']) or 'none'}.",
+        f"Wrongly rejected: {', '.join(j['wrongly_rejected']) or 'none'}.",
+    ]
     if "loop" in result:
         lo = result["loop"]
-        lines += ["", f"The loop ({lo['models']['writer']} writer, {lo['models']['critic']} "
-                      f"critic), {lo['sources']} sources, {lo['seconds']} s: "
-                      f"{lo['approved']} approved; approved with a defect: "
-                      f"{', '.join(lo['approved_with_a_defect']) or 'none'}.", "",
-                  "| source | outcome | score | verification | audit of the written doc |",
-                  "|---|---|---|---|---|"]
+        lines += [
+            "",
+            f"The loop ({lo['models']['writer']} writer, {lo['models']['critic']} "
+            f"critic), {lo['sources']} sources, {lo['seconds']} s: "
+            f"{lo['approved']} approved; approved with a defect: "
+            f"{', '.join(lo['approved_with_a_defect']) or 'none'}.",
+            "",
+            "| source | outcome | score | verification | audit of the written doc |",
+            "|---|---|---|---|---|",
+        ]
         for r in lo["rows"]:
             a = r.get("audit") or {}
-            found = [k for k in ("wrong_example", "wrong_signature", "invented_name",
-                                 "missing_name") if a.get(k)] + (
-                ["no_example"] if a.get("no_example") else [])
-            lines.append(f"| {r['source']} | {r['outcome']} | {r['score']} | "
-                         f"{r['verification'] or r.get('error') or ''} | "
-                         f"{', '.join(found) or ('clean' if a else '')} |")
+            found = [
+                k
+                for k in ("wrong_example", "wrong_signature", "invented_name", "missing_name")
+                if a.get(k)
+            ] + (["no_example"] if a.get("no_example") else [])
+            lines.append(
+                f"| {r['source']} | {r['outcome']} | {r['score']} | "
+                f"{r['verification'] or r.get('error') or ''} | "
+                f"{', '.join(found) or ('clean' if a else '')} |"
+            )
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench docs", description=__doc__.split(
-        "\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench docs", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--config", help="config file (default: the shipped one)")
-    parser.add_argument("--no-models", action="store_true",
-                        help="only the judged docs; do not run the loop")
+    parser.add_argument(
+        "--no-models", action="store_true", help="only the judged docs; do not run the loop"
+    )
     args = parser.parse_args(argv)
     settings = config_mod.load(args.config or REPO / "config" / "briefloop.toml")
     result: dict[str, Any] = {"judged": judged(settings)}

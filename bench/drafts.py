@@ -37,43 +37,60 @@ def run(config: str | None, samples: int) -> dict[str, Any]:
     models = ModelSet(settings.models, settings.path(settings.paths.model_cache))
     writer = models.get("writer")
     base = models.settings_for("writer")
-    briefs = [b for b in scan_source(str(REPO / "examples" / "briefs"), 1_000_000).briefs
-              if isinstance(b, Brief) and b.kind != "source"]
+    briefs = [
+        b
+        for b in scan_source(str(REPO / "examples" / "briefs"), 1_000_000).briefs
+        if isinstance(b, Brief) and b.kind != "source"
+    ]
     rows = []
     for brief in briefs:
         state, _ = start_state(settings, brief)
         messages = writer_messages(state)
         for sample in range(samples):
             stats: list[CallStat] = []
-            sampling = None if sample == 0 else Sampling(
-                temperature=base.temperature + SAMPLE_WARMING * sample,
-                seed=base.seed + sample)
+            sampling = (
+                None
+                if sample == 0
+                else Sampling(
+                    temperature=base.temperature + SAMPLE_WARMING * sample, seed=base.seed + sample
+                )
+            )
             started = time.perf_counter()
             write(writer, "writer", messages, stats, sampling)
-            rows.append({"brief": brief.id, "sample": sample + 1,
-                         "seconds": round(time.perf_counter() - started, 2),
-                         "input_tokens": sum(s.input_tokens for s in stats),
-                         "output_tokens": sum(s.output_tokens for s in stats),
-                         "calls": len(stats)})
+            rows.append(
+                {
+                    "brief": brief.id,
+                    "sample": sample + 1,
+                    "seconds": round(time.perf_counter() - started, 2),
+                    "input_tokens": sum(s.input_tokens for s in stats),
+                    "output_tokens": sum(s.output_tokens for s in stats),
+                    "calls": len(stats),
+                }
+            )
             print(rows[-1], flush=True)
     first = [r["seconds"] for r in rows if r["sample"] == 1]
     extra = [r["seconds"] for r in rows if r["sample"] > 1]
-    per_token_first = [r["seconds"] / max(1, r["output_tokens"]) for r in rows
-                       if r["sample"] == 1]
-    per_token_extra = [r["seconds"] / max(1, r["output_tokens"]) for r in rows
-                       if r["sample"] > 1]
-    return {"model": writer.name, "samples": samples, "rows": rows,
-            "median_first_seconds": statistics.median(first),
-            "median_extra_seconds": statistics.median(extra) if extra else None,
-            "median_seconds_per_answer_token_first": round(
-                statistics.median(per_token_first), 4),
-            "median_seconds_per_answer_token_extra": round(
-                statistics.median(per_token_extra), 4) if extra else None}
+    per_token_first = [r["seconds"] / max(1, r["output_tokens"]) for r in rows if r["sample"] == 1]
+    per_token_extra = [r["seconds"] / max(1, r["output_tokens"]) for r in rows if r["sample"] > 1]
+    return {
+        "model": writer.name,
+        "samples": samples,
+        "rows": rows,
+        "median_first_seconds": statistics.median(first),
+        "median_extra_seconds": statistics.median(extra) if extra else None,
+        "median_seconds_per_answer_token_first": round(statistics.median(per_token_first), 4),
+        "median_seconds_per_answer_token_extra": round(statistics.median(per_token_extra), 4)
+        if extra
+        else None,
+    }
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench drafts", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench drafts",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--config", help="config file (default: config/briefloop.toml)")
     parser.add_argument("--samples", type=int, default=3, help="drafts per brief (3)")
     args = parser.parse_args(argv)

@@ -52,10 +52,16 @@ class Expectation:
 def load(path: Path) -> Expectation:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     return Expectation(
-        brief_id=path.stem, brief=REPO / data["brief"], facts=data.get("facts") or [],
-        gaps=data.get("gaps") or [], may_ask=data.get("may_ask") or [],
-        must_not=data.get("must_not") or [], no_copy=data.get("no_copy") or [],
-        max_words=data.get("max_words"), min_words=data.get("min_words"))
+        brief_id=path.stem,
+        brief=REPO / data["brief"],
+        facts=data.get("facts") or [],
+        gaps=data.get("gaps") or [],
+        may_ask=data.get("may_ask") or [],
+        must_not=data.get("must_not") or [],
+        no_copy=data.get("no_copy") or [],
+        max_words=data.get("max_words"),
+        min_words=data.get("min_words"),
+    )
 
 
 def load_all(folder: Path = EXPECT) -> dict[str, Expectation]:
@@ -105,8 +111,9 @@ def broken(exp: Expectation, text: str) -> list[str]:
     for label, inner in holes:
         fair = [g["placeholder"] for g in exp.gaps] + list(exp.may_ask)
         if not any(re.search(p, inner, re.IGNORECASE) for p in fair):
-            out.append(f"placeholder for what the brief gives or nobody asked: "
-                       f"[{label} NEEDED: {inner}]")
+            out.append(
+                f"placeholder for what the brief gives or nobody asked: [{label} NEEDED: {inner}]"
+            )
     for claim in exp.must_not:
         for p in claim["match"]:
             m = re.search(p, flat, re.IGNORECASE)
@@ -150,11 +157,18 @@ def texts_in(folder: Path) -> dict[str, tuple[str, Path]]:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench expect", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("texts", nargs="?", type=Path,
-                        default=REPO / "bench" / "results" / "loop-texts",
-                        help="an output folder (default: the last `bench loop`'s texts)")
+    parser = argparse.ArgumentParser(
+        prog="python -m bench expect",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "texts",
+        nargs="?",
+        type=Path,
+        default=REPO / "bench" / "results" / "loop-texts",
+        help="an output folder (default: the last `bench loop`'s texts)",
+    )
     args = parser.parse_args(argv)
     expectations = load_all()
     found = texts_in(args.texts)

@@ -36,10 +36,16 @@ def rounds_responder(rounds: int) -> Callable[[dict], str]:
             drafts[bid] = drafts.get(bid, 0) + 1
             return f"{ORDINALS[drafts[bid] - 1]} draft: the office is closed on Friday."
         final = f"{ORDINALS[rounds - 1]} draft" in text
-        return json.dumps({"must_fix": [] if final else ["Say it more plainly."],
-                           "would_improve": [],
-                           "scores": {c: 5 if final else 3 for c in
-                                      ("covers_brief", "accuracy", "clarity", "actionable")}})
+        return json.dumps(
+            {
+                "must_fix": [] if final else ["Say it more plainly."],
+                "would_improve": [],
+                "scores": {
+                    c: 5 if final else 3
+                    for c in ("covers_brief", "accuracy", "clarity", "actionable")
+                },
+            }
+        )
 
     return respond
 
@@ -47,12 +53,16 @@ def rounds_responder(rounds: int) -> Callable[[dict], str]:
 def serve(rounds: int, latency: float, max_parallel: int | None) -> None:
     """The child: print the base URL, serve until a line (or EOF) on stdin, then print
     what was served as one JSON line."""
-    with FakeOllama(default=rounds_responder(rounds), latency=latency,
-                    max_parallel=max_parallel) as server:
+    with FakeOllama(
+        default=rounds_responder(rounds), latency=latency, max_parallel=max_parallel
+    ) as server:
         print(server.base_url, flush=True)
         sys.stdin.readline()  # stop
-        stats = {"chat_count": server.chat_count, "peak_parallel": server.peak_parallel,
-                 "chat_seconds": server.chat_seconds}
+        stats = {
+            "chat_count": server.chat_count,
+            "peak_parallel": server.peak_parallel,
+            "chat_seconds": server.chat_seconds,
+        }
     print(json.dumps(stats), flush=True)
 
 
@@ -64,9 +74,19 @@ class FakeOllamaProcess:
 
     def __init__(self, rounds: int, latency: float = 0.0, max_parallel: int | None = None):
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "bench.fake_server", str(rounds), repr(latency),
-             str(max_parallel or 0)],
-            cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "bench.fake_server",
+                str(rounds),
+                repr(latency),
+                str(max_parallel or 0),
+            ],
+            cwd=REPO,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.chat_count = 0
         self.peak_parallel = 0
         self.chat_seconds = 0.0

@@ -52,8 +52,9 @@ PACKAGED = ("qwen2.5-coder-0.5b-instruct", "qwen2.5-coder-1.5b-instruct")
 # Each model's answer per critic prompt (keyed by the prompt's hash), so a change to the
 # code checks is measured again without asking the models again.
 ANSWERS_FILE = RESULTS / "judge-answers.json"
-ANSWERS: dict[str, dict[str, Any]] = (json.loads(ANSWERS_FILE.read_text())
-                                      if ANSWERS_FILE.exists() else {})
+ANSWERS: dict[str, dict[str, Any]] = (
+    json.loads(ANSWERS_FILE.read_text()) if ANSWERS_FILE.exists() else {}
+)
 
 
 def load_cases(data: Path = DATA) -> list[dict[str, Any]]:
@@ -66,12 +67,18 @@ def load_cases(data: Path = DATA) -> list[dict[str, Any]]:
     for folder in sorted((data / "drafts").iterdir()):
         for path in sorted(folder.glob("*.md")):
             meta, body = split_front_matter_free(path.read_text(encoding="utf-8"))
-            cases.append({"brief": briefs[folder.name], "name": f"{folder.name}/{path.stem}",
-                          "expect": meta["expect"], "defect": meta.get("defect") or "none",
-                          "claim": meta.get("claim", ""),
-                          "needs": meta.get("needs_from_human") or [],
-                          "deviations": meta.get("deliberate_deviations") or [],
-                          "draft": body.strip()})
+            cases.append(
+                {
+                    "brief": briefs[folder.name],
+                    "name": f"{folder.name}/{path.stem}",
+                    "expect": meta["expect"],
+                    "defect": meta.get("defect") or "none",
+                    "claim": meta.get("claim", ""),
+                    "needs": meta.get("needs_from_human") or [],
+                    "deviations": meta.get("deliberate_deviations") or [],
+                    "draft": body.strip(),
+                }
+            )
     return cases
 
 
@@ -86,8 +93,9 @@ def split_front_matter_free(text: str) -> tuple[dict[str, Any], str]:
 
 def judge_state(settings: config_mod.Settings, case: dict[str, Any]) -> dict[str, Any]:
     state, _ = start_state(settings, case["brief"])
-    state.update(round=1, draft=case["draft"], needs_from_human=case["needs"],
-                 deviations=case["deviations"])
+    state.update(
+        round=1, draft=case["draft"], needs_from_human=case["needs"], deviations=case["deviations"]
+    )
     return state
 
 
@@ -96,16 +104,14 @@ def verdicts(state: dict[str, Any], answer: Any | None) -> dict[str, dict[str, A
     threshold = state["limits"]["threshold"]
     findings = state["findings"]
     code_must = [f for f in findings if f["severity"] == "must_fix"]
-    out = {"code": {"approve": not code_must,
-                    "fired": sorted({f["code"] for f in code_must})}}
+    out = {"code": {"approve": not code_must, "fired": sorted({f["code"] for f in code_must})}}
     if answer is None:
         return out
     gate = verdict(state, answer, "gate")
     out["gate"] = {"approve": gate["meets_bar"], "score": gate["score"]}
     rubric = Rubric.model_validate(state["rubric"])
     score = rubric.weighted_score(answer.scores.model_dump())
-    out["model alone"] = {"approve": score >= threshold and not answer.must_fix,
-                          "score": score}
+    out["model alone"] = {"approve": score >= threshold and not answer.must_fix, "score": score}
     return out
 
 
@@ -140,8 +146,9 @@ def critic_settings(base: config_mod.Settings, model: str) -> config_mod.Setting
     return base.model_copy(update={"models": models})
 
 
-def run(config: str | None, models: list[str], limit: int | None,
-        data: Path = DATA) -> dict[str, Any]:
+def run(
+    config: str | None, models: list[str], limit: int | None, data: Path = DATA
+) -> dict[str, Any]:
     base = config_mod.load(config or REPO / "config" / "briefloop.toml")
     cases = load_cases(data)
     cases = cases[:limit] if limit else cases
@@ -154,15 +161,32 @@ def run(config: str | None, models: list[str], limit: int | None,
         state["findings"] = checking.findings_update(state)["findings"]
         case["check_seconds"] = time.perf_counter() - started
         states.append(state)
-    code_rows = [{"name": c["name"], "expect": c["expect"], "defect": c["defect"],
-                  "verdicts": verdicts(s, None)} for c, s in zip(cases, states, strict=True)]
+    code_rows = [
+        {
+            "name": c["name"],
+            "expect": c["expect"],
+            "defect": c["defect"],
+            "verdicts": verdicts(s, None),
+        }
+        for c, s in zip(cases, states, strict=True)
+    ]
     code_seconds = sum(c["check_seconds"] for c in cases) / len(cases)
     result: dict[str, Any] = {
-        "drafts": len(cases), "briefs": len({c["brief"].id for c in cases}),
-        "modes": {"code checks (= advice mode, any model)": {
-            **metrics(code_rows, "code"), "seconds_per_judgment": round(code_seconds, 4)}},
-        "misjudged": {"code": [r["name"] for r in code_rows if r["verdicts"]["code"]["approve"]
-                               != (r["expect"] == "approve")]},
+        "drafts": len(cases),
+        "briefs": len({c["brief"].id for c in cases}),
+        "modes": {
+            "code checks (= advice mode, any model)": {
+                **metrics(code_rows, "code"),
+                "seconds_per_judgment": round(code_seconds, 4),
+            }
+        },
+        "misjudged": {
+            "code": [
+                r["name"]
+                for r in code_rows
+                if r["verdicts"]["code"]["approve"] != (r["expect"] == "approve")
+            ]
+        },
         "fired": {r["name"]: r["verdicts"]["code"]["fired"] for r in code_rows},
     }
     for model in models:
@@ -191,57 +215,94 @@ def run(config: str | None, models: list[str], limit: int | None,
                     invalid += 1
                     print(f"  {case['name']}: critic failed: {e}", flush=True)
                 seconds.append(time.perf_counter() - started)
-                cache[key] = {"seconds": round(seconds[-1], 2), "answer": None if answer is None
-                              else answer.model_dump()}
+                cache[key] = {
+                    "seconds": round(seconds[-1], 2),
+                    "answer": None if answer is None else answer.model_dump(),
+                }
                 ANSWERS_FILE.write_text(json.dumps(ANSWERS, indent=1) + "\n")
             v = verdicts(state, answer)
             if answer is None:  # an unparseable answer is never an approval
                 v["gate"] = v["model alone"] = {"approve": False, "score": None}
-            rows.append({"name": case["name"], "expect": case["expect"],
-                         "defect": case["defect"], "verdicts": v})
-            print(f"  [{model}] {i}/{len(cases)} {case['name']}: expect {case['expect']}, "
-                  f"gate {'approve' if v['gate']['approve'] else 'reject'} "
-                  f"(score {v['gate']['score']}), {seconds[-1]:.1f}s", flush=True)
+            rows.append(
+                {
+                    "name": case["name"],
+                    "expect": case["expect"],
+                    "defect": case["defect"],
+                    "verdicts": v,
+                }
+            )
+            print(
+                f"  [{model}] {i}/{len(cases)} {case['name']}: expect {case['expect']}, "
+                f"gate {'approve' if v['gate']['approve'] else 'reject'} "
+                f"(score {v['gate']['score']}), {seconds[-1]:.1f}s",
+                flush=True,
+            )
         label = critic.name
         # the median: one judgment slowed by other work on the machine does not move it
         per_call = round(statistics.median(seconds), 2)
         for mode in ("gate", "model alone"):
             result["modes"][f"{label} {mode}"] = {
-                **metrics(rows, mode), "seconds_per_judgment": per_call,
-                "invalid_answers": invalid}
+                **metrics(rows, mode),
+                "seconds_per_judgment": per_call,
+                "invalid_answers": invalid,
+            }
         result["misjudged"][f"{label} gate"] = [
-            r["name"] for r in rows
-            if r["verdicts"]["gate"]["approve"] != (r["expect"] == "approve")]
+            r["name"]
+            for r in rows
+            if r["verdicts"]["gate"]["approve"] != (r["expect"] == "approve")
+        ]
         result.setdefault("scores", {})[label] = {
-            r["name"]: r["verdicts"]["gate"]["score"] for r in rows}
+            r["name"]: r["verdicts"]["gate"]["score"] for r in rows
+        }
     return result
 
 
 def table(result: dict[str, Any]) -> str:
     classes = sorted({k for m in result["modes"].values() for k in m["detection_by_class"]})
-    head = ["mode", "correct approved", "defective rejected", "balanced accuracy",
-            "s / judgment", *classes]
+    head = [
+        "mode",
+        "correct approved",
+        "defective rejected",
+        "balanced accuracy",
+        "s / judgment",
+        *classes,
+    ]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, m in result["modes"].items():
-        cells = [name, m["correct_approved"], m["defective_rejected"],
-                 f"{m['balanced_accuracy']:.2f}", f"{m['seconds_per_judgment']:g}"]
+        cells = [
+            name,
+            m["correct_approved"],
+            m["defective_rejected"],
+            f"{m['balanced_accuracy']:.2f}",
+            f"{m['seconds_per_judgment']:g}",
+        ]
         cells += [m["detected_by_class"].get(c, "-") for c in classes]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench judge", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench judge",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--config", help="config file whose critic is judged as 'config'")
-    parser.add_argument("--models", default=",".join(PACKAGED),
-                        help="critic models to judge with, comma-separated: packaged "
-                             "embedded model names, 'config' for the configured critic, "
-                             "or '' for the code checks only (default: both packaged)")
+    parser.add_argument(
+        "--models",
+        default=",".join(PACKAGED),
+        help="critic models to judge with, comma-separated: packaged "
+        "embedded model names, 'config' for the configured critic, "
+        "or '' for the code checks only (default: both packaged)",
+    )
     parser.add_argument("--limit", type=int, help="judge only the first N drafts")
-    parser.add_argument("--data", type=Path, default=DATA,
-                        help="a folder of briefs/ and drafts/<brief id>/ to judge, e.g. a "
-                             "project's judged/ (default: bench/judge)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DATA,
+        help="a folder of briefs/ and drafts/<brief id>/ to judge, e.g. a "
+        "project's judged/ (default: bench/judge)",
+    )
     args = parser.parse_args(argv)
     models = [m for m in args.models.split(",") if m.strip()]
     result = run(args.config, models, args.limit, args.data)

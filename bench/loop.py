@@ -45,16 +45,30 @@ REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
 # the examples, the judge set's briefs, and a fresh set written for this benchmark and
 # never tuned to (bench/fresh/README.md)
-DEFAULT_BRIEFS = [REPO / "examples" / "briefs", REPO / "bench" / "judge" / "briefs",
-                  REPO / "bench" / "fresh" / "briefs", REPO / "bench" / "fresh" / "sources",
-                  REPO / "bench" / "heldout" / "briefs", REPO / "bench" / "heldout" / "sources"]
+DEFAULT_BRIEFS = [
+    REPO / "examples" / "briefs",
+    REPO / "bench" / "judge" / "briefs",
+    REPO / "bench" / "fresh" / "briefs",
+    REPO / "bench" / "fresh" / "sources",
+    REPO / "bench" / "heldout" / "briefs",
+    REPO / "bench" / "heldout" / "sources",
+]
 EXPECTATIONS = by_hand.load_all()
-METRICS = ("covered", "requirements", "names", "numbers", "echo", "length", "missing_gap",
-           "must_fix")
+METRICS = (
+    "covered",
+    "requirements",
+    "names",
+    "numbers",
+    "echo",
+    "length",
+    "missing_gap",
+    "must_fix",
+)
 
 
-def measure(settings: config_mod.Settings, brief: Brief, text: str,
-            needs: list[dict[str, str]]) -> dict[str, int]:
+def measure(
+    settings: config_mod.Settings, brief: Brief, text: str, needs: list[dict[str, str]]
+) -> dict[str, int]:
     """What the code checks find in one text of one brief."""
     state, _ = start_state(settings, brief)
     state.update(draft=text, needs_from_human=needs)
@@ -65,11 +79,16 @@ def measure(settings: config_mod.Settings, brief: Brief, text: str,
     def count(*prefixes: str) -> int:
         return sum(1 for c in must if c.split(":")[0] in prefixes)
 
-    return {"covered": len(required) - count("uncovered", "missing-placeholder"),
-            "requirements": len(required), "names": count("name"),
-            "numbers": count("number"), "echo": count("echo"),
-            "length": count("too-long", "too-short"),
-            "missing_gap": count("missing-placeholder", "gap-told"), "must_fix": len(must)}
+    return {
+        "covered": len(required) - count("uncovered", "missing-placeholder"),
+        "requirements": len(required),
+        "names": count("name"),
+        "numbers": count("number"),
+        "echo": count("echo"),
+        "length": count("too-long", "too-short"),
+        "missing_gap": count("missing-placeholder", "gap-told"),
+        "must_fix": len(must),
+    }
 
 
 def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
@@ -78,8 +97,11 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
     cfg = batch.config_for(thread_id)
     for snapshot in batch.graph.get_state_history(cfg):  # newest first
         values = snapshot.values
-        if (values.get("round") == 1 and values.get("draft")
-                and len(values.get("score_history", [])) == 1):
+        if (
+            values.get("round") == 1
+            and values.get("draft")
+            and len(values.get("score_history", [])) == 1
+        ):
             return values
     raise RuntimeError(f"{thread_id}: no first round in the checkpoints")
 
@@ -87,28 +109,47 @@ def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
 # The loop as it was before it had a budget, grammar-last decoding, a rule against
 # rewrites that do not pay and a critic of code checks alone: what `--baseline` runs
 # first, in the same process.
-BASELINE = {"models.writer.grammar_last": False, "models.critic.grammar_last": False,
-            "loop.spend": "every_round", "loop.max_model_seconds": NO_LIMIT,
-            "models.critic_mode": "advice"}
+BASELINE = {
+    "models.writer.grammar_last": False,
+    "models.critic.grammar_last": False,
+    "loop.spend": "every_round",
+    "loop.max_model_seconds": NO_LIMIT,
+    "models.critic_mode": "advice",
+}
 
 
 class Arm:
     """One way of running the loop (the shipped config, or it with more overrides) in a
     project of its own, its rows gathered brief by brief."""
 
-    def __init__(self, name: str, config: str | None, brief_dirs: list[Path],
-                 writer: str | None, overrides: dict[str, Any], keep_texts: bool):
+    def __init__(
+        self,
+        name: str,
+        config: str | None,
+        brief_dirs: list[Path],
+        writer: str | None,
+        overrides: dict[str, Any],
+        keep_texts: bool,
+    ):
         self.name, self.keep_texts = name, keep_texts
-        self.work = copied_project(brief_dirs, Path(config) if config else None,
-                                   prefix="briefloop-loop-")
-        flat: dict[str, Any] = {"paths.root": str(self.work), "loop.review": "never",
-                                "log.format": "none", "run.max_hours": NO_LIMIT, **overrides}
+        self.work = copied_project(
+            brief_dirs, Path(config) if config else None, prefix="briefloop-loop-"
+        )
+        flat: dict[str, Any] = {
+            "paths.root": str(self.work),
+            "loop.review": "never",
+            "log.format": "none",
+            "run.max_hours": NO_LIMIT,
+            **overrides,
+        }
         if writer:
             flat["models.writer.model"] = writer
-        self.settings = config_mod.load(self.work / "briefloop.toml", overrides=flat,
-                                        environ={})
-        self.briefs = [b for b in scan_source(str(self.work / "briefs"), 1_000_000).briefs
-                       if isinstance(b, Brief)]
+        self.settings = config_mod.load(self.work / "briefloop.toml", overrides=flat, environ={})
+        self.briefs = [
+            b
+            for b in scan_source(str(self.work / "briefs"), 1_000_000).briefs
+            if isinstance(b, Brief)
+        ]
         self.rows: list[dict[str, Any]] = []
         self.reading: list[str] = []
         self.batch = Batch(self.settings)
@@ -124,8 +165,16 @@ class Arm:
         seconds = time.perf_counter() - started
         values = batch.snapshot(result.thread_id).values
         if result.outcome == "error" or not values.get("draft"):
-            self.rows.append({"brief": brief.id, "mode": "loop", "outcome": "error",
-                              "expected": 0, "usable": 0, "broken": ["no text"]})
+            self.rows.append(
+                {
+                    "brief": brief.id,
+                    "mode": "loop",
+                    "outcome": "error",
+                    "expected": 0,
+                    "usable": 0,
+                    "broken": ["no text"],
+                }
+            )
             return f"{self.name} {brief.id}: {result.outcome} {result.error}"
         first = first_round(batch, result.thread_id)
         calls = values.get("calls", [])
@@ -134,32 +183,49 @@ class Arm:
         body = Path(values["output_path"]).read_text(encoding="utf-8").split("---\n", 2)[2]
         final_needs = (values.get("final") or {}).get("needs", [])
         loop = measure(settings, brief, body.strip(), final_needs)
-        by_hand = expected(brief.id, first["draft"], body, result.outcome,
-                           single["must_fix"] == 0)
+        by_hand = expected(brief.id, first["draft"], body, result.outcome, single["must_fix"] == 0)
         self.reading.append(reading_entry(brief, result.outcome, body, by_hand))
-        self.rows.append({"brief": brief.id, "mode": "single pass", "outcome": "-",
-                          "rounds": 1, **single, **by_hand["single"],
-                          "tokens": sum(c["input_tokens"] + c["output_tokens"]
-                                        for c in first_calls),
-                          "seconds": round(sum(c["seconds"] for c in first_calls), 1),
-                          "calls": len(first_calls),
-                          "approved": int(single["must_fix"] == 0)})
-        self.rows.append({"brief": brief.id, "mode": "loop", "outcome": result.outcome,
-                          "rounds": values.get("round", 0), **loop, **by_hand["loop"],
-                          "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
-                          "seconds": round(sum(c["seconds"] for c in calls), 1),
-                          "calls": len(calls), "wall_seconds": round(seconds, 1),
-                          "approved": int(is_approved(result.outcome)),
-                          "kind": brief.kind, "steps": steps_of(values),
-                          # what the steps were read from, to be read again
-                          "writer_log": values.get("writer_log", []),
-                          "score_history": values.get("score_history", []),
-                          "must_fix_history": values.get("must_fix_history", [])})
+        self.rows.append(
+            {
+                "brief": brief.id,
+                "mode": "single pass",
+                "outcome": "-",
+                "rounds": 1,
+                **single,
+                **by_hand["single"],
+                "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in first_calls),
+                "seconds": round(sum(c["seconds"] for c in first_calls), 1),
+                "calls": len(first_calls),
+                "approved": int(single["must_fix"] == 0),
+            }
+        )
+        self.rows.append(
+            {
+                "brief": brief.id,
+                "mode": "loop",
+                "outcome": result.outcome,
+                "rounds": values.get("round", 0),
+                **loop,
+                **by_hand["loop"],
+                "tokens": sum(c["input_tokens"] + c["output_tokens"] for c in calls),
+                "seconds": round(sum(c["seconds"] for c in calls), 1),
+                "calls": len(calls),
+                "wall_seconds": round(seconds, 1),
+                "approved": int(is_approved(result.outcome)),
+                "kind": brief.kind,
+                "steps": steps_of(values),
+                # what the steps were read from, to be read again
+                "writer_log": values.get("writer_log", []),
+                "score_history": values.get("score_history", []),
+                "must_fix_history": values.get("must_fix_history", []),
+            }
+        )
         if self.keep_texts:
-            (RESULTS / "loop-reading.md").write_text(reading_page(self.reading),
-                                                     encoding="utf-8")
-        return (f"{self.name} {brief.id}: single {single} | loop {result.outcome} {loop} "
-                f"({seconds:.0f}s, {self.rows[-1]['seconds']} model s)")
+            (RESULTS / "loop-reading.md").write_text(reading_page(self.reading), encoding="utf-8")
+        return (
+            f"{self.name} {brief.id}: single {single} | loop {result.outcome} {loop} "
+            f"({seconds:.0f}s, {self.rows[-1]['seconds']} model s)"
+        )
 
     def close(self) -> None:
         self.batch.close()
@@ -168,20 +234,29 @@ class Arm:
         if self.keep_texts:
             shutil.rmtree(texts, ignore_errors=True)
             if (self.work / "output").is_dir():
-                shutil.copytree(self.work / "output", texts,
-                                ignore=shutil.ignore_patterns("runs.*", ".*"))
+                shutil.copytree(
+                    self.work / "output", texts, ignore=shutil.ignore_patterns("runs.*", ".*")
+                )
         shutil.rmtree(self.work, ignore_errors=True)
 
 
-def run(config: str | None, brief_dirs: list[Path], writer: str | None,
-        save=lambda results: None, baseline: bool = False) -> dict[str, dict[str, Any]]:
+def run(
+    config: str | None,
+    brief_dirs: list[Path],
+    writer: str | None,
+    save=lambda results: None,
+    baseline: bool = False,
+) -> dict[str, dict[str, Any]]:
     """Every brief through the shipped loop, and first through the baseline's too when
     asked: brief by brief, so that both meet the machine as it is at that moment.
     `save` gets the results so far after each brief (a long run stopped part way keeps
     what it measured). Returns each arm's result by name."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    arms = ([Arm("baseline", config, brief_dirs, writer, BASELINE, keep_texts=False)]
-            if baseline else [])
+    arms = (
+        [Arm("baseline", config, brief_dirs, writer, BASELINE, keep_texts=False)]
+        if baseline
+        else []
+    )
     arms.append(Arm("shipped", config, brief_dirs, writer, {}, keep_texts=True))
     try:
         briefs = arms[-1].briefs
@@ -218,28 +293,54 @@ def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
         r, kind = entry.get("round", 0), entry.get("kind", "")
         if kind == "repairs":
             for a in entry.get("attempts", []):
-                out.append({"step": f"repair: {a['action']} by {a['by']}", "round": r,
-                            "calls": a.get("calls", 0), "seconds": a.get("seconds", 0.0),
-                            "paid": bool(a["kept"])})
+                out.append(
+                    {
+                        "step": f"repair: {a['action']} by {a['by']}",
+                        "round": r,
+                        "calls": a.get("calls", 0),
+                        "seconds": a.get("seconds", 0.0),
+                        "paid": bool(a["kept"]),
+                    }
+                )
             continue
         if r <= 1:
             name = "first draft" if kind != "docs by name" else "first docs"
         else:
             again = "docs again" if kind == "docs by name" else "rewrite"
-            rolled_back = any(e.get("round") == r and e.get("kind") == "repairs"
-                              for e in values.get("writer_log", []))
-            name = (f"{again} after an unpaid {again}" if r - 1 in unpaid_whole else
-                    f"{again} after repairs all rolled back" if rolled_back else
-                    f"{again}, nothing to repair")
+            rolled_back = any(
+                e.get("round") == r and e.get("kind") == "repairs"
+                for e in values.get("writer_log", [])
+            )
+            name = (
+                f"{again} after an unpaid {again}"
+                if r - 1 in unpaid_whole
+                else f"{again} after repairs all rolled back"
+                if rolled_back
+                else f"{again}, nothing to repair"
+            )
         paid = best_after(r)
         if r > 1 and not paid:
             unpaid_whole.add(r)
-        out.append({"step": name, "round": r, "calls": entry.get("calls", 0),
-                    "seconds": entry.get("seconds", 0.0), "paid": paid})
+        out.append(
+            {
+                "step": name,
+                "round": r,
+                "calls": entry.get("calls", 0),
+                "seconds": entry.get("seconds", 0.0),
+                "paid": paid,
+            }
+        )
     critic = [c for c in values.get("calls", []) if c.get("role") == "critic"]
     if critic:
-        out.append({"step": "critic", "round": 0, "calls": len(critic),
-                    "seconds": round(sum(c["seconds"] for c in critic), 3), "paid": True})
+        out.append(
+            {
+                "step": "critic",
+                "round": 0,
+                "calls": len(critic),
+                "seconds": round(sum(c["seconds"] for c in critic), 3),
+                "paid": True,
+            }
+        )
     return out
 
 
@@ -249,8 +350,7 @@ def by_step(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     kinds: dict[str, dict[str, Any]] = {}
     for row in rows:
         for step in row.get("steps", []):
-            k = kinds.setdefault(step["step"], {"tried": 0, "paid": 0, "calls": 0,
-                                                "seconds": 0.0})
+            k = kinds.setdefault(step["step"], {"tried": 0, "paid": 0, "calls": 0, "seconds": 0.0})
             k["tried"] += 1
             k["paid"] += int(step["paid"])
             k["calls"] += step["calls"]
@@ -260,8 +360,9 @@ def by_step(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return dict(sorted(kinds.items(), key=lambda kv: -kv[1]["seconds"]))
 
 
-def expected(brief_id: str, first: str, final: str, outcome: str,
-             first_passed: bool) -> dict[str, dict[str, Any]]:
+def expected(
+    brief_id: str, first: str, final: str, outcome: str, first_passed: bool
+) -> dict[str, dict[str, Any]]:
     """Both texts of a brief by its hand-written expectations (bench/expect/), which
     the checks the loop optimises never see: whether each meets every one, and whether
     it is usable (approved or waiting for a person, and meeting them). An approved
@@ -270,64 +371,100 @@ def expected(brief_id: str, first: str, final: str, outcome: str,
     if exp is None:
         return {"single": {}, "loop": {}}
     out = {}
-    for mode, text, ended in (("single", first, "approved" if first_passed else "refused"),
-                              ("loop", final, outcome)):
+    for mode, text, ended in (
+        ("single", first, "approved" if first_passed else "refused"),
+        ("loop", final, outcome),
+    ):
         problems = by_hand.broken(exp, text)
-        out[mode] = {"expected": int(not problems),
-                     "usable": int(by_hand.usable(ended, problems)),
-                     "approved_broken": int(is_approved(ended) and bool(problems)),
-                     "broken": problems}
+        out[mode] = {
+            "expected": int(not problems),
+            "usable": int(by_hand.usable(ended, problems)),
+            "approved_broken": int(is_approved(ended) and bool(problems)),
+            "broken": problems,
+        }
     return out
 
 
-def reading_entry(brief: Brief, outcome: str, text: str,
-                  by_hand_result: dict[str, dict[str, Any]]) -> str:
+def reading_entry(
+    brief: Brief, outcome: str, text: str, by_hand_result: dict[str, dict[str, Any]]
+) -> str:
     """A brief and what the loop made of it, side by side, for a person to read."""
     problems = by_hand_result.get("loop", {}).get("broken")
-    verdict = ("no expectations written" if problems is None else
-               "meets every expectation" if not problems else
-               "breaks: " + "; ".join(problems))
+    verdict = (
+        "no expectations written"
+        if problems is None
+        else "meets every expectation"
+        if not problems
+        else "breaks: " + "; ".join(problems)
+    )
     source = brief.text if brief.kind != "source" else f"(source file {brief.origin})"
     quoted = "\n".join("> " + ln for ln in source.strip().splitlines())
-    return (f"## {brief.id}: {outcome}\n\n{verdict}\n\n**Brief**\n\n{quoted}\n\n"
-            f"**Text**\n\n{text.strip()}\n")
+    return (
+        f"## {brief.id}: {outcome}\n\n{verdict}\n\n**Brief**\n\n{quoted}\n\n"
+        f"**Text**\n\n{text.strip()}\n"
+    )
 
 
 def reading_page(entries: list[str]) -> str:
-    return ("# What the loop wrote, beside each brief\n\nWritten by `python -m bench loop`; "
-            "each text is judged by its hand-written expectations (bench/expect/).\n\n"
-            + "\n---\n\n".join(entries))
+    return (
+        "# What the loop wrote, beside each brief\n\nWritten by `python -m bench loop`; "
+        "each text is judged by its hand-written expectations (bench/expect/).\n\n"
+        + "\n---\n\n".join(entries)
+    )
 
 
 def summarise(labels: dict[str, str], rows: list[dict[str, Any]]) -> dict[str, Any]:
     totals = {}
     for mode in ("single pass", "loop"):
         mine = [r for r in rows if r["mode"] == mode]
-        totals[mode] = {k: sum(r.get(k, 0) for r in mine)
-                        for k in (*METRICS, "tokens", "seconds", "calls", "approved",
-                                  "expected", "usable", "approved_broken")}
+        totals[mode] = {
+            k: sum(r.get(k, 0) for r in mine)
+            for k in (
+                *METRICS,
+                "tokens",
+                "seconds",
+                "calls",
+                "approved",
+                "expected",
+                "usable",
+                "approved_broken",
+            )
+        }
         totals[mode]["briefs"] = len(mine)
         approved = totals[mode]["approved"]
         # what an approved text costs in model time: more rounds must pay for themselves
         totals[mode]["seconds_per_approved"] = (
-            round(totals[mode]["seconds"] / approved, 1) if approved else None)
+            round(totals[mode]["seconds"] / approved, 1) if approved else None
+        )
         if totals[mode]["usable"]:
             totals[mode]["seconds_per_usable"] = round(
-                totals[mode]["seconds"] / totals[mode]["usable"], 1)
+                totals[mode]["seconds"] / totals[mode]["usable"], 1
+            )
     briefs = len({r["brief"] for r in rows})
     loop_rows = [r for r in rows if r["mode"] == "loop"]
     by_kind = {}
     for kind in sorted({r.get("kind", "text") for r in loop_rows}):
         mine = [r for r in loop_rows if r.get("kind", "text") == kind]
         seconds = sum(r.get("seconds", 0) for r in mine)
-        by_kind[kind] = {"briefs": len(mine), "seconds": round(seconds, 1),
-                         "approved": sum(r.get("approved", 0) for r in mine),
-                         "usable": sum(r.get("usable", 0) for r in mine),
-                         "approved_per_1000_s": round(
-                             1000 * sum(r.get("approved", 0) for r in mine) / seconds, 2)
-                         if seconds else None}
-    return {"models": labels, "briefs": briefs, "totals": totals, "rows": rows,
-            "by_brief_kind": by_kind, "by_step": by_step(loop_rows)}
+        by_kind[kind] = {
+            "briefs": len(mine),
+            "seconds": round(seconds, 1),
+            "approved": sum(r.get("approved", 0) for r in mine),
+            "usable": sum(r.get("usable", 0) for r in mine),
+            "approved_per_1000_s": round(
+                1000 * sum(r.get("approved", 0) for r in mine) / seconds, 2
+            )
+            if seconds
+            else None,
+        }
+    return {
+        "models": labels,
+        "briefs": briefs,
+        "totals": totals,
+        "rows": rows,
+        "by_brief_kind": by_kind,
+        "by_step": by_step(loop_rows),
+    }
 
 
 def chart(result: dict[str, Any], path: Path) -> None:
@@ -337,9 +474,15 @@ def chart(result: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     keys = ["covered", "names", "numbers", "echo", "length", "missing_gap", "approved"]
-    labels = ["requirements\ncovered", "invented\nnames", "numbers from\nno source",
-              "prompt /\ninstruction echo", "length\nbroken", "missing fact\nnot a placeholder",
-              "texts\napproved"]
+    labels = [
+        "requirements\ncovered",
+        "invented\nnames",
+        "numbers from\nno source",
+        "prompt /\ninstruction echo",
+        "length\nbroken",
+        "missing fact\nnot a placeholder",
+        "texts\napproved",
+    ]
     single = [result["totals"]["single pass"][k] for k in keys]
     loop = [result["totals"]["loop"][k] for k in keys]
     fig, ax = plt.subplots(figsize=(10, 4.5))
@@ -349,8 +492,7 @@ def chart(result: dict[str, Any], path: Path) -> None:
     ax.set_xticks(list(xs), labels, fontsize=8)
     total = result["totals"]["loop"]["requirements"]
     models = ", ".join(f"{k}={v}" for k, v in result["models"].items())
-    ax.set_title(f"{result['briefs']} briefs, {total} requirements in all ({models})",
-                 fontsize=9)
+    ax.set_title(f"{result['briefs']} briefs, {total} requirements in all ({models})", fontsize=9)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -358,17 +500,28 @@ def chart(result: dict[str, Any], path: Path) -> None:
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench loop", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench loop",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--config", help="config file (default: config/briefloop.toml)")
-    parser.add_argument("--briefs", nargs="*", type=Path, default=DEFAULT_BRIEFS,
-                        help="folders of briefs (default: examples and the judge set)")
+    parser.add_argument(
+        "--briefs",
+        nargs="*",
+        type=Path,
+        default=DEFAULT_BRIEFS,
+        help="folders of briefs (default: examples and the judge set)",
+    )
     parser.add_argument("--writer", help="a packaged embedded model for the writer")
-    parser.add_argument("--baseline", action="store_true",
-                        help="also run the loop as it was before model-time budgets "
-                        "(grammar-first decoding, every round spent, no budget), each "
-                        "brief through both in turn, in the same process; compared in "
-                        "loop-spend.md")
+    parser.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also run the loop as it was before model-time budgets "
+        "(grammar-first decoding, every round spent, no budget), each "
+        "brief through both in turn, in the same process; compared in "
+        "loop-spend.md",
+    )
     args = parser.parse_args(argv)
     name = "loop" if not args.writer else f"loop-{args.writer}"
 
@@ -377,7 +530,8 @@ def main(argv: list[str]) -> None:
         if "baseline" in results:
             write(results["baseline"], f"{name}-baseline")
             (RESULTS / f"{name}-spend.md").write_text(
-                spend_page(results["baseline"], results["shipped"]), encoding="utf-8")
+                spend_page(results["baseline"], results["shipped"]), encoding="utf-8"
+            )
 
     results = run(args.config, args.briefs, args.writer, save=save, baseline=args.baseline)
     save(results)
@@ -393,39 +547,70 @@ def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:
     def per(t: dict[str, Any], key: str) -> str:
         return f"{t['seconds'] / t[key]:.1f}" if t[key] else "-"
 
-    lines = ["# Where the model time goes: the loop before and after budgets", "",
-             f"{after['briefs']} briefs, one process, each brief run by the baseline and "
-             f"then by the shipped loop (`python -m bench loop --baseline`). Usable: by "
-             "the hand-written "
-             "expectations (bench/expect/).", "",
-             "| | model s | approved | usable | model s per usable | model s per approved |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "# Where the model time goes: the loop before and after budgets",
+        "",
+        f"{after['briefs']} briefs, one process, each brief run by the baseline and "
+        f"then by the shipped loop (`python -m bench loop --baseline`). Usable: by "
+        "the hand-written "
+        "expectations (bench/expect/).",
+        "",
+        "| | model s | approved | usable | model s per usable | model s per approved |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for label, t in (("baseline", b), ("shipped", a)):
-        lines.append(f"| {label} | {t['seconds']:.1f} | {t['approved']} | {t['usable']} | "
-                     f"{per(t, 'usable')} | {per(t, 'approved')} |")
+        lines.append(
+            f"| {label} | {t['seconds']:.1f} | {t['approved']} | {t['usable']} | "
+            f"{per(t, 'usable')} | {per(t, 'approved')} |"
+        )
     if b["usable"] and a["usable"] and a["seconds"]:
         ratio = (a["seconds"] / a["usable"]) / (b["seconds"] / b["usable"])
-        change = (f"{(1 - ratio) * 100:.0f} % less" if ratio <= 1 else
-                  f"{(ratio - 1) * 100:.0f} % more")
-        lines += ["", f"Model seconds per usable text: {ratio:.2f} of the baseline's "
-                  f"({change}); usable texts {b['usable']} -> {a['usable']}."]
-    lines += ["", "## Approvals per 1,000 model seconds, by brief kind", "",
-              "| brief kind | baseline | shipped |", "|---|---:|---:|"]
+        change = (
+            f"{(1 - ratio) * 100:.0f} % less" if ratio <= 1 else f"{(ratio - 1) * 100:.0f} % more"
+        )
+        lines += [
+            "",
+            f"Model seconds per usable text: {ratio:.2f} of the baseline's "
+            f"({change}); usable texts {b['usable']} -> {a['usable']}.",
+        ]
+    lines += [
+        "",
+        "## Approvals per 1,000 model seconds, by brief kind",
+        "",
+        "| brief kind | baseline | shipped |",
+        "|---|---:|---:|",
+    ]
     for kind in sorted(set(before["by_brief_kind"]) | set(after["by_brief_kind"])):
-        cells = [str((r["by_brief_kind"].get(kind) or {}).get("approved_per_1000_s", "-"))
-                 for r in (before, after)]
+        cells = [
+            str((r["by_brief_kind"].get(kind) or {}).get("approved_per_1000_s", "-"))
+            for r in (before, after)
+        ]
         lines.append(f"| {kind} | {cells[0]} | {cells[1]} |")
-    lines += ["", "## Writer steps: tried, paid, model seconds", "",
-              "A repair pays when the checks keep it; a whole draft when its round's text "
-              "becomes the best so far.", "",
-              "| step | baseline tried | paid | model s | s per paid | shipped tried | paid "
-              "| model s | s per paid |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "## Writer steps: tried, paid, model seconds",
+        "",
+        "A repair pays when the checks keep it; a whole draft when its round's text "
+        "becomes the best so far.",
+        "",
+        "| step | baseline tried | paid | model s | s per paid | shipped tried | paid "
+        "| model s | s per paid |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for step in list(dict.fromkeys([*before["by_step"], *after["by_step"]])):
         cells = []
         for r in (before, after):
             k = r["by_step"].get(step)
-            cells += ([str(k["tried"]), str(k["paid"]), f"{k['seconds']:.1f}",
-                       str(k["seconds_per_paid"] or "-")] if k else ["0", "-", "-", "-"])
+            cells += (
+                [
+                    str(k["tried"]),
+                    str(k["paid"]),
+                    f"{k['seconds']:.1f}",
+                    str(k["seconds_per_paid"] or "-"),
+                ]
+                if k
+                else ["0", "-", "-", "-"]
+            )
         lines.append(f"| {step} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -433,8 +618,20 @@ def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:
 def write(result: dict[str, Any], name: str) -> None:
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
-    fields = ["brief", "mode", "outcome", "rounds", *METRICS, "approved", "expected", "usable",
-              "approved_broken", "tokens", "seconds", "calls"]
+    fields = [
+        "brief",
+        "mode",
+        "outcome",
+        "rounds",
+        *METRICS,
+        "approved",
+        "expected",
+        "usable",
+        "approved_broken",
+        "tokens",
+        "seconds",
+        "calls",
+    ]
     with (RESULTS / f"{name}.csv").open("w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         w.writeheader()

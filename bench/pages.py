@@ -47,19 +47,24 @@ def build(root: Path, total: int) -> tuple[Any, dict[str, str], int]:
     shutil.copytree(REPO / "rubrics", root / "rubrics")
     shutil.copytree(REPO / "house_rules", root / "house_rules")
     (root / "briefs").mkdir()
-    s = make_settings(root, **{"models.critic_mode": "advice", "loop.max_rounds": 3,
-                               "log.format": "none"})
+    s = make_settings(
+        root, **{"models.critic_mode": "advice", "loop.max_rounds": 3, "log.format": "none"}
+    )
     write_brief(root, "dock.md", "Memo: the dock closes at 14:00 on Thursday.", id="dock")
-    write_brief(root, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
-                id="q3")
-    writer = ScriptedModel([
-        writer_answer("The dock closes at 16:00 on Thursday."),
-        writer_answer("The dock closes at 15:00 on Thursday."),
-        writer_answer("The dock closes at 14:00 on Thursday."),
-        writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "How much?")]),
-    ])
-    summary = run_job(s, root / "briefs", models={
-        "writer": writer, "critic": ScriptedModel([critic_answer(5)] * 4)})
+    write_brief(root, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.", id="q3")
+    writer = ScriptedModel(
+        [
+            writer_answer("The dock closes at 16:00 on Thursday."),
+            writer_answer("The dock closes at 15:00 on Thursday."),
+            writer_answer("The dock closes at 14:00 on Thursday."),
+            writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "How much?")]),
+        ]
+    )
+    summary = run_job(
+        s,
+        root / "briefs",
+        models={"writer": writer, "critic": ScriptedModel([critic_answer(5)] * 4)},
+    )
     threads = {r.brief_id: r.thread_id for r in summary.results}
     with open_runlog(s) as log:
         batch_id = 0
@@ -69,13 +74,25 @@ def build(root: Path, total: int) -> tuple[Any, dict[str, str], int]:
                     log.batch_finished(batch_id, "ok", {"approved": 60, "max_rounds": 10})
                 batch_id = log.batch_started(f"briefs-{n // 100}")
             reason = OUTCOMES[n % len(OUTCOMES)]
-            log.upsert(f"bulk-{n:06d}", brief_id=f"brief-{n:06d}", title=f"Brief {n}",
-                       status="awaiting_human" if reason == "awaiting_human" else
-                       "failed" if reason == "error" else "finished",
-                       stop_reason=reason, rounds=3, score_history=[60.0, 80.0, 100.0],
-                       model_calls=5, input_tokens=4000, output_tokens=600,
-                       model_seconds=40.0, batch_id=batch_id,
-                       needs_from_human=[PH] if reason == "awaiting_human" else [])
+            log.upsert(
+                f"bulk-{n:06d}",
+                brief_id=f"brief-{n:06d}",
+                title=f"Brief {n}",
+                status="awaiting_human"
+                if reason == "awaiting_human"
+                else "failed"
+                if reason == "error"
+                else "finished",
+                stop_reason=reason,
+                rounds=3,
+                score_history=[60.0, 80.0, 100.0],
+                model_calls=5,
+                input_tokens=4000,
+                output_tokens=600,
+                model_seconds=40.0,
+                batch_id=batch_id,
+                needs_from_human=[PH] if reason == "awaiting_human" else [],
+            )
         log.batch_finished(batch_id, "ok", {"approved": 60, "max_rounds": 10})
     return s, threads, batch_id
 
@@ -88,8 +105,10 @@ def timed(client: TestClient, path: str, repeats: int) -> dict[str, float]:
         seconds.append(time.perf_counter() - started)
         assert response.status_code == 200, (path, response.status_code)
     seconds.sort()
-    return {"median_ms": round(1000 * statistics.median(seconds), 1),
-            "p95_ms": round(1000 * seconds[max(0, int(0.95 * len(seconds)) - 1)], 1)}
+    return {
+        "median_ms": round(1000 * statistics.median(seconds), 1),
+        "p95_ms": round(1000 * seconds[max(0, int(0.95 * len(seconds)) - 1)], 1),
+    }
 
 
 def run(total: int, repeats: int) -> dict[str, Any]:
@@ -115,18 +134,24 @@ def run(total: int, repeats: int) -> dict[str, Any]:
 
 
 def table(result: dict[str, Any]) -> str:
-    lines = [f"Pages with {result['runs']:,} runs in the run log, {result['repeats']} "
-             f"requests each (Starlette test client, one process):", "",
-             "| page | median ms | p95 ms | × the waiting list |", "|---|---|---|---|"]
+    lines = [
+        f"Pages with {result['runs']:,} runs in the run log, {result['repeats']} "
+        f"requests each (Starlette test client, one process):",
+        "",
+        "| page | median ms | p95 ms | × the waiting list |",
+        "|---|---|---|---|",
+    ]
     for name, row in result["pages"].items():
-        lines.append(f"| {name} | {row['median_ms']} | {row['p95_ms']} | "
-                     f"{row['vs_baseline']} |")
+        lines.append(f"| {name} | {row['median_ms']} | {row['p95_ms']} | {row['vs_baseline']} |")
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench pages", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench pages",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args(argv)

@@ -14,8 +14,9 @@ REPO = Path(__file__).resolve().parent.parent
 NO_LIMIT = 1e9
 
 
-def copied_project(brief_dirs: list[Path], config: Path | None = None,
-                   prefix: str = "briefloop-bench-") -> Path:
+def copied_project(
+    brief_dirs: list[Path], config: Path | None = None, prefix: str = "briefloop-bench-"
+) -> Path:
     work = Path(tempfile.mkdtemp(prefix=prefix))
     for name in ("rubrics", "house_rules"):
         shutil.copytree(REPO / name, work / name)
@@ -26,5 +27,6 @@ def copied_project(brief_dirs: list[Path], config: Path | None = None,
                 shutil.copy(f, work / "briefs" / f.name)
     shipped = config or REPO / "config" / "briefloop.toml"
     (work / "briefloop.toml").write_text(
-        shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."'))
+        shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."')
+    )
     return work

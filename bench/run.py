@@ -49,12 +49,19 @@ def machine() -> dict[str, Any]:
 
     cpu = ""
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in
-                   Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name"))
+        cpu = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         cpu = platform.processor()
-    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform()}
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
 
 
 def project(n_briefs: int, body: str = "---\nid: {bid}\n---\nOffice closed on Friday.") -> Path:
@@ -71,8 +78,14 @@ def project(n_briefs: int, body: str = "---\nid: {bid}\n---\nOffice closed on Fr
 
 def ollama_settings(root: Path, base_url: str, **flat: Any) -> config_mod.Settings:
     model = {"provider": "ollama", "model": "qwen2.5:7b", "base_url": base_url, "timeout": 30}
-    overrides = {"paths.root": str(root), "models.writer": model, "models.critic": model,
-                 "log.format": "csv", "log.path": "output/runs.csv", **flat}
+    overrides = {
+        "paths.root": str(root),
+        "models.writer": model,
+        "models.critic": model,
+        "log.format": "csv",
+        "log.path": "output/runs.csv",
+        **flat,
+    }
     cfg = root / "briefloop.toml"
     cfg.write_text("")
     return config_mod.load(cfg, overrides=overrides, environ={})
@@ -85,6 +98,7 @@ def timed_batch(settings, root: Path, concurrency: int = 1) -> tuple[float, Any]
 
 
 # -- 1. orchestration overhead ------------------------------------------------------------
+
 
 class Timers:
     """Wall time spent inside chosen functions, from any thread (cProfile sees only the
@@ -109,8 +123,7 @@ class Timers:
             finally:
                 self._local.depth = depth
                 if depth == 0 or label.startswith("~"):
-                    self.seconds[label] = self.seconds.get(label, 0.0) + (
-                        time.perf_counter() - t)
+                    self.seconds[label] = self.seconds.get(label, 0.0) + (time.perf_counter() - t)
 
         setattr(owner, name, timed)
         self._undo.append(lambda: setattr(owner, name, original))
@@ -157,15 +170,15 @@ def instrument() -> Timers:
                 depth.level = level
                 if level == 0:
                     timers.seconds[label] = timers.seconds.get(label, 0.0) + (
-                        time.perf_counter() - t)
+                        time.perf_counter() - t
+                    )
 
         setattr(owner, name, timed)
         timers._undo.append(lambda: setattr(owner, name, original))
 
     for name in ("writer", "checks", "critic", "review", "finish"):
         outermost("~node functions", Nodes, name)
-    timers.wrap("~model calls (ChatOllama + HTTP + fake latency)", chat.ChatRoleModel,
-                "complete")
+    timers.wrap("~model calls (ChatOllama + HTTP + fake latency)", chat.ChatRoleModel, "complete")
     # batch.models.ask beyond the client: the JSON schema sent, the answer's validation
     timers.wrap("~structured answers", nodes, "ask")
     for name in ("put", "put_writes", "get_tuple"):
@@ -204,15 +217,20 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
     gate = {"models.critic_mode": "gate"}
     model_time = calls * latency
 
-    def batch_of(briefs: int, in_process: bool = False,
-                 lat: float = latency) -> tuple[float, Any, Any]:
-        server = (FakeOllama(default=rounds_responder(rounds), latency=lat) if in_process
-                  else FakeOllamaProcess(rounds, lat))
+    def batch_of(
+        briefs: int, in_process: bool = False, lat: float = latency
+    ) -> tuple[float, Any, Any]:
+        server = (
+            FakeOllama(default=rounds_responder(rounds), latency=lat)
+            if in_process
+            else FakeOllamaProcess(rounds, lat)
+        )
         with server:
             root = project(briefs)
             wall, summary = timed_batch(ollama_settings(root, server.base_url, **gate), root)
-        assert server.chat_count == briefs * rounds * 2, \
+        assert server.chat_count == briefs * rounds * 2, (
             f"each brief should take exactly {rounds} rounds"
+        )
         return wall, summary, server
 
     def floor_of(run: Callable[[str], float]) -> tuple[float, float]:
@@ -269,23 +287,36 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
     # what the client waited for beyond the latency: the fake's lateness (its timer, its
     # Python), then the client's own part of the call
     parts["fake server beyond its latency (not the client's)"] = round(
-        timed_server.chat_seconds - model_time, 3)
+        timed_server.chat_seconds - model_time, 3
+    )
     parts["model client overhead (ChatOllama + HTTP, beyond the server's time)"] = round(
-        model - timed_server.chat_seconds, 3)
+        model - timed_server.chat_seconds, 3
+    )
     parts["structured answers (schema, validation; batch.models.ask)"] = round(
-        structured - model, 3)
+        structured - model, 3
+    )
     # the nodes' own code: cleanup, the verdict, the output file (checks and prompts
     # are parts of their own; the nodes call the checks, the checkpointer does not)
     parts["node code (cleanup, verdict, output file)"] = round(
-        node_functions - structured - parts.get("deterministic checks", 0)
-        - parts.get("prompt building", 0), 3)
+        node_functions
+        - structured
+        - parts.get("deterministic checks", 0)
+        - parts.get("prompt building", 0),
+        3,
+    )
     parts["LangGraph itself (graph time minus nodes' parts)"] = round(
-        graph - node_functions - parts.get("checkpoints (SqliteSaver)", 0), 3)
+        graph - node_functions - parts.get("checkpoints (SqliteSaver)", 0), 3
+    )
     # run log, sheet sync and source scan are parts of their own: the parts add up to the
     # instrumented wall time minus the fake latency
     parts["outside the graph, the rest (runner, locks, ...)"] = round(
-        timed_wall - graph - parts.get("run log (SQLite)", 0)
-        - parts.get("sheet sync (CSV file)", 0) - parts.get("source scan", 0), 3)
+        timed_wall
+        - graph
+        - parts.get("run log (SQLite)", 0)
+        - parts.get("sheet sync (CSV file)", 0)
+        - parts.get("source scan", 0),
+        3,
+    )
     # the same at a latency closer to a real local model (fewer briefs, same shape)
     slow_n, slow_latency = 8, 0.5
     slow_wall, _, _ = batch_of(slow_n, lat=slow_latency)
@@ -299,19 +330,25 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
         "graph_alone_ms_per_call": round(per_call(layer["graph"][0]), 2),
         "chat_alone_ms_per_call": round(per_call(layer["chat"][0]), 2),
         "bare_http_ms_per_call": round(per_call(layer["http"][0]), 2),
-        "layer_runs_ms_per_call": {name: sorted(round(per_call(w), 2) for w, _ in found)
-                                   for name, found in layer_runs.items()},
+        "layer_runs_ms_per_call": {
+            name: sorted(round(per_call(w), 2) for w, _ in found)
+            for name, found in layer_runs.items()
+        },
         "briefloop_own_ms_per_call": round(per_call(wall) - per_call(layer["stack"][0]), 2),
         "per_step_overhead_ms_in_process_server": round(per_call(wall_in_process), 2),
         "per_step_overhead_ms_beyond_server": round(1000 * (wall - server_time) / calls, 2),
-        "server_ms_beyond_latency_per_call": round(
-            1000 * (server_time - model_time) / calls, 2),
+        "server_ms_beyond_latency_per_call": round(1000 * (server_time - model_time) / calls, 2),
         "first_batch_extra_s": round(first - again, 3),
         "server": "fake Ollama in a process of its own (tests/fake_ollama.py, "
-                  "bench/fake_server.py), after a one-brief warm-up batch",
-        "briefs": n, "rounds": rounds, "model_calls": calls, "latency_per_call_s": latency,
-        "wall_s": round(wall, 2), "wall_s_in_process_server": round(wall_in_process, 2),
-        "model_s": round(model_time, 2), "server_s": round(server_time, 2),
+        "bench/fake_server.py), after a one-brief warm-up batch",
+        "briefs": n,
+        "rounds": rounds,
+        "model_calls": calls,
+        "latency_per_call_s": latency,
+        "wall_s": round(wall, 2),
+        "wall_s_in_process_server": round(wall_in_process, 2),
+        "model_s": round(model_time, 2),
+        "server_s": round(server_time, 2),
         "model_s_seen_by_client": round(client_model, 2),
         "overhead_ratio": round((wall - model_time) / wall, 4),
         "instrumented_wall_s": round(timed_wall, 2),
@@ -321,15 +358,19 @@ def bench_overhead(n: int = 50, rounds: int = 3, latency: float = 0.05) -> dict[
 
 # -- 2. concurrency scaling ---------------------------------------------------------------
 
+
 def bench_concurrency(n: int = 24, rounds: int = 3, latency: float = 0.05) -> dict[str, Any]:
     out: dict[str, Any] = {"briefs": n, "rounds": rounds, "server_slots": 4, "runs": {}}
     for workers in (1, 2, 4, 8):
-        with FakeOllama(default=rounds_responder(rounds), latency=latency,
-                        max_parallel=4) as server:
+        with FakeOllama(
+            default=rounds_responder(rounds), latency=latency, max_parallel=4
+        ) as server:
             root = project(n)
             wall, _ = timed_batch(ollama_settings(root, server.base_url), root, workers)
-            out["runs"][str(workers)] = {"wall_s": round(wall, 2),
-                                         "peak_parallel": server.peak_parallel}
+            out["runs"][str(workers)] = {
+                "wall_s": round(wall, 2),
+                "peak_parallel": server.peak_parallel,
+            }
     base = out["runs"]["1"]["wall_s"]
     for run in out["runs"].values():
         run["speedup"] = round(base / run["wall_s"], 2)
@@ -337,6 +378,7 @@ def bench_concurrency(n: int = 24, rounds: int = 3, latency: float = 0.05) -> di
 
 
 # -- 3. embedded model efficiency and the prompt cache -------------------------------------
+
 
 def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     from llama_cpp import Llama
@@ -353,30 +395,43 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     cache = settings.path(settings.paths.model_cache)
     ours = build_embedded(settings.models.critic, cache, "bench-critic")
     root = project(0)
-    s = config_mod.load(root / "briefloop.toml", overrides={"paths.root": str(root),
-                                                            "log.format": "none"}, environ={})
+    s = config_mod.load(
+        root / "briefloop.toml",
+        overrides={"paths.root": str(root), "log.format": "none"},
+        environ={},
+    )
     with Batch(s, models={"writer": None, "critic": None}) as batch:
-        state, _ = batch.initial_state(load_brief_file(
-            REPO / "examples" / "briefs" / "office-closure.md", 10**6))
+        state, _ = batch.initial_state(
+            load_brief_file(REPO / "examples" / "briefs" / "office-closure.md", 10**6)
+        )
     from batch.loop.checking import rubric_of
 
     rubric = rubric_of(state)
     schema_type = critic_schema(rubric)
-    drafts = [f"The office is closed this Friday from 15:00 (variant {i}). Save your work."
-              for i in range(repeats)]
+    drafts = [
+        f"The office is closed this Friday from 15:00 (variant {i}). Save your work."
+        for i in range(repeats)
+    ]
     path = verified_model_path(settings.models.critic.model, cache)
     import os
 
     # the same thread count as ours (llama.cpp's own default is half the cores)
-    bare = Llama(model_path=str(path), n_ctx=settings.models.critic.num_ctx,
-                 n_threads=ours.chat.threads or max(1, os.cpu_count() or 1), verbose=False)
+    bare = Llama(
+        model_path=str(path),
+        n_ctx=settings.models.critic.num_ctx,
+        n_threads=ours.chat.threads or max(1, os.cpu_count() or 1),
+        verbose=False,
+    )
 
     def bare_call(messages):
         return bare.create_chat_completion(
-            messages=messages, response_format={"type": "json_object",
-                                                "schema": schema_type.model_json_schema()},
-            temperature=0.0, max_tokens=settings.models.critic.max_tokens, repeat_penalty=1.1,
-            seed=settings.models.critic.seed)
+            messages=messages,
+            response_format={"type": "json_object", "schema": schema_type.model_json_schema()},
+            temperature=0.0,
+            max_tokens=settings.models.critic.max_tokens,
+            repeat_penalty=1.1,
+            seed=settings.models.critic.seed,
+        )
 
     ours_s, bare_s = [], []
     for draft in drafts:  # alternate, same prompts, same process
@@ -398,8 +453,10 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     def reordered(messages):
         system, user = messages[0]["content"], messages[1]["content"]
         head, _, draft_part = user.partition("DRAFT TO JUDGE:")
-        return [{"role": "system", "content": "DRAFT TO JUDGE:" + draft_part + "\n" + system},
-                {"role": "user", "content": head}]
+        return [
+            {"role": "system", "content": "DRAFT TO JUDGE:" + draft_part + "\n" + system},
+            {"role": "user", "content": head},
+        ]
 
     cache_rows = {}
     for label, shape in (("stable text first", lambda m: m), ("draft first", reordered)):
@@ -415,12 +472,16 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
         "bare_llama_mean_s": round(sum(bare_s) / len(bare_s), 3),
         "ours_vs_bare": round(sum(ours_s) / sum(bare_s), 3),
         "prompt_eval": cache_rows,
-        "prompt_tokens": len(bare.tokenize(json.dumps(critic_messages(
-            {**state, "draft": drafts[0]}, rubric)).encode())),
+        "prompt_tokens": len(
+            bare.tokenize(
+                json.dumps(critic_messages({**state, "draft": drafts[0]}, rubric)).encode()
+            )
+        ),
     }
 
 
 # -- 4. storage growth and retention --------------------------------------------------------
+
 
 def bench_storage(n: int = 1000) -> dict[str, Any]:
     with FakeOllama(default=rounds_responder(2)) as server:
@@ -440,15 +501,23 @@ def bench_storage(n: int = 1000) -> dict[str, Any]:
     log = RunLog(settings.runs_db_path)
     finished = len(log.all("finished"))
     log.close()
-    return {"briefs": n, "rounds": 2, "finished": finished,
-            "db_bytes_after_1_brief": per_brief, "db_bytes_after_all": before,
-            "bytes_per_brief": round(before / n), "after_gc_bytes": report.bytes_after,
-            "gc_ratio": round(report.bytes_after / before, 4),
-            "checkpoints_deleted": report.checkpoints_deleted, "gc_s": round(gc_s, 2),
-            "batch_wall_s": round(wall, 1)}
+    return {
+        "briefs": n,
+        "rounds": 2,
+        "finished": finished,
+        "db_bytes_after_1_brief": per_brief,
+        "db_bytes_after_all": before,
+        "bytes_per_brief": round(before / n),
+        "after_gc_bytes": report.bytes_after,
+        "gc_ratio": round(report.bytes_after / before, 4),
+        "checkpoints_deleted": report.checkpoints_deleted,
+        "gc_s": round(gc_s, 2),
+        "batch_wall_s": round(wall, 1),
+    }
 
 
 # -- 5. sheet traffic ---------------------------------------------------------------------
+
 
 def bench_sheets() -> dict[str, Any]:
     from batch.config import GSheetLog
@@ -462,9 +531,10 @@ def bench_sheets() -> dict[str, Any]:
         key = "1BenchSheetKey0123456789abcdef"
         fake.add_spreadsheet(key, worksheets={"Sheet1": []})
         settings = config_mod.Settings()
-        sink = GSheetSink(GSheetLog(spreadsheet=key),
-                          lambda f=fake, s=settings: f.client(
-                              http_client=client_class(s.google)))
+        sink = GSheetSink(
+            GSheetLog(spreadsheet=key),
+            lambda f=fake, s=settings: f.client(http_client=client_class(s.google)),
+        )
         tmp = Path(tempfile.mkdtemp(prefix="briefloop-bench-"))
         log = RunLog(tmp / "runs.sqlite")
         for i in range(n):
@@ -476,13 +546,17 @@ def bench_sheets() -> dict[str, Any]:
         fake.reset_counts()
         t = time.perf_counter()
         sent = sync_sink(log, sink).sent
-        out[str(n)] = {"rows_sent": sent, "requests": fake.count(),
-                       "seconds": round(time.perf_counter() - t, 3)}
+        out[str(n)] = {
+            "rows_sent": sent,
+            "requests": fake.count(),
+            "seconds": round(time.perf_counter() - t, 3),
+        }
         log.close()
     return {"pending_rows_per_sync (n updated + n new)": out}
 
 
 # -- 6. cost per brief: the loop vs a single writer pass -----------------------------------
+
 
 def bench_cost() -> dict[str, Any]:
     from batch.inputs.briefs import scan_folder
@@ -494,8 +568,11 @@ def bench_cost() -> dict[str, Any]:
     root = project(0)
     for f in (REPO / "examples" / "briefs").iterdir():
         shutil.copy(f, root / "briefs" / f.name)
-    settings = config_mod.load(root / "briefloop.toml", overrides={
-        "paths.root": str(root), "log.format": "none"}, environ={})
+    settings = config_mod.load(
+        root / "briefloop.toml",
+        overrides={"paths.root": str(root), "log.format": "none"},
+        environ={},
+    )
     t = time.perf_counter()
     summary = run_job(settings, root / "briefs")
     loop_wall = time.perf_counter() - t
@@ -506,29 +583,39 @@ def bench_cost() -> dict[str, Any]:
     with Batch(settings) as batch:
         for brief in scan_folder(root / "briefs", 10**6).briefs:
             state, _ = batch.initial_state(brief)
-            ask(batch.models.get("writer"), "writer", writer_messages(state), WriterAnswer,
-                single)
+            ask(batch.models.get("writer"), "writer", writer_messages(state), WriterAnswer, single)
     single_wall = time.perf_counter() - t
     briefs = len(records)
     loop_tokens = sum(r["input_tokens"] + r["output_tokens"] for r in records)
     return {
-        "briefs": briefs, "approved_by_the_loop": approved,
+        "briefs": briefs,
+        "approved_by_the_loop": approved,
         "stop_reasons": {r["brief_id"]: r["stop_reason"] for r in records},
-        "loop": {"model_calls": sum(r["model_calls"] for r in records),
-                 "tokens": loop_tokens, "wall_s": round(loop_wall, 1),
-                 "calls_per_brief": round(sum(r["model_calls"] for r in records) / briefs, 2),
-                 "tokens_per_brief": round(loop_tokens / briefs)},
-        "single_writer_pass": {"model_calls": len(single),
-                               "tokens": sum(c.input_tokens + c.output_tokens for c in single),
-                               "wall_s": round(single_wall, 1)},
-        "loop_vs_single_tokens": round(loop_tokens / max(1, sum(
-            c.input_tokens + c.output_tokens for c in single)), 2),
+        "loop": {
+            "model_calls": sum(r["model_calls"] for r in records),
+            "tokens": loop_tokens,
+            "wall_s": round(loop_wall, 1),
+            "calls_per_brief": round(sum(r["model_calls"] for r in records) / briefs, 2),
+            "tokens_per_brief": round(loop_tokens / briefs),
+        },
+        "single_writer_pass": {
+            "model_calls": len(single),
+            "tokens": sum(c.input_tokens + c.output_tokens for c in single),
+            "wall_s": round(single_wall, 1),
+        },
+        "loop_vs_single_tokens": round(
+            loop_tokens / max(1, sum(c.input_tokens + c.output_tokens for c in single)), 2
+        ),
     }
 
 
 BENCHMARKS: dict[str, Callable[[], dict[str, Any]]] = {
-    "overhead": bench_overhead, "concurrency": bench_concurrency, "sheets": bench_sheets,
-    "storage": bench_storage, "embedded": bench_embedded, "cost": bench_cost,
+    "overhead": bench_overhead,
+    "concurrency": bench_concurrency,
+    "sheets": bench_sheets,
+    "storage": bench_storage,
+    "embedded": bench_embedded,
+    "cost": bench_cost,
 }
 
 
@@ -541,54 +628,70 @@ def summary_markdown(results: dict[str, dict[str, Any]]) -> str:
     if "overhead" in results:
         r = results["overhead"]
         parts = ", ".join(f"{k} {v:.2f} s" for k, v in r["overhead_parts_s"].items())
-        lines.append(f"| orchestration overhead | {r['overhead_ratio']:.1%} of wall time "
-                     f"({r['briefs']} briefs x {r['rounds']} rounds, {r['model_calls']} calls "
-                     f"at {r['latency_per_call_s'] * 1000:.0f} ms; wall {r['wall_s']} s vs "
-                     f"model {r['model_s']} s; {r['per_step_overhead_ms']} ms per model "
-                     f"call, the fake server in a process of its own, of which "
-                     f"{r.get('server_ms_beyond_latency_per_call', '?')} ms the server's "
-                     f"lateness beyond its latency: "
-                     f"{r.get('per_step_overhead_ms_beyond_server', '?')} ms the client's own; "
-                     f"{r.get('per_step_overhead_ms_in_process_server', '?')} ms with the "
-                     f"server in the bench's process); {r['overhead_ratio_at_500ms']:.1%} at "
-                     f"500 ms per call. "
-                     f"The same calls through the stack alone (LangGraph, SqliteSaver, "
-                     f"ChatOllama; nothing of ours): "
-                     f"{r.get('stack_alone_ms_per_call', '?')} ms per call (the graph "
-                     f"alone, nodes sleeping: {r.get('graph_alone_ms_per_call', '?')} ms; "
-                     f"ChatOllama alone: {r.get('chat_alone_ms_per_call', '?')} ms; bare "
-                     f"HTTP: {r.get('bare_http_ms_per_call', '?')} ms); briefloop's own "
-                     f"part: {r.get('briefloop_own_ms_per_call', '?')} ms. "
-                     f"Parts: {parts} |")
+        lines.append(
+            f"| orchestration overhead | {r['overhead_ratio']:.1%} of wall time "
+            f"({r['briefs']} briefs x {r['rounds']} rounds, {r['model_calls']} calls "
+            f"at {r['latency_per_call_s'] * 1000:.0f} ms; wall {r['wall_s']} s vs "
+            f"model {r['model_s']} s; {r['per_step_overhead_ms']} ms per model "
+            f"call, the fake server in a process of its own, of which "
+            f"{r.get('server_ms_beyond_latency_per_call', '?')} ms the server's "
+            f"lateness beyond its latency: "
+            f"{r.get('per_step_overhead_ms_beyond_server', '?')} ms the client's own; "
+            f"{r.get('per_step_overhead_ms_in_process_server', '?')} ms with the "
+            f"server in the bench's process); {r['overhead_ratio_at_500ms']:.1%} at "
+            f"500 ms per call. "
+            f"The same calls through the stack alone (LangGraph, SqliteSaver, "
+            f"ChatOllama; nothing of ours): "
+            f"{r.get('stack_alone_ms_per_call', '?')} ms per call (the graph "
+            f"alone, nodes sleeping: {r.get('graph_alone_ms_per_call', '?')} ms; "
+            f"ChatOllama alone: {r.get('chat_alone_ms_per_call', '?')} ms; bare "
+            f"HTTP: {r.get('bare_http_ms_per_call', '?')} ms); briefloop's own "
+            f"part: {r.get('briefloop_own_ms_per_call', '?')} ms. "
+            f"Parts: {parts} |"
+        )
     if "concurrency" in results:
         runs = results["concurrency"]["runs"]
-        lines.append("| concurrency scaling (4 server slots) | " + ", ".join(
-            f"{k}: {v['speedup']}x" for k, v in runs.items()) + " |")
+        lines.append(
+            "| concurrency scaling (4 server slots) | "
+            + ", ".join(f"{k}: {v['speedup']}x" for k, v in runs.items())
+            + " |"
+        )
     if "embedded" in results:
         r = results["embedded"]
-        cache = "; ".join(f"{k}: next round {v['next_round_s']} s vs first {v['first_call_s']} s"
-                          for k, v in r["prompt_eval"].items())
-        lines.append(f"| embedded provider vs bare llama.cpp | {r['ours_vs_bare']}x "
-                     f"({r['ours_mean_s']} s vs {r['bare_llama_mean_s']} s per critic call). "
-                     f"Prompt eval with the cache: {cache} |")
+        cache = "; ".join(
+            f"{k}: next round {v['next_round_s']} s vs first {v['first_call_s']} s"
+            for k, v in r["prompt_eval"].items()
+        )
+        lines.append(
+            f"| embedded provider vs bare llama.cpp | {r['ours_vs_bare']}x "
+            f"({r['ours_mean_s']} s vs {r['bare_llama_mean_s']} s per critic call). "
+            f"Prompt eval with the cache: {cache} |"
+        )
     if "storage" in results:
         r = results["storage"]
-        lines.append(f"| checkpoint storage | {r['bytes_per_brief']:,} bytes per finished "
-                     f"brief; {r['db_bytes_after_all']:,} bytes after {r['briefs']}; "
-                     f"{r['after_gc_bytes']:,} after `briefloop gc` "
-                     f"({r['gc_ratio']:.1%}) |")
+        lines.append(
+            f"| checkpoint storage | {r['bytes_per_brief']:,} bytes per finished "
+            f"brief; {r['db_bytes_after_all']:,} bytes after {r['briefs']}; "
+            f"{r['after_gc_bytes']:,} after `briefloop gc` "
+            f"({r['gc_ratio']:.1%}) |"
+        )
     if "sheets" in results:
         per = results["sheets"]["pending_rows_per_sync (n updated + n new)"]
-        lines.append("| Google Sheets requests per sync | " + ", ".join(
-            f"{2 * int(k)} rows: {v['requests']}" for k, v in per.items()) + " |")
+        lines.append(
+            "| Google Sheets requests per sync | "
+            + ", ".join(f"{2 * int(k)} rows: {v['requests']}" for k, v in per.items())
+            + " |"
+        )
     if "cost" in results:
         r = results["cost"]
-        lines.append(f"| cost per brief, embedded model | loop {r['loop']['calls_per_brief']} "
-                     f"calls, {r['loop']['tokens_per_brief']} tokens per brief "
-                     f"({r['approved_by_the_loop']}/{r['briefs']} approved); single writer "
-                     f"pass {r['single_writer_pass']['model_calls']} calls, "
-                     f"{r['single_writer_pass']['tokens']} tokens in all; the loop costs "
-                     f"{r['loop_vs_single_tokens']}x the tokens |")
+        lines.append(
+            f"| cost per brief, embedded model | loop {r['loop']['calls_per_brief']} "
+            f"calls, {r['loop']['tokens_per_brief']} tokens per brief "
+            f"({r['approved_by_the_loop']}/{r['briefs']} approved); single writer "
+            f"pass {r['single_writer_pass']['model_calls']} calls, "
+            f"{r['single_writer_pass']['tokens']} tokens in all; the loop costs "
+            f"{r['loop_vs_single_tokens']}x the tokens |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -596,8 +699,9 @@ def main(argv: list[str] | None = None) -> None:
     names = (argv if argv is not None else sys.argv[1:]) or list(BENCHMARKS)
     unknown = set(names) - set(BENCHMARKS)
     if unknown:
-        sys.exit(f"unknown benchmark(s): {', '.join(sorted(unknown))} "
-                 f"(known: {', '.join(BENCHMARKS)})")
+        sys.exit(
+            f"unknown benchmark(s): {', '.join(sorted(unknown))} (known: {', '.join(BENCHMARKS)})"
+        )
     RESULTS.mkdir(parents=True, exist_ok=True)
     for name in names:
         print(f"running {name} ...", flush=True)

@@ -67,30 +67,41 @@ def approving(body: dict) -> str:
     gets what the first got (rounds_responder counts drafts, so it would not)."""
     if "format" not in body:  # the writer: plain text
         return "The office is closed on Friday."
-    return json.dumps({"must_fix": [], "would_improve": [],
-                       "scores": {c: 5 for c in ("covers_brief", "accuracy", "clarity",
-                                                 "actionable")}})
+    return json.dumps(
+        {
+            "must_fix": [],
+            "would_improve": [],
+            "scores": {c: 5 for c in ("covers_brief", "accuracy", "clarity", "actionable")},
+        }
+    )
 
 
 def soak_toml(root: Path, base_url: str, dsn: str, broker: str | None) -> Path:
-    model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
-             f"timeout = 60\n")
-    cluster = (f'[cluster]\nbroker = "{broker}"\nvisibility_timeout = {VISIBILITY}\n'
-               f"store_retries = 60\n") if broker else ""
+    model = f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\ntimeout = 60\n'
+    cluster = (
+        (f'[cluster]\nbroker = "{broker}"\nvisibility_timeout = {VISIBILITY}\nstore_retries = 60\n')
+        if broker
+        else ""
+    )
     cfg = root / "briefloop.toml"
     cfg.write_text(
         f'[models]\ncritic_mode = "gate"\n'
         f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
         '[log]\nformat = "csv"\npath = "output/runs.csv"\n'
         "[retry]\nattempts = 6\ninitial_seconds = 0.2\n"
-        f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n' + cluster, encoding="utf-8")
+        f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n' + cluster,
+        encoding="utf-8",
+    )
     return cfg
 
 
 def tables_bytes(dsn: str) -> int:
     """Every table of ours with its indexes and TOAST: not the catalogue, not the WAL."""
-    return int(query(dsn, "SELECT coalesce(sum(pg_total_relation_size(relid)), 0) "
-                          "FROM pg_stat_user_tables")[0][0])
+    return int(
+        query(
+            dsn, "SELECT coalesce(sum(pg_total_relation_size(relid)), 0) FROM pg_stat_user_tables"
+        )[0][0]
+    )
 
 
 def rss_mb(worker: Worker) -> float:
@@ -119,8 +130,10 @@ class Faults:
     """The faults of one run, each at its share of the briefs done."""
 
     def __init__(self, n: int, kills: int):
-        self.plan = sorted([(n * (i + 1) // (kills + 1), "kill") for i in range(kills)]
-                           + [(n // 3, "restart redis"), (2 * n // 3, "restart postgres")])
+        self.plan = sorted(
+            [(n * (i + 1) // (kills + 1), "kill") for i in range(kills)]
+            + [(n // 3, "restart redis"), (2 * n // 3, "restart postgres")]
+        )
         self.done: list[dict[str, Any]] = []
 
     def due(self, finished: int, restarts: bool) -> list[str]:
@@ -134,8 +147,15 @@ class Faults:
         return out
 
 
-def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: int,
-         latency: float, log_folder: Path) -> dict[str, Any]:
+def soak(
+    pg: PostgresServer,
+    redis: RedisServer,
+    n: int,
+    workers: int,
+    kills: int,
+    latency: float,
+    log_folder: Path,
+) -> dict[str, Any]:
     root = project(n)
     dsn = pg.create_database(f"soak_{time.time_ns()}")
     redis.flush()
@@ -170,11 +190,16 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
                     raise enqueued["error"]
                 summary = enqueued.get("summary")
                 try:
-                    finished = query(dsn, "SELECT count(*) FROM runs WHERE status = "
-                                          "'finished'")[0][0]
-                    closed = summary is not None and query(
-                        dsn, f"SELECT ended_at FROM batches WHERE id = "
-                             f"{summary.batch_id}")[0][0] is not None
+                    finished = query(dsn, "SELECT count(*) FROM runs WHERE status = 'finished'")[0][
+                        0
+                    ]
+                    closed = (
+                        summary is not None
+                        and query(
+                            dsn, f"SELECT ended_at FROM batches WHERE id = {summary.batch_id}"
+                        )[0][0]
+                        is not None
+                    )
                 except sa.exc.OperationalError:  # restarting: look again
                     time.sleep(0.5)
                     continue
@@ -183,8 +208,10 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
                     memory.append((finished, round(rss_mb(pool[0]), 1)))
                     last_sample = now
                 if now - last_print >= 30:
-                    print(f"{now:6.0f}s  {finished}/{n} finished, worker 0 at "
-                          f"{memory[-1][1]} MB", flush=True)
+                    print(
+                        f"{now:6.0f}s  {finished}/{n} finished, worker 0 at {memory[-1][1]} MB",
+                        flush=True,
+                    )
                     last_print = now
                 for fault in faults.due(finished, restarts=summary is not None):
                     at = {"fault": fault, "finished": finished, "second": round(now, 1)}
@@ -202,8 +229,9 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
                 if closed:
                     break
                 if now > 3 * 3600:
-                    raise RuntimeError(f"the batch is not closed after {now:.0f}s "
-                                       f"({finished}/{n} finished)")
+                    raise RuntimeError(
+                        f"the batch is not closed after {now:.0f}s ({finished}/{n} finished)"
+                    )
                 time.sleep(0.5)
             wall = time.perf_counter() - t0
             enqueuer.join()
@@ -215,10 +243,14 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
             for w in pool:
                 w.stop()
         calls = brief_ids(server.chat_requests)
-    out.update(wall_s=round(wall, 1), enqueue_s=round(enqueue_s, 1),
-               briefs_per_minute=round(60 * n / wall, 1), faults=faults.done,
-               batch={"status": row["status"], "counts": row["counts"]},
-               workers_started=started)
+    out.update(
+        wall_s=round(wall, 1),
+        enqueue_s=round(enqueue_s, 1),
+        briefs_per_minute=round(60 * n / wall, 1),
+        faults=faults.done,
+        batch={"status": row["status"], "counts": row["counts"]},
+        workers_started=started,
+    )
     out.update(count(root, dsn, n, calls, summary.batch_id))
     out["memory"] = memory_summary(memory, n)
     out["db_bytes_per_brief"] = round(tables_bytes(dsn) / n)
@@ -227,8 +259,7 @@ def soak(pg: PostgresServer, redis: RedisServer, n: int, workers: int, kills: in
     return out
 
 
-def _enqueue(settings: config_mod.Settings, root: Path, out: dict[str, Any],
-             t0: float) -> None:
+def _enqueue(settings: config_mod.Settings, root: Path, out: dict[str, Any], t0: float) -> None:
     try:
         out["summary"] = run_job(settings, root / "briefs")
         out["seconds"] = round(time.perf_counter() - t0, 1)
@@ -237,8 +268,9 @@ def _enqueue(settings: config_mod.Settings, root: Path, out: dict[str, Any],
         out["error"] = e
 
 
-def count(root: Path, dsn: str, n: int, calls: collections.Counter,
-          batch_id: int) -> dict[str, Any]:
+def count(
+    root: Path, dsn: str, n: int, calls: collections.Counter, batch_id: int
+) -> dict[str, Any]:
     """What came out, counted from the run log, the output folder, the sheet and the
     model calls: every brief once."""
     runs = query(dsn, "SELECT brief_id, status, stop_reason FROM runs")
@@ -254,16 +286,20 @@ def count(root: Path, dsn: str, n: int, calls: collections.Counter,
             if sum(sheet_rows.values()) >= n:
                 break
         time.sleep(1)
-    ledger = dict(query(dsn, f"SELECT state, count(*) FROM tasks WHERE batch_id = "
-                             f"{batch_id} GROUP BY state"))
+    ledger = dict(
+        query(dsn, f"SELECT state, count(*) FROM tasks WHERE batch_id = {batch_id} GROUP BY state")
+    )
     per_brief = collections.Counter(calls[f"brief-{i:04d}"] for i in range(n))
     return {
-        "run_log_rows": len(runs), "briefs_in_run_log": len(by_brief),
+        "run_log_rows": len(runs),
+        "briefs_in_run_log": len(by_brief),
         "briefs_twice_in_run_log": sum(1 for c in by_brief.values() if c > 1),
         "ended": dict(collections.Counter(f"{r[1]}/{r[2]}" for r in runs)),
-        "texts_in_output": sum(texts.values()), "briefs_with_a_text": len(texts),
+        "texts_in_output": sum(texts.values()),
+        "briefs_with_a_text": len(texts),
         "briefs_with_two_texts": sum(1 for c in texts.values() if c > 1),
-        "sheet_rows": sum(sheet_rows.values()), "briefs_in_sheet": len(sheet_rows),
+        "sheet_rows": sum(sheet_rows.values()),
+        "briefs_in_sheet": len(sheet_rows),
         "model_calls": sum(calls.values()),
         "calls_repeated": sum(calls.values()) - CALLS_PER_BRIEF * n,
         "briefs_by_calls": {str(k): v for k, v in sorted(per_brief.items())},
@@ -278,10 +314,16 @@ def memory_summary(samples: list[tuple[int, float]], n: int) -> dict[str, Any]:
     xs, ys = [s[0] for s in warm], [s[1] for s in warm]
     mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
     var = sum((x - mean_x) ** 2 for x in xs)
-    slope = (sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / var
-             if var else 0.0)
-    return {"rss_mb_at_tenth": ys[0], "rss_mb_at_end": ys[-1], "rss_mb_peak": max(ys),
-            "slope_mb_per_1000_briefs": round(1000 * slope, 2), "samples": len(samples)}
+    slope = (
+        sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / var if var else 0.0
+    )
+    return {
+        "rss_mb_at_tenth": ys[0],
+        "rss_mb_at_end": ys[-1],
+        "rss_mb_peak": max(ys),
+        "slope_mb_per_1000_briefs": round(1000 * slope, 2),
+        "samples": len(samples),
+    }
 
 
 def one_machine(pg: PostgresServer, n: int, latency: float) -> dict[str, Any]:
@@ -293,27 +335,35 @@ def one_machine(pg: PostgresServer, n: int, latency: float) -> dict[str, Any]:
         t = time.perf_counter()
         summary = run_job(settings, root / "briefs")
         wall = time.perf_counter() - t
-    out = {"briefs": n, "wall_s": round(wall, 1), "counts": dict(summary.counts),
-           "db_bytes_per_brief": round(tables_bytes(dsn) / n)}
+    out = {
+        "briefs": n,
+        "wall_s": round(wall, 1),
+        "counts": dict(summary.counts),
+        "db_bytes_per_brief": round(tables_bytes(dsn) / n),
+    }
     shutil.rmtree(root, ignore_errors=True)
     pg.drop_database(dsn.rsplit("/", 1)[1])
     return out
 
 
-def run(n: int, workers: int, kills: int | None, latency: float,
-        baseline: int) -> dict[str, Any]:
+def run(n: int, workers: int, kills: int | None, latency: float, baseline: int) -> dict[str, Any]:
     kills = max(1, n // 1000) if kills is None else kills
     tmp = Path(tempfile.mkdtemp(prefix="briefloop-bench-soak-"))
-    out: dict[str, Any] = {"briefs": n, "workers": workers, "kills": kills,
-                           "latency_per_call_s": latency}
+    out: dict[str, Any] = {
+        "briefs": n,
+        "workers": workers,
+        "kills": kills,
+        "latency_per_call_s": latency,
+    }
     try:
         with PostgresServer(tmp / "pg") as pg, RedisServer(tmp / "redis") as redis:
             out["soak"] = soak(pg, redis, n, workers, kills, latency, tmp)
             out["one_machine"] = one_machine(pg, min(n, baseline), latency)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    out["db_size_ratio"] = round(out["soak"]["db_bytes_per_brief"]
-                                 / out["one_machine"]["db_bytes_per_brief"], 2)
+    out["db_size_ratio"] = round(
+        out["soak"]["db_bytes_per_brief"] / out["one_machine"]["db_bytes_per_brief"], 2
+    )
     return out
 
 
@@ -321,12 +371,16 @@ def markdown(r: dict[str, Any]) -> str:
     s, m = r["soak"], r["soak"]["memory"]
     faults = ", ".join(f"{f['fault']} at {f['finished']}" for f in s["faults"])
     lines = [
-        f"# Soak: {r['briefs']} briefs, {r['workers']} workers, faults injected", "",
+        f"# Soak: {r['briefs']} briefs, {r['workers']} workers, faults injected",
+        "",
         f"Machine: {r['machine']['cpu']}, {r['machine']['cores']} cores; PostgreSQL, "
         f"Redis, the workers and the fake Ollama ({r['latency_per_call_s'] * 1000:.0f} ms "
-        f"a call) on it.", "",
-        f"Faults: {faults}.", "",
-        "| what | count |", "|---|---|",
+        f"a call) on it.",
+        "",
+        f"Faults: {faults}.",
+        "",
+        "| what | count |",
+        "|---|---|",
         f"| wall time | {s['wall_s']} s ({s['briefs_per_minute']} briefs/min) |",
         f"| batch | {s['batch']['status']}, {s['batch']['counts']} |",
         f"| run-log rows / distinct briefs / briefs twice | {s['run_log_rows']} / "
@@ -349,16 +403,25 @@ def markdown(r: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench soak", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench soak",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--briefs", type=int, default=5000)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--kills", type=int, default=None,
-                        help="workers SIGKILLed over the run (default: one per 1,000 briefs)")
-    parser.add_argument("--latency", type=float, default=0.02,
-                        help="seconds per model call (default 0.02)")
-    parser.add_argument("--baseline", type=int, default=300,
-                        help="briefs of the one-machine run (default 300)")
+    parser.add_argument(
+        "--kills",
+        type=int,
+        default=None,
+        help="workers SIGKILLed over the run (default: one per 1,000 briefs)",
+    )
+    parser.add_argument(
+        "--latency", type=float, default=0.02, help="seconds per model call (default 0.02)"
+    )
+    parser.add_argument(
+        "--baseline", type=int, default=300, help="briefs of the one-machine run (default 300)"
+    )
     parser.add_argument("--out", default="soak", help="results file name (default soak)")
     args = parser.parse_args(argv)
     started = time.perf_counter()

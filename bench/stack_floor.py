@@ -29,11 +29,15 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 from urllib.parse import urlsplit
 
-CRITIC_FORMAT = {"type": "object", "properties": {
-    "must_fix": {"type": "array", "items": {"type": "string"}},
-    "would_improve": {"type": "array", "items": {"type": "string"}},
-    "scores": {"type": "object"}},
-    "required": ["must_fix", "scores"]}
+CRITIC_FORMAT = {
+    "type": "object",
+    "properties": {
+        "must_fix": {"type": "array", "items": {"type": "string"}},
+        "would_improve": {"type": "array", "items": {"type": "string"}},
+        "scores": {"type": "object"},
+    },
+    "required": ["must_fix", "scores"],
+}
 
 
 class BareState(TypedDict, total=False):
@@ -54,10 +58,16 @@ def exchange(brief_id: str, draft: str) -> tuple[str, str, dict | None]:
     text, no schema, as the product's writer) or the critic's: the same exchange for
     every layer."""
     if not draft:
-        return ("Write the text the brief asks for.",
-                f"BRIEF (id {brief_id})\nOffice closed on Friday.", None)
-    return ("Judge the draft against the brief.",
-            f"BRIEF (id {brief_id})\nDRAFT:\n{draft}", CRITIC_FORMAT)
+        return (
+            "Write the text the brief asks for.",
+            f"BRIEF (id {brief_id})\nOffice closed on Friday.",
+            None,
+        )
+    return (
+        "Judge the draft against the brief.",
+        f"BRIEF (id {brief_id})\nDRAFT:\n{draft}",
+        CRITIC_FORMAT,
+    )
 
 
 def chat_model(base_url: str) -> BareModel:
@@ -102,8 +112,7 @@ def bare_graph(model: BareModel, checkpoints: Path) -> Any:
         return {"draft": model(state["brief_id"], "")["draft"], "calls": [1]}
 
     def critic(state: BareState) -> dict[str, Any]:
-        return {"must_fix": model(state["brief_id"], state["draft"])["must_fix"],
-                "calls": [1]}
+        return {"must_fix": model(state["brief_id"], state["draft"])["must_fix"], "calls": [1]}
 
     def finish(state: BareState) -> dict[str, Any]:
         return {"done": True}
@@ -126,13 +135,16 @@ def bare_graph(model: BareModel, checkpoints: Path) -> Any:
 
 def run_bare_graph(model: BareModel, briefs: int) -> float:
     """Seconds for `briefs` briefs through the bare graph, one invoke each."""
-    graph = bare_graph(model, Path(tempfile.mkdtemp(prefix="briefloop-floor-"))
-                       / "checkpoints.sqlite")
+    graph = bare_graph(
+        model, Path(tempfile.mkdtemp(prefix="briefloop-floor-")) / "checkpoints.sqlite"
+    )
     started = time.perf_counter()
     for i in range(briefs):
-        graph.invoke({"brief_id": f"brief-{i:04d}"},
-                     {"configurable": {"thread_id": f"floor-{i}"}, "max_concurrency": 1},
-                     durability="sync")
+        graph.invoke(
+            {"brief_id": f"brief-{i:04d}"},
+            {"configurable": {"thread_id": f"floor-{i}"}, "max_concurrency": 1},
+            durability="sync",
+        )
     return time.perf_counter() - started
 
 
@@ -155,13 +167,13 @@ def http_model(base_url: str) -> tuple[BareModel, Callable[[], None]]:
     def call(brief_id: str, draft: str) -> dict[str, Any]:
         system, user, schema = exchange(brief_id, draft)
         request: dict[str, Any] = {
-            "model": "qwen2.5:7b", "stream": False,
-            "messages": [{"role": "system", "content": system},
-                         {"role": "user", "content": user}]}
+            "model": "qwen2.5:7b",
+            "stream": False,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }
         if schema is not None:
             request["format"] = schema
-        conn.request("POST", "/api/chat", json.dumps(request),
-                     {"Content-Type": "application/json"})
+        conn.request("POST", "/api/chat", json.dumps(request), {"Content-Type": "application/json"})
         content = json.loads(conn.getresponse().read())["message"]["content"]
         return json.loads(content) if schema is not None else {"draft": content}
 

@@ -36,8 +36,13 @@ class ScriptedModel(RoleModel):
     instance (raised), or a callable taking the messages.
     """
 
-    def __init__(self, answers: list[Any] | None = None, name: str = "scripted",
-                 num_ctx: int = 32_000, max_tokens: int = 1000):
+    def __init__(
+        self,
+        answers: list[Any] | None = None,
+        name: str = "scripted",
+        num_ctx: int = 32_000,
+        max_tokens: int = 1000,
+    ):
         super().__init__(name, num_ctx, max_tokens)
         self.answers = list(answers or [])
         self.sent: list[list[dict[str, str]]] = []
@@ -49,8 +54,13 @@ class ScriptedModel(RoleModel):
         self.answers.extend(answers)
         return self
 
-    def complete(self, messages: list[dict[str, str]], schema: dict,
-                 max_tokens: int | None = None, sampling: Sampling | None = None) -> Completion:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        schema: dict,
+        max_tokens: int | None = None,
+        sampling: Sampling | None = None,
+    ) -> Completion:
         self.sent.append(messages)
         self.samplings.append(sampling)
         self.schemas.append(schema)
@@ -67,8 +77,9 @@ class ScriptedModel(RoleModel):
         if schema is None and isinstance(item, dict) and "draft" in item:
             item = writer_text(item)  # asked for plain text, a writer writes the text
         text = item if isinstance(item, str) else json.dumps(item)
-        return Completion(text=text, input_tokens=len(json.dumps(messages)) // 4,
-                          output_tokens=len(text) // 4)
+        return Completion(
+            text=text, input_tokens=len(json.dumps(messages)) // 4, output_tokens=len(text) // 4
+        )
 
     @property
     def calls(self) -> int:
@@ -145,36 +156,45 @@ def write_brief(project: Path, name: str, body: str, **front: Any) -> Path:
 
 # One answer that validates as both a writer and a critic answer (extra keys are
 # ignored), so the fake Ollama server need not know which role is asking.
-UNIVERSAL = json.dumps({
-    "needs_from_human": [],
-    "draft": "The office is closed on Friday. Save your work before you leave.",
-    "deliberate_deviations": [],
-    "must_fix": [],
-    "would_improve": [],
-    "scores": {"covers_brief": 5, "accuracy": 5, "clarity": 5, "actionable": 5},
-})
+UNIVERSAL = json.dumps(
+    {
+        "needs_from_human": [],
+        "draft": "The office is closed on Friday. Save your work before you leave.",
+        "deliberate_deviations": [],
+        "must_fix": [],
+        "would_improve": [],
+        "scores": {"covers_brief": 5, "accuracy": 5, "clarity": 5, "actionable": 5},
+    }
+)
 
 
-def ollama_config(project: Path, base_url: str, extra: str = "",
-                  model_extra: str = "") -> Path:
+def ollama_config(project: Path, base_url: str, extra: str = "", model_extra: str = "") -> Path:
     """A config file for `project` whose roles talk to a (fake) Ollama server;
     `model_extra`: more lines of both roles' model tables."""
     cfg = project / "briefloop.toml"
-    model = (f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
-             f"timeout = 10\n{model_extra}")
+    model = (
+        f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
+        f"timeout = 10\n{model_extra}"
+    )
     cfg.write_text(
         f'[models]\ncritic_mode = "gate"\n'
         f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
         '[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n'
-        "[retry]\nattempts = 2\ninitial_seconds = 0.05\n" + extra, encoding="utf-8")
+        "[retry]\nattempts = 2\ninitial_seconds = 0.05\n" + extra,
+        encoding="utf-8",
+    )
     return cfg
 
 
 def briefloop_process(cfg: Path, *args: str) -> subprocess.Popen:
     """A real `briefloop` process (python -m batch), output captured."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFLOOP_")}
-    return subprocess.Popen([sys.executable, "-m", "batch", "--config", str(cfg), *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "batch", "--config", str(cfg), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
 
 
 def query(db: Path, sql: str, *args) -> list[tuple]:
@@ -192,6 +212,7 @@ def query(db: Path, sql: str, *args) -> list[tuple]:
 # One of each per session, started on first use; a fresh database (PostgreSQL) or an
 # emptied server (Redis) per test. Not installed: the tests skip, but in CI (CI=true)
 # they fail, naming the package.
+
 
 def _require(missing: str | None) -> None:
     if missing:
@@ -242,6 +263,7 @@ def redis_url(redis_server: RedisServer) -> str:
 
 
 # -- a real local webhook server (the message after a batch) --------------------------
+
 
 @pytest.fixture
 def webhook(monkeypatch):

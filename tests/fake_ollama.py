@@ -75,7 +75,8 @@ def writer_text(answer: dict[str, Any]) -> str:
     deviations = answer.get("deliberate_deviations") or []
     if deviations:
         text += "\n\nDEVIATIONS:\n" + "\n".join(
-            f"- {d['point']}: {d['reason']}" for d in deviations)
+            f"- {d['point']}: {d['reason']}" for d in deviations
+        )
     return text
 
 
@@ -130,7 +131,7 @@ def _pieces(content: str) -> list[str]:
     if not content:
         return []
     step = max(1, -(-len(content) // 3))
-    return [content[i:i + step] for i in range(0, len(content), step)]
+    return [content[i : i + step] for i in range(0, len(content), step)]
 
 
 class FakeOllama:
@@ -195,8 +196,10 @@ class FakeOllama:
         self.base_url = f"http://{host}:{port}"
         # A short poll interval: shutdown() waits up to one interval, at every teardown.
         self._thread = threading.Thread(
-            target=self._server.serve_forever, args=(0.05,),
-            name=f"fake-ollama-{port}", daemon=True,
+            target=self._server.serve_forever,
+            args=(0.05,),
+            name=f"fake-ollama-{port}",
+            daemon=True,
         )
         self._thread.start()
 
@@ -372,16 +375,19 @@ class _Handler(BaseHTTPRequestHandler):
         if model not in self.fake.models:
             self._send_json(404, {"error": f"model '{model}' not found"})
             return
-        self._send_json(200, {
-            "license": "",
-            "modelfile": f"FROM {model}\n",
-            "parameters": "",
-            "template": "{{ .Prompt }}",
-            "details": self._details(),
-            "model_info": {"general.architecture": "fake", "fake.context_length": 32768},
-            "capabilities": ["completion"],
-            "modified_at": _now(),
-        })
+        self._send_json(
+            200,
+            {
+                "license": "",
+                "modelfile": f"FROM {model}\n",
+                "parameters": "",
+                "template": "{{ .Prompt }}",
+                "details": self._details(),
+                "model_info": {"general.architecture": "fake", "fake.context_length": 32768},
+                "capabilities": ["completion"],
+                "modified_at": _now(),
+            },
+        )
 
     def _chat(self, body: dict[str, Any], number: int) -> None:
         model = body.get("model", "")
@@ -396,11 +402,16 @@ class _Handler(BaseHTTPRequestHandler):
         streamed = body.get("stream", True)
         # An unstreamed answer is ready before the wait, as a server has its answer when
         # its generation ends: after the wait there is only the write.
-        payload = (json.dumps(self._final(model, body, reply, reply.content)).encode()
-                   if not streamed and reply.status == 200 and not reply.stream_error
-                   else b"")
-        answer = (self._response(200, payload, "application/json; charset=utf-8")
-                  if payload and not reply.drop else b"")
+        payload = (
+            json.dumps(self._final(model, body, reply, reply.content)).encode()
+            if not streamed and reply.status == 200 and not reply.stream_error
+            else b""
+        )
+        answer = (
+            self._response(200, payload, "application/json; charset=utf-8")
+            if payload and not reply.drop
+            else b""
+        )
         with self.fake._slot() as freed:
             held = time.perf_counter() - (begin if freed is None else max(begin, freed))
             if not self.fake._sleep(reply.delay + self.fake.latency - held):
@@ -434,12 +445,14 @@ class _Handler(BaseHTTPRequestHandler):
                 # No terminating chunk: the client sees an incomplete chunked body.
                 self.close_connection = True
                 return
-            self._write_line({
-                "model": model,
-                "created_at": _now(),
-                "message": {"role": "assistant", "content": piece},
-                "done": False,
-            })
+            self._write_line(
+                {
+                    "model": model,
+                    "created_at": _now(),
+                    "message": {"role": "assistant", "content": piece},
+                    "done": False,
+                }
+            )
         if reply.drop:
             self.close_connection = True
             return
@@ -461,7 +474,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Type", "application/json; charset=utf-8")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
-            self.wfile.write(payload[:len(payload) // 2])
+            self.wfile.write(payload[: len(payload) // 2])
             self.close_connection = True
             return
         self._send(200, payload, "application/json; charset=utf-8")
@@ -469,7 +482,11 @@ class _Handler(BaseHTTPRequestHandler):
     # -- wire helpers -------------------------------------------------------------
 
     def _final(
-        self, model: str, body: dict[str, Any], reply: Reply, content: str,
+        self,
+        model: str,
+        body: dict[str, Any],
+        reply: Reply,
+        content: str,
         started: int | None = None,
     ) -> dict[str, Any]:
         prompt = "".join(str(m.get("content", "")) for m in body.get("messages") or [])
@@ -527,12 +544,14 @@ class _Handler(BaseHTTPRequestHandler):
         """A whole answer, status line, headers and body, to send in one write, as Go's
         net/http sends a small one: two writes would be two TCP segments, and a client
         woken by the first would wait again for the second."""
-        head = (f"{self.protocol_version} {status} "
-                f"{self.responses.get(status, ('',))[0]}\r\n"
-                f"Server: {self.version_string()}\r\n"
-                f"Date: {self.date_time_string()}\r\n"
-                f"Content-Type: {content_type}\r\n"
-                f"Content-Length: {len(payload)}\r\n\r\n")
+        head = (
+            f"{self.protocol_version} {status} "
+            f"{self.responses.get(status, ('',))[0]}\r\n"
+            f"Server: {self.version_string()}\r\n"
+            f"Date: {self.date_time_string()}\r\n"
+            f"Content-Type: {content_type}\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n"
+        )
         return head.encode("latin-1") + payload
 
     def _send(self, status: int, payload: bytes, content_type: str) -> None:

@@ -104,7 +104,7 @@ STATUS_NAMES = {
 DEFAULT_MESSAGES = {
     400: "Invalid request.",
     401: "Request had invalid authentication credentials. Expected OAuth 2 access token, "
-         "login cookie or other valid authentication credential.",
+    "login cookie or other valid authentication credential.",
     403: "The caller does not have permission",
     404: "Requested entity was not found.",
     409: "The operation was aborted.",
@@ -342,11 +342,16 @@ class FakeSheets(BaseAdapter):
         header when given. Faults queue in order; the model is not touched. `html=True`
         sends the HTML page Google's front end uses for 502s instead of JSON."""
         with self._lock:
-            self._faults.append(_Fault(
-                status=status, remaining=times, match=match,
-                retry_after=None if retry_after is None else _header_number(retry_after),
-                message=message, html=html,
-            ))
+            self._faults.append(
+                _Fault(
+                    status=status,
+                    remaining=times,
+                    match=match,
+                    retry_after=None if retry_after is None else _header_number(retry_after),
+                    message=message,
+                    html=html,
+                )
+            )
         return self
 
     def clear_faults(self) -> None:
@@ -432,13 +437,21 @@ class FakeSheets(BaseAdapter):
                 status, payload, headers = self._fault_answer(fault, method)
                 injected = True
             else:
-                status, payload, headers = self._answer(parts.netloc, method, raw_path,
-                                                        params, body, kind)
+                status, payload, headers = self._answer(
+                    parts.netloc, method, raw_path, params, body, kind
+                )
                 injected = False
-            self.requests.append(RecordedRequest(
-                method=method, path=path, params=params, json=copy.deepcopy(body),
-                kind=kind, status=status, injected=injected,
-            ))
+            self.requests.append(
+                RecordedRequest(
+                    method=method,
+                    path=path,
+                    params=params,
+                    json=copy.deepcopy(body),
+                    kind=kind,
+                    status=status,
+                    injected=injected,
+                )
+            )
         return _response(request, status, payload, headers)
 
     def _take_fault(self, target: str) -> _Fault | None:
@@ -458,18 +471,23 @@ class FakeSheets(BaseAdapter):
         extra: dict[str, Any] = {}
         if fault.status == 429:
             # Google's 429 carries an ErrorInfo naming the quota; retry code may read it.
-            extra["details"] = [{
-                "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-                "reason": "RATE_LIMIT_EXCEEDED",
-                "domain": "googleapis.com",
-                "metadata": {"service": "sheets.googleapis.com",
-                             "quota_metric": "sheets.googleapis.com/" +
-                             ("read_requests" if method == "GET" else "write_requests")},
-            }]
+            extra["details"] = [
+                {
+                    "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+                    "reason": "RATE_LIMIT_EXCEEDED",
+                    "domain": "googleapis.com",
+                    "metadata": {
+                        "service": "sheets.googleapis.com",
+                        "quota_metric": "sheets.googleapis.com/"
+                        + ("read_requests" if method == "GET" else "write_requests"),
+                    },
+                }
+            ]
         return fault.status, _error(fault.status, message, extra), headers
 
-    def _answer(self, host: str, method: str, raw_path: str, params: dict[str, Any],
-                body: Any, kind: str) -> tuple[int, Any, dict[str, str]]:
+    def _answer(
+        self, host: str, method: str, raw_path: str, params: dict[str, Any], body: Any, kind: str
+    ) -> tuple[int, Any, dict[str, str]]:
         try:
             if host == "www.googleapis.com":
                 return 200, self._drive(method, raw_path), {}
@@ -480,7 +498,7 @@ class FakeSheets(BaseAdapter):
     # ----------------------------------------------------------------- routing
 
     def _drive(self, method: str, raw_path: str) -> Any:
-        rest = raw_path[len(DRIVE_PREFIX):] if raw_path.startswith(DRIVE_PREFIX) else ""
+        rest = raw_path[len(DRIVE_PREFIX) :] if raw_path.startswith(DRIVE_PREFIX) else ""
         if method != "GET" or not rest or "/" in rest:
             raise _unimplemented(method, raw_path)
         key = unquote(rest)
@@ -488,17 +506,34 @@ class FakeSheets(BaseAdapter):
         if book is None or not book.shared:
             # Drive hides files the caller cannot see behind a 404, in its own error shape.
             message = f"File not found: {key}."
-            raise _Reject(404, message, {"errors": [{
-                "message": message, "domain": "global", "reason": "notFound",
-                "location": "fileId", "locationType": "parameter"}]})
-        return {"id": key, "name": book.title, "createdTime": "2024-01-01T00:00:00.000Z",
-                "modifiedTime": "2024-01-01T00:00:00.000Z"}
+            raise _Reject(
+                404,
+                message,
+                {
+                    "errors": [
+                        {
+                            "message": message,
+                            "domain": "global",
+                            "reason": "notFound",
+                            "location": "fileId",
+                            "locationType": "parameter",
+                        }
+                    ]
+                },
+            )
+        return {
+            "id": key,
+            "name": book.title,
+            "createdTime": "2024-01-01T00:00:00.000Z",
+            "modifiedTime": "2024-01-01T00:00:00.000Z",
+        }
 
-    def _sheets(self, method: str, raw_path: str, params: dict[str, Any], body: Any,
-                kind: str) -> Any:
+    def _sheets(
+        self, method: str, raw_path: str, params: dict[str, Any], body: Any, kind: str
+    ) -> Any:
         if kind == "unknown":
             raise _unimplemented(method, raw_path)
-        rest = raw_path[len(SHEETS_PREFIX):]
+        rest = raw_path[len(SHEETS_PREFIX) :]
         key = unquote(re.split(r"[/:]", rest, maxsplit=1)[0])
         book = self._book(key)
         range_text = ""
@@ -542,13 +577,18 @@ class FakeSheets(BaseAdapter):
 
     # ------------------------------------------------------------------- reads
 
-    def _read(self, book: FakeSpreadsheet, kind: str, range_text: str,
-              params: dict[str, Any]) -> Any:
+    def _read(
+        self, book: FakeSpreadsheet, kind: str, range_text: str, params: dict[str, Any]
+    ) -> Any:
         if kind == "get":
             return {
                 "spreadsheetId": book.key,
-                "properties": {"title": book.title, "locale": "en_US",
-                               "autoRecalc": "ON_CHANGE", "timeZone": "Etc/GMT"},
+                "properties": {
+                    "title": book.title,
+                    "locale": "en_US",
+                    "autoRecalc": "ON_CHANGE",
+                    "timeZone": "Etc/GMT",
+                },
                 "sheets": [{"properties": s.properties(i)} for i, s in enumerate(book.sheets)],
                 "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{book.key}/edit",
             }
@@ -567,8 +607,16 @@ class FakeSheets(BaseAdapter):
 
     # ------------------------------------------------------------------ writes
 
-    def _write(self, book: FakeSpreadsheet, kind: str, range_text: str,
-               params: dict[str, Any], body: Any, formulas: set, writes: list) -> Any:
+    def _write(
+        self,
+        book: FakeSpreadsheet,
+        kind: str,
+        range_text: str,
+        params: dict[str, Any],
+        body: Any,
+        formulas: set,
+        writes: list,
+    ) -> Any:
         body = body if isinstance(body, dict) else {}
         if kind == "batchUpdate":
             return self._batch_update(book, body)
@@ -579,18 +627,37 @@ class FakeSheets(BaseAdapter):
                 return {"spreadsheetId": book.key, "clearedRange": cleared[0]}
             return {"spreadsheetId": book.key, "clearedRanges": cleared}
 
-        include = _truthy(_one(params, "includeValuesInResponse")
-                          if kind != "values.batchUpdate" else body.get("includeValuesInResponse"))
+        include = _truthy(
+            _one(params, "includeValuesInResponse")
+            if kind != "values.batchUpdate"
+            else body.get("includeValuesInResponse")
+        )
         if kind == "values.batchUpdate":
             option = body.get("valueInputOption")
             data = body.get("data") or []
             for item in data:
-                writes.append(RecordedWrite(kind, book.key, item.get("range", ""), option,
-                                            None, copy.deepcopy(item.get("values")), 200))
+                writes.append(
+                    RecordedWrite(
+                        kind,
+                        book.key,
+                        item.get("range", ""),
+                        option,
+                        None,
+                        copy.deepcopy(item.get("values")),
+                        200,
+                    )
+                )
             option = _input_option(option)
             responses = [
-                _update(book, _parse_range(book, item.get("range", "")), item.get("values"),
-                        item.get("majorDimension"), option, include, formulas)
+                _update(
+                    book,
+                    _parse_range(book, item.get("range", "")),
+                    item.get("values"),
+                    item.get("majorDimension"),
+                    option,
+                    include,
+                    formulas,
+                )
                 for item in data
             ]
             return {
@@ -598,25 +665,48 @@ class FakeSheets(BaseAdapter):
                 "totalUpdatedRows": sum(r.get("updatedRows", 0) for r in responses),
                 "totalUpdatedColumns": sum(r.get("updatedColumns", 0) for r in responses),
                 "totalUpdatedCells": sum(r.get("updatedCells", 0) for r in responses),
-                "totalUpdatedSheets": len({r["updatedRange"].rpartition("!")[0]
-                                           for r in responses if r.get("updatedCells")}),
+                "totalUpdatedSheets": len(
+                    {
+                        r["updatedRange"].rpartition("!")[0]
+                        for r in responses
+                        if r.get("updatedCells")
+                    }
+                ),
                 "responses": responses,
             }
 
         option = _one(params, "valueInputOption")
         insert = _one(params, "insertDataOption") if kind == "values.append" else None
-        writes.append(RecordedWrite(kind, book.key, range_text, option, insert,
-                                    copy.deepcopy(body.get("values")), 200))
+        writes.append(
+            RecordedWrite(
+                kind, book.key, range_text, option, insert, copy.deepcopy(body.get("values")), 200
+            )
+        )
         option = _input_option(option)
         target = _parse_range(book, range_text)
         if kind == "values.update":
-            return _update(book, target, body.get("values"), body.get("majorDimension"),
-                           option, include, formulas)
+            return _update(
+                book,
+                target,
+                body.get("values"),
+                body.get("majorDimension"),
+                option,
+                include,
+                formulas,
+            )
         insert = insert or "OVERWRITE"
         if insert not in INSERT_DATA_OPTIONS:
             raise _Reject(400, f"Invalid value at 'insert_data_option' ({insert})")
-        return _append(book, target, body.get("values"), body.get("majorDimension"), option,
-                       insert, include, formulas)
+        return _append(
+            book,
+            target,
+            body.get("values"),
+            body.get("majorDimension"),
+            option,
+            insert,
+            include,
+            formulas,
+        )
 
     def _batch_update(self, book: FakeSpreadsheet, body: Mapping[str, Any]) -> Any:
         requests_ = body.get("requests") or []
@@ -624,7 +714,7 @@ class FakeSheets(BaseAdapter):
             raise _Reject(400, "Must specify at least one request.")
         replies = []
         for i, req in enumerate(requests_):
-            (name, spec), = req.items()
+            ((name, spec),) = req.items()
             handler = _BATCH_HANDLERS.get(name)
             if handler is None:
                 raise _Reject(501, f"FakeSheets does not implement batchUpdate request {name!r}")
@@ -640,6 +730,7 @@ FakeSheetsAdapter = FakeSheets  # the name the design notes use
 
 # ---------------------------------------------------------------- batchUpdate requests
 
+
 def _add_sheet(book: FakeSpreadsheet, spec: Mapping[str, Any]) -> dict[str, Any]:
     props = spec.get("properties") or {}
     title = props.get("title")
@@ -649,17 +740,21 @@ def _add_sheet(book: FakeSpreadsheet, spec: Mapping[str, Any]) -> dict[str, Any]
             n += 1
         title = f"Sheet{n}"
     if book.find(title) is not None:
-        raise _Reject(400, f'A sheet with the name "{title}" already exists. '
-                           "Please enter another name.")
+        raise _Reject(
+            400, f'A sheet with the name "{title}" already exists. Please enter another name.'
+        )
     grid = props.get("gridProperties") or {}
     sheet_id = props.get("sheetId")
     if sheet_id is None:
         sheet_id = book.new_sheet_id(title)
     elif book.by_id(sheet_id) is not None:
         raise _Reject(400, f"A sheet with the id {sheet_id} already exists.")
-    sheet = FakeWorksheet(sheet_id=sheet_id, title=title,
-                          row_count=int(grid.get("rowCount", DEFAULT_ROWS)),
-                          column_count=int(grid.get("columnCount", DEFAULT_COLS)))
+    sheet = FakeWorksheet(
+        sheet_id=sheet_id,
+        title=title,
+        row_count=int(grid.get("rowCount", DEFAULT_ROWS)),
+        column_count=int(grid.get("columnCount", DEFAULT_COLS)),
+    )
     index = props.get("index")
     index = len(book.sheets) if index is None else max(0, min(int(index), len(book.sheets)))
     book.sheets.insert(index, sheet)
@@ -683,16 +778,19 @@ def _update_sheet_properties(book: FakeSpreadsheet, spec: Mapping[str, Any]) -> 
     if "title" in fields or "*" in fields:
         other = book.find(props.get("title", ""))
         if other is not None and other is not sheet:
-            raise _Reject(400, f'A sheet with the name "{props["title"]}" already exists. '
-                               "Please enter another name.")
+            raise _Reject(
+                400,
+                f'A sheet with the name "{props["title"]}" already exists. '
+                "Please enter another name.",
+            )
         sheet.title = props.get("title", sheet.title)
     if {"gridProperties/rowCount", "gridProperties", "*"} & fields and "rowCount" in grid:
         sheet.row_count = int(grid["rowCount"])
-        del sheet.cells[sheet.row_count:]
+        del sheet.cells[sheet.row_count :]
     if {"gridProperties/columnCount", "gridProperties", "*"} & fields and "columnCount" in grid:
         sheet.column_count = int(grid["columnCount"])
         for row in sheet.cells:
-            del row[sheet.column_count:]
+            del row[sheet.column_count :]
     if "index" in fields and "index" in props:
         book.sheets.remove(sheet)
         book.sheets.insert(max(0, min(int(props["index"]), len(book.sheets))), sheet)
@@ -746,11 +844,15 @@ def _sheet_by_id(book: FakeSpreadsheet, sheet_id: Any) -> FakeWorksheet:
 
 def _check_cell_limit(book: FakeSpreadsheet) -> None:
     if book.cell_total() > WORKBOOK_CELL_LIMIT:
-        raise _Reject(400, "This action would increase the number of cells in the workbook "
-                           f"above the limit of {WORKBOOK_CELL_LIMIT} cells.")
+        raise _Reject(
+            400,
+            "This action would increase the number of cells in the workbook "
+            f"above the limit of {WORKBOOK_CELL_LIMIT} cells.",
+        )
 
 
 # -------------------------------------------------------------------------- ranges
+
 
 def _col_index(letters: str) -> int:
     n = 0
@@ -791,7 +893,7 @@ def _split_sheet_name(text: str) -> tuple[str | None, str | None]:
         name, i = [], 1
         while i < len(text):
             if text[i] == "'":
-                if text[i + 1: i + 2] == "'":
+                if text[i + 1 : i + 2] == "'":
                     name.append("'")
                     i += 2
                     continue
@@ -800,7 +902,7 @@ def _split_sheet_name(text: str) -> tuple[str | None, str | None]:
             i += 1
         else:
             raise _unparsable(text)
-        rest = text[i + 1:]
+        rest = text[i + 1 :]
         if not rest:
             return "".join(name), None
         if not rest.startswith("!"):
@@ -863,16 +965,22 @@ def _parse_range(book: FakeSpreadsheet, text: str) -> _Range:
 
 def _check_within_grid(rng: _Range) -> None:
     sheet = rng.sheet
-    if (rng.row >= sheet.row_count or rng.col >= sheet.column_count
-            or (rng.last_row is not None and rng.last_row >= sheet.row_count)
-            or (rng.last_col is not None and rng.last_col >= sheet.column_count)):
+    if (
+        rng.row >= sheet.row_count
+        or rng.col >= sheet.column_count
+        or (rng.last_row is not None and rng.last_row >= sheet.row_count)
+        or (rng.last_col is not None and rng.last_col >= sheet.column_count)
+    ):
         label = rng.text.partition("!")[2] if "!" in rng.text else rng.text
         raise _exceeds(sheet, f"{_sheet_ref(sheet.title)}!{label.upper()}")
 
 
 def _exceeds(sheet: FakeWorksheet, label: str) -> _Reject:
-    return _Reject(400, f"Range ({label}) exceeds grid limits. Max rows: {sheet.row_count}, "
-                        f"max columns: {sheet.column_count}")
+    return _Reject(
+        400,
+        f"Range ({label}) exceeds grid limits. Max rows: {sheet.row_count}, "
+        f"max columns: {sheet.column_count}",
+    )
 
 
 def _unparsable(text: str) -> _Reject:
@@ -881,13 +989,16 @@ def _unparsable(text: str) -> _Reject:
 
 # ------------------------------------------------------------------ reads and writes
 
+
 def _value_range(rng: _Range, major: str, render: str) -> dict[str, Any]:
     _check_within_grid(rng)
     sheet = rng.sheet
     last_row = sheet.row_count - 1 if rng.last_row is None else rng.last_row
     last_col = sheet.column_count - 1 if rng.last_col is None else rng.last_col
-    block = [[_render(sheet.get(r, c), render) for c in range(rng.col, last_col + 1)]
-             for r in range(rng.row, min(last_row + 1, len(sheet.cells)))]
+    block = [
+        [_render(sheet.get(r, c), render) for c in range(rng.col, last_col + 1)]
+        for r in range(rng.row, min(last_row + 1, len(sheet.cells)))
+    ]
     if major == "COLUMNS":
         width = last_col - rng.col + 1
         block = [[row[c] for row in block] for c in range(width)] if block else []
@@ -926,8 +1037,15 @@ def _matrix(values: Any, major: Any) -> list[list[Any]]:
     return values
 
 
-def _write_block(book: FakeSpreadsheet, sheet: FakeWorksheet, row: int, col: int,
-                 matrix: list[list[Any]], option: str, formulas: set) -> int:
+def _write_block(
+    book: FakeSpreadsheet,
+    sheet: FakeWorksheet,
+    row: int,
+    col: int,
+    matrix: list[list[Any]],
+    option: str,
+    formulas: set,
+) -> int:
     cells = 0
     for i, line in enumerate(matrix):
         for j, value in enumerate(line):
@@ -941,8 +1059,15 @@ def _write_block(book: FakeSpreadsheet, sheet: FakeWorksheet, row: int, col: int
     return cells
 
 
-def _update(book: FakeSpreadsheet, rng: _Range, values: Any, major: Any, option: str,
-            include: bool, formulas: set) -> dict[str, Any]:
+def _update(
+    book: FakeSpreadsheet,
+    rng: _Range,
+    values: Any,
+    major: Any,
+    option: str,
+    include: bool,
+    formulas: set,
+) -> dict[str, Any]:
     sheet = rng.sheet
     matrix = _matrix(values, major)
     height = len(matrix)
@@ -950,33 +1075,53 @@ def _update(book: FakeSpreadsheet, rng: _Range, values: Any, major: Any, option:
     if not rng.single:
         _check_within_grid(rng)
         if rng.last_row is not None and height and rng.row + height - 1 > rng.last_row:
-            raise _Reject(400, f"Requested writing within range [{rng.text}], but tried "
-                               f"writing to row [{rng.row + height}]")
+            raise _Reject(
+                400,
+                f"Requested writing within range [{rng.text}], but tried "
+                f"writing to row [{rng.row + height}]",
+            )
         if rng.last_col is not None and width and rng.col + width - 1 > rng.last_col:
-            raise _Reject(400, f"Requested writing within range [{rng.text}], but tried "
-                               f"writing to column [{_col_letters(rng.col + width - 1)}]")
+            raise _Reject(
+                400,
+                f"Requested writing within range [{rng.text}], but tried "
+                f"writing to column [{_col_letters(rng.col + width - 1)}]",
+            )
     if rng.row >= sheet.row_count or rng.col >= sheet.column_count:
         raise _exceeds(sheet, f"{_sheet_ref(sheet.title)}!{_a1(rng.row, rng.col)}")
-    if height and width and (rng.row + height > sheet.row_count
-                             or rng.col + width > sheet.column_count):
-        raise _exceeds(sheet, _span(sheet, rng.row, rng.col,
-                                    rng.row + height - 1, rng.col + width - 1))
+    if (
+        height
+        and width
+        and (rng.row + height > sheet.row_count or rng.col + width > sheet.column_count)
+    ):
+        raise _exceeds(
+            sheet, _span(sheet, rng.row, rng.col, rng.row + height - 1, rng.col + width - 1)
+        )
     cells = _write_block(book, sheet, rng.row, rng.col, matrix, option, formulas)
     answer: dict[str, Any] = {"spreadsheetId": book.key}
     if height and width:
         span = _span(sheet, rng.row, rng.col, rng.row + height - 1, rng.col + width - 1)
-        answer.update(updatedRange=span, updatedRows=height, updatedColumns=width,
-                      updatedCells=cells)
+        answer.update(
+            updatedRange=span, updatedRows=height, updatedColumns=width, updatedCells=cells
+        )
     else:
         answer["updatedRange"] = _span(sheet, rng.row, rng.col, rng.row, rng.col)
     if include:
-        answer["updatedData"] = _value_range(_parse_range(book, answer["updatedRange"]),
-                                             "ROWS", "FORMATTED_VALUE")
+        answer["updatedData"] = _value_range(
+            _parse_range(book, answer["updatedRange"]), "ROWS", "FORMATTED_VALUE"
+        )
     return answer
 
 
-def _append(book: FakeSpreadsheet, rng: _Range, values: Any, major: Any, option: str,
-            insert: str, include: bool, formulas: set) -> dict[str, Any]:
+def _append(
+    book: FakeSpreadsheet,
+    rng: _Range,
+    values: Any,
+    major: Any,
+    option: str,
+    insert: str,
+    include: bool,
+    formulas: set,
+) -> dict[str, Any]:
     sheet = rng.sheet
     _check_within_grid(rng)
     matrix = _matrix(values, major)
@@ -1004,11 +1149,16 @@ def _append(book: FakeSpreadsheet, rng: _Range, values: Any, major: Any, option:
 
     updates: dict[str, Any] = {"spreadsheetId": book.key}
     if height and width:
-        updates.update(updatedRange=_span(sheet, row, col, row + height - 1, col + width - 1),
-                       updatedRows=height, updatedColumns=width, updatedCells=cells)
+        updates.update(
+            updatedRange=_span(sheet, row, col, row + height - 1, col + width - 1),
+            updatedRows=height,
+            updatedColumns=width,
+            updatedCells=cells,
+        )
         if include:
-            updates["updatedData"] = _value_range(_parse_range(book, updates["updatedRange"]),
-                                                  "ROWS", "FORMATTED_VALUE")
+            updates["updatedData"] = _value_range(
+                _parse_range(book, updates["updatedRange"]), "ROWS", "FORMATTED_VALUE"
+            )
     answer: dict[str, Any] = {"spreadsheetId": book.key, "updates": updates}
     if table is not None:
         answer["tableRange"] = _span(sheet, *table)
@@ -1036,9 +1186,15 @@ def _find_table(rng: _Range) -> tuple[int, int, int, int] | None:
         top, left = rng.row, rng.col
         bottom = sheet.row_count - 1 if rng.last_row is None else rng.last_row
         right = sheet.column_count - 1 if rng.last_col is None else rng.last_col
-        seed = next(((r, c) for r in range(min(bottom, len(sheet.cells) - 1), top - 1, -1)
-                     for c in range(min(right, len(sheet.cells[r]) - 1), left - 1, -1)
-                     if sheet.cells[r][c] != ""), None)
+        seed = next(
+            (
+                (r, c)
+                for r in range(min(bottom, len(sheet.cells) - 1), top - 1, -1)
+                for c in range(min(right, len(sheet.cells[r]) - 1), left - 1, -1)
+                if sheet.cells[r][c] != ""
+            ),
+            None,
+        )
         if seed is None:
             return None
     r1 = r2 = seed[0]
@@ -1093,11 +1249,17 @@ def _convert(value: Any, option: str, i: int, j: int) -> Any:
         raise _Reject(400, f"Invalid values[{i}][{j}]: {kind} {json.dumps(value)}")
     if _SURROGATE_RE.search(value):
         # json.loads takes a lone "\ud800" escape; Google's JSON parser does not.
-        raise _Reject(400, f"Invalid JSON payload received. Invalid values[{i}][{j}]: "
-                           "unpaired surrogate in a string.")
+        raise _Reject(
+            400,
+            f"Invalid JSON payload received. Invalid values[{i}][{j}]: "
+            "unpaired surrogate in a string.",
+        )
     if len(value) > CELL_CHAR_LIMIT:
-        raise _Reject(400, f"Your input contains more than the maximum of {CELL_CHAR_LIMIT} "
-                           "characters in a single cell.")
+        raise _Reject(
+            400,
+            f"Your input contains more than the maximum of {CELL_CHAR_LIMIT} "
+            "characters in a single cell.",
+        )
     if option == "RAW":
         return value
     if value.startswith("=") and len(value) > 1:
@@ -1133,18 +1295,17 @@ def _render(value: Any, render: str) -> Any:
 
 # ------------------------------------------------------------------------- HTTP bits
 
+
 def _kind(host: str, method: str, raw_path: str) -> str:
     if host == "www.googleapis.com":
-        return "drive.get" if method == "GET" and raw_path.startswith(DRIVE_PREFIX) \
-            else "unknown"
+        return "drive.get" if method == "GET" and raw_path.startswith(DRIVE_PREFIX) else "unknown"
     if host != "sheets.googleapis.com" or not raw_path.startswith(SHEETS_PREFIX):
         return "unknown"
-    rest = raw_path[len(SHEETS_PREFIX):]
+    rest = raw_path[len(SHEETS_PREFIX) :]
     key, sep, tail = rest.partition("/")
     if not sep:
         if ":" in key:
-            return "batchUpdate" if key.endswith(":batchUpdate") and method == "POST" \
-                else "unknown"
+            return "batchUpdate" if key.endswith(":batchUpdate") and method == "POST" else "unknown"
         return "get" if method == "GET" else "unknown"
     table = {
         ("GET", "values:batchGet"): "values.batchGet",
@@ -1153,7 +1314,7 @@ def _kind(host: str, method: str, raw_path: str) -> str:
     }
     if (method, tail) in table:
         return table[(method, tail)]
-    if not tail.startswith("values/") or "/" in tail[len("values/"):]:
+    if not tail.startswith("values/") or "/" in tail[len("values/") :]:
         return "unknown"
     if tail.endswith(":append"):
         return "values.append" if method == "POST" else "unknown"
@@ -1199,9 +1360,11 @@ def _header_number(value: float | str) -> str:
 def _default_message(status: int, method: str) -> str:
     if status == 429:
         metric = "Read requests" if method == "GET" else "Write requests"
-        return (f"Quota exceeded for quota metric '{metric}' and limit '{metric} per minute "
-                "per user' of service 'sheets.googleapis.com' for consumer "
-                "'project_number:000000000000'.")
+        return (
+            f"Quota exceeded for quota metric '{metric}' and limit '{metric} per minute "
+            "per user' of service 'sheets.googleapis.com' for consumer "
+            "'project_number:000000000000'."
+        )
     if status in DEFAULT_MESSAGES:
         return DEFAULT_MESSAGES[status]
     try:
@@ -1217,12 +1380,20 @@ def _error(status: int, message: str, extra: Mapping[str, Any] | None = None) ->
 
 
 def _with_status(write: RecordedWrite, status: int) -> RecordedWrite:
-    return RecordedWrite(write.kind, write.key, write.range, write.value_input_option,
-                         write.insert_data_option, write.values, status)
+    return RecordedWrite(
+        write.kind,
+        write.key,
+        write.range,
+        write.value_input_option,
+        write.insert_data_option,
+        write.values,
+        status,
+    )
 
 
-def _response(request: requests.PreparedRequest, status: int, payload: Any,
-              headers: Mapping[str, str]) -> requests.Response:
+def _response(
+    request: requests.PreparedRequest, status: int, payload: Any, headers: Mapping[str, str]
+) -> requests.Response:
     if isinstance(payload, str):
         data = payload.encode("utf-8")
         content_type = "text/html; charset=UTF-8"
@@ -1231,11 +1402,13 @@ def _response(request: requests.PreparedRequest, status: int, payload: Any,
         content_type = "application/json; charset=UTF-8"
     response = requests.Response()
     response.status_code = status
-    response.headers = CaseInsensitiveDict({
-        "Content-Type": content_type,
-        "Content-Length": str(len(data)),
-        **headers,
-    })
+    response.headers = CaseInsensitiveDict(
+        {
+            "Content-Type": content_type,
+            "Content-Length": str(len(data)),
+            **headers,
+        }
+    )
     response._content = data
     response._content_consumed = True
     response.raw = io.BytesIO(data)

@@ -29,8 +29,10 @@ PH = "[FIGURE NEEDED: Q3 revenue]"
 FIRST = "The team closed 42 new accounts."
 FIX = "Say that we opened the Berlin office."
 SECOND = f"The team closed 42 new accounts. We opened the Berlin office. Revenue: {PH}."
-BRIEF = ("Memo to the sales team.\n\n- The team closed 42 new accounts.\n"
-         "- We opened the Berlin office.\n- Q3 revenue: not known yet.\n")
+BRIEF = (
+    "Memo to the sales team.\n\n- The team closed 42 new accounts.\n"
+    "- We opened the Berlin office.\n- Q3 revenue: not known yet.\n"
+)
 
 writes = 0
 kill_at = int(os.environ.get("KILL_AT", "0"))
@@ -44,6 +46,7 @@ def _counted(real):
         if writes == kill_at:
             os._exit(77)  # as a power cut: no cleanup, no atexit, no flush
         return out
+
     return write
 
 
@@ -59,13 +62,18 @@ def _writer(messages):
 
 def _critic(messages):
     text = "\n".join(m["content"] for m in messages)
-    return critic_answer(2, must_fix=[FIX]) if "Berlin" not in text.split("DRAFT")[-1] \
+    return (
+        critic_answer(2, must_fix=[FIX])
+        if "Berlin" not in text.split("DRAFT")[-1]
         else critic_answer(5)
+    )
 
 
 def models() -> dict:
-    return {"writer": ScriptedModel([_writer] * 20, name="writer"),
-            "critic": ScriptedModel([_critic] * 20, name="critic")}
+    return {
+        "writer": ScriptedModel([_writer] * 20, name="writer"),
+        "critic": ScriptedModel([_critic] * 20, name="critic"),
+    }
 
 
 def life(project: Path) -> dict:
@@ -74,17 +82,34 @@ def life(project: Path) -> dict:
     with Batch(settings, models=models()) as batch:
         for rec in batch.runlog.all():
             if rec["status"] == "awaiting_human":
-                review.answer(batch, rec["thread_id"], "approve", {PH: "4.2M EUR"},
-                              by="drill")
+                review.answer(batch, rec["thread_id"], "approve", {PH: "4.2M EUR"}, by="drill")
     with Batch(settings, models=models()) as batch:
-        rows = [{k: rec[k] for k in ("brief_id", "run_id", "status", "stop_reason", "rounds",
-                                     "score_history", "output_path")}
-                for rec in batch.runlog.all()]
-    outputs = sorted(str(p.relative_to(project / "output"))
-                     for p in (project / "output").rglob("*.md"))
-    return {"writes": writes, "runs": rows, "outputs": outputs,
-            "text": (project / "output" / "ph.md").read_text(encoding="utf-8")
-            if (project / "output" / "ph.md").exists() else None}
+        rows = [
+            {
+                k: rec[k]
+                for k in (
+                    "brief_id",
+                    "run_id",
+                    "status",
+                    "stop_reason",
+                    "rounds",
+                    "score_history",
+                    "output_path",
+                )
+            }
+            for rec in batch.runlog.all()
+        ]
+    outputs = sorted(
+        str(p.relative_to(project / "output")) for p in (project / "output").rglob("*.md")
+    )
+    return {
+        "writes": writes,
+        "runs": rows,
+        "outputs": outputs,
+        "text": (project / "output" / "ph.md").read_text(encoding="utf-8")
+        if (project / "output" / "ph.md").exists()
+        else None,
+    }
 
 
 if __name__ == "__main__":

@@ -145,8 +145,7 @@ class _Server:
 
     def _start(self) -> None:
         with open(self.log, "ab") as log:
-            log.write(f"--- {time.strftime('%H:%M:%S')} starting on port {self.port}\n"
-                      .encode())
+            log.write(f"--- {time.strftime('%H:%M:%S')} starting on port {self.port}\n".encode())
         self.proc = self._popen()
         _live.add(self)
         deadline = time.monotonic() + START_TIMEOUT
@@ -156,14 +155,18 @@ class _Server:
                 self.proc = None
                 tail = _log_tail(self.log)
                 error = _PortTaken if "Address already in use" in tail else ServerError
-                raise error(f"{self.name} on port {self.port} exited with {code} while "
-                            f"starting; {self.log}:\n{tail}")
+                raise error(
+                    f"{self.name} on port {self.port} exited with {code} while "
+                    f"starting; {self.log}:\n{tail}"
+                )
             if self._ready():
                 return
             if time.monotonic() > deadline:
                 self.kill()
-                raise ServerError(f"{self.name} on port {self.port} not ready after "
-                                  f"{START_TIMEOUT:.0f}s; {self.log}:\n{_log_tail(self.log)}")
+                raise ServerError(
+                    f"{self.name} on port {self.port} not ready after "
+                    f"{START_TIMEOUT:.0f}s; {self.log}:\n{_log_tail(self.log)}"
+                )
             time.sleep(0.02)
 
     def stop(self) -> None:
@@ -177,9 +180,11 @@ class _Server:
             self.proc.wait(STOP_TIMEOUT)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise ServerError(f"{self.name} on port {self.port} did not stop within "
-                              f"{STOP_TIMEOUT:.0f}s; killed; {self.log}:\n"
-                              f"{_log_tail(self.log)}") from None
+            raise ServerError(
+                f"{self.name} on port {self.port} did not stop within "
+                f"{STOP_TIMEOUT:.0f}s; killed; {self.log}:\n"
+                f"{_log_tail(self.log)}"
+            ) from None
         self.proc = None
 
     def kill(self) -> None:
@@ -253,7 +258,7 @@ def _state(pid: int) -> str | None:
         text = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return text[text.rindex(")") + 2:].split()[0]
+    return text[text.rindex(")") + 2 :].split()[0]
 
 
 def _descendants(pid: int) -> list[int]:
@@ -264,7 +269,7 @@ def _descendants(pid: int) -> list[int]:
             text = Path(path).read_text()
         except OSError:
             continue
-        ppid = int(text[text.rindex(")") + 2:].split()[1])
+        ppid = int(text[text.rindex(")") + 2 :].split()[1])
         children.setdefault(ppid, []).append(int(Path(path).parent.name))
     found, todo = [], [pid]
     while todo:
@@ -282,6 +287,7 @@ def _close_all() -> None:
 
 
 # -- PostgreSQL ---------------------------------------------------------------------
+
 
 def query(dsn: str, sql: str) -> list[tuple]:
     """The rows of one SQL statement on the database at `dsn` (a fresh connection)."""
@@ -309,8 +315,9 @@ def _postgres_bindir() -> Path | None:
     def version(path: str) -> tuple[int, ...]:
         return tuple(int(n) for n in re.findall(r"\d+", Path(path).parent.name))
 
-    candidates += [Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                                           key=version, reverse=True)]
+    candidates += [
+        Path(p) for p in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=version, reverse=True)
+    ]
     for folder in candidates:
         if all(os.access(folder / n, os.X_OK) for n in needed):
             return folder
@@ -325,8 +332,10 @@ def _postgres_user() -> pwd.struct_passwd | None:
     for name in ("postgres", "nobody"):
         with contextlib.suppress(KeyError):
             return pwd.getpwnam(name)
-    raise ServerError("running as root, and neither a `postgres` nor a `nobody` user exists "
-                      "to run PostgreSQL as (it refuses root): useradd --system postgres")
+    raise ServerError(
+        "running as root, and neither a `postgres` nor a `nobody` user exists "
+        "to run PostgreSQL as (it refuses root): useradd --system postgres"
+    )
 
 
 def _clean_env() -> dict[str, str]:
@@ -351,9 +360,11 @@ class PostgresServer(_Server):
     @classmethod
     def missing(cls) -> str | None:
         if _postgres_bindir() is None:
-            return ("PostgreSQL server not found (initdb, postgres and psql, on PATH or in "
-                    "/usr/lib/postgresql/VERSION/bin): apt-get install postgresql "
-                    "(or run .ci/run)")
+            return (
+                "PostgreSQL server not found (initdb, postgres and psql, on PATH or in "
+                "/usr/lib/postgresql/VERSION/bin): apt-get install postgresql "
+                "(or run .ci/run)"
+            )
         return None
 
     def __init__(self, folder: str | os.PathLike, port: int | None = None):
@@ -401,8 +412,10 @@ class PostgresServer(_Server):
             self.scratch.chmod(0o711)  # its owner, root, keeps it; PostgreSQL passes through
             datadir = self.scratch / "data"
             if not self._owner_can_enter(self.scratch):
-                raise ServerError(f"{self.owner.pw_name} cannot reach {self.scratch}: "
-                                  f"make {tempfile.gettempdir()} world-searchable or set TMPDIR")
+                raise ServerError(
+                    f"{self.owner.pw_name} cannot reach {self.scratch}: "
+                    f"make {tempfile.gettempdir()} world-searchable or set TMPDIR"
+                )
         datadir.mkdir(mode=0o700, exist_ok=True)
         if self.owner is not None:
             os.chown(datadir, self.owner.pw_uid, self.owner.pw_gid)
@@ -410,36 +423,72 @@ class PostgresServer(_Server):
 
     # -- server ------------------------------------------------------------------------
     def _run(self, *cmd: str) -> str:
-        result = subprocess.run(cmd, capture_output=True, text=True,
-                                env=_clean_env(), cwd=self.datadir, **self._as_owner())
+        result = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            cwd=self.datadir,
+            **self._as_owner(),
+        )
         if result.returncode:
-            raise ServerError(f"{' '.join(cmd)} failed ({result.returncode}):\n"
-                              f"{result.stdout}{result.stderr}")
+            raise ServerError(
+                f"{' '.join(cmd)} failed ({result.returncode}):\n{result.stdout}{result.stderr}"
+            )
         return result.stdout
 
     def start(self) -> None:
         if self.running:
             return
         if not (self.datadir / "PG_VERSION").exists():
-            self._run(str(self.bindir / "initdb"), "-D", str(self.datadir), "-A", "trust",
-                      "-U", self.user, "--no-sync", "-E", "UTF8", "--locale=C.UTF-8")
+            self._run(
+                str(self.bindir / "initdb"),
+                "-D",
+                str(self.datadir),
+                "-A",
+                "trust",
+                "-U",
+                self.user,
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+            )
         super().start()
         if not self._has_database:
-            if not self.sql("SELECT 1 FROM pg_database WHERE datname = "
-                            f"'{self.database}'", database="postgres").strip():
+            if not self.sql(
+                f"SELECT 1 FROM pg_database WHERE datname = '{self.database}'", database="postgres"
+            ).strip():
                 self.sql(f'CREATE DATABASE "{self.database}"', database="postgres")
             self._has_database = True
 
     def _popen(self) -> subprocess.Popen:
         with open(self.log, "ab") as log:
             return subprocess.Popen(
-                [str(self.bindir / "postgres"), "-D", str(self.datadir),
-                 "-k", str(self.datadir), "-p", str(self.port),
-                 "-c", f"listen_addresses={HOST}", "-c", "fsync=off",
-                 "-c", "max_connections=200"],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                env=_clean_env(), cwd=self.datadir, start_new_session=True,
-                preexec_fn=_die_with_parent(), **self._as_owner())
+                [
+                    str(self.bindir / "postgres"),
+                    "-D",
+                    str(self.datadir),
+                    "-k",
+                    str(self.datadir),
+                    "-p",
+                    str(self.port),
+                    "-c",
+                    f"listen_addresses={HOST}",
+                    "-c",
+                    "fsync=off",
+                    "-c",
+                    "max_connections=200",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                env=_clean_env(),
+                cwd=self.datadir,
+                start_new_session=True,
+                preexec_fn=_die_with_parent(),
+                **self._as_owner(),
+            )
 
     def _ready(self) -> bool:
         # What `pg_ctl -w` waits for: postmaster.pid naming this process, status "ready".
@@ -474,13 +523,36 @@ class PostgresServer(_Server):
     def sql(self, sql: str, database: str | None = None) -> str:
         """Run SQL with psql; its output unaligned, tuples only (`|` between columns)."""
         result = subprocess.run(
-            [str(self.bindir / "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-             "-h", HOST, "-p", str(self.port), "-U", self.user,
-             "-d", database or self.database, "-f", "-"],
-            input=sql, capture_output=True, text=True, env=_clean_env(), timeout=60)
+            [
+                str(self.bindir / "psql"),
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-h",
+                HOST,
+                "-p",
+                str(self.port),
+                "-U",
+                self.user,
+                "-d",
+                database or self.database,
+                "-f",
+                "-",
+            ],
+            input=sql,
+            capture_output=True,
+            text=True,
+            env=_clean_env(),
+            timeout=60,
+        )
         if result.returncode:
-            raise ServerError(f"psql on port {self.port} failed ({result.returncode}): "
-                              f"{result.stderr.strip()}\nSQL: {sql}")
+            raise ServerError(
+                f"psql on port {self.port} failed ({result.returncode}): "
+                f"{result.stderr.strip()}\nSQL: {sql}"
+            )
         return result.stdout
 
     def create_database(self, name: str | None = None) -> str:
@@ -497,6 +569,7 @@ class PostgresServer(_Server):
 
 
 # -- Redis --------------------------------------------------------------------------
+
 
 def _resp(*args: str | bytes | int) -> bytes:
     parts = [f"*{len(args)}\r\n".encode()]
@@ -515,8 +588,10 @@ class RedisServer(_Server):
     @classmethod
     def missing(cls) -> str | None:
         if shutil.which("redis-server") is None:
-            return ("Redis server not found (redis-server on PATH): apt-get install "
-                    "redis-server (or run .ci/run)")
+            return (
+                "Redis server not found (redis-server on PATH): apt-get install "
+                "redis-server (or run .ci/run)"
+            )
         return None
 
     def __init__(self, folder: str | os.PathLike, port: int | None = None):
@@ -529,11 +604,30 @@ class RedisServer(_Server):
     def _popen(self) -> subprocess.Popen:
         with open(self.log, "ab") as log:
             return subprocess.Popen(
-                [self.binary, "--port", str(self.port), "--bind", HOST,
-                 "--dir", str(self.folder), "--save", "", "--appendonly", "yes",
-                 "--appendfsync", "always", "--daemonize", "no"],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                cwd=self.folder, start_new_session=True, preexec_fn=_die_with_parent())
+                [
+                    self.binary,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    HOST,
+                    "--dir",
+                    str(self.folder),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "yes",
+                    "--appendfsync",
+                    "always",
+                    "--daemonize",
+                    "no",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.folder,
+                start_new_session=True,
+                preexec_fn=_die_with_parent(),
+            )
 
     def _ready(self) -> bool:
         # PING answers -LOADING while the append-only file is read back.
@@ -553,8 +647,10 @@ class RedisServer(_Server):
         """One command over a fresh connection (to database `db`), without the `redis`
         package: its reply as str (status), bytes (bulk string), int, list or None;
         an error reply raises RedisReplyError."""
-        with socket.create_connection((HOST, self.port), timeout=timeout) as s, \
-                s.makefile("rb") as replies:
+        with (
+            socket.create_connection((HOST, self.port), timeout=timeout) as s,
+            s.makefile("rb") as replies,
+        ):
             if db:
                 s.sendall(_resp("SELECT", db))
                 _read_reply(replies)

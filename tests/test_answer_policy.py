@@ -20,12 +20,19 @@ LOSES_BERLIN = f"Q3 revenue was {PH}. Zurich figures follow."
 
 
 def paused(project, **settings):
-    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
-                id="q3", title="Q3 memo")
+    write_brief(
+        project,
+        "q3.md",
+        "Memo on Q3: revenue not known yet; we opened Berlin.",
+        id="q3",
+        title="Q3 memo",
+    )
     writer = ScriptedModel([writer_answer(DRAFT, needs=[(PH, "What is the Q3 revenue?")])])
-    batch = Batch(make_settings(project, **settings),
-                  models={"writer": writer, "critic": ScriptedModel([critic_answer(5)])},
-                  strict=True)
+    batch = Batch(
+        make_settings(project, **settings),
+        models={"writer": writer, "critic": ScriptedModel([critic_answer(5)])},
+        strict=True,
+    )
     [r] = batch.run(project / "briefs").results
     assert r.outcome == "awaiting_human"
     return batch, r.thread_id, writer
@@ -36,28 +43,33 @@ REFUSED = {
     "a placeholder left empty": (
         dict(decision="approve", answers={}),
         inbox.response("approve", {}, None, "ana"),
-        f"approve needs a value for every placeholder; missing: {PH}"),
+        f"approve needs a value for every placeholder; missing: {PH}",
+    ),
     "an edit that loses a fact, with a blank override": (
         dict(decision="approve", answers={PH: "4M"}, edited=LOSES_BERLIN, override="   "),
-        inbox.response("approve", {PH: "4M"}, None, "ana", edited=LOSES_BERLIN,
-                       override="   "),
-        "the code checks find in the edited text: "),
+        inbox.response("approve", {PH: "4M"}, None, "ana", edited=LOSES_BERLIN, override="   "),
+        "the code checks find in the edited text: ",
+    ),
     "an empty edit": (
         dict(decision="approve", answers={PH: "4M"}, edited=" \n "),
         inbox.response("approve", {PH: "4M"}, None, "ana", edited=" \n "),
-        "the edited text is empty"),
+        "the edited text is empty",
+    ),
     "a send-back with no notes": (
         dict(decision="revise", answers={}, text="  "),
         [{"type": "response", "args": "  ", "by": "ana"}],
-        "revise needs a reason or notes"),
+        "revise needs a reason or notes",
+    ),
     "a send-back asking for too many rounds": (
         dict(decision="revise", answers={}, text="Shorter.", rounds=99),
         [{"type": "response", "args": "Shorter.", "by": "ana", "rounds": 99}],
-        "more rounds must be 1 to 10, not 99"),
+        "more rounds must be 1 to 10, not 99",
+    ),
     "a rejection with no reason": (
         dict(decision="reject", answers={}, text=""),
         [{"type": "reject", "reason": " ", "by": "ana"}],
-        "reject needs a reason or notes"),
+        "reject needs a reason or notes",
+    ),
 }
 
 
@@ -88,8 +100,7 @@ def test_a_revision_over_the_cap_is_refused_in_the_same_words(project):
 
 def test_an_override_with_words_is_taken_by_both(project):
     batch, tid, _ = paused(project)
-    done = review.answer(batch, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN,
-                         override=" known ")
+    done = review.answer(batch, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN, override=" known ")
     assert done.outcome == "approved_by_human"
 
 
@@ -118,8 +129,9 @@ def test_an_answer_in_a_cluster_goes_to_the_resumer_chosen_above(project):
     batch, tid, writer = paused(project)
     handed = []
     batch.local = False
-    batch.resumer = lambda b, thread_id, response: handed.append((thread_id, response)) or \
-        BriefResult("q3", thread_id, "queued", None)
+    batch.resumer = lambda b, thread_id, response: (
+        handed.append((thread_id, response)) or BriefResult("q3", thread_id, "queued", None)
+    )
     result = review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")
     assert result.outcome == "queued" and handed[0][0] == tid
     assert handed[0][1][0]["args"]["args"]["answers"] == {PH: "4M"}

@@ -24,8 +24,13 @@ GOOD = "The office is closed on Friday from 15:00. Save your work before you lea
 def one_run(project, writer, critic, **over):
     s = make_settings(project, **{"loop.max_rounds": 2, "retry.attempts": 1, **over})
     if not (project / "briefs" / "closure.md").exists():
-        write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure",
-                    title="Office closure")
+        write_brief(
+            project,
+            "closure.md",
+            "Office closed Friday from 15:00.",
+            id="closure",
+            title="Office closure",
+        )
     models = {"writer": writer, "critic": critic}
     with Batch(s, models=models) as batch:
         [result] = batch.run(project / "briefs").results
@@ -38,8 +43,7 @@ def failed(project):
 
 
 def approved(project):
-    return one_run(project, ScriptedModel([writer_answer(GOOD)]),
-                   ScriptedModel([critic_answer(5)]))
+    return one_run(project, ScriptedModel([writer_answer(GOOD)]), ScriptedModel([critic_answer(5)]))
 
 
 def csrf_of(html: str) -> str:
@@ -57,7 +61,8 @@ def test_retry_of_a_failed_thread_is_a_new_linked_attempt(project):
         record = batch.runlog.by_thread(second.thread_id)
         assert record["retry_of"] == first.thread_id and record["brief_id"] == "closure"
         assert [r["thread_id"] for r in batch.runlog.retries_of(first.thread_id)] == [
-            second.thread_id]
+            second.thread_id
+        ]
         # the old run stays what it was
         assert batch.runlog.by_thread(first.thread_id)["status"] == "failed"
     client = TestClient(web.create_app(s, models=models))
@@ -83,9 +88,10 @@ def test_retry_and_reopen_refuse_what_has_not_ended_with_one_line(project):
     s = make_settings(project)
     write_brief(project, "q3.md", "Memo on Q3.", id="q3")
     ph = "[FIGURE NEEDED: Q3 revenue]"
-    models = {"writer": ScriptedModel([writer_answer(f"Revenue was {ph}.",
-                                                     needs=[(ph, "Revenue?")])]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel([writer_answer(f"Revenue was {ph}.", needs=[(ph, "Revenue?")])]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     with Batch(s, models=models) as batch:
         [waiting] = batch.run(project / "briefs").results
         assert waiting.outcome == "awaiting_human"
@@ -118,8 +124,7 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
     output = Path(first.record["output_path"])
     assert output.is_file()
     with Batch(s, models=models) as batch:
-        done = attempts.reopen(batch, first.thread_id, "it dropped the 15:00 time",
-                               by="ana")
+        done = attempts.reopen(batch, first.thread_id, "it dropped the 15:00 time", by="ana")
         record = batch.runlog.by_thread(first.thread_id)
         item = review.waiting(batch, first.thread_id)
     assert done.result.outcome == "awaiting_human" and item is not None
@@ -129,7 +134,12 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
     assert record["decision_note"] == "reopened (approved): it dropped the 15:00 time"
     [case] = load_cases(project / "judged")
     assert (case["brief"].id, case["expect"], case["defect"], case["claim"], case["draft"]) == (
-        "closure", "reject", "reopened", "it dropped the 15:00 time", GOOD)
+        "closure",
+        "reject",
+        "reopened",
+        "it dropped the 15:00 time",
+        GOOD,
+    )
     assert "Office closed Friday" in case["brief"].text
     # answered again: approved by a person, written out again, the aside copy gone
     with Batch(s, models=models) as batch:
@@ -141,13 +151,16 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
 def test_reopen_of_a_persons_approval_shows_their_text_and_saves_no_case(project):
     s = make_settings(project, **{"loop.review": "always"})
     write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure")
-    models = {"writer": ScriptedModel([writer_answer(GOOD)]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel([writer_answer(GOOD)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     mine = GOOD + " The facilities team locks up."
     with Batch(s, models=models) as batch:
         [r] = batch.run(project / "briefs").results
-        review.answer(batch, r.thread_id, "approve", {}, by="ana", edited=mine,
-                      override="my own words")
+        review.answer(
+            batch, r.thread_id, "approve", {}, by="ana", edited=mine, override="my own words"
+        )
         done = attempts.reopen(batch, r.thread_id, "the team is wrong", by="bo")
         item = review.waiting(batch, r.thread_id)
     assert done.case is None and not (project / "judged").exists()
@@ -165,8 +178,10 @@ def test_reopen_needs_a_reason(project, reason):
 
 def test_only_an_approved_text_is_reopened(project):
     s, models, first = failed(project)
-    with Batch(s) as batch, pytest.raises(BriefloopError,
-                                          match="only an approved text.*retry it instead"):
+    with (
+        Batch(s) as batch,
+        pytest.raises(BriefloopError, match="only an approved text.*retry it instead"),
+    ):
         attempts.reopen(batch, first.thread_id, "not good")
 
 
@@ -175,24 +190,36 @@ def test_reopen_and_retry_from_the_page(project):
     client = TestClient(web.create_app(s, models=models))
     page = client.get(f"/thread/{first.thread_id}").text
     assert 'id="reopen"' in page and 'id="retry"' in page
-    refused = client.post(f"/thread/{first.thread_id}",
-                          data={"csrf": csrf_of(page), "action": "reopen", "reason": ""})
+    refused = client.post(
+        f"/thread/{first.thread_id}", data={"csrf": csrf_of(page), "action": "reopen", "reason": ""}
+    )
     assert refused.status_code == 400 and "needs a reason" in refused.text
-    done = client.post(f"/thread/{first.thread_id}", data={
-        "csrf": csrf_of(page), "action": "reopen", "reason": "it lost the time",
-        "name": "ana"}, follow_redirects=False)
+    done = client.post(
+        f"/thread/{first.thread_id}",
+        data={
+            "csrf": csrf_of(page),
+            "action": "reopen",
+            "reason": "it lost the time",
+            "name": "ana",
+        },
+        follow_redirects=False,
+    )
     assert done.status_code == 303 and done.headers["location"] == f"/thread/{first.thread_id}"
     waiting = client.get(f"/thread/{first.thread_id}").text
     assert "reopened: it waits for a person again (saved as a judged case)" in waiting
     assert 'id="approve"' in waiting  # the answer form: it waits
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    client.post(f"/thread/{first.thread_id}", data={"csrf": csrf_of(waiting),
-                                                     "action": "reject", "reason": "no"})
+    client.post(
+        f"/thread/{first.thread_id}",
+        data={"csrf": csrf_of(waiting), "action": "reject", "reason": "no"},
+    )
     page = client.get(f"/thread/{first.thread_id}").text
-    retried = client.post(f"/thread/{first.thread_id}",
-                          data={"csrf": csrf_of(page), "action": "retry"},
-                          follow_redirects=False)
+    retried = client.post(
+        f"/thread/{first.thread_id}",
+        data={"csrf": csrf_of(page), "action": "retry"},
+        follow_redirects=False,
+    )
     assert retried.status_code == 303
     new_id = retried.headers["location"].rsplit("/", 1)[1]
     assert new_id != first.thread_id
@@ -215,8 +242,13 @@ def test_bench_judge_runs_on_a_projects_reversals(project, tmp_path):
 
 def test_reopen_of_a_superseded_approval_is_refused_and_moves_no_file(project):
     s, models, first = approved(project)
-    write_brief(project, "closure.md", "Office closed Friday from 14:00.", id="closure",
-                title="Office closure")
+    write_brief(
+        project,
+        "closure.md",
+        "Office closed Friday from 14:00.",
+        id="closure",
+        title="Office closure",
+    )
     newer_text = "The office is closed on Friday from 14:00. Save your work before you leave."
     models["writer"].queue(writer_answer(newer_text))
     models["critic"].queue(critic_answer(5))

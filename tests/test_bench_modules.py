@@ -11,7 +11,8 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-@pytest.mark.parametrize("module", sorted(p.stem for p in BENCH.glob("*.py")
-                                          if p.stem != "__main__"))
+@pytest.mark.parametrize(
+    "module", sorted(p.stem for p in BENCH.glob("*.py") if p.stem != "__main__")
+)
 def test_every_benchmark_module_imports(module):
     importlib.import_module(f"bench.{module}")

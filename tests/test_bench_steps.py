@@ -16,8 +16,14 @@ def test_repairs_pay_when_kept_and_whole_drafts_when_their_text_becomes_the_best
         "must_fix_history": [["a"], ["a", "b"], ["a"]],
         "writer_log": [
             {"round": 1, "kind": "first drafts", "calls": 1, "seconds": 30.0},
-            {"round": 2, "kind": "repairs", "attempts": [
-                attempt("state", "model", False, 2, 20.0), attempt("drop", "code", False)]},
+            {
+                "round": 2,
+                "kind": "repairs",
+                "attempts": [
+                    attempt("state", "model", False, 2, 20.0),
+                    attempt("drop", "code", False),
+                ],
+            },
             {"round": 2, "kind": "rewrite", "calls": 1, "seconds": 25.0},
             {"round": 3, "kind": "rewrite", "calls": 1, "seconds": 24.0},
         ],
@@ -39,19 +45,28 @@ def test_a_tie_on_score_with_fewer_must_fix_is_a_new_best_and_docs_are_their_own
     values = {
         "score_history": [70.0, 70.0],
         "must_fix_history": [["a", "b"], ["a"]],
-        "writer_log": [{"round": 1, "kind": "docs by name", "calls": 3, "seconds": 40.0},
-                       {"round": 2, "kind": "docs by name", "calls": 3, "seconds": 41.0}],
+        "writer_log": [
+            {"round": 1, "kind": "docs by name", "calls": 3, "seconds": 40.0},
+            {"round": 2, "kind": "docs by name", "calls": 3, "seconds": 41.0},
+        ],
     }
     assert [(s["step"], s["paid"]) for s in steps_of(values)] == [
-        ("first docs", True), ("docs again, nothing to repair", True)]
+        ("first docs", True),
+        ("docs again, nothing to repair", True),
+    ]
 
 
 def test_by_step_sums_tries_payoffs_and_seconds_per_paying_try():
-    rows = [{"steps": [{"step": "rewrite", "calls": 1, "seconds": 20.0, "paid": True},
-                       {"step": "rewrite", "calls": 1, "seconds": 30.0, "paid": False}]},
-            {"steps": [{"step": "critic", "calls": 2, "seconds": 8.0, "paid": True}]}]
+    rows = [
+        {
+            "steps": [
+                {"step": "rewrite", "calls": 1, "seconds": 20.0, "paid": True},
+                {"step": "rewrite", "calls": 1, "seconds": 30.0, "paid": False},
+            ]
+        },
+        {"steps": [{"step": "critic", "calls": 2, "seconds": 8.0, "paid": True}]},
+    ]
     assert by_step(rows) == {
-        "rewrite": {"tried": 2, "paid": 1, "calls": 2, "seconds": 50.0,
-                    "seconds_per_paid": 50.0},
-        "critic": {"tried": 1, "paid": 1, "calls": 2, "seconds": 8.0,
-                   "seconds_per_paid": 8.0}}
+        "rewrite": {"tried": 2, "paid": 1, "calls": 2, "seconds": 50.0, "seconds_per_paid": 50.0},
+        "critic": {"tried": 1, "paid": 1, "calls": 2, "seconds": 8.0, "seconds_per_paid": 8.0},
+    }

@@ -36,20 +36,23 @@ def test_source_file_becomes_documentation_task(tmp_path):
     assert b.kind == "source" and "util.py" in b.text and "return x + 1" in b.source_text
 
 
-@pytest.mark.parametrize("name,content,reason", [
-    ("empty.md", b"   \n", "empty file"),
-    ("binary.md", b"abc\x00def", "binary file"),
-    ("latin1.md", "caf\xe9".encode("latin-1"), "not UTF-8"),
-    ("badfm.md", b"---\nid: [unclosed\n---\nbody", "front matter does not parse"),
-    ("unknownkey.md", b"---\nidd: x\n---\nbody", "unknown front matter key"),
-    ("limits.md", b"---\nmax_words: lots\n---\nbody", "max_words must be a whole number"),
-    ("nobody.md", b"---\nid: x\n---\n", "no text"),
-    ("big.md", b"x" * 20_000, "too large"),
-    ("listid.md", b"---\nid: [a, b]\n---\nbody", "id must be text or a number"),
-    ("mapid.md", b"---\nid: {a: 1}\n---\nbody", "id must be text or a number"),
-    ("boolid.md", b"---\nid: yes\n---\nbody", "id must be text or a number"),
-    ("nlid.md", b'---\nid: "a\\nb"\n---\nbody', "line break"),
-])
+@pytest.mark.parametrize(
+    "name,content,reason",
+    [
+        ("empty.md", b"   \n", "empty file"),
+        ("binary.md", b"abc\x00def", "binary file"),
+        ("latin1.md", "caf\xe9".encode("latin-1"), "not UTF-8"),
+        ("badfm.md", b"---\nid: [unclosed\n---\nbody", "front matter does not parse"),
+        ("unknownkey.md", b"---\nidd: x\n---\nbody", "unknown front matter key"),
+        ("limits.md", b"---\nmax_words: lots\n---\nbody", "max_words must be a whole number"),
+        ("nobody.md", b"---\nid: x\n---\n", "no text"),
+        ("big.md", b"x" * 20_000, "too large"),
+        ("listid.md", b"---\nid: [a, b]\n---\nbody", "id must be text or a number"),
+        ("mapid.md", b"---\nid: {a: 1}\n---\nbody", "id must be text or a number"),
+        ("boolid.md", b"---\nid: yes\n---\nbody", "id must be text or a number"),
+        ("nlid.md", b'---\nid: "a\\nb"\n---\nbody', "line break"),
+    ],
+)
 def test_bad_inputs_are_named(tmp_path, name, content, reason):
     (tmp_path / name).write_bytes(content)
     (tmp_path / "good.md").write_text("A fine brief.")
@@ -93,9 +96,11 @@ def test_other_files_are_skipped(tmp_path):
     result = scan_folder(tmp_path, 1000)
     assert [b.id for b in result.briefs] == ["a"]
     # every entry not read is named, so a brief put in a subfolder is not silently lost
-    assert result.skipped == [".hidden.md (hidden)",
-                              "older/ (a folder: briefs are read from the top level only)",
-                              "photo.png"]
+    assert result.skipped == [
+        ".hidden.md (hidden)",
+        "older/ (a folder: briefs are read from the top level only)",
+        "photo.png",
+    ]
 
 
 def test_front_matter_must_be_mapping():
@@ -116,15 +121,18 @@ def test_distinct_ids_get_distinct_files():
     assert safe_filename("q3-memo") == "q3-memo"
 
 
-@pytest.mark.parametrize(("text", "limits"), [
-    ("Write a one-paragraph FAQ answer (60 to 120 words) on offline use.", (60, 120)),
-    ("A blurb of between 40 and 80 words.", (40, 80)),
-    ("Keep it under 100 words.", (None, 100)),
-    ("No more than 150 words, please.", (None, 150)),
-    ("At least 50 words on the new desk.", (50, None)),
-    ("Write 120-60 words.", (60, 120)),
-    ("The shop has 12 staff. Write a notice.", (None, None)),
-])
+@pytest.mark.parametrize(
+    ("text", "limits"),
+    [
+        ("Write a one-paragraph FAQ answer (60 to 120 words) on offline use.", (60, 120)),
+        ("A blurb of between 40 and 80 words.", (40, 80)),
+        ("Keep it under 100 words.", (None, 100)),
+        ("No more than 150 words, please.", (None, 150)),
+        ("At least 50 words on the new desk.", (50, None)),
+        ("Write 120-60 words.", (60, 120)),
+        ("The shop has 12 staff. Write a notice.", (None, None)),
+    ],
+)
 def test_length_limits_written_in_the_brief_are_read(text, limits):
     brief = brief_from_fields(id="b", text=text, origin="x")
     assert (brief.min_words, brief.max_words) == limits
@@ -146,6 +154,7 @@ def _alias_bomb(key: str) -> str:
 @pytest.mark.parametrize("key", ["title", "id", "min_words", "rubric"])
 def test_a_front_matter_of_nested_aliases_is_a_bad_brief_at_once(tmp_path, key):
     import time
+
     (tmp_path / "bomb.md").write_text(_alias_bomb(key))
     (tmp_path / "fine.md").write_text("Write a memo.")
     assert len(_alias_bomb(key)) < 600  # 9**9 values if expanded

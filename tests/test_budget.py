@@ -54,52 +54,93 @@ def clock(monkeypatch) -> Clock:
     return clock
 
 
-def stuck(clock: Clock, rounds: int, writer_cost: float, critic_cost: float,
-          text: str = GOOD) -> dict[str, ScriptedModel]:
+def stuck(
+    clock: Clock, rounds: int, writer_cost: float, critic_cost: float, text: str = GOOD
+) -> dict[str, ScriptedModel]:
     """A writer and a critic that never agree, each call costing what is given."""
-    return {"writer": CostlyModel([writer_answer(f"{text}\n\nRevision {i}.")
-                                   for i in range(rounds)], clock, writer_cost, "writer"),
-            "critic": CostlyModel([critic_answer(3, must_fix=[MUST])] * rounds, clock,
-                                  critic_cost, "critic")}
+    return {
+        "writer": CostlyModel(
+            [writer_answer(f"{text}\n\nRevision {i}.") for i in range(rounds)],
+            clock,
+            writer_cost,
+            "writer",
+        ),
+        "critic": CostlyModel(
+            [critic_answer(3, must_fix=[MUST])] * rounds, clock, critic_cost, "critic"
+        ),
+    }
 
 
 def budget_settings(project, limit, **over):
-    return make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 5,
-                                     "loop.max_model_seconds": limit, **over})
+    return make_settings(
+        project,
+        **{
+            "loop.review": "unfinished",
+            "loop.max_rounds": 5,
+            "loop.max_model_seconds": limit,
+            **over,
+        },
+    )
 
 
 def night(project, settings, models):
-    write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure",
-                title="Office closure")
+    write_brief(
+        project,
+        "closure.md",
+        "Office closed Friday from 15:00.",
+        id="closure",
+        title="Office closure",
+    )
     return run_job(settings, project / "briefs", models=models, strict=True)
 
 
 def state_of(costs: list[float], rounds: int, limit: float | None, max_rounds: int = 9):
-    return {"round": rounds, "calls": [{"seconds": c} for c in costs],
-            "limits": {"max_rounds": max_rounds, "no_progress_rounds": 9, "review": "never",
-                       "threshold": 80, "max_revisions": 3, "max_model_seconds": limit},
-            "score_history": [], "must_fix_history": []}
+    return {
+        "round": rounds,
+        "calls": [{"seconds": c} for c in costs],
+        "limits": {
+            "max_rounds": max_rounds,
+            "no_progress_rounds": 9,
+            "review": "never",
+            "threshold": 80,
+            "max_revisions": 3,
+            "max_model_seconds": limit,
+        },
+        "score_history": [],
+        "must_fix_history": [],
+    }
 
 
 # -- the routing's estimate: pure -------------------------------------------------------
 
-@pytest.mark.parametrize("costs, rounds, limit, ending", [
-    ([30, 30], 1, 100, "budget"),        # 60 spent, a round costs 60: 120 > 100
-    ([20, 20], 1, 100, None),            # 40 + 40 = 80: one more round fits
-    ([20, 20, 20, 20], 2, 100, "budget"),  # 80 + 40 = 120
-    ([20, 20, 20, 20], 2, 130, None),    # 120 <= 130
-    ([10] * 8, 4, None, None),           # no limit
-    ([200], 1, 100, "budget"),           # already past it
-])
+
+@pytest.mark.parametrize(
+    "costs, rounds, limit, ending",
+    [
+        ([30, 30], 1, 100, "budget"),  # 60 spent, a round costs 60: 120 > 100
+        ([20, 20], 1, 100, None),  # 40 + 40 = 80: one more round fits
+        ([20, 20, 20, 20], 2, 100, "budget"),  # 80 + 40 = 120
+        ([20, 20, 20, 20], 2, 130, None),  # 120 <= 130
+        ([10] * 8, 4, None, None),  # no limit
+        ([200], 1, 100, "budget"),  # already past it
+    ],
+)
 def test_a_round_that_would_pass_the_budget_is_not_started(costs, rounds, limit, ending):
     state = state_of(costs, rounds, limit)
     assert machine_ending(state) == ending
     assert over_budget(state) == (ending == "budget")
 
 
-def stepped_state(spent: list[tuple[str, float]], limit: float, *, best_round: int = 1,
-                  rounds: int = 1, repairable: bool = True, repair_samples: int = 2,
-                  logged: list[tuple[str, float]] | None = None) -> dict:
+def stepped_state(
+    spent: list[tuple[str, float]],
+    limit: float,
+    *,
+    best_round: int = 1,
+    rounds: int = 1,
+    repairable: bool = True,
+    repair_samples: int = 2,
+    logged: list[tuple[str, float]] | None = None,
+) -> dict:
     """A thread `rounds` rounds in whose calls cost `spent` (role, seconds) and whose
     writer steps are `logged` (kind, seconds); its best draft from `best_round`, with a
     must-fix that has a repair or one that has none."""
@@ -109,35 +150,62 @@ def stepped_state(spent: list[tuple[str, float]], limit: float, *, best_round: i
     state = state_of([], rounds, limit)
     state["limits"]["repair_samples"] = repair_samples
     state["calls"] = [{"role": role, "seconds": s} for role, s in spent]
-    state["writer_log"] = [{"round": 1, "kind": kind, "seconds": s}
-                           for kind, s in (logged if logged is not None
-                                           else [("first drafts", spent[0][1])])]
-    state["best"] = {"draft": "text", "score": 50.0, "round": best_round,
-                     "needs_from_human": [], "deviations": [], "must_fix": ["23"]}
+    state["writer_log"] = [
+        {"round": 1, "kind": kind, "seconds": s}
+        for kind, s in (logged if logged is not None else [("first drafts", spent[0][1])])
+    ]
+    state["best"] = {
+        "draft": "text",
+        "score": 50.0,
+        "round": best_round,
+        "needs_from_human": [],
+        "deviations": [],
+        "must_fix": ["23"],
+    }
     state["findings"] = [finding]
     return state
 
 
-@pytest.mark.parametrize("spent, limit, kw, ending", [
-    # a round of API docs cost 165 of 300 s; its repairs may start, cut at the edge
-    ([("writer", 165)], 300, {}, None),
-    ([("writer", 165)], 165, {}, "budget"),                  # nothing left at all
-    # the last round did not beat the best: the next writes the whole text again
-    ([("writer", 165), ("writer", 20)], 300, {"best_round": 1, "rounds": 2}, "budget"),
-    ([("writer", 165)], 300, {"repairable": False}, "budget"),  # no repair applies
-    ([("writer", 165)], 300, {"repair_samples": 0}, "budget"),  # loop.repairs = false
-    ([("writer", 165)], 331, {"repairable": False}, None),     # a whole round still fits
-    # a whole round costs the dearest whole draft and critic call (100 + 30), not the
-    # average round (70): 140 spent + 130 > 250, <= 280
-    ([("writer", 100), ("critic", 30), ("writer", 10)], 250,
-     {"repairable": False, "rounds": 2, "best_round": 2,
-      "logged": [("first drafts", 100), ("repairs", 10)]}, "budget"),
-    ([("writer", 100), ("critic", 30), ("writer", 10)], 280,
-     {"repairable": False, "rounds": 2, "best_round": 2,
-      "logged": [("first drafts", 100), ("repairs", 10)]}, None),
-])
+@pytest.mark.parametrize(
+    "spent, limit, kw, ending",
+    [
+        # a round of API docs cost 165 of 300 s; its repairs may start, cut at the edge
+        ([("writer", 165)], 300, {}, None),
+        ([("writer", 165)], 165, {}, "budget"),  # nothing left at all
+        # the last round did not beat the best: the next writes the whole text again
+        ([("writer", 165), ("writer", 20)], 300, {"best_round": 1, "rounds": 2}, "budget"),
+        ([("writer", 165)], 300, {"repairable": False}, "budget"),  # no repair applies
+        ([("writer", 165)], 300, {"repair_samples": 0}, "budget"),  # loop.repairs = false
+        ([("writer", 165)], 331, {"repairable": False}, None),  # a whole round still fits
+        # a whole round costs the dearest whole draft and critic call (100 + 30), not the
+        # average round (70): 140 spent + 130 > 250, <= 280
+        (
+            [("writer", 100), ("critic", 30), ("writer", 10)],
+            250,
+            {
+                "repairable": False,
+                "rounds": 2,
+                "best_round": 2,
+                "logged": [("first drafts", 100), ("repairs", 10)],
+            },
+            "budget",
+        ),
+        (
+            [("writer", 100), ("critic", 30), ("writer", 10)],
+            280,
+            {
+                "repairable": False,
+                "rounds": 2,
+                "best_round": 2,
+                "logged": [("first drafts", 100), ("repairs", 10)],
+            },
+            None,
+        ),
+    ],
+)
 def test_a_repair_round_starts_while_seconds_are_left_a_whole_round_only_if_it_fits(
-        spent, limit, kw, ending):
+    spent, limit, kw, ending
+):
     state = stepped_state(spent, limit, **kw)
     assert machine_ending(state) == ending
     assert over_budget(state) == (ending == "budget")
@@ -151,6 +219,7 @@ def test_max_rounds_is_named_before_the_budget_and_old_threads_have_no_budget():
 
 
 # -- the hard edge: no call starts once the seconds are spent ---------------------------
+
 
 def test_no_call_starts_once_the_brief_has_spent_its_seconds(clock):
     model = CostlyModel([critic_answer(4)] * 3, clock, 6.0)
@@ -188,9 +257,11 @@ class _Answer(BaseModel):
 
 # -- the loop ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("limit, writer_rounds", [(100, 1), (200, 3), (None, 5)])
 def test_the_loop_stops_with_budget_and_the_text_waits_as_needs_work(
-        project, clock, limit, writer_rounds):
+    project, clock, limit, writer_rounds
+):
     s = budget_settings(project, limit)
     models = stuck(clock, 5, writer_cost=40, critic_cost=20)
     summary = night(project, s, models)
@@ -232,9 +303,12 @@ def test_a_dear_first_draft_is_still_repaired_within_the_seconds_left(project, c
     # 70 of 100 s on the first draft: a second whole draft would not fit, but repairs
     # of the first may start (here made by code, for nothing)
     s = budget_settings(project, 100, **{"loop.repairs": True, "models.critic_mode": "checks"})
-    models = {"writer": CostlyModel([writer_answer(f"{GOOD} We leverage Friday to tidy up.")],
-                                    clock, 70, "writer"),
-              "critic": ScriptedModel([], name="critic")}
+    models = {
+        "writer": CostlyModel(
+            [writer_answer(f"{GOOD} We leverage Friday to tidy up.")], clock, 70, "writer"
+        ),
+        "critic": ScriptedModel([], name="critic"),
+    }
     summary = night(project, s, models)
     [result] = summary.results
     with Batch(s) as batch:
@@ -246,8 +320,10 @@ def test_a_dear_first_draft_is_still_repaired_within_the_seconds_left(project, c
 
 def test_advice_mode_approves_a_passing_draft_without_the_unasked_critic(project, clock):
     s = budget_settings(project, 30, **{"models.critic_mode": "advice"})
-    models = {"writer": CostlyModel([writer_answer(GOOD)], clock, 40, "writer"),
-              "critic": CostlyModel([critic_answer(5)], clock, 20, "critic")}
+    models = {
+        "writer": CostlyModel([writer_answer(GOOD)], clock, 40, "writer"),
+        "critic": CostlyModel([critic_answer(5)], clock, 20, "critic"),
+    }
     summary = night(project, s, models)
     [result] = summary.results
     assert result.outcome == "approved" and models["critic"].calls == 0
@@ -264,8 +340,7 @@ def test_a_send_back_after_the_budget_gives_as_many_seconds_again(project, clock
     models["writer"].queue(writer_answer(f"{GOOD}\n\nThe facilities team closes it."))
     models["critic"].queue(critic_answer(3, must_fix=[MUST]))
     with Batch(s, models=models, strict=True) as batch:
-        result = review.answer(batch, tid, "revise", {}, text="Name the team.", by="ana",
-                               rounds=3)
+        result = review.answer(batch, tid, "revise", {}, text="Name the team.", by="ana", rounds=3)
         values = batch.snapshot(tid).values
         record = batch.runlog.by_thread(tid)
     # a new round ran (not stopped at once), and the estimate stopped it after one
@@ -279,18 +354,28 @@ def test_the_message_and_the_brief_line_say_the_model_time_ran_out(project, cloc
     s = budget_settings(project, 100, **{"notify.webhook_url": url})
     summary = night(project, s, stuck(clock, 1, writer_cost=40, critic_cost=20))
     [sent] = [body["text"] for body in received]
-    assert re.search(r"needs work: the machine could not finish it \(its model time ran "
-                     r"out\)", sent), sent
+    assert re.search(
+        r"needs work: the machine could not finish it \(its model time ran "
+        r"out\)",
+        sent,
+    ), sent
     from batch.cli.base import describe_result
+
     line = describe_result(summary.results[0])
     assert "time: first draft 40 s, critic 20 s" in line, line
 
 
 def test_time_split_tells_the_examples_apart_from_the_other_checks():
-    split = time_split([("writer", 1, 30.0), ("writer", 2, 12.0), ("critic", 1, 8.0)],
-                       [0.5, 0.25], [4.0, 2.0])
-    assert split == {"first draft": 30.0, "repairs": 12.0, "critic": 8.0, "examples": 6.0,
-                     "checks": 0.8}
+    split = time_split(
+        [("writer", 1, 30.0), ("writer", 2, 12.0), ("critic", 1, 8.0)], [0.5, 0.25], [4.0, 2.0]
+    )
+    assert split == {
+        "first draft": 30.0,
+        "repairs": 12.0,
+        "critic": 8.0,
+        "examples": 6.0,
+        "checks": 0.8,
+    }
     # a text brief runs no example: no such step in its line
     assert "examples" not in time_split([("writer", 1, 30.0)], [0.5], [0.0, 0.0])
 
@@ -320,6 +405,7 @@ def test_the_page_says_why_it_stopped_and_where_the_time_went(project, clock):
 
 # -- the batch's hours ------------------------------------------------------------------
 
+
 class SlowModel(ScriptedModel):
     """Real seconds per call: the batch's hours are wall-clock time."""
 
@@ -335,20 +421,27 @@ class SlowModel(ScriptedModel):
 
 
 def slow_models(seconds: float, rounds: int) -> dict[str, ScriptedModel]:
-    return {"writer": SlowModel([writer_answer(f"{GOOD}\n\nRevision {i}.")
-                                 for i in range(rounds)], seconds, "writer"),
-            "critic": SlowModel([critic_answer(3, must_fix=[MUST])] * rounds, seconds,
-                                "critic")}
+    return {
+        "writer": SlowModel(
+            [writer_answer(f"{GOOD}\n\nRevision {i}.") for i in range(rounds)], seconds, "writer"
+        ),
+        "critic": SlowModel([critic_answer(3, must_fix=[MUST])] * rounds, seconds, "critic"),
+    }
 
 
-def test_a_batch_past_its_hours_stops_cleanly_and_the_next_run_resumes_it(
-        project, webhook):
+def test_a_batch_past_its_hours_stops_cleanly_and_the_next_run_resumes_it(project, webhook):
     url, received = webhook
     call, seconds = 0.4, 2.0
     hours = seconds / 3600
-    s = make_settings(project, **{"loop.max_rounds": 3, "run.max_hours": hours,
-                                  "loop.max_model_seconds": None,
-                                  "notify.webhook_url": url})
+    s = make_settings(
+        project,
+        **{
+            "loop.max_rounds": 3,
+            "run.max_hours": hours,
+            "loop.max_model_seconds": None,
+            "notify.webhook_url": url,
+        },
+    )
     for name in ("a", "b", "c"):
         write_brief(project, f"{name}.md", "Office closed Friday from 15:00.", id=name)
     models = slow_models(call, 3 * 3)
@@ -371,11 +464,11 @@ def test_a_batch_past_its_hours_stops_cleanly_and_the_next_run_resumes_it(
     assert batch_row["status"] == "stopped"
 
     # the next night, with no limit: every brief ends as an uninterrupted run would
-    s2 = make_settings(project, **{"loop.max_rounds": 3, "run.max_hours": None,
-                                   "loop.max_model_seconds": None})
+    s2 = make_settings(
+        project, **{"loop.max_rounds": 3, "run.max_hours": None, "loop.max_model_seconds": None}
+    )
     summary2 = run_job(s2, project / "briefs", models=models, strict=True)
-    assert {r.brief_id: r.outcome for r in summary2.results} == dict.fromkeys(
-        "abc", "max_rounds")
+    assert {r.brief_id: r.outcome for r in summary2.results} == dict.fromkeys("abc", "max_rounds")
     # nothing asked twice: a's answered calls were kept, only the rest made now
     assert models["writer"].calls + models["critic"].calls == 3 * 6
     with open_runlog(s2) as log:
@@ -389,11 +482,12 @@ def test_twenty_briefs_on_a_budget_of_hours_end_within_it_plus_one_call(project)
     way or not started: none lost, none twice. The next run finishes them all, asking
     nothing already answered."""
     call, seconds, briefs = 0.1, 2.0, 20
-    s = make_settings(project, **{"loop.max_rounds": 2, "run.max_hours": seconds / 3600,
-                                  "loop.max_model_seconds": None})
+    s = make_settings(
+        project,
+        **{"loop.max_rounds": 2, "run.max_hours": seconds / 3600, "loop.max_model_seconds": None},
+    )
     for i in range(briefs):
-        write_brief(project, f"b{i:02}.md", f"Office {i} closed Friday from 15:00.",
-                    id=f"b{i:02}")
+        write_brief(project, f"b{i:02}.md", f"Office {i} closed Friday from 15:00.", id=f"b{i:02}")
     models = slow_models(call, 2 * briefs)
     started = time.monotonic()
     summary = run_job(s, project / "briefs", models=models, strict=True)
@@ -406,8 +500,9 @@ def test_twenty_briefs_on_a_budget_of_hours_end_within_it_plus_one_call(project)
     assert done + outcomes.count("stopped") + outcomes.count("not_started") == briefs
     answered = models["writer"].calls + models["critic"].calls
 
-    s2 = make_settings(project, **{"loop.max_rounds": 2, "run.max_hours": None,
-                                   "loop.max_model_seconds": None})
+    s2 = make_settings(
+        project, **{"loop.max_rounds": 2, "run.max_hours": None, "loop.max_model_seconds": None}
+    )
     summary2 = run_job(s2, project / "briefs", models=models, strict=True)
     again = {r.brief_id: r.outcome for r in summary2.results}
     assert sorted(again) == [f"b{i:02}" for i in range(briefs)]

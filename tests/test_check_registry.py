@@ -13,34 +13,55 @@ from batch.judging.checks import Check, CheckContext
 from batch.loop.repairs import Repairer
 from batch.state import Finding, Repair
 
-BRIEF = ("Write a short memo to the warehouse team.\n\n"
-         "- The loading dock closes at 14:00 on Thursday for resurfacing.\n"
-         "- Trucks go to gate B for the afternoon.\n"
-         "- The reopening date is not known yet.\n")
+BRIEF = (
+    "Write a short memo to the warehouse team.\n\n"
+    "- The loading dock closes at 14:00 on Thursday for resurfacing.\n"
+    "- Trucks go to gate B for the afternoon.\n"
+    "- The reopening date is not known yet.\n"
+)
 # a draft that breaks most of what a text brief is checked for
-BROKEN = ("<p>Write a short memo about the dock.</p> The dock closes at 16:00 on Thursday, "
-          "as Maria Okafor of Dockworks said. It is a world-class plan. It is a "
-          "world-class plan. The dock reopens on Monday. [TBD] [FIGURE NEEDED: cost]\n\n"
-          "Per the house rules, this draft answers must_fix.")
+BROKEN = (
+    "<p>Write a short memo about the dock.</p> The dock closes at 16:00 on Thursday, "
+    "as Maria Okafor of Dockworks said. It is a world-class plan. It is a "
+    "world-class plan. The dock reopens on Monday. [TBD] [FIGURE NEEDED: cost]\n\n"
+    "Per the house rules, this draft answers must_fix."
+)
 SOURCE = '''def total(a, b):
     """Add two numbers."""
     return a + b
 '''
-BAD_DOC = ("# calc\n\n## total(a, b, c)\n\nAdds.\n\n```python\n>>> total(2, 3)\n6\n```\n\n"
-           "## average(xs)\n\nThe mean.\n")
+BAD_DOC = (
+    "# calc\n\n## total(a, b, c)\n\nAdds.\n\n```python\n>>> total(2, 3)\n6\n```\n\n"
+    "## average(xs)\n\nThe mean.\n"
+)
 
 
 def contexts() -> list[CheckContext]:
-    text = CheckContext(draft=BROKEN, needs=[{"placeholder": "[NAME NEEDED: who]"}],
-                        sources=(BRIEF,), max_words=20, banned_phrases=("world-class",),
-                        brief=BRIEF, checklist=brief_checklist(BRIEF),
-                        prompt_texts=("Per the house rules, this draft answers must_fix.",))
-    short = CheckContext(draft="The loading dock does not close on Thursday for resurfacing.",
-                         sources=(BRIEF,), min_words=40,
-                         brief=BRIEF, checklist=brief_checklist(BRIEF))
-    docs = CheckContext(draft=BAD_DOC + "\n" + SOURCE, sources=(SOURCE,),
-                        checklist=source_checklist(SOURCE), source_code=SOURCE,
-                        module="calc", source_suffix=".py")
+    text = CheckContext(
+        draft=BROKEN,
+        needs=[{"placeholder": "[NAME NEEDED: who]"}],
+        sources=(BRIEF,),
+        max_words=20,
+        banned_phrases=("world-class",),
+        brief=BRIEF,
+        checklist=brief_checklist(BRIEF),
+        prompt_texts=("Per the house rules, this draft answers must_fix.",),
+    )
+    short = CheckContext(
+        draft="The loading dock does not close on Thursday for resurfacing.",
+        sources=(BRIEF,),
+        min_words=40,
+        brief=BRIEF,
+        checklist=brief_checklist(BRIEF),
+    )
+    docs = CheckContext(
+        draft=BAD_DOC + "\n" + SOURCE,
+        sources=(SOURCE,),
+        checklist=source_checklist(SOURCE),
+        source_code=SOURCE,
+        module="calc",
+        source_suffix=".py",
+    )
     return [text, short, docs, CheckContext(draft="  "), CheckContext(draft="la la la la la la")]
 
 
@@ -69,21 +90,46 @@ def test_each_finding_has_a_declared_code_and_repair():
         for check in checks.REGISTRY:
             assert check.repairs <= actions
     # the contexts reach the checks that can fail a text, each at least once
-    for name in ("NoText", "Placeholders", "PlaceholderForms", "Repeated", "Html", "Numbers",
-                 "Length", "Banned", "Requirements", "MissingFacts", "Contradictions",
-                 "Names", "Echo", "ApiDocs", "CopiedSource", "Examples"):
+    for name in (
+        "NoText",
+        "Placeholders",
+        "PlaceholderForms",
+        "Repeated",
+        "Html",
+        "Numbers",
+        "Length",
+        "Banned",
+        "Requirements",
+        "MissingFacts",
+        "Contradictions",
+        "Names",
+        "Echo",
+        "ApiDocs",
+        "CopiedSource",
+        "Examples",
+    ):
         [check] = [c for c in checks.REGISTRY if type(c).__name__ == name]
         assert set(check.codes) & fired, name
 
 
 def test_every_repair_action_is_one_the_repairer_carries_out():
     draft = "The dock closes at 16:00. Trucks go to gate A.\n"
-    repairer = Repairer(judge=lambda d, n: [], ask=lambda d, t, s, w: "The dock closes at "
-                        "14:00 on Thursday.", samples=1)
+    repairer = Repairer(
+        judge=lambda d, n: [],
+        ask=lambda d, t, s, w: "The dock closes at 14:00 on Thursday.",
+        samples=1,
+    )
     for action in typing.get_args(typing.get_type_hints(Repair)["action"]):
-        repair = Repair(action=action, sentences=["The dock closes at 16:00."], goal="x",
-                        fact="the dock closes at 14:00", placeholder="[DATE NEEDED: when]",
-                        words=4 if action == "shorten" else 40, old="16:00", new="14:00")
+        repair = Repair(
+            action=action,
+            sentences=["The dock closes at 16:00."],
+            goal="x",
+            fact="the dock closes at 14:00",
+            placeholder="[DATE NEEDED: when]",
+            words=4 if action == "shorten" else 40,
+            old="16:00",
+            new="14:00",
+        )
         assert list(repairer._candidates(draft, repair, [])), action
 
 
@@ -105,29 +151,42 @@ def test_a_check_added_to_the_registry_is_run_scored_and_vouched_for():
     after = checks.judge(ctx, (*checks.REGISTRY, Shouting()))
     assert after.units == before.units + 1
     assert [f["code"] for f in after.must_fix] == [f["code"] for f in before.must_fix] + [
-        "shouting"]
+        "shouting"
+    ]
     assert after.score < before.score
     assert "shouting" not in {f["code"] for f in after.unvouched()}
 
 
 def test_the_score_counts_the_checks_that_ran_and_the_checklist_items():
     checklist = brief_checklist(BRIEF)
-    ctx = CheckContext(draft="The dock closes at 14:00 on Thursday.", sources=(BRIEF,),
-                       brief=BRIEF, checklist=checklist)
+    ctx = CheckContext(
+        draft="The dock closes at 14:00 on Thursday.",
+        sources=(BRIEF,),
+        brief=BRIEF,
+        checklist=checklist,
+    )
     judged = checks.judge(ctx)
     ran = [c for c in checks.REGISTRY if c.applies(ctx) and type(c).__name__ != "NoText"]
     assert judged.units == sum(c.units(ctx) for c in ran)
-    items = sum(1 for r in checklist if r["kind"] in checks.facts.Requirements.item_kinds
-                | checks.gaps.MissingFacts.item_kinds)
+    items = sum(
+        1
+        for r in checklist
+        if r["kind"] in checks.facts.Requirements.item_kinds | checks.gaps.MissingFacts.item_kinds
+    )
     assert judged.units == items + sum(1 for c in ran if c.scored and not c.item_kinds)
-    assert judged.score == round(100 * (judged.units - checks.failed_units(
-        judged.must_fix, judged.weights)) / judged.units, 1)
+    assert judged.score == round(
+        100 * (judged.units - checks.failed_units(judged.must_fix, judged.weights)) / judged.units,
+        1,
+    )
     assert checks.judge(CheckContext(draft="")).score == 0.0
 
 
 def test_a_persons_figures_and_names_are_vouched_for_but_not_a_banned_phrase():
-    ctx = CheckContext(draft="Maria Okafor says revenue was 4.2M, a world-class result.",
-                       sources=("Memo on revenue.",), banned_phrases=("world-class",))
+    ctx = CheckContext(
+        draft="Maria Okafor says revenue was 4.2M, a world-class result.",
+        sources=("Memo on revenue.",),
+        banned_phrases=("world-class",),
+    )
     stands = {checks.prefix(f["code"]) for f in checks.judge(ctx).unvouched()}
     assert stands == {"banned"}
     assert checks.vouched_codes() == {"number", "name", "missing-placeholder", "gap-guessed"}
@@ -149,8 +208,11 @@ class Loud(Check):
     codes = ("loud",)
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return [Finding(code=f"loud:{n}", message="Calm down.", severity="must_fix")
-                for n, s in enumerate(ctx.draft.split(".")) if "!" in s]
+        return [
+            Finding(code=f"loud:{n}", message="Calm down.", severity="must_fix")
+            for n, s in enumerate(ctx.draft.split("."))
+            if "!" in s
+        ]
 
 
 def loud_score(draft: str, registry: tuple[Check, ...]) -> tuple[float, int]:
@@ -173,9 +235,15 @@ def test_an_item_check_fails_one_unit_per_item_and_an_unscored_one_fails_one():
     uncovered = [finding(f"uncovered:R{n}") for n in range(1, 5)]
     assert checks.failed_units(uncovered[:2], weights) == 2
     assert checks.failed_units(uncovered, weights) == 3  # four items' findings, three units
-    assert checks.failed_units([finding("contradiction:R1"),
-                                finding("contradiction:R2")], weights) == 1
-    assert checks.failed_units([finding("number:4"), finding("number:5"),
-                                finding("uncovered:R1")], weights) == 2
+    assert (
+        checks.failed_units([finding("contradiction:R1"), finding("contradiction:R2")], weights)
+        == 1
+    )
+    assert (
+        checks.failed_units(
+            [finding("number:4"), finding("number:5"), finding("uncovered:R1")], weights
+        )
+        == 2
+    )
     warn = Finding(code="number:6", message="x", severity="warn")
     assert checks.failed_units([warn], weights) == 0

@@ -19,8 +19,14 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _life(project: Path, kill_at: int = 0) -> subprocess.CompletedProcess:
     env = {**os.environ, "KILL_AT": str(kill_at), "PYTHONPATH": str(REPO)}
-    return subprocess.run([sys.executable, str(DRIVER), str(project)], env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, str(DRIVER), str(project)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def _fresh(root: Path, name: str, template: Path) -> Path:
@@ -56,8 +62,9 @@ def test_a_crash_after_any_checkpoint_write_loses_and_repeats_nothing(project):
     assert total >= 10, want  # two rounds, a pause and an answer: many writes
 
     with ThreadPoolExecutor(2) as pool:
-        done = dict(pool.map(lambda k: _drill(_fresh(project, f"k{k}", template), k),
-                             range(1, total + 1)))
+        done = dict(
+            pool.map(lambda k: _drill(_fresh(project, f"k{k}", template), k), range(1, total + 1))
+        )
     assert sorted(done) == list(range(1, total + 1))
     for k, got in done.items():
         [row] = got["runs"]

@@ -18,10 +18,13 @@ def test_placeholder_listed_and_present_is_fine():
 def test_placeholder_unlisted_and_listed_missing_are_must_fix():
     found = gaps.check_placeholders(
         "Revenue was [FIGURE NEEDED: Q3 revenue].",
-        [{"placeholder": "[DATE NEEDED: launch]", "question": "when?"}])
+        [{"placeholder": "[DATE NEEDED: launch]", "question": "when?"}],
+    )
     codes = sorted(f["code"] for f in found)
-    assert codes == ["need-missing:[DATE NEEDED: LAUNCH]",
-                     "placeholder-unlisted:[FIGURE NEEDED: Q3 REVENUE]"]
+    assert codes == [
+        "need-missing:[DATE NEEDED: LAUNCH]",
+        "placeholder-unlisted:[FIGURE NEEDED: Q3 REVENUE]",
+    ]
     assert all(f["severity"] == "must_fix" for f in found)
 
 
@@ -32,8 +35,10 @@ def test_malformed_need_is_must_fix():
 
 def test_numbers_must_come_from_a_source():
     sources = ["We closed 42 accounts, up from 35. Revenue 1,200.50 EUR."]
-    draft = ("1. First point\n2. We closed 42 accounts (up from 35), revenue 1200.5 EUR, "
-             "growth 20%, [FIGURE NEEDED: 2024 margin].")
+    draft = (
+        "1. First point\n2. We closed 42 accounts (up from 35), revenue 1200.5 EUR, "
+        "growth 20%, [FIGURE NEEDED: 2024 margin]."
+    )
     found = facts.check_numbers(draft, sources, "must_fix")
     assert [f["code"] for f in found] == ["number:20"]
     assert facts.check_numbers(draft, sources, "warn")[0]["severity"] == "warn"
@@ -42,12 +47,19 @@ def test_numbers_must_come_from_a_source():
 
 def test_numbers_with_units_and_lists():
     assert numbers_in("4.2M EUR, 15km, 1,200 staff, items 1,2,3, Q3, H2O") == {
-        "4.2", "15", "1200", "1", "2", "3"}
+        "4.2",
+        "15",
+        "1200",
+        "1",
+        "2",
+        "3",
+    }
 
 
 def test_number_from_a_person_is_allowed():
-    assert facts.check_numbers("Q3 revenue was 4.2M", ["brief without it", "4.2M"],
-                                "must_fix") == []
+    assert (
+        facts.check_numbers("Q3 revenue was 4.2M", ["brief without it", "4.2M"], "must_fix") == []
+    )
 
 
 def test_word_limits():
@@ -85,29 +97,42 @@ def test_echo_of_the_draft_is_not_a_critique():
 
 
 def test_strip_chatter():
-    text = ("Sure! Here is the memo:\n# Memo\n\nBody text.\n\nI hope this helps!\n"
-            "Let me know if you'd like any changes.")
+    text = (
+        "Sure! Here is the memo:\n# Memo\n\nBody text.\n\nI hope this helps!\n"
+        "Let me know if you'd like any changes."
+    )
     assert strip_chatter(text) == "# Memo\n\nBody text.\n"
     assert strip_chatter("```markdown\n# T\n\nx\n```") == "# T\n\nx\n"
     kept = "# Memo\n\n- Note: the office is closed.\n"
     assert strip_chatter(kept) == kept
     # sentences that belong to the text stay
-    content = ("The canteen closes on Friday at 15:00.\n"
-               "Please let me know by Thursday if your team needs a packed lunch.\n"
-               "If you have any questions, call Ana on extension 4242.\n")
+    content = (
+        "The canteen closes on Friday at 15:00.\n"
+        "Please let me know by Thursday if your team needs a packed lunch.\n"
+        "If you have any questions, call Ana on extension 4242.\n"
+    )
     assert strip_chatter(content) == content
     absolutely = "Absolutely no visitors in the lab after 18:00.\nBadges are checked.\n"
     assert strip_chatter(absolutely) == absolutely
 
 
-@pytest.mark.parametrize("html, markdown", [
-    ("<p><strong>Lumo desk lamp</strong> is a lamp.</p>\n<p>It <em>folds</em> flat.</p>",
-     "**Lumo desk lamp** is a lamp.\n\nIt *folds* flat.\n"),
-    ("<h2>Opening hours</h2><p>From 9:00.</p><ul><li>Mon</li>\n<li><b> Tue </b></li></ul>",
-     "## Opening hours\n\nFrom 9:00.\n\n- Mon\n- **Tue**\n"),
-    ('See <a href="https://example.org/x">the site</a>.<br>Then call.',
-     "See [the site](https://example.org/x).\nThen call.\n"),
-])
+@pytest.mark.parametrize(
+    "html, markdown",
+    [
+        (
+            "<p><strong>Lumo desk lamp</strong> is a lamp.</p>\n<p>It <em>folds</em> flat.</p>",
+            "**Lumo desk lamp** is a lamp.\n\nIt *folds* flat.\n",
+        ),
+        (
+            "<h2>Opening hours</h2><p>From 9:00.</p><ul><li>Mon</li>\n<li><b> Tue </b></li></ul>",
+            "## Opening hours\n\nFrom 9:00.\n\n- Mon\n- **Tue**\n",
+        ),
+        (
+            'See <a href="https://example.org/x">the site</a>.<br>Then call.',
+            "See [the site](https://example.org/x).\nThen call.\n",
+        ),
+    ],
+)
 def test_simple_html_becomes_markdown_and_passes_the_html_check(html, markdown):
     assert form.check_html(html)
     assert html_to_markdown(html) == markdown
@@ -125,19 +150,25 @@ def test_html_to_markdown_leaves_code_and_tagless_text_as_written():
 
 
 def test_a_draft_that_copies_the_brief_is_a_warning():
-    brief = ("Write a two-sentence note to the finance team. First sentence: the Q3 revenue, "
-             "which is not known yet. Second sentence: thank the team for closing the quarter.")
+    brief = (
+        "Write a two-sentence note to the finance team. First sentence: the Q3 revenue, "
+        "which is not known yet. Second sentence: thank the team for closing the quarter."
+    )
     copied = run_checks(brief, [], [brief], "must_fix", None, None, [], brief=brief)
     assert [(f["code"], f["severity"]) for f in copied] == [("copies-brief", "warn")]
-    own = ("Q3 revenue was [FIGURE NEEDED: Q3 revenue]. Thank you all for closing the "
-           "quarter so smoothly and on time this year.")
+    own = (
+        "Q3 revenue was [FIGURE NEEDED: Q3 revenue]. Thank you all for closing the "
+        "quarter so smoothly and on time this year."
+    )
     needs = [{"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "?"}]
     assert run_checks(own, needs, [brief], "must_fix", None, None, [], brief=brief) == []
 
 
 def test_letter_furniture_is_stripped_but_content_stays():
-    text = ("Dear Engineering Team,\n\nI hope this memo helps.\nThe build server moves on "
-            "Saturday.\nThank you for your attention.\nBest regards,\n[Your Name]\n")
+    text = (
+        "Dear Engineering Team,\n\nI hope this memo helps.\nThe build server moves on "
+        "Saturday.\nThank you for your attention.\nBest regards,\n[Your Name]\n"
+    )
     assert strip_chatter(text) == "The build server moves on Saturday.\n"
     kept = "Hi all, the office is closed on Friday.\nThanks to facilities for the work."
     assert strip_chatter(kept) == kept + "\n"
@@ -157,43 +188,65 @@ def test_a_fact_the_brief_gives_wrapped_in_a_placeholder_is_unwrapped_by_its_rep
     brief = "The all-hands starts at 15:00 CET in the main hall."
     draft = "The all-hands starts at [TIME NEEDED: 15:00 CET] in the main hall."
     [given] = [f for f in gaps.check_given_as_gap(draft, brief)]
-    assert given["repair"] == {"action": "replace", "old": "[TIME NEEDED: 15:00 CET]",
-                               "new": "15:00 CET"}
+    assert given["repair"] == {
+        "action": "replace",
+        "old": "[TIME NEEDED: 15:00 CET]",
+        "new": "15:00 CET",
+    }
     # a gap that holds no figure of the brief is a real gap
-    assert not gaps.check_given_as_gap("Revenue was [FIGURE NEEDED: Q3 revenue].",
-                                         "Q3 revenue is not known yet.")
+    assert not gaps.check_given_as_gap(
+        "Revenue was [FIGURE NEEDED: Q3 revenue].", "Q3 revenue is not known yet."
+    )
     assert not gaps.check_given_as_gap("[DATE NEEDED: 3 May]", "It opens on 1 May.")
 
 
 def test_a_gap_worded_as_the_brief_words_what_it_does_not_know_is_a_real_gap():
-    brief = ("- The car park is resurfaced from 9 to 13 June.\n"
-             "- The exact reopening time on 13 June is not confirmed yet.")
+    brief = (
+        "- The car park is resurfaced from 9 to 13 June.\n"
+        "- The exact reopening time on 13 June is not confirmed yet."
+    )
     checklist = build_checklist({"id": "b", "text": brief, "kind": "text"})
-    draft = ("The car park is resurfaced from 9 to 13 June. It reopens on 13 June at "
-             "[DATE NEEDED: reopening time on 13 June].")
+    draft = (
+        "The car park is resurfaced from 9 to 13 June. It reopens on 13 June at "
+        "[DATE NEEDED: reopening time on 13 June]."
+    )
     needs = [{"placeholder": "[DATE NEEDED: reopening time on 13 June]", "question": "?"}]
-    found = run_checks(draft=draft, needs=needs, sources=[brief],
-                              number_severity="must_fix", min_words=None, max_words=None,
-                              banned_phrases=[], brief=brief, checklist=checklist)
+    found = run_checks(
+        draft=draft,
+        needs=needs,
+        sources=[brief],
+        number_severity="must_fix",
+        min_words=None,
+        max_words=None,
+        banned_phrases=[],
+        brief=brief,
+        checklist=checklist,
+    )
     assert [f["code"] for f in found if f["severity"] == "must_fix"] == []
     # the same label is a given fact wrapped when the brief does not call it unknown
-    assert gaps.check_given_as_gap(draft, "It reopens on 13 June at 8:00. The reopening "
-                                            "time on 13 June is 8:00.")
+    assert gaps.check_given_as_gap(
+        draft, "It reopens on 13 June at 8:00. The reopening time on 13 June is 8:00."
+    )
 
 
 def test_another_form_of_a_word_the_brief_gives_is_not_an_invented_name():
-    assert not facts.check_names("We are closed on Fridays in August.",
-                                  ["The office closes on Friday in August."])
+    assert not facts.check_names(
+        "We are closed on Fridays in August.", ["The office closes on Friday in August."]
+    )
     [name] = facts.check_names("Ask Priya about Fridays.", ["Closed on Friday."])
     assert name["code"] == "name:priya"
 
 
 def test_a_sentence_said_twice_is_must_fix_and_its_repair_drops_the_copy():
-    text = ("The flask keeps drinks hot for 12 hours. It holds 750 ml. **The flask keeps "
-            "drinks hot for 12 hours.**")
+    text = (
+        "The flask keeps drinks hot for 12 hours. It holds 750 ml. **The flask keeps "
+        "drinks hot for 12 hours.**"
+    )
     [f] = form.check_repeated(text)
-    assert f["repair"] == {"action": "drop",
-                           "sentences": ["**The flask keeps drinks hot for 12 hours.**"]}
+    assert f["repair"] == {
+        "action": "drop",
+        "sentences": ["**The flask keeps drinks hot for 12 hours.**"],
+    }
     placeholder = "Time: [DATE NEEDED: reopening time].\n\n**Time:** [DATE NEEDED: reopening time]"
     assert form.check_repeated(placeholder)
     assert not form.check_repeated("Save your work. Save your files before you leave.")

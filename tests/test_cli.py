@@ -95,10 +95,28 @@ def test_run_with_only_bad_briefs_exits_1_and_runs_json_lists_them(project):
     listed = runner.invoke(cli, ["--config", str(cfg), "runs", "--json"])
     assert listed.exit_code == 0
     [rec] = json.loads(listed.output)
-    for field in ("run_id", "thread_id", "brief_id", "source", "started_at", "ended_at",
-                  "status", "stop_reason", "rounds", "score_history", "open_must_fix",
-                  "needs_from_human", "deviations", "models", "model_calls", "input_tokens",
-                  "output_tokens", "seconds", "output_path", "error"):
+    for field in (
+        "run_id",
+        "thread_id",
+        "brief_id",
+        "source",
+        "started_at",
+        "ended_at",
+        "status",
+        "stop_reason",
+        "rounds",
+        "score_history",
+        "open_must_fix",
+        "needs_from_human",
+        "deviations",
+        "models",
+        "model_calls",
+        "input_tokens",
+        "output_tokens",
+        "seconds",
+        "output_path",
+        "error",
+    ):
         assert field in rec
     assert rec["stop_reason"] == "error" and rec["error"] == "empty file"
     table = runner.invoke(cli, ["--config", str(cfg), "runs"])
@@ -109,8 +127,9 @@ def test_python_dash_m_works():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "batch", "--help"], capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "batch", "--help"], capture_output=True, text=True, check=True
+    )
     assert "briefloop" in out.stdout
 
 
@@ -133,9 +152,15 @@ def test_sync_sends_what_a_locked_sheet_missed(project):
     assert "sent 1 row(s)" in again.output and (project / "runs.xlsx").exists()
 
 
-@pytest.mark.parametrize("args", [["--config", "{cfg}", "runs"], ["runs", "--config", "{cfg}"],
-                                  ["review", "list", "--config", "{cfg}"],
-                                  ["review", "--config", "{cfg}", "list"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--config", "{cfg}", "runs"],
+        ["runs", "--config", "{cfg}"],
+        ["review", "list", "--config", "{cfg}"],
+        ["review", "--config", "{cfg}", "list"],
+    ],
+)
 def test_config_is_taken_before_or_after_the_command(tmp_path, args):
     cfg = tmp_path / "x.toml"
     cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "out/runs.csv"\n')
@@ -157,8 +182,7 @@ def test_worker_without_a_cluster_says_what_to_configure(tmp_path):
     assert "no cluster configured" in result.output and "Traceback" not in result.output
 
 
-def test_the_review_token_variable_the_readme_documents_breaks_no_command(tmp_path,
-                                                                         monkeypatch):
+def test_the_review_token_variable_the_readme_documents_breaks_no_command(tmp_path, monkeypatch):
     monkeypatch.delenv("BRIEFLOOP_CONFIG", raising=False)
     runner = CliRunner()
     assert runner.invoke(cli, ["init", str(tmp_path / "proj")]).exit_code == 0
@@ -181,14 +205,18 @@ def test_an_unreachable_database_is_one_line_without_its_password(tmp_path, monk
     base = cfg.read_text()
     monkeypatch.chdir(tmp_path / "proj")
     # an unencoded @ in the password is refused before anything connects
-    cfg.write_text(base + '\n[store]\nbackend = "postgres"\n'
-                   'dsn = "postgresql://bl:pa@ss-w0rd@127.0.0.1:5432/bl"\n')
+    cfg.write_text(
+        base + '\n[store]\nbackend = "postgres"\n'
+        'dsn = "postgresql://bl:pa@ss-w0rd@127.0.0.1:5432/bl"\n'
+    )
     result = runner.invoke(cli, ["runs"])
     assert result.exit_code == 2 and "write it as %40" in result.output
     assert "w0rd" not in result.output
-    cfg.write_text(base + f'\n[store]\nbackend = "postgres"\n'
-                   f'dsn = "postgresql://bl:pa%40ss-w0rd@127.0.0.1:{port}/bl'
-                   f'?connect_timeout=2"\n')
+    cfg.write_text(
+        base + f'\n[store]\nbackend = "postgres"\n'
+        f'dsn = "postgresql://bl:pa%40ss-w0rd@127.0.0.1:{port}/bl'
+        f'?connect_timeout=2"\n'
+    )
     for args in (["runs"], ["review", "list"], ["run", "briefs"]):
         result = runner.invoke(cli, args)
         assert result.exit_code == 1, (args, result.output)
@@ -199,6 +227,7 @@ def test_an_unreachable_database_is_one_line_without_its_password(tmp_path, monk
 
 def test_mask_credentials_masks_the_password_however_it_is_given():
     from batch.config import mask_credentials
+
     assert mask_credentials("postgresql://u:p@ss@h:5432/db") == "postgresql://***@h:5432/db"
     assert "s3" not in mask_credentials("postgresql://h/db?user=u&password=s3&x=1")
     assert "s3" not in mask_credentials("host=h password='s3 x' dbname=d")
@@ -225,12 +254,22 @@ def test_an_sqlite_fault_in_any_command_is_one_line(tmp_path, monkeypatch):
 
 
 def _records(n: int = 3) -> list[dict]:
-    return [{"thread_id": f"q3-sales-memo-number-{i}-e2b473dd335f", "run_id": f"r-{i}",
-             "brief_id": f"q3-sales-memo-number-{i}", "title": "Q3 results memo for sales",
-             "status": "finished" if i else "awaiting_human",
-             "stop_reason": "approved" if i else "awaiting_human", "rounds": 2,
-             "score_history": [93.3, 100.0], "needs_from_human": [], "model_calls": 4,
-             "seconds": 61.2} for i in range(n)]
+    return [
+        {
+            "thread_id": f"q3-sales-memo-number-{i}-e2b473dd335f",
+            "run_id": f"r-{i}",
+            "brief_id": f"q3-sales-memo-number-{i}",
+            "title": "Q3 results memo for sales",
+            "status": "finished" if i else "awaiting_human",
+            "stop_reason": "approved" if i else "awaiting_human",
+            "rounds": 2,
+            "score_history": [93.3, 100.0],
+            "needs_from_human": [],
+            "model_calls": 4,
+            "seconds": 61.2,
+        }
+        for i in range(n)
+    ]
 
 
 def test_runs_fits_the_terminal_and_names_each_thread():
@@ -240,8 +279,7 @@ def test_runs_fits_the_terminal_and_names_each_thread():
 
     headers = {}
     for width in (80, 120):
-        console = Console(width=width, record=True,
-                          file=open("/dev/null", "w"))  # noqa: SIM115
+        console = Console(width=width, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
         console.print(runs_table(_records(), width))
         text = console.export_text()
         assert all(len(line) <= width for line in text.splitlines()), text
@@ -259,18 +297,24 @@ def test_runs_filters_by_outcome_and_title_without_a_batch(project):
 
     write_brief(project, "a.md", "Office closed Friday.", id="a", title="Closure memo")
     write_brief(project, "b.md", "Office closed Monday.", id="b", title="Other note")
+
     def write(messages):
         day = "Monday" if "Monday" in messages[-1]["content"] else "Friday"
         return writer_answer(f"The office is closed on {day}.")
 
-    run_job(make_settings(project), project / "briefs", strict=True,
-            models={"writer": ScriptedModel([write] * 4),
-                    "critic": ScriptedModel([critic_answer(5)] * 4)})
+    run_job(
+        make_settings(project),
+        project / "briefs",
+        strict=True,
+        models={
+            "writer": ScriptedModel([write] * 4),
+            "critic": ScriptedModel([critic_answer(5)] * 4),
+        },
+    )
     cfg = project / "briefloop.toml"
     cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
     runner = CliRunner()
-    by_title = runner.invoke(cli, ["--config", str(cfg), "runs", "--brief", "CLOSURE",
-                                   "--json"])
+    by_title = runner.invoke(cli, ["--config", str(cfg), "runs", "--brief", "CLOSURE", "--json"])
     assert by_title.exit_code == 0, by_title.output
     assert [r["brief_id"] for r in json.loads(by_title.output)] == ["a"]
     none = runner.invoke(cli, ["--config", str(cfg), "runs", "--outcome", "max_rounds"])
@@ -285,8 +329,13 @@ def test_runs_batch_fits_80_and_120_columns_and_lists_every_run_it_counts(projec
     from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
     ph = "[FIGURE NEEDED: Q3 revenue for the northern sales region]"
-    write_brief(project, "a.md", "Office closed Friday.", id="office-closure-friday-afternoon",
-                title="The office closes early on Friday afternoon for the move")
+    write_brief(
+        project,
+        "a.md",
+        "Office closed Friday.",
+        id="office-closure-friday-afternoon",
+        title="The office closes early on Friday afternoon for the move",
+    )
     write_brief(project, "b.md", "Q3 memo.", id="q3-sales-memo-for-the-northern-region")
     write_brief(project, "c.md", "Office closed Monday.", id="c-monday")
 
@@ -297,8 +346,10 @@ def test_runs_batch_fits_80_and_120_columns_and_lists_every_run_it_counts(projec
         day = "Monday" if "Monday" in text else "Friday"
         return writer_answer(f"The office is closed on {day}.")
 
-    models = {"writer": ScriptedModel([write] * 12),
-              "critic": ScriptedModel([critic_answer(5)] * 12)}
+    models = {
+        "writer": ScriptedModel([write] * 12),
+        "critic": ScriptedModel([critic_answer(5)] * 12),
+    }
     s = make_settings(project)
     run_job(s, project / "briefs", strict=True, models=models)
     write_brief(project, "d.md", "Office closed Tuesday.", id="d-tuesday")
@@ -306,14 +357,19 @@ def test_runs_batch_fits_80_and_120_columns_and_lists_every_run_it_counts(projec
     cfg = project / "briefloop.toml"
     cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
     for width in (80, 120):
-        result = CliRunner().invoke(cli, ["--config", str(cfg), "runs", "--batch", "last"],
-                                    env={"COLUMNS": str(width)})
+        result = CliRunner().invoke(
+            cli, ["--config", str(cfg), "runs", "--batch", "last"], env={"COLUMNS": str(width)}
+        )
         assert result.exit_code == 0, result.output
         lines = result.output.splitlines()
         assert all(len(line) <= width for line in lines), result.output
         words = set(result.output.split())
-        for whole in ("office-closure-friday-afternoon",
-                      "q3-sales-memo-for-the-northern-region", "c-monday", "d-tuesday"):
+        for whole in (
+            "office-closure-friday-afternoon",
+            "q3-sales-memo-for-the-northern-region",
+            "c-monday",
+            "d-tuesday",
+        ):
             assert whole in words or whole + ":" in words, (whole, result.output)
         assert "still awaiting human" in result.output and "already done" in result.output
         # a row for each brief counted

@@ -51,12 +51,25 @@ def workers() -> Iterator[Callable[..., Worker]]:
         worker.stop()
 
 
-def cluster_config(project: Path, server: FakeOllama, pg_dsn: str, redis_url: str,
-                   visibility: float = 60.0, extra: str = "", model_extra: str = "") -> Path:
-    return ollama_config(project, server.base_url, (
-        f'[store]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
-        f'[cluster]\nbroker = "{redis_url}"\nvisibility_timeout = {visibility}\n'
-        f"store_retries = 30\n" + extra), model_extra)
+def cluster_config(
+    project: Path,
+    server: FakeOllama,
+    pg_dsn: str,
+    redis_url: str,
+    visibility: float = 60.0,
+    extra: str = "",
+    model_extra: str = "",
+) -> Path:
+    return ollama_config(
+        project,
+        server.base_url,
+        (
+            f'[store]\nbackend = "postgres"\ndsn = "{pg_dsn}"\n'
+            f'[cluster]\nbroker = "{redis_url}"\nvisibility_timeout = {visibility}\n'
+            f"store_retries = 30\n" + extra
+        ),
+        model_extra,
+    )
 
 
 def briefs(project: Path, n: int) -> list[str]:
@@ -79,8 +92,9 @@ def wait_done(cfg: Path, batch_id: int, timeout: float = 90.0) -> dict:
         return wait_for_batch(batch, batch_id, timeout=timeout, poll=0.2)
 
 
-def assert_nothing_lost_or_duplicated(project: Path, pg_dsn: str, ids: list[str],
-                                      server: FakeOllama, repeated_at_most: int = 0) -> None:
+def assert_nothing_lost_or_duplicated(
+    project: Path, pg_dsn: str, ids: list[str], server: FakeOllama, repeated_at_most: int = 0
+) -> None:
     runs = rows(pg_dsn, "SELECT brief_id, status, stop_reason, model_calls FROM runs")
     assert sorted(r[0] for r in runs) == sorted(ids), "one run-log row per brief"
     assert {r[1:3] for r in runs} == {("finished", "approved")}
@@ -94,6 +108,7 @@ def assert_nothing_lost_or_duplicated(project: Path, pg_dsn: str, ids: list[str]
 
 
 # -- the happy path ------------------------------------------------------------------
+
 
 def test_a_batch_runs_on_two_workers_and_is_synced_once(project, pg_dsn, redis_url, workers):
     with FakeOllama(default=UNIVERSAL, latency=0.05) as server:
@@ -116,15 +131,21 @@ def test_a_batch_runs_on_two_workers_and_is_synced_once(project, pg_dsn, redis_u
 
 
 @pytest.mark.parametrize("shared, peak", [(True, 2), (False, 4)])
-def test_a_hosts_max_parallel_holds_for_the_whole_cluster(shared, peak, project, pg_dsn,
-                                                           redis_url, workers):
+def test_a_hosts_max_parallel_holds_for_the_whole_cluster(
+    shared, peak, project, pg_dsn, redis_url, workers
+):
     # Four worker processes, one call at a time each: four at once at the server if each
     # counts its own (shared_max_parallel = false); two, the host's max_parallel,
     # counted together.
     with FakeOllama(default=UNIVERSAL, latency=0.4) as server:
-        cfg = cluster_config(project, server, pg_dsn, redis_url,
-                             extra=f"shared_max_parallel = {str(shared).lower()}\n",
-                             model_extra="max_parallel = 2\n")
+        cfg = cluster_config(
+            project,
+            server,
+            pg_dsn,
+            redis_url,
+            extra=f"shared_max_parallel = {str(shared).lower()}\n",
+            model_extra="max_parallel = 2\n",
+        )
         ids = briefs(project, 8)
         for _ in range(4):
             workers(cfg)
@@ -137,7 +158,8 @@ def test_a_hosts_max_parallel_holds_for_the_whole_cluster(shared, peak, project,
 
 
 def test_an_enqueue_cut_off_by_the_database_is_closed_by_the_next_batch(
-        project, pg_dsn, redis_url, postgres_server, monkeypatch):
+    project, pg_dsn, redis_url, postgres_server, monkeypatch
+):
     from batch.cluster import queue as cluster
 
     with FakeOllama(default=UNIVERSAL) as server:
@@ -162,24 +184,29 @@ def test_an_enqueue_cut_off_by_the_database_is_closed_by_the_next_batch(
 
         second = enqueue(cfg, project)
         [(status, ended, message)] = rows(
-            pg_dsn, f"SELECT status, ended_at, message FROM batches WHERE id <> {second}")
+            pg_dsn, f"SELECT status, ended_at, message FROM batches WHERE id <> {second}"
+        )
         assert status == "failed" and ended is not None
-        assert message.startswith("stopped while enqueueing: its process ended or lost "
-                                  "the database")
+        assert message.startswith(
+            "stopped while enqueueing: its process ended or lost the database"
+        )
         # the next batch queued the briefs the first one did not reach, and only those
         assert len(rows(pg_dsn, f"SELECT 1 FROM tasks WHERE batch_id = {second}")) == 2
 
 
-def test_a_task_the_broker_lost_is_sent_again_by_the_workers(project, pg_dsn, redis_url,
-                                                             redis_server, workers):
+def test_a_task_the_broker_lost_is_sent_again_by_the_workers(
+    project, pg_dsn, redis_url, redis_server, workers
+):
     # Redis moves a message it hands out in two steps: a worker killed between them
     # takes it along. Here the message is taken out of the queue by hand.
     with FakeOllama(default=UNIVERSAL, latency=0.05) as server:
         cfg = cluster_config(project, server, pg_dsn, redis_url, visibility=4.0)
         ids = briefs(project, 4)
         batch_id = enqueue(cfg, project)  # no worker yet: all four wait in the queue
-        [lost_thread] = [r[0] for r in rows(pg_dsn, "SELECT thread_id FROM tasks WHERE "
-                                                    "thread_id LIKE 'memo-00-%'")]
+        [lost_thread] = [
+            r[0]
+            for r in rows(pg_dsn, "SELECT thread_id FROM tasks WHERE thread_id LIKE 'memo-00-%'")
+        ]
         queue = redis_server.command("LRANGE", "briefloop", "0", "-1")
         [message] = [m for m in queue if lost_thread.encode() in m]
         assert redis_server.command("LREM", "briefloop", "1", message) == 1
@@ -195,8 +222,7 @@ def test_a_task_the_broker_lost_is_sent_again_by_the_workers(project, pg_dsn, re
     assert rows(pg_dsn, "SELECT state, message FROM tasks") == [("done", None)] * 4
 
 
-def test_the_same_batch_enqueued_twice_runs_each_brief_once(project, pg_dsn, redis_url,
-                                                            workers):
+def test_the_same_batch_enqueued_twice_runs_each_brief_once(project, pg_dsn, redis_url, workers):
     with FakeOllama(default=UNIVERSAL, latency=0.02) as server:
         cfg = cluster_config(project, server, pg_dsn, redis_url)
         ids = briefs(project, 4)
@@ -219,8 +245,9 @@ def test_run_from_the_cli_queues_and_waits(project, pg_dsn, redis_url, workers):
         cfg = cluster_config(project, server, pg_dsn, redis_url)
         briefs(project, 2)
         workers(cfg)
-        result = CliRunner().invoke(cli, ["--config", str(cfg), "run",
-                                          str(project / "briefs"), "--wait", "60"])
+        result = CliRunner().invoke(
+            cli, ["--config", str(cfg), "run", str(project / "briefs"), "--wait", "60"]
+        )
         assert result.exit_code == 0, result.output
         assert "queued for the workers" in result.output
         assert "approved 2" in result.output
@@ -231,8 +258,10 @@ def test_run_from_the_cli_queues_and_waits(project, pg_dsn, redis_url, workers):
 
 # -- drills ---------------------------------------------------------------------------
 
-def test_drill_a_worker_killed_mid_brief_costs_the_call_in_flight(project, pg_dsn,
-                                                                   redis_url, workers):
+
+def test_drill_a_worker_killed_mid_brief_costs_the_call_in_flight(
+    project, pg_dsn, redis_url, workers
+):
     """Two workers; SIGKILL one (pool and all) while a model call of its is in flight.
     The broker hands its brief to the other after the visibility timeout, which resumes
     the thread from its last checkpoint."""
@@ -271,8 +300,9 @@ def mid_batch_hook(after_calls: int) -> tuple[threading.Event, Callable[[int, di
 
 
 @pytest.mark.parametrize("server_down", ["redis", "postgres"])
-def test_drill_a_server_restarted_mid_batch(server_down, project, pg_dsn, redis_url,
-                                            redis_server, postgres_server, workers):
+def test_drill_a_server_restarted_mid_batch(
+    server_down, project, pg_dsn, redis_url, redis_server, postgres_server, workers
+):
     """Redis restarted: the workers reconnect; a task whose acknowledgement was lost
     with the connection is delivered again, finds its thread finished and calls no
     model. PostgreSQL down hard for two seconds: the workers' writes fail, their tasks
@@ -294,17 +324,24 @@ def test_drill_a_server_restarted_mid_batch(server_down, project, pg_dsn, redis_
             postgres_server.start()
         row = wait_done(cfg, batch_id, timeout=120)
         assert row["status"] == "finished"
-        assert_nothing_lost_or_duplicated(project, pg_dsn, ids, server,
-                                          repeated_at_most=0 if server_down == "redis" else 2)
+        assert_nothing_lost_or_duplicated(
+            project, pg_dsn, ids, server, repeated_at_most=0 if server_down == "redis" else 2
+        )
 
 
 def test_drill_two_schedulers_enqueue_each_brief_once(project, pg_dsn, redis_url, workers):
     from conftest import briefloop_process
 
     with FakeOllama(default=UNIVERSAL, latency=0.02) as server:
-        cfg = cluster_config(project, server, pg_dsn, redis_url, extra=(
-            '[[schedule.jobs]]\nname = "nightly"\ncron = "*/2 * * * * *"\n'
-            'source = "briefs"\n'))
+        cfg = cluster_config(
+            project,
+            server,
+            pg_dsn,
+            redis_url,
+            extra=(
+                '[[schedule.jobs]]\nname = "nightly"\ncron = "*/2 * * * * *"\nsource = "briefs"\n'
+            ),
+        )
         ids = briefs(project, 4)
         RunLog(sa.create_engine(sqlalchemy_url(pg_dsn))).close()  # the tables, to poll
         workers(cfg, concurrency=2)
@@ -326,8 +363,7 @@ def test_drill_two_schedulers_enqueue_each_brief_once(project, pg_dsn, redis_url
         assert rows(pg_dsn, "SELECT count(*) FROM batches")[0][0] >= 4  # both fired, often
 
 
-def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, workers,
-                                               webhook):
+def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, workers, webhook):
     """A text that needs a figure waits (and the message after the batch says so, once);
     the answer is queued, a worker resumes the thread, and it is approved with the
     figure filled in."""
@@ -339,17 +375,22 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
 
     def respond(body: dict) -> str:
         if "format" not in body:  # the writer: plain text
-            return json.dumps(writer_answer(
-                f"Q3 revenue was {placeholder}. The office is closed on Friday.",
-                needs=[(placeholder, "What was Q3 revenue?")]))
+            return json.dumps(
+                writer_answer(
+                    f"Q3 revenue was {placeholder}. The office is closed on Friday.",
+                    needs=[(placeholder, "What was Q3 revenue?")],
+                )
+            )
         return json.dumps(critic_answer(5))
 
     url, messages = webhook
     with FakeOllama(default=respond, latency=0.02) as server:
-        cfg = cluster_config(project, server, pg_dsn, redis_url,
-                             extra=f'[notify]\nwebhook_url = "{url}"\n')
-        write_brief(project, "q3.md", "Tell staff Q3 revenue. The office is closed on "
-                                      "Friday.", id="q3")
+        cfg = cluster_config(
+            project, server, pg_dsn, redis_url, extra=f'[notify]\nwebhook_url = "{url}"\n'
+        )
+        write_brief(
+            project, "q3.md", "Tell staff Q3 revenue. The office is closed on Friday.", id="q3"
+        )
         first = workers(cfg)
         assert wait_done(cfg, enqueue(cfg, project))["counts"] == {"awaiting_human": 1}
         deadline = time.monotonic() + 20  # sent by the sync task after the batch closed
@@ -361,16 +402,20 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
         settings = config_mod.load(cfg, environ={})
         with Batch(settings, resumer=hand_to_workers) as batch:
             [waiting] = review.list_waiting(batch)
-            result = review.answer(batch, waiting.thread_id, "approve",
-                                   {placeholder: "4.2 million euros"}, by="ana")
+            result = review.answer(
+                batch, waiting.thread_id, "approve", {placeholder: "4.2 million euros"}, by="ana"
+            )
             assert result.outcome == "queued"
             with pytest.raises(BriefloopError, match="already queued or running"):
-                review.answer(batch, waiting.thread_id, "approve",
-                              {placeholder: "5 million euros"}, by="bob")
+                review.answer(
+                    batch, waiting.thread_id, "approve", {placeholder: "5 million euros"}, by="bob"
+                )
             workers(cfg)
             deadline = time.monotonic() + 60
-            while (batch.runlog.by_thread(waiting.thread_id)["status"] != "finished"
-                   and time.monotonic() < deadline):
+            while (
+                batch.runlog.by_thread(waiting.thread_id)["status"] != "finished"
+                and time.monotonic() < deadline
+            ):
                 time.sleep(0.2)
             record = batch.runlog.by_thread(waiting.thread_id)
         assert (record["stop_reason"], record["decided_by"]) == ("approved_by_human", "ana")
@@ -381,8 +426,9 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
 
 
 @pytest.mark.parametrize("cell", ["title", "brief"])
-def test_a_brief_the_database_cannot_store_is_counted_and_named(cell, project, pg_dsn,
-                                                                redis_url, workers):
+def test_a_brief_the_database_cannot_store_is_counted_and_named(
+    cell, project, pg_dsn, redis_url, workers
+):
     # A NUL, which PostgreSQL refuses in text, in one row of a sheet: every row is
     # counted in its batch, and the batch is not "finished" with the row missing.
     sheet = project / "sheet.csv"

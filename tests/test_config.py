@@ -76,15 +76,17 @@ def test_env_names_the_config_file(tmp_path):
 
 
 def test_per_role_models_is_one_line(tmp_path):
-    s = config.load(write(tmp_path, '[models.critic]\nprovider = "ollama"\nmodel = "qwen2.5:7b"\n'),
-                    environ={})
+    s = config.load(
+        write(tmp_path, '[models.critic]\nprovider = "ollama"\nmodel = "qwen2.5:7b"\n'), environ={}
+    )
     assert (s.models.writer.provider, s.models.critic.provider) == ("embedded", "ollama")
 
 
 def test_max_tokens_must_fit_context(tmp_path):
     with pytest.raises(ConfigError, match="max_tokens must be smaller than num_ctx"):
-        config.load(write(tmp_path, "[models.writer]\nnum_ctx = 512\nmax_tokens = 600\n"),
-                    environ={})
+        config.load(
+            write(tmp_path, "[models.writer]\nnum_ctx = 512\nmax_tokens = 600\n"), environ={}
+        )
 
 
 def test_relative_paths_resolve_against_root(tmp_path):
@@ -97,9 +99,18 @@ def test_reviewer_variable_is_not_a_config_key(tmp_path):
     assert s.loop.max_rounds == 3
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:99999", "http://host:abc", "http://[::1",
-                                 "localhost:11434", "ftp://host", "http://:11434",
-                                 "http://alice:s3cret@host:0"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:99999",
+        "http://host:abc",
+        "http://[::1",
+        "localhost:11434",
+        "ftp://host",
+        "http://:11434",
+        "http://alice:s3cret@host:0",
+    ],
+)
 def test_a_malformed_base_url_is_a_config_error(tmp_path, url):
     with pytest.raises(ConfigError) as e:
         config.load(write(tmp_path, f'[models.writer]\nbase_url = "{url}"\n'), environ={})
@@ -109,19 +120,20 @@ def test_a_malformed_base_url_is_a_config_error(tmp_path, url):
 
 
 def test_a_good_base_url_passes(tmp_path):
-    s = config.load(write(tmp_path, '[models.critic]\nbase_url = "https://u:p@gpu-1:8443/x"\n'),
-                    environ={})
+    s = config.load(
+        write(tmp_path, '[models.critic]\nbase_url = "https://u:p@gpu-1:8443/x"\n'), environ={}
+    )
     assert s.models.critic.base_url == "https://u:p@gpu-1:8443/x"
 
 
-@pytest.mark.parametrize("line", ["max_rounds = true", "max_rounds = 2.0",
-                                  'max_rounds = "3"'])
+@pytest.mark.parametrize("line", ["max_rounds = true", "max_rounds = 2.0", 'max_rounds = "3"'])
 def test_config_values_keep_their_type(tmp_path, line):
     with pytest.raises(ConfigError, match="loop.max_rounds"):
         config.load(write(tmp_path, f"[loop]\n{line}\n"), environ={})
 
 
 # -- [store] and [cluster] ------------------------------------------------------------
+
 
 def test_the_default_store_is_sqlite_and_no_cluster(tmp_path):
     s = config.load(write(tmp_path, ""), environ={})
@@ -134,17 +146,19 @@ def test_postgres_needs_a_dsn(tmp_path):
 
 
 def test_the_dsn_comes_from_the_environment_too(tmp_path):
-    s = config.load(write(tmp_path, '[store]\nbackend = "postgres"\n'),
-                    environ={"BRIEFLOOP_STORE__DSN": "postgresql://bl:pw@db:5432/briefloop"})
+    s = config.load(
+        write(tmp_path, '[store]\nbackend = "postgres"\n'),
+        environ={"BRIEFLOOP_STORE__DSN": "postgresql://bl:pw@db:5432/briefloop"},
+    )
     assert s.store.dsn == "postgresql://bl:pw@db:5432/briefloop"
 
 
-@pytest.mark.parametrize("dsn", ["mysql://u:s3cret@db/x", "postgresql://u:s3cret@db",
-                                 "db.example.com"])
+@pytest.mark.parametrize(
+    "dsn", ["mysql://u:s3cret@db/x", "postgresql://u:s3cret@db", "db.example.com"]
+)
 def test_a_bad_dsn_is_a_config_error_without_its_password(tmp_path, dsn):
     with pytest.raises(ConfigError) as e:
-        config.load(write(tmp_path, f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n'),
-                    environ={})
+        config.load(write(tmp_path, f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n'), environ={})
     assert "store.dsn" in str(e.value) and "s3cret" not in str(e.value)
 
 
@@ -157,7 +171,12 @@ def test_a_bad_broker_is_a_config_error(tmp_path, broker):
 def test_a_cluster_needs_the_postgres_store(tmp_path):
     with pytest.raises(ConfigError, match="share one PostgreSQL database"):
         config.load(write(tmp_path, '[cluster]\nbroker = "redis://q:6379/0"\n'), environ={})
-    s = config.load(write(tmp_path, '[cluster]\nbroker = "amqp://u:p@q:5672//"\n'
-                          '[store]\nbackend = "postgres"\ndsn = "postgresql://db/bl"\n'),
-                    environ={})
+    s = config.load(
+        write(
+            tmp_path,
+            '[cluster]\nbroker = "amqp://u:p@q:5672//"\n'
+            '[store]\nbackend = "postgres"\ndsn = "postgresql://db/bl"\n',
+        ),
+        environ={},
+    )
     assert s.clustered

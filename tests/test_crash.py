@@ -25,7 +25,7 @@ def brief_ids_in(requests: list[dict]) -> list[str]:
     for body in requests:
         text = "\n".join(m["content"] for m in body["messages"])
         start = text.index("BRIEF (id ") + len("BRIEF (id ")
-        out.append(text[start:text.index(")", start)])
+        out.append(text[start : text.index(")", start)])
     return out
 
 
@@ -33,7 +33,8 @@ def test_sigkill_mid_batch_then_rerun(project):
     ids = [f"brief-{i}" for i in range(6)]
     for bid in ids:
         (project / "briefs" / f"{bid}.md").write_text(
-            f"---\nid: {bid}\n---\nOffice closed on Friday.")
+            f"---\nid: {bid}\n---\nOffice closed on Friday."
+        )
     with FakeOllama(default=UNIVERSAL, latency=0.25) as server:
         cfg = ollama_config(project, server.base_url)
         proc = briefloop_process(cfg, "run", str(project / "briefs"))

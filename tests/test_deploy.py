@@ -17,8 +17,7 @@ UNITS = sorted(DEPLOY.glob("*.service"))
 
 def test_every_long_running_command_has_a_unit():
     names = {u.name for u in UNITS}
-    assert {"briefloop.service", "briefloop-worker.service",
-            "briefloop-review.service"} <= names
+    assert {"briefloop.service", "briefloop-worker.service", "briefloop-review.service"} <= names
 
 
 @pytest.mark.parametrize("unit", UNITS, ids=lambda u: u.name)

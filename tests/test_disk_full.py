@@ -19,8 +19,11 @@ from fake_ollama import FakeOllama
 def small_disk(project):
     folder = project / "checkpoints"
     folder.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs", str(folder)],
-                             capture_output=True, text=True)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=900k", "tmpfs", str(folder)],
+        capture_output=True,
+        text=True,
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
     yield folder
@@ -31,7 +34,8 @@ def test_a_full_disk_under_the_state_is_one_line_and_a_rerun_finishes(project, s
     ids = [f"brief-{i:02}" for i in range(24)]
     for bid in ids:
         (project / "briefs" / f"{bid}.md").write_text(
-            f"---\nid: {bid}\n---\nThe office is closed on Friday.")
+            f"---\nid: {bid}\n---\nThe office is closed on Friday."
+        )
     with FakeOllama(default=UNIVERSAL) as server:
         cfg = ollama_config(project, server.base_url)
         full = briefloop_process(cfg, "run", str(project / "briefs"))
@@ -43,8 +47,9 @@ def test_a_full_disk_under_the_state_is_one_line_and_a_rerun_finishes(project, s
         assert "database or disk is full" in line or "disk I/O error" in line, line
         assert "run the same command again" in line
         db = small_disk / "runs.sqlite"
-        done_before = {r[0] for r in query(db, "SELECT brief_id FROM runs "
-                                               "WHERE status = 'finished'")}
+        done_before = {
+            r[0] for r in query(db, "SELECT brief_id FROM runs WHERE status = 'finished'")
+        }
         assert 0 < len(done_before) < len(ids), done_before  # it filled mid-batch
 
         listed = briefloop_process(cfg, "runs")

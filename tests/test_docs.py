@@ -12,8 +12,7 @@ from batch.store.runlog import FIELDS, INTERNAL_FIELDS, column_reference
 from batch.store.schema import runs
 
 RUN_LOG_DOC = Path(__file__).resolve().parent.parent / "docs" / "run-log.md"
-BLOCK = re.compile(r"(<!-- run-log columns: begin -->\n)(.*?)(<!-- run-log columns: end -->)",
-                   re.S)
+BLOCK = re.compile(r"(<!-- run-log columns: begin -->\n)(.*?)(<!-- run-log columns: end -->)", re.S)
 
 
 def test_every_run_log_column_is_in_the_sheets_or_named_internal_once():
@@ -27,8 +26,9 @@ def test_the_run_log_columns_in_the_docs_are_the_codes():
     found = BLOCK.search(text)
     assert found, "docs/run-log.md has lost its run-log columns block"
     if os.environ.get("UPDATE_DOCS") == "1":
-        RUN_LOG_DOC.write_text(BLOCK.sub(lambda m: m[1] + column_reference() + m[3], text),
-                          encoding="utf-8")
+        RUN_LOG_DOC.write_text(
+            BLOCK.sub(lambda m: m[1] + column_reference() + m[3], text), encoding="utf-8"
+        )
         return
     assert found[2] == column_reference(), "run UPDATE_DOCS=1 pytest tests/test_docs.py"
 
@@ -41,8 +41,11 @@ def test_every_stop_reason_has_its_cell_colour_in_the_sheets():
 
 
 CONFIG_DOC = RUN_LOG_DOC.with_name("configuration.md")
-CONFIG_BLOCK = re.compile(r"(<!-- configuration keys: begin -->\n)(.*?)"
-                          r"(<!-- configuration keys: end -->)", re.S)
+CONFIG_BLOCK = re.compile(
+    r"(<!-- configuration keys: begin -->\n)(.*?)"
+    r"(<!-- configuration keys: end -->)",
+    re.S,
+)
 
 
 def test_the_configuration_keys_in_the_docs_are_the_codes():
@@ -53,8 +56,9 @@ def test_the_configuration_keys_in_the_docs_are_the_codes():
     assert found, "docs/configuration.md has lost its configuration keys block"
     want = configuration_reference().replace("### ", "#### ")
     if os.environ.get("UPDATE_DOCS") == "1":
-        CONFIG_DOC.write_text(CONFIG_BLOCK.sub(lambda m: m[1] + want + m[3], text),
-                              encoding="utf-8")
+        CONFIG_DOC.write_text(
+            CONFIG_BLOCK.sub(lambda m: m[1] + want + m[3], text), encoding="utf-8"
+        )
         return
     assert found[2] == want, "run UPDATE_DOCS=1 pytest tests/test_docs.py"
 
@@ -82,8 +86,9 @@ def test_every_configuration_key_is_described():
 
 def generated(path: Path, name: str, want: str, indent: str = "") -> None:
     """The block between `<!-- {name}: begin -->` and its end in `path` is `want`."""
-    block = re.compile(rf"({indent}<!-- {name}: begin -->\n)(.*?)({indent}<!-- {name}: end -->)",
-                       re.S)
+    block = re.compile(
+        rf"({indent}<!-- {name}: begin -->\n)(.*?)({indent}<!-- {name}: end -->)", re.S
+    )
     text = path.read_text(encoding="utf-8")
     found = block.search(text)
     assert found, f"{path.name} has lost its {name} block"
@@ -96,6 +101,10 @@ def generated(path: Path, name: str, want: str, indent: str = "") -> None:
 def test_the_checks_in_the_readme_and_how_it_works_are_the_registry():
     from batch.judging.checks import check_reference
 
-    generated(RUN_LOG_DOC.parent.parent / "README.md", "checks",
-              check_reference(brief=True, indent="   "), indent="   ")
+    generated(
+        RUN_LOG_DOC.parent.parent / "README.md",
+        "checks",
+        check_reference(brief=True, indent="   "),
+        indent="   ",
+    )
     generated(RUN_LOG_DOC.with_name("how-it-works.md"), "checks", check_reference())

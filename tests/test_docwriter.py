@@ -46,6 +46,7 @@ def answers(**by_name):
         asked.append((name.qualname, sample))
         script = by_name.get(name.qualname, [])
         return script[sample] if sample < len(script) else None
+
     return ask, asked
 
 
@@ -59,8 +60,9 @@ def real_runner(calls):
 
 def written(module, source, ask=None):
     """The doc of `source`, one sample per name, no example run."""
-    return docwriter.DocWriter(ask=ask or answers()[0], run_calls=lambda calls: [],
-                               samples=1).write(module, source)[0]
+    return docwriter.DocWriter(
+        ask=ask or answers()[0], run_calls=lambda calls: [], samples=1
+    ).write(module, source)[0]
 
 
 def doc_must_fix(doc, module, source):
@@ -69,11 +71,20 @@ def doc_must_fix(doc, module, source):
 
     from conftest import run_checks
 
-    found = run_checks(draft=doc, sources=(source,), checklist=source_checklist(source),
-                       source_code=source, module=module, source_suffix=".py",
-                       source_path=Path(f"{module}.py"))
-    return [f["code"] for f in found if f["severity"] == "must_fix"
-            and not f["code"].startswith("example")]
+    found = run_checks(
+        draft=doc,
+        sources=(source,),
+        checklist=source_checklist(source),
+        source_code=source,
+        module=module,
+        source_suffix=".py",
+        source_path=Path(f"{module}.py"),
+    )
+    return [
+        f["code"]
+        for f in found
+        if f["severity"] == "must_fix" and not f["code"].startswith("example")
+    ]
 
 
 def test_public_names_in_source_order_with_real_signatures_and_raises():
@@ -102,11 +113,18 @@ def test_an_example_must_be_one_expression_calling_the_name():
 
 def test_the_doc_is_assembled_by_code_and_shows_what_running_gives():
     ask, asked = answers(
-        to_celsius=[doc("Converts Fahrenheit to Celsius.", "to_celsius(212)",
-                        fahrenheit="degrees Fahrenheit")],
+        to_celsius=[
+            doc(
+                "Converts Fahrenheit to Celsius.",
+                "to_celsius(212)",
+                fahrenheit="degrees Fahrenheit",
+            )
+        ],
         # the first answer's example is no call of the name: a second sample is drawn
-        Scale=[doc("A scale with an offset.", "len('x')"),
-               doc("A scale with an offset.", "Scale('kelvin')")],
+        Scale=[
+            doc("A scale with an offset.", "len('x')"),
+            doc("A scale with an offset.", "Scale('kelvin')"),
+        ],
         **{"Scale.shift": [doc("Moves a value by the offset.", "Scale('k', 2.5).shift(1)")]},
     )
     text, log = docwriter.DocWriter(ask, real_runner).write("temps", SOURCE)
@@ -128,8 +146,10 @@ def test_the_doc_is_assembled_by_code_and_shows_what_running_gives():
 def test_a_raising_example_shows_its_exception_and_a_silent_writer_leaves_the_docstring():
     ask, _ = answers(to_celsius=[doc("Converts.", "to_celsius(-500)")])
     text, log = docwriter.DocWriter(ask, real_runner).write("temps", SOURCE)
-    assert (">>> to_celsius(-500)\nTraceback (most recent call last):\n    ...\n"
-            "ValueError: below absolute zero\n```") in text
+    assert (
+        ">>> to_celsius(-500)\nTraceback (most recent call last):\n    ...\n"
+        "ValueError: below absolute zero\n```"
+    ) in text
     # no answer for Scale: its docstring stands in, and no example is made up
     assert "## `Scale(name, offset=0.0)`\n\nA named scale.\n\nParameters:" in text
     assert [e["answered"] for e in log] == [True, False, False]
@@ -151,8 +171,10 @@ def test_an_example_that_fails_for_another_reason_is_left_out():
 
 
 def test_a_function_named_like_its_module_is_the_function_in_its_examples():
-    source = ('"""Chunks."""\n\n\ndef chunks(items, size):\n'
-              '    return [items[i:i + size] for i in range(0, len(items), size)]\n')
+    source = (
+        '"""Chunks."""\n\n\ndef chunks(items, size):\n'
+        "    return [items[i:i + size] for i in range(0, len(items), size)]\n"
+    )
     results, why = doc_examples.run_calls(["chunks([1, 2, 3], 2)"], source, "chunks")
     assert why == "" and results[0].got.strip() == "[[1, 2], [3]]"
 
@@ -162,13 +184,19 @@ def test_a_names_docstring_is_its_prose_and_the_summary_stands_in_only_without_o
     a model's summary; a name without a docstring gets the summary."""
     source = SOURCE.replace('        """value moved by the offset."""\n', "")
     ask, _ = answers(
-        to_celsius=[docwriter.NameDoc(
-            "It subtracts 32 and drops any value below absolute zero.",
-            {"fahrenheit": "a temperature"}, "")],
+        to_celsius=[
+            docwriter.NameDoc(
+                "It subtracts 32 and drops any value below absolute zero.",
+                {"fahrenheit": "a temperature"},
+                "",
+            )
+        ],
         Scale=[docwriter.NameDoc("A scale that rounds its values.", {}, "")],
-        **{"Scale.shift": [docwriter.NameDoc("The value plus the scale's offset.", {}, "")]})
-    doc, _ = docwriter.DocWriter(ask=ask, run_calls=lambda calls: [],
-                                 samples=1).write("temps", source)
+        **{"Scale.shift": [docwriter.NameDoc("The value plus the scale's offset.", {}, "")]},
+    )
+    doc, _ = docwriter.DocWriter(ask=ask, run_calls=lambda calls: [], samples=1).write(
+        "temps", source
+    )
     assert "Degrees Fahrenheit in degrees Celsius." in doc
     assert "A named scale." in doc
     assert "drops any value" not in doc and "rounds" not in doc
@@ -176,13 +204,18 @@ def test_a_names_docstring_is_its_prose_and_the_summary_stands_in_only_without_o
 
 
 def test_a_docstrings_prose_ends_at_its_first_section_or_doctest():
-    assert docwriter.docstring_prose(
-        "Record a request.\n\nA refused request   is not recorded.\n\nArgs:\n    key: who\n"
-    ) == "Record a request. A refused request is not recorded."
+    assert (
+        docwriter.docstring_prose(
+            "Record a request.\n\nA refused request   is not recorded.\n\nArgs:\n    key: who\n"
+        )
+        == "Record a request. A refused request is not recorded."
+    )
     assert docwriter.docstring_prose("Whole seconds.\n\n>>> f('1h')\n3600") == "Whole seconds."
     assert docwriter.docstring_prose("Sum.\n\nParameters\n----------\nx : int") == "Sum."
-    assert docwriter.docstring_prose("Note: prose that opens with a label.") == \
-        "Note: prose that opens with a label."
+    assert (
+        docwriter.docstring_prose("Note: prose that opens with a label.")
+        == "Note: prose that opens with a label."
+    )
 
 
 RING = '''"""A buffer of the most recent items."""
@@ -214,8 +247,10 @@ class Ring:
 def test_what_code_knows_of_a_class_is_said_and_passes_the_checks():
     """Its base classes, what Python's syntax does with it (len(), for … in), and an
     f-string message with its fill-ins elided: facts of the code, said by code."""
-    ask, _ = answers(Ring=[docwriter.NameDoc("", {"capacity": "how many items"}, "")],
-                     BufferError=[docwriter.NameDoc("", {}, "")])
+    ask, _ = answers(
+        Ring=[docwriter.NameDoc("", {"capacity": "how many items"}, "")],
+        BufferError=[docwriter.NameDoc("", {}, "")],
+    )
     doc = written("ring", RING, ask)
     assert "`BufferError` is a subclass of `ValueError`." in doc
     assert "`Ring` works with `len()` and iteration (`for … in`)." in doc
@@ -226,7 +261,9 @@ def test_what_code_knows_of_a_class_is_said_and_passes_the_checks():
 def test_what_a_name_returns_is_said_from_its_annotation_and_passes_the_checks():
     """A caller's first question is what comes back: the annotation as written, for a
     function and a method; nothing for None, no annotation, a class or __init__."""
-    source = SOURCE + '''
+    source = (
+        SOURCE
+        + '''
 
 def is_freezing(celsius: float) -> bool:
     """Whether water freezes at this temperature."""
@@ -242,6 +279,7 @@ def untyped(value):
     """value as it is."""
     return value
 '''
+    )
     doc = written("temps", source)
     sections = {s.split("`")[1].split("(")[0]: s for s in doc.split("\n#")[1:]}
     assert "Returns `bool`." in sections["is_freezing"]

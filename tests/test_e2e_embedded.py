@@ -35,8 +35,10 @@ def e2e_project(project):
     cfg = project / "briefloop.toml"
     shipped = (REPO / "config" / "briefloop.toml").read_text(encoding="utf-8")
     # the shipped config, with this project as root and two rounds to bound the time
-    cfg.write_text(shipped.replace('root = ".."', 'root = "."')
-                   .replace("max_rounds = 3", "max_rounds = 2"), encoding="utf-8")
+    cfg.write_text(
+        shipped.replace('root = ".."', 'root = "."').replace("max_rounds = 3", "max_rounds = 2"),
+        encoding="utf-8",
+    )
     return project, cfg
 
 
@@ -61,15 +63,15 @@ def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
             # approved texts in output/, every other in output/needs-work/
             body = Path(rec["output_path"]).read_text(encoding="utf-8")
             approved = rec["stop_reason"] in ("approved", "approved_by_human")
-            assert Path(rec["output_path"]).parent.name == ("output" if approved
-                                                            else "needs-work")
+            assert Path(rec["output_path"]).parent.name == ("output" if approved else "needs-work")
             assert f"stop_reason: {rec['stop_reason']}" in body
 
     sheet = load_workbook(project / "output" / "runs.xlsx")["Runs"]
     rows = list(sheet.iter_rows(values_only=True))
     assert list(rows[0]) == FIELDS
     assert sorted(r[FIELDS.index("run_id")] for r in rows[1:]) == sorted(
-        r["run_id"] for r in records)
+        r["run_id"] for r in records
+    )
 
     # The one failure a small embedded writer is known for: an answer that runs on
     # repeating a line until it is cut off, twice. Any other error is ours.
@@ -100,8 +102,10 @@ Nobody knows the Q3 revenue yet: use [FIGURE NEEDED: Q3 revenue] for it.
 """
 
 
-REVENUE_DRAFT = ("The finance team closed the quarter on time: thank you. Q3 revenue was "
-                 "[FIGURE NEEDED: Q3 revenue].")
+REVENUE_DRAFT = (
+    "The finance team closed the quarter on time: thank you. Q3 revenue was "
+    "[FIGURE NEEDED: Q3 revenue]."
+)
 
 
 def test_a_missing_figure_pauses_and_the_answer_lands_in_the_output(e2e_project):
@@ -110,29 +114,49 @@ def test_a_missing_figure_pauses_and_the_answer_lands_in_the_output(e2e_project)
     by `python -m bench loop`, not asserted here."""
     project, cfg = e2e_project
     # the shipped config asks no critic model ("checks"); this test is of the real one
-    cfg.write_text(cfg.read_text(encoding="utf-8").replace(
-        'critic_mode = "checks"', 'critic_mode = "advice"'), encoding="utf-8")
+    cfg.write_text(
+        cfg.read_text(encoding="utf-8").replace('critic_mode = "checks"', 'critic_mode = "advice"'),
+        encoding="utf-8",
+    )
     for f in (project / "briefs").iterdir():
         f.unlink()
     (project / "briefs" / "revenue.md").write_text(REVENUE_BRIEF, encoding="utf-8")
     runner = CliRunner()
-    writer = ScriptedModel([writer_answer(REVENUE_DRAFT, needs=[
-        ("[FIGURE NEEDED: Q3 revenue]", "What was the Q3 revenue?")])])
+    writer = ScriptedModel(
+        [
+            writer_answer(
+                REVENUE_DRAFT, needs=[("[FIGURE NEEDED: Q3 revenue]", "What was the Q3 revenue?")]
+            )
+        ]
+    )
     settings = config.load(cfg, environ={})
     summary = run_job(settings, project / "briefs", models={"writer": writer})
     [result] = summary.results
     assert result.outcome == "awaiting_human", result
     assert result.record["models"]["critic"] == "embedded:qwen2.5-coder-0.5b-instruct"
     assert result.model_calls == 2  # the scripted writer and the real critic
-    [waiting] = json.loads(runner.invoke(cli, ["--config", str(cfg), "review", "list",
-                                               "--json"]).output)
+    [waiting] = json.loads(
+        runner.invoke(cli, ["--config", str(cfg), "review", "list", "--json"]).output
+    )
     placeholders = [n["placeholder"] for n in waiting["needs_from_human"]]
     assert "[FIGURE NEEDED: Q3 revenue]" in placeholders
     sets = []
     for n, _ in enumerate(placeholders, start=1):
         sets += ["--set", f"{n}=4.2M EUR" if n == 1 else f"{n}=see the attached report"]
-    done = runner.invoke(cli, ["--config", str(cfg), "review", "answer",
-                               waiting["thread_id"], *sets, "--approve", "--by", "ana"])
+    done = runner.invoke(
+        cli,
+        [
+            "--config",
+            str(cfg),
+            "review",
+            "answer",
+            waiting["thread_id"],
+            *sets,
+            "--approve",
+            "--by",
+            "ana",
+        ],
+    )
     assert done.exit_code == 0, done.output
     output = (project / "output" / "revenue-note.md").read_text(encoding="utf-8")
     assert "4.2M EUR" in output and "[FIGURE NEEDED" not in output

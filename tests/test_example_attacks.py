@@ -26,37 +26,43 @@ def codes(v: doc_examples.Verification) -> list[str]:
     return [f["code"].split(":")[0] for f in v.findings if f["severity"] == "must_fix"]
 
 
-@pytest.mark.parametrize("attack", [
-    ">>> import os; os._exit(0)",
-    ">>> import atexit\n>>> _ = atexit.register(print, '{\"results\": []}')",
-    ">>> import doctest\n>>> doctest.OutputChecker.check_output = lambda *a: True",
-    ">>> __import__('os')._exit(0)",
-    ">>> add.__globals__['__builtins__']",
-    ">>> [c for c in ().__class__.__base__.__subclasses__()]",
-    ">>> calc.add.__code__",
-    ">>> exec('import os')",
-    ">>> open('/etc/passwd').read()[:40]",
-    # any allowed module used to lead to the others, and to the harness's own code
-    ">>> import json\n>>> json.dumps = lambda *a, **k: '{\"import_error\": null}'",
-    ">>> import dataclasses\n>>> dataclasses.builtins.exec('import atexit')",
-    ">>> import typing\n>>> typing.sys.exit(0)",
-    ">>> import uuid\n>>> uuid.os.getcwd()",
-    ">>> import enum\n>>> enum.bltns.exec('1')",
-    ">>> import json\n>>> json.codecs.open('/etc/passwd').read()",
-    ">>> from decimal import Decimal",
-    # a frame from a generator leads back into the harness's locals
-    ">>> g = (x for x in [1])\n>>> g.gi_frame.f_back.f_locals",
-    # no attribute of anything is written, the module's own included
-    ">>> add.__doc__ = 'x'",
-    ">>> calc.add = lambda a, b: 6",
-    ">>> class Six(int):\n...     def __eq__(self, o): return True",
-    ">>> def add(a, b): return 6",
-    ">>> type(add)",
-])
+@pytest.mark.parametrize(
+    "attack",
+    [
+        ">>> import os; os._exit(0)",
+        ">>> import atexit\n>>> _ = atexit.register(print, '{\"results\": []}')",
+        ">>> import doctest\n>>> doctest.OutputChecker.check_output = lambda *a: True",
+        ">>> __import__('os')._exit(0)",
+        ">>> add.__globals__['__builtins__']",
+        ">>> [c for c in ().__class__.__base__.__subclasses__()]",
+        ">>> calc.add.__code__",
+        ">>> exec('import os')",
+        ">>> open('/etc/passwd').read()[:40]",
+        # any allowed module used to lead to the others, and to the harness's own code
+        ">>> import json\n>>> json.dumps = lambda *a, **k: '{\"import_error\": null}'",
+        ">>> import dataclasses\n>>> dataclasses.builtins.exec('import atexit')",
+        ">>> import typing\n>>> typing.sys.exit(0)",
+        ">>> import uuid\n>>> uuid.os.getcwd()",
+        ">>> import enum\n>>> enum.bltns.exec('1')",
+        ">>> import json\n>>> json.codecs.open('/etc/passwd').read()",
+        ">>> from decimal import Decimal",
+        # a frame from a generator leads back into the harness's locals
+        ">>> g = (x for x in [1])\n>>> g.gi_frame.f_back.f_locals",
+        # no attribute of anything is written, the module's own included
+        ">>> add.__doc__ = 'x'",
+        ">>> calc.add = lambda a, b: 6",
+        ">>> class Six(int):\n...     def __eq__(self, o): return True",
+        ">>> def add(a, b): return 6",
+        ">>> type(add)",
+    ],
+)
 def test_an_example_that_reaches_past_the_module_is_refused_and_the_wrong_one_caught(
-        tmp_path, attack):
-    for doc in (f"```python\n{attack}\n```\n\n{WRONG}",  # a block of its own before
-                f"```python\n{attack}\n>>> add(2, 3)\n6\n```\n"):  # in the same block
+    tmp_path, attack
+):
+    for doc in (
+        f"```python\n{attack}\n```\n\n{WRONG}",  # a block of its own before
+        f"```python\n{attack}\n>>> add(2, 3)\n6\n```\n",
+    ):  # in the same block
         v = verify(tmp_path, doc)
         assert "example-refused" in codes(v), (attack, v)
         assert "root:" not in str(v.findings)
@@ -81,10 +87,12 @@ def test_a_harness_that_does_not_finish_is_a_must_fix_never_a_pass(tmp_path):
 
 
 def test_plain_examples_still_run_and_pass(tmp_path):
-    doc = ("```python\n>>> from calc import add\n>>> add(1.5, 2)\n"
-           "3.5\n>>> total = add(1, 2)\n>>> total\n3\n>>> calc.add(1, 1)\n2\n"
-           ">>> add('a', None)\nTraceback (most recent call last):\n...\n"
-           "TypeError: can only concatenate str (not \"NoneType\") to str\n```\n")
+    doc = (
+        "```python\n>>> from calc import add\n>>> add(1.5, 2)\n"
+        "3.5\n>>> total = add(1, 2)\n>>> total\n3\n>>> calc.add(1, 1)\n2\n"
+        ">>> add('a', None)\nTraceback (most recent call last):\n...\n"
+        'TypeError: can only concatenate str (not "NoneType") to str\n```\n'
+    )
     v = verify(tmp_path, doc)
     assert codes(v) == [] and v.note == "examples run: 6 of 6 gave the result shown", v
 
@@ -113,8 +121,10 @@ def test_what_an_example_printed_is_quoted_bounded_and_without_control_character
 def test_a_report_printed_by_anything_but_the_harness_is_not_taken(tmp_path):
     # the module's own code prints a passing report as the process ends: the harness's
     # signed report is the one read, and the wrong example is still caught
-    forged = ('{"import_error": null, "results": [[{"source": "add(2, 3)\\n", '
-              '"want": "6\\n", "got": "6\\n", "exc_msg": null}]]}')
+    forged = (
+        '{"import_error": null, "results": [[{"source": "add(2, 3)\\n", '
+        '"want": "6\\n", "got": "6\\n", "exc_msg": null}]]}'
+    )
     source = SOURCE + f"\nimport atexit\natexit.register(print, {forged!r})\n"
     v = verify(tmp_path, WRONG, source)
     assert codes(v) == ["example"], v

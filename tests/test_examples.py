@@ -43,15 +43,18 @@ def write_module(folder: Path, source: str = SOURCE, name: str = "sums") -> Path
 
 
 def test_doctests_fenced_or_not_and_annotated_blocks_are_examples():
-    doc = ("Use it:\n\n    >>> add(1, 2)\n    3\n\n"
-           "```python\ntotal = add(2, 2)  # -> 4\nprint(total)\n```\n"
-           "```python\ndef add(a: int, b: int = 1) -> int\n```\n"  # a signature, not code
-           "```bash\nadd 1 2\n```\n"
-           "```python\nimport os\nos.getcwd()\n```\n")  # calls nothing of the module
+    doc = (
+        "Use it:\n\n    >>> add(1, 2)\n    3\n\n"
+        "```python\ntotal = add(2, 2)  # -> 4\nprint(total)\n```\n"
+        "```python\ndef add(a: int, b: int = 1) -> int\n```\n"  # a signature, not code
+        "```bash\nadd 1 2\n```\n"
+        "```python\nimport os\nos.getcwd()\n```\n"
+    )  # calls nothing of the module
     found = doc_examples.examples_in(doc, {"add"})
     assert [e.text for e in found] == [
         ">>> add(1, 2)\n3\n",
-        ">>> total = add(2, 2)\n>>> _ = print(total)\n"]
+        ">>> total = add(2, 2)\n>>> _ = print(total)\n",
+    ]
 
 
 def test_annotated_expression_is_compared_with_the_comment():
@@ -101,8 +104,9 @@ def test_a_module_that_cannot_be_imported_is_reported_not_failed(tmp_path):
 
 
 def test_no_example_at_all_is_a_must_fix(tmp_path):
-    v = doc_examples.verify("# sums\n\n## add(a, b=1)\n\nAdds.\n", SOURCE, "sums",
-                        write_module(tmp_path))
+    v = doc_examples.verify(
+        "# sums\n\n## add(a, b=1)\n\nAdds.\n", SOURCE, "sums", write_module(tmp_path)
+    )
     assert [f["code"] for f in v.findings] == ["example-none"]
 
 
@@ -135,8 +139,9 @@ def test_without_a_sandbox_nothing_runs_and_the_note_says_so(tmp_path, monkeypat
 def test_the_judged_loan_docs(name):
     root = Path(__file__).resolve().parent.parent / "bench" / "judge"
     source = root / "briefs" / "loan_calc.py"
-    _, head, body = (root / "drafts" / "loan_calc" / f"{name}.md").read_text(
-        encoding="utf-8").split("---\n", 2)
+    _, head, body = (
+        (root / "drafts" / "loan_calc" / f"{name}.md").read_text(encoding="utf-8").split("---\n", 2)
+    )
     meta = yaml.safe_load(head)
     v = doc_examples.verify(body, source.read_text(encoding="utf-8"), "loan_calc", source)
     assert bool(v.findings) == (meta["defect"] == "invented_number")

@@ -55,9 +55,11 @@ def test_the_evaluator_imports_nothing_of_the_checks():
     assert not [m for m in imported if m.startswith("batch")]
 
 
-Q3 = ("The team closed 42 new accounts in Q3, up from 35 in Q2. The Berlin office opens "
-      "on 1 November. Please update your pipeline in the CRM by Friday. Q3 revenue: "
-      "[FIGURE NEEDED: Q3 revenue].")
+Q3 = (
+    "The team closed 42 new accounts in Q3, up from 35 in Q2. The Berlin office opens "
+    "on 1 November. Please update your pipeline in the CRM by Friday. Q3 revenue: "
+    "[FIGURE NEEDED: Q3 revenue]."
+)
 
 
 def test_a_text_that_meets_the_q3_expectations_and_ones_that_break_them():

@@ -141,13 +141,19 @@ TS_EXPECTED = [
     Export("Currency", "type", 'type Currency = "EUR" | "USD"'),
     Export("Status", "enum", "enum Status"),
     Export("Account", "class", "abstract class Account"),
-    Export("Account.constructor", "constructor",
-           "constructor(protected readonly options: AccountOptions)"),
+    Export(
+        "Account.constructor",
+        "constructor",
+        "constructor(protected readonly options: AccountOptions)",
+    ),
     Export("Account.deposit", "method", "public deposit(amount: number): void"),
     Export("Account.fee", "method", "abstract fee(amount: number): number"),
     Export("Account.balance", "method", "get balance(): number"),
-    Export("convert", "function",
-           "function convert(amount: number, from: Currency, to: Currency): number"),
+    Export(
+        "convert",
+        "function",
+        "function convert(amount: number, from: Currency, to: Currency): number",
+    ),
     Export("DEFAULT_CURRENCY", "const", "const DEFAULT_CURRENCY: Currency"),
     Export("format", "function", "const format = (amount: number): string =>"),
 ]
@@ -330,29 +336,62 @@ JAVA_EXPECTED = [
 ]
 
 
-@pytest.mark.parametrize(("source", "suffix", "expected"), [
-    (JS, ".js", JS_EXPECTED),
-    (JS, ".mjs", JS_EXPECTED),
-    (CJS, ".cjs", CJS_EXPECTED),
-    (TS, ".ts", TS_EXPECTED),
-    (GO, ".go", GO_EXPECTED),
-    (RUST, ".rs", RUST_EXPECTED),
-    (JAVA, ".java", JAVA_EXPECTED),
-], ids=["js", "mjs", "cjs", "ts", "go", "rust", "java"])
+@pytest.mark.parametrize(
+    ("source", "suffix", "expected"),
+    [
+        (JS, ".js", JS_EXPECTED),
+        (JS, ".mjs", JS_EXPECTED),
+        (CJS, ".cjs", CJS_EXPECTED),
+        (TS, ".ts", TS_EXPECTED),
+        (GO, ".go", GO_EXPECTED),
+        (RUST, ".rs", RUST_EXPECTED),
+        (JAVA, ".java", JAVA_EXPECTED),
+    ],
+    ids=["js", "mjs", "cjs", "ts", "go", "rust", "java"],
+)
 def test_exported_names(source, suffix, expected):
     assert exported_names(source, suffix) == expected
 
 
 def test_private_names_are_left_out():
-    names = {e.name for suffix, source in [(".js", JS), (".cjs", CJS), (".ts", TS),
-                                            (".go", GO), (".rs", RUST), (".java", JAVA)]
-             for e in exported_names(source, suffix)}
-    for private in ["unslug", "DEFAULT_MAX", "SlugCache._evict", "SlugCache.#count",
-                    "internalHelper", "Loader._cache", "round", "InternalState",
-                    "Account.audit", "Account.recompute", "Account.state",
-                    "separator", "cache", "cache.Get", "Options.normalize", "Journal",
-                    "Journal.push", "crate_helper", "checksum", "Account.describe",
-                    "Account.reset", "Account.MAX", "Helper", "Helper.help"]:
+    names = {
+        e.name
+        for suffix, source in [
+            (".js", JS),
+            (".cjs", CJS),
+            (".ts", TS),
+            (".go", GO),
+            (".rs", RUST),
+            (".java", JAVA),
+        ]
+        for e in exported_names(source, suffix)
+    }
+    for private in [
+        "unslug",
+        "DEFAULT_MAX",
+        "SlugCache._evict",
+        "SlugCache.#count",
+        "internalHelper",
+        "Loader._cache",
+        "round",
+        "InternalState",
+        "Account.audit",
+        "Account.recompute",
+        "Account.state",
+        "separator",
+        "cache",
+        "cache.Get",
+        "Options.normalize",
+        "Journal",
+        "Journal.push",
+        "crate_helper",
+        "checksum",
+        "Account.describe",
+        "Account.reset",
+        "Account.MAX",
+        "Helper",
+        "Helper.help",
+    ]:
         assert private not in names, private
 
 
@@ -361,9 +400,12 @@ def test_tsx_and_default_export_of_a_local_name():
         Export("Header", "function", "function Header({ title }: Props): JSX.Element"),
     ]
     assert exported_names("function run(a) {}\nexport default run;\n", ".js") == [
-        Export("run", "function", "function run(a)")]
+        Export("run", "function", "function run(a)")
+    ]
     assert exported_names("export default class { go() {} }\n", ".js") == [
-        Export("default", "class", "class"), Export("default.go", "method", "go()")]
+        Export("default", "class", "class"),
+        Export("default.go", "method", "go()"),
+    ]
 
 
 def test_typescript_overloads_namespaces_and_declarations():
@@ -482,28 +524,43 @@ public record Point(int x, int y) {
     ]
 
 
-@pytest.mark.parametrize(("source", "suffix", "expected"), [
-    ("export function first(a) { return a + ; }\n"
-     "export const mid = 2;\n"
-     "}}\n"
-     "export class Broken { ok() {} bad( { } }\n"
-     "export function last(x) { return x; }\n",
-     ".js", ["first", "mid", "Broken", "Broken.ok", "last"]),
-    ("export interface Opts { a: number; }\n"
-     "export type = ;\n"
-     "export function go(o: Opts): void { if (o.a > ) { } }\n"
-     "class X { private y( }\n"
-     "export const z = 1;\n",
-     ".ts", ["Opts", "go", "z"]),
-    ("package p\nfunc First(a int) int {\n\treturn a +\n}\n\nvar = 3\n"
-     "func Second() {}\ntype T struct{ X int }}\nfunc Third() {}\n",
-     ".go", ["First", "Second", "T", "Third"]),
-    ("pub fn first() -> i32 { 1 + }\n} }\npub fn second() {}\n",
-     ".rs", ["first", "second"]),
-    ("public class B {\n  public void ok() {}\n  public void bad( { }\n"
-     "  public int last() { return 1; }\n}\n",
-     ".java", ["B", "B.ok", "B.bad", "B.last"]),
-], ids=["js", "ts", "go", "rust", "java"])
+@pytest.mark.parametrize(
+    ("source", "suffix", "expected"),
+    [
+        (
+            "export function first(a) { return a + ; }\n"
+            "export const mid = 2;\n"
+            "}}\n"
+            "export class Broken { ok() {} bad( { } }\n"
+            "export function last(x) { return x; }\n",
+            ".js",
+            ["first", "mid", "Broken", "Broken.ok", "last"],
+        ),
+        (
+            "export interface Opts { a: number; }\n"
+            "export type = ;\n"
+            "export function go(o: Opts): void { if (o.a > ) { } }\n"
+            "class X { private y( }\n"
+            "export const z = 1;\n",
+            ".ts",
+            ["Opts", "go", "z"],
+        ),
+        (
+            "package p\nfunc First(a int) int {\n\treturn a +\n}\n\nvar = 3\n"
+            "func Second() {}\ntype T struct{ X int }}\nfunc Third() {}\n",
+            ".go",
+            ["First", "Second", "T", "Third"],
+        ),
+        ("pub fn first() -> i32 { 1 + }\n} }\npub fn second() {}\n", ".rs", ["first", "second"]),
+        (
+            "public class B {\n  public void ok() {}\n  public void bad( { }\n"
+            "  public int last() { return 1; }\n}\n",
+            ".java",
+            ["B", "B.ok", "B.bad", "B.last"],
+        ),
+    ],
+    ids=["js", "ts", "go", "rust", "java"],
+)
 def test_syntax_errors_still_give_the_names_found(source, suffix, expected):
     language = exports._language(exports._grammar(suffix))
     assert tree_sitter.Parser(language).parse(source.encode()).root_node.has_error
@@ -534,8 +591,9 @@ def test_missing_grammar_package_means_not_checked(monkeypatch):
 
 def test_parsing_is_fast():
     exported_names(GO, ".go")  # load the grammar once
-    big = GO + "".join(f"\nfunc Handler{i}(w Writer, r *Request) error {{ return nil }}\n"
-                       for i in range(2000))
+    big = GO + "".join(
+        f"\nfunc Handler{i}(w Writer, r *Request) error {{ return nil }}\n" for i in range(2000)
+    )
     start = time.perf_counter()
     found = exported_names(big, ".go")
     assert len(found) == len(GO_EXPECTED) + 2000

@@ -13,18 +13,28 @@ from batch.judging.checks import CheckContext, check_reference
 from batch.loop.repairs import Repairer
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "extending.md"
-BRIEF = ("Write a short memo to the warehouse team.\n\n"
-         "- The loading dock closes at 14:00 on Thursday for resurfacing.\n"
-         "- Trucks go to gate B for the afternoon.\n")
-CALM = ("The loading dock closes at 14:00 on Thursday for resurfacing. Trucks go to gate "
-        "B for the afternoon. Thank you for your patience.")
-LOUD = ("The loading dock closes at 14:00 on Thursday for resurfacing! Trucks go to gate "
-        "B for the afternoon!! Thank you for your patience.")
+BRIEF = (
+    "Write a short memo to the warehouse team.\n\n"
+    "- The loading dock closes at 14:00 on Thursday for resurfacing.\n"
+    "- Trucks go to gate B for the afternoon.\n"
+)
+CALM = (
+    "The loading dock closes at 14:00 on Thursday for resurfacing. Trucks go to gate "
+    "B for the afternoon. Thank you for your patience."
+)
+LOUD = (
+    "The loading dock closes at 14:00 on Thursday for resurfacing! Trucks go to gate "
+    "B for the afternoon!! Thank you for your patience."
+)
 
 
 def guide_module() -> dict:
-    block = re.search(r"<!-- example check: begin -->\n```python\n(.*?)```\n"
-                      r"<!-- example check: end -->", GUIDE.read_text(encoding="utf-8"), re.S)
+    block = re.search(
+        r"<!-- example check: begin -->\n```python\n(.*?)```\n"
+        r"<!-- example check: end -->",
+        GUIDE.read_text(encoding="utf-8"),
+        re.S,
+    )
     assert block, "docs/extending.md has lost its example check"
     namespace: dict = {"__name__": "guide_example"}
     exec(compile(block[1], str(GUIDE), "exec"), namespace)
@@ -32,8 +42,12 @@ def guide_module() -> dict:
 
 
 def context(draft: str, brief: str = BRIEF) -> CheckContext:
-    return CheckContext(draft=draft, sources=(brief,), brief=brief,
-                        checklist=brief_checklist(brief) if brief else [])
+    return CheckContext(
+        draft=draft,
+        sources=(brief,),
+        brief=brief,
+        checklist=brief_checklist(brief) if brief else [],
+    )
 
 
 def registry_with_example():
@@ -72,7 +86,9 @@ def test_the_loop_repairs_it_one_sentence_at_a_time_and_loses_no_word():
     draft, attempts = repair(LOUD, registry_with_example())
     assert draft == CALM  # every word kept
     assert [(a.action, a.by, a.kept, len(a.fixed)) for a in attempts] == [
-        ("replace", "code", True, 1), ("replace", "code", True, 1)]
+        ("replace", "code", True, 1),
+        ("replace", "code", True, 1),
+    ]
 
 
 def test_under_one_code_for_all_a_partial_repair_would_be_rolled_back():
@@ -89,7 +105,10 @@ def test_under_one_code_for_all_a_partial_repair_would_be_rolled_back():
 
 def test_the_docs_list_it_from_its_docstring():
     registry = registry_with_example()
-    assert "**Exclaims** (`exclaims`; one unit; repairs: replace): An exclamation mark" in \
-        check_reference(registry)
+    assert (
+        "**Exclaims** (`exclaims`; one unit; repairs: replace): An exclamation mark"
+        in check_reference(registry)
+    )
     assert check_reference(registry, brief=True).endswith(
-        "- An exclamation mark in a text brief's answer\n")
+        "- An exclamation mark in a text brief's answer\n"
+    )

@@ -16,9 +16,13 @@ from fake_ollama import FakeOllama, Reply
 
 def test_streamed_chat_comes_in_pieces_and_ends_with_statistics():
     with FakeOllama(["hello world"]) as fake:
-        parts = list(ollama.Client(fake.base_url).chat(
-            model="qwen2.5:7b", messages=[{"role": "user", "content": "hi"}], stream=True,
-        ))
+        parts = list(
+            ollama.Client(fake.base_url).chat(
+                model="qwen2.5:7b",
+                messages=[{"role": "user", "content": "hi"}],
+                stream=True,
+            )
+        )
 
     assert [p.done for p in parts] == [False, False, False, True]
     assert "".join(p.message.content or "" for p in parts) == "hello world"
@@ -30,7 +34,9 @@ def test_streamed_chat_comes_in_pieces_and_ends_with_statistics():
 def test_unstreamed_chat_is_one_object():
     with FakeOllama([Reply("{}", prompt_eval_count=3, eval_count=2, done_reason="length")]) as fake:
         reply = ollama.Client(fake.base_url).chat(
-            model="qwen2.5:7b", messages=[{"role": "user", "content": "hi"}], stream=False,
+            model="qwen2.5:7b",
+            messages=[{"role": "user", "content": "hi"}],
+            stream=False,
         )
 
     assert reply.message.content == "{}"
@@ -74,7 +80,8 @@ def test_max_parallel_queues_calls_for_a_slot():
 
         def call(_: int) -> str | None:
             return client.chat(
-                model="qwen2.5:7b", messages=[{"role": "user", "content": "hi"}],
+                model="qwen2.5:7b",
+                messages=[{"role": "user", "content": "hi"}],
             ).message.content
 
         started = time.monotonic()
@@ -101,8 +108,9 @@ def test_on_chat_runs_before_the_answer_and_wait_for_chats_sees_each_request():
         client = ollama.Client(fake.base_url)
 
         def call(text: str) -> str | None:
-            return client.chat(model="qwen2.5:7b",
-                               messages=[{"role": "user", "content": text}]).message.content
+            return client.chat(
+                model="qwen2.5:7b", messages=[{"role": "user", "content": text}]
+            ).message.content
 
         assert fake.chat_count == 0 and not fake.wait_for_chats(1, timeout=0.01)
         assert call("one") == "ok" and fake.wait_for_chats(1, timeout=0)
@@ -130,9 +138,12 @@ def test_on_chat_is_not_called_for_a_model_the_server_does_not_have():
 
 def test_unstreamed_faults_look_like_ollamas():
     messages = [{"role": "user", "content": "hi"}]
-    with FakeOllama([Reply("x" * 200, drop=True, drop_after_chunks=1),
-                     Reply("partial", stream_error="model runner has unexpectedly stopped")]
-                    ) as fake:
+    with FakeOllama(
+        [
+            Reply("x" * 200, drop=True, drop_after_chunks=1),
+            Reply("partial", stream_error="model runner has unexpectedly stopped"),
+        ]
+    ) as fake:
         client = ollama.Client(fake.base_url)
         with pytest.raises(httpx.RemoteProtocolError):  # the body stops short
             client.chat(model="qwen2.5:7b", messages=messages, stream=False)

@@ -20,8 +20,11 @@ RAW = ValueInputOption.raw
 @pytest.fixture
 def fake() -> FakeSheets:
     f = FakeSheets()
-    f.add_spreadsheet(KEY, title="Briefloop runs",
-                      worksheets={"Runs": [["run_id", "status"], ["r1", "ok"]], "Other": []})
+    f.add_spreadsheet(
+        KEY,
+        title="Briefloop runs",
+        worksheets={"Runs": [["run_id", "status"], ["r1", "ok"]], "Other": []},
+    )
     return f
 
 
@@ -64,8 +67,11 @@ def test_values_get_trims_like_google_and_names_the_clipped_range(fake, client):
     sheet = client.open_by_key(KEY)
 
     answer = sheet.values_get("Gappy!A1:X")
-    assert answer == {"range": "Gappy!A1:X1000", "majorDimension": "ROWS",
-                      "values": [["a"], [], ["", "b"]]}
+    assert answer == {
+        "range": "Gappy!A1:X1000",
+        "majorDimension": "ROWS",
+        "values": [["a"], [], ["", "b"]],
+    }
     assert sheet.values_get("'Gappy'!A2:B3")["values"] == [[], ["", "b"]]
     assert sheet.values_get("'Other'") == {"range": "Other!A1:Z1000", "majorDimension": "ROWS"}
     # An empty sheet reads as [[]] through gspread, not [].
@@ -93,17 +99,19 @@ def test_append_rows_goes_after_the_table_and_grows_the_grid(fake, client):
     ws = client.open_by_key(KEY).worksheet("Runs")
     fake.reset_counts()
 
-    res = ws.append_rows([["r2", "ok"], ["r3", "=IMPORTXML(\"x\",\"//a\")"]],
-                         value_input_option=RAW, insert_data_option="INSERT_ROWS",
-                         table_range="A1")
+    res = ws.append_rows(
+        [["r2", "ok"], ["r3", '=IMPORTXML("x","//a")']],
+        value_input_option=RAW,
+        insert_data_option="INSERT_ROWS",
+        table_range="A1",
+    )
 
     assert calls(fake) == [("POST", f"/v4/spreadsheets/{KEY}/values/'Runs'!A1:append")]
-    assert fake.requests[0].params == {"valueInputOption": "RAW",
-                                       "insertDataOption": "INSERT_ROWS"}
+    assert fake.requests[0].params == {"valueInputOption": "RAW", "insertDataOption": "INSERT_ROWS"}
     assert res["tableRange"] == "Runs!A1:B2"
     assert res["updates"]["updatedRange"] == "Runs!A3:B4"
     assert res["updates"]["updatedRows"] == 2
-    assert fake.values(KEY, "Runs")[2:] == [["r2", "ok"], ["r3", "=IMPORTXML(\"x\",\"//a\")"]]
+    assert fake.values(KEY, "Runs")[2:] == [["r2", "ok"], ["r3", '=IMPORTXML("x","//a")']]
     assert fake.grid(KEY, "Runs") == (1002, 26)
     assert ws.row_count == 1002  # gspread adds the rows to its cached count itself
     assert fake.formulas == set()
@@ -114,8 +122,9 @@ def test_append_from_a1_lands_in_the_first_blank_row(fake, client):
     fake.add_worksheet(KEY, "Gap", [["h"], ["1"], [], ["3"]])
     ws = client.open_by_key(KEY).worksheet("Gap")
 
-    res = ws.append_rows([["2"]], value_input_option=RAW, insert_data_option="INSERT_ROWS",
-                         table_range="A1")
+    res = ws.append_rows(
+        [["2"]], value_input_option=RAW, insert_data_option="INSERT_ROWS", table_range="A1"
+    )
 
     assert res["tableRange"] == "Gap!A1:A2"
     assert res["updates"]["updatedRange"] == "Gap!A3"
@@ -150,10 +159,15 @@ def test_values_batch_update_is_one_request_and_all_or_nothing(fake, client):
     sheet = client.open_by_key(KEY)
     fake.reset_counts()
 
-    res = sheet.values_batch_update({"valueInputOption": RAW, "data": [
-        {"range": "'Runs'!B2", "values": [["failed"]]},
-        {"range": "'Other'!A1:B1", "values": [["x", "y"]]},
-    ]})
+    res = sheet.values_batch_update(
+        {
+            "valueInputOption": RAW,
+            "data": [
+                {"range": "'Runs'!B2", "values": [["failed"]]},
+                {"range": "'Other'!A1:B1", "values": [["x", "y"]]},
+            ],
+        }
+    )
 
     assert calls(fake) == [("POST", f"/v4/spreadsheets/{KEY}/values:batchUpdate")]
     assert res["totalUpdatedCells"] == 3 and res["totalUpdatedSheets"] == 2
@@ -161,13 +175,19 @@ def test_values_batch_update_is_one_request_and_all_or_nothing(fake, client):
     assert fake.values(KEY, "Other") == [["x", "y"]]
 
     with pytest.raises(APIError) as err:
-        sheet.values_batch_update({"valueInputOption": "RAW", "data": [
-            {"range": "'Runs'!B2", "values": [["again"]]},
-            {"range": "'Runs'!A1001", "values": [["off the grid"]]},
-        ]})
+        sheet.values_batch_update(
+            {
+                "valueInputOption": "RAW",
+                "data": [
+                    {"range": "'Runs'!B2", "values": [["again"]]},
+                    {"range": "'Runs'!A1001", "values": [["off the grid"]]},
+                ],
+            }
+        )
     assert err.value.code == 400
     assert err.value.error["message"] == (
-        "Range (Runs!A1001) exceeds grid limits. Max rows: 1000, max columns: 26")
+        "Range (Runs!A1001) exceeds grid limits. Max rows: 1000, max columns: 26"
+    )
     assert fake.values(KEY, "Runs")[1] == ["r1", "failed"]  # the first range was not kept
     assert [w.status for w in fake.writes] == [200, 200, 400, 400]
 
@@ -176,14 +196,14 @@ def test_update_raw_keeps_text_verbatim(fake, client):
     ws = client.open_by_key(KEY).worksheet("Runs")
     fake.reset_counts()
 
-    res = ws.update([["007", "=IMPORTXML(\"http://x\",\"//a\")", 7, 1.5, True]], "A3",
-                    value_input_option="RAW")
+    res = ws.update(
+        [["007", '=IMPORTXML("http://x","//a")', 7, 1.5, True]], "A3", value_input_option="RAW"
+    )
 
     assert calls(fake) == [("PUT", f"/v4/spreadsheets/{KEY}/values/'Runs'!A3")]
     assert fake.requests[0].params == {"valueInputOption": "RAW"}
     assert res["updatedRange"] == "Runs!A3:E3"
-    assert ws.get_all_values()[2] == ["007", "=IMPORTXML(\"http://x\",\"//a\")", "7", "1.5",
-                                      "TRUE"]
+    assert ws.get_all_values()[2] == ["007", '=IMPORTXML("http://x","//a")', "7", "1.5", "TRUE"]
     assert fake.formulas == set()
     assert ws.get("A3", value_render_option="UNFORMATTED_VALUE") == [["007"]]
     assert ws.get("C3:E3", value_render_option="UNFORMATTED_VALUE") == [[7, 1.5, True]]
@@ -192,11 +212,13 @@ def test_update_raw_keeps_text_verbatim(fake, client):
 def test_user_entered_makes_formulas_and_numbers(fake, client):
     ws = client.open_by_key(KEY).worksheet("Runs")
 
-    ws.update([["007", "=IMPORTXML(\"http://x\",\"//a\")", "'=kept as text"]], "A3",
-              value_input_option="USER_ENTERED")
+    ws.update(
+        [["007", '=IMPORTXML("http://x","//a")', "'=kept as text"]],
+        "A3",
+        value_input_option="USER_ENTERED",
+    )
 
-    assert fake.values(KEY, "Runs")[2][:3] == ["7", "=IMPORTXML(\"http://x\",\"//a\")",
-                                               "=kept as text"]
+    assert fake.values(KEY, "Runs")[2][:3] == ["7", '=IMPORTXML("http://x","//a")', "=kept as text"]
     assert fake.formulas == {(KEY, "Runs", "B3")}
     assert fake.writes[-1].value_input_option == "USER_ENTERED"
 
@@ -224,8 +246,12 @@ def test_update_past_the_grid_is_400_while_append_grows_it(fake, client):
     with pytest.raises(APIError, match=r"but tried writing to row \[2\]"):
         ws.update([["x"], ["y"]], "A1:B1", value_input_option="RAW")
 
-    ws.append_rows([["e", "f", "g"]], value_input_option=RAW, insert_data_option="INSERT_ROWS",
-                   table_range="A1")
+    ws.append_rows(
+        [["e", "f", "g"]],
+        value_input_option=RAW,
+        insert_data_option="INSERT_ROWS",
+        table_range="A1",
+    )
     assert fake.grid(KEY, "Small") == (3, 3)
     assert fake.values(KEY, "Small") == [["a", "b", ""], ["c", "d", ""], ["e", "f", "g"]]
 
@@ -235,8 +261,12 @@ def test_429_with_retry_after_surfaces_as_api_error(fake, client):
     fake.fail(429, retry_after=7, match=":append")
 
     with pytest.raises(APIError) as err:
-        ws.append_rows([["r2", "ok"]], value_input_option=RAW,
-                       insert_data_option="INSERT_ROWS", table_range="A1")
+        ws.append_rows(
+            [["r2", "ok"]],
+            value_input_option=RAW,
+            insert_data_option="INSERT_ROWS",
+            table_range="A1",
+        )
 
     e = err.value
     assert e.code == 429 and e.error["status"] == "RESOURCE_EXHAUSTED"
@@ -247,8 +277,9 @@ def test_429_with_retry_after_surfaces_as_api_error(fake, client):
     assert len(fake.values(KEY, "Runs")) == 2  # nothing was written
 
     ws.get_all_values()  # a read does not match, and the fault was used up anyway
-    ws.append_rows([["r2", "ok"]], value_input_option=RAW, insert_data_option="INSERT_ROWS",
-                   table_range="A1")
+    ws.append_rows(
+        [["r2", "ok"]], value_input_option=RAW, insert_data_option="INSERT_ROWS", table_range="A1"
+    )
     assert fake.values(KEY, "Runs")[-1] == ["r2", "ok"]
     assert fake.count("values.append") == 2
     assert fake.count("values.append", include_injected=False) == 1
@@ -315,8 +346,9 @@ def test_counting_by_kind_and_reset(fake, client):
     ws = sheet.worksheet("Runs")
     ws.get_all_values()
     ws.update([["x"]], "C1", value_input_option="RAW")
-    sheet.values_batch_update({"valueInputOption": "RAW",
-                               "data": [{"range": "'Runs'!D1", "values": [["y"]]}]})
+    sheet.values_batch_update(
+        {"valueInputOption": "RAW", "data": [{"range": "'Runs'!D1", "values": [["y"]]}]}
+    )
 
     assert fake.count() == 5
     assert (fake.count("read"), fake.count("write")) == (3, 2)
@@ -331,8 +363,12 @@ def test_concurrent_appends_lose_nothing(fake):
     def worker(n: int) -> None:
         ws = fake.client().open_by_key(KEY).worksheet("Runs")
         for i in range(10):
-            ws.append_rows([[f"t{n}-{i}", "ok"]], value_input_option=RAW,
-                           insert_data_option="INSERT_ROWS", table_range="A1")
+            ws.append_rows(
+                [[f"t{n}-{i}", "ok"]],
+                value_input_option=RAW,
+                insert_data_option="INSERT_ROWS",
+                table_range="A1",
+            )
 
     threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
     for t in threads:

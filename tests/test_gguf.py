@@ -66,8 +66,9 @@ def test_missing_package_says_how_to_install(tmp_path):
 
 
 def test_missing_package_names_the_extra_of_its_model():
-    model = dataclasses.replace(gguf.QWEN_15B, packages=("no-such-package-xyz",),
-                                part_names=("part01.bin",))
+    model = dataclasses.replace(
+        gguf.QWEN_15B, packages=("no-such-package-xyz",), part_names=("part01.bin",)
+    )
     with pytest.raises(ModelFileError, match=r"pip install -e '\.\[embedded-1\.5b\]'"):
         gguf.locate_parts(model)
 
@@ -98,9 +99,11 @@ def require_installed(model: gguf.PackagedModel) -> None:
         except metadata.PackageNotFoundError:
             missing.append(package)
     if missing:
-        pytest.skip(f"{len(missing)} of the {len(model.packages)} packages of {model.name} "
-                    f"are not installed (first: {missing[0]}); "
-                    f"pip install -e '.[{model.extra}]' to run this test")
+        pytest.skip(
+            f"{len(missing)} of the {len(model.packages)} packages of {model.name} "
+            f"are not installed (first: {missing[0]}); "
+            f"pip install -e '.[{model.extra}]' to run this test"
+        )
 
 
 def test_the_packaged_qwen_parts_are_found_through_metadata():

@@ -17,30 +17,53 @@ from conftest import REPO
 
 pytestmark = pytest.mark.slow
 
-SCHEMA = {"type": "object", "properties": {
-    "scores": {"type": "object", "properties": {
-        "clarity": {"type": "integer", "minimum": 1, "maximum": 5},
-        "accuracy": {"type": "integer", "minimum": 1, "maximum": 5}},
-        "required": ["clarity", "accuracy"]},
-    "must_fix": {"type": "array", "items": {"type": "string"}, "maxItems": 2}},
-    "required": ["scores", "must_fix"]}
-DRAFT = ("The office is closed on Friday from 15:00. Save your work before you leave; the "
-         "heating is off over the weekend and the doors lock at 15:30.")
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "scores": {
+            "type": "object",
+            "properties": {
+                "clarity": {"type": "integer", "minimum": 1, "maximum": 5},
+                "accuracy": {"type": "integer", "minimum": 1, "maximum": 5},
+            },
+            "required": ["clarity", "accuracy"],
+        },
+        "must_fix": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+    },
+    "required": ["scores", "must_fix"],
+}
+DRAFT = (
+    "The office is closed on Friday from 15:00. Save your work before you leave; the "
+    "heating is off over the weekend and the doors lock at 15:30."
+)
 
 
 @pytest.fixture(scope="module")
 def model_path() -> str:
     shipped = config.load(REPO / "config" / "briefloop.toml", environ={})
-    return str(verified_model_path("qwen2.5-coder-0.5b-instruct",
-                                   shipped.path(shipped.paths.model_cache), None))
+    return str(
+        verified_model_path(
+            "qwen2.5-coder-0.5b-instruct", shipped.path(shipped.paths.model_cache), None
+        )
+    )
 
 
 def answer(path: str, grammar_last: bool, temperature: float, seed: int = 7) -> str:
-    chat = LlamaCppChat(model_path=path, temperature=temperature, max_tokens=90, seed=seed,
-                        slot=f"test-{grammar_last}", decoding=Decoding(grammar_last, 0))
-    reply = chat.invoke([SystemMessage("You are a strict critic. Answer in JSON."),
-                         HumanMessage(f"Score this memo 1-5 and list what must be fixed:"
-                                      f"\n\n{DRAFT}")], format=SCHEMA)
+    chat = LlamaCppChat(
+        model_path=path,
+        temperature=temperature,
+        max_tokens=90,
+        seed=seed,
+        slot=f"test-{grammar_last}",
+        decoding=Decoding(grammar_last, 0),
+    )
+    reply = chat.invoke(
+        [
+            SystemMessage("You are a strict critic. Answer in JSON."),
+            HumanMessage(f"Score this memo 1-5 and list what must be fixed:\n\n{DRAFT}"),
+        ],
+        format=SCHEMA,
+    )
     return str(reply.content)
 
 

@@ -29,31 +29,43 @@ SECRET = "-----BEGIN PRIVATE KEY-----\nTOPSECRETKEYMATERIAL\n-----END PRIVATE KE
 @pytest.fixture
 def fake():
     f = FakeSheets()
-    f.add_spreadsheet(KEY, worksheets={"Briefs": [
-        ["Id", "Brief", "Title"],
-        ["007", "Office closed on Friday.", "Closure"],
-        ["008", "Canteen closed on Monday.", ""],
-        ["", "no id", ""],
-    ]})
+    f.add_spreadsheet(
+        KEY,
+        worksheets={
+            "Briefs": [
+                ["Id", "Brief", "Title"],
+                ["007", "Office closed on Friday.", "Closure"],
+                ["008", "Canteen closed on Monday.", ""],
+                ["", "no id", ""],
+            ]
+        },
+    )
     f.add_spreadsheet(LOG_KEY, worksheets={"Sheet1": []})
     return f
 
 
 def gsettings(project, **kw):
-    return make_settings(project, **{"log.gsheet": {"spreadsheet": LOG_KEY, "worksheet": "Runs",
-                                                    "sync_interval": 0},
-                                     "google.retry.initial_seconds": 0.01,
-                                     "google.retry.max_seconds": 0.05,
-                                     "google.retry.attempts": 3, **kw})
+    return make_settings(
+        project,
+        **{
+            "log.gsheet": {"spreadsheet": LOG_KEY, "worksheet": "Runs", "sync_interval": 0},
+            "google.retry.initial_seconds": 0.01,
+            "google.retry.max_seconds": 0.05,
+            "google.retry.attempts": 3,
+            **kw,
+        },
+    )
 
 
 def client_factory(fake, settings, sleeps=None, real_sleep=False):
     cls = client_class(settings.google)
     if sleeps is not None:
+
         def record(seconds):
             sleeps.append(seconds)
             if real_sleep:
                 time.sleep(seconds)
+
         cls.sleep = staticmethod(record)
     return lambda: fake.client(http_client=cls)
 
@@ -65,33 +77,40 @@ def say_the_brief(messages):
 
 
 def models(n=2):
-    return {"writer": ScriptedModel([say_the_brief] * n),
-            "critic": ScriptedModel([critic_answer(5)] * n)}
+    return {
+        "writer": ScriptedModel([say_the_brief] * n),
+        "critic": ScriptedModel([critic_answer(5)] * n),
+    }
 
 
 def log_rows(fake):
     rows = fake.values(LOG_KEY, "Runs")
-    assert rows[0][:len(FIELDS)] == FIELDS
+    assert rows[0][: len(FIELDS)] == FIELDS
     return [dict(zip(FIELDS, r, strict=False)) for r in rows[1:]]
 
 
 # -- briefs from a Google Sheet --------------------------------------------------------
 
+
 def test_briefs_from_a_google_sheet(fake, project):
     s = gsettings(project)
     client = client_factory(fake, s)()
-    scan = scan_source(f"gsheet://{KEY}/Briefs", 10_000,
-                       read_gsheet=lambda key, ws: read_rows(client, key, ws))
+    scan = scan_source(
+        f"gsheet://{KEY}/Briefs", 10_000, read_gsheet=lambda key, ws: read_rows(client, key, ws)
+    )
     ids = [b.id for b in scan.briefs]
     assert ids == ["007", "008", "row-4"]
     assert scan.briefs[2].reason == "id is empty"
     assert scan.briefs[0].origin == f"gsheet://{KEY}/Briefs row 2"
 
 
-@pytest.mark.parametrize("setup,expected", [
-    (lambda f: f.set_shared(KEY, False), "share the sheet with"),
-    (lambda f: None, "no worksheet 'Nope'"),
-])
+@pytest.mark.parametrize(
+    "setup,expected",
+    [
+        (lambda f: f.set_shared(KEY, False), "share the sheet with"),
+        (lambda f: None, "no worksheet 'Nope'"),
+    ],
+)
 def test_source_errors_say_what_to_do(fake, project, setup, expected):
     setup(fake)
     client = client_factory(fake, gsettings(project))()
@@ -107,11 +126,13 @@ def test_wrong_key_is_404(fake, project):
 
 # -- the run log in a Google Sheet -------------------------------------------------------
 
+
 def test_batch_from_sheet_to_sheet_without_duplicates(fake, project):
     s = gsettings(project)
     factory = client_factory(fake, s)
-    summary = run_job(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True,
-                         google_client=factory)
+    summary = run_job(
+        s, f"gsheet://{KEY}/Briefs", models=models(), strict=True, google_client=factory
+    )
     assert sorted(r.outcome for r in summary.results) == ["approved", "approved", "error"]
     assert fake.sheet_titles(LOG_KEY) == ["Sheet1", "Runs"]  # created with its header
     rows = log_rows(fake)
@@ -136,7 +157,9 @@ def test_a_changed_run_is_updated_in_place(fake, project):
     assert (result.sent, result.error) == (1, None)
     rows = log_rows(fake)
     assert sorted((r["brief_id"], r["stop_reason"]) for r in rows) == [
-        ("a", "approved_by_human"), ("b", "approved")]
+        ("a", "approved_by_human"),
+        ("b", "approved"),
+    ]
 
 
 @pytest.mark.parametrize("n", [1, 10, 100])
@@ -156,8 +179,12 @@ def test_requests_per_sync_do_not_grow_with_rows(fake, project, n):
     fake.reset_counts()
     assert sync_sink(log, sink).sent == 2 * n
     # metadata read, values read, one batch update, one append: whatever n is
-    assert [r.kind for r in fake.requests] == ["get", "values.get", "values.batchUpdate",
-                                                "values.append"]
+    assert [r.kind for r in fake.requests] == [
+        "get",
+        "values.get",
+        "values.batchUpdate",
+        "values.append",
+    ]
     assert len(log_rows(fake)) == 2 * n
 
 
@@ -185,8 +212,9 @@ def test_outage_during_a_batch_then_recovery_every_row_once(fake, project):
     sleeps: list[float] = []
     factory = client_factory(fake, s, sleeps)
     fake.fail(500, times=1000, match=LOG_KEY)  # the log sheet is down all night
-    summary = run_job(s, f"gsheet://{KEY}/Briefs", models=models(), strict=True,
-                         google_client=factory)
+    summary = run_job(
+        s, f"gsheet://{KEY}/Briefs", models=models(), strict=True, google_client=factory
+    )
     assert sorted(r.outcome for r in summary.results) == ["approved", "approved", "error"]
     assert any("3 row(s) left pending" in w for w in summary.warnings)
     assert len(sleeps) >= 2 and all(w <= 0.05 for w in sleeps)  # bounded backoff
@@ -245,6 +273,7 @@ def test_sink_failure_is_a_sink_error(fake, project):
 
 # -- credentials ---------------------------------------------------------------------------
 
+
 def test_credentials_errors_never_show_the_key(tmp_path, project):
     s = gsettings(project)
     with pytest.raises(BriefloopError, match="no Google credentials"):
@@ -258,9 +287,16 @@ def test_credentials_errors_never_show_the_key(tmp_path, project):
         open_client(s.google, environ={"GOOGLE_APPLICATION_CREDENTIALS": str(broken)})
     assert "TOPSECRET" not in str(e.value) and "cannot be read as JSON" in str(e.value)
     bad_key = tmp_path / "sa.json"
-    bad_key.write_text(json.dumps({"type": "service_account", "private_key": SECRET,
-                                   "client_email": "bot@p.iam.gserviceaccount.com",
-                                   "token_uri": "https://oauth2.example/token"}))
+    bad_key.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "private_key": SECRET,
+                "client_email": "bot@p.iam.gserviceaccount.com",
+                "token_uri": "https://oauth2.example/token",
+            }
+        )
+    )
     with pytest.raises(BriefloopError) as e:
         open_client(s.google, environ={"GOOGLE_APPLICATION_CREDENTIALS": str(bad_key)})
     assert "TOPSECRET" not in str(e.value) and "not a service-account key" in str(e.value)
@@ -268,9 +304,16 @@ def test_credentials_errors_never_show_the_key(tmp_path, project):
 
 def test_a_failing_google_sink_leaves_no_secret_in_records(tmp_path, project):
     creds = tmp_path / "sa.json"
-    creds.write_text(json.dumps({"type": "service_account", "private_key": SECRET,
-                                 "client_email": "bot@p.iam.gserviceaccount.com",
-                                 "token_uri": "https://oauth2.example/token"}))
+    creds.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "private_key": SECRET,
+                "client_email": "bot@p.iam.gserviceaccount.com",
+                "token_uri": "https://oauth2.example/token",
+            }
+        )
+    )
     s = gsettings(project, **{"google.credentials": str(creds)})
     (project / "briefs" / "a.md").write_text("Office closed on Friday.")
     with Batch(s, models=models(1), strict=True) as batch:  # the real open_client
@@ -327,10 +370,16 @@ class AuthFailingAdapter(requests.adapters.BaseAdapter):
         pass
 
 
-@pytest.mark.parametrize("error,expected", [
-    (google.auth.exceptions.TransportError("token endpoint unreachable"), "cannot reach Google"),
-    (google.auth.exceptions.RefreshError("invalid_grant"), "refused the service-account key"),
-])
+@pytest.mark.parametrize(
+    "error,expected",
+    [
+        (
+            google.auth.exceptions.TransportError("token endpoint unreachable"),
+            "cannot reach Google",
+        ),
+        (google.auth.exceptions.RefreshError("invalid_grant"), "refused the service-account key"),
+    ],
+)
 def test_auth_and_network_failures_leave_rows_pending(project, error, expected):
     import gspread
 
@@ -341,8 +390,9 @@ def test_auth_and_network_failures_leave_rows_pending(project, error, expected):
     session.mount("https://", AuthFailingAdapter(error))
     cls = client_class(s.google)
     cls.sleep = staticmethod(lambda seconds: None)
-    sink = GSheetSink(s.log.gsheet, lambda: gspread.Client(auth=None, session=session,
-                                                           http_client=cls))
+    sink = GSheetSink(
+        s.log.gsheet, lambda: gspread.Client(auth=None, session=session, http_client=cls)
+    )
     log = RunLog(project / "runs.sqlite")
     log.upsert("t0", brief_id="a", status="finished")
     result = sync_sink(log, sink)
@@ -353,10 +403,10 @@ def test_auth_and_network_failures_leave_rows_pending(project, error, expected):
 
 # -- what the cells hold -------------------------------------------------------------------
 
+
 def sent_rows(fake):
     """Every row written to the run log, as the JSON bodies carried them."""
-    return [(w.value_input_option, row) for w in fake.writes if w.status == 200
-            for row in w.values]
+    return [(w.value_input_option, row) for w in fake.writes if w.status == 200 for row in w.values]
 
 
 def test_numbers_reach_google_as_json_numbers(fake, project):
@@ -365,8 +415,16 @@ def test_numbers_reach_google_as_json_numbers(fake, project):
     s = gsettings(project)
     sink = GSheetSink(s.log.gsheet, client_factory(fake, s))
     log = RunLog(project / "runs.sqlite")
-    log.upsert("t1", brief_id="a", status="finished", stop_reason="approved", rounds=3,
-               score=28.6, model_calls=8, seconds=9.5)
+    log.upsert(
+        "t1",
+        brief_id="a",
+        status="finished",
+        stop_reason="approved",
+        rounds=3,
+        score=28.6,
+        model_calls=8,
+        seconds=9.5,
+    )
     assert sync_sink(log, sink).sent == 1
     # values as a JSON outbox or a CSV round trip would hand them over: text
     sink.upsert([{**log.by_thread("t1"), "rounds": "4", "score": "30.5", "model_calls": "9"}])

@@ -25,16 +25,19 @@ def imported_names(tree: ast.AST, module: str, is_package: bool) -> set[str]:
             base = node.module or ""
             if node.level:
                 parts = package.split(".")
-                up = parts[:len(parts) - (node.level - 1)] if node.level > 1 else parts
+                up = parts[: len(parts) - (node.level - 1)] if node.level > 1 else parts
                 base = ".".join([*up, base] if base else up)
             if base:
                 names.update([base, *(f"{base}.{a.name}" for a in node.names)])
         elif isinstance(node, ast.Import):
             names.update(a.name for a in node.names)
-        elif (isinstance(node, ast.Call) and node.args
-              and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
-              and ast.unparse(node.func) in ("importlib.import_module", "import_module",
-                                             "__import__")):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and ast.unparse(node.func) in ("importlib.import_module", "import_module", "__import__")
+        ):
             names.add(node.args[0].value)
     return names
 
@@ -62,7 +65,8 @@ def room_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
         mine = room_of(module)
         if mine:
             rooms.setdefault(mine, set()).update(
-                room_of(t) for t in targets if room_of(t) not in ("", mine))
+                room_of(t) for t in targets if room_of(t) not in ("", mine)
+            )
     for targets in list(rooms.values()):
         for room in targets:
             rooms.setdefault(room, set())
@@ -132,8 +136,9 @@ def room_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def layer_violations(graph: dict[str, set[str]], layers: list[list[str]],
-                     allowed: set[tuple[str, str]] = frozenset()) -> list[str]:
+def layer_violations(
+    graph: dict[str, set[str]], layers: list[list[str]], allowed: set[tuple[str, str]] = frozenset()
+) -> list[str]:
     """Every import of a room at its own layer or above, and every module in no room
     of `layers`."""
     level = {room: i for i, rooms in enumerate(layers) for room in rooms}
@@ -173,10 +178,14 @@ def test_an_import_up_a_layer_or_beside_it_is_found(tmp_path):
     (package / "stray.py").write_text("")
     layers = [["top"], ["low", "side"]]
     assert layer_violations(import_graph(package), layers) == [
-        "batch.low.b -> batch.top.a", "batch.low.c -> batch.side.d", "batch.stray is in no layer"]
-    assert layer_violations(import_graph(package), layers,
-                            {("batch.low.b", "batch.top.a")}) == [
-        "batch.low.c -> batch.side.d", "batch.stray is in no layer"]
+        "batch.low.b -> batch.top.a",
+        "batch.low.c -> batch.side.d",
+        "batch.stray is in no layer",
+    ]
+    assert layer_violations(import_graph(package), layers, {("batch.low.b", "batch.top.a")}) == [
+        "batch.low.c -> batch.side.d",
+        "batch.stray is in no layer",
+    ]
 
 
 def test_no_module_of_batch_imports_itself_round_a_circle():
@@ -202,11 +211,16 @@ def test_a_circle_between_rooms_is_found_with_no_module_on_it_twice(tmp_path):
     assert cycles(room_graph(graph)) == [["a", "b"]]
 
 
-@pytest.mark.parametrize("line", [
-    "from ..top import a\n", "from ..top.a import f\n", "from .. import top\n",
-    "import importlib\nimportlib.import_module('batch.top.a')\n",
-    "from importlib import import_module\ndef f():\n    import_module('batch.top.a')\n",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "from ..top import a\n",
+        "from ..top.a import f\n",
+        "from .. import top\n",
+        "import importlib\nimportlib.import_module('batch.top.a')\n",
+        "from importlib import import_module\ndef f():\n    import_module('batch.top.a')\n",
+    ],
+)
 def test_a_relative_or_importlib_import_up_a_layer_is_found(tmp_path, line):
     package = tmp_path / "batch"
     for room in ("top", "low"):
@@ -248,6 +262,5 @@ if __name__ == "__main__":
         found.append(component)
     upward = layer_violations(graph, LAYERS, UPWARD_ALLOWED)
     for line in upward:
-        print(f"import against the layers (tests/test_imports.py LAYERS): {line}",
-              file=sys.stderr)
+        print(f"import against the layers (tests/test_imports.py LAYERS): {line}", file=sys.stderr)
     sys.exit(1 if found or upward else 0)

@@ -20,8 +20,14 @@ DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
 
 def pause(project, settings, placeholders=True, more_drafts=0):
     # without placeholders, a brief with nothing missing: the draft then needs none
-    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin."
-                if placeholders else "Memo on Q3: it went well; we opened Berlin.", id="q3")
+    write_brief(
+        project,
+        "q3.md",
+        "Memo on Q3: revenue not known yet; we opened Berlin."
+        if placeholders
+        else "Memo on Q3: it went well; we opened Berlin.",
+        id="q3",
+    )
     needs = [(PH, "What was Q3 revenue?")] if placeholders else []
     draft = DRAFT if placeholders else "Q3 went well. We opened Berlin."
     writer = ScriptedModel([writer_answer(draft, needs=needs)] * (1 + more_drafts))
@@ -101,7 +107,10 @@ def test_a_revision_over_the_cap_is_refused_in_the_graph(project):
 def test_decode_maps_every_response_type():
     assert inbox.decode([{"type": "accept"}])["type"] == "approve"
     assert inbox.decode([{"type": "edit", "args": {"args": {"answers": {PH: "1"}}}}]) == {
-        "type": "approve", "answers": {PH: "1"}, "by": None}
+        "type": "approve",
+        "answers": {PH: "1"},
+        "by": None,
+    }
     assert inbox.decode({"type": "response", "args": "x"})["notes"] == "x"
     assert inbox.decode([{"type": "ignore"}])["reason"] == "ignored in the inbox"
     assert inbox.decode({"type": "reject", "reason": "r"}) == {"type": "reject", "reason": "r"}

@@ -14,19 +14,23 @@ PH = "[FIGURE NEEDED: Q3 revenue]"
 
 def test_a_waiting_text_is_announced_and_an_approved_batch_is_not(project, webhook):
     url, received = webhook
-    s = make_settings(project, **{"notify.webhook_url": url,
-                                  "notify.review_url": "http://127.0.0.1:8765/"})
+    s = make_settings(
+        project, **{"notify.webhook_url": url, "notify.review_url": "http://127.0.0.1:8765/"}
+    )
     write_brief(project, "a.md", "Office closed Friday from 15:00.", id="a")
-    models = {"writer": ScriptedModel([writer_answer(
-        "The office is closed on Friday from 15:00.")]),
-        "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel([writer_answer("The office is closed on Friday from 15:00.")]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     summary = run_job(s, project / "briefs", models=models, strict=True)
     assert summary.counts["approved"] == 1 and received == []
-    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3",
-                title="Q3 memo")
-    models = {"writer": ScriptedModel([writer_answer(f"Q3 revenue was {PH}.",
-                                                     needs=[(PH, "What was it?")])]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3", title="Q3 memo")
+    models = {
+        "writer": ScriptedModel(
+            [writer_answer(f"Q3 revenue was {PH}.", needs=[(PH, "What was it?")])]
+        ),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     summary = run_job(s, project / "briefs", models=models, strict=True)
     assert not summary.warnings
     [message] = received
@@ -35,11 +39,11 @@ def test_a_waiting_text_is_announced_and_an_approved_batch_is_not(project, webho
 
 
 def test_a_failed_delivery_is_a_warning_not_a_failed_batch(project):
-    s = make_settings(project, **{"notify.webhook_url": "http://127.0.0.1:9/hook",
-                                  "notify.attempts": 1})
+    s = make_settings(
+        project, **{"notify.webhook_url": "http://127.0.0.1:9/hook", "notify.attempts": 1}
+    )
     write_brief(project, "bad.md", "")  # an empty brief: an error run
-    summary = run_job(s, project / "briefs", models={"writer": None, "critic": None},
-                      strict=True)
+    summary = run_job(s, project / "briefs", models={"writer": None, "critic": None}, strict=True)
     assert summary.failed
     assert any("notification" in w and "failed" in w for w in summary.warnings)
 
@@ -50,15 +54,15 @@ def test_a_scheduled_batch_whose_source_is_gone_is_announced(project, webhook):
     url, received = webhook
     s = make_settings(project, **{"notify.webhook_url": url})
     with pytest.raises(BriefloopError):
-        run_job(s, project / "no-such-folder", models={"writer": None, "critic": None},
-                job="nightly")
+        run_job(
+            s, project / "no-such-folder", models={"writer": None, "critic": None}, job="nightly"
+        )
     [message] = received
     assert "the whole batch" in message["text"] and "no-such-folder" in message["text"]
 
 
 @pytest.mark.parametrize("source", ["no-such-folder", "notes.pdf", "briefs/sub"])
-def test_a_usage_mistake_by_hand_records_no_batch_and_sends_nothing(project, webhook,
-                                                                   source):
+def test_a_usage_mistake_by_hand_records_no_batch_and_sends_nothing(project, webhook, source):
     from click.testing import CliRunner
 
     from batch.cli import cli

@@ -18,8 +18,9 @@ GOOD = "The office is closed on Friday from 15:00. Save your work before you lea
 
 
 def run(settings, project, writer, critic, **kw):
-    return run_job(settings, project / "briefs", models={"writer": writer, "critic": critic},
-                      strict=True, **kw)
+    return run_job(
+        settings, project / "briefs", models={"writer": writer, "critic": critic}, strict=True, **kw
+    )
 
 
 def front_matter(path):
@@ -46,24 +47,33 @@ def test_approved_in_one_round(project, settings):
 
 def test_a_text_answered_in_html_is_written_and_judged_as_markdown(project, settings):
     write_brief(project, "closure.md", "Office closed Friday from 15:00.")
-    html = ("<p><strong>The office is closed on Friday</strong> from 15:00.</p>"
-            "<p>Save your work before you leave.</p>")
+    html = (
+        "<p><strong>The office is closed on Friday</strong> from 15:00.</p>"
+        "<p>Save your work before you leave.</p>"
+    )
     writer = ScriptedModel([writer_answer(html)])
     critic = ScriptedModel([critic_answer(5)])
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "approved"
     _, body = front_matter(r.record["output_path"])
-    assert body == ("**The office is closed on Friday** from 15:00.\n\n"
-                    "Save your work before you leave.")
+    assert body == (
+        "**The office is closed on Friday** from 15:00.\n\nSave your work before you leave."
+    )
     # the critic judged the Markdown, not the tags
     assert "<p>" not in critic.sent[0][-1]["content"]
 
 
 def test_the_briefs_order_to_the_writer_copied_as_a_line_is_dropped(project, settings):
-    write_brief(project, "q3.md", "Write a short memo to the sales team about Q3.\n\n"
-                                  "- The team closed 42 new accounts in Q3.")
-    copied = ("Write a short memo to the sales team about Q3.\n\n"
-              "The team closed 42 new accounts in Q3. Well done, everyone.")
+    write_brief(
+        project,
+        "q3.md",
+        "Write a short memo to the sales team about Q3.\n\n"
+        "- The team closed 42 new accounts in Q3.",
+    )
+    copied = (
+        "Write a short memo to the sales team about Q3.\n\n"
+        "The team closed 42 new accounts in Q3. Well done, everyone."
+    )
     writer = ScriptedModel([writer_answer(copied)])
     critic = ScriptedModel([critic_answer(5)])
     [r] = run(settings, project, writer, critic).results
@@ -74,11 +84,20 @@ def test_the_briefs_order_to_the_writer_copied_as_a_line_is_dropped(project, set
 
 def test_revision_answers_the_critique_and_critic_sees_no_history(project, settings):
     write_brief(project, "closure.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([writer_answer("Closed Friday."),
-                            writer_answer(GOOD, deviations=[("Use bullets", "too short")])])
-    critic = ScriptedModel([critic_answer(2, must_fix=["Say from when the office is closed."],
-                                          would_improve=["Use bullets."]),
-                            critic_answer(5)])
+    writer = ScriptedModel(
+        [
+            writer_answer("Closed Friday."),
+            writer_answer(GOOD, deviations=[("Use bullets", "too short")]),
+        ]
+    )
+    critic = ScriptedModel(
+        [
+            critic_answer(
+                2, must_fix=["Say from when the office is closed."], would_improve=["Use bullets."]
+            ),
+            critic_answer(5),
+        ]
+    )
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "approved" and r.record["score_history"] == [25.0, 100.0]
     revise_prompt = writer.sent[1][-1]["content"]
@@ -94,8 +113,9 @@ def test_revision_answers_the_critique_and_critic_sees_no_history(project, setti
 
 def test_high_score_with_must_fix_is_not_approved(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([writer_answer(f"{GOOD}\n\nThis is version {w}.")
-                            for w in ("one", "two", "three")])
+    writer = ScriptedModel(
+        [writer_answer(f"{GOOD}\n\nThis is version {w}.") for w in ("one", "two", "three")]
+    )
     critic = ScriptedModel([critic_answer(5, must_fix=[f"Problem {i}."]) for i in range(3)])
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "max_rounds"
@@ -105,13 +125,17 @@ def test_high_score_with_must_fix_is_not_approved(project, settings):
     assert "version one" in (project / "output" / "needs-work" / "a.md").read_text()
 
 
-@pytest.mark.parametrize("spend, rounds, outcome", [("where_it_pays", 2, "no_progress"),
-                                                     ("every_round", 3, "max_rounds")])
-def test_a_rewrite_that_did_not_beat_the_best_is_not_paid_for_again(project, spend, rounds,
-                                                                    outcome):
+@pytest.mark.parametrize(
+    "spend, rounds, outcome",
+    [("where_it_pays", 2, "no_progress"), ("every_round", 3, "max_rounds")],
+)
+def test_a_rewrite_that_did_not_beat_the_best_is_not_paid_for_again(
+    project, spend, rounds, outcome
+):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([writer_answer(f"{GOOD}\n\nThis is version {w}.")
-                            for w in ("one", "two", "three")])
+    writer = ScriptedModel(
+        [writer_answer(f"{GOOD}\n\nThis is version {w}.") for w in ("one", "two", "three")]
+    )
     # round two's rewrite is judged worse than round one's draft
     critic = ScriptedModel([critic_answer(s, must_fix=["Problem."]) for s in (4, 2, 3)])
     s = make_settings(project, **{"loop.spend": spend})
@@ -136,8 +160,12 @@ def test_invented_number_blocks_approval_whatever_the_critic_says(project, setti
 
 def test_word_limit_and_banned_phrase(project, settings):
     write_brief(project, "a.md", "Announce the new desk.", max_words=5)
-    writer = ScriptedModel([writer_answer("We leverage a new desk for all of you now."),
-                            writer_answer("A new desk is here.")])
+    writer = ScriptedModel(
+        [
+            writer_answer("We leverage a new desk for all of you now."),
+            writer_answer("A new desk is here."),
+        ]
+    )
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
     [r] = run(settings, project, writer, critic).results
     assert r.outcome == "approved"
@@ -148,8 +176,10 @@ def test_word_limit_and_banned_phrase(project, settings):
 def test_no_progress_stops_the_loop(project):
     s = make_settings(project, **{"loop.max_rounds": 6, "loop.no_progress_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    drafts = [f"{GOOD}\n\nThis is revision {w} of the memo."
-              for w in ("one", "two", "three", "four", "five", "six")]
+    drafts = [
+        f"{GOOD}\n\nThis is revision {w} of the memo."
+        for w in ("one", "two", "three", "four", "five", "six")
+    ]
     writer = ScriptedModel([writer_answer(d) for d in drafts])
     critic = ScriptedModel([critic_answer(3, must_fix=["Name the team."])] * 6)
     [r] = run(s, project, writer, critic).results
@@ -175,8 +205,9 @@ def test_a_revision_identical_to_the_last_draft_stops_early(project):
 def test_missing_fact_pauses_for_a_person(project, settings):
     write_brief(project, "q3.md", "Memo on Q3. Revenue: not known yet.")
     draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]."
-    writer = ScriptedModel([writer_answer(draft, needs=[("[FIGURE NEEDED: Q3 revenue]",
-                                                         "What is the Q3 revenue?")])])
+    writer = ScriptedModel(
+        [writer_answer(draft, needs=[("[FIGURE NEEDED: Q3 revenue]", "What is the Q3 revenue?")])]
+    )
     critic = ScriptedModel([critic_answer(5)])
     with Batch(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
         [r] = batch.run(project / "briefs").results
@@ -195,7 +226,8 @@ def test_missing_fact_pauses_for_a_person(project, settings):
 
 
 def test_every_placeholder_of_the_text_is_asked_for_with_a_question_drawn_from_it(
-        project, settings):
+    project, settings
+):
     write_brief(project, "q3.md", "Memo on Q3. Revenue: not known yet.")
     draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]; [DATE NEEDED: launch] is next."
     writer = ScriptedModel([writer_answer(draft)])
@@ -205,12 +237,11 @@ def test_every_placeholder_of_the_text_is_asked_for_with_a_question_drawn_from_i
         assert r.outcome == "awaiting_human"
         # in the order of the text, each asked for what the placeholder names
         assert r.record["needs_from_human"] == [
-            {"placeholder": "[FIGURE NEEDED: Q3 revenue]",
-             "question": "What is the Q3 revenue?"},
-            {"placeholder": "[DATE NEEDED: launch]", "question": "When is the launch?"}]
+            {"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "What is the Q3 revenue?"},
+            {"placeholder": "[DATE NEEDED: launch]", "question": "When is the launch?"},
+        ]
         values = batch.snapshot(r.thread_id).values
-        assert not any(f["code"].startswith("placeholder-unlisted")
-                       for f in values["findings"])
+        assert not any(f["code"].startswith("placeholder-unlisted") for f in values["findings"])
         payload = batch.snapshot(r.thread_id).interrupts[0].value
         assert "What is the Q3 revenue?" in payload["description"]
 
@@ -236,8 +267,9 @@ def test_unparseable_answer_is_never_success_and_resumes_later(project, settings
 def test_transient_faults_are_retried_with_backoff(project):
     s = make_settings(project, **{"retry.attempts": 3})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    writer = ScriptedModel([ModelUnavailable("refused"), ModelUnavailable("refused"),
-                            writer_answer(GOOD)])
+    writer = ScriptedModel(
+        [ModelUnavailable("refused"), ModelUnavailable("refused"), writer_answer(GOOD)]
+    )
     critic = ScriptedModel([critic_answer(5)])
     [r] = run(s, project, writer, critic).results
     assert r.outcome == "approved" and writer.calls == 3
@@ -299,15 +331,23 @@ def test_source_file_uses_api_docs_rubric_and_is_documented_name_by_name(project
     (project / "briefs" / "calc.py").write_text(
         '"""Small sums."""\n\n\ndef add(a, b):\n    return a + b\n\n\n'
         'def half(x):\n    if x is None:\n        raise ValueError("no value")\n'
-        '    return x / 2\n')
-    writer = ScriptedModel([
-        {"summary": "Returns a plus b.", "example": "add(1, 2)",
-         "parameters": [{"name": "a", "meaning": "a number"},
-                        {"name": "`b`", "meaning": "another number"}]},
-        # an example that is not a call of the name documented is left out
-        {"summary": "Half of x.", "example": "print('x')", "parameters": []},
-        {"summary": "Half of x.", "example": "half(7)", "parameters": []},
-    ])
+        "    return x / 2\n"
+    )
+    writer = ScriptedModel(
+        [
+            {
+                "summary": "Returns a plus b.",
+                "example": "add(1, 2)",
+                "parameters": [
+                    {"name": "a", "meaning": "a number"},
+                    {"name": "`b`", "meaning": "another number"},
+                ],
+            },
+            # an example that is not a call of the name documented is left out
+            {"summary": "Half of x.", "example": "print('x')", "parameters": []},
+            {"summary": "Half of x.", "example": "half(7)", "parameters": []},
+        ]
+    )
     scores = {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5}
     critic = ScriptedModel([critic_answer(scores)])
     [r] = run(settings, project, writer, critic).results
@@ -325,13 +365,13 @@ def test_source_file_uses_api_docs_rubric_and_is_documented_name_by_name(project
     assert r.record["verification"] == "examples run: 2 of 2 gave the result shown"
     # the examples' sandbox time is told apart from the other checks'
     assert r.record["time_split"]["examples"] > 0
-    assert set(critic.schemas[0]["$defs"][next(iter(critic.schemas[0]["$defs"]))]["properties"]) \
-        == set(scores)
+    assert set(
+        critic.schemas[0]["$defs"][next(iter(critic.schemas[0]["$defs"]))]["properties"]
+    ) == set(scores)
 
 
 @pytest.mark.parametrize("named_by", ["folder", "csv row"])
-def test_a_source_file_is_checked_the_same_whichever_source_names_it(project, settings,
-                                                                      named_by):
+def test_a_source_file_is_checked_the_same_whichever_source_names_it(project, settings, named_by):
     code = '"""Sums."""\n\n\ndef add(a, b):\n    return a + b\n'
     if named_by == "folder":
         (project / "briefs" / "calc.py").write_text(code)
@@ -340,14 +380,17 @@ def test_a_source_file_is_checked_the_same_whichever_source_names_it(project, se
         (project / "sheet").mkdir()
         (project / "sheet" / "calc.py").write_text(code)
         (project / "sheet" / "rows.csv").write_text(
-            "id,brief,source_file\ncalc,Document this file.,calc.py\n")
+            "id,brief,source_file\ncalc,Document this file.,calc.py\n"
+        )
         source = project / "sheet" / "rows.csv"
     # the model's example shows a wrong result: running it must catch that
     writer = ScriptedModel([{"summary": "Adds.", "example": "add(2, 3)", "parameters": []}])
-    critic = ScriptedModel([critic_answer(
-        {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5})])
-    [r] = run_job(settings, source, models={"writer": writer, "critic": critic},
-                  strict=True).results
+    critic = ScriptedModel(
+        [critic_answer({"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5})]
+    )
+    [r] = run_job(
+        settings, source, models={"writer": writer, "critic": critic}, strict=True
+    ).results
     assert r.outcome == "approved"
     assert r.record["verification"] == "examples run: 1 of 1 gave the result shown"
     _, body = front_matter(r.record["output_path"])
@@ -371,8 +414,12 @@ def test_unexpected_errors_surface_under_strict(project, settings):
         run(settings, project, writer, ScriptedModel())
     # outside strict mode the same bug is a recorded error, and the batch goes on
     writer.queue(RuntimeError("bug"))
-    summary = run_job(settings, project / "briefs",
-                         models={"writer": writer, "critic": ScriptedModel()}, rerun=True)
+    summary = run_job(
+        settings,
+        project / "briefs",
+        models={"writer": writer, "critic": ScriptedModel()},
+        rerun=True,
+    )
     assert summary.results[0].outcome == "error"
     assert "unexpected RuntimeError: bug" in summary.results[0].error
 
@@ -384,8 +431,12 @@ def test_finalizer_polish_is_kept_only_when_it_changes_no_fact(project, settings
     critic = ScriptedModel([critic_answer(5)] * 2)
     polished = "# Closure\n\n" + GOOD
     finalizer = ScriptedModel([{"text": polished}, {"text": GOOD + " It costs 300 EUR."}])
-    summary = run_job(settings, project / "briefs", strict=True,
-                         models={"writer": writer, "critic": critic, "finalizer": finalizer})
+    summary = run_job(
+        settings,
+        project / "briefs",
+        strict=True,
+        models={"writer": writer, "critic": critic, "finalizer": finalizer},
+    )
     bodies = [front_matter(r.record["output_path"])[1] for r in summary.results]
     assert bodies == [polished.strip(), GOOD]  # the second added a number: discarded
     assert all(r.record["model_calls"] == 3 for r in summary.results)
@@ -403,18 +454,22 @@ def test_only_approved_texts_in_output_the_rest_in_needs_work(project, settings)
     assert not (project / "output" / "a.md").exists()
     meta, _ = front_matter(path)
     assert meta["approved"] is False and meta["uncovered_requirements"] == [
-        "R2: Staff work from home."]
+        "R2: Staff work from home."
+    ]
     assert any("Staff work from home." in m for m in meta["open_must_fix"])
     assert r.record["uncovered"] == ["R2"]
-    assert r.record["checklist"] == ["R1 fact: Office closed Friday from 15:00.",
-                                     "R2 fact: Staff work from home."]
+    assert r.record["checklist"] == [
+        "R1 fact: Office closed Friday from 15:00.",
+        "R2 fact: Staff work from home.",
+    ]
     # the brief is fixed, the text approved: it lands in output/ and the aside is gone
     (project / "briefs" / "a.md").write_text("Office closed Friday from 15:00.")
     writer.queue(writer_answer(GOOD))
     critic.queue(critic_answer(5))
     [done] = run(settings, project, writer, critic).results
     assert done.outcome == "approved" and Path(done.record["output_path"]) == (
-        project / "output" / "a.md")
+        project / "output" / "a.md"
+    )
     assert not path.exists()
 
 
@@ -442,12 +497,14 @@ def test_advice_mode_a_failed_check_still_blocks(project):
     assert critic.calls == 0
 
 
-@pytest.mark.parametrize("draft, outcome", [
-    (GOOD, "approved"),
-    ("The office is closed on Friday.", "max_rounds"),  # the hour is missing
-])
-def test_checks_mode_never_asks_the_critic_model_and_the_checks_decide(project, draft,
-                                                                        outcome):
+@pytest.mark.parametrize(
+    "draft, outcome",
+    [
+        (GOOD, "approved"),
+        ("The office is closed on Friday.", "max_rounds"),  # the hour is missing
+    ],
+)
+def test_checks_mode_never_asks_the_critic_model_and_the_checks_decide(project, draft, outcome):
     s = make_settings(project, **{"models.critic_mode": "checks", "loop.max_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer(draft)] * 2)
@@ -498,8 +555,18 @@ def test_an_empty_draft_scores_zero_and_writes_no_file(project, mode, empty):
     assert not [p for p in (project / "output").rglob("*.md")]
 
 
-@pytest.mark.parametrize("gap", ["[Figure Needed: Q3 revenue]", "[FIGURE NEEDED Q3 revenue]",
-                                 "[TBD]", "[TK]", "[XXX]", "[TODO: revenue]", "[?]"])
+@pytest.mark.parametrize(
+    "gap",
+    [
+        "[Figure Needed: Q3 revenue]",
+        "[FIGURE NEEDED Q3 revenue]",
+        "[TBD]",
+        "[TK]",
+        "[XXX]",
+        "[TODO: revenue]",
+        "[?]",
+    ],
+)
 def test_a_placeholder_in_another_spelling_is_never_approved(project, settings, gap):
     write_brief(project, "a.md", "Memo on Q3. Revenue grew. Office closed Friday from 15:00.")
     draft = f"Office closed Friday from 15:00. Revenue grew; Q3 revenue was {gap}."
@@ -512,10 +579,12 @@ def test_a_placeholder_in_another_spelling_is_never_approved(project, settings, 
 
 
 def test_lone_surrogates_from_a_model_or_a_brief_never_break_a_run(project, settings):
-    write_brief(project, "a.md", "Office closed Friday from 15:00.",
-                title='"Closure \\ud800 notice"')  # a YAML escape
-    writer = ScriptedModel([writer_answer(GOOD + " \ud800",
-                                          deviations=[("Use \udfff bullets", "short")])])
+    write_brief(
+        project, "a.md", "Office closed Friday from 15:00.", title='"Closure \\ud800 notice"'
+    )  # a YAML escape
+    writer = ScriptedModel(
+        [writer_answer(GOOD + " \ud800", deviations=[("Use \udfff bullets", "short")])]
+    )
     critic = ScriptedModel([critic_answer(5, would_improve=["Tone \ud800."])])
     summary = run(settings, project, writer, critic)
     [r] = summary.results
@@ -527,13 +596,17 @@ def test_lone_surrogates_from_a_model_or_a_brief_never_break_a_run(project, sett
 
 def test_a_stopped_text_waiting_for_a_person_is_recorded_as_the_page_shows_it(project):
     from batch.loop import inbox
+
     s = make_settings(project, **{"loop.review": "always", "loop.max_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
     # round 2 is worse (and has a placeholder): the text a person gets is round 1's
     worse = "The office closes at [TIME NEEDED: closing time]."
-    writer = ScriptedModel([writer_answer(GOOD),
-                            writer_answer(worse, needs=[("[TIME NEEDED: closing time]",
-                                                         "When does it close?")])])
+    writer = ScriptedModel(
+        [
+            writer_answer(GOOD),
+            writer_answer(worse, needs=[("[TIME NEEDED: closing time]", "When does it close?")]),
+        ]
+    )
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
     [r] = run(s, project, writer, critic).results
     assert r.outcome == "awaiting_human"

@@ -11,18 +11,29 @@ from batch.run.runner import Batch
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
-LAMP = ("Write the shop-page description of the Lumo desk lamp.\n\n"
-        "Facts: aluminium arm, USB-C charging port in the base, 5 brightness levels, "
-        "folds flat for travel.")
-NO_ARM = ("The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
-          "levels. It folds flat for travel, so it goes where you work.")
+LAMP = (
+    "Write the shop-page description of the Lumo desk lamp.\n\n"
+    "Facts: aluminium arm, USB-C charging port in the base, 5 brightness levels, "
+    "folds flat for travel."
+)
+NO_ARM = (
+    "The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
+    "levels. It folds flat for travel, so it goes where you work."
+)
 CRITERIA = {"accuracy": 4, "benefits": 4, "tone": 4, "length_fit": 4}
 
 
 def settings_for(project, **overrides):
-    return make_settings(project, **{"loop.repairs": True, "models.critic_mode": "advice",
-                                     "loop.max_rounds": 3, "loop.review": "never",
-                                     **overrides})
+    return make_settings(
+        project,
+        **{
+            "loop.repairs": True,
+            "models.critic_mode": "advice",
+            "loop.max_rounds": 3,
+            "loop.review": "never",
+            **overrides,
+        },
+    )
 
 
 def critic():
@@ -34,8 +45,9 @@ def body(path: str) -> str:
 
 
 def run(settings, project, writer, critic_model):
-    return run_job(settings, project / "briefs", models={"writer": writer,
-                                                         "critic": critic_model}, strict=True)
+    return run_job(
+        settings, project / "briefs", models={"writer": writer, "critic": critic_model}, strict=True
+    )
 
 
 def test_a_missing_fact_is_repaired_in_round_two_and_approved(project):
@@ -61,13 +73,15 @@ def test_a_missing_fact_is_repaired_in_round_two_and_approved(project):
 def test_repairs_the_checks_refuse_are_rolled_back_and_the_best_draft_is_kept(project):
     write_brief(project, "lamp.md", LAMP, id="lamp", rubric="product-description")
     # every repair invents a name; the whole rewrite after them is worse still
-    writer = ScriptedModel([
-        writer_answer(NO_ARM),
-        {"text": "Its arm is aluminium, made by Acme."},
-        {"text": "The arm is aluminium, chosen by Jenny."},
-        writer_answer("A lamp."),
-        writer_answer("A lamp."),
-    ])
+    writer = ScriptedModel(
+        [
+            writer_answer(NO_ARM),
+            {"text": "Its arm is aluminium, made by Acme."},
+            {"text": "The arm is aluminium, chosen by Jenny."},
+            writer_answer("A lamp."),
+            writer_answer("A lamp."),
+        ]
+    )
     settings = settings_for(project, **{"loop.max_rounds": 2})
     [r] = run(settings, project, writer, critic()).results
     assert r.outcome == "max_rounds"
@@ -75,7 +89,11 @@ def test_repairs_the_checks_refuse_are_rolled_back_and_the_best_draft_is_kept(pr
     assert body(r.record["output_path"]) == NO_ARM
     # whole drafts come as plain text (no schema), repairs as one short JSON string
     assert [s and s["title"] for s in writer.schemas] == [
-        None, "RepairAnswer", "RepairAnswer", None]
+        None,
+        "RepairAnswer",
+        "RepairAnswer",
+        None,
+    ]
     # the samples differ: another seed, warmer
     samplings = writer.samplings[1:3]
     assert samplings[0].seed != samplings[1].seed

@@ -25,14 +25,21 @@ from fake_ollama import FakeOllama, http_error
 
 MODEL = "qwen2.5:7b"
 MESSAGES = [{"role": "user", "content": "Write a memo announcing the new on-call rota."}]
-VALID = json.dumps({"draft": "# Rota\n\nWeekly from Monday.", "deliberate_deviations": [],
-                    "needs_from_human": []})
+VALID = json.dumps(
+    {"draft": "# Rota\n\nWeekly from Monday.", "deliberate_deviations": [], "needs_from_human": []}
+)
 SCHEMA = WriterAnswer.model_json_schema()
 
 
 def pooled(base_url: str | list, **overrides: object) -> PooledModel:
-    values: dict[str, object] = {"provider": "ollama", "model": MODEL, "base_url": base_url,
-                                 "timeout": 5.0, "num_ctx": 2048, "max_tokens": 300}
+    values: dict[str, object] = {
+        "provider": "ollama",
+        "model": MODEL,
+        "base_url": base_url,
+        "timeout": 5.0,
+        "num_ctx": 2048,
+        "max_tokens": 300,
+    }
     values.update(overrides)
     return build_ollama(ModelSettings(**values))
 
@@ -53,9 +60,9 @@ def dead_url() -> str:
 
 # -- spreading the calls ----------------------------------------------------------------
 
+
 def test_calls_go_to_the_least_busy_host_and_never_past_max_parallel():
-    with FakeOllama(default=VALID, latency=0.3) as a, \
-            FakeOllama(default=VALID, latency=0.3) as b:
+    with FakeOllama(default=VALID, latency=0.3) as a, FakeOllama(default=VALID, latency=0.3) as b:
         model = pooled([a.base_url, b.base_url], max_parallel=3)
 
         first = concurrently(model, 4)  # a, b, a, b (the first free would be a, a, a, b)
@@ -68,13 +75,14 @@ def test_calls_go_to_the_least_busy_host_and_never_past_max_parallel():
     assert (a.peak_parallel, b.peak_parallel) == (3, 3)
     assert a.chat_count + b.chat_count == 14
     assert elapsed >= 0.55  # two waves of 0.3 s
-    assert Counter(c.host for c in first + more) == {a.base_url: a.chat_count,
-                                                      b.base_url: b.chat_count}
+    assert Counter(c.host for c in first + more) == {
+        a.base_url: a.chat_count,
+        b.base_url: b.chat_count,
+    }
 
 
 def test_busy_means_in_flight_over_max_parallel_set_per_host():
-    with FakeOllama(default=VALID, latency=0.3) as a, \
-            FakeOllama(default=VALID, latency=0.3) as b:
+    with FakeOllama(default=VALID, latency=0.3) as a, FakeOllama(default=VALID, latency=0.3) as b:
         model = pooled([{"url": a.base_url, "max_parallel": 2}, b.base_url], max_parallel=4)
         concurrently(model, 3)  # a, b, then b again: 1/4 busy is less than 1/2
 
@@ -102,6 +110,7 @@ def test_acquire_waits_for_a_free_slot_then_gives_up_at_the_timeout():
 
 
 # -- failing hosts ----------------------------------------------------------------------
+
 
 def test_a_stopped_host_is_rested_and_the_call_goes_to_the_other():
     with FakeOllama(default=VALID) as live:
@@ -134,9 +143,11 @@ def test_a_host_that_comes_back_is_used_again_after_the_cooldown():
 
 
 def test_a_failed_call_is_tried_once_on_each_other_host():
-    with FakeOllama([http_error(503, "overloaded")], default=VALID) as a, \
-            FakeOllama([http_error(500, "boom")], default=VALID) as b, \
-            FakeOllama(default=VALID) as c:
+    with (
+        FakeOllama([http_error(503, "overloaded")], default=VALID) as a,
+        FakeOllama([http_error(500, "boom")], default=VALID) as b,
+        FakeOllama(default=VALID) as c,
+    ):
         model = pooled([a.base_url, b.base_url, c.base_url], cooldown_seconds=30)
 
         assert call(model).host == c.base_url
@@ -202,8 +213,10 @@ def test_no_host_with_the_model_is_not_found_and_not_retried():
         model = pooled([a.base_url, b.base_url])
         with pytest.raises(ModelNotFound, match="all 2 hosts tried failed.*ollama pull"):
             call(model)
-        with FakeOllama(models=["llama3.2:3b"]) as only, \
-                pytest.raises(ModelNotFound, match="does not have model"):
+        with (
+            FakeOllama(models=["llama3.2:3b"]) as only,
+            pytest.raises(ModelNotFound, match="does not have model"),
+        ):
             call(pooled(only.base_url))
     assert (a.chat_count, b.chat_count) == (1, 1)
 
@@ -216,6 +229,7 @@ def test_a_host_down_and_one_without_the_model_may_yet_answer_so_unavailable():
 
 
 # -- what is recorded and shared --------------------------------------------------------
+
 
 def test_the_host_reaches_completion_call_stat_and_the_states_call_dict():
     with FakeOllama(default=VALID) as server:
@@ -239,15 +253,21 @@ def test_one_client_per_host_reused_by_the_per_call_limit():
 def test_roles_with_the_same_model_and_hosts_share_one_pool(tmp_path):
     hosts = ["http://127.0.0.1:1", "http://127.0.0.1:2"]
     same = ModelSettings(provider="ollama", model=MODEL, base_url=hosts)
-    models = ModelSet(Models(writer=same, critic=same.model_copy(update={"temperature": 0.0}),
-                             finalizer=same.model_copy(update={"model": "llama3.1:8b"})),
-                      tmp_path)
+    models = ModelSet(
+        Models(
+            writer=same,
+            critic=same.model_copy(update={"temperature": 0.0}),
+            finalizer=same.model_copy(update={"model": "llama3.1:8b"}),
+        ),
+        tmp_path,
+    )
     writer, critic, finalizer = (models.get(r) for r in ("writer", "critic", "finalizer"))
     assert writer.pool is critic.pool
     assert finalizer.pool is not writer.pool  # another model: its own slots on a server
 
 
 # -- config -----------------------------------------------------------------------------
+
 
 def load(tmp_path, base_url: str, extra: str = ""):
     path = tmp_path / "briefloop.toml"
@@ -256,8 +276,11 @@ def load(tmp_path, base_url: str, extra: str = ""):
 
 
 def test_a_list_of_hosts_with_their_own_limits(tmp_path):
-    s = load(tmp_path, '["http://gpu-1:11434", {url = "http://gpu-2:11434", max_parallel = 8}]',
-             'max_parallel = 2\ncooldown_seconds = 5\nmodel = "qwen2.5:14b"\n')
+    s = load(
+        tmp_path,
+        '["http://gpu-1:11434", {url = "http://gpu-2:11434", max_parallel = 8}]',
+        'max_parallel = 2\ncooldown_seconds = 5\nmodel = "qwen2.5:14b"\n',
+    )
     writer = s.models.writer
     assert writer.hosts == [("http://gpu-1:11434", 2), ("http://gpu-2:11434", 8)]
     assert writer.cooldown_seconds == 5
@@ -273,22 +296,26 @@ def test_one_url_stays_a_string(tmp_path):
 def test_hosts_from_the_environment(tmp_path):
     path = tmp_path / "briefloop.toml"
     path.write_text("")
-    s = config.load(path, environ={
-        "BRIEFLOOP_MODELS__CRITIC__BASE_URL": '["http://a:1", "http://b:2"]'})
+    s = config.load(
+        path, environ={"BRIEFLOOP_MODELS__CRITIC__BASE_URL": '["http://a:1", "http://b:2"]'}
+    )
     assert [url for url, _ in s.models.critic.hosts] == ["http://a:1", "http://b:2"]
 
 
-@pytest.mark.parametrize(("base_url", "message"), [
-    ("[]", "an empty list names no host"),
-    ('["http://gpu-1:11434", "http://GPU-1:11434/"]', "'http://GPU-1:11434/' is listed twice"),
-    ('["http://u:pw@gpu-1", "http://gpu-1:80"]', "'http://gpu-1:80' is listed twice"),
-    ('["http://gpu-1", "gpu-2:11434"]', "host 2: url: 'gpu-2:11434' is not an http(s)"),
-    ('["http://gpu-1", {url = "http://gpu-2", parallel = 2}]', "host 2: parallel: unknown key"),
-    ('[{url = "http://gpu-2", max_parallel = 0}]', "host 1: max_parallel: Input should be"),
-    ('[{max_parallel = 2}]', "host 1: url: Field required"),
-    ('["http://gpu-1", 7]', "host 2: expected a URL or a table"),
-    ("7", "expected a URL or a list of hosts"),
-])
+@pytest.mark.parametrize(
+    ("base_url", "message"),
+    [
+        ("[]", "an empty list names no host"),
+        ('["http://gpu-1:11434", "http://GPU-1:11434/"]', "'http://GPU-1:11434/' is listed twice"),
+        ('["http://u:pw@gpu-1", "http://gpu-1:80"]', "'http://gpu-1:80' is listed twice"),
+        ('["http://gpu-1", "gpu-2:11434"]', "host 2: url: 'gpu-2:11434' is not an http(s)"),
+        ('["http://gpu-1", {url = "http://gpu-2", parallel = 2}]', "host 2: parallel: unknown key"),
+        ('[{url = "http://gpu-2", max_parallel = 0}]', "host 1: max_parallel: Input should be"),
+        ("[{max_parallel = 2}]", "host 1: url: Field required"),
+        ('["http://gpu-1", 7]', "host 2: expected a URL or a table"),
+        ("7", "expected a URL or a list of hosts"),
+    ],
+)
 def test_bad_host_lists_are_config_errors(tmp_path, base_url, message):
     with pytest.raises(ConfigError) as e:
         load(tmp_path, base_url)
@@ -302,8 +329,9 @@ def test_a_password_in_a_bad_host_list_is_masked(tmp_path):
     assert "s3cret" not in str(e.value)
 
 
-@pytest.mark.parametrize("extra", ["max_parallel = 0\n", "cooldown_seconds = -1\n",
-                                   'max_parallel = "4"\n'])
+@pytest.mark.parametrize(
+    "extra", ["max_parallel = 0\n", "cooldown_seconds = -1\n", 'max_parallel = "4"\n']
+)
 def test_limits_are_checked(tmp_path, extra):
     with pytest.raises(ConfigError):
         load(tmp_path, '"http://gpu-1"', extra)

@@ -26,8 +26,9 @@ from fake_ollama import FakeOllama
 
 URL = "http://gpu-1:11434"
 MESSAGES = [{"role": "user", "content": "Write a memo announcing the new on-call rota."}]
-VALID = json.dumps({"draft": "# Rota\n\nWeekly from Monday.", "deliberate_deviations": [],
-                    "needs_from_human": []})
+VALID = json.dumps(
+    {"draft": "# Rota\n\nWeekly from Monday.", "deliberate_deviations": [], "needs_from_human": []}
+)
 
 
 def test_a_hosts_slots_are_shared_by_every_session(pg_dsn: str):
@@ -56,8 +57,13 @@ time.sleep(120)
 
 
 def test_the_slots_of_a_killed_process_are_free_at_once(pg_dsn: str):
-    child = subprocess.Popen([sys.executable, "-c", HOLDER, pg_dsn, URL], cwd=REPO,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, pg_dsn, URL],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     mine = PostgresSlots(pg_dsn)
     try:
         assert child.stdout.readline().strip() == "0", child.stderr.read()
@@ -77,9 +83,18 @@ def test_the_slots_of_a_killed_process_are_free_at_once(pg_dsn: str):
 
 
 def pooled(base_url: str, gate: PostgresSlots, max_parallel: int):
-    return build_ollama(ModelSettings(provider="ollama", model="qwen2.5:7b",
-                                      base_url=base_url, timeout=20.0, num_ctx=2048,
-                                      max_tokens=300, max_parallel=max_parallel), gate=gate)
+    return build_ollama(
+        ModelSettings(
+            provider="ollama",
+            model="qwen2.5:7b",
+            base_url=base_url,
+            timeout=20.0,
+            num_ctx=2048,
+            max_tokens=300,
+            max_parallel=max_parallel,
+        ),
+        gate=gate,
+    )
 
 
 def test_four_processes_never_send_a_host_more_than_its_max_parallel(pg_dsn: str):
@@ -91,10 +106,14 @@ def test_four_processes_never_send_a_host_more_than_its_max_parallel(pg_dsn: str
         started = time.monotonic()
         try:
             with ThreadPoolExecutor(12) as pool:
-                answers = list(pool.map(
-                    lambda i: models[i % 4].complete(MESSAGES,
-                                                     WriterAnswer.model_json_schema()),
-                    range(12)))
+                answers = list(
+                    pool.map(
+                        lambda i: models[i % 4].complete(
+                            MESSAGES, WriterAnswer.model_json_schema()
+                        ),
+                        range(12),
+                    )
+                )
         finally:
             for gate in gates:
                 gate.close()
@@ -110,9 +129,18 @@ def test_the_busiest_host_cluster_wide_gets_the_next_call(pg_dsn: str):
         elsewhere, mine = PostgresSlots(pg_dsn), PostgresSlots(pg_dsn)
         try:
             assert elsewhere.take(a.base_url, 4) == 0  # another process is calling a
-            model = build_ollama(ModelSettings(
-                provider="ollama", model="qwen2.5:7b", base_url=[a.base_url, b.base_url],
-                timeout=5.0, num_ctx=2048, max_tokens=300, max_parallel=4), gate=mine)
+            model = build_ollama(
+                ModelSettings(
+                    provider="ollama",
+                    model="qwen2.5:7b",
+                    base_url=[a.base_url, b.base_url],
+                    timeout=5.0,
+                    num_ctx=2048,
+                    max_tokens=300,
+                    max_parallel=4,
+                ),
+                gate=mine,
+            )
             answer = model.complete(MESSAGES, WriterAnswer.model_json_schema())
         finally:
             elsewhere.close()
@@ -137,7 +165,8 @@ def test_a_call_waits_for_a_slot_freed_in_another_process(pg_dsn: str):
 
 
 def test_while_the_database_is_down_calls_go_through_counted_per_process(
-        pg_dsn: str, postgres_server, caplog: pytest.LogCaptureFixture):
+    pg_dsn: str, postgres_server, caplog: pytest.LogCaptureFixture
+):
     gate = PostgresSlots(pg_dsn)
     try:
         assert gate.take(URL, 2) == 0

@@ -146,8 +146,9 @@ def test_a_cut_off_answer_that_still_parses_is_taken_and_counted_as_truncated():
 
 def test_the_per_call_limit_goes_into_the_llama_chat_models_max_tokens():
     chat = LlamaCppChat(model_path="/nonexistent.gguf", max_tokens=300)  # nothing is loaded
-    model = ChatRoleModel("embedded", chat, num_ctx=2048, max_tokens=300,
-                          max_tokens_field="max_tokens")
+    model = ChatRoleModel(
+        "embedded", chat, num_ctx=2048, max_tokens=300, max_tokens_field="max_tokens"
+    )
 
     assert model.chat_for(None) is chat
     assert model.chat_for(300) is chat
@@ -159,18 +160,26 @@ def test_the_per_call_limit_goes_into_the_llama_chat_models_max_tokens():
 def test_a_chat_model_without_the_limit_field_is_refused():
     chat = LlamaCppChat(model_path="/nonexistent.gguf")
     with pytest.raises(TypeError, match="no field 'num_predict'"):
-        ChatRoleModel("embedded", chat, num_ctx=2048, max_tokens=300,
-                      max_tokens_field="num_predict")
+        ChatRoleModel(
+            "embedded", chat, num_ctx=2048, max_tokens=300, max_tokens_field="num_predict"
+        )
 
 
 def test_a_runaway_answer_is_retried_with_a_note_not_more_room():
     from batch.loop.answers import FinalizerAnswer
 
-    model = ScriptedModel([Completion('{"text": "Fine start.\n' + "```\n" * 40, 10, 400,
-                                      truncated=True),
-                           {"text": "Fine start."}], num_ctx=4000, max_tokens=400)
+    model = ScriptedModel(
+        [
+            Completion('{"text": "Fine start.\n' + "```\n" * 40, 10, 400, truncated=True),
+            {"text": "Fine start."},
+        ],
+        num_ctx=4000,
+        max_tokens=400,
+    )
     stats = []
-    assert ask(model, "finalizer", [{"role": "user", "content": "x"}],
-               FinalizerAnswer, stats).text == "Fine start."
+    assert (
+        ask(model, "finalizer", [{"role": "user", "content": "x"}], FinalizerAnswer, stats).text
+        == "Fine start."
+    )
     assert model.max_tokens_sent == [400, 400]
     assert "repeated '```' over and over" in model.sent[1][-1]["content"]

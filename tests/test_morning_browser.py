@@ -47,32 +47,58 @@ def scripted() -> dict[str, ScriptedModel]:
 
 
 def counts_and_rows(page) -> tuple[dict[str, int], int]:
-    counts = {name.strip(): int(n) for name, n in re.findall(
-        r"<span>([^<]+) <strong>(\d+)</strong></span>", page.content())}
+    counts = {
+        name.strip(): int(n)
+        for name, n in re.findall(r"<span>([^<]+) <strong>(\d+)</strong></span>", page.content())
+    }
     return counts, page.locator("tr.run").count()
 
 
 def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
     url, received = webhook
     monkeypatch.setenv("BRIEFLOOP_REVIEW_TOKEN", TOKEN)  # links are signed on loopback too
-    write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure",
-                title="Office closure")
-    write_brief(project, "lamp.md", "Describe the desk lamp: five brightness levels, folds "
-                "flat.", id="lamp", title="Desk lamp")
-    write_brief(project, "lift.md", "Memo: the lift is out of order until Monday.",
-                id="lift", title="Lift memo")
+    write_brief(
+        project,
+        "closure.md",
+        "Office closed Friday from 15:00.",
+        id="closure",
+        title="Office closure",
+    )
+    write_brief(
+        project,
+        "lamp.md",
+        "Describe the desk lamp: five brightness levels, folds flat.",
+        id="lamp",
+        title="Desk lamp",
+    )
+    write_brief(
+        project,
+        "lift.md",
+        "Memo: the lift is out of order until Monday.",
+        id="lift",
+        title="Lift memo",
+    )
     models = scripted()
     # the page reads the project's files and database as each request comes
-    app = web.create_app(make_settings(project, **{"loop.max_rounds": 2}), models=models,
-                         token=TOKEN)
+    app = web.create_app(
+        make_settings(project, **{"loop.max_rounds": 2}), models=models, token=TOKEN
+    )
     with running(app) as base:
-        s = make_settings(project, **{
-            "loop.review": "unfinished", "loop.max_rounds": 2, "retry.attempts": 1,
-            "notify.webhook_url": url, "notify.review_url": base})
+        s = make_settings(
+            project,
+            **{
+                "loop.review": "unfinished",
+                "loop.max_rounds": 2,
+                "retry.attempts": 1,
+                "notify.webhook_url": url,
+                "notify.review_url": base,
+            },
+        )
         summary = run_job(s, project / "briefs", models=models)
         outcomes = {r.brief_id: r.outcome for r in summary.results}
-        assert outcomes == {"closure": "awaiting_human", "lamp": "approved",
-                            "lift": "error"}, outcomes
+        assert outcomes == {"closure": "awaiting_human", "lamp": "approved", "lift": "error"}, (
+            outcomes
+        )
         threads = {r.brief_id: r.thread_id for r in summary.results}
 
         # 1. the message names the unfinished text and the failure, with working links
@@ -134,8 +160,10 @@ def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
             first_call.locator("summary").click()
             assert "writer" in first_call.locator("summary").inner_text()
             messages = first_call.locator("pre.message")
-            assert "desk lamp" in messages.first.inner_text().lower() or \
-                "desk lamp" in messages.nth(1).inner_text().lower()
+            assert (
+                "desk lamp" in messages.first.inner_text().lower()
+                or "desk lamp" in messages.nth(1).inner_text().lower()
+            )
             assert LAMP in messages.last.inner_text()
 
             # every count on /runs matches the rows listed, in the batch and per outcome

@@ -32,19 +32,25 @@ def drafts(n: int) -> list[dict]:
 
 def stuck_models(rounds: int) -> dict[str, ScriptedModel]:
     """A writer and a critic that never agree: the loop ends max_rounds after `rounds`."""
-    return {"writer": ScriptedModel(drafts(rounds)),
-            "critic": ScriptedModel([critic_answer(3, must_fix=[MUST])] * rounds)}
+    return {
+        "writer": ScriptedModel(drafts(rounds)),
+        "critic": ScriptedModel([critic_answer(3, must_fix=[MUST])] * rounds),
+    }
 
 
 def unfinished_settings(project: Path, **over):
     # the shipped default, not the tests' usual when_needed
-    return make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 2,
-                                     **over})
+    return make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 2, **over})
 
 
 def night(project: Path, settings, models) -> str:
-    write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure",
-                title="Office closure")
+    write_brief(
+        project,
+        "closure.md",
+        "Office closed Friday from 15:00.",
+        id="closure",
+        title="Office closure",
+    )
     summary = run_job(settings, project / "briefs", models=models, strict=True)
     [result] = summary.results
     assert result.outcome == "awaiting_human", result
@@ -63,8 +69,10 @@ def test_an_unfinished_text_waits_as_needs_work_with_its_findings(project, endin
         s, models = unfinished_settings(project), stuck_models(2)
     else:  # the same draft twice, the second time asked to start afresh
         s = unfinished_settings(project, **{"loop.max_rounds": 6})
-        models = {"writer": ScriptedModel([writer_answer(GOOD)] * 3),
-                  "critic": ScriptedModel([critic_answer(3, must_fix=[MUST])] * 3)}
+        models = {
+            "writer": ScriptedModel([writer_answer(GOOD)] * 3),
+            "critic": ScriptedModel([critic_answer(3, must_fix=[MUST])] * 3),
+        }
     tid = night(project, s, models)
     with Batch(s) as batch:
         [item] = review.list_waiting(batch)
@@ -75,8 +83,11 @@ def test_an_unfinished_text_waits_as_needs_work_with_its_findings(project, endin
     # nothing is written while it waits: the page holds it
     assert not list((project / "output").rglob("*.md"))
     for width in (80, 120):
-        listed = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"),
-                                          "review", "list"], env={"COLUMNS": str(width)})
+        listed = CliRunner().invoke(
+            cli,
+            ["--config", str(project / "briefloop.toml"), "review", "list"],
+            env={"COLUMNS": str(width)},
+        )
         lines = listed.output.splitlines()
         assert all(len(line) <= width for line in lines), listed.output
         assert tid in listed.output.split()[0:40] or f" {tid} " in listed.output
@@ -89,8 +100,9 @@ def test_approving_needs_a_reason_and_the_reason_is_recorded(project):
     with Batch(s) as batch:
         with pytest.raises(BriefloopError, match="override"):
             review.answer(batch, tid, "approve", {}, by="ana")
-        result = review.answer(batch, tid, "approve", {}, by="ana",
-                               override="the team is named in the footer")
+        result = review.answer(
+            batch, tid, "approve", {}, by="ana", override="the team is named in the footer"
+        )
         record = batch.runlog.by_thread(tid)
     assert result.outcome == "approved_by_human"
     assert record["unfinished"] == "max_rounds" and record["decided_by"] == "ana"
@@ -106,8 +118,9 @@ def test_send_back_gives_exactly_the_rounds_asked(project, asked, writer_rounds)
     models["writer"].queue(*drafts(writer_rounds))
     models["critic"].queue(*[critic_answer(3, must_fix=[MUST])] * writer_rounds)
     with Batch(s, models=models, strict=True) as batch:
-        result = review.answer(batch, tid, "revise", {}, text="Name the facilities team.",
-                               by="ana", rounds=asked)
+        result = review.answer(
+            batch, tid, "revise", {}, text="Name the facilities team.", by="ana", rounds=asked
+        )
         values = batch.snapshot(tid).values
     # asked rounds, or loop.max_rounds (2) when none is named; then it waits again
     assert result.outcome == "awaiting_human"
@@ -143,8 +156,9 @@ def test_cli_rounds_and_reject(project):
     s = unfinished_settings(project)
     tid = night(project, s, stuck_models(2))
     cfg = ["--config", str(project / "briefloop.toml")]
-    refused = CliRunner().invoke(cli, [*cfg, "review", "answer", tid, "--revise", "x",
-                                       "--rounds", "12"])
+    refused = CliRunner().invoke(
+        cli, [*cfg, "review", "answer", tid, "--revise", "x", "--rounds", "12"]
+    )
     assert refused.exit_code == 2 and "more rounds must be 1 to 10" in refused.output
     assert "Traceback" not in refused.output
     done = CliRunner().invoke(cli, [*cfg, "review", "answer", tid, "--reject", "not needed"])
@@ -153,25 +167,28 @@ def test_cli_rounds_and_reject(project):
         assert batch.runlog.by_thread(tid)["stop_reason"] == "rejected_by_human"
 
 
-def test_the_message_names_a_needs_work_text_even_when_it_is_all_that_happened(
-        project, webhook):
+def test_the_message_names_a_needs_work_text_even_when_it_is_all_that_happened(project, webhook):
     url, received = webhook
-    s = unfinished_settings(project, **{"notify.webhook_url": url,
-                                        "notify.review_url": "http://127.0.0.1:8765"})
+    s = unfinished_settings(
+        project, **{"notify.webhook_url": url, "notify.review_url": "http://127.0.0.1:8765"}
+    )
     night(project, s, stuck_models(2))
     [sent] = [body["text"] for body in received]
     assert "1 text waits for you" in sent
     assert "- closure (Office closure)" in sent
-    assert re.search(r"needs work: the machine could not finish it \(max rounds\); the "
-                     r"checks still find [1-9]\d* problems?\n", sent), sent
+    assert re.search(
+        r"needs work: the machine could not finish it \(max rounds\); the "
+        r"checks still find [1-9]\d* problems?\n",
+        sent,
+    ), sent
     assert "open: http://127.0.0.1:8765/thread/" in sent
 
 
-def test_when_needed_sets_the_text_aside_and_says_so_in_the_message_and_the_run(
-        project, webhook):
+def test_when_needed_sets_the_text_aside_and_says_so_in_the_message_and_the_run(project, webhook):
     url, received = webhook
-    s = make_settings(project, **{"loop.review": "when_needed", "loop.max_rounds": 2,
-                                  "notify.webhook_url": url})
+    s = make_settings(
+        project, **{"loop.review": "when_needed", "loop.max_rounds": 2, "notify.webhook_url": url}
+    )
     write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure")
     summary = run_job(s, project / "briefs", models=stuck_models(2), strict=True)
     assert summary.results[0].outcome == "max_rounds"
@@ -191,8 +208,11 @@ def test_the_review_sheet_takes_revise_n(project):
     ws = wb["Review"]
     [row] = list(ws.iter_rows(min_row=2))
     question = row[COLUMNS.index("question")].value
-    assert re.match(r"needs work \(max rounds; the checks still find [1-9]\d* findings?\): "
-                    r"approve: reason, reject: reason or revise N: notes$", question)
+    assert re.match(
+        r"needs work \(max rounds; the checks still find [1-9]\d* findings?\): "
+        r"approve: reason, reject: reason or revise N: notes$",
+        question,
+    )
     row[COLUMNS.index("decision")].value = "revise 1: name the facilities team"
     wb.save(book)
     models["writer"].queue(*drafts(1))
@@ -217,13 +237,17 @@ def test_the_page_lists_it_as_needs_work_and_sends_it_back_for_the_rounds_asked(
     page = client.get(f"/thread/{tid}").text
     assert "Needs work." in page and 'name="rounds"' in page and "empty: 2" in page
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
-    refused = client.post(f"/thread/{tid}", data={"csrf": csrf, "action": "revise",
-                                                  "notes": "Name the team.", "rounds": "40"})
+    refused = client.post(
+        f"/thread/{tid}",
+        data={"csrf": csrf, "action": "revise", "notes": "Name the team.", "rounds": "40"},
+    )
     assert refused.status_code == 400 and "more rounds must be 1 to 10" in refused.text
     models["writer"].queue(*drafts(1))
     models["critic"].queue(critic_answer(3, must_fix=[MUST]))
-    client.post(f"/thread/{tid}", data={"csrf": csrf, "action": "revise",
-                                        "notes": "Name the team.", "rounds": "1"})
+    client.post(
+        f"/thread/{tid}",
+        data={"csrf": csrf, "action": "revise", "notes": "Name the team.", "rounds": "1"},
+    )
     with Batch(s) as batch:
         assert batch.snapshot(tid).values["round"] == 3
 
@@ -239,5 +263,7 @@ def test_the_run_says_in_one_line_that_when_needed_sets_texts_aside(project, mon
     monkeypatch.setattr(running, "out", console)
     running.print_summary(summary)
     lines = [line for line in console.export_text().splitlines() if "set aside" in line]
-    assert lines == ['1 unfinished text(s) set aside in needs-work/: loop.review = '
-                     '"when_needed" does not hold them for a person ("unfinished" would)']
+    assert lines == [
+        "1 unfinished text(s) set aside in needs-work/: loop.review = "
+        '"when_needed" does not hold them for a person ("unfinished" would)'
+    ]

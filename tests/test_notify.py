@@ -30,8 +30,11 @@ PASSWORD = "s3cret-Pa55word"
 
 REPORT = Report(
     counts={"approved": 2, "awaiting_human": 1, "error": 1},
-    waiting=[Waiting("memo-7", "Quarterly API note",
-                     ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]"])],
+    waiting=[
+        Waiting(
+            "memo-7", "Quarterly API note", ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]"]
+        )
+    ],
     failed=[("memo-9", "ModelUnavailable: connection refused\n  (after 4 attempts)")],
     source="briefs/",
 )
@@ -45,6 +48,7 @@ def free_port() -> int:
 
 # --- SMTP ----------------------------------------------------------------------------
 
+
 class Recorder:
     def __init__(self):
         self.messages: list[email.message.EmailMessage] = []
@@ -52,8 +56,9 @@ class Recorder:
 
     async def handle_DATA(self, server, session, envelope):
         self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
-        self.messages.append(email.message_from_bytes(envelope.original_content,
-                                                      policy=policy.default))
+        self.messages.append(
+            email.message_from_bytes(envelope.original_content, policy=policy.default)
+        )
         return "250 OK"
 
 
@@ -66,8 +71,7 @@ class Auth:
     def __call__(self, server, session, envelope, mechanism, auth_data):
         assert isinstance(auth_data, LoginPassword)
         self.attempts.append((id(session), mechanism, auth_data.login))
-        ok = auth_data.login == b"briefloop@example.com" and auth_data.password == \
-            PASSWORD.encode()
+        ok = auth_data.login == b"briefloop@example.com" and auth_data.password == PASSWORD.encode()
         return AuthResult(success=ok, handled=False)
 
 
@@ -95,19 +99,31 @@ def certificate(tmp_path_factory) -> Path:
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
     now = dt.datetime.now(dt.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - dt.timedelta(minutes=5))
-            .not_valid_after(now + dt.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address("127.0.0.1")),
-                 x509.DNSName("localhost")]), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]
+            ),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
     (folder / "cert.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    (folder / "key.pem").write_bytes(key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption()))
+    (folder / "key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
     return folder
 
 
@@ -117,10 +133,15 @@ def tls_server(certificate: Path, **tls):
     server_ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     server_ctx.load_cert_chain(certificate / "cert.pem", certificate / "key.pem")
     handler, auth = Recorder(), Auth()
-    options = {key: server_ctx if value is ssl.SSLContext else value
-               for key, value in tls.items()}
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
-                            authenticator=auth, auth_required=True, **options)
+    options = {key: server_ctx if value is ssl.SSLContext else value for key, value in tls.items()}
+    controller = Controller(
+        handler,
+        hostname="127.0.0.1",
+        port=free_port(),
+        authenticator=auth,
+        auth_required=True,
+        **options,
+    )
     controller.start()
     try:
         yield controller, handler, auth
@@ -140,9 +161,14 @@ def client_ctx(certificate) -> ssl.SSLContext:
 
 
 def mail_settings(port: int, **kw) -> Notify:
-    values = dict(smtp_host="127.0.0.1", smtp_port=port, mail_from="briefloop@example.com",
-                  mail_to=["editor@example.com"], review_url="https://review.example.com/r",
-                  timeout_seconds=5.0)
+    values = dict(
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        mail_from="briefloop@example.com",
+        mail_to=["editor@example.com"],
+        review_url="https://review.example.com/r",
+        timeout_seconds=5.0,
+    )
     return Notify(**(values | kw))
 
 
@@ -161,13 +187,18 @@ def test_plain_relay_delivers_the_message(relay):
     assert "Review: https://review.example.com/r" in body
 
 
-def test_starttls_and_login_deliver_without_the_password_in_the_message(
-        submission, client_ctx):
+def test_starttls_and_login_deliver_without_the_password_in_the_message(submission, client_ctx):
     controller, handler, auth = submission
-    settings = mail_settings(controller.port, smtp_user="briefloop@example.com",
-                             smtp_password_env="TEST_SMTP_PASSWORD")
-    warnings = send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": PASSWORD},
-                    ssl_context=client_ctx, backoff=FAST)
+    settings = mail_settings(
+        controller.port, smtp_user="briefloop@example.com", smtp_password_env="TEST_SMTP_PASSWORD"
+    )
+    warnings = send(
+        settings,
+        REPORT,
+        environ={"TEST_SMTP_PASSWORD": PASSWORD},
+        ssl_context=client_ctx,
+        backoff=FAST,
+    )
     assert warnings == []
     [mail] = handler.messages
     assert "1 text waits for you" in mail["Subject"]
@@ -179,20 +210,29 @@ def test_starttls_and_login_deliver_without_the_password_in_the_message(
 
 def test_the_default_context_does_not_trust_a_self_signed_certificate(submission):
     controller, handler, _ = submission
-    settings = mail_settings(controller.port, smtp_user="briefloop@example.com",
-                             smtp_password_env="TEST_SMTP_PASSWORD")
-    [warning] = send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": PASSWORD},
-                     backoff=FAST)
+    settings = mail_settings(
+        controller.port, smtp_user="briefloop@example.com", smtp_password_env="TEST_SMTP_PASSWORD"
+    )
+    [warning] = send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": PASSWORD}, backoff=FAST)
     assert "TLS certificate not trusted" in warning and "(1 attempt)" in warning
     assert handler.messages == []
 
 
 def test_a_wrong_password_is_one_warning_and_not_retried(submission, client_ctx):
     controller, handler, auth = submission
-    settings = mail_settings(controller.port, smtp_user="briefloop@example.com",
-                             smtp_password_env="TEST_SMTP_PASSWORD", attempts=3)
-    [warning] = send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": "wrong-password"},
-                     ssl_context=client_ctx, backoff=FAST)
+    settings = mail_settings(
+        controller.port,
+        smtp_user="briefloop@example.com",
+        smtp_password_env="TEST_SMTP_PASSWORD",
+        attempts=3,
+    )
+    [warning] = send(
+        settings,
+        REPORT,
+        environ={"TEST_SMTP_PASSWORD": "wrong-password"},
+        ssl_context=client_ctx,
+        backoff=FAST,
+    )
     assert warning.startswith("notification by e-mail to editor@example.com via 127.0.0.1:")
     assert "535" in warning and "(1 attempt)" in warning
     assert "wrong-password" not in warning
@@ -204,12 +244,15 @@ def test_a_wrong_password_is_one_warning_and_not_retried(submission, client_ctx)
 
 def test_an_unset_password_variable_is_a_warning_and_nothing_is_sent(submission):
     controller, handler, auth = submission
-    settings = mail_settings(controller.port, smtp_user="briefloop@example.com",
-                             smtp_password_env="TEST_SMTP_PASSWORD")
+    settings = mail_settings(
+        controller.port, smtp_user="briefloop@example.com", smtp_password_env="TEST_SMTP_PASSWORD"
+    )
     [warning] = send(settings, REPORT, environ={}, backoff=FAST)
-    assert warning == ("notification by e-mail to editor@example.com not sent: "
-                       "$TEST_SMTP_PASSWORD (the SMTP password for briefloop@example.com) "
-                       "is not set")
+    assert warning == (
+        "notification by e-mail to editor@example.com not sent: "
+        "$TEST_SMTP_PASSWORD (the SMTP password for briefloop@example.com) "
+        "is not set"
+    )
     assert auth.attempts == [] and handler.messages == []
 
 
@@ -223,15 +266,20 @@ def test_a_server_that_is_down_is_retried_a_bounded_number_of_times():
 
 # --- webhook -------------------------------------------------------------------------
 
+
 class Hook(BaseHTTPRequestHandler):
     statuses: list[int]  # answered in turn; the last one again once they run out
     received: list[dict]
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length", "0"))
-        self.received.append({"body": json.loads(self.rfile.read(length)),
-                              "type": self.headers.get("Content-Type"),
-                              "auth": self.headers.get("Authorization")})
+        self.received.append(
+            {
+                "body": json.loads(self.rfile.read(length)),
+                "type": self.headers.get("Content-Type"),
+                "auth": self.headers.get("Authorization"),
+            }
+        )
         status = self.statuses.pop(0) if len(self.statuses) > 1 else self.statuses[0]
         answer = b"ok" if status == 200 else b"no_service"
         self.send_response(status)
@@ -246,8 +294,14 @@ class Hook(BaseHTTPRequestHandler):
 @pytest.fixture
 def hook(monkeypatch):
     """start(statuses) -> (url of a webhook on loopback, what it received)."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-                 "all_proxy"):
+    for name in (
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ):
         monkeypatch.delenv(name, raising=False)
     servers = []
 
@@ -266,8 +320,10 @@ def hook(monkeypatch):
 
 def test_the_webhook_gets_json_text(hook):
     address, received = hook([200])
-    settings = Notify(webhook_url=f"http://{address}/services/T0/B0/XyZ",
-                      review_url="https://review.example.com/r")
+    settings = Notify(
+        webhook_url=f"http://{address}/services/T0/B0/XyZ",
+        review_url="https://review.example.com/r",
+    )
     assert send(settings, REPORT, backoff=FAST) == []
     [post] = received
     assert post["type"] == "application/json"
@@ -296,8 +352,10 @@ def test_5xx_past_the_attempts_is_a_warning(hook):
     address, received = hook([503])
     settings = Notify(webhook_url=f"http://{address}/hook", attempts=2)
     [warning] = send(settings, REPORT, backoff=FAST)
-    assert warning == (f"notification by webhook http://{address}/… failed: "
-                       f"HTTP 503 Service Unavailable: no_service (2 attempts)")
+    assert warning == (
+        f"notification by webhook http://{address}/… failed: "
+        f"HTTP 503 Service Unavailable: no_service (2 attempts)"
+    )
     assert len(received) == 2
 
 
@@ -319,8 +377,9 @@ def test_credentials_in_the_webhook_url_are_masked(hook):
 
 
 def test_a_webhook_that_is_down_is_a_warning_without_its_secrets():
-    settings = Notify(webhook_url=f"http://u:pw@127.0.0.1:{free_port()}/services/SECRETPATH",
-                      attempts=2)
+    settings = Notify(
+        webhook_url=f"http://u:pw@127.0.0.1:{free_port()}/services/SECRETPATH", attempts=2
+    )
     [warning] = send(settings, REPORT, backoff=FAST)
     assert "cannot connect" in warning and warning.endswith("(2 attempts)")
     assert "SECRETPATH" not in warning and "pw" not in warning.replace("webhook", "")
@@ -328,9 +387,15 @@ def test_a_webhook_that_is_down_is_a_warning_without_its_secrets():
 
 def test_both_channels_each_warn(hook):
     address, _ = hook([403])
-    settings = Notify(webhook_url=f"http://{address}/h", smtp_host="127.0.0.1",
-                      smtp_port=free_port(), smtp_starttls=False,
-                      mail_to=["editor@example.com"], mail_from="b@example.com", attempts=1)
+    settings = Notify(
+        webhook_url=f"http://{address}/h",
+        smtp_host="127.0.0.1",
+        smtp_port=free_port(),
+        smtp_starttls=False,
+        mail_to=["editor@example.com"],
+        mail_from="b@example.com",
+        attempts=1,
+    )
     warnings = send(settings, REPORT, environ={}, backoff=FAST)
     assert [w.split(" ")[2] for w in warnings] == ["e-mail", "webhook"]
 
@@ -340,6 +405,7 @@ def test_no_channel_sends_nothing():
 
 
 # --- the message ---------------------------------------------------------------------
+
 
 def test_should_notify_only_when_something_waits_or_failed():
     assert not should_notify(Report({"approved": 3}, [], [], "briefs/"))
@@ -361,7 +427,8 @@ def test_the_message_lists_counts_waiting_failed_and_the_link():
         "Failed (1):\n"
         "- memo-9: ModelUnavailable: connection refused (after 4 attempts)\n"
         "\n"
-        "Review: https://***@sheets.example.com/d/1\n")
+        "Review: https://***@sheets.example.com/d/1\n"
+    )
 
 
 def test_subjects():
@@ -373,6 +440,7 @@ def test_subjects():
 
 
 # --- [notify] in the config ----------------------------------------------------------
+
 
 def write(tmp_path: Path, text: str) -> Path:
     p = tmp_path / "briefloop.toml"
@@ -400,19 +468,32 @@ def test_notify_parses(tmp_path):
     s = config.load(write(tmp_path, NOTIFY_TOML), environ={})
     n = s.notify
     assert (n.smtp_host, n.smtp_port, n.smtp_starttls, n.mail_to, n.attempts) == (
-        "smtp.example.com", 587, True, ["editor@example.com"], 3)
+        "smtp.example.com",
+        587,
+        True,
+        ["editor@example.com"],
+        3,
+    )
     assert n.timeout_seconds == 10.0 and n.webhook_url == ""
     assert config.Settings().notify == Notify()  # the default: no channel
 
 
 def test_the_webhook_comes_from_the_environment(tmp_path):
-    s = config.load(write(tmp_path, NOTIFY_TOML), environ={
-        "BRIEFLOOP_NOTIFY__WEBHOOK_URL": "https://hooks.example.com/services/T/B/x"})
+    s = config.load(
+        write(tmp_path, NOTIFY_TOML),
+        environ={"BRIEFLOOP_NOTIFY__WEBHOOK_URL": "https://hooks.example.com/services/T/B/x"},
+    )
     assert s.notify.webhook_url == "https://hooks.example.com/services/T/B/x"
 
 
-@pytest.mark.parametrize("url", ["ftp://u:secretpw@hooks.example.com/x", "hooks.example.com/x",
-                                 "https://u:secretpw@hooks.example.com:99999/x"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://u:secretpw@hooks.example.com/x",
+        "hooks.example.com/x",
+        "https://u:secretpw@hooks.example.com:99999/x",
+    ],
+)
 def test_a_bad_webhook_url_is_a_one_line_error_without_credentials(tmp_path, url):
     with pytest.raises(ConfigError, match=r"notify\.webhook_url: ") as e:
         config.load(write(tmp_path, f'[notify]\nwebhook_url = "{url}"\n'), environ={})
@@ -421,14 +502,19 @@ def test_a_bad_webhook_url_is_a_one_line_error_without_credentials(tmp_path, url
 
 def test_mail_to_is_needed_with_smtp_host(tmp_path):
     with pytest.raises(ConfigError, match=r"mail_to must list at least one address"):
-        config.load(write(tmp_path, '[notify]\nsmtp_host = "smtp.example.com"\n'
-                                    'mail_from = "a@example.com"\n'), environ={})
+        config.load(
+            write(
+                tmp_path, '[notify]\nsmtp_host = "smtp.example.com"\nmail_from = "a@example.com"\n'
+            ),
+            environ={},
+        )
 
 
 def test_the_password_variable_is_not_a_briefloop_config_variable(tmp_path):
     with pytest.raises(ConfigError, match=r"BRIEFLOOP_\* variables are read as config keys"):
-        config.load(write(tmp_path, '[notify]\nsmtp_password_env = "BRIEFLOOP_SMTP_PW"\n'),
-                    environ={})
+        config.load(
+            write(tmp_path, '[notify]\nsmtp_password_env = "BRIEFLOOP_SMTP_PW"\n'), environ={}
+        )
 
 
 def test_the_password_never_goes_in_the_file(tmp_path):
@@ -439,13 +525,26 @@ def test_the_password_never_goes_in_the_file(tmp_path):
 @pytest.mark.parametrize("host", ["smtp.example.com", "192.0.2.10"])
 def test_a_login_without_tls_to_another_machine_is_refused(host):
     with pytest.raises(ValueError, match="in clear text"):
-        Notify(smtp_host=host, smtp_starttls=False, smtp_user="u@example.com",
-               mail_to=["a@example.com"])
+        Notify(
+            smtp_host=host,
+            smtp_starttls=False,
+            smtp_user="u@example.com",
+            mail_to=["a@example.com"],
+        )
     # a relay on this machine may go without TLS, and TLS makes the others fine
-    Notify(smtp_host="127.0.0.1", smtp_starttls=False, smtp_user="u@example.com",
-           mail_to=["a@example.com"])
-    Notify(smtp_host=host, smtp_starttls=False, smtp_ssl=True, smtp_user="u@example.com",
-           mail_to=["a@example.com"])
+    Notify(
+        smtp_host="127.0.0.1",
+        smtp_starttls=False,
+        smtp_user="u@example.com",
+        mail_to=["a@example.com"],
+    )
+    Notify(
+        smtp_host=host,
+        smtp_starttls=False,
+        smtp_ssl=True,
+        smtp_user="u@example.com",
+        mail_to=["a@example.com"],
+    )
 
 
 @pytest.fixture
@@ -458,17 +557,26 @@ def implicit_tls(certificate):
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_implicit_tls_delivers_and_logs_in_once(implicit_tls, client_ctx):
     controller, handler, auth = implicit_tls
-    settings = mail_settings(controller.port, smtp_user="briefloop@example.com",
-                             smtp_password_env="TEST_SMTP_PASSWORD", smtp_ssl=True)
-    warnings = send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": PASSWORD},
-                    ssl_context=client_ctx, backoff=FAST)
+    settings = mail_settings(
+        controller.port,
+        smtp_user="briefloop@example.com",
+        smtp_password_env="TEST_SMTP_PASSWORD",
+        smtp_ssl=True,
+    )
+    warnings = send(
+        settings,
+        REPORT,
+        environ={"TEST_SMTP_PASSWORD": PASSWORD},
+        ssl_context=client_ctx,
+        backoff=FAST,
+    )
     assert warnings == []
     [mail] = handler.messages
     assert "memo-7" in mail.get_content() and len(auth.attempts) == 1
     # and the default context does not trust the self-signed certificate
-    assert "certificate" in " ".join(send(settings, REPORT,
-                                          environ={"TEST_SMTP_PASSWORD": PASSWORD},
-                                          backoff=FAST))
+    assert "certificate" in " ".join(
+        send(settings, REPORT, environ={"TEST_SMTP_PASSWORD": PASSWORD}, backoff=FAST)
+    )
 
 
 class Echo(BaseHTTPRequestHandler):
@@ -512,13 +620,16 @@ def warning_from(monkeypatch, handler: type, url_tail: str) -> str:
 
 @pytest.mark.parametrize("encoded", [False, True])
 def test_a_server_echoing_the_path_never_shows_the_secret(monkeypatch, encoded):
-    warning = warning_from(monkeypatch, type("E", (Echo,), {"encoded": encoded}),
-                           "/hooks/SECRETPATH?channel=x")
+    warning = warning_from(
+        monkeypatch, type("E", (Echo,), {"encoded": encoded}), "/hooks/SECRETPATH?channel=x"
+    )
     assert "HTTP 404" in warning and "SECRETPATH" not in warning.upper()
 
 
-@pytest.mark.parametrize("url", ["http://hooks.example.com:99999/hooks/SECRETPATH",
-                                 "ftp://hooks.example.com/hooks/SECRETPATH"])
+@pytest.mark.parametrize(
+    "url",
+    ["http://hooks.example.com:99999/hooks/SECRETPATH", "ftp://hooks.example.com/hooks/SECRETPATH"],
+)
 def test_a_malformed_webhook_url_is_refused_without_its_path(tmp_path, url):
     with pytest.raises(ConfigError, match=r"notify\.webhook_url: ") as e:
         config.load(write(tmp_path, f'[notify]\nwebhook_url = "{url}"\n'), environ={})
@@ -533,32 +644,39 @@ class EchoAll(Echo):
     def answer(self) -> tuple[int, str]:
         path, _, query = self.path.partition("?")
         values = [v.partition("=")[2] for v in query.split("&") if v]
-        return 403, {"query-value": f"invalid key {values[0] if values else ''}",
-                     "segment": f"no hook named {path.rsplit('/', 1)[-1]}",
-                     "whole": f"rejected {self.path}"}[self.part]
+        return 403, {
+            "query-value": f"invalid key {values[0] if values else ''}",
+            "segment": f"no hook named {path.rsplit('/', 1)[-1]}",
+            "whole": f"rejected {self.path}",
+        }[self.part]
 
 
-@pytest.mark.parametrize("part,url_tail,secret", [
-    ("query-value", "/hook?key=SECRETKEY123", "SECRETKEY123"),     # the reported one
-    ("query-value", "/hook?token=Ab9&x=1", "Ab9"),                  # a short value
-    ("segment", "/hooks/K7Q2Z", "K7Q2Z"),                           # a segment under 6
-    ("segment", "/hooks/t%C3%A9st99", "t%C3%A9st99"),               # percent-encoded
-    ("whole", "/x/ABC?sig=Zz9Zz9", "Zz9Zz9"),
-])
-def test_no_secret_part_of_the_webhook_leaves_in_a_warning(monkeypatch, part, url_tail,
-                                                           secret):
+@pytest.mark.parametrize(
+    "part,url_tail,secret",
+    [
+        ("query-value", "/hook?key=SECRETKEY123", "SECRETKEY123"),  # the reported one
+        ("query-value", "/hook?token=Ab9&x=1", "Ab9"),  # a short value
+        ("segment", "/hooks/K7Q2Z", "K7Q2Z"),  # a segment under 6
+        ("segment", "/hooks/t%C3%A9st99", "t%C3%A9st99"),  # percent-encoded
+        ("whole", "/x/ABC?sig=Zz9Zz9", "Zz9Zz9"),
+    ],
+)
+def test_no_secret_part_of_the_webhook_leaves_in_a_warning(monkeypatch, part, url_tail, secret):
     warning = warning_from(monkeypatch, type("E", (EchoAll,), {"part": part}), url_tail)
     assert "HTTP 403" in warning
     for shown in {secret, unquote(secret), quote(unquote(secret), safe="")}:
         assert shown.lower() not in warning.lower(), warning
 
 
-@pytest.mark.parametrize("url", [
-    "http://[::1/hooks/SECRETPATH99",          # the reported one: not parseable at all
-    "http://[::1]:x/hooks/SECRETPATH99",
-    "http://hooks.example.com/hooks/SECRETPATH99#frag",
-    "https://u:SECRETPATH99@[fe80::1/x",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::1/hooks/SECRETPATH99",  # the reported one: not parseable at all
+        "http://[::1]:x/hooks/SECRETPATH99",
+        "http://hooks.example.com/hooks/SECRETPATH99#frag",
+        "https://u:SECRETPATH99@[fe80::1/x",
+    ],
+)
 def test_a_webhook_url_that_does_not_parse_is_refused_without_its_secret(tmp_path, url):
     try:
         config.load(write(tmp_path, f'[notify]\nwebhook_url = "{url}"\n'), environ={})

@@ -35,12 +35,15 @@ MESSAGES = [
     {"role": "user", "content": "Write a memo announcing the new on-call rota."},
 ]
 
-VALID = json.dumps({
-    "draft": "# On-call rota\n\nFrom [DATE NEEDED: start date] the rota changes weekly.",
-    "deliberate_deviations": [],
-    "needs_from_human": [{"placeholder": "[DATE NEEDED: start date]",
-                          "question": "When does it start?"}],
-})
+VALID = json.dumps(
+    {
+        "draft": "# On-call rota\n\nFrom [DATE NEEDED: start date] the rota changes weekly.",
+        "deliberate_deviations": [],
+        "needs_from_human": [
+            {"placeholder": "[DATE NEEDED: start date]", "question": "When does it start?"}
+        ],
+    }
+)
 
 
 @pytest.fixture
@@ -122,8 +125,9 @@ def test_truncated_answer_is_retried_with_a_larger_num_predict(server):
     assert retry["messages"] == MESSAGES
     assert first["options"]["num_predict"] == 300
     assert retry["options"]["num_predict"] == 600
-    assert {k: v for k, v in retry["options"].items() if k != "num_predict"} == \
-        {k: v for k, v in first["options"].items() if k != "num_predict"}
+    assert {k: v for k, v in retry["options"].items() if k != "num_predict"} == {
+        k: v for k, v in first["options"].items() if k != "num_predict"
+    }
     assert [s.truncated for s in stats] == [True, False]
 
 
@@ -229,18 +233,19 @@ def test_prompt_too_long_is_refused_before_any_request(server):
 def test_credentials_in_the_url_never_reach_an_error():
     from batch.models.ollama import public_url
 
-    assert public_url("https://nightly:s3cr3t@llm.example.com:8443/x") == \
-        "https://llm.example.com:8443/x"
-    settings = ModelSettings(provider="ollama", model="m", base_url="http://u:s3cr3t@127.0.0.1:9",
-                             timeout=0.5)
+    assert (
+        public_url("https://nightly:s3cr3t@llm.example.com:8443/x")
+        == "https://llm.example.com:8443/x"
+    )
+    settings = ModelSettings(
+        provider="ollama", model="m", base_url="http://u:s3cr3t@127.0.0.1:9", timeout=0.5
+    )
     with pytest.raises(ModelUnavailable) as e:
-        ask(build_ollama(settings), "writer", [{"role": "user", "content": "x"}],
-            WriterAnswer, [])
+        ask(build_ollama(settings), "writer", [{"role": "user", "content": "x"}], WriterAnswer, [])
     assert "s3cr3t" not in str(e.value) and "127.0.0.1:9" in str(e.value)
 
 
 def test_non_latin_text_counts_more_tokens():
-    model = build_ollama(ModelSettings(provider="ollama", model="m", num_ctx=1000,
-                                       max_tokens=100))
+    model = build_ollama(ModelSettings(provider="ollama", model="m", num_ctx=1000, max_tokens=100))
     assert model.count_tokens("季度收入" * 100) >= 800
     assert model.count_tokens("abc" * 100) == 101

@@ -20,8 +20,9 @@ GOOD = "---\nid: good\n---\nWrite a memo about the office closure on Friday.\n"
 def _scan_in_time(folder: Path, seconds: float = 10.0):
     """scan_folder, failing the test (not hanging it) if it blocks."""
     result: dict = {}
-    worker = threading.Thread(target=lambda: result.update(scan=scan_folder(folder, 200_000)),
-                              daemon=True)
+    worker = threading.Thread(
+        target=lambda: result.update(scan=scan_folder(folder, 200_000)), daemon=True
+    )
     worker.start()
     worker.join(seconds)
     assert not worker.is_alive(), "the scan blocked"
@@ -32,11 +33,14 @@ def _by_origin(scan) -> dict[str, Brief | BadBrief]:
     return {Path(b.origin).name: b for b in scan.briefs}
 
 
-@pytest.mark.parametrize("front", [
-    "title: " + "[" * 400 + "]" * 400,            # the reported one: flow sequences
-    "title: " + "{a: " * 300 + "1" + "}" * 300,    # flow mappings
-    "title:\n" + "".join("  " * i + "- \n" for i in range(300)) + "  " * 300 + "x",  # block
-])
+@pytest.mark.parametrize(
+    "front",
+    [
+        "title: " + "[" * 400 + "]" * 400,  # the reported one: flow sequences
+        "title: " + "{a: " * 300 + "1" + "}" * 300,  # flow mappings
+        "title:\n" + "".join("  " * i + "- \n" for i in range(300)) + "  " * 300 + "x",  # block
+    ],
+)
 def test_a_deeply_nested_front_matter_is_that_briefs_error(tmp_path, front):
     (tmp_path / "deep.md").write_text(f"---\n{front}\n---\nWrite a memo.\n")
     (tmp_path / "good.md").write_text(GOOD)
@@ -52,11 +56,14 @@ def test_a_front_matter_of_many_kilobytes_is_refused(tmp_path):
     assert isinstance(bad, BadBrief) and "front matter" in bad.reason
 
 
-@pytest.mark.parametrize("links", [
-    [("loop1.md", "loop2.md"), ("loop2.md", "loop1.md")],  # the reported loop
-    [("self.md", "self.md")],                              # a link to itself
-    [("dangling.md", "nowhere.md")],                       # a link to nothing
-])
+@pytest.mark.parametrize(
+    "links",
+    [
+        [("loop1.md", "loop2.md"), ("loop2.md", "loop1.md")],  # the reported loop
+        [("self.md", "self.md")],  # a link to itself
+        [("dangling.md", "nowhere.md")],  # a link to nothing
+    ],
+)
 def test_a_symlink_that_goes_nowhere_is_that_files_error(tmp_path, links):
     for name, target in links:
         (tmp_path / name).symlink_to(tmp_path / target)
@@ -104,8 +111,10 @@ def test_one_long_csv_cell_is_that_rows_business(tmp_path, size, ok):
     assert isinstance(found["long"], Brief if ok else BadBrief)
 
 
-@pytest.mark.parametrize("text", ["a: " + "[" * 2000 + "]" * 2000,
-                                  "a:\n" + "".join("  " * i + "- \n" for i in range(2000))])
+@pytest.mark.parametrize(
+    "text",
+    ["a: " + "[" * 2000 + "]" * 2000, "a:\n" + "".join("  " * i + "- \n" for i in range(2000))],
+)
 def test_yaml_is_bounded_in_depth(text):
     import yaml
 

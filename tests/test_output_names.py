@@ -16,12 +16,15 @@ from conftest import ScriptedModel, critic_answer, write_brief, writer_answer
 GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
 
 
-@pytest.mark.parametrize("ids", [
-    ("a b", safe_filename("a b")),            # the reported pair
-    ("x/y", safe_filename("x/y")),
-    ("memo?", safe_filename("memo?")),
-    ("q3-memo-deadbeef", "q3 memo"),           # a clean id that reads like a hashed one
-])
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ("a b", safe_filename("a b")),  # the reported pair
+        ("x/y", safe_filename("x/y")),
+        ("memo?", safe_filename("memo?")),
+        ("q3-memo-deadbeef", "q3 memo"),  # a clean id that reads like a hashed one
+    ],
+)
 def test_no_two_ids_share_a_file_name(ids):
     first, second = ids
     assert first != second
@@ -43,8 +46,9 @@ def test_a_file_of_another_brief_is_never_overwritten(tmp_path):
     # the brief's own earlier text is replaced
     write_output(tmp_path, "plan", {"brief_id": "plan"}, "v1")
     write_output(tmp_path, "plan", {"brief_id": "plan"}, "v2")
-    assert "v2" in (tmp_path / "plan.md").read_text() and written_for(tmp_path / "plan.md") \
-        == "plan"
+    assert (
+        "v2" in (tmp_path / "plan.md").read_text() and written_for(tmp_path / "plan.md") == "plan"
+    )
 
 
 def test_two_briefs_whose_names_met_are_both_written(project, settings):
@@ -52,12 +56,12 @@ def test_two_briefs_whose_names_met_are_both_written(project, settings):
     write_brief(project, "two.md", "Office closed Friday from 15:00.", id="a-b-c8687a08")
     writer = ScriptedModel([writer_answer(GOOD), writer_answer(GOOD)])
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
-    summary = run_job(settings, project / "briefs",
-                      models={"writer": writer, "critic": critic}, strict=True)
+    summary = run_job(
+        settings, project / "briefs", models={"writer": writer, "critic": critic}, strict=True
+    )
     paths = {r.record["brief_id"]: r.record["output_path"] for r in summary.results}
     assert paths["a b"] and paths["a-b-c8687a08"] and paths["a b"] != paths["a-b-c8687a08"]
-    assert {written_for(Path(p)) for p in paths.values()} == \
-        {"a b", "a-b-c8687a08"}
+    assert {written_for(Path(p)) for p in paths.values()} == {"a b", "a-b-c8687a08"}
 
 
 def test_a_clash_with_a_file_already_there_is_that_briefs_error(project, settings):
@@ -67,8 +71,9 @@ def test_a_clash_with_a_file_already_there_is_that_briefs_error(project, setting
     write_brief(project, "second.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer(GOOD), writer_answer(GOOD)])
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
-    summary = run_job(settings, project / "briefs",
-                      models={"writer": writer, "critic": critic}, strict=True)
+    summary = run_job(
+        settings, project / "briefs", models={"writer": writer, "critic": critic}, strict=True
+    )
     by_id = {r.record["brief_id"]: r for r in summary.results}
     assert "keep me" in (project / "output" / "closure.md").read_text()
     assert by_id["second"].outcome == "approved"  # the batch went on

@@ -97,8 +97,15 @@ WOULD_IMPROVE = ["Put the CRM deadline in the first paragraph."]
 
 
 def _memo_brief() -> Brief:
-    return Brief(id="q3-memo", text=MEMO, origin="briefs/q3-memo.md", rubric="memo",
-                 title="Q3 results memo\nfor the sales team", min_words=60, max_words=150)
+    return Brief(
+        id="q3-memo",
+        text=MEMO,
+        origin="briefs/q3-memo.md",
+        rubric="memo",
+        title="Q3 results memo\nfor the sales team",
+        min_words=60,
+        max_words=150,
+    )
 
 
 def _state(settings: Settings, brief: Brief, **extra) -> LoopState:
@@ -108,10 +115,17 @@ def _state(settings: Settings, brief: Brief, **extra) -> LoopState:
 
 def _revised(settings: Settings, **extra) -> LoopState:
     """The memo in round 2: critique points, a person's answer and a reviewer's note."""
-    return _state(settings, _memo_brief(), draft=DRAFT, round=2, must_fix=MUST_FIX,
-                  would_improve=WOULD_IMPROVE,
-                  human_answers={"[FIGURE NEEDED: Q3 revenue]": "EUR 4.2 million"},
-                  human_notes=["Sign the memo as Dana, head of sales."], **extra)
+    return _state(
+        settings,
+        _memo_brief(),
+        draft=DRAFT,
+        round=2,
+        must_fix=MUST_FIX,
+        would_improve=WOULD_IMPROVE,
+        human_answers={"[FIGURE NEEDED: Q3 revenue]": "EUR 4.2 million"},
+        human_notes=["Sign the memo as Dana, head of sales."],
+        **extra,
+    )
 
 
 def _source_brief(settings: Settings) -> Brief:
@@ -123,8 +137,11 @@ def _source_brief(settings: Settings) -> Brief:
 def _render(messages: list[dict[str, str]], schema: dict | None = None) -> str:
     parts = [f"===== {m['role']} =====\n{m['content']}\n" for m in messages]
     if schema is not None:
-        parts.append("===== JSON schema of the answer =====\n"
-                     + json.dumps(schema, indent=2, ensure_ascii=False) + "\n")
+        parts.append(
+            "===== JSON schema of the answer =====\n"
+            + json.dumps(schema, indent=2, ensure_ascii=False)
+            + "\n"
+        )
     return "".join(parts)
 
 
@@ -139,6 +156,7 @@ def _critic(settings: Settings, state: LoopState) -> str:
 
 
 # -- the prompts ---------------------------------------------------------------------------
+
 
 def writer_first(settings: Settings) -> str:
     """First round of a memo brief with a fact it does not give."""
@@ -156,17 +174,44 @@ def writer_revise_no_points(settings: Settings) -> str:
 
 def writer_afresh(settings: Settings) -> str:
     """The last revision came back unchanged (repeats >= 1)."""
-    brief = Brief(id="lamp", text=LAMP, origin="briefs/lamp.md", title="Lumo desk lamp",
-                  rubric="product-description", min_words=40)
-    return _writer(_state(settings, brief, draft="A lamp.", round=3, repeats=1,
-                          must_fix=MUST_FIX[:1], would_improve=WOULD_IMPROVE))
+    brief = Brief(
+        id="lamp",
+        text=LAMP,
+        origin="briefs/lamp.md",
+        title="Lumo desk lamp",
+        rubric="product-description",
+        min_words=40,
+    )
+    return _writer(
+        _state(
+            settings,
+            brief,
+            draft="A lamp.",
+            round=3,
+            repeats=1,
+            must_fix=MUST_FIX[:1],
+            would_improve=WOULD_IMPROVE,
+        )
+    )
 
 
 def critic_deviations(settings: Settings) -> str:
-    return _critic(settings, _revised(settings, deviations=[
-        {"point": WOULD_IMPROVE[0], "reason": "the revenue is the news; the deadline follows"},
-        {"point": "Use bullet points.", "reason": "a memo this short reads better as prose"},
-    ]))
+    return _critic(
+        settings,
+        _revised(
+            settings,
+            deviations=[
+                {
+                    "point": WOULD_IMPROVE[0],
+                    "reason": "the revenue is the news; the deadline follows",
+                },
+                {
+                    "point": "Use bullet points.",
+                    "reason": "a memo this short reads better as prose",
+                },
+            ],
+        ),
+    )
 
 
 def writer_source(settings: Settings) -> str:
@@ -178,13 +223,21 @@ def doc_names(settings: Settings) -> str:
     """API docs of a Python file, one public name at a time: a function, then a method."""
     state = _state(settings, _source_brief(settings))
     function, _, method = names_of(SOURCE)
-    return "".join(_render(doc_messages(state, n), DocAnswer.model_json_schema())
-                   for n in (function, method))
+    return "".join(
+        _render(doc_messages(state, n), DocAnswer.model_json_schema()) for n in (function, method)
+    )
 
 
 def critic_source(settings: Settings) -> str:
-    return _critic(settings, _state(settings, _source_brief(settings),
-                                    draft="# slugify\n\nTurns titles into slugs.\n", round=1))
+    return _critic(
+        settings,
+        _state(
+            settings,
+            _source_brief(settings),
+            draft="# slugify\n\nTurns titles into slugs.\n",
+            round=1,
+        ),
+    )
 
 
 def finalizer(settings: Settings) -> str:
@@ -200,49 +253,71 @@ def _repair(settings: Settings, task: str) -> str:
 def repair_rewrite(settings: Settings) -> str:
     """One sentence rewritten (batch.loop.repairs): an invented name, with the brief's words."""
     fact = fragment("repair_fact", fact="The Berlin office opens on 1 November.")
-    return _repair(settings, fragment(
-        "repair_rewrite", sentence="Anna opens the Berlin office on 1 November.",
-        goal="no longer names 'Anna' (no source gives it)", fact_line=fact))
+    return _repair(
+        settings,
+        fragment(
+            "repair_rewrite",
+            sentence="Anna opens the Berlin office on 1 November.",
+            goal="no longer names 'Anna' (no source gives it)",
+            fact_line=fact,
+        ),
+    )
 
 
 def repair_state(settings: Settings) -> str:
-    return _repair(settings, fragment("repair_state", goal="states this fact of the brief",
-                                      fact="The Berlin office opens on 1 November."))
+    return _repair(
+        settings,
+        fragment(
+            "repair_state",
+            goal="states this fact of the brief",
+            fact="The Berlin office opens on 1 November.",
+        ),
+    )
 
 
 def repair_placeholders(settings: Settings) -> str:
     """A fact not known yet: a sentence rewritten with its placeholder, or a new one."""
-    rewrite = fragment("repair_placeholder_rewrite", placeholder="[FIGURE NEEDED: Q3 revenue]",
-                       sentence="Q3 revenue is not known yet.")
-    state = fragment("repair_placeholder_state", placeholder="[FIGURE NEEDED: Q3 revenue]",
-                     fact="Q3 revenue: not known yet")
+    rewrite = fragment(
+        "repair_placeholder_rewrite",
+        placeholder="[FIGURE NEEDED: Q3 revenue]",
+        sentence="Q3 revenue is not known yet.",
+    )
+    state = fragment(
+        "repair_placeholder_state",
+        placeholder="[FIGURE NEEDED: Q3 revenue]",
+        fact="Q3 revenue: not known yet",
+    )
     return _repair(settings, rewrite) + _repair(settings, state)
 
 
 def repair_length(settings: Settings) -> str:
     paragraph = "The team closed 42 new accounts in Q3, up from 35 in Q2."
-    return (_repair(settings, fragment("repair_shorten", words=12, paragraph=paragraph))
-            + _repair(settings, fragment("repair_lengthen", words=20, paragraph=paragraph)))
+    return _repair(settings, fragment("repair_shorten", words=12, paragraph=paragraph)) + _repair(
+        settings, fragment("repair_lengthen", words=20, paragraph=paragraph)
+    )
 
 
 # The retry turns of batch.models.base.ask after a first answer that fails, shown after
 # a stand-in for the role's prompt.
-_PROMPT = [{"role": "system", "content": "(the role's system message)"},
-           {"role": "user", "content": "(the role's task)"}]
+_PROMPT = [
+    {"role": "system", "content": "(the role's system message)"},
+    {"role": "user", "content": "(the role's task)"},
+]
 
 
 def _retry(first: str | Completion, num_ctx: int = 32_000) -> str:
     model = ScriptedModel([first, writer_answer("A text.")], num_ctx=num_ctx, max_tokens=1000)
     ask(model, "writer", _PROMPT, WriterAnswer, [])
-    return (_render(model.sent[1])
-            + f"===== max_tokens of the retry =====\n{model.max_tokens_sent[1]}\n")
+    return (
+        _render(model.sent[1])
+        + f"===== max_tokens of the retry =====\n{model.max_tokens_sent[1]}\n"
+    )
 
 
 def _write_retry(first: str | Completion) -> str:
     model = ScriptedModel([first, "A text."], max_tokens=1000)
     write(model, "writer", _PROMPT, [])
-    return (_render(model.sent[1])
-            + f"===== sampling of the retry =====\n{model.samplings[1]}\n")
+    return _render(model.sent[1]) + f"===== sampling of the retry =====\n{model.samplings[1]}\n"
 
 
 def write_repeating(settings: Settings) -> str:
@@ -270,12 +345,29 @@ def retry_runaway(settings: Settings) -> str:
     return _retry(Completion(text, 10, 1000, truncated=True))
 
 
-CASES: dict[str, Callable[[Settings], str]] = {f.__name__: f for f in (
-    writer_first, writer_revise, writer_revise_no_points, writer_afresh, critic_deviations,
-    writer_source, critic_source, finalizer, retry_invalid, retry_shorter, retry_runaway,
-    repair_rewrite, repair_state, repair_placeholders, repair_length, doc_names,
-    write_repeating, write_cut_off,
-)}
+CASES: dict[str, Callable[[Settings], str]] = {
+    f.__name__: f
+    for f in (
+        writer_first,
+        writer_revise,
+        writer_revise_no_points,
+        writer_afresh,
+        critic_deviations,
+        writer_source,
+        critic_source,
+        finalizer,
+        retry_invalid,
+        retry_shorter,
+        retry_runaway,
+        repair_rewrite,
+        repair_state,
+        repair_placeholders,
+        repair_length,
+        doc_names,
+        write_repeating,
+        write_cut_off,
+    )
+}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -288,11 +380,19 @@ def test_prompt_text(name: str, project: Path):
         return
     expected = path.read_bytes().decode("utf-8") if path.exists() else ""
     if actual != expected:
-        diff = "".join(difflib.unified_diff(
-            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-            f"tests/prompts/{name}.txt (expected)", f"{name} (rendered now)"))
-        pytest.fail(f"The {name} prompt changed:\n{diff}\nIf the change is meant, "
-                    f"rerun with UPDATE_PROMPTS=1 and commit tests/prompts/.", pytrace=False)
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                f"tests/prompts/{name}.txt (expected)",
+                f"{name} (rendered now)",
+            )
+        )
+        pytest.fail(
+            f"The {name} prompt changed:\n{diff}\nIf the change is meant, "
+            f"rerun with UPDATE_PROMPTS=1 and commit tests/prompts/.",
+            pytrace=False,
+        )
 
 
 def test_every_expected_file_is_a_prompt_rendered_here():
@@ -303,8 +403,11 @@ def test_every_expected_file_is_a_prompt_rendered_here():
 def test_every_template_is_an_instruction_text_and_in_a_snapshot(project, monkeypatch):
     """A template file not in TEMPLATES would escape the echo checks; one that no case
     renders would change without a visible diff."""
-    files = {p.name.removesuffix(".md") for p in resources.files("batch.prompts").iterdir()
-             if p.name.endswith(".md")}
+    files = {
+        p.name.removesuffix(".md")
+        for p in resources.files("batch.prompts").iterdir()
+        if p.name.endswith(".md")
+    }
     assert files == set(prompts.TEMPLATES)
     used: set[str] = set()
     original = prompts.template

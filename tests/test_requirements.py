@@ -32,24 +32,32 @@ def test_a_brief_becomes_facts_asks_missing_facts_and_style():
         ("fact", "the loading dock closes at 14:00 on Thursday for resurfacing."),
         ("fact", "Trucks are rerouted to gate B for the afternoon."),
         ("fact", "Forklifts must be parked in bay 4 before noon."),
-        ("missing", "The reopening date is not confirmed yet; facilities will confirm it "
-                    "next week."),
+        (
+            "missing",
+            "The reopening date is not confirmed yet; facilities will confirm it next week.",
+        ),
         ("style", "Tone: short and practical."),
     ]
 
 
 def test_label_lines_split_on_commas_and_tasks_are_not_requirements():
-    checklist = brief_checklist("Write the product page for the Kumo kettle.\n\n"
-                                "Features: glass body, 1.7 litres, auto shut-off.")
-    assert kinds(checklist) == [("task", "Write the product page for the Kumo kettle."),
-                                ("fact", "glass body"), ("fact", "1.7 litres"),
-                                ("fact", "auto shut-off")]
+    checklist = brief_checklist(
+        "Write the product page for the Kumo kettle.\n\n"
+        "Features: glass body, 1.7 litres, auto shut-off."
+    )
+    assert kinds(checklist) == [
+        ("task", "Write the product page for the Kumo kettle."),
+        ("fact", "glass body"),
+        ("fact", "1.7 litres"),
+        ("fact", "auto shut-off"),
+    ]
     assert checklist[2]["numbers"] == ["1.7"]
 
 
 def test_a_gap_the_brief_asks_to_tell_needs_no_placeholder():
-    checklist = brief_checklist("The venue is not decided yet. Say that it will be announced "
-                                "on the intranet.")
+    checklist = brief_checklist(
+        "The venue is not decided yet. Say that it will be announced on the intranet."
+    )
     assert [r["kind"] for r in checklist] == ["gap", "gap"]
     told = "We will announce the venue on the intranet soon."
     assert not facts.check_requirements(told, checklist)
@@ -57,11 +65,12 @@ def test_a_gap_the_brief_asks_to_tell_needs_no_placeholder():
 
 
 def test_source_files_list_every_public_name_from_the_ast():
-    source = ("def area(w, h):\n    return w * h\n\ndef _hidden():\n    pass\n\n"
-              "class Box:\n    def grow(self):\n        pass\n    def _secret(self):\n"
-              "        pass\n")
-    checklist = build_checklist({"kind": "source", "source_text": source,
-                                 "origin_name": "box.py"})
+    source = (
+        "def area(w, h):\n    return w * h\n\ndef _hidden():\n    pass\n\n"
+        "class Box:\n    def grow(self):\n        pass\n    def _secret(self):\n"
+        "        pass\n"
+    )
+    checklist = build_checklist({"kind": "source", "source_text": source, "origin_name": "box.py"})
     assert [r["text"] for r in checklist] == ["function area", "class Box", "method Box.grow"]
     doc = "# box\n\n## area(w, h)\nArea.\n\n## Box\n### grow()\nGrows."
     assert facts.check_requirements(doc, checklist) == []
@@ -69,17 +78,27 @@ def test_source_files_list_every_public_name_from_the_ast():
     assert [f["code"] for f in missing] == ["uncovered:R3"]
 
 
-GOOD = ("The loading dock closes at 14:00 on Thursday for resurfacing, so trucks go to "
-        "gate B for the afternoon. Park every forklift in bay 4 before noon. The dock "
-        "reopens on [DATE NEEDED: reopening date].")
+GOOD = (
+    "The loading dock closes at 14:00 on Thursday for resurfacing, so trucks go to "
+    "gate B for the afternoon. Park every forklift in bay 4 before noon. The dock "
+    "reopens on [DATE NEEDED: reopening date]."
+)
 NEEDS = [{"placeholder": "[DATE NEEDED: reopening date]", "question": "When?"}]
 
 
 def run(draft, needs=NEEDS, **kw):
-    return run_checks(draft=draft, needs=needs, sources=[BRIEF],
-                             number_severity="must_fix", min_words=None, max_words=None,
-                             banned_phrases=["synergy"], brief=BRIEF,
-                             checklist=brief_checklist(BRIEF), **kw)
+    return run_checks(
+        draft=draft,
+        needs=needs,
+        sources=[BRIEF],
+        number_severity="must_fix",
+        min_words=None,
+        max_words=None,
+        banned_phrases=["synergy"],
+        brief=BRIEF,
+        checklist=brief_checklist(BRIEF),
+        **kw,
+    )
 
 
 def codes(findings):
@@ -88,8 +107,9 @@ def codes(findings):
 
 def test_a_sound_draft_passes_every_check():
     assert codes(run(GOOD)) == []
-    ctx = checks.CheckContext(draft=GOOD, sources=(BRIEF,), brief=BRIEF,
-                              checklist=brief_checklist(BRIEF))
+    ctx = checks.CheckContext(
+        draft=GOOD, sources=(BRIEF,), brief=BRIEF, checklist=brief_checklist(BRIEF)
+    )
     assert checks.code_score(run(GOOD), ctx) == 100.0
 
 
@@ -129,20 +149,37 @@ def test_missing_fact_needs_a_placeholder_not_a_guess_nor_a_remark():
     guessed = GOOD.replace("[DATE NEEDED: reopening date]", "Monday 9 June")
     found = codes(run(guessed, needs=[]))
     assert "missing-placeholder:R4" in found
-    told = GOOD.replace("The dock reopens on [DATE NEEDED: reopening date].",
-                        "The reopening date is not confirmed yet.")
+    told = GOOD.replace(
+        "The dock reopens on [DATE NEEDED: reopening date].",
+        "The reopening date is not confirmed yet.",
+    )
     assert "gap-told:R4" in codes(run(told, needs=[]))
     # a person's answer fills it
     answered = GOOD.replace("[DATE NEEDED: reopening date]", "16 June")
-    assert codes(run_checks(
-        draft=answered, needs=[], sources=[BRIEF, "16 June"], number_severity="must_fix",
-        min_words=None, max_words=None, banned_phrases=[], brief=BRIEF,
-        checklist=brief_checklist(BRIEF), answered=["[DATE NEEDED: reopening date]"])) == []
+    assert (
+        codes(
+            run_checks(
+                draft=answered,
+                needs=[],
+                sources=[BRIEF, "16 June"],
+                number_severity="must_fix",
+                min_words=None,
+                max_words=None,
+                banned_phrases=[],
+                brief=BRIEF,
+                checklist=brief_checklist(BRIEF),
+                answered=["[DATE NEEDED: reopening date]"],
+            )
+        )
+        == []
+    )
 
 
 def test_prompt_and_instruction_echo():
-    prompts = ["Problems found in it. Your new text must fix every one marked MUST FIX.",
-               "Answer with one JSON object: needs_from_human, draft."]
+    prompts = [
+        "Problems found in it. Your new text must fix every one marked MUST FIX.",
+        "Answer with one JSON object: needs_from_human, draft.",
+    ]
     leaked = GOOD + "\n\nYour new text must fix every one marked MUST FIX."
     assert "echo:prompt" in codes(run(leaked, prompt_texts=prompts))
     assert "echo:prompt" in codes(run(GOOD + " See needs_from_human.", prompt_texts=prompts))
@@ -157,8 +194,11 @@ def test_placeholders_in_other_spellings_are_must_fix():
     for gap in ("[TBD]", "[Date Needed: reopening]", "[DATE NEEDED reopening]", "[?]"):
         found = codes(run(GOOD + f" Contact: {gap}."))
         assert any(c.startswith("placeholder-form:") for c in found), gap
-    assert not [c for c in codes(run(GOOD + " See [the map](https://example.org)."))
-                if c.startswith("placeholder-form")]
+    assert not [
+        c
+        for c in codes(run(GOOD + " See [the map](https://example.org)."))
+        if c.startswith("placeholder-form")
+    ]
 
 
 def test_suggested_placeholder_labels():
@@ -177,23 +217,28 @@ def test_prompt_lines_copied_whole_are_stripped_and_near_copies_seen():
 
 
 def test_a_sentence_with_both_opposites_is_not_a_contradiction():
-    checklist = brief_checklist("Ask: merge urgent fixes before Friday, and report problems "
-                                "after the move.")
+    checklist = brief_checklist(
+        "Ask: merge urgent fixes before Friday, and report problems after the move."
+    )
     both = "Merge urgent fixes before Friday and report problems after the move."
     assert facts.check_contradictions(both, checklist) == []
     flipped = "Merge urgent fixes after Friday. Report problems after the move."
     assert [f["code"] for f in facts.check_contradictions(flipped, checklist)] == [
-        "contradiction:R1"]
+        "contradiction:R1"
+    ]
 
 
 def test_a_suggested_wording_may_be_taken_up_but_a_critique_point_not_pasted():
     critique = ["Say it plainly: forklifts must be parked in bay 4 before noon today."]
-    taken_up = GOOD.replace("Park every forklift in bay 4 before noon.",
-                            "Forklifts must be parked in bay 4 before noon today.")
+    taken_up = GOOD.replace(
+        "Park every forklift in bay 4 before noon.",
+        "Forklifts must be parked in bay 4 before noon today.",
+    )
     assert "echo:prompt" not in codes(run(taken_up, critique=critique))
     pasted = GOOD + "\n\nThe text does not say what the brief gives as the dock times."
-    found = codes(run(pasted, critique=["The text does not say what the brief gives as "
-                                        "the dock times."]))
+    found = codes(
+        run(pasted, critique=["The text does not say what the brief gives as the dock times."])
+    )
     assert "echo:prompt" in found
 
 
@@ -224,8 +269,9 @@ def test_api_docs_names_and_signatures_come_from_the_code():
 
 
 def test_docs_that_paste_the_source_are_refused():
-    source = "\n".join(f"def f{i}(value):\n    return value * {i} + compute_offset(value)"
-                       for i in range(5))
+    source = "\n".join(
+        f"def f{i}(value):\n    return value * {i} + compute_offset(value)" for i in range(5)
+    )
     pasted = "# mod\n\n" + source
     assert [f["code"] for f in form.check_copied_source(pasted, source)] == ["copies-source"]
     explained = "# mod\n\n## f1(value)\nReturns value times 1 plus its offset."
@@ -238,7 +284,7 @@ def test_talk_about_the_draft_and_prompt_tags_are_echo():
     assert "echo:prompt" in codes(run("Write a short memo to the warehouse team. " + GOOD))
 
 
-RAISING = '''def parse(text):
+RAISING = """def parse(text):
     if not text:
         raise ValueError("empty")
 
@@ -257,16 +303,22 @@ class Store:
 
     def _private(self):
         raise RuntimeError("never documented")
-'''
+"""
 
 
 def test_exceptions_the_code_raises_itself_must_be_documented():
-    checklist = build_checklist({"kind": "source", "origin_name": "store.py",
-                                 "source_text": RAISING})
+    checklist = build_checklist(
+        {"kind": "source", "origin_name": "store.py", "source_text": RAISING}
+    )
     assert [r["text"] for r in checklist if r["kind"] == "raises"] == [
-        "parse raises ValueError", "Store raises ValueError", "Store.get raises LookupError"]
-    good = ("# store\n\n## parse(text)\nRaises ValueError when empty.\n\n## Store(size)\n"
-            "Raises ValueError below 1.\n\n### Store.get(key)\nRaises LookupError.\n")
+        "parse raises ValueError",
+        "Store raises ValueError",
+        "Store.get raises LookupError",
+    ]
+    good = (
+        "# store\n\n## parse(text)\nRaises ValueError when empty.\n\n## Store(size)\n"
+        "Raises ValueError below 1.\n\n### Store.get(key)\nRaises LookupError.\n"
+    )
     assert facts.check_requirements(good, checklist) == []
     silent = good.replace("Raises LookupError.", "Returns the value.")
     [f] = facts.check_requirements(silent, checklist)
@@ -274,38 +326,47 @@ def test_exceptions_the_code_raises_itself_must_be_documented():
 
 
 def test_other_languages_get_their_exported_names_as_the_checklist():
-    js = "export function total(items) { return 0 }\nfunction hidden() {}\n" \
-         "export class Cart { add(item) {} }\n"
+    js = (
+        "export function total(items) { return 0 }\nfunction hidden() {}\n"
+        "export class Cart { add(item) {} }\n"
+    )
     checklist = build_checklist({"kind": "source", "origin_name": "cart.js", "source_text": js})
     assert [r["text"] for r in checklist] == ["function total", "class Cart", "method Cart.add"]
     doc = "# cart\n\n## total(items)\n\n## Cart\n### add(item)\n"
     assert facts.check_requirements(doc, checklist) == []
     assert [f["code"] for f in facts.check_requirements("# cart\n## total\n", checklist)] == [
-        "uncovered:R2", "uncovered:R3"]
+        "uncovered:R2",
+        "uncovered:R3",
+    ]
     # a language with no parser here: no checklist, and the run record says why
-    assert build_checklist({"kind": "source", "origin_name": "x.cobol",
-                            "source_text": "IDENTIFICATION DIVISION."}) == []
+    assert (
+        build_checklist(
+            {"kind": "source", "origin_name": "x.cobol", "source_text": "IDENTIFICATION DIVISION."}
+        )
+        == []
+    )
 
 
 def test_a_small_number_written_as_a_word_covers_the_figure():
     checklist = build_checklist({"text": "Facts: 5 brightness levels, folds flat."})
-    assert facts.check_requirements("It has five brightness levels and folds flat.",
-                                     checklist) == []
-    assert facts.check_requirements("It has six brightness levels and folds flat.",
-                                     checklist) != []
+    assert (
+        facts.check_requirements("It has five brightness levels and folds flat.", checklist) == []
+    )
+    assert facts.check_requirements("It has six brightness levels and folds flat.", checklist) != []
 
 
 def test_a_fact_the_brief_says_nothing_is_known_about_is_missing():
     [offline, licence] = brief_checklist(
-        "- The app works offline for 30 days.\n- Nothing is known about the license.")
+        "- The app works offline for 30 days.\n- Nothing is known about the license."
+    )
     assert offline["kind"] == "fact"
     assert licence["kind"] == "missing" and licence["subject"] == "license"
 
 
 def test_an_uncertainty_the_brief_passes_on_is_a_fact_not_a_gap():
     [start, hedge] = brief_checklist(
-        "- The all-hands starts at 15:00 CET.\n"
-        "- The time may move; IT will confirm it on the day.")
+        "- The all-hands starts at 15:00 CET.\n- The time may move; IT will confirm it on the day."
+    )
     assert start["kind"] == "fact" and hedge["kind"] == "fact"
     [gap] = brief_checklist("- The start time is not decided yet.")
     assert gap["kind"] == "missing"
@@ -313,7 +374,8 @@ def test_an_uncertainty_the_brief_passes_on_is_a_fact_not_a_gap():
 
 def test_an_order_about_who_signs_the_text_is_its_signature():
     [fact, sign] = brief_checklist(
-        "- Invoices are due in 30 days.\n- Sign it from the billing team.")
+        "- Invoices are due in 30 days.\n- Sign it from the billing team."
+    )
     assert fact["kind"] == "fact"
     assert sign["kind"] == "sign" and sign["subject"] == "the billing team"
     assert covered(sign, "Invoices are due in 30 days.\n\nThe billing team")

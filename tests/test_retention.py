@@ -18,20 +18,25 @@ PH = "[FIGURE NEEDED: x]"
 
 def counts(settings):
     with sqlite3.connect(settings.checkpoint_path) as db:
-        return dict(db.execute("SELECT thread_id, count(*) FROM checkpoints "
-                               "GROUP BY thread_id").fetchall())
+        return dict(
+            db.execute("SELECT thread_id, count(*) FROM checkpoints GROUP BY thread_id").fetchall()
+        )
 
 
 def test_gc_keeps_final_checkpoints_and_waiting_threads(project, settings):
     for i in range(3):
         write_brief(project, f"b{i}.md", "Office closed on Friday.", id=f"b{i}")
     write_brief(project, "wait.md", "Memo needing x.")
-    writer = ScriptedModel([writer_answer("Closed on Friday.")] * 6 +
-                           [writer_answer(f"x is {PH}.", needs=[(PH, "x?")])])
-    critic = ScriptedModel([critic_answer(2, must_fix=["More."]), critic_answer(5)] * 3 +
-                           [critic_answer(5)])
-    summary = run_job(settings, project / "briefs", strict=True,
-                      models={"writer": writer, "critic": critic})
+    writer = ScriptedModel(
+        [writer_answer("Closed on Friday.")] * 6
+        + [writer_answer(f"x is {PH}.", needs=[(PH, "x?")])]
+    )
+    critic = ScriptedModel(
+        [critic_answer(2, must_fix=["More."]), critic_answer(5)] * 3 + [critic_answer(5)]
+    )
+    summary = run_job(
+        settings, project / "briefs", strict=True, models={"writer": writer, "critic": critic}
+    )
     assert sorted(r.outcome for r in summary.results) == ["approved"] * 3 + ["awaiting_human"]
     before = counts(settings)
     waiting = next(r.thread_id for r in summary.results if r.outcome == "awaiting_human")

@@ -24,8 +24,13 @@ NEEDS = [(PH, "What is the Q3 revenue?")]
 
 
 def paused(project, settings, writer=None, critic=None):
-    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
-                id="q3", title="Q3 memo")
+    write_brief(
+        project,
+        "q3.md",
+        "Memo on Q3: revenue not known yet; we opened Berlin.",
+        id="q3",
+        title="Q3 memo",
+    )
     writer = writer or ScriptedModel([writer_answer(DRAFT, needs=NEEDS)])
     critic = critic or ScriptedModel([critic_answer(5)])
     batch = Batch(settings, models={"writer": writer, "critic": critic}, strict=True)
@@ -44,10 +49,12 @@ def test_list_and_show(project, settings):
     assert (item.thread_id, item.brief_id, item.title, item.score) == (tid, "q3", "Q3 memo", 100)
     assert item.needs == [{"placeholder": PH, "question": "What is the Q3 revenue?"}]
     assert item.waiting_since
-    assert [(rid, kind, ok) for rid, kind, _, ok in item.checklist] == [("R1", "gap", True)] or \
-        all(ok for *_, ok in item.checklist)
-    shown = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"), "review",
-                                     "show", tid])
+    assert [(rid, kind, ok) for rid, kind, _, ok in item.checklist] == [("R1", "gap", True)] or all(
+        ok for *_, ok in item.checklist
+    )
+    shown = CliRunner().invoke(
+        cli, ["--config", str(project / "briefloop.toml"), "review", "show", tid]
+    )
     assert "What the brief asks (checked by code)" in shown.output
     assert re.search(r"✓ R\d+ fact: we opened Berlin", shown.output), shown.output
 
@@ -92,13 +99,17 @@ def test_reject_ends_the_run_with_the_reason(project, settings):
 
 
 def test_revise_loops_once_more_and_a_number_from_an_answer_is_allowed(project, settings):
-    writer = ScriptedModel([writer_answer(DRAFT, needs=NEEDS),
-                            writer_answer(f"Q3 revenue was 4.2M EUR, see {PH}. We opened "
-                                          f"Berlin.", needs=NEEDS)])
+    writer = ScriptedModel(
+        [
+            writer_answer(DRAFT, needs=NEEDS),
+            writer_answer(f"Q3 revenue was 4.2M EUR, see {PH}. We opened Berlin.", needs=NEEDS),
+        ]
+    )
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
     batch, tid, *_ = paused(project, settings, writer, critic)
-    result = review.answer(batch, tid, "revise", {PH: "4.2M EUR"},
-                           text="Put the revenue in the first sentence.")
+    result = review.answer(
+        batch, tid, "revise", {PH: "4.2M EUR"}, text="Put the revenue in the first sentence."
+    )
     assert result.outcome == "awaiting_human" and result.model_calls == 2
     prompt = writer.sent[1][-1]["content"]
     assert "A reviewer asks: Put the revenue in the first sentence." in prompt
@@ -172,18 +183,23 @@ def test_agent_inbox_shapes(project, settings):
     batch, tid, *_ = paused(project, settings)
     payload = batch.snapshot(tid).interrupts[0].value
     assert payload["action_request"]["action"] == "review_draft"
-    assert set(payload["config"]) == {"allow_accept", "allow_edit", "allow_respond",
-                                      "allow_ignore"}
+    assert set(payload["config"]) == {"allow_accept", "allow_edit", "allow_respond", "allow_ignore"}
     assert PH in payload["description"]
     assert inbox.response("approve", {PH: "1"}, None, "a") == [
-        {"type": "edit", "by": "a", "args": {"action": "review_draft",
-                                             "args": {"answers": {PH: "1"}}}}]
+        {
+            "type": "edit",
+            "by": "a",
+            "args": {"action": "review_draft", "args": {"answers": {PH: "1"}}},
+        }
+    ]
     assert inbox.response("revise", {PH: "1"}, "n", "a") == [
-        {"type": "response", "by": "a", "args": "n", "answers": {PH: "1"}}]
+        {"type": "response", "by": "a", "args": "n", "answers": {PH: "1"}}
+    ]
     assert inbox.response("reject", {}, "r", "a")[0]["type"] == "ignore"
 
 
 # -- the command line ---------------------------------------------------------------------
+
 
 def cli_project(project):
     cfg = project / "briefloop.toml"
@@ -204,14 +220,28 @@ def test_cli_list_show_answer(project, settings):
     answers.write_text(f'"{PH}": 4.2M EUR\n')
     missing = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid])
     assert missing.exit_code == 2 and "give a decision" in missing.output
-    done = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid,
-                               "--answers", str(answers), "--approve", "--by", "ana"])
+    done = runner.invoke(
+        cli,
+        [
+            "--config",
+            str(cfg),
+            "review",
+            "answer",
+            tid,
+            "--answers",
+            str(answers),
+            "--approve",
+            "--by",
+            "ana",
+        ],
+    )
     assert done.exit_code == 0, done.output
     assert "approved_by_human" in done.output and "output:" in done.output
     again = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--approve"])
     assert again.exit_code == 2 and "not waiting" in again.output
-    assert "nothing is waiting" in runner.invoke(cli, ["--config", str(cfg), "review",
-                                                       "list"]).output
+    assert (
+        "nothing is waiting" in runner.invoke(cli, ["--config", str(cfg), "review", "list"]).output
+    )
 
 
 def test_cli_set_and_bad_set(project):
@@ -219,11 +249,13 @@ def test_cli_set_and_bad_set(project):
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     runner = CliRunner()
-    bad = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--set", "x",
-                              "--approve"])
+    bad = runner.invoke(
+        cli, ["--config", str(cfg), "review", "answer", tid, "--set", "x", "--approve"]
+    )
     assert bad.exit_code == 2 and "KEY=VALUE" in bad.output
-    ok = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid,
-                             "--set", "1=9 staff", "--approve"])
+    ok = runner.invoke(
+        cli, ["--config", str(cfg), "review", "answer", tid, "--set", "1=9 staff", "--approve"]
+    )
     assert ok.exit_code == 0, ok.output
 
 
@@ -232,8 +264,9 @@ def test_cli_asks_on_a_terminal(project, monkeypatch):
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     monkeypatch.setattr("batch.cli.reviewing.interactive", lambda: True)
-    result = CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid],
-                                input="4.2M EUR\napprove\n")
+    result = CliRunner().invoke(
+        cli, ["--config", str(cfg), "review", "answer", tid], input="4.2M EUR\napprove\n"
+    )
     assert result.exit_code == 0, result.output
     assert "What is the Q3 revenue?" in result.output and "approved_by_human" in result.output
 
@@ -249,16 +282,16 @@ def test_cli_resume_and_pull_errors(project):
 
 def test_a_revision_that_runs_out_writes_a_new_draft_not_the_rejected_one(project):
     s = make_settings(project, **{"loop.max_rounds": 1})
-    writer = ScriptedModel([writer_answer(DRAFT, needs=NEEDS),
-                            writer_answer(f"NEW DRAFT with {PH}.", needs=NEEDS)])
+    writer = ScriptedModel(
+        [writer_answer(DRAFT, needs=NEEDS), writer_answer(f"NEW DRAFT with {PH}.", needs=NEEDS)]
+    )
     critic = ScriptedModel([critic_answer(5), critic_answer(2, must_fix=["Still vague."])])
     batch, tid, *_ = paused(project, s, writer, critic)
     result = review.answer(batch, tid, "revise", {PH: "4"}, text="Be concrete.", by="ana")
     assert result.outcome == "max_rounds"
     assert "NEW DRAFT" in body_of(result.record["output_path"])
     assert result.record["score"] == 25.0
-    assert result.record["decided_by"] == "ana" and result.record["decision_note"] == \
-        "Be concrete."
+    assert result.record["decided_by"] == "ana" and result.record["decision_note"] == "Be concrete."
 
 
 def approve_with_answers_file(project, yaml_value):
@@ -268,17 +301,22 @@ def approve_with_answers_file(project, yaml_value):
     batch.close()
     answers = project / "answers.yaml"
     answers.write_text(f'"{PH}": {yaml_value}\n')
-    return tid, CliRunner().invoke(cli, ["--config", str(cfg), "review", "answer", tid,
-                                         "--answers", str(answers), "--approve"])
+    return tid, CliRunner().invoke(
+        cli, ["--config", str(cfg), "review", "answer", tid, "--answers", str(answers), "--approve"]
+    )
 
 
-@pytest.mark.parametrize("value, problem", [("[1, 2]", "not a list"),
-                                            ("{a: 1}", "not a dict"),
-                                            ("yes", "reads as a yes/no"),
-                                            # 2,000 levels: one line, not a traceback
-                                            ("[" * 2000 + "]" * 2000, "nested more than"),
-                                            ("{a: " * 2000 + "1" + "}" * 2000,
-                                             "nested more than")])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("[1, 2]", "not a list"),
+        ("{a: 1}", "not a dict"),
+        ("yes", "reads as a yes/no"),
+        # 2,000 levels: one line, not a traceback
+        ("[" * 2000 + "]" * 2000, "nested more than"),
+        ("{a: " * 2000 + "1" + "}" * 2000, "nested more than"),
+    ],
+)
 def test_cli_answers_file_takes_only_text_and_numbers(project, value, problem):
     tid, result = approve_with_answers_file(project, value)
     assert result.exit_code == 2 and problem in result.output, result.output
@@ -297,11 +335,14 @@ def test_cli_answers_file_reads_dates_and_numbers_as_written(project):
 
 def test_a_thread_of_an_older_brief_never_replaces_the_current_text(project, settings):
     batch, old, *_ = paused(project, settings)
-    write_brief(project, "q3.md", "Memo on Q3: revenue was 4M; we opened Berlin.",
-                id="q3", title="Q3 memo")
+    write_brief(
+        project, "q3.md", "Memo on Q3: revenue was 4M; we opened Berlin.", id="q3", title="Q3 memo"
+    )
     current_text = "Q3 revenue was 4M. We opened Berlin."
-    models = {"writer": ScriptedModel([writer_answer(current_text)]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel([writer_answer(current_text)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     [new] = Batch(settings, models=models, strict=True).run(project / "briefs").results
     assert new.outcome == "approved" and new.thread_id != old
     output = Path(new.record["output_path"])
@@ -327,8 +368,10 @@ def test_cli_list_and_show_say_a_thread_is_superseded(project):
     batch, old, *_ = paused(project, settings)
     batch.close()
     write_brief(project, "q3.md", "Memo on Q3: revenue was 4M.", id="q3")
-    models = {"writer": ScriptedModel([writer_answer("Q3 revenue was 4M.")]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel([writer_answer("Q3 revenue was 4M.")]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     with Batch(settings, models=models, strict=True) as again:
         [new] = again.run(project / "briefs").results
     runner = CliRunner()
@@ -336,8 +379,9 @@ def test_cli_list_and_show_say_a_thread_is_superseded(project):
     assert "superseded" in listed.output and new.thread_id[:8] in listed.output
     shown = runner.invoke(cli, ["--config", str(cfg), "review", "show", old])
     assert f"superseded by thread {new.thread_id}" in shown.output
-    refused = runner.invoke(cli, ["--config", str(cfg), "review", "answer", old,
-                                  "--set", "1=4M", "--approve"])
+    refused = runner.invoke(
+        cli, ["--config", str(cfg), "review", "answer", old, "--set", "1=4M", "--approve"]
+    )
     assert refused.exit_code == 2 and "approve is refused" in refused.output
 
 
@@ -349,8 +393,14 @@ BROKEN = "Q3 revenue grew 17%. We opened Berlin."  # 17% comes from nowhere: a m
 def unfinished(project, mode="unfinished"):
     s = make_settings(project, **{"loop.review": mode, "loop.max_rounds": 1})
     write_brief(project, "q3.md", "Memo on Q3: revenue grew; we opened Berlin.", id="q3")
-    batch = Batch(s, models={"writer": ScriptedModel([writer_answer(BROKEN)] * 2),
-                             "critic": ScriptedModel([critic_answer(5)] * 2)}, strict=True)
+    batch = Batch(
+        s,
+        models={
+            "writer": ScriptedModel([writer_answer(BROKEN)] * 2),
+            "critic": ScriptedModel([critic_answer(5)] * 2),
+        },
+        strict=True,
+    )
     [r] = batch.run(project / "briefs").results
     return batch, r
 
@@ -369,21 +419,28 @@ def test_a_text_the_machine_could_not_approve_goes_to_a_person(project, mode):
     assert any("17" in m for m in item.must_fix)
     with pytest.raises(BriefloopError, match="code checks still find.*17"):
         review.answer(batch, item.thread_id, "approve", {}, by="ana")
-    done = review.answer(batch, item.thread_id, "approve", {}, by="ana",
-                         override="the figure is in the board pack")
+    done = review.answer(
+        batch, item.thread_id, "approve", {}, by="ana", override="the figure is in the board pack"
+    )
     assert done.outcome == "approved_by_human"
     assert Path(done.record["output_path"]).parent.name == "output"
     assert body_of(done.record["output_path"]) == BROKEN
-    assert done.record["decision_note"] == ("approved over the checks' findings: the figure "
-                                            "is in the board pack")
+    assert done.record["decision_note"] == (
+        "approved over the checks' findings: the figure is in the board pack"
+    )
 
 
 def test_always_pauses_an_approved_text_too(project):
     s = make_settings(project, **{"loop.review": "always"})
     write_brief(project, "a.md", "Office closed Friday from 15:00.", id="a")
-    batch = Batch(s, models={"writer": ScriptedModel([writer_answer(
-        "The office is closed on Friday from 15:00.")]),
-        "critic": ScriptedModel([critic_answer(5)])}, strict=True)
+    batch = Batch(
+        s,
+        models={
+            "writer": ScriptedModel([writer_answer("The office is closed on Friday from 15:00.")]),
+            "critic": ScriptedModel([critic_answer(5)]),
+        },
+        strict=True,
+    )
     [r] = batch.run(project / "briefs").results
     assert r.outcome == "awaiting_human"
     [item] = review.list_waiting(batch)
@@ -417,11 +474,13 @@ def test_cli_edit_from_a_file(project):
     mine = project / "mine.md"
     mine.write_text("Q3 revenue was 4.2M EUR. We opened Berlin.\n")
     runner = CliRunner()
-    wrong = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--edit",
-                                str(mine), "--reject", "no"])
+    wrong = runner.invoke(
+        cli, ["--config", str(cfg), "review", "answer", tid, "--edit", str(mine), "--reject", "no"]
+    )
     assert wrong.exit_code == 2 and "does not go with" in wrong.output
-    done = runner.invoke(cli, ["--config", str(cfg), "review", "answer", tid, "--edit",
-                               str(mine), "--by", "bo"])
+    done = runner.invoke(
+        cli, ["--config", str(cfg), "review", "answer", tid, "--edit", str(mine), "--by", "bo"]
+    )
     assert done.exit_code == 0, done.output
     [out] = (project / "output").glob("q3*.md")
     assert "4.2M EUR" in out.read_text()
@@ -458,11 +517,11 @@ def test_a_brief_that_could_not_be_read_supersedes_nothing(project, settings):
 
 
 def test_approving_a_stopped_run_records_the_score_of_the_draft_shown(project):
-    s = make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 2,
-                                  "models.critic_mode": "gate"})
+    s = make_settings(
+        project, **{"loop.review": "unfinished", "loop.max_rounds": 2, "models.critic_mode": "gate"}
+    )
     write_brief(project, "q3.md", "Memo on Q3: revenue grew; we opened Berlin.", id="q3")
-    writer = ScriptedModel([writer_answer(BROKEN),
-                            writer_answer("Q3 went so-so. " + BROKEN)])
+    writer = ScriptedModel([writer_answer(BROKEN), writer_answer("Q3 went so-so. " + BROKEN)])
     critic = ScriptedModel([critic_answer(4), critic_answer(2)])
     batch = Batch(s, models={"writer": writer, "critic": critic}, strict=True)
     [r] = batch.run(project / "briefs").results
@@ -481,6 +540,7 @@ def test_the_review_node_itself_checks_an_edit_sent_by_other_tooling(project, se
     item = review.waiting(batch, tid)
     assert item is not None and "code checks find in the edited text" in item.problem
     assert "Berlin" in item.problem
-    done = batch.resume(tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine,
-                                            override="known"))
+    done = batch.resume(
+        tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine, override="known")
+    )
     assert done.outcome == "approved_by_human"

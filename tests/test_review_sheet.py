@@ -21,8 +21,10 @@ LOG_KEY = "9ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"
 
 
 def models(*drafts):
-    return {"writer": ScriptedModel([writer_answer(d, needs=NEEDS) for d in drafts]),
-            "critic": ScriptedModel([critic_answer(5) for _ in drafts])}
+    return {
+        "writer": ScriptedModel([writer_answer(d, needs=NEEDS) for d in drafts]),
+        "critic": ScriptedModel([critic_answer(5) for _ in drafts]),
+    }
 
 
 def xlsx_rows(path: Path) -> list[dict]:
@@ -56,7 +58,9 @@ def test_night_morning_approval_through_the_workbook(project):
     assert night.results[0].outcome == "awaiting_human"
     rows = xlsx_rows(book)
     assert [(r["placeholder"], r["question"], r["status"]) for r in rows] == [
-        (PH, "What is the Q3 revenue?", "open"), (PH2, "When is the Berlin opening?", "open")]
+        (PH, "What is the Q3 revenue?", "open"),
+        (PH2, "When is the Berlin opening?", "open"),
+    ]
     assert load_workbook(book).sheetnames == ["Runs", "Review"]
 
     fill(book, {PH: "4.2M EUR", PH2: "1 November"}, "approve")
@@ -129,8 +133,7 @@ def test_review_through_the_google_sheet(project):
     filled[1][col["decision"]], filled[1][col["by"]] = "approve", "bo"
     person = fake.client().open_by_key(LOG_KEY).worksheet("Review")
     person.update(filled, "A1", value_input_option="USER_ENTERED")
-    summary = run_job(s, project / "briefs", models=models(), strict=True,
-                      google_client=factory)
+    summary = run_job(s, project / "briefs", models=models(), strict=True, google_client=factory)
     assert summary.pulled[0].outcome == "approved_by_human"
     after = fake.values(LOG_KEY, "Review")
     assert [r[col["status"]] for r in after[1:]] == ["done", "done"]
@@ -172,19 +175,27 @@ def test_rows_of_a_thread_decided_from_the_cli_are_closed_by_the_next_publish(pr
     run_job(s, project / "briefs", models=models(), strict=True)
     rows = xlsx_rows(book)
     assert [r["status"] for r in rows] == ["done", "done"]
-    assert all(r["note"].startswith("decided elsewhere: approved_by_human by ana")
-               for r in rows)
+    assert all(r["note"].startswith("decided elsewhere: approved_by_human by ana") for r in rows)
     assert pull_reviews(s) == []
     assert [r["status"] for r in xlsx_rows(book)] == ["done", "done"]
 
 
 def test_approve_with_a_reason_in_the_sheet_approves_over_the_findings(project):
-    s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx",
-                                  "loop.review": "unfinished", "loop.max_rounds": 1})
+    s = make_settings(
+        project,
+        **{
+            "log.format": "xlsx",
+            "log.path": "output/runs.xlsx",
+            "loop.review": "unfinished",
+            "loop.max_rounds": 1,
+        },
+    )
     write_brief(project, "q3.md", "Memo on Q3 revenue and the Berlin office.", id="q3")
     broken = "Q3 revenue grew 17%. We opened Berlin."
-    m = {"writer": ScriptedModel([writer_answer(broken)]),
-         "critic": ScriptedModel([critic_answer(5)])}
+    m = {
+        "writer": ScriptedModel([writer_answer(broken)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     run_job(s, project / "briefs", models=m, strict=True)
     book = project / "output" / "runs.xlsx"
     fill(book, {}, "approve")

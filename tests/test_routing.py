@@ -10,10 +10,20 @@ from batch.loop.routing import (
 
 
 def state(**kw):
-    base = {"limits": {"max_rounds": 3, "no_progress_rounds": 2, "review": "when_needed",
-                       "threshold": 70, "max_revisions": 2},
-            "round": 1, "meets_bar": False, "score_history": [50.0], "must_fix_history": [["a"]],
-            "needs_from_human": []}
+    base = {
+        "limits": {
+            "max_rounds": 3,
+            "no_progress_rounds": 2,
+            "review": "when_needed",
+            "threshold": 70,
+            "max_revisions": 2,
+        },
+        "round": 1,
+        "meets_bar": False,
+        "score_history": [50.0],
+        "must_fix_history": [["a"]],
+        "needs_from_human": [],
+    }
     base.update(kw)
     return base
 
@@ -31,8 +41,11 @@ def test_review_always_and_never():
     limits = state()["limits"]
     always = state(meets_bar=True, limits={**limits, "review": "always"})
     assert decide(always).next == "review"
-    never = state(meets_bar=True, needs_from_human=[{"placeholder": "[X NEEDED: y]"}],
-                  limits={**limits, "review": "never"})
+    never = state(
+        meets_bar=True,
+        needs_from_human=[{"placeholder": "[X NEEDED: y]"}],
+        limits={**limits, "review": "never"},
+    )
     assert decide(never) == ("finish", "approved")
 
 
@@ -46,8 +59,12 @@ def test_approval_wins_over_max_rounds():
 
 
 def test_no_progress_needs_same_must_fix_and_no_better_score():
-    s = state(round=3, limits={**state()["limits"], "max_rounds": 9},
-              score_history=[60.0, 55.0, 60.0], must_fix_history=[["a"], ["a"], ["a"]])
+    s = state(
+        round=3,
+        limits={**state()["limits"], "max_rounds": 9},
+        score_history=[60.0, 55.0, 60.0],
+        must_fix_history=[["a"], ["a"], ["a"]],
+    )
     assert decide(s) == ("finish", "no_progress")
     better = dict(s, score_history=[60.0, 55.0, 61.0])
     assert decide(better) == ("writer", None)
@@ -85,8 +102,7 @@ def test_final_reason_is_the_edge_s_reason_or_the_node_s_never_a_default_approva
     from batch.outcomes import AWAITING, STOP_REASONS, StopReason
 
     # every reason decide() can name is the reason recorded
-    for s in (state(meets_bar=True, review="never"), state(round=3),
-              state(round=1, repeats=2)):
+    for s in (state(meets_bar=True, review="never"), state(round=3), state(round=1, repeats=2)):
         assert decide(s).next == "finish"
         assert final_reason(s) == decide(s).reason
     # a node's reason wins (writer error, a person's decision)
@@ -101,15 +117,28 @@ def test_final_reason_is_the_edge_s_reason_or_the_node_s_never_a_default_approva
 
 def _rewritten(kind="rewrite", best_round=1, round_=2, spend="where_it_pays", **kw):
     """A thread after round `round_`, whose writer step in that round was `kind`."""
-    limits = {"max_rounds": 5, "no_progress_rounds": 3, "review": "never", "threshold": 70,
-              "max_revisions": 2, "spend": spend}
-    log = [{"round": 1, "kind": "first drafts"},
-           {"round": round_, "kind": "repairs", "repaired": "k", "attempts": []},
-           {"round": round_, "kind": kind}]
-    return state(limits=limits, round=round_, writer_log=log,
-                 best={"draft": "x", "score": 60.0, "round": best_round, "must_fix": ["a"]},
-                 score_history=[60.0, 40.0][:round_], must_fix_history=[["a"], ["a", "b"]],
-                 **kw)
+    limits = {
+        "max_rounds": 5,
+        "no_progress_rounds": 3,
+        "review": "never",
+        "threshold": 70,
+        "max_revisions": 2,
+        "spend": spend,
+    }
+    log = [
+        {"round": 1, "kind": "first drafts"},
+        {"round": round_, "kind": "repairs", "repaired": "k", "attempts": []},
+        {"round": round_, "kind": kind},
+    ]
+    return state(
+        limits=limits,
+        round=round_,
+        writer_log=log,
+        best={"draft": "x", "score": 60.0, "round": best_round, "must_fix": ["a"]},
+        score_history=[60.0, 40.0][:round_],
+        must_fix_history=[["a"], ["a", "b"]],
+        **kw,
+    )
 
 
 def test_a_whole_rewrite_that_did_not_beat_the_best_is_not_paid_for_again():

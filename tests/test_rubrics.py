@@ -47,6 +47,6 @@ def test_unknown_rubric_lists_the_known_ones():
 
 
 def test_banned_phrases_from_house_rules():
-    text = "# Rules\n- be nice\n## Banned phrases\n- \"leverage\"\n- synergy\n## Other\n- x\n"
+    text = '# Rules\n- be nice\n## Banned phrases\n- "leverage"\n- synergy\n## Other\n- x\n'
     assert parse_banned_phrases(text) == ("leverage", "synergy")
     assert "leverage" in load_house_rules(REPO / "house_rules", "default").banned_phrases

@@ -33,12 +33,40 @@ from conftest import REPO
 # The sheets' headers as users' sheets have them: a new column may follow them, never
 # move them (a changed header row makes every sheet rewrite its header).
 SHEET_HEADERS = [
-    "run_id", "thread_id", "brief_id", "title", "source", "status", "stop_reason",
-    "rounds", "score", "score_history", "open_must_fix", "needs_from_human", "deviations",
-    "models", "model_calls", "input_tokens", "output_tokens", "model_seconds", "seconds",
-    "started_at", "ended_at", "output_path", "error", "decided_by", "decided_at",
-    "decision_note", "updated_at", "uncovered", "checklist", "verification", "hosts",
-    "unfinished", "retry_of", "time_split",
+    "run_id",
+    "thread_id",
+    "brief_id",
+    "title",
+    "source",
+    "status",
+    "stop_reason",
+    "rounds",
+    "score",
+    "score_history",
+    "open_must_fix",
+    "needs_from_human",
+    "deviations",
+    "models",
+    "model_calls",
+    "input_tokens",
+    "output_tokens",
+    "model_seconds",
+    "seconds",
+    "started_at",
+    "ended_at",
+    "output_path",
+    "error",
+    "decided_by",
+    "decided_at",
+    "decision_note",
+    "updated_at",
+    "uncovered",
+    "checklist",
+    "verification",
+    "hosts",
+    "unfinished",
+    "retry_of",
+    "time_split",
 ]
 
 
@@ -47,8 +75,7 @@ def test_every_column_has_a_description_and_exactly_one_kind():
         assert column.doc.strip(), column.name
         assert RUN_COLUMN_DOCS[column.name] == column.doc
     by_kind = {kind: names_of(kind) for kind in KINDS}
-    kinds_of = {c.name: [k for k, names in by_kind.items() if c.name in names]
-                for c in RUN_COLUMNS}
+    kinds_of = {c.name: [k for k, names in by_kind.items() if c.name in names] for c in RUN_COLUMNS}
     assert {name: kinds for name, kinds in kinds_of.items() if len(kinds) != 1} == {}
     assert list(runs.c.keys()) == [c.name for c in RUN_COLUMNS]
 
@@ -63,18 +90,20 @@ def test_a_column_without_a_description_or_with_no_known_kind_is_refused():
 
 
 def test_the_sheets_keep_the_headers_existing_sheets_have():
-    assert FIELDS[:len(SHEET_HEADERS)] == SHEET_HEADERS
+    assert FIELDS[: len(SHEET_HEADERS)] == SHEET_HEADERS
     assert TIME_FIELDS == ("started_at", "ended_at", "decided_at", "updated_at")
     assert INTERNAL_FIELDS == ("version", "seq", "batch_id")
 
 
 def test_sheet_after_places_a_column_and_those_that_follow_it():
-    columns = [RunColumn("a", sa.Text, TEXT, "a"),
-               RunColumn("c", sa.Text, TEXT, "c", sheet_after="b"),
-               RunColumn("b", sa.Text, TEXT, "b"),
-               RunColumn("d", sa.Text, TEXT, "d", sheet_after="c"),
-               RunColumn("x", sa.Text, INTERNAL, "x"),
-               RunColumn("e", sa.Text, TEXT, "e")]
+    columns = [
+        RunColumn("a", sa.Text, TEXT, "a"),
+        RunColumn("c", sa.Text, TEXT, "c", sheet_after="b"),
+        RunColumn("b", sa.Text, TEXT, "b"),
+        RunColumn("d", sa.Text, TEXT, "d", sheet_after="c"),
+        RunColumn("x", sa.Text, INTERNAL, "x"),
+        RunColumn("e", sa.Text, TEXT, "e"),
+    ]
     assert sheet_order(columns) == ["a", "b", "c", "d", "e"]
     with pytest.raises(ValueError, match="do not show"):
         sheet_order([*columns, RunColumn("f", sa.Text, TEXT, "f", sheet_after="x")])
@@ -144,16 +173,27 @@ print(json.dumps(out))
 
 
 def test_a_column_declared_once_is_in_the_table_the_docs_the_sheets_and_its_kind(tmp_path):
-    done = subprocess.run([sys.executable, "-c", ONE_MORE_COLUMN, str(tmp_path)], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_MORE_COLUMN, str(tmp_path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
-    assert out["table"] == {"cost": ["Float", False, "0"], "tags": ["Text", False, "[]"],
-                            "reviewed_at": ["Text", True, None],
-                            "lease": ["Integer", True, None]}
-    assert out["docs"] == {"cost": "what the run cost", "tags": "its tags",
-                           "reviewed_at": "when it was reviewed (UTC)",
-                           "lease": "who holds it"}
+    assert out["table"] == {
+        "cost": ["Float", False, "0"],
+        "tags": ["Text", False, "[]"],
+        "reviewed_at": ["Text", True, None],
+        "lease": ["Integer", True, None],
+    }
+    assert out["docs"] == {
+        "cost": "what the run cost",
+        "tags": "its tags",
+        "reviewed_at": "when it was reviewed (UTC)",
+        "lease": "who holds it",
+    }
     assert out["reference"] == [
         "| `cost` | what the run cost |",
         "| `tags` | its tags (JSON list) |",
@@ -171,14 +211,16 @@ def test_a_column_declared_once_is_in_the_table_the_docs_the_sheets_and_its_kind
     assert out["stored"] == [2.5, ["x"], "2024-05-01T10:00:00+00:00", None]
 
 
-
 def runlog_writes(package: Path) -> list[str]:
     """Every `<...>.runlog.upsert(...)` / `runlog.upsert(...)` call in `package`."""
     found = []
     for path in sorted(package.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                    and node.func.attr == "upsert":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "upsert"
+            ):
                 owner = node.func.value
                 name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
                 if name in ("runlog", "_runlog"):

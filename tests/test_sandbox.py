@@ -77,8 +77,13 @@ sys.exit(3)
 
 def test_cannot_write_outside_its_workdir_nor_see_the_real_home(work: Path):
     mark = marker()
-    targets = [REPO / mark, Path.home() / mark, Path("/etc") / mark,
-               Path("/var/tmp") / mark, Path(sys.prefix) / mark]
+    targets = [
+        REPO / mark,
+        Path.home() / mark,
+        Path("/etc") / mark,
+        Path("/var/tmp") / mark,
+        Path(sys.prefix) / mark,
+    ]
     home_file = next((p for p in Path.home().iterdir() if p.is_file()), None)
     code = """
 import json, os, sys
@@ -99,7 +104,9 @@ print(json.dumps(out))
     for target in targets:
         # read-only, or not there at all
         assert seen[str(target)] in ("OSError", "PermissionError", "FileNotFoundError"), (
-            target, seen)
+            target,
+            seen,
+        )
         assert not target.exists(), target
     assert seen["home file seen"] is False  # the real home is hidden
 
@@ -121,9 +128,11 @@ print(json.dumps(sorted(os.listdir("/tmp"))))
     assert result.returncode == 0, result
     listed = set(json.loads(result.stdout))
     # only the folders leading to paths bound into it: the workdir, a venv under /tmp
-    allowed = {Path(os.path.realpath(p)).relative_to(TMP).parts[0]
-               for p in (work, sys.prefix, sys.base_prefix, *sys.path)
-               if Path(os.path.realpath(p)).is_relative_to(TMP) and Path(p) != TMP}
+    allowed = {
+        Path(os.path.realpath(p)).relative_to(TMP).parts[0]
+        for p in (work, sys.prefix, sys.base_prefix, *sys.path)
+        if Path(os.path.realpath(p)).is_relative_to(TMP) and Path(p) != TMP
+    }
     assert f"{mark}-host" not in listed
     assert listed <= allowed | {f"{mark}-inside"}, listed - allowed
     assert not (TMP / f"{mark}-inside").exists()
@@ -278,14 +287,23 @@ print(json.dumps(out))
 
 
 def test_it_sees_no_project_no_host_sockets_no_secrets_and_no_other_process(
-        work: Path, tmp_path: Path, monkeypatch):
+    work: Path, tmp_path: Path, monkeypatch
+):
     project = REPO  # this checkout: its config, checkpoints and briefs
     secret = tmp_path / "secrets.env"
     secret.write_text("SMTP_PASSWORD=hunter2\n")
     secret.chmod(0o600)
     monkeypatch.setenv("SMTP_PASSWORD", "hunter2-from-env")
-    paths = [str(project / "config"), str(project / "checkpoints"), str(secret),
-             "/run", "/var/run", "/etc/passwd", "/home", "/root/.ssh"]
+    paths = [
+        str(project / "config"),
+        str(project / "checkpoints"),
+        str(secret),
+        "/run",
+        "/var/run",
+        "/etc/passwd",
+        "/home",
+        "/root/.ssh",
+    ]
     if Path("/var/run/postgresql").exists():
         paths.append("/var/run/postgresql")
     result = python(SEES, work, str(work.parent), *paths)

@@ -37,11 +37,14 @@ def _copied(tmp_path, folder) -> dict[str, str]:
     return {str(p.relative_to(into)): p.read_text() for p in into.rglob("*") if p.is_file()}
 
 
-@pytest.mark.parametrize("link,target", [
-    ("leak.py", "runs.sqlite"),                 # the reported one: the run log
-    ("leak2.py", "private.py"),                 # a private file
-    ("linked_pkg", "pkg"),                      # a package that is a link
-])
+@pytest.mark.parametrize(
+    "link,target",
+    [
+        ("leak.py", "runs.sqlite"),  # the reported one: the run log
+        ("leak2.py", "private.py"),  # a private file
+        ("linked_pkg", "pkg"),  # a package that is a link
+    ],
+)
 def test_a_link_in_the_folder_carries_nothing_into_the_sandbox(layout, link, target):
     tmp_path, outside, folder = layout
     (folder / link).symlink_to(outside / target)

@@ -61,14 +61,18 @@ def test_a_sandbox_started_by_a_user_who_is_not_root_sees_nothing_of_theirs():
     if os.geteuid() != 0:
         pytest.skip("not root: the whole suite is already a non-root run of the sandbox")
     _require(None if shutil.which("setpriv") else "setpriv (util-linux) is not installed")
-    _require(None if os.access(SYSTEM_PYTHON, os.X_OK) else
-             f"{SYSTEM_PYTHON} (Debian's python3) is not installed: apt-get install python3")
+    _require(
+        None
+        if os.access(SYSTEM_PYTHON, os.X_OK)
+        else f"{SYSTEM_PYTHON} (Debian's python3) is not installed: apt-get install python3"
+    )
     home = Path(tempfile.mkdtemp(prefix="briefloop-nonroot-"))
     listener = socket.socket(socket.AF_UNIX)
     try:
         home.chmod(0o755)
-        shutil.copytree(REPO / "batch", home / "lib" / "batch",
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            REPO / "batch", home / "lib" / "batch", ignore=shutil.ignore_patterns("__pycache__")
+        )
         project = home / "project"
         (project / "config").mkdir(parents=True)
         (project / "config" / "briefloop.toml").write_text('[store]\ndsn = "secret-dsn"\n')
@@ -86,15 +90,35 @@ def test_a_sandbox_started_by_a_user_who_is_not_root_sees_nothing_of_theirs():
         for folder, dirs, files in os.walk(home):
             for name in (folder, *(os.path.join(folder, n) for n in dirs + files)):
                 os.lchown(name, UID, GID)
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home),
-               "PYTHONPATH": str(home / "lib"), "PYTHONDONTWRITEBYTECODE": "1",
-               "SMTP_PASSWORD": "hunter2-in-env",
-               "BRIEFLOOP_STORE__DSN": "postgresql://u:hunter2-dsn@db/x"}
+        env = {
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(home),
+            "TMPDIR": str(home),
+            "PYTHONPATH": str(home / "lib"),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "SMTP_PASSWORD": "hunter2-in-env",
+            "BRIEFLOOP_STORE__DSN": "postgresql://u:hunter2-dsn@db/x",
+        }
         done = subprocess.run(
-            ["setpriv", f"--reuid={UID}", f"--regid={GID}", "--clear-groups",
-             SYSTEM_PYTHON, "-c", DRIVER, str(project), str(sock), str(work),
-             str(home / "sees.py")],
-            env=env, cwd=home, capture_output=True, text=True, timeout=120)
+            [
+                "setpriv",
+                f"--reuid={UID}",
+                f"--regid={GID}",
+                "--clear-groups",
+                SYSTEM_PYTHON,
+                "-c",
+                DRIVER,
+                str(project),
+                str(sock),
+                str(work),
+                str(home / "sees.py"),
+            ],
+            env=env,
+            cwd=home,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         listener.close()
         shutil.rmtree(home, ignore_errors=True)

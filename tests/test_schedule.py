@@ -32,13 +32,16 @@ def briefs(project: Path, n: int) -> list[str]:
     ids = [f"brief-{i}" for i in range(n)]
     for bid in ids:
         (project / "briefs" / f"{bid}.md").write_text(
-            f"---\nid: {bid}\n---\nOffice closed on Friday.")
+            f"---\nid: {bid}\n---\nOffice closed on Friday."
+        )
     return ids
 
 
 def job_toml(cron: str, grace: float = 60) -> str:
-    return (f"[schedule]\nmisfire_grace_seconds = {grace}\nlock_wait_seconds = 30\n"
-            f'[[schedule.jobs]]\nname = "nightly"\ncron = "{cron}"\nsource = "briefs"\n')
+    return (
+        f"[schedule]\nmisfire_grace_seconds = {grace}\nlock_wait_seconds = 30\n"
+        f'[[schedule.jobs]]\nname = "nightly"\ncron = "{cron}"\nsource = "briefs"\n'
+    )
 
 
 def seconds_from_now(*offsets: int) -> tuple[str, list[datetime]]:
@@ -59,14 +62,17 @@ def wait_until(predicate, timeout: float, what: str, proc=None) -> None:
 
 
 def batches(project: Path) -> list[tuple]:
-    return query(project / "checkpoints" / "runs.sqlite",
-                 "SELECT job, started_at, ended_at, status FROM batches ORDER BY id")
+    return query(
+        project / "checkpoints" / "runs.sqlite",
+        "SELECT job, started_at, ended_at, status FROM batches ORDER BY id",
+    )
 
 
 def stored_next_runs(project: Path) -> list[datetime]:
     """The next run times in the job store (APScheduler keeps UTC timestamps)."""
-    rows = query(project / "checkpoints" / "schedule.sqlite",
-                 "SELECT next_run_time FROM apscheduler_jobs")
+    rows = query(
+        project / "checkpoints" / "schedule.sqlite", "SELECT next_run_time FROM apscheduler_jobs"
+    )
     return [datetime.fromtimestamp(r[0]).astimezone() for r in rows if r[0] is not None]
 
 
@@ -83,14 +89,18 @@ def log_end(project: Path) -> int:
 
 def announced_next_runs(log_text: str) -> list[datetime]:
     """The next run times `briefloop schedule` announced when it started."""
-    return [datetime.fromisoformat(t) for t in
-            re.findall(r"job nightly: next run (.+)$", log_text, re.M)]
+    return [
+        datetime.fromisoformat(t)
+        for t in re.findall(r"job nightly: next run (.+)$", log_text, re.M)
+    ]
 
 
 def runs_scheduled_at(log_text: str) -> list[datetime]:
     """The fire times APScheduler ran the job for, from its "Running job" lines."""
-    return [datetime.fromisoformat(t) for t in
-            re.findall(r'Running job ".*" \(scheduled at ([^)]+)\)$', log_text, re.M)]
+    return [
+        datetime.fromisoformat(t)
+        for t in re.findall(r'Running job ".*" \(scheduled at ([^)]+)\)$', log_text, re.M)
+    ]
 
 
 def stop(proc) -> str:
@@ -100,8 +110,9 @@ def stop(proc) -> str:
     return out
 
 
-def stored_then_stopped(project: Path, server: FakeOllama, offsets: tuple[int, ...],
-                        grace: float = 60) -> tuple[Path, list[datetime]]:
+def stored_then_stopped(
+    project: Path, server: FakeOllama, offsets: tuple[int, ...], grace: float = 60
+) -> tuple[Path, list[datetime]]:
     """A `briefloop schedule` process that stored a job firing at these many seconds from
     now, stopped before the first of them: the job is due while it is down.
 
@@ -111,12 +122,16 @@ def stored_then_stopped(project: Path, server: FakeOllama, offsets: tuple[int, .
     tries again.
     """
     for attempt in range(3):
-        cron, times = seconds_from_now(*(o * 2 ** attempt for o in offsets))
+        cron, times = seconds_from_now(*(o * 2**attempt for o in offsets))
         cfg = ollama_config(project, server.base_url, job_toml(cron, grace))
         mark = log_end(project)
         proc = briefloop_process(cfg, "schedule")
-        wait_until(lambda m=mark: "job nightly: next run" in schedule_log(project, m), 60,
-                   "the job to be stored", proc)
+        wait_until(
+            lambda m=mark: "job nightly: next run" in schedule_log(project, m),
+            60,
+            "the job to be stored",
+            proc,
+        )
         stop(proc)
         if batches(project) == [] and stored_next_runs(project) == [times[0]]:
             return cfg, times  # stored, and never fired: the process was down in time
@@ -134,8 +149,12 @@ def test_a_job_fires_processes_the_folder_and_stops_cleanly(project):
         cfg = ollama_config(project, server.base_url, job_toml(cron))
         proc = briefloop_process(cfg, "schedule")
         runs = project / "checkpoints" / "runs.sqlite"
-        wait_until(lambda: "executed successfully" in schedule_log(project), 90,
-                   "the scheduled batch", proc)
+        wait_until(
+            lambda: "executed successfully" in schedule_log(project),
+            90,
+            "the scheduled batch",
+            proc,
+        )
         assert len(query(runs, "SELECT 1 FROM runs WHERE status='finished'")) == len(ids)
         out = stop(proc)
     assert "job nightly: next run" in out and "batch done" in out
@@ -149,18 +168,26 @@ def test_a_run_missed_while_down_is_caught_up_once(project):
     briefs(project, 1)
     with FakeOllama(default=UNIVERSAL) as server:
         cfg, (first, second) = stored_then_stopped(project, server, (9, 11))
-        wait_until(lambda: datetime.now().astimezone() > second + timedelta(seconds=1), 60,
-                   "the missed fire times")
+        wait_until(
+            lambda: datetime.now().astimezone() > second + timedelta(seconds=1),
+            60,
+            "the missed fire times",
+        )
         assert batches(project) == []
         mark = log_end(project)
         proc = briefloop_process(cfg, "schedule")
-        wait_until(lambda: announced_next_runs(schedule_log(project, mark)), 60, "the restart",
-                   proc)
+        wait_until(
+            lambda: announced_next_runs(schedule_log(project, mark)), 60, "the restart", proc
+        )
         assert announced_next_runs(schedule_log(project, mark)) == [first]  # kept, though due
         # "executed successfully" comes once APScheduler has run the job for every fire
         # time it was handed: a second run for the missed times would have come before it.
-        wait_until(lambda: "executed successfully" in schedule_log(project, mark), 60,
-                   "the catch-up batch", proc)
+        wait_until(
+            lambda: "executed successfully" in schedule_log(project, mark),
+            60,
+            "the catch-up batch",
+            proc,
+        )
         out = stop(proc)
     done = batches(project)
     assert len(done) == 1 and done[0][3] == "finished"  # two missed runs, coalesced into one
@@ -172,27 +199,49 @@ def test_a_run_missed_beyond_the_grace_time_is_skipped(project):
     briefs(project, 1)
     with FakeOllama(default=UNIVERSAL) as server:
         cfg, (first,) = stored_then_stopped(project, server, (8,), grace=1)
-        wait_until(lambda: datetime.now().astimezone() > first + timedelta(seconds=3), 60,
-                   "the fire time to pass the grace time")
+        wait_until(
+            lambda: datetime.now().astimezone() > first + timedelta(seconds=3),
+            60,
+            "the fire time to pass the grace time",
+        )
         mark = log_end(project)
         proc = briefloop_process(cfg, "schedule")
-        wait_until(lambda: announced_next_runs(schedule_log(project, mark)), 60, "the restart",
-                   proc)
+        wait_until(
+            lambda: announced_next_runs(schedule_log(project, mark)), 60, "the restart", proc
+        )
         assert announced_next_runs(schedule_log(project, mark)) == [first]  # kept, though due
         # APScheduler logs what it did with the due run: skipped it, or ran it.
-        wait_until(lambda: re.search(r"was missed by|Running job", schedule_log(project, mark)),
-                   60, "the late run to be handled", proc)
-        wait_until(lambda: stored_next_runs(project) == [first + timedelta(minutes=1)], 60,
-                   "the next run to be stored", proc)
+        wait_until(
+            lambda: re.search(r"was missed by|Running job", schedule_log(project, mark)),
+            60,
+            "the late run to be handled",
+            proc,
+        )
+        wait_until(
+            lambda: stored_next_runs(project) == [first + timedelta(minutes=1)],
+            60,
+            "the next run to be stored",
+            proc,
+        )
         out = stop(proc)
     assert batches(project) == [] and "missed" in out.lower()
     assert runs_scheduled_at(out) == []
 
 
 def test_changing_the_cron_reschedules_and_restarts_keep_the_next_run(project):
-    settings = make_settings(project, **{"schedule.jobs": [
-        {"name": "nightly", "cron": "0 2 * * *", "timezone": "Europe/Berlin",
-         "source": "briefs"}]})
+    settings = make_settings(
+        project,
+        **{
+            "schedule.jobs": [
+                {
+                    "name": "nightly",
+                    "cron": "0 2 * * *",
+                    "timezone": "Europe/Berlin",
+                    "source": "briefs",
+                }
+            ]
+        },
+    )
 
     def stored_next(s):
         scheduler = make_scheduler(s, BackgroundScheduler)
@@ -207,21 +256,36 @@ def test_changing_the_cron_reschedules_and_restarts_keep_the_next_run(project):
     assert str(first.tzinfo) == "Europe/Berlin"
     changes, again = stored_next(settings)
     assert changes == [] and again == first  # a restart changes nothing
-    moved = make_settings(project, **{"schedule.jobs": [
-        {"name": "nightly", "cron": "30 3 * * sat", "timezone": "Europe/Berlin",
-         "source": "briefs"}]})
+    moved = make_settings(
+        project,
+        **{
+            "schedule.jobs": [
+                {
+                    "name": "nightly",
+                    "cron": "30 3 * * sat",
+                    "timezone": "Europe/Berlin",
+                    "source": "briefs",
+                }
+            ]
+        },
+    )
     changes, after = stored_next(moved)
     assert changes == ["rescheduled nightly"]
     assert (after.hour, after.minute, after.strftime("%a")) == (3, 30, "Sat")
-    listed = CliRunner().invoke(cli, ["--config", str(write_cfg(project, "30 3 * * sat")),
-                                      "schedule", "--list"])
+    listed = CliRunner().invoke(
+        cli, ["--config", str(write_cfg(project, "30 3 * * sat")), "schedule", "--list"]
+    )
     assert listed.exit_code == 0 and "03:30:00" in listed.output and "never run" in listed.output
 
 
 def write_cfg(project: Path, cron: str) -> Path:
     cfg = project / "sched.toml"
-    cfg.write_text('[paths]\nroot = "."\n' + job_toml(cron).replace(
-        'source = "briefs"', 'source = "briefs"\ntimezone = "Europe/Berlin"'))
+    cfg.write_text(
+        '[paths]\nroot = "."\n'
+        + job_toml(cron).replace(
+            'source = "briefs"', 'source = "briefs"\ntimezone = "Europe/Berlin"'
+        )
+    )
     return cfg
 
 
@@ -245,8 +309,9 @@ def test_a_batch_that_cannot_get_the_lock_says_so(project):
     briefs(project, 1)
     settings = make_settings(project)
     with open_store(settings) as store, batch_lock(store, 0):
-        result = CliRunner().invoke(cli, ["--config", str(project / "briefloop.toml"), "run",
-                                          str(project / "briefs")])
+        result = CliRunner().invoke(
+            cli, ["--config", str(project / "briefloop.toml"), "run", str(project / "briefs")]
+        )
     assert result.exit_code == 2 and "another briefloop batch is running" in result.output
 
 
@@ -279,23 +344,31 @@ def test_sigterm_mid_batch_then_the_next_run_finishes_the_rest(project):
         before = len(server.chat_requests)
         rerun = briefloop_process(cfg, "run", str(project / "briefs"))
         assert rerun.communicate(timeout=120)[0] and rerun.returncode == 0
-        redone = [b for b in server.chat_requests[before:]
-                  if any(f"(id {d})" in m["content"] for m in b["messages"] for d in done)]
+        redone = [
+            b
+            for b in server.chat_requests[before:]
+            if any(f"(id {d})" in m["content"] for m in b["messages"] for d in done)
+        ]
         assert redone == []
-    assert {r[0] for r in query(runs, "SELECT brief_id FROM runs WHERE status='finished'")} \
-        == set(ids)
+    assert {r[0] for r in query(runs, "SELECT brief_id FROM runs WHERE status='finished'")} == set(
+        ids
+    )
     assert [b[3] for b in batches(project)] == ["stopped", "finished"]
 
 
-@pytest.mark.parametrize("cron,tz,message", [
-    ("61 2 * * *", "UTC", "higher than the maximum"),
-    ("0 2 *", "UTC", "expected 5 fields"),
-    ("0 2 * * *", "Mars/Olympus", "No time zone found"),
-])
+@pytest.mark.parametrize(
+    "cron,tz,message",
+    [
+        ("61 2 * * *", "UTC", "higher than the maximum"),
+        ("0 2 *", "UTC", "expected 5 fields"),
+        ("0 2 * * *", "Mars/Olympus", "No time zone found"),
+    ],
+)
 def test_bad_cron_or_timezone_is_a_config_error(project, cron, tz, message):
     cfg = project / "bad.toml"
-    cfg.write_text(f'[[schedule.jobs]]\nname = "n"\ncron = "{cron}"\ntimezone = "{tz}"\n'
-                   f'source = "briefs"\n')
+    cfg.write_text(
+        f'[[schedule.jobs]]\nname = "n"\ncron = "{cron}"\ntimezone = "{tz}"\nsource = "briefs"\n'
+    )
     result = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
     assert result.exit_code == 2 and "schedule.jobs.0" in result.output
     assert message in result.output and "Traceback" not in result.output
@@ -318,6 +391,7 @@ def test_run_now_uses_the_same_path(project):
         assert "no scheduled job 'weekly'" in missing.communicate(timeout=60)[0].decode()
     assert "batch done" in out and [b[0] for b in batches(project)] == ["nightly"]
     assert query(project / "checkpoints" / "runs.sqlite", "SELECT brief_id FROM runs") == [
-        (ids[0],)]
+        (ids[0],)
+    ]
     listed = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
     assert "finished (approved 1)" in listed.output

@@ -24,9 +24,24 @@ def query(server: PostgresServer, dsn: str, sql: str) -> list[tuple[str, ...]]:
         import psycopg
     except ImportError:
         out = subprocess.run(
-            [str(server.bindir / "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-             "-d", dsn, "-c", sql],
-            capture_output=True, text=True, check=True, timeout=30).stdout
+            [
+                str(server.bindir / "psql"),
+                "-X",
+                "-q",
+                "-A",
+                "-t",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-d",
+                dsn,
+                "-c",
+                sql,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+        ).stdout
         return [tuple(line.split("|")) for line in out.splitlines()]
     with psycopg.connect(dsn, autocommit=True) as conn:
         cur = conn.execute(sql)
@@ -62,16 +77,23 @@ def alive(pids: list[int]) -> list[int]:
 
 # -- PostgreSQL -----------------------------------------------------------------------
 
+
 @cluster
 def test_postgres_answers_on_loopback_as_briefloop(postgres_server: PostgresServer):
     dsn = postgres_server.dsn
     assert dsn == f"postgresql://briefloop@127.0.0.1:{postgres_server.port}/briefloop"
     assert query(postgres_server, dsn, "SELECT current_user, current_database()") == [
-        ("briefloop", "briefloop")]
-    settings = dict(query(postgres_server, dsn, "SELECT name, setting FROM pg_settings WHERE "
-                          "name IN ('listen_addresses', 'fsync', 'max_connections')"))
-    assert settings == {"listen_addresses": "127.0.0.1", "fsync": "off",
-                        "max_connections": "200"}
+        ("briefloop", "briefloop")
+    ]
+    settings = dict(
+        query(
+            postgres_server,
+            dsn,
+            "SELECT name, setting FROM pg_settings WHERE "
+            "name IN ('listen_addresses', 'fsync', 'max_connections')",
+        )
+    )
+    assert settings == {"listen_addresses": "127.0.0.1", "fsync": "off", "max_connections": "200"}
     assert query(postgres_server, dsn, "SHOW server_encoding") == [("UTF8",)]
 
 
@@ -89,20 +111,24 @@ def test_postgres_does_not_run_as_root(postgres_server: PostgresServer):
 @cluster
 @pytest.mark.parametrize("run", [1, 2])
 def test_each_test_has_a_fresh_database(postgres_server: PostgresServer, pg_dsn: str, run):
-    assert query(postgres_server, pg_dsn, "SELECT count(*) FROM pg_tables "
-                 "WHERE schemaname = 'public'") == [("0",)]
+    assert query(
+        postgres_server, pg_dsn, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"
+    ) == [("0",)]
     query(postgres_server, pg_dsn, "CREATE TABLE leftover (n int)")
 
 
 @cluster
 def test_a_database_is_dropped_with_clients_still_connected(postgres_server: PostgresServer):
     dsn = postgres_server.create_database("held_open")
-    client = subprocess.Popen([str(postgres_server.bindir / "psql"), "-X", "-d", dsn,
-                               "-c", "SELECT pg_sleep(60)"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    client = subprocess.Popen(
+        [str(postgres_server.bindir / "psql"), "-X", "-d", dsn, "-c", "SELECT pg_sleep(60)"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
-        while not postgres_server.sql("SELECT 1 FROM pg_stat_activity "
-                                      "WHERE datname = 'held_open'").strip():
+        while not postgres_server.sql(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = 'held_open'"
+        ).strip():
             assert client.poll() is None
         postgres_server.drop_database("held_open")
         assert client.wait(10) != 0  # its backend was terminated
@@ -125,7 +151,8 @@ def test_a_row_survives_a_postgres_restart(postgres_server: PostgresServer, pg_d
 
 @cluster
 def test_postgres_killed_comes_back_on_its_port_with_committed_rows(
-        postgres_server: PostgresServer, pg_dsn: str):
+    postgres_server: PostgresServer, pg_dsn: str
+):
     query(postgres_server, pg_dsn, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (8)")
     port = postgres_server.port
     client = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -160,6 +187,7 @@ def test_a_private_postgres_leaves_nothing_behind(tmp_path: Path):
 
 # -- Redis ----------------------------------------------------------------------------
 
+
 def raw(url: str, *lines: bytes) -> bytes:
     """Send inline commands to the Redis of `url` over a plain socket; all it answers."""
     parts = urlsplit(url)
@@ -175,7 +203,8 @@ def raw(url: str, *lines: bytes) -> bytes:
 def test_redis_answers_on_loopback(redis_server: RedisServer, redis_url: str):
     assert redis_url == f"redis://127.0.0.1:{redis_server.port}/0"
     assert raw(redis_url, b"PING", b"SET greeting hello", b"GET greeting") == (
-        b"+PONG\r\n+OK\r\n$5\r\nhello\r\n+OK\r\n")
+        b"+PONG\r\n+OK\r\n$5\r\nhello\r\n+OK\r\n"
+    )
     assert redis_server.command("GET", "greeting") == b"hello"
     assert redis_server.command("CONFIG", "GET", "appendonly") == [b"appendonly", b"yes"]
 
@@ -189,8 +218,9 @@ def test_each_test_has_an_empty_redis(redis_server: RedisServer, redis_url: str,
 
 @cluster
 @pytest.mark.parametrize("how", ["restart", "kill"])
-def test_a_queued_message_survives_a_redis_restart(redis_server: RedisServer, redis_url: str,
-                                                   how: str):
+def test_a_queued_message_survives_a_redis_restart(
+    redis_server: RedisServer, redis_url: str, how: str
+):
     redis_server.command("RPUSH", "queue", "message 1", "message 2")
     port = redis_server.port
 
@@ -218,6 +248,7 @@ def test_a_private_redis_leaves_nothing_behind(tmp_path: Path):
 
 
 # -- When a server is not installed -------------------------------------------------------
+
 
 def test_missing_servers_say_how_to_install(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr("servers.shutil.which", lambda name: None)

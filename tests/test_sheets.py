@@ -16,16 +16,24 @@ from batch.store.runlog import FIELDS, RunLog
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
-HOSTILE = ["=IMPORTXML(\"http://evil\",\"//a\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rcmd"]
+HOSTILE = ['=IMPORTXML("http://evil","//a")', "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rcmd"]
 
 
 def record(run_id: str, **kw):
     base = {f: "" for f in FIELDS}
-    base.update(run_id=run_id, thread_id=f"t-{run_id}", brief_id=run_id, status="running",
-                score_history=[50.0, 70.5], open_must_fix=["a", "b"],
-                needs_from_human=[{"placeholder": "[FIGURE NEEDED: x]", "question": "x?"}],
-                deviations=[{"point": "p", "reason": "r"}], models={"writer": "w"},
-                rounds=2, score=70.5)
+    base.update(
+        run_id=run_id,
+        thread_id=f"t-{run_id}",
+        brief_id=run_id,
+        status="running",
+        score_history=[50.0, 70.5],
+        open_must_fix=["a", "b"],
+        needs_from_human=[{"placeholder": "[FIGURE NEEDED: x]", "question": "x?"}],
+        deviations=[{"point": "p", "reason": "r"}],
+        models={"writer": "w"},
+        rounds=2,
+        score=70.5,
+    )
     base.update(kw)
     return base
 
@@ -59,8 +67,10 @@ def test_xlsx_upsert_keeps_other_sheets(tmp_path):
     assert wb.sheetnames == ["Runs", "Notes"] and wb["Notes"]["A1"].value == "mine"
     rows = list(wb["Runs"].iter_rows(values_only=True))
     assert rows[0] == tuple(FIELDS)
-    assert [(r[0], r[FIELDS.index("status")]) for r in rows[1:]] == [("r1", "finished"),
-                                                                      ("r2", "running")]
+    assert [(r[0], r[FIELDS.index("status")]) for r in rows[1:]] == [
+        ("r1", "finished"),
+        ("r2", "running"),
+    ]
 
 
 @pytest.mark.parametrize("text", HOSTILE)
@@ -141,8 +151,9 @@ def test_csv_values_survive_read_write_rounds(tmp_path, text):
 
     table = CsvTable(tmp_path / "t.csv")
     for n in range(3):  # every round reads the file back and writes it again
-        upsert_rows(table, ["k", "v"], [["a", text], [f"b{n}", "x"]],
-                    key=lambda r: text_key(r, [0]))
+        upsert_rows(
+            table, ["k", "v"], [["a", text], [f"b{n}", "x"]], key=lambda r: text_key(r, [0])
+        )
     rows = table.read()
     assert rows[1] == ["a", text] and len(rows) == 5
 
@@ -157,8 +168,7 @@ def test_two_writers_never_lose_each_others_rows(tmp_path):
     def writer(prefix):
         table = XlsxTable(path, "Runs")  # its own instance, as another process would have
         for i in range(8):
-            upsert_rows(table, ["k", "v"], [[f"{prefix}{i}", "x"]],
-                        key=lambda r: text_key(r, [0]))
+            upsert_rows(table, ["k", "v"], [[f"{prefix}{i}", "x"]], key=lambda r: text_key(r, [0]))
 
     threads = [threading.Thread(target=writer, args=(p,)) for p in "ab"]
     for t in threads:
@@ -171,16 +181,19 @@ def test_two_writers_never_lose_each_others_rows(tmp_path):
 
 # -- cells an XML parser accepts ---------------------------------------------------------
 
-XML_FORBIDDEN = [("Closure \ufffe notice", "Closure \ufffd notice"), ("\uffff", "\ufffd"),
-                 ("\ud800", "\ufffd"), ("pair \ud83d\ude00 split", "pair \ufffd\ufffd split"),
-                 ("ok \U0001f600 \t tab", "ok \U0001f600 \t tab")]
+XML_FORBIDDEN = [
+    ("Closure \ufffe notice", "Closure \ufffd notice"),
+    ("\uffff", "\ufffd"),
+    ("\ud800", "\ufffd"),
+    ("pair \ud83d\ude00 split", "pair \ufffd\ufffd split"),
+    ("ok \U0001f600 \t tab", "ok \U0001f600 \t tab"),
+]
 
 
 @pytest.mark.parametrize("text,expected", XML_FORBIDDEN)
 def test_xml_forbidden_characters_never_break_the_workbook(tmp_path, text, expected):
     path = tmp_path / "runs.xlsx"
-    XlsxSink(path).upsert([record("r1", title=text, deviations=[{"point": text,
-                                                                   "reason": "r"}])])
+    XlsxSink(path).upsert([record("r1", title=text, deviations=[{"point": text, "reason": "r"}])])
     XlsxSink(path).upsert([record("r2", title=text)])  # the file loads again for the next run
     ws = load_workbook(path)["Runs"]
     assert ws.cell(row=2, column=FIELDS.index("title") + 1).value == expected
@@ -192,10 +205,13 @@ def test_xml_forbidden_characters_in_a_header_are_replaced(tmp_path):
     from batch.sheets.tables import XlsxTable, text_key, upsert_rows
 
     path = tmp_path / "t.xlsx"
-    upsert_rows(XlsxTable(path, "T"), ["k", "v\uffff"], [["a", "\ud800"]],
-                key=lambda r: text_key(r, [0]))
+    upsert_rows(
+        XlsxTable(path, "T"), ["k", "v\uffff"], [["a", "\ud800"]], key=lambda r: text_key(r, [0])
+    )
     assert [list(r) for r in load_workbook(path)["T"].iter_rows(values_only=True)] == [
-        ["k", "v\ufffd"], ["a", "\ufffd"]]
+        ["k", "v\ufffd"],
+        ["a", "\ufffd"],
+    ]
 
 
 def corrupt_workbook(path, sheet_xml: bytes):
@@ -204,23 +220,29 @@ def corrupt_workbook(path, sheet_xml: bytes):
     with zipfile.ZipFile(path) as src, zipfile.ZipFile(broken, "w") as dst:
         for item in src.infolist():
             data = src.read(item.filename)
-            dst.writestr(item, sheet_xml if item.filename == "xl/worksheets/sheet1.xml"
-                         else data)
+            dst.writestr(item, sheet_xml if item.filename == "xl/worksheets/sheet1.xml" else data)
     broken.replace(path)
 
 
-SHEET_OPEN = (b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns='
-              b'"http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>')
+SHEET_OPEN = (
+    b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns='
+    b'"http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+)
 
 
-@pytest.mark.parametrize("sheet_xml", [
-    # what the old code wrote for a title holding U+FFFE: not well-formed XML
-    SHEET_OPEN + '<row r="1"><c r="A1" t="inlineStr"><is><t>x \ufffe y</t></is></c></row>'
-    .encode() + b"</sheetData></worksheet>",
-    SHEET_OPEN + b"<row r=", # cut off
-    # well-formed, but a number cell holding text
-    SHEET_OPEN + b'<row r="1"><c r="A1" t="n"><v>abc</v></c></row></sheetData></worksheet>',
-], ids=["fffe", "truncated", "bad-number"])
+@pytest.mark.parametrize(
+    "sheet_xml",
+    [
+        # what the old code wrote for a title holding U+FFFE: not well-formed XML
+        SHEET_OPEN
+        + '<row r="1"><c r="A1" t="inlineStr"><is><t>x \ufffe y</t></is></c></row>'.encode()
+        + b"</sheetData></worksheet>",
+        SHEET_OPEN + b"<row r=",  # cut off
+        # well-formed, but a number cell holding text
+        SHEET_OPEN + b'<row r="1"><c r="A1" t="n"><v>abc</v></c></row></sheetData></worksheet>',
+    ],
+    ids=["fffe", "truncated", "bad-number"],
+)
 def test_a_workbook_that_cannot_be_parsed_is_a_sink_error(tmp_path, sheet_xml):
     from xml.etree.ElementTree import ParseError
 
@@ -251,6 +273,7 @@ def test_csv_replaces_only_what_utf8_cannot_encode(tmp_path):
 
 # -- the workbook as people use it ---------------------------------------------------------
 
+
 def cell(ws, row, field):
     return ws.cell(row=row, column=FIELDS.index(field) + 1)
 
@@ -259,14 +282,30 @@ def test_numbers_are_numbers_and_times_are_datetimes_in_xlsx(tmp_path):
     from datetime import datetime
 
     path = tmp_path / "runs.xlsx"
-    XlsxSink(path).upsert([
-        record("r1", rounds=3, score=28.6, model_calls=8, model_seconds=1.25,
-               started_at="2026-11-30T10:21:04+00:00", ended_at="2026-11-30T12:00:00+01:00",
-               updated_at="2026-11-30T11:00:00+00:00"),
-        # values as a JSON outbox or a CSV round trip would hand them over: text
-        record("r2", rounds="3", score="28.6", model_calls="8", input_tokens="1572",
-               started_at="2026-11-30T10:21:04+00:00", score_history=[93.3]),
-    ])
+    XlsxSink(path).upsert(
+        [
+            record(
+                "r1",
+                rounds=3,
+                score=28.6,
+                model_calls=8,
+                model_seconds=1.25,
+                started_at="2026-11-30T10:21:04+00:00",
+                ended_at="2026-11-30T12:00:00+01:00",
+                updated_at="2026-11-30T11:00:00+00:00",
+            ),
+            # values as a JSON outbox or a CSV round trip would hand them over: text
+            record(
+                "r2",
+                rounds="3",
+                score="28.6",
+                model_calls="8",
+                input_tokens="1572",
+                started_at="2026-11-30T10:21:04+00:00",
+                score_history=[93.3],
+            ),
+        ]
+    )
     ws = load_workbook(path)["Runs"]
     for row in (2, 3):
         assert cell(ws, row, "rounds").value == 3 and cell(ws, row, "rounds").data_type == "n"
@@ -286,21 +325,31 @@ def test_numbers_are_numbers_and_times_are_datetimes_in_xlsx(tmp_path):
 def test_xlsx_is_formatted_for_people(tmp_path):
     path = tmp_path / "runs.xlsx"
     long = "a long sentence " * 10
-    XlsxSink(path).upsert([
-        record("r1", stop_reason="approved", status="finished", error=long,
-               title="Office closed for maintenance", started_at="2026-11-30T10:21:04+00:00"),
-        record("r2", stop_reason="awaiting_human", status="awaiting_human"),
-        record("r3", stop_reason="max_rounds", status="finished"),
-        record("r4", stop_reason="error", status="failed"),
-        record("r5", stop_reason=None, status="running"),
-    ])
+    XlsxSink(path).upsert(
+        [
+            record(
+                "r1",
+                stop_reason="approved",
+                status="finished",
+                error=long,
+                title="Office closed for maintenance",
+                started_at="2026-11-30T10:21:04+00:00",
+            ),
+            record("r2", stop_reason="awaiting_human", status="awaiting_human"),
+            record("r3", stop_reason="max_rounds", status="finished"),
+            record("r4", stop_reason="error", status="failed"),
+            record("r5", stop_reason=None, status="running"),
+        ]
+    )
     ws = load_workbook(path)["Runs"]
     assert ws.freeze_panes == "A2"
     last = get_column_letter(len(FIELDS))
     assert ws.auto_filter.ref == f"A1:{last}6"  # every column, header and five rows
     assert all(c.font.b for c in ws[1])
-    widths = {name: ws.column_dimensions[c.column_letter].width
-              for name, c in zip(FIELDS, ws[1], strict=True)}
+    widths = {
+        name: ws.column_dimensions[c.column_letter].width
+        for name, c in zip(FIELDS, ws[1], strict=True)
+    }
     assert widths["title"] >= len("Office closed for maintenance")
     assert widths["error"] == 60  # capped: the text wraps
     assert widths["rounds"] <= 12 and widths["started_at"] >= len("2026-01-31 23:59:59 UTC")
@@ -342,9 +391,12 @@ def test_a_review_worksheet_is_formatted_too(tmp_path):
 
     path = tmp_path / "runs.xlsx"
     columns = ["thread_id", "round", "question", "status", "note"]
-    upsert_rows(XlsxTable(path, "Review"), columns,
-                [["t1", "2", "line one\nline two", "open", ""],
-                 ["t2", "1", "q", "done", "approved"]], key=lambda r: text_key(r, [0, 1]))
+    upsert_rows(
+        XlsxTable(path, "Review"),
+        columns,
+        [["t1", "2", "line one\nline two", "open", ""], ["t2", "1", "q", "done", "approved"]],
+        key=lambda r: text_key(r, [0, 1]),
+    )
     ws = load_workbook(path)["Review"]
     assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:E3" and ws["A1"].font.b
     assert ws["C2"].alignment.wrap_text
@@ -364,15 +416,13 @@ def test_formula_like_text_stays_quoted_after_reformatting_and_updates(tmp_path)
     assert cell(ws, 2, "stop_reason").fill.fgColor.rgb.endswith("C6EFCE")
 
 
-@pytest.mark.parametrize("existing,new", [(3, "3"), (28.6, "28.6"), (100.0, "100"),
-                                          (100, 100.0)])
+@pytest.mark.parametrize("existing,new", [(3, "3"), (28.6, "28.6"), (100.0, "100"), (100, 100.0)])
 def test_keys_match_whatever_type_a_number_comes_back_as(tmp_path, existing, new):
     from batch.sheets.tables import XlsxTable, text_key, upsert_rows
 
     table = XlsxTable(tmp_path / "t.xlsx", "T")
     upsert_rows(table, ["k", "v"], [[existing, "old"]], key=lambda r: text_key(r, [0]))
-    assert upsert_rows(table, ["k", "v"], [[new, "new"]],
-                       key=lambda r: text_key(r, [0])) == (1, 0)
+    assert upsert_rows(table, ["k", "v"], [[new, "new"]], key=lambda r: text_key(r, [0])) == (1, 0)
     assert [r[1] for r in table.read()[1:]] == ["new"]
 
 
@@ -392,8 +442,9 @@ def test_column_groups_saved_by_excel_are_split_not_overlapped(tmp_path):
         sheet_xml = z.read("xl/worksheets/sheet1.xml").decode()
     import re
 
-    spans = [(int(a), int(b)) for a, b in re.findall(r'<col [^>]*min="(\d+)" max="(\d+)"',
-                                                      sheet_xml)]
+    spans = [
+        (int(a), int(b)) for a, b in re.findall(r'<col [^>]*min="(\d+)" max="(\d+)"', sheet_xml)
+    ]
     covered = [i for a, b in spans for i in range(a, b + 1)]
     assert len(covered) == len(set(covered))  # no column in two <col> entries
     ws = load_workbook(path)["Runs"]
@@ -404,13 +455,19 @@ def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
     from batch.nightly.job import run_job
 
     s = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
-    write_brief(project, "a.md", "Office closed Friday from 15:00.",
-                title='"Closure \\uFFFE notice \\uFFFF"')  # YAML escapes
+    write_brief(
+        project,
+        "a.md",
+        "Office closed Friday from 15:00.",
+        title='"Closure \\uFFFE notice \\uFFFF"',
+    )  # YAML escapes
 
     def models():
         good = "The office is closed on Friday from 15:00."
-        return {"writer": ScriptedModel([writer_answer(good, deviations=[("x\ufffe", "y")])] * 3),
-                "critic": ScriptedModel([critic_answer(5)] * 3)}
+        return {
+            "writer": ScriptedModel([writer_answer(good, deviations=[("x\ufffe", "y")])] * 3),
+            "critic": ScriptedModel([critic_answer(5)] * 3),
+        }
 
     first = run_job(s, project / "briefs", models=models(), strict=True)
     assert first.results[0].outcome == "approved", first.results[0].record
@@ -419,9 +476,12 @@ def test_a_forbidden_character_in_a_brief_never_stops_a_later_batch(project):
     second = run_job(s, project / "briefs", models=models(), strict=True)
     assert [r.outcome for r in second.results] == ["skipped", "approved"]
     assert not second.warnings
-    titles = [r[FIELDS.index("title")] for r in
-              load_workbook(project / "output" / "runs.xlsx")["Runs"].iter_rows(
-                  min_row=2, values_only=True)]
+    titles = [
+        r[FIELDS.index("title")]
+        for r in load_workbook(project / "output" / "runs.xlsx")["Runs"].iter_rows(
+            min_row=2, values_only=True
+        )
+    ]
     assert "Closure \ufffd notice \ufffd" in titles
 
 
@@ -433,13 +493,15 @@ def test_an_unreadable_workbook_is_a_warning_and_the_batch_runs(project):
     book.parent.mkdir()
     corrupt_workbook(book, SHEET_OPEN + b"<row r=")
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
-    models = {"writer": ScriptedModel([writer_answer("The office is closed on Friday "
-                                                     "from 15:00.")]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel([writer_answer("The office is closed on Friday from 15:00.")]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     summary = run_job(s, project / "briefs", models=models, strict=True)
     assert summary.results[0].outcome == "approved"
-    assert any("review answers not pulled" in w and "cannot be read" in w
-               for w in summary.warnings), summary.warnings
+    assert any(
+        "review answers not pulled" in w and "cannot be read" in w for w in summary.warnings
+    ), summary.warnings
     assert any("left pending" in w for w in summary.warnings), summary.warnings
     with RunLog(s.runs_db_path) as log:
         assert log.pending(f"xlsx:{book}#Runs")  # kept for when the file is fixed

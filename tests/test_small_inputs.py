@@ -23,8 +23,9 @@ def test_a_batch_id_out_of_range_or_not_ascii_is_no_such_batch(tmp_path, which):
     assert "no batch" in result.output and len(result.output.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("value", ["1000000000000000000000000000000", "10^30", "0", "-5",
-                                   "100001", "1e9"])
+@pytest.mark.parametrize(
+    "value", ["1000000000000000000000000000000", "10^30", "0", "-5", "100001", "1e9"]
+)
 def test_a_word_limit_out_of_reason_is_that_briefs_error(tmp_path, value):
     (tmp_path / "a.md").write_text(f"---\nmax_words: {value}\n---\nWrite a memo.\n")
     [found] = scan_folder(tmp_path, 100_000).briefs
@@ -40,9 +41,14 @@ def test_a_word_limit_in_a_sheet_is_bounded_too(tmp_path, value, ok):
     assert isinstance(found, Brief if ok else BadBrief)
 
 
-@pytest.mark.parametrize("dsn", ["postgresql://u@db:x1/briefloop",
-                                 "postgresql://u:pw@db:99999/briefloop",
-                                 "postgresql://u@db:-1/briefloop"])
+@pytest.mark.parametrize(
+    "dsn",
+    [
+        "postgresql://u@db:x1/briefloop",
+        "postgresql://u:pw@db:99999/briefloop",
+        "postgresql://u@db:-1/briefloop",
+    ],
+)
 def test_a_dsn_port_that_is_not_a_port_is_a_config_error(tmp_path, dsn):
     cfg = tmp_path / "briefloop.toml"
     cfg.write_text(f'[store]\nbackend = "postgres"\ndsn = "{dsn}"\n')
@@ -66,12 +72,15 @@ def _workbook_with(tmp_path, part: str, xml: bytes):
     return broken
 
 
-@pytest.mark.parametrize("part,xml", [
-    ("xl/worksheets/sheet1.xml", b"<worksheet><sheetData><row><c"),   # cut off
-    ("xl/worksheets/sheet1.xml", b"not xml at all"),
-    ("xl/workbook.xml", b"<workbook><sheets><sheet name="),
-    ("xl/sharedStrings.xml", b"<sst><si><t>x</si>"),
-])
+@pytest.mark.parametrize(
+    "part,xml",
+    [
+        ("xl/worksheets/sheet1.xml", b"<worksheet><sheetData><row><c"),  # cut off
+        ("xl/worksheets/sheet1.xml", b"not xml at all"),
+        ("xl/workbook.xml", b"<workbook><sheets><sheet name="),
+        ("xl/sharedStrings.xml", b"<sst><si><t>x</si>"),
+    ],
+)
 def test_a_workbook_with_broken_xml_is_a_one_line_error(tmp_path, part, xml):
     broken = _workbook_with(tmp_path, part, xml)
     try:

@@ -42,19 +42,24 @@ def _judged(project, name: str, source: str) -> tuple[dict, list[str]]:
     brief = load_brief_file(path, 1_000_000)
     state, _ = start_state(make_settings(project), brief)
     state.update(draft=DOC, needs_from_human=[])
-    codes = sorted(f["code"] for f in findings_update(state)["findings"]
-                   if f["severity"] == "must_fix")
+    codes = sorted(
+        f["code"] for f in findings_update(state)["findings"] if f["severity"] == "must_fix"
+    )
     return state, codes
 
 
-@pytest.mark.parametrize("upper,lower,source", [
-    ("CALC.PY", "calc.py", CALC), ("Calc.Py", "calc.py", CALC), ("CALC.JS", "calc.js", JS)])
-def test_an_upper_case_suffix_gets_every_check_the_lower_case_one_gets(project, upper, lower,
-                                                                        source):
+@pytest.mark.parametrize(
+    "upper,lower,source",
+    [("CALC.PY", "calc.py", CALC), ("Calc.Py", "calc.py", CALC), ("CALC.JS", "calc.js", JS)],
+)
+def test_an_upper_case_suffix_gets_every_check_the_lower_case_one_gets(
+    project, upper, lower, source
+):
     state_upper, found_upper = _judged(project, upper, source)
     state_lower, found_lower = _judged(project, lower, source)
     assert found_lower and found_upper == found_lower  # `mul` is missing in both
-    assert [r["kind"] for r in checklist_of(state_upper)] == \
-        [r["kind"] for r in checklist_of(state_lower)]
+    assert [r["kind"] for r in checklist_of(state_upper)] == [
+        r["kind"] for r in checklist_of(state_lower)
+    ]
     assert context_of(state_upper).source_suffix == context_of(state_lower).source_suffix
     assert _python_source(state_upper) == _python_source(state_lower)

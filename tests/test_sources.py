@@ -50,13 +50,14 @@ def check_scan(scan, origin):
     by_id = {(b.id, b.origin): b for b in scan.briefs}
     good = by_id[("007", f"{origin} row 2")]
     assert isinstance(good, Brief)
-    assert (good.text, good.title, good.max_words) == ("Announce the new canteen menu.",
-                                                       "Menu", 80)
-    reasons = {b.origin.rsplit(" ", 1)[1]: b.reason for b in scan.briefs
-               if isinstance(b, BadBrief)}
-    assert reasons == {"3": "id is empty", "5": "duplicate id 'dup' (also on row 4)",
-                       "6": "the brief column is empty",
-                       "7": "max_words must be a whole number, got 'many'"}
+    assert (good.text, good.title, good.max_words) == ("Announce the new canteen menu.", "Menu", 80)
+    reasons = {b.origin.rsplit(" ", 1)[1]: b.reason for b in scan.briefs if isinstance(b, BadBrief)}
+    assert reasons == {
+        "3": "id is empty",
+        "5": "duplicate id 'dup' (also on row 4)",
+        "6": "the brief column is empty",
+        "7": "max_words must be a whole number, got 'many'",
+    }
     assert len(scan.briefs) == 6
     assert scan.warnings == [f"{origin}: ignoring unknown column(s): colour"]
 
@@ -85,12 +86,17 @@ def test_missing_required_column_names_it(tmp_path):
 
 def test_source_file_column_documents_code(tmp_path):
     (tmp_path / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-    path = write_csv(tmp_path / "b.csv", [["id", "brief", "source_file"],
-                                          ["calc-docs", "Document it for new hires.", "calc.py"],
-                                          ["bad", "x", "missing.py"],
-                                          ["abs", "x", "/etc/passwd.py"],
-                                          ["up", "x", "../outside.py"],
-                                          ["home", "x", "~/secret.py"]])
+    path = write_csv(
+        tmp_path / "b.csv",
+        [
+            ["id", "brief", "source_file"],
+            ["calc-docs", "Document it for new hires.", "calc.py"],
+            ["bad", "x", "missing.py"],
+            ["abs", "x", "/etc/passwd.py"],
+            ["up", "x", "../outside.py"],
+            ["home", "x", "~/secret.py"],
+        ],
+    )
     (tmp_path.parent / "outside.py").write_text("SECRET = 1\n")
     scan = scan_source(str(path), 10_000)
     good, bad, absolute, up, home = scan.briefs
@@ -115,9 +121,12 @@ def test_unknown_source_kinds(tmp_path):
 def test_a_csv_batch_runs_and_keeps_ids_as_text(project, settings):
     path = write_csv(project / "briefs.csv", [["id", "brief"], ["007", "Office closed Friday."]])
     writer = ScriptedModel([writer_answer("The office is closed on Friday.")])
-    summary = run_job(settings, path, models={"writer": writer,
-                                                 "critic": ScriptedModel([critic_answer(5)])},
-                         strict=True)
+    summary = run_job(
+        settings,
+        path,
+        models={"writer": writer, "critic": ScriptedModel([critic_answer(5)])},
+        strict=True,
+    )
     [r] = summary.results
     assert r.outcome == "approved" and r.record["brief_id"] == "007"
     assert r.record["source"] == f"{path} row 2"
@@ -127,14 +136,16 @@ def test_a_csv_batch_runs_and_keeps_ids_as_text(project, settings):
 def test_a_google_sheet_cannot_name_local_files():
     from batch.inputs.sources import briefs_from_rows
 
-    scan = briefs_from_rows([["id", "brief", "source_file"], ["a", "x", "calc.py"]],
-                            "gsheet://k/Briefs", None, 10_000)
+    scan = briefs_from_rows(
+        [["id", "brief", "source_file"], ["a", "x", "calc.py"]], "gsheet://k/Briefs", None, 10_000
+    )
     assert "not allowed in a Google Sheet" in scan.briefs[0].reason
 
 
 def test_a_row_id_with_a_line_break_is_refused_and_never_printed_raw(tmp_path):
-    path = write_csv(tmp_path / "b.csv", [["id", "brief"], ["a\nb", "Office closed."],
-                                          ["ok", "Office open."]])
+    path = write_csv(
+        tmp_path / "b.csv", [["id", "brief"], ["a\nb", "Office closed."], ["ok", "Office open."]]
+    )
     bad, good = scan_source(str(path), 10_000).briefs
     assert isinstance(bad, BadBrief) and bad.id == "row-2" and "line break" in bad.reason
     assert "\n" not in bad.reason and good.id == "ok"
@@ -146,10 +157,13 @@ def test_one_brief_file_is_a_batch_of_one(project):
     write_brief(project, "a.md", "Office closed Friday from 15:00.", id="a")
     write_brief(project, "b.md", "Office closed Monday.", id="b")
     good = "The office is closed on Friday from 15:00."
-    models = {"writer": ScriptedModel([writer_answer(good)]),
-              "critic": ScriptedModel([critic_answer(5)])}
-    summary = run_job(make_settings(project), project / "briefs" / "a.md", models=models,
-                      strict=True)
+    models = {
+        "writer": ScriptedModel([writer_answer(good)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
+    summary = run_job(
+        make_settings(project), project / "briefs" / "a.md", models=models, strict=True
+    )
     assert [(r.brief_id, r.outcome) for r in summary.results] == [("a", "approved")]
     assert (project / "output" / "a.md").exists()
     assert not (project / "output" / "b.md").exists()

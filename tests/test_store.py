@@ -71,6 +71,7 @@ def db_version(engine: sa.Engine) -> int:
 
 # -- schema and migrations ---------------------------------------------------------------
 
+
 def schema_of(engine: sa.Engine, pk_nullable: bool = True) -> dict[str, Any]:
     """Tables -> columns -> (nullable, python type), primary keys, indexed columns."""
     insp = sa.inspect(engine)
@@ -78,15 +79,21 @@ def schema_of(engine: sa.Engine, pk_nullable: bool = True) -> dict[str, Any]:
     for table in sorted(set(insp.get_table_names()) - {"briefloop_schema"}):
         pk = insp.get_pk_constraint(table)["constrained_columns"]
         shape[table] = {
-            "columns": {c["name"]: (c["nullable"] if pk_nullable or c["name"] not in pk
-                                    else False, c["type"].python_type)
-                        for c in insp.get_columns(table)},
+            "columns": {
+                c["name"]: (
+                    c["nullable"] if pk_nullable or c["name"] not in pk else False,
+                    c["type"].python_type,
+                )
+                for c in insp.get_columns(table)
+            },
             "pk": sorted(pk),
             # (PostgreSQL lists a unique constraint's index among the indexes too)
-            "indexed": sorted(tuple(i["column_names"]) for i in insp.get_indexes(table)
-                              if not i.get("duplicates_constraint")),
-            "unique": sorted(tuple(u["column_names"])
-                             for u in insp.get_unique_constraints(table)),
+            "indexed": sorted(
+                tuple(i["column_names"])
+                for i in insp.get_indexes(table)
+                if not i.get("duplicates_constraint")
+            ),
+            "unique": sorted(tuple(u["column_names"]) for u in insp.get_unique_constraints(table)),
         }
     return shape
 
@@ -196,17 +203,22 @@ def legacy_db(path: Path, version: int) -> None:
             db.executescript(step)
         db.execute(f"PRAGMA user_version = {version}")
         for n in (1, 2):
-            db.execute("INSERT INTO runs (run_id, thread_id, brief_id, status, started_at, "
-                       "updated_at, score_history) VALUES (?, ?, 'b1', 'finished', "
-                       "'2024-05-01T10:00:00+00:00', '2024-05-01T10:00:00+00:00', ?)",
-                       (f"r-old{n}", f"t-old{n}", json.dumps([n, 4.5])))
+            db.execute(
+                "INSERT INTO runs (run_id, thread_id, brief_id, status, started_at, "
+                "updated_at, score_history) VALUES (?, ?, 'b1', 'finished', "
+                "'2024-05-01T10:00:00+00:00', '2024-05-01T10:00:00+00:00', ?)",
+                (f"r-old{n}", f"t-old{n}", json.dumps([n, 4.5])),
+            )
         if version >= 4:
-            db.execute("INSERT INTO batches (source, pid, started_at, ended_at, status, "
-                       "counts) VALUES ('briefs', 1, '2024-05-01T10:00:00.000+00:00', "
-                       "'2024-05-01T10:01:00.000+00:00', 'ok', '{\"approved\": 2}')")
+            db.execute(
+                "INSERT INTO batches (source, pid, started_at, ended_at, status, "
+                "counts) VALUES ('briefs', 1, '2024-05-01T10:00:00.000+00:00', "
+                "'2024-05-01T10:01:00.000+00:00', 'ok', '{\"approved\": 2}')"
+            )
         if version >= 2:
-            db.execute("INSERT INTO sink_sync VALUES ('csv', 'r-old1', 1, "
-                       "'2024-05-01T10:02:00+00:00')")
+            db.execute(
+                "INSERT INTO sink_sync VALUES ('csv', 'r-old1', 1, '2024-05-01T10:02:00+00:00')"
+            )
         db.commit()
     finally:
         db.close()
@@ -214,8 +226,10 @@ def legacy_db(path: Path, version: int) -> None:
 
 def rowids(path: Path) -> dict[str, tuple[int, int]]:
     with sqlite3.connect(path) as db:
-        return {t: (rowid, seq) for t, rowid, seq in
-                db.execute("SELECT thread_id, rowid, seq FROM runs")}
+        return {
+            t: (rowid, seq)
+            for t, rowid, seq in db.execute("SELECT thread_id, rowid, seq FROM runs")
+        }
 
 
 @pytest.mark.parametrize("version", [6, 1, 3])
@@ -241,8 +255,7 @@ def test_a_legacy_sqlite_run_log_migrates_keeping_its_rows(tmp_path: Path, versi
         assert log.newer_of_brief("t-old1")["thread_id"] == "t-new"
         # what the CSV view had taken stays taken
         pending = [r["thread_id"] for r in log.pending("csv")]
-        assert pending == (["t-old2", "t-new"] if version >= 2
-                           else ["t-old1", "t-old2", "t-new"])
+        assert pending == (["t-old2", "t-new"] if version >= 2 else ["t-old1", "t-old2", "t-new"])
         new_batch = log.batch_started("briefs")
         old = log.batches()
         assert [b["id"] for b in old] == ([1, new_batch] if version >= 4 else [new_batch])
@@ -270,9 +283,16 @@ def migrate_at_once(target: str, processes: int = 3) -> None:
     """`processes` processes migrate `target` (a URL or a SQLite path) at the same moment;
     each must succeed."""
     start = time.time() + 1.2  # (a child takes ~0.4 s to start)
-    procs = [subprocess.Popen([sys.executable, "-c", MIGRATE_CHILD, target, str(start)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              cwd=REPO) for _ in range(processes)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", MIGRATE_CHILD, target, str(start)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+        )
+        for _ in range(processes)
+    ]
     results = [p.communicate(timeout=60) for p in procs]
     for proc, (out, err) in zip(procs, results, strict=True):
         assert proc.returncode == 0, err
@@ -305,8 +325,9 @@ def test_processes_open_the_same_sqlite_run_log_at_once(tmp_path: Path, legacy: 
         assert len(log.all()) == (2 if legacy else 0)
 
 
-def test_a_failed_sqlite_step_leaves_the_version_before_it(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch):
+def test_a_failed_sqlite_step_leaves_the_version_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     """A step that fails half way (disk full, kill) is rolled back whole, its ALTERs too:
     the next open runs it again from the start."""
     path = tmp_path / "runs.sqlite"
@@ -330,17 +351,28 @@ def test_a_failed_sqlite_step_leaves_the_version_before_it(tmp_path: Path,
 
 # -- the run log -------------------------------------------------------------------------
 
+
 def test_upsert_creates_then_updates_in_place(runlog: RunLog):
     first = runlog.upsert("t1", brief_id="b1", title="Memo", status="running")
     assert first["version"] == 1 and first["run_id"].startswith("r-")
     assert first["seq"] > 0 and first["ended_at"] is None
-    second = runlog.upsert("t1", status="finished", stop_reason="approved", rounds=2,
-                           score=4.5, ended_at="2024-05-01T10:00:00+00:00")
+    second = runlog.upsert(
+        "t1",
+        status="finished",
+        stop_reason="approved",
+        rounds=2,
+        score=4.5,
+        ended_at="2024-05-01T10:00:00+00:00",
+    )
     assert second["version"] == 2
     for same in ("run_id", "started_at", "seq", "brief_id", "title"):
         assert second[same] == first[same]
-    assert (second["status"], second["stop_reason"], second["rounds"], second["score"]) == \
-        ("finished", "approved", 2, 4.5)
+    assert (second["status"], second["stop_reason"], second["rounds"], second["score"]) == (
+        "finished",
+        "approved",
+        2,
+        4.5,
+    )
     assert runlog.upsert("t1", rounds=3)["version"] == 3
     assert [r["thread_id"] for r in runlog.all()] == ["t1"]
     assert runlog.by_thread("t1")["rounds"] == 3
@@ -358,8 +390,11 @@ def test_json_fields_round_trip(runlog: RunLog):
         "models": {"writer": "qwen2.5:7b", "critic": "gemma"},
         "uncovered": ["R2"],
         "checklist": ["R1 fact: closed Friday"],
-        "hosts": ["writer@http://gpu1:11434", "critic@http://gpu2:11434",
-                  "writer@http://gpu1:11434"],
+        "hosts": [
+            "writer@http://gpu1:11434",
+            "critic@http://gpu2:11434",
+            "writer@http://gpu1:11434",
+        ],
     }
     made = runlog.upsert("t1", brief_id="b1", **fields)
     for record in (made, runlog.by_thread("t1"), runlog.all()[0], runlog.pending("csv")[0]):
@@ -383,8 +418,11 @@ def test_outbox_pending_mark_synced_and_forget(runlog: RunLog):
     runlog.mark_synced("csv", [a])
     assert runlog.pending("csv") == []
     with runlog.engine.connect() as conn:
-        versions = dict(conn.execute(sa.select(sink_sync.c.run_id, sink_sync.c.version)
-                                     .where(sink_sync.c.sink == "csv")).all())
+        versions = dict(
+            conn.execute(
+                sa.select(sink_sync.c.run_id, sink_sync.c.version).where(sink_sync.c.sink == "csv")
+            ).all()
+        )
     assert versions == {a["run_id"]: 2, b["run_id"]: 1}
     runlog.mark_synced("csv", [])  # nothing to do
     runlog.mark_synced("sheets", [b])
@@ -435,8 +473,9 @@ def test_batches_start_finish_once_and_by_job(runlog: RunLog):
     assert (nightly[0]["status"], nightly[0]["counts"]) == ("ok", {"approved": 2})
     assert nightly[0]["ended_at"] and nightly[0]["pid"] == os.getpid()
     hourly = runlog.batches("hourly")
-    assert [(b["id"], b["status"], b["ended_at"], b["counts"]) for b in hourly] == \
-        [(other, "enqueueing", None, {})]
+    assert [(b["id"], b["status"], b["ended_at"], b["counts"]) for b in hourly] == [
+        (other, "enqueueing", None, {})
+    ]
     assert [b["id"] for b in runlog.batches()] == [first, other, manual]
     # without only_open a batch is closed again (a stopped batch's final word)
     assert runlog.batch_finished(first, "stopped", {}, message="stopped by hand")
@@ -453,14 +492,19 @@ def test_only_batches_left_running_or_enqueueing_are_closed_as_abandoned(runlog:
 
     assert runlog.close_abandoned_batches() == [running, enqueueing]
     rows = {b["id"]: b for b in runlog.batches()}
-    assert [rows[i]["status"] for i in (running, enqueueing, queued, done)] == \
-        ["failed", "failed", "queued", "ok"]
+    assert [rows[i]["status"] for i in (running, enqueueing, queued, done)] == [
+        "failed",
+        "failed",
+        "queued",
+        "ok",
+    ]
     assert rows[enqueueing]["message"].startswith("stopped while enqueueing")
     assert rows[queued]["ended_at"] is None and rows[queued]["counts"] == {"queued": 3}
     assert runlog.close_abandoned_batches() == []
 
 
 # -- locks -------------------------------------------------------------------------------
+
 
 def test_a_lock_is_exclusive_between_stores(store_settings: Settings):
     with open_store(store_settings) as one, open_store(store_settings) as two:
@@ -516,11 +560,19 @@ with store.lock("batch"):
 
 def test_a_lock_of_a_killed_process_is_released(store_settings: Settings, project: Path):
     cfg = project / "child.toml"
-    store = f'\n[store]\nbackend = "postgres"\ndsn = "{store_settings.store.dsn}"\n' \
-        if store_settings.store.backend == "postgres" else ""
+    store = (
+        f'\n[store]\nbackend = "postgres"\ndsn = "{store_settings.store.dsn}"\n'
+        if store_settings.store.backend == "postgres"
+        else ""
+    )
     cfg.write_text(f'[paths]\nroot = "{project}"\n{store}', encoding="utf-8")
-    child = subprocess.Popen([sys.executable, "-c", HOLD_CHILD, str(cfg)], cwd=REPO,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", HOLD_CHILD, str(cfg)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout.readline().strip() == "held", child.stderr.read()
         with open_store(store_settings) as mine:
@@ -540,6 +592,7 @@ def test_a_lock_of_a_killed_process_is_released(store_settings: Settings, projec
 
 # -- the checkpointer on PostgreSQL ------------------------------------------------------
 
+
 class Tiny(TypedDict, total=False):
     n: int
     steps: Annotated[list[str], operator.add]
@@ -552,6 +605,7 @@ def _step(name: str):
         if name == "a":  # a channel written once, early: its value must outlive pruning
             update["first"] = {"by": name}  # (a dict: kept in checkpoint_blobs)
         return update
+
     return node
 
 
@@ -571,28 +625,35 @@ def thread(thread_id: str) -> dict[str, Any]:
 
 
 @cluster
-def test_postgres_checkpointer_runs_a_graph_and_a_second_store_opens_it(
-        project: Path, pg_dsn: str):
+def test_postgres_checkpointer_runs_a_graph_and_a_second_store_opens_it(project: Path, pg_dsn: str):
     settings = pg_settings(project, pg_dsn)
     with open_store(settings) as store:
         assert isinstance(store, PostgresStore)
         graph = tiny_graph(store.checkpointer)
-        assert graph.invoke({"n": 1, "steps": []}, thread("t1")) == \
-            {"n": 2, "steps": ["a"], "first": {"by": "a"}}
-        assert graph.get_state(thread("t1")).values == \
-            {"n": 2, "steps": ["a"], "first": {"by": "a"}}
+        assert graph.invoke({"n": 1, "steps": []}, thread("t1")) == {
+            "n": 2,
+            "steps": ["a"],
+            "first": {"by": "a"},
+        }
+        assert graph.get_state(thread("t1")).values == {
+            "n": 2,
+            "steps": ["a"],
+            "first": {"by": "a"},
+        }
         with open_store(settings) as second:  # runs setup() again on the same database
             other = tiny_graph(second.checkpointer)
             assert other.get_state(thread("t1")).values["n"] == 2
             other.invoke({"n": 10, "steps": []}, thread("t2"))
-        assert graph.get_state(thread("t2")).values == \
-            {"n": 11, "steps": ["a"], "first": {"by": "a"}}
+        assert graph.get_state(thread("t2")).values == {
+            "n": 11,
+            "steps": ["a"],
+            "first": {"by": "a"},
+        }
         assert graph.get_state(thread("nobody")).values == {}
 
 
 @cluster
-def test_stores_opening_the_checkpointer_at_once_set_it_up_once(project: Path,
-                                                                pg_dsn: str):
+def test_stores_opening_the_checkpointer_at_once_set_it_up_once(project: Path, pg_dsn: str):
     """PostgresSaver.setup() is not safe to run twice at once: the stores take turns."""
     settings = pg_settings(project, pg_dsn)
     stores = [open_store(settings) for _ in range(3)]
@@ -613,8 +674,9 @@ def test_stores_opening_the_checkpointer_at_once_set_it_up_once(project: Path,
 
 
 @cluster
-def test_postgres_store_works_again_after_a_server_restart(project: Path, pg_dsn: str,
-                                                          postgres_server):
+def test_postgres_store_works_again_after_a_server_restart(
+    project: Path, pg_dsn: str, postgres_server
+):
     settings = pg_settings(project, pg_dsn)
     with open_store(settings) as store:
         graph = tiny_graph(store.checkpointer)
@@ -633,6 +695,7 @@ def test_postgres_store_works_again_after_a_server_restart(project: Path, pg_dsn
 
 # -- the queue ledger --------------------------------------------------------------------
 
+
 def test_ledger_claims_a_thread_once_until_it_is_done(runlog: RunLog):
     ledger = Ledger(runlog, stale_after=3600)
     assert ledger.claim("t1", None, "brief")
@@ -643,8 +706,12 @@ def test_ledger_claims_a_thread_once_until_it_is_done(runlog: RunLog):
     ledger.set("t1", "done")
     assert ledger.claim("t1", None, "resume")
     row = ledger.get("t1")
-    assert (row["state"], row["kind"], row["attempts"], row["worker"]) == \
-        ("queued", "resume", 0, None)
+    assert (row["state"], row["kind"], row["attempts"], row["worker"]) == (
+        "queued",
+        "resume",
+        0,
+        None,
+    )
     ledger.set("t1", "failed")
     assert ledger.claim("t1", None, "brief")
     assert ledger.claim("t2", None, "brief")  # another thread is its own row
@@ -659,7 +726,8 @@ def _stamp(runlog: RunLog, thread_id: str, **times: str) -> None:
 def test_ledger_finds_the_tasks_the_broker_lost_and_requeues_each_once(runlog: RunLog):
     ledger = Ledger(runlog, stale_after=60)
     minutes_ago = lambda n: (datetime.now(UTC) - timedelta(minutes=n)).isoformat(  # noqa: E731
-        timespec="seconds")
+        timespec="seconds"
+    )
     for n, tid in enumerate(("lost", "waiting", "overtook", "running", "stuck", "done")):
         assert ledger.claim(tid, 1, "brief", tid, f'{{"task_id": "{tid}"}}')
         _stamp(runlog, tid, enqueued_at=minutes_ago(30 - n), updated_at=minutes_ago(30 - n))
@@ -675,7 +743,9 @@ def test_ledger_finds_the_tasks_the_broker_lost_and_requeues_each_once(runlog: R
 
     lost = ledger.lost(after=5 * 60)
     assert [(r["thread_id"], r["state"], r["message"]) for r in lost] == [
-        ("lost", "queued", '{"task_id": "lost"}'), ("stuck", "running", '{"task_id": "stuck"}')]
+        ("lost", "queued", '{"task_id": "lost"}'),
+        ("stuck", "running", '{"task_id": "stuck"}'),
+    ]
     assert ledger.get("done")["message"] is None  # nothing kept once a task is done
     first = [ledger.requeue(r["thread_id"], r["state"], r["updated_at"]) for r in lost]
     again = [ledger.requeue(r["thread_id"], r["state"], r["updated_at"]) for r in lost]
@@ -753,6 +823,7 @@ def test_a_batch_closes_once_after_its_enqueuer_and_last_thread(runlog: RunLog):
 
 # -- store faults ------------------------------------------------------------------------
 
+
 def test_an_unreachable_postgres_is_a_store_error(tmp_path: Path):
     pytest.importorskip("psycopg")
     dsn = f"postgresql://briefloop@127.0.0.1:{free_port()}/nothing"  # nobody listens
@@ -795,35 +866,46 @@ def test_an_sqlite_fault_maps_as_before(tmp_path: Path):
     assert str(tmp_path) in str(error) and "not a database" in str(error)
     assert not is_unreachable(caught.value)
     # the driver's own errors too, as the checkpointer raises them
-    assert isinstance(store_failure(sqlite3.OperationalError("database or disk is full"),
-                                    tmp_path), StoreError)
+    assert isinstance(
+        store_failure(sqlite3.OperationalError("database or disk is full"), tmp_path), StoreError
+    )
     assert store_failure(sqlite3.IntegrityError("UNIQUE constraint failed"), tmp_path) is None
-    with RunLog(tmp_path / "good.sqlite") as log, \
-            pytest.raises(sa.exc.IntegrityError) as caught, log.engine.begin() as conn:
+    with (
+        RunLog(tmp_path / "good.sqlite") as log,
+        pytest.raises(sa.exc.IntegrityError) as caught,
+        log.engine.begin() as conn,
+    ):
         conn.execute(sa.insert(batches).values(source="x"))  # NOT NULL pid
     assert store_failure(caught.value, tmp_path) is None
 
 
 # -- retention on PostgreSQL -------------------------------------------------------------
 
+
 @cluster
-def test_prune_on_postgres_keeps_each_finished_threads_final_state(project: Path,
-                                                                   pg_dsn: str):
+def test_prune_on_postgres_keeps_each_finished_threads_final_state(project: Path, pg_dsn: str):
     settings = pg_settings(project, pg_dsn)
     with open_store(settings) as store:
         graph = tiny_graph(store.checkpointer, nodes=("a", "b", "c", "d"))
         final = {}
         for thread_id, n in (("t1", 1), ("t2", 100), ("waiting", 7)):
             final[thread_id] = graph.invoke({"n": n, "steps": []}, thread(thread_id))
-            store.runlog.upsert(thread_id, brief_id=thread_id, status="finished",
-                                ended_at="2000-01-01T00:00:00+00:00")
+            store.runlog.upsert(
+                thread_id,
+                brief_id=thread_id,
+                status="finished",
+                ended_at="2000-01-01T00:00:00+00:00",
+            )
         store.runlog.upsert("waiting", status="awaiting_human", ended_at=None)
         assert final["t1"] == {"n": 5, "steps": ["a", "b", "c", "d"], "first": {"by": "a"}}
 
         def checkpoints() -> dict[str, int]:
             with store.engine.connect() as conn:
-                return dict(conn.exec_driver_sql(
-                    "SELECT thread_id, count(*) FROM checkpoints GROUP BY thread_id").all())
+                return dict(
+                    conn.exec_driver_sql(
+                        "SELECT thread_id, count(*) FROM checkpoints GROUP BY thread_id"
+                    ).all()
+                )
 
         before = checkpoints()
         assert all(n > 3 for n in before.values())
@@ -834,18 +916,21 @@ def test_prune_on_postgres_keeps_each_finished_threads_final_state(project: Path
         for thread_id in final:
             assert graph.get_state(thread(thread_id)).values == final[thread_id]
         # a pruned thread still runs on from its final state
-        assert graph.invoke({"n": 0, "steps": []}, thread("t1"))["steps"] == \
-            ["a", "b", "c", "d"] * 2
+        assert (
+            graph.invoke({"n": 0, "steps": []}, thread("t1"))["steps"] == ["a", "b", "c", "d"] * 2
+        )
         # a thread that ended recently keeps its history
         store.runlog.upsert("t2", ended_at=datetime.now(UTC).isoformat(timespec="seconds"))
         assert prune(settings, keep_days=30, store=store).threads == 1
         assert checkpoints()["t2"] == 1 and checkpoints()["t1"] == 1
 
 
-@pytest.mark.parametrize("state,counted,status", [("failed", "error", "finished"),
-                                                  ("done", "unrecorded", "failed")])
+@pytest.mark.parametrize(
+    "state,counted,status", [("failed", "error", "finished"), ("done", "unrecorded", "failed")]
+)
 def test_a_queued_thread_without_a_run_row_is_counted_and_fails_its_batch(
-        runlog: RunLog, state, counted, status):
+    runlog: RunLog, state, counted, status
+):
     # its record could not be written (the database refused it): the batch still counts
     # it, by name; one the ledger cannot account for fails the batch
     ledger = Ledger(runlog, stale_after=60)

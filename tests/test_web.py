@@ -20,17 +20,32 @@ PH = "[FIGURE NEEDED: Q3 revenue]"
 QUESTION = "What is the Q3 revenue?"
 DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
 NEEDS = [(PH, QUESTION)]
-XSS_DRAFT = (f"Q3 revenue was {PH}. We opened Berlin.\n\n<script>alert(1)</script>\n\n"
-             f"A picture: <img src=x onerror=alert(2)> and **bold**.")
+XSS_DRAFT = (
+    f"Q3 revenue was {PH}. We opened Berlin.\n\n<script>alert(1)</script>\n\n"
+    f"A picture: <img src=x onerror=alert(2)> and **bold**."
+)
 
 
-def pause(project, settings, draft=DRAFT, extra_writer=(), extra_critic=(), would_improve=(),
-          deviations=()):
+def pause(
+    project,
+    settings,
+    draft=DRAFT,
+    extra_writer=(),
+    extra_critic=(),
+    would_improve=(),
+    deviations=(),
+):
     """A thread paused for a person; the models (with answers left for later rounds)."""
-    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
-                id="q3", title="Q3 memo")
-    writer = ScriptedModel([writer_answer(draft, needs=NEEDS, deviations=deviations),
-                            *extra_writer])
+    write_brief(
+        project,
+        "q3.md",
+        "Memo on Q3: revenue not known yet; we opened Berlin.",
+        id="q3",
+        title="Q3 memo",
+    )
+    writer = ScriptedModel(
+        [writer_answer(draft, needs=NEEDS, deviations=deviations), *extra_writer]
+    )
     critic = ScriptedModel([critic_answer(5, would_improve=would_improve), *extra_critic])
     models = {"writer": writer, "critic": critic}
     with Batch(settings, models=models, strict=True) as batch:
@@ -76,8 +91,11 @@ def test_list_shows_the_waiting_thread_with_security_headers(project, settings):
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "no-referrer"
     cookie = page.headers["set-cookie"]
-    assert guard.CSRF_COOKIE in cookie and "httponly" in cookie.lower() and \
-        "samesite=strict" in cookie.lower()
+    assert (
+        guard.CSRF_COOKIE in cookie
+        and "httponly" in cookie.lower()
+        and "samesite=strict" in cookie.lower()
+    )
 
 
 def test_thread_page_shows_draft_placeholder_field_and_chart(project, settings):
@@ -118,8 +136,9 @@ def test_approve_with_the_value_writes_the_output_and_records_who(project, setti
 def test_approve_without_the_value_shows_the_error_and_keeps_what_was_typed(project, settings):
     tid, models = pause(project, settings)
     with client_for(settings, models) as client:
-        refused = post(client, tid, {"action": "approve", f"ph:{PH}": "  ", "name": "ana",
-                                     "notes": "keep me"})
+        refused = post(
+            client, tid, {"action": "approve", f"ph:{PH}": "  ", "name": "ana", "notes": "keep me"}
+        )
     assert refused.status_code == 400
     assert "approve needs a value for every placeholder" in refused.text
     assert 'value="ana"' in refused.text and "keep me</textarea>" in refused.text
@@ -146,10 +165,12 @@ def test_reject_with_a_reason(project, settings):
 
 
 def test_revise_sends_it_back_to_the_writer(project, settings):
-    tid, models = pause(project, settings,
-                        extra_writer=[writer_answer(f"Q3 revenue: {PH}. We opened Berlin.",
-                                                    needs=NEEDS)],
-                        extra_critic=[critic_answer(5)])
+    tid, models = pause(
+        project,
+        settings,
+        extra_writer=[writer_answer(f"Q3 revenue: {PH}. We opened Berlin.", needs=NEEDS)],
+        extra_critic=[critic_answer(5)],
+    )
     with client_for(settings, models) as client:
         done = post(client, tid, {"action": "revise", "notes": "Revenue first.", "name": "cy"})
         assert done.status_code == 303
@@ -164,13 +185,21 @@ def test_edit_approves_the_persons_own_version(project, settings):
     with client_for(settings, models) as client:
         empty = post(client, tid, {"action": "edit", "edited": "  ", "name": "di"})
         assert empty.status_code == 400 and "the edited text is empty" in empty.text
-        done = post(client, tid, {"action": "edit", "name": "di",
-                                  "edited": "Revenue is in the annex. We opened Berlin."})
+        done = post(
+            client,
+            tid,
+            {
+                "action": "edit",
+                "name": "di",
+                "edited": "Revenue is in the annex. We opened Berlin.",
+            },
+        )
         assert done.status_code == 303, done.text
     rec = record(settings, tid)
     assert rec["stop_reason"] == "approved_by_human" and rec["decided_by"] == "di"
-    assert "Revenue is in the annex. We opened Berlin." in Path(
-        rec["output_path"]).read_text(encoding="utf-8")
+    assert "Revenue is in the annex. We opened Berlin." in Path(rec["output_path"]).read_text(
+        encoding="utf-8"
+    )
 
 
 @pytest.mark.parametrize("csrf", [None, "wrong-token-" + "x" * 40])
@@ -189,29 +218,37 @@ def test_a_post_from_another_origin_is_refused(project, settings):
     tid, models = pause(project, settings)
     with client_for(settings, models) as client:
         page = client.get(f"/thread/{tid}")
-        refused = client.post(f"/thread/{tid}", follow_redirects=False,
-                              headers={"Origin": "http://evil.example"},
-                              data={"csrf": csrf_of(page.text), "action": "reject",
-                                    "reason": "x"})
+        refused = client.post(
+            f"/thread/{tid}",
+            follow_redirects=False,
+            headers={"Origin": "http://evil.example"},
+            data={"csrf": csrf_of(page.text), "action": "reject", "reason": "x"},
+        )
     assert refused.status_code == 403 and still_waiting(settings, tid)
 
 
-@pytest.mark.parametrize("headers, allowed", [
-    ({"Origin": "null", "Sec-Fetch-Site": "cross-site"}, False),
-    ({"Origin": "null"}, False),
-    ({"Sec-Fetch-Site": "same-site"}, False),
-    ({"Origin": "http://testserver", "Sec-Fetch-Site": "cross-site"}, False),
-    # what Chromium sends from our own page under Referrer-Policy: no-referrer
-    ({"Origin": "null", "Sec-Fetch-Site": "same-origin"}, True),
-    ({"Origin": "http://testserver"}, True),
-])
+@pytest.mark.parametrize(
+    "headers, allowed",
+    [
+        ({"Origin": "null", "Sec-Fetch-Site": "cross-site"}, False),
+        ({"Origin": "null"}, False),
+        ({"Sec-Fetch-Site": "same-site"}, False),
+        ({"Origin": "http://testserver", "Sec-Fetch-Site": "cross-site"}, False),
+        # what Chromium sends from our own page under Referrer-Policy: no-referrer
+        ({"Origin": "null", "Sec-Fetch-Site": "same-origin"}, True),
+        ({"Origin": "http://testserver"}, True),
+    ],
+)
 def test_origin_and_fetch_site_checks(project, settings, headers, allowed):
     tid, models = pause(project, settings)
     with client_for(settings, models) as client:
         page = client.get(f"/thread/{tid}")
-        sent = client.post(f"/thread/{tid}", follow_redirects=False, headers=headers,
-                           data={"csrf": csrf_of(page.text), "action": "reject",
-                                 "reason": "x"})
+        sent = client.post(
+            f"/thread/{tid}",
+            follow_redirects=False,
+            headers=headers,
+            data={"csrf": csrf_of(page.text), "action": "reject", "reason": "x"},
+        )
     assert sent.status_code == (303 if allowed else 403)
     assert still_waiting(settings, tid) is not allowed
 
@@ -247,8 +284,12 @@ def test_serve_off_loopback_needs_a_token(settings):
 def test_model_written_html_is_escaped(project):
     # the code checks flag the HTML (must_fix): a person sees the unfinished text at once
     settings = make_settings(project, **{"loop.review": "unfinished", "loop.max_rounds": 1})
-    tid, models = pause(project, settings, draft=XSS_DRAFT,
-                        deviations=[("<script>alert(3)</script>", "<img src=x onerror=1>")])
+    tid, models = pause(
+        project,
+        settings,
+        draft=XSS_DRAFT,
+        deviations=[("<script>alert(3)</script>", "<img src=x onerror=1>")],
+    )
     with client_for(settings, models) as client:
         html = client.get(f"/thread/{tid}").text
     assert "<script>alert" not in html and "<img src=x" not in html
@@ -282,16 +323,26 @@ def test_approving_over_the_checks_needs_a_reason(project):
         refused = post(client, tid, {"action": "approve", f"ph:{PH}": "4", "name": "ed"})
         assert refused.status_code == 400 and "the code checks still find" in refused.text
         assert 'value="4"' in refused.text  # what was typed is kept
-        done = post(client, tid, {"action": "approve", f"ph:{PH}": "4", "name": "ed",
-                                  "override": "Legal asked for the raw markup."})
+        done = post(
+            client,
+            tid,
+            {
+                "action": "approve",
+                f"ph:{PH}": "4",
+                "name": "ed",
+                "override": "Legal asked for the raw markup.",
+            },
+        )
         assert done.status_code == 303
     assert record(settings, tid)["stop_reason"] == "approved_by_human"
 
 
 def test_a_placeholder_inside_a_link_title_or_an_image_alt_stays_plain_text():
     ph = "[FIGURE NEEDED: q3 revenue]"
-    draft = (f'See [the table](http://example.com/ "{ph} x") and ![{ph}](x.png).\n\n'
-             f"Revenue: {ph}. Again: {ph}.")
+    draft = (
+        f'See [the table](http://example.com/ "{ph} x") and ![{ph}](x.png).\n\n'
+        f"Revenue: {ph}. Again: {ph}."
+    )
     html = str(render.render_draft(draft, [ph]))
     tags = re.findall(r"<[^>]*>", html)
     assert not any("<mark" in t[1:] or "bfph" in t for t in tags)  # no markup in a tag
@@ -300,14 +351,18 @@ def test_a_placeholder_inside_a_link_title_or_an_image_alt_stays_plain_text():
     assert html.count("<mark") == 2 and html.count('id="ph-1"') == 1  # ids stay unique
 
 
-@pytest.mark.parametrize("field,size", [("edited", 1_000_000), ("edited", 100_001),
-                                        ("name", 5_000), ("notes", 50_000)])
-def test_an_oversized_field_is_refused_quickly_and_changes_nothing(project, settings, field,
-                                                                   size):
+@pytest.mark.parametrize(
+    "field,size", [("edited", 1_000_000), ("edited", 100_001), ("name", 5_000), ("notes", 50_000)]
+)
+def test_an_oversized_field_is_refused_quickly_and_changes_nothing(project, settings, field, size):
     tid, models = pause(project, settings)
     action = {"edited": "edit", "name": "approve", "notes": "revise"}[field]
-    data = {"action": action, "name": "di", f"ph:{PH}": "4.2M EUR",
-            field: ("We opened Berlin. " * (size // 18 + 1))[:size]}
+    data = {
+        "action": action,
+        "name": "di",
+        f"ph:{PH}": "4.2M EUR",
+        field: ("We opened Berlin. " * (size // 18 + 1))[:size],
+    }
     with client_for(settings, models) as client:
         started = time.perf_counter()
         refused = post(client, tid, data)
@@ -325,19 +380,28 @@ def test_every_cookie_is_secure_behind_https(project, settings, scheme, secure):
     with TestClient(app, base_url=f"{scheme}://testserver") as client:
         swap = client.get(f"/?token={token}", follow_redirects=False)
         page = client.get(f"/thread/{tid}")
-        done = client.post(f"/thread/{tid}", data={
-            "csrf": csrf_of(page.text), "action": "approve", f"ph:{PH}": "4.2M EUR",
-            "name": "di"}, follow_redirects=False)
-    set_cookies = [h for r in (swap, page, done)
-                   for k, h in r.headers.multi_items() if k == "set-cookie"]
+        done = client.post(
+            f"/thread/{tid}",
+            data={
+                "csrf": csrf_of(page.text),
+                "action": "approve",
+                f"ph:{PH}": "4.2M EUR",
+                "name": "di",
+            },
+            follow_redirects=False,
+        )
+    set_cookies = [
+        h for r in (swap, page, done) for k, h in r.headers.multi_items() if k == "set-cookie"
+    ]
     names = {h.split("=", 1)[0] for h in set_cookies}
     assert {"briefloop_token", "briefloop_csrf", "briefloop_flash"} <= names, set_cookies
     for header in set_cookies:
         assert ("; secure" in header.lower()) is secure, header
 
 
-@pytest.mark.parametrize("token,ok", [(None, False), ("short-token", False),
-                                      ("x" * 15, False), ("x" * 16, True)])
+@pytest.mark.parametrize(
+    "token,ok", [(None, False), ("short-token", False), ("x" * 15, False), ("x" * 16, True)]
+)
 def test_a_page_other_machines_reach_needs_a_long_token(project, monkeypatch, token, ok):
     from click.testing import CliRunner
 
@@ -348,19 +412,23 @@ def test_a_page_other_machines_reach_needs_a_long_token(project, monkeypatch, to
     cfg = project / "briefloop.toml"
     cfg.write_text('[paths]\nroot = "."\n')
     args = ["--config", str(cfg), "review", "serve", "--host", "0.0.0.0"]
-    result = CliRunner().invoke(cli, args + (["--token", token] if token else []),
-                                env={"BRIEFLOOP_REVIEW_TOKEN": ""})
+    result = CliRunner().invoke(
+        cli, args + (["--token", token] if token else []), env={"BRIEFLOOP_REVIEW_TOKEN": ""}
+    )
     assert (result.exit_code == 0) is ok, result.output
     assert bool(served) is ok
     if token and not ok:
         assert "at least 16 characters" in result.output
 
 
-@pytest.mark.parametrize("draft", [
-    "See [{ph}](https://example.com/form) today.",                # the placeholder is the text
-    "See [the form for {ph}](https://example.com/form) and {ph} below.",
-    "<https://example.com/> then [**{ph}**](https://e.example/x)",
-])
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "See [{ph}](https://example.com/form) today.",  # the placeholder is the text
+        "See [the form for {ph}](https://example.com/form) and {ph} below.",
+        "<https://example.com/> then [**{ph}**](https://e.example/x)",
+    ],
+)
 def test_a_placeholder_inside_a_link_renders_without_nested_anchors(draft):
     from html.parser import HTMLParser
 

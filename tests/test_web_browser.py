@@ -25,8 +25,15 @@ from batch.run.runner import Batch
 from conftest import REPO, make_settings
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 # docs/review-cycle.md shows these screenshots; a test run writes them to its own folder, and
 # BRIEFLOOP_SCREENSHOTS=1 writes them to bench/results/ to refresh the doc's.
 RESULTS = REPO / "bench" / "results"
@@ -42,8 +49,9 @@ def free_port() -> int:
 def running(app) -> Iterator[str]:
     """The app served by uvicorn in a background thread on a free loopback port."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
@@ -61,16 +69,22 @@ def running(app) -> Iterator[str]:
 @contextmanager
 def browser(tmp_path: Path):
     if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        pytest.fail("chromium is missing: install Debian's package `chromium` "
-                    "(apt-get install -y chromium); .ci/run does")
+        pytest.fail(
+            "chromium is missing: install Debian's package `chromium` "
+            "(apt-get install -y chromium); .ci/run does"
+        )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.fail("the Python package `playwright` is missing: pip install -e '.[test]'")
     with sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
-            args=ARGS, viewport={"width": 1280, "height": 900})
+            str(tmp_path / "chromium-profile"),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1280, "height": 900},
+        )
         try:
             yield context
         finally:
@@ -98,8 +112,9 @@ def test_approve_in_the_browser(project, settings, tmp_path):
         field.fill("4.2M EUR")
         page.get_by_label("Your name").fill("Ana Example")
         page.screenshot(path=str(shots / "review-thread.png"), full_page=True)
-        assert all((shots / n).stat().st_size > 5_000
-                   for n in ("review-list.png", "review-thread.png"))
+        assert all(
+            (shots / n).stat().st_size > 5_000 for n in ("review-list.png", "review-thread.png")
+        )
 
         page.locator("#approve").click()
         page.wait_for_url(base + "/")
@@ -162,8 +177,9 @@ def test_runs_story_and_a_scoped_link_in_the_browser(project, tmp_path):
         assert page.locator("#round-2 del").inner_text().strip() == "16:00"
         assert page.locator("#round-2 ins").inner_text().strip() == "14:00"
         page.screenshot(path=str(shots / "review-story.png"), full_page=True)
-        assert all((shots / n).stat().st_size > 5_000
-                   for n in ("review-runs.png", "review-story.png"))
+        assert all(
+            (shots / n).stat().st_size > 5_000 for n in ("review-runs.png", "review-story.png")
+        )
 
         # a fresh browser profile: only the link's token, no page token
         context.clear_cookies()

@@ -52,9 +52,11 @@ def test_a_post_without_a_session_is_refused_before_its_body_is_read(project, se
         with socket.create_connection((parts.hostname, parts.port), timeout=10) as s:
             # a gigabyte announced, a few bytes sent: an answer that waited for the body
             # would never come
-            s.sendall(f"POST /thread/{tid} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
-                      f"Content-Type: application/x-www-form-urlencoded\r\n"
-                      f"Content-Length: 1000000000\r\n\r\nab=".encode())
+            s.sendall(
+                f"POST /thread/{tid} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+                f"Content-Type: application/x-www-form-urlencoded\r\n"
+                f"Content-Length: 1000000000\r\n\r\nab=".encode()
+            )
             started = time.monotonic()
             head = s.recv(4096).decode()
             assert head.startswith("HTTP/1.1 403") and time.monotonic() - started < 5
@@ -76,7 +78,7 @@ def test_an_oversized_form_is_refused_and_a_normal_one_still_works(project, sett
                 conn.endheaders()
                 data = big.encode()
                 for i in range(0, len(data), 65536):
-                    piece = data[i:i + 65536]
+                    piece = data[i : i + 65536]
                     conn.send(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
                 conn.send(b"0\r\n\r\n")
             else:
@@ -87,8 +89,12 @@ def test_an_oversized_form_is_refused_and_a_normal_one_still_works(project, sett
         conn.request("POST", f"/thread/{tid}", body=many, headers=headers)
         assert conn.getresponse().status == 400
         conn = connect(base)
-        conn.request("POST", f"/thread/{tid}", headers=headers,
-                     body=f"csrf={csrf}&action=reject&reason=Not+needed.&name=cy")
+        conn.request(
+            "POST",
+            f"/thread/{tid}",
+            headers=headers,
+            body=f"csrf={csrf}&action=reject&reason=Not+needed.&name=cy",
+        )
         answer = conn.getresponse()
         assert answer.status in (200, 303), answer.read()[:300]
 

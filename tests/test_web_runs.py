@@ -26,25 +26,36 @@ PH = "[FIGURE NEEDED: Q3 revenue]"
 def night(project):
     """One batch of three briefs: one approved after a rewrite, one waiting for a person,
     one set aside after its rounds ran out."""
-    s = make_settings(project, **{"models.critic_mode": "advice", "loop.max_rounds": 2,
-                                  "loop.review": "when_needed"})
-    write_brief(project, "a-dock.md", "Memo: the dock closes at 14:00 on Thursday.",
-                id="a-dock", title="Dock <closed>")
-    write_brief(project, "b-q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.",
-                id="b-q3")
+    s = make_settings(
+        project,
+        **{"models.critic_mode": "advice", "loop.max_rounds": 2, "loop.review": "when_needed"},
+    )
+    write_brief(
+        project,
+        "a-dock.md",
+        "Memo: the dock closes at 14:00 on Thursday.",
+        id="a-dock",
+        title="Dock <closed>",
+    )
+    write_brief(
+        project, "b-q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.", id="b-q3"
+    )
     write_brief(project, "c-lamp.md", "Describe the lamp: 5 brightness levels.", id="c-lamp")
-    writer = ScriptedModel([
-        writer_answer("The dock closes at 16:00 on Thursday."),  # a figure of its own
-        writer_answer("The dock closes at 14:00 on Thursday."),
-        writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "How much?")]),
-        writer_answer("The lamp has 9 brightness levels."),
-        writer_answer("The lamp has 8 brightness levels."),
-    ])
+    writer = ScriptedModel(
+        [
+            writer_answer("The dock closes at 16:00 on Thursday."),  # a figure of its own
+            writer_answer("The dock closes at 14:00 on Thursday."),
+            writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "How much?")]),
+            writer_answer("The lamp has 9 brightness levels."),
+            writer_answer("The lamp has 8 brightness levels."),
+        ]
+    )
     models = {"writer": writer, "critic": ScriptedModel([critic_answer(5)] * 3)}
     summary = run_job(s, project / "briefs", models=models)
     outcomes = {r.brief_id: r.outcome for r in summary.results}
-    assert outcomes == {"a-dock": "approved", "b-q3": "awaiting_human",
-                        "c-lamp": "max_rounds"}, outcomes
+    assert outcomes == {"a-dock": "approved", "b-q3": "awaiting_human", "c-lamp": "max_rounds"}, (
+        outcomes
+    )
     return s, {r.brief_id: r.thread_id for r in summary.results}, models
 
 
@@ -78,8 +89,13 @@ def test_the_runs_page_pages_the_batches_and_a_batchs_runs(project):
             batch_id = log.batch_started(f"source-{n}")
             log.batch_finished(batch_id, "ok", {"approved": 1})
         for n in range(120):
-            log.upsert(f"t-{n:03d}", brief_id=f"brief-{n:03d}", status="finished",
-                       stop_reason="approved", batch_id=23)
+            log.upsert(
+                f"t-{n:03d}",
+                brief_id=f"brief-{n:03d}",
+                status="finished",
+                stop_reason="approved",
+                batch_id=23,
+            )
     with TestClient(web.create_app(s, strict=True)) as client:
         first = client.get("/runs")
         third = client.get("/runs?page=3")
@@ -130,9 +146,11 @@ def test_a_scoped_link_opens_its_thread_only_and_answers_it(project):
         assert client.get("/runs").status_code == 401
         assert client.get(f"/thread/{other}").status_code == 401
         csrf = re.search(r'name="csrf" value="([^"]+)"', page.text).group(1)
-        done = client.post(f"/thread/{tid}", data={"csrf": csrf, "action": "approve",
-                                                   f"ph:{PH}": "4.2M", "name": "ana"},
-                           follow_redirects=False)
+        done = client.post(
+            f"/thread/{tid}",
+            data={"csrf": csrf, "action": "approve", f"ph:{PH}": "4.2M", "name": "ana"},
+            follow_redirects=False,
+        )
         assert done.status_code == 303 and done.headers["location"] == f"/thread/{tid}"
         told = client.get(f"/thread/{tid}")
         assert "approved_by_human" in told.text and "<strong>approve</strong> by ana" in told.text
@@ -158,14 +176,23 @@ def test_a_scoped_link_opens_its_thread_only_and_answers_it(project):
 
 def test_the_message_links_each_waiting_text_to_its_page(project, monkeypatch):
     sent = []
-    monkeypatch.setattr("batch.run.notify.send",
-                        lambda settings, report, **kw: sent.append(report) or [])
-    s = make_settings(project, **{"notify.review_url": "https://review.example/",
-                                  "notify.webhook_url": "https://hooks.example/x"})
+    monkeypatch.setattr(
+        "batch.run.notify.send", lambda settings, report, **kw: sent.append(report) or []
+    )
+    s = make_settings(
+        project,
+        **{
+            "notify.review_url": "https://review.example/",
+            "notify.webhook_url": "https://hooks.example/x",
+        },
+    )
     write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3")
-    models = {"writer": ScriptedModel([writer_answer(f"Q3 revenue was {PH}.",
-                                                     needs=[(PH, "How much?")])]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel(
+            [writer_answer(f"Q3 revenue was {PH}.", needs=[(PH, "How much?")])]
+        ),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     [r] = run_job(s, project / "briefs", models=models).results
     [report] = sent
     [waiting] = report.waiting
@@ -180,14 +207,18 @@ def test_the_message_links_each_waiting_text_to_its_page(project, monkeypatch):
 
 
 def test_a_link_on_loopback_needs_no_token_and_a_sheet_gets_none(project):
-    assert links.thread_url("http://127.0.0.1:8765", "t-1", b"k" * 32, 1) == \
-        "http://127.0.0.1:8765/thread/t-1"
-    s = make_settings(project, **{"notify.review_url":
-                                  "https://docs.google.com/spreadsheets/d/abc"})
+    assert (
+        links.thread_url("http://127.0.0.1:8765", "t-1", b"k" * 32, 1)
+        == "http://127.0.0.1:8765/thread/t-1"
+    )
+    s = make_settings(
+        project, **{"notify.review_url": "https://docs.google.com/spreadsheets/d/abc"}
+    )
     with Batch(s) as batch:
         assert links.linker(s, batch.runlog) is None
-    off = make_settings(project, **{"notify.review_url": "https://review.example",
-                                    "notify.thread_links": False})
+    off = make_settings(
+        project, **{"notify.review_url": "https://review.example", "notify.thread_links": False}
+    )
     with Batch(off) as batch:
         assert links.linker(off, batch.runlog) is None
 
@@ -196,8 +227,9 @@ def test_a_link_on_loopback_needs_no_token_and_a_sheet_gets_none(project):
 def store(request, project):
     """Settings for a fresh run log on each backend."""
     if request.param == "postgres":
-        return make_settings(project, **{"store.backend": "postgres",
-                                         "store.dsn": request.getfixturevalue("pg_dsn")})
+        return make_settings(
+            project, **{"store.backend": "postgres", "store.dsn": request.getfixturevalue("pg_dsn")}
+        )
     return make_settings(project)
 
 
@@ -218,22 +250,43 @@ def test_a_batchs_runs_by_its_column_its_queue_and_for_old_runs_its_time(store):
     with open_runlog(s) as log:
         first, second, third = (log.batch_started(name) for name in ("old", "local", "cluster"))
         log.upsert("old-run", brief_id="old", status="finished", stop_reason="approved")
-        log.upsert("local-run", brief_id="local", status="finished", stop_reason="approved",
-                   batch_id=second)
+        log.upsert(
+            "local-run",
+            brief_id="local",
+            status="finished",
+            stop_reason="approved",
+            batch_id=second,
+        )
         log.upsert("queued-run", brief_id="queued", status="failed", stop_reason="error")
         at = "2026-01-0{}T0{}:00:00+00:00".format
         with log.engine.begin() as conn:
             for n, batch_id in enumerate((first, second, third), start=1):
-                conn.execute(sa.update(batches).where(batches.c.id == batch_id).values(
-                    started_at=at(n, 1), ended_at=at(n, 2), status="ok"))
+                conn.execute(
+                    sa.update(batches)
+                    .where(batches.c.id == batch_id)
+                    .values(started_at=at(n, 1), ended_at=at(n, 2), status="ok")
+                )
             # a run from before batches were kept with their runs: only its time says
-            conn.execute(sa.update(runs).where(runs.c.thread_id == "old-run").values(
-                updated_at="2026-01-01T01:30:00+00:00"))
-            conn.execute(sa.update(runs).where(runs.c.thread_id != "old-run").values(
-                updated_at="2026-01-02T01:30:00+00:00"))
-            conn.execute(sa.insert(tasks).values(
-                thread_id="queued-run", batch_id=third, kind="brief", state="failed",
-                enqueued_at=at(3, 1), updated_at=at(3, 1)))
+            conn.execute(
+                sa.update(runs)
+                .where(runs.c.thread_id == "old-run")
+                .values(updated_at="2026-01-01T01:30:00+00:00")
+            )
+            conn.execute(
+                sa.update(runs)
+                .where(runs.c.thread_id != "old-run")
+                .values(updated_at="2026-01-02T01:30:00+00:00")
+            )
+            conn.execute(
+                sa.insert(tasks).values(
+                    thread_id="queued-run",
+                    batch_id=third,
+                    kind="brief",
+                    state="failed",
+                    enqueued_at=at(3, 1),
+                    updated_at=at(3, 1),
+                )
+            )
 
         def ids(batch_id, **kw):
             return [r["thread_id"] for r in log.runs_of_batch(batch_id, **kw)[0]]
@@ -258,15 +311,15 @@ def test_a_diff_is_escaped_like_everything_else():
     assert "<del>&lt;b&gt;there&lt;/b&gt;.</del>" in html and html.count("<ins>") == 1
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1:8765", "http://localhost:8765/",
-                                 "http://[::1]:8765"])
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:8765", "http://localhost:8765/", "http://[::1]:8765"]
+)
 def test_a_link_to_a_page_served_with_a_token_is_signed_on_loopback_too(project, url):
     s = make_settings(project, **{"notify.review_url": url})
     with Batch(s) as batch:
         secret = batch.runlog.secret(links.SECRET_NAME)
         plain = links.linker(s, batch.runlog, environ={})("t-1")
-        signed = links.linker(s, batch.runlog,
-                              environ={"BRIEFLOOP_REVIEW_TOKEN": "x" * 20})("t-1")
+        signed = links.linker(s, batch.runlog, environ={"BRIEFLOOP_REVIEW_TOKEN": "x" * 20})("t-1")
     assert "?link=" not in plain
     assert links.problem(secret, "t-1", signed.split("?link=")[1]) is None
 
@@ -289,16 +342,26 @@ def test_a_batch_id_out_of_range_or_not_ascii_is_no_such_batch_page_and_cli(proj
 
 
 def test_the_messages_general_link_opens_the_waiting_page_and_its_threads_only(
-        project, monkeypatch):
+    project, monkeypatch
+):
     sent = []
-    monkeypatch.setattr("batch.run.notify.send",
-                        lambda settings, report, **kw: sent.append(report) or [])
-    s = make_settings(project, **{"notify.review_url": "https://review.example/",
-                                  "notify.webhook_url": "https://hooks.example/x"})
+    monkeypatch.setattr(
+        "batch.run.notify.send", lambda settings, report, **kw: sent.append(report) or []
+    )
+    s = make_settings(
+        project,
+        **{
+            "notify.review_url": "https://review.example/",
+            "notify.webhook_url": "https://hooks.example/x",
+        },
+    )
     write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3")
-    models = {"writer": ScriptedModel([writer_answer(f"Q3 revenue was {PH}.",
-                                                     needs=[(PH, "How much?")])]),
-              "critic": ScriptedModel([critic_answer(5)])}
+    models = {
+        "writer": ScriptedModel(
+            [writer_answer(f"Q3 revenue was {PH}.", needs=[(PH, "How much?")])]
+        ),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
     [r] = run_job(s, project / "briefs", models=models).results
     [report] = sent
     from batch.run import notify
@@ -341,11 +404,11 @@ def test_the_general_link_on_loopback_without_a_token_is_the_plain_page(project)
     s = make_settings(project, **{"notify.review_url": "http://127.0.0.1:8765"})
     with Batch(s) as batch:
         assert links.waiting_link(s, batch.runlog, environ={}) == "http://127.0.0.1:8765/"
-        signed = links.waiting_link(s, batch.runlog,
-                                    environ={"BRIEFLOOP_REVIEW_TOKEN": "t" * 20})
+        signed = links.waiting_link(s, batch.runlog, environ={"BRIEFLOOP_REVIEW_TOKEN": "t" * 20})
         assert signed.startswith("http://127.0.0.1:8765/?link=")
-        sheet = make_settings(project, **{
-            "notify.review_url": "https://docs.google.com/spreadsheets/d/x"})
+        sheet = make_settings(
+            project, **{"notify.review_url": "https://docs.google.com/spreadsheets/d/x"}
+        )
         assert links.waiting_link(sheet, batch.runlog) == ""
 
 
@@ -359,8 +422,7 @@ def test_every_count_of_a_batch_has_its_rows(project):
         from batch.nightly.job import _recorded
 
         summary = _recorded(batch, project / "briefs", False, None, None)
-    assert sorted(r.outcome for r in summary.results) == [
-        "error", "skipped", "skipped", "waiting"]
+    assert sorted(r.outcome for r in summary.results) == ["error", "skipped", "skipped", "waiting"]
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
         page = client.get("/runs/2").text
         counts = dict(re.findall(r"<span>([^<]+) <strong>(\d+)</strong></span>", page))
@@ -386,8 +448,8 @@ def test_a_run_answered_after_its_batch_shows_how_it_stands_now(project):
         review.answer(batch, threads["b-q3"], "approve", {PH: "4.2M"}, by="ana")
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
         page = client.get("/runs/1").text
-    row = page[page.index(f'href="/thread/{threads["b-q3"]}"'):]
-    row = row[:row.index("</tr>")]
+    row = page[page.index(f'href="/thread/{threads["b-q3"]}"') :]
+    row = row[: row.index("</tr>")]
     assert 'class="tone-wait">awaiting human<' in row
     assert 'now <span class="tone-good">approved by human</span>' in row
 
@@ -427,10 +489,15 @@ def test_search_finds_a_brief_by_title_too(project):
 def test_every_round_is_rendered_the_same_way_with_its_changes_folded(project):
     s = make_settings(project, **{"loop.max_rounds": 2})
     write_brief(project, "a.md", "Memo: the dock closes at 14:00 on Thursday.", id="a")
-    models = {"writer": ScriptedModel([
-        writer_answer("The dock closes at **16:00** on Thursday."),
-        writer_answer("The dock closes at **14:00** on Thursday.")]),
-        "critic": ScriptedModel([critic_answer(5)] * 2)}
+    models = {
+        "writer": ScriptedModel(
+            [
+                writer_answer("The dock closes at **16:00** on Thursday."),
+                writer_answer("The dock closes at **14:00** on Thursday."),
+            ]
+        ),
+        "critic": ScriptedModel([critic_answer(5)] * 2),
+    }
     [r] = run_job(s, project / "briefs", models=models).results
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
         page = client.get(f"/thread/{r.thread_id}").text

@@ -17,9 +17,21 @@ class Worker:
         env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFLOOP_")}
         self.log = log
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "batch", "--config", str(cfg), "worker",
-             "--concurrency", str(concurrency)],
-            stdout=log.open("w"), stderr=subprocess.STDOUT, env=env, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "batch",
+                "--config",
+                str(cfg),
+                "worker",
+                "--concurrency",
+                str(concurrency),
+            ],
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
 
     def wait_ready(self, timeout: float = 30.0) -> Worker:
         deadline = time.monotonic() + timeout

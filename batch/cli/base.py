@@ -12,7 +12,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 from rich.markup import escape
 
-from batch import config as config_mod
+from batch import config
 from batch.cli.terminal import SafeConsole
 from batch.cluster import hand_to_workers
 from batch.errors import BriefloopError, StoreError
@@ -27,8 +27,10 @@ from batch.store.runlog import store_failure
 err = SafeConsole(stderr=True)
 out = SafeConsole()
 
-CONFIG_HELP = ("Config file (default: $BRIEFLOOP_CONFIG, else config/briefloop.toml here or "
-               "in a folder above).")
+CONFIG_HELP = (
+    "Config file (default: $BRIEFLOOP_CONFIG, else config/briefloop.toml here or "
+    "in a folder above)."
+)
 
 
 class UserError(click.ClickException):
@@ -79,13 +81,13 @@ class Commands(click.Group):
             folder = Path("the checkpoints folder")
             # It loaded a moment ago; if it no longer does, the folder is named generically.
             with contextlib.suppress(BriefloopError):
-                folder = config_mod.load(ctx.obj.get("config")).checkpoint_path.parent
+                folder = config.load(ctx.obj.get("config")).checkpoint_path.parent
             raise user_error(store_failure(e, folder)) from None
 
 
 def load_settings(ctx: click.Context, **flags: Any):
     try:
-        return config_mod.load(ctx.obj.get("config"), overrides=flags)
+        return config.load(ctx.obj.get("config"), overrides=flags)
     except BriefloopError as e:
         raise user_error(e) from None
 
@@ -127,8 +129,7 @@ def describe_result(r: BriefResult) -> str:
 def print_result(r: BriefResult) -> None:
     out.print(escape(describe_result(r)), highlight=False, soft_wrap=True)
     if r.outcome == "queued":
-        out.print("a worker runs it on (`briefloop runs` shows when it is done)",
-                  highlight=False)
+        out.print("a worker runs it on (`briefloop runs` shows when it is done)", highlight=False)
     elif r.record and r.record.get("output_path") and r.outcome != AWAITING:
         approved = is_approved(r.record.get("stop_reason"))
         label = "output" if approved else "not approved, set aside in"
@@ -138,16 +139,17 @@ def print_result(r: BriefResult) -> None:
 def print_pulled(pulled: list) -> None:
     for p in pulled:
         line = f"review sheet: {p.thread_id}: {p.outcome}"
-        out.print(escape(line + (f" ({p.message})" if p.message else "")), highlight=False,
-                  soft_wrap=True)
+        out.print(
+            escape(line + (f" ({p.message})" if p.message else "")), highlight=False, soft_wrap=True
+        )
 
 
 def resolved_config_path(ctx: click.Context) -> str | None:
     """The config file as an absolute path, for jobs that load it again later."""
     import os
 
-    raw = ctx.obj.get("config") or os.environ.get(config_mod.ENV_CONFIG_PATH)
-    path = Path(raw) if raw else config_mod.DEFAULT_CONFIG
+    raw = ctx.obj.get("config") or os.environ.get(config.ENV_CONFIG_PATH)
+    path = Path(raw) if raw else config.DEFAULT_CONFIG
     return str(path.resolve()) if path.is_file() else None
 
 
@@ -159,8 +161,14 @@ def _remember_config(ctx: click.Context, param: click.Parameter, value: str | No
 def _accept_config_after_the_command(group: click.Group) -> None:
     """`briefloop run SOURCE --config F` as well as `briefloop --config F run SOURCE`."""
     for command in group.commands.values():
-        command.params.append(click.Option(
-            ["--config"], type=click.Path(dir_okay=False), expose_value=False,
-            callback=_remember_config, help=CONFIG_HELP))
+        command.params.append(
+            click.Option(
+                ["--config"],
+                type=click.Path(dir_okay=False),
+                expose_value=False,
+                callback=_remember_config,
+                help=CONFIG_HELP,
+            )
+        )
         if isinstance(command, click.Group):
             _accept_config_after_the_command(command)

@@ -35,13 +35,22 @@ def init(folder: str) -> None:
         out.print(escape(f"wrote {path}"), highlight=False, soft_wrap=True)
     for path in kept:
         out.print(escape(f"kept {path} (already there)"), highlight=False, soft_wrap=True)
-    out.print(escape(f"next: put briefs in {Path(folder) / 'briefs'}, then "
-                     f"`cd {folder} && briefloop run briefs`"), highlight=False, soft_wrap=True)
+    out.print(
+        escape(
+            f"next: put briefs in {Path(folder) / 'briefs'}, then "
+            f"`cd {folder} && briefloop run briefs`"
+        ),
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @cli.command()
-@click.option("--keep-days", type=click.FloatRange(0),
-              help="Prune finished threads older than this (default: retention.keep_days).")
+@click.option(
+    "--keep-days",
+    type=click.FloatRange(0),
+    help="Prune finished threads older than this (default: retention.keep_days).",
+)
 @click.pass_context
 def gc(ctx: click.Context, keep_days: float | None) -> None:
     """Shrink the checkpoint database: finished threads keep only their final checkpoint,
@@ -49,22 +58,27 @@ def gc(ctx: click.Context, keep_days: float | None) -> None:
     """
     settings = load_settings(ctx)
     try:
-        with open_store(settings) as store, batch_lock(store,
-                                                        settings.run.lock_wait_seconds):
+        with open_store(settings) as store, batch_lock(store, settings.run.lock_wait_seconds):
             report = prune(settings, keep_days, store=store)
     except LockBusy:
         raise UserError("a batch is running; run gc when it is done") from None
     mib = 1024 * 1024
-    out.print(f"{report.threads} finished thread(s) pruned: {report.checkpoints_deleted} "
-              f"checkpoint(s), {report.writes_deleted} write(s) and "
-              f"{report.calls_deleted} model call(s) deleted; "
-              f"{report.bytes_before / mib:.1f} MiB -> {report.bytes_after / mib:.1f} MiB",
-              highlight=False)
+    out.print(
+        f"{report.threads} finished thread(s) pruned: {report.checkpoints_deleted} "
+        f"checkpoint(s), {report.writes_deleted} write(s) and "
+        f"{report.calls_deleted} model call(s) deleted; "
+        f"{report.bytes_before / mib:.1f} MiB -> {report.bytes_after / mib:.1f} MiB",
+        highlight=False,
+    )
 
 
 @cli.command()
-@click.option("--list", "list_only", is_flag=True,
-              help="Print the jobs, their next run times and last results, and exit.")
+@click.option(
+    "--list",
+    "list_only",
+    is_flag=True,
+    help="Print the jobs, their next run times and last results, and exit.",
+)
 @click.option("--run-now", metavar="JOB", help="Run one job now, through the same code path.")
 @click.pass_context
 @user_errors
@@ -92,9 +106,20 @@ def print_schedule(jobs: list) -> None:
     for j in jobs:
         last = j.last or {}
         counts = ", ".join(f"{k} {v}" for k, v in sorted(last.get("counts", {}).items()))
-        result = (f"{(last.get('started_at') or '')[:19]} {last.get('status', '')}"
-                  f"{f' ({counts})' if counts else ''}") if last else "never run"
+        result = (
+            (
+                f"{(last.get('started_at') or '')[:19]} {last.get('status', '')}"
+                f"{f' ({counts})' if counts else ''}"
+            )
+            if last
+            else "never run"
+        )
         next_run = j.next_run.isoformat(timespec="seconds") if j.next_run else "not scheduled"
-        out.print(escape(f"{j.name}: {j.cron} ({j.timezone}), source {j.source}\n"
-                         f"  next run: {next_run}\n  last run: {result}"),
-                  highlight=False, soft_wrap=True)
+        out.print(
+            escape(
+                f"{j.name}: {j.cron} ({j.timezone}), source {j.source}\n"
+                f"  next run: {next_run}\n  last run: {result}"
+            ),
+            highlight=False,
+            soft_wrap=True,
+        )

@@ -12,8 +12,7 @@ import click
 import yaml
 from rich.markup import escape
 
-from batch import config as config_mod
-from batch import placeholders as ph
+from batch import config, placeholders
 from batch.cli.base import (
     UserError,
     cli,
@@ -30,8 +29,7 @@ from batch.cluster import hand_to_workers
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml
 from batch.nightly.job import pull_reviews
-from batch.review import attempts
-from batch.review import threads as review_mod
+from batch.review import attempts, threads
 from batch.review.history import story
 from batch.review.pages import local_time
 from batch.run.runner import Batch
@@ -42,7 +40,9 @@ CALL_TEXT_CHARS = 600  # of each message and answer `review calls` prints withou
 
 
 def highlight_placeholders(text: str) -> str:
-    return ph.PATTERN.sub(lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text))
+    return placeholders.PATTERN.sub(
+        lambda m: f"[reverse bold]{escape(m.group(0))}[/]", escape(text)
+    )
 
 
 @cli.group()
@@ -58,8 +58,14 @@ _WAITING_COLUMNS = [
     ("open", 4, lambda i: str(len(i.needs))),
     ("waiting since", 0, lambda i: local_time(i.waiting_since)),
     ("score", 5, lambda i: f"{i.score:.1f}" if i.score is not None else ""),
-    ("title", 16, lambda i: i.title + (f" (superseded by {i.superseded_by['thread_id']})"
-                                       if i.superseded_by else "")),
+    (
+        "title",
+        16,
+        lambda i: (
+            i.title
+            + (f" (superseded by {i.superseded_by['thread_id']})" if i.superseded_by else "")
+        ),
+    ),
 ]
 
 
@@ -69,16 +75,20 @@ _WAITING_COLUMNS = [
 def review_list(ctx: click.Context, as_json: bool) -> None:
     """List every thread waiting for a person."""
     with open_batch(ctx) as batch:
-        items = review_mod.list_waiting(batch)
+        items = threads.list_waiting(batch)
     if as_json:
-        click.echo(json_for_terminal(json.dumps([i.as_dict() for i in items], indent=2,
-                                                 ensure_ascii=False)))
+        click.echo(
+            json_for_terminal(
+                json.dumps([i.as_dict() for i in items], indent=2, ensure_ascii=False)
+            )
+        )
         return
     if not items:
         out.print("nothing is waiting for a person")
         return
-    table = fitted_table(_WAITING_COLUMNS, items, out.width,
-                         whole=("thread", "waits for", "waiting since"))
+    table = fitted_table(
+        _WAITING_COLUMNS, items, out.width, whole=("thread", "waits for", "waiting since")
+    )
     out.print(table)
 
 
@@ -111,8 +121,10 @@ def review_calls(ctx: click.Context, thread: str, as_json: bool, full: bool) -> 
         click.echo(json_for_terminal(json.dumps(calls, indent=2, ensure_ascii=False)))
         return
     if not calls:
-        out.print("no model call recorded for this thread (calls are kept from this "
-                  "version on, and pruned with its checkpoints)")
+        out.print(
+            "no model call recorded for this thread (calls are kept from this "
+            "version on, and pruned with its checkpoints)"
+        )
         return
     print_calls(calls, full, CALL_TEXT_CHARS)
 
@@ -127,8 +139,11 @@ def review_retry(ctx: click.Context, thread: str) -> None:
     column retry_of, both thread pages)."""
     with open_batch(ctx) as batch:
         result = attempts.retry(batch, thread)
-    out.print(f"retry of {escape(thread)}: new thread {escape(result.thread_id)}",
-              highlight=False, soft_wrap=True)
+    out.print(
+        f"retry of {escape(thread)}: new thread {escape(result.thread_id)}",
+        highlight=False,
+        soft_wrap=True,
+    )
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
 
@@ -159,20 +174,25 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
 def review_show(ctx: click.Context, thread: str) -> None:
     """Show a waiting thread: the draft, what it needs from you, deviations, notes."""
     with open_batch(ctx) as batch:
-        item = review_mod.require_waiting(batch, thread)
+        item = threads.require_waiting(batch, thread)
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
     if item.stopped:
-        out.print(f"[yellow]the machine could not approve it ({escape(item.stopped)})[/]; "
-                  f"this is its best draft. What the code checks still find (approve over "
-                  f"it with --override \"reason\", or --edit, --revise, --reject):",
-                  soft_wrap=True)
+        out.print(
+            f"[yellow]the machine could not approve it ({escape(item.stopped)})[/]; "
+            f"this is its best draft. What the code checks still find (approve over "
+            f'it with --override "reason", or --edit, --revise, --reject):',
+            soft_wrap=True,
+        )
         for line in item.must_fix:
             out.print(f"  - {escape(line)}", soft_wrap=True)
     if item.superseded_by:
-        out.print(f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "
-                  f"close it with --reject", soft_wrap=True)
+        out.print(
+            f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "
+            f"close it with --reject",
+            soft_wrap=True,
+        )
     if item.problem:
         out.print(f"[yellow]last answer not taken:[/] {escape(item.problem)}")
     out.print()
@@ -183,16 +203,19 @@ def review_show(ctx: click.Context, thread: str) -> None:
         for n, need in enumerate(item.needs, start=1):
             given = item.answers.get(need["placeholder"])
             value = f" = {escape(given)}" if given else ""
-            out.print(f"  {n}. {escape(need['placeholder'])}{value}: {escape(need['question'])}",
-                      soft_wrap=True)
+            out.print(
+                f"  {n}. {escape(need['placeholder'])}{value}: {escape(need['question'])}",
+                soft_wrap=True,
+            )
     if item.checklist:
         out.print("[bold]What the brief asks (checked by code)[/]")
         for rid, kind, text, ok in item.checklist:
             mark = "[green]✓[/]" if ok else "[red]✗[/]"
             out.print(f"  {mark} {rid} {kind}: {escape(text)}", soft_wrap=True)
-    for title, lines in (("Deliberate deviations",
-                          [f"{d['point']}: {d['reason']}" for d in item.deviations]),
-                         ("Critic's suggestions (would improve)", item.would_improve)):
+    for title, lines in (
+        ("Deliberate deviations", [f"{d['point']}: {d['reason']}" for d in item.deviations]),
+        ("Critic's suggestions (would improve)", item.would_improve),
+    ):
         if lines:
             out.print(f"[bold]{title}[/]")
             for line in lines:
@@ -223,24 +246,31 @@ def read_answers_file(path: str) -> dict[str, str]:
     answers: dict[str, str] = {}
     for key, value in data.items():
         if isinstance(value, bool):  # YAML reads yes/no/on/off as booleans
-            raise UserError(f"{path}: the value of {str(key)!r} reads as a yes/no; put it "
-                            f"in quotes if it is the text to fill in")
+            raise UserError(
+                f"{path}: the value of {str(key)!r} reads as a yes/no; put it "
+                f"in quotes if it is the text to fill in"
+            )
         if isinstance(value, date):  # YAML reads 2026-12-01 as a date
             value = value.isoformat()
         if not (value is None or isinstance(value, str | int | float)):
             # a list or a mapping would go into the text as its Python repr
-            raise UserError(f"{path}: the value of {str(key)!r} must be text or a number, "
-                            f"not a {type(value).__name__}")
+            raise UserError(
+                f"{path}: the value of {str(key)!r} must be text or a number, "
+                f"not a {type(value).__name__}"
+            )
         answers[str(key)] = "" if value is None else str(value)
     return answers
 
 
-def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, str | None]:
+def ask_interactively(item: threads.Waiting) -> tuple[dict[str, str], str, str | None]:
     answers: dict[str, str] = {}
     for need in item.needs:
         default = item.answers.get(need["placeholder"], "")
-        value = click.prompt(f"{need['placeholder']} ({need['question']})",
-                             default=default or "", show_default=bool(default))
+        value = click.prompt(
+            f"{need['placeholder']} ({need['question']})",
+            default=default or "",
+            show_default=bool(default),
+        )
         answers[need["placeholder"]] = value
     decision = click.prompt("Decision", type=click.Choice(["approve", "reject", "revise"]))
     text = None
@@ -251,30 +281,60 @@ def ask_interactively(item: review_mod.Waiting) -> tuple[dict[str, str], str, st
 
 @review.command("answer")
 @click.argument("thread")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
-              help="A placeholder's value; KEY is the placeholder, the text after NEEDED:, "
-                   "or its number in `review show`. Repeatable.")
-@click.option("--answers", "answers_file", type=click.Path(dir_okay=False),
-              help="A YAML or JSON file mapping placeholders to values.")
+@click.option(
+    "--set",
+    "sets",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A placeholder's value; KEY is the placeholder, the text after NEEDED:, "
+    "or its number in `review show`. Repeatable.",
+)
+@click.option(
+    "--answers",
+    "answers_file",
+    type=click.Path(dir_okay=False),
+    help="A YAML or JSON file mapping placeholders to values.",
+)
 @click.option("--approve", is_flag=True, help="Approve: fill the placeholders, write the text.")
 @click.option("--reject", metavar="REASON", help="Reject the text, with a reason.")
 @click.option("--revise", metavar="NOTES", help="Send it back to the writer with these notes.")
-@click.option("--rounds", type=int, metavar="N",
-              help="With --revise: how many more rounds the writer gets (1-10; default "
-                   "loop.max_rounds).")
+@click.option(
+    "--rounds",
+    type=int,
+    metavar="N",
+    help="With --revise: how many more rounds the writer gets (1-10; default loop.max_rounds).",
+)
 @click.option("--by", help="Who decides (default: $BRIEFLOOP_REVIEWER or your user name).")
-@click.option("--edit", "edit_file", is_flag=False, flag_value="-", default=None,
-              metavar="FILE",
-              help="Approve your own version of the text, from FILE (on a terminal, --edit "
-                   "alone opens $EDITOR on the draft). The code checks run on it.")
-@click.option("--override", metavar="REASON",
-              help="Approve over what the code checks still find, giving the reason.")
+@click.option(
+    "--edit",
+    "edit_file",
+    is_flag=False,
+    flag_value="-",
+    default=None,
+    metavar="FILE",
+    help="Approve your own version of the text, from FILE (on a terminal, --edit "
+    "alone opens $EDITOR on the draft). The code checks run on it.",
+)
+@click.option(
+    "--override",
+    metavar="REASON",
+    help="Approve over what the code checks still find, giving the reason.",
+)
 @click.pass_context
 @user_errors
-def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
-                  answers_file: str | None, approve: bool, reject: str | None,
-                  revise: str | None, by: str | None, edit_file: str | None,
-                  override: str | None, rounds: int | None) -> None:
+def review_answer(
+    ctx: click.Context,
+    thread: str,
+    sets: tuple[str, ...],
+    answers_file: str | None,
+    approve: bool,
+    reject: str | None,
+    revise: str | None,
+    by: str | None,
+    edit_file: str | None,
+    override: str | None,
+    rounds: int | None,
+) -> None:
     """Answer a waiting THREAD: fill its placeholders and approve, reject or revise.
 
     Without a decision flag, on a terminal, it asks for each placeholder and then for
@@ -282,11 +342,19 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
     """
     if edit_file is not None:
         if reject is not None or revise is not None:
-            raise UserError("--edit approves your version: it does not go with --reject "
-                            "or --revise")
+            raise UserError(
+                "--edit approves your version: it does not go with --reject or --revise"
+            )
         approve = True
-    chosen = [name for name, on in (("approve", approve), ("reject", reject is not None),
-                                    ("revise", revise is not None)) if on]
+    chosen = [
+        name
+        for name, on in (
+            ("approve", approve),
+            ("reject", reject is not None),
+            ("revise", revise is not None),
+        )
+        if on
+    ]
     if len(chosen) > 1:
         raise UserError("choose one of --approve, --reject, --revise")
     answers = read_answers_file(answers_file) if answers_file else {}
@@ -295,14 +363,23 @@ def review_answer(ctx: click.Context, thread: str, sets: tuple[str, ...],
         if chosen:
             decision, text = chosen[0], reject if reject is not None else revise
         elif interactive():
-            item = review_mod.require_waiting(batch, thread)
+            item = threads.require_waiting(batch, thread)
             asked, decision, text = ask_interactively(item)
             answers = {**asked, **answers}
         else:
             raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
         edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
-        result = review_mod.answer(batch, thread, decision, answers, text, by,
-                                   edited=edited, override=override, rounds=rounds)
+        result = threads.answer(
+            batch,
+            thread,
+            decision,
+            answers,
+            text,
+            by,
+            edited=edited,
+            override=override,
+            rounds=rounds,
+        )
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
 
@@ -316,20 +393,32 @@ def read_edit(batch: Batch, thread: str, source: str) -> str:
             raise UserError(f"{source}: cannot read the edited text: {e}") from None
     if not interactive():
         raise UserError("--edit without a FILE opens $EDITOR, which needs a terminal")
-    edited = click.edit(review_mod.require_waiting(batch, thread).draft, extension=".md")
+    edited = click.edit(threads.require_waiting(batch, thread).draft, extension=".md")
     if edited is None:
         raise UserError("the editor was closed without saving: nothing was changed")
     return edited
 
 
 @review.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on; anything but loopback needs --token.")
-@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
-              help="Port to listen on.")
-@click.option("--token", envvar=config_mod.ENV_REVIEW_TOKEN,
-              help="Required to open the page (once as ?token=...; then a cookie). "
-                   "Default: $BRIEFLOOP_REVIEW_TOKEN.")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on; anything but loopback needs --token.",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on.",
+)
+@click.option(
+    "--token",
+    envvar=config.ENV_REVIEW_TOKEN,
+    help="Required to open the page (once as ?token=...; then a cookie). "
+    "Default: $BRIEFLOOP_REVIEW_TOKEN.",
+)
 @click.pass_context
 @user_errors
 def review_serve(ctx: click.Context, host: str, port: int, token: str | None) -> None:
@@ -338,16 +427,22 @@ def review_serve(ctx: click.Context, host: str, port: int, token: str | None) ->
     from batch.review.web import serve
 
     settings = load_settings(ctx)
-    if not config_mod.is_loopback(host) and not token:
-        raise UserError(f"the review page would be reachable from other machines on {host}: "
-                        f"give --token (or $BRIEFLOOP_REVIEW_TOKEN), or bind to 127.0.0.1")
-    if not config_mod.is_loopback(host) and len(token or "") < MIN_TOKEN_CHARS:
-        raise UserError(f"a token that guards a page other machines reach needs at least "
-                        f"{MIN_TOKEN_CHARS} characters (`python -c \"import secrets; "
-                        f"print(secrets.token_urlsafe())\"` makes one)")
+    if not config.is_loopback(host) and not token:
+        raise UserError(
+            f"the review page would be reachable from other machines on {host}: "
+            f"give --token (or $BRIEFLOOP_REVIEW_TOKEN), or bind to 127.0.0.1"
+        )
+    if not config.is_loopback(host) and len(token or "") < MIN_TOKEN_CHARS:
+        raise UserError(
+            f"a token that guards a page other machines reach needs at least "
+            f'{MIN_TOKEN_CHARS} characters (`python -c "import secrets; '
+            f'print(secrets.token_urlsafe())"` makes one)'
+        )
     where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
-    out.print(escape(f"review page on {where}" + ("?token=..." if token else "")
-                     + " (Ctrl-C stops it)"), highlight=False)
+    out.print(
+        escape(f"review page on {where}" + ("?token=..." if token else "") + " (Ctrl-C stops it)"),
+        highlight=False,
+    )
     serve(settings, host=host, port=port, token=token, resumer=hand_to_workers)
 
 

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
-from batch import config as config_mod
+from batch import config
 from batch.cli.base import (
     UserError,
     cli,
@@ -35,8 +35,8 @@ from batch.outcomes import (
     VIEW_OUTCOMES,
     label,
 )
-from batch.review import threads as review_mod
-from batch.run import signals as stopping
+from batch.review import threads
+from batch.run import signals
 from batch.run.runner import (
     Batch,
     BatchSummary,
@@ -80,9 +80,12 @@ def print_summary(summary: BatchSummary) -> None:
         out.print(f"not briefs, ignored: {', '.join(summary.skipped_files)}")
     set_aside = sum(1 for r in summary.results if r.outcome in UNFINISHED)
     if set_aside:
-        out.print(f"[yellow]{set_aside} unfinished text(s) set aside in needs-work/[/]: "
-                  f"loop.review = \"when_needed\" does not hold them for a person "
-                  f"(\"unfinished\" would)", soft_wrap=True)
+        out.print(
+            f"[yellow]{set_aside} unfinished text(s) set aside in needs-work/[/]: "
+            f'loop.review = "when_needed" does not hold them for a person '
+            f'("unfinished" would)',
+            soft_wrap=True,
+        )
     for warning in summary.warnings:
         err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
     sent = [f"{r.sent} row(s) to {r.sink}" for r in summary.sync if r.sent]
@@ -93,25 +96,54 @@ def print_summary(summary: BatchSummary) -> None:
 @cli.command()
 @click.argument("source")
 @click.option("--rerun", is_flag=True, help="Start fresh threads even for finished briefs.")
-@click.option("--concurrency", type=click.IntRange(1, 64),
-              help="Briefs processed at once (default from config: run.concurrency).")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 64),
+    help="Briefs processed at once (default from config: run.concurrency).",
+)
 @click.option("--max-rounds", type=click.IntRange(1, 50), help="Writer-critic rounds at most.")
-@click.option("--threshold", type=click.FloatRange(0, 100),
-              help="Score (0-100) a draft needs, overriding the rubric's.")
-@click.option("--review", type=click.Choice(["when_needed", "unfinished", "always", "never"]),
-              help="Which endings pause for a person (see loop.review in docs/review-cycle.md).")
-@click.option("--output", "output_dir", type=click.Path(file_okay=False),
-              help="Folder for the finished texts.")
+@click.option(
+    "--threshold",
+    type=click.FloatRange(0, 100),
+    help="Score (0-100) a draft needs, overriding the rubric's.",
+)
+@click.option(
+    "--review",
+    type=click.Choice(["when_needed", "unfinished", "always", "never"]),
+    help="Which endings pause for a person (see loop.review in docs/review-cycle.md).",
+)
+@click.option(
+    "--output",
+    "output_dir",
+    type=click.Path(file_okay=False),
+    help="Folder for the finished texts.",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of unexpected errors.")
-@click.option("--wait", "wait_seconds", type=click.FloatRange(0), is_flag=False,
-              flag_value=0.0, default=None, metavar="[SECONDS]",
-              help="With a cluster: wait for the workers to finish the batch (at most "
-                   "SECONDS; 0 or no value: as long as it takes).")
+@click.option(
+    "--wait",
+    "wait_seconds",
+    type=click.FloatRange(0),
+    is_flag=False,
+    flag_value=0.0,
+    default=None,
+    metavar="[SECONDS]",
+    help="With a cluster: wait for the workers to finish the batch (at most "
+    "SECONDS; 0 or no value: as long as it takes).",
+)
 @click.pass_context
 @user_errors
-def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
-        max_rounds: int | None, threshold: float | None, review: str | None,
-        output_dir: str | None, debug: bool, wait_seconds: float | None) -> None:
+def run(
+    ctx: click.Context,
+    source: str,
+    rerun: bool,
+    concurrency: int | None,
+    max_rounds: int | None,
+    threshold: float | None,
+    review: str | None,
+    output_dir: str | None,
+    debug: bool,
+    wait_seconds: float | None,
+) -> None:
     """Run every brief in SOURCE through the writer-critic loop.
 
     SOURCE is a folder of briefs, one brief file (.md, .txt, or a source file to
@@ -126,47 +158,83 @@ def run(ctx: click.Context, source: str, rerun: bool, concurrency: int | None,
     With [cluster] broker set, the briefs that need work are queued for `briefloop
     worker` processes (each thread once) and the command returns, or waits with --wait.
     """
-    settings = load_settings(ctx, **{"loop.max_rounds": max_rounds, "loop.threshold": threshold,
-                                     "loop.review": review, "paths.output": output_dir,
-                                     "run.concurrency": concurrency})
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TimeElapsedColumn())
-    with stopping.handle_signals(settings.run.stop_grace_seconds), \
-            RichProgress(*columns, console=err, transient=True) as bar:
-        summary = run_job(settings, source, rerun=rerun, concurrency=concurrency,
-                          progress=RichBatchProgress(bar), strict=debug)
+    settings = load_settings(
+        ctx,
+        **{
+            "loop.max_rounds": max_rounds,
+            "loop.threshold": threshold,
+            "loop.review": review,
+            "paths.output": output_dir,
+            "run.concurrency": concurrency,
+        },
+    )
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with (
+        signals.handle_signals(settings.run.stop_grace_seconds),
+        RichProgress(*columns, console=err, transient=True) as bar,
+    ):
+        summary = run_job(
+            settings,
+            source,
+            rerun=rerun,
+            concurrency=concurrency,
+            progress=RichBatchProgress(bar),
+            strict=debug,
+        )
     print_summary(summary)
     if summary.batch_id is not None:
         finished = follow_batch(settings, summary.batch_id, wait_seconds)
         row = finished or {}
-        sys.exit(1 if summary.failed or row.get("status") == "failed"
-                 or (row.get("counts") or {}).get("error") else 0)
+        sys.exit(
+            1
+            if summary.failed
+            or row.get("status") == "failed"
+            or (row.get("counts") or {}).get("error")
+            else 0
+        )
     sys.exit(1 if summary.failed else 0)
 
 
-def follow_batch(settings: config_mod.Settings, batch_id: int,
-                 wait_seconds: float | None) -> dict | None:
+def follow_batch(
+    settings: config.Settings, batch_id: int, wait_seconds: float | None
+) -> dict | None:
     """A cluster's batch: say where it stands, and wait for it with --wait. (A
     BriefloopError reaches the person through `run`'s user_errors.)"""
     if wait_seconds is None:
-        out.print(f"batch {batch_id} queued; the workers run it (`briefloop runs` shows "
-                  f"progress, `briefloop run ... --wait` waits)", highlight=False)
+        out.print(
+            f"batch {batch_id} queued; the workers run it (`briefloop runs` shows "
+            f"progress, `briefloop run ... --wait` waits)",
+            highlight=False,
+        )
         return None
     from batch.cluster.queue import wait_for_batch  # Celery: for a cluster only
 
     with Batch(settings) as batch:
         row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
     counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row["counts"].items()))
-    out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}",
-              highlight=False)
+    out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}", highlight=False)
     return row
 
 
 @cli.command()
-@click.option("--concurrency", type=click.IntRange(1, 256), default=None,
-              help="Briefs run at once, each in its own process (default: run.concurrency).")
-@click.option("--loglevel", type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
-              default="INFO", show_default=True, help="How much the worker logs.")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(1, 256),
+    default=None,
+    help="Briefs run at once, each in its own process (default: run.concurrency).",
+)
+@click.option(
+    "--loglevel",
+    type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"]),
+    default="INFO",
+    show_default=True,
+    help="How much the worker logs.",
+)
 @click.pass_context
 def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
     """Run briefs queued by `briefloop run` in a cluster ([cluster] broker), until
@@ -178,8 +246,10 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
     """
     settings = load_settings(ctx)
     if not settings.clustered:
-        raise UserError("no cluster configured: set [cluster] broker = \"redis://...\" "
-                        "(and [store] backend = \"postgres\") in the config")
+        raise UserError(
+            'no cluster configured: set [cluster] broker = "redis://..." '
+            '(and [store] backend = "postgres") in the config'
+        )
     from batch.cluster.worker import run_worker
 
     run_worker(settings, concurrency or settings.run.concurrency, loglevel)
@@ -187,29 +257,51 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
 
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the records as JSON.")
-@click.option("--status", type=click.Choice(RUN_STATUSES),
-              help="Only runs with this status.")
-@click.option("--batch", "which", metavar="last|ID",
-              help="Only the runs of one batch (`last`: the newest), with its counts.")
-@click.option("--outcome", type=click.Choice(VIEW_OUTCOMES),
-              help="Only runs that ended so (with --batch: that the batch counted so, "
-                   "e.g. waiting or skipped).")
-@click.option("--brief", metavar="TEXT",
-              help="Only briefs whose id or title holds TEXT (in any case).")
+@click.option("--status", type=click.Choice(RUN_STATUSES), help="Only runs with this status.")
+@click.option(
+    "--batch",
+    "which",
+    metavar="last|ID",
+    help="Only the runs of one batch (`last`: the newest), with its counts.",
+)
+@click.option(
+    "--outcome",
+    type=click.Choice(VIEW_OUTCOMES),
+    help="Only runs that ended so (with --batch: that the batch counted so, "
+    "e.g. waiting or skipped).",
+)
+@click.option(
+    "--brief", metavar="TEXT", help="Only briefs whose id or title holds TEXT (in any case)."
+)
 @click.pass_context
 @user_errors
-def runs(ctx: click.Context, as_json: bool, status: str | None, which: str | None,
-         outcome: str | None, brief: str | None) -> None:
+def runs(
+    ctx: click.Context,
+    as_json: bool,
+    status: str | None,
+    which: str | None,
+    outcome: str | None,
+    brief: str | None,
+) -> None:
     """List the run log: one record per brief thread (or one batch's, with --batch)."""
     settings = load_settings(ctx)
-    batch_row, records = (batch_runs(settings, which, outcome, brief) if which
-                          else (None, list_runs(settings, status, outcome, brief)))
+    batch_row, records = (
+        batch_runs(settings, which, outcome, brief)
+        if which
+        else (None, list_runs(settings, status, outcome, brief))
+    )
     if status and batch_row is not None:
         records = [r for r in records if r["status"] == status]
     if as_json:
-        click.echo(json_for_terminal(json.dumps(
-            records if batch_row is None else {"batch": batch_row, "runs": records},
-            indent=2, ensure_ascii=False)))
+        click.echo(
+            json_for_terminal(
+                json.dumps(
+                    records if batch_row is None else {"batch": batch_row, "runs": records},
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
+        )
         return
     if batch_row is not None:
         print_batch(batch_row, records)
@@ -243,8 +335,12 @@ def runs_table(records: list[dict], width: int) -> Table:
 
 
 @cli.command()
-@click.option("--all", "resend", is_flag=True,
-              help="Send every row again, not only pending ones (e.g. after deleting a sheet).")
+@click.option(
+    "--all",
+    "resend",
+    is_flag=True,
+    help="Send every row again, not only pending ones (e.g. after deleting a sheet).",
+)
 @click.pass_context
 @user_errors
 def sync(ctx: click.Context, resend: bool) -> None:
@@ -259,8 +355,11 @@ def sync(ctx: click.Context, resend: bool) -> None:
         out.print("no spreadsheet sink is configured (log.format = none, no log.gsheet)")
     for r in results:
         if r.error:
-            err.print(f"[yellow]{escape(r.sink)}[/yellow]: {r.pending} row(s) still pending: "
-                      f"{escape(r.error)}", soft_wrap=True)
+            err.print(
+                f"[yellow]{escape(r.sink)}[/yellow]: {r.pending} row(s) still pending: "
+                f"{escape(r.error)}",
+                soft_wrap=True,
+            )
         else:
             out.print(f"{r.sink}: sent {r.sent} row(s)", highlight=False, soft_wrap=True)
     sys.exit(1 if any(r.error for r in results) else 0)
@@ -274,7 +373,7 @@ def resume(ctx: click.Context, thread: str) -> None:
     """Resume an unfinished THREAD by id (one that crashed or failed), from its last
     checkpoint."""
     with open_batch(ctx) as batch:
-        where, result = review_mod.resume(batch, thread)
+        where, result = threads.resume(batch, thread)
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)

@@ -28,16 +28,22 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
     counts = ", ".join(f"{name} {n}" for name, n in counts_in_order(row.get("counts", {})))
     job = f" (job {row['job']})" if row.get("job") else ""
     took = f", took {b['took']}" if b["took"] else ""
-    out.print(Text(f"batch {row['id']}{job}: {row['source']}, {b['started']}{took}, "
-                   f"{b['status_words']}{': ' + counts if counts else ''}"), highlight=False)
+    out.print(
+        Text(
+            f"batch {row['id']}{job}: {row['source']}, {b['started']}{took}, "
+            f"{b['status_words']}{': ' + counts if counts else ''}"
+        ),
+        highlight=False,
+    )
     if not records:
         out.print("no runs in this batch")
         return
     for r in records:
         shown = run_row(r)
         history = r.get("score_history") or []
-        scores = (f" · {sparkline(history)} {' → '.join(f'{s:g}' for s in history)}"
-                  if history else "")
+        scores = (
+            f" · {sparkline(history)} {' → '.join(f'{s:g}' for s in history)}" if history else ""
+        )
         title = f" ({shown['title']})" if shown["title"] else ""
         now = f" (now {shown['now']})" if shown["now"] else ""
         line = Text(f"{OUTCOME_ICONS.get(shown['counted'], '·')} {shown['brief_id']}{title}: ")
@@ -46,8 +52,10 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
         out.print(line, highlight=False)
         facts = [f"thread {shown['thread_id']}" if shown["thread_id"] else "no thread"]
         if r.get("run_id"):
-            facts.append(f"{shown['calls']} call(s), {shown['tokens']} tokens, "
-                         f"{shown['model_seconds']:.1f} model s, took {shown['took']}")
+            facts.append(
+                f"{shown['calls']} call(s), {shown['tokens']} tokens, "
+                f"{shown['model_seconds']:.1f} model s, took {shown['took']}"
+            )
         if shown["needs"]:
             facts.append(f"needs {', '.join(shown['needs'])}")
         if shown["retry_of"]:
@@ -56,8 +64,13 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
 
 
 # rich styles of the outcome tones (batch.outcomes.OUTCOME_TONES)
-TONE_STYLES = {"good": "green", "wait": "yellow", "unfinished": "dark_orange",
-               "bad": "red", "muted": "dim"}
+TONE_STYLES = {
+    "good": "green",
+    "wait": "yellow",
+    "unfinished": "dark_orange",
+    "bad": "red",
+    "muted": "dim",
+}
 
 
 def changes_text(story_round: Any) -> Text:
@@ -78,14 +91,17 @@ def changes_text(story_round: Any) -> Text:
 def print_story(story: Story) -> None:
     title = f" — {story.title}" if story.title else ""
     ended = label(story.stop_reason or story.status)
-    out.print(escape(f"thread {story.thread_id}: brief {story.brief_id}{title} ({ended})"),
-              highlight=False, soft_wrap=True)
+    out.print(
+        escape(f"thread {story.thread_id}: brief {story.brief_id}{title} ({ended})"),
+        highlight=False,
+        soft_wrap=True,
+    )
     if story.record.get("error"):
-        out.print(escape(f"failed: {story.record['error']}"), highlight=False,
-                  soft_wrap=True)
+        out.print(escape(f"failed: {story.record['error']}"), highlight=False, soft_wrap=True)
     if story.pruned:
-        out.print("earlier rounds were pruned by `briefloop gc`: only the last is kept",
-                  highlight=False)
+        out.print(
+            "earlier rounds were pruned by `briefloop gc`: only the last is kept", highlight=False
+        )
     for r in story.rounds:
         moved = "" if r.score_change is None else f" ({r.score_change:+g})"
         score = "" if r.score is None else f", score {r.score:g}{moved}"
@@ -105,8 +121,7 @@ def print_story(story: Story) -> None:
         who = f" by {d.by}" if d.by else ""
         when = f" at {d.at}" if d.at else ""
         note = f": {d.note}" if d.note else ""
-        out.print(escape(f"decision: {d.kind}{who}{when}{note}"), highlight=False,
-                  soft_wrap=True)
+        out.print(escape(f"decision: {d.kind}{who}{when}{note}"), highlight=False, soft_wrap=True)
 
 
 def call_heading(number: int, call: dict[str, Any]) -> str:
@@ -116,24 +131,36 @@ def call_heading(number: int, call: dict[str, Any]) -> str:
     retry = f" · try {call['attempt']}" if call.get("attempt", 1) > 1 else ""
     problem = f" · not taken: {call['problem']}" if call.get("problem") else ""
     host = f" on {call['host']}" if call.get("host") else ""
-    return (f"#{number}{where} · {call['role']}{node} · {call['model']}{host} · "
-            f"{call['seconds']:.1f}s · {call['input_tokens']} → {call['output_tokens']} "
-            f"tokens{retry}{problem}")
+    return (
+        f"#{number}{where} · {call['role']}{node} · {call['model']}{host} · "
+        f"{call['seconds']:.1f}s · {call['input_tokens']} → {call['output_tokens']} "
+        f"tokens{retry}{problem}"
+    )
 
 
 def print_calls(calls: list[dict[str, Any]], full: bool, limit: int) -> None:
     """Each call in order: its heading, the messages sent and the raw answer (each cut
     at `limit` characters unless `full`)."""
+
     def cut(text: str) -> str:
-        return text if full or len(text) <= limit else \
-            text[:limit] + f" … ({len(text) - limit:,} more characters; --full shows all)"
+        return (
+            text
+            if full or len(text) <= limit
+            else text[:limit] + f" … ({len(text) - limit:,} more characters; --full shows all)"
+        )
 
     for number, call in enumerate(calls, start=1):
         out.print(f"[bold]{escape(call_heading(number, call))}[/]", highlight=False)
         for message in call["messages"]:
-            out.print(f"  [cyan]{escape(str(message.get('role', '')))}:[/] "
-                      f"{escape(cut(str(message.get('content', ''))))}", soft_wrap=True,
-                      highlight=False)
-        out.print(f"  [green]answer:[/] {escape(cut(call['answer']) or '(none)')}",
-                  soft_wrap=True, highlight=False)
+            out.print(
+                f"  [cyan]{escape(str(message.get('role', '')))}:[/] "
+                f"{escape(cut(str(message.get('content', ''))))}",
+                soft_wrap=True,
+                highlight=False,
+            )
+        out.print(
+            f"  [green]answer:[/] {escape(cut(call['answer']) or '(none)')}",
+            soft_wrap=True,
+            highlight=False,
+        )
         out.print()

@@ -37,8 +37,9 @@ class SafeConsole(Console):
     """A rich Console that cleans the text of everything it renders: strings, tables,
     Text objects, progress descriptions."""
 
-    def render(self, renderable: RenderableType,
-               options: ConsoleOptions | None = None) -> Iterable[Segment]:
+    def render(
+        self, renderable: RenderableType, options: ConsoleOptions | None = None
+    ) -> Iterable[Segment]:
         for segment in super().render(renderable, options):
             if segment.control:
                 yield segment  # rich's own cursor moves (a live progress bar)
@@ -49,8 +50,9 @@ class SafeConsole(Console):
 Column = tuple[str, int, Callable[[Any], str]]  # name, least width (0: its longest), value
 
 
-def fitted_table(columns: list[Column], rows: list[Any], width: int,
-                 whole: tuple[str, ...] = ()) -> Table:
+def fitted_table(
+    columns: list[Column], rows: list[Any], width: int, whole: tuple[str, ...] = ()
+) -> Table:
     """A table of `rows` that fits `width` terminal columns: the columns in the order
     given, each with at least its width, the last ones left out rather than every one
     folded to a few letters. Columns named in `whole` are never folded."""

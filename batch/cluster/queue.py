@@ -36,14 +36,19 @@ def make_app(settings: Settings) -> Celery:
     app = Celery("briefloop", broker=cluster.broker, set_as_current=False)
     sweep = _restore_interval(settings)
     app.conf.update(
-        task_serializer="json", accept_content=["json"], result_serializer="json",
+        task_serializer="json",
+        accept_content=["json"],
+        result_serializer="json",
         task_ignore_result=True,  # outcomes are in the run log
-        task_acks_late=True, task_reject_on_worker_lost=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,  # a worker takes one brief at a time per process
         task_default_queue=cluster.queue,
-        broker_transport_options={"visibility_timeout": cluster.visibility_timeout,
-                                  "unacked_restore_interval": sweep,
-                                  "unacked_restore_throttle": 1},
+        broker_transport_options={
+            "visibility_timeout": cluster.visibility_timeout,
+            "unacked_restore_interval": sweep,
+            "unacked_restore_throttle": 1,
+        },
         broker_connection_retry_on_startup=True,
         broker_connection_max_retries=None,  # a broker restart is waited out
         worker_hijack_root_logger=False,
@@ -70,13 +75,24 @@ def _ledger(batch: Batch) -> Ledger:
 
 def _send(app: Celery, name: str, args: list[Any], task_id: str) -> None:
     try:
-        app.send_task(name, args=args, task_id=task_id, retry=True,
-                      retry_policy={"max_retries": 5, "interval_start": 0.5,
-                                    "interval_step": 1.0, "interval_max": 5.0})
+        app.send_task(
+            name,
+            args=args,
+            task_id=task_id,
+            retry=True,
+            retry_policy={
+                "max_retries": 5,
+                "interval_start": 0.5,
+                "interval_step": 1.0,
+                "interval_max": 5.0,
+            },
+        )
     except Exception as e:  # noqa: BLE001 - kombu raises its own and the socket's errors
-        raise BriefloopError(f"cannot reach the broker at "
-                             f"{mask_credentials(app.conf.broker_url or '')}: "
-                             f"{e.__class__.__name__}: {e}") from e
+        raise BriefloopError(
+            f"cannot reach the broker at "
+            f"{mask_credentials(app.conf.broker_url or '')}: "
+            f"{e.__class__.__name__}: {e}"
+        ) from e
 
 
 def _message(name: str, args: list[Any], task_id: str) -> str:
@@ -85,27 +101,42 @@ def _message(name: str, args: list[Any], task_id: str) -> str:
 
 
 def brief_task_args(brief: Brief, thread_id: str, state: dict[str, Any], batch_id: int) -> dict:
-    return {"thread_id": thread_id, "batch_id": batch_id,
-            "brief": dataclasses.asdict(brief), "state": state}
+    return {
+        "thread_id": thread_id,
+        "batch_id": batch_id,
+        "brief": dataclasses.asdict(brief),
+        "state": state,
+    }
 
 
 # -- the enqueuer ---------------------------------------------------------------------
 
-def enqueue_batch(batch: Batch, source: str | Path, rerun: bool = False,
-                  job: str | None = None, app: Celery | None = None) -> BatchSummary:
+
+def enqueue_batch(
+    batch: Batch,
+    source: str | Path,
+    rerun: bool = False,
+    job: str | None = None,
+    app: Celery | None = None,
+) -> BatchSummary:
     """Scan the source, record the batch, and hand each brief that needs work to the
     workers once. Returns at once: the workers close the batch and sync the sheets."""
     started = time.perf_counter()
     app = app or make_app(batch.settings)
     ledger = _ledger(batch)
-    scan = scan_source(str(source), batch.settings.loop.max_brief_bytes,
-                       read_gsheet=batch.read_gsheet)
+    scan = scan_source(
+        str(source), batch.settings.loop.max_brief_bytes, read_gsheet=batch.read_gsheet
+    )
     summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
-    if any(isinstance(b, Brief) and b.kind == "source" for b in scan.briefs) and (
-            problem := sandbox_problem()) is not None:
-        summary.warnings.append(f"examples in API docs are not run on this machine, so "
-                                f"not verified here (workers check for themselves): "
-                                f"{problem}")
+    if (
+        any(isinstance(b, Brief) and b.kind == "source" for b in scan.briefs)
+        and (problem := sandbox_problem()) is not None
+    ):
+        summary.warnings.append(
+            f"examples in API docs are not run on this machine, so "
+            f"not verified here (workers check for themselves): "
+            f"{problem}"
+        )
     batch_id = batch.runlog.batch_started(str(source), job, status="enqueueing")
     batch.progress.batch_started(len(scan.briefs))
     try:
@@ -116,13 +147,17 @@ def enqueue_batch(batch: Batch, source: str | Path, rerun: bool = False,
             summary.results.append(result)
     except BaseException as e:
         try:
-            batch.runlog.batch_finished(batch_id, "failed", dict(summary.counts),
-                                        f"{e.__class__.__name__}: {e}")
+            batch.runlog.batch_finished(
+                batch_id, "failed", dict(summary.counts), f"{e.__class__.__name__}: {e}"
+            )
         except Exception as closing:  # noqa: BLE001 - the database that failed the enqueue
             # It stays `enqueueing`: the next batch closes it (close_abandoned_batches).
             # What the user needs is why the enqueue failed, not that the close did too.
-            log.warning("batch %s not closed (the next batch will): %s", batch_id,
-                        closing.__class__.__name__)
+            log.warning(
+                "batch %s not closed (the next batch will): %s",
+                batch_id,
+                closing.__class__.__name__,
+            )
         raise
     ledger.batch_enqueued(batch_id, dict(summary.counts))
     # Every brief may already be done (or none needed work): then nobody else closes it.
@@ -132,24 +167,26 @@ def enqueue_batch(batch: Batch, source: str | Path, rerun: bool = False,
     return summary
 
 
-def _enqueue_one(batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBrief,
-                 rerun: bool, batch_id: int) -> BriefResult:
+def _enqueue_one(
+    batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBrief, rerun: bool, batch_id: int
+) -> BriefResult:
     if isinstance(item, BadBrief):
-        return batch.record_bad(item.id, item.origin, item.reason,
-                                bad_thread_id(item.id, item.origin))
+        return batch.record_bad(
+            item.id, item.origin, item.reason, bad_thread_id(item.id, item.origin)
+        )
     try:
         thread_id, state = batch.prepare(item, rerun)
     except BriefloopError as e:  # e.g. its rubric does not exist
-        return batch.record_bad(item.id, item.origin, str(e),
-                                bad_thread_id(item.id, item.origin))
+        return batch.record_bad(item.id, item.origin, str(e), bad_thread_id(item.id, item.origin))
     existing = batch.runlog.by_thread(thread_id)
     if existing and existing["status"] == "finished":
         return BriefResult(item.id, thread_id, "skipped", existing)
     if existing and existing["status"] == AWAITING:
         return BriefResult(item.id, thread_id, "waiting", existing)
     args = [brief_task_args(item, thread_id, state, batch_id)]
-    if not ledger.claim(thread_id, batch_id, "brief", thread_id,
-                        _message(RUN_BRIEF, args, thread_id)):
+    if not ledger.claim(
+        thread_id, batch_id, "brief", thread_id, _message(RUN_BRIEF, args, thread_id)
+    ):
         return BriefResult(item.id, thread_id, "in_queue", existing)
     try:
         _send(app, RUN_BRIEF, args, thread_id)
@@ -159,18 +196,20 @@ def _enqueue_one(batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBri
     return BriefResult(item.id, thread_id, "queued", existing)
 
 
-def enqueue_resume(batch: Batch, thread_id: str, response: Any,
-                   app: Celery | None = None) -> BriefResult:
+def enqueue_resume(
+    batch: Batch, thread_id: str, response: Any, app: Celery | None = None
+) -> BriefResult:
     """Hand a person's answer to the workers; the thread runs on there."""
     app = app or make_app(batch.settings)
     ledger = _ledger(batch)
     task_id = f"{thread_id}:resume:{time.time_ns()}"
     args = [thread_id, response]
-    if not ledger.claim(thread_id, None, "resume", task_id,
-                        _message(RESUME_THREAD, args, task_id)):
-        raise BriefloopError(f"thread {thread_id} is already queued or running in the "
-                             f"cluster (an answer sent a moment ago?): look again when it "
-                             f"is done")
+    if not ledger.claim(thread_id, None, "resume", task_id, _message(RESUME_THREAD, args, task_id)):
+        raise BriefloopError(
+            f"thread {thread_id} is already queued or running in the "
+            f"cluster (an answer sent a moment ago?): look again when it "
+            f"is done"
+        )
     try:
         _send(app, RESUME_THREAD, args, task_id)
     except BriefloopError:
@@ -181,8 +220,9 @@ def enqueue_resume(batch: Batch, thread_id: str, response: Any,
     return BriefResult(brief_id, thread_id, "queued", record)
 
 
-def wait_for_batch(batch: Batch, batch_id: int, timeout: float | None = None,
-                   poll: float = 0.5) -> dict[str, Any]:
+def wait_for_batch(
+    batch: Batch, batch_id: int, timeout: float | None = None, poll: float = 0.5
+) -> dict[str, Any]:
     """Block until the workers have closed the batch; returns its row. A database that
     is unreachable for a while (restarting) is waited for, within the timeout."""
     ledger = _ledger(batch)
@@ -200,9 +240,11 @@ def wait_for_batch(batch: Batch, batch_id: int, timeout: float | None = None,
         if row["ended_at"] is not None:
             return row
         if deadline is not None and time.monotonic() > deadline:
-            raise BriefloopError(f"batch {batch_id} is not done after {timeout:g}s "
-                                 f"({ledger.open_count(batch_id)} brief(s) queued or "
-                                 f"running): are workers running?")
+            raise BriefloopError(
+                f"batch {batch_id} is not done after {timeout:g}s "
+                f"({ledger.open_count(batch_id)} brief(s) queued or "
+                f"running): are workers running?"
+            )
         time.sleep(poll)
 
 
@@ -219,8 +261,12 @@ def resend_lost(app: Celery, ledger: Ledger, after: float) -> int:
         if not ledger.requeue(row["thread_id"], row["state"], row["updated_at"]):
             continue  # moved on meanwhile: started, or sent by another sweep
         message = json.loads(row["message"])
-        log.warning("thread %s: the broker lost its task (%s since %s); sending it again",
-                    row["thread_id"], row["state"], row["updated_at"])
+        log.warning(
+            "thread %s: the broker lost its task (%s since %s); sending it again",
+            row["thread_id"],
+            row["state"],
+            row["updated_at"],
+        )
         _send(app, message["name"], message["args"], message["task_id"])
         sent += 1
     return sent
@@ -234,5 +280,3 @@ def _close_if_done(app: Celery, ledger: Ledger, batch_id: int | None) -> None:
 
 def _queue_sync(app: Celery, batch_id: int | None) -> None:
     _send(app, SYNC_BATCH, [batch_id], f"sync-{batch_id}-{os.getpid()}-{time.time_ns()}")
-
-

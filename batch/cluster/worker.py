@@ -41,6 +41,7 @@ log = logging.getLogger("briefloop.cluster")
 
 # -- the worker -------------------------------------------------------------------------
 
+
 class _Worker:
     """What one worker process works with, opened after the fork, once."""
 
@@ -65,7 +66,7 @@ def _retry_delay(task: Task) -> float:
     ceiling = 30.0
     if _Worker.settings is not None:
         ceiling = min(ceiling, _Worker.settings.cluster.visibility_timeout / 4)
-    return min(ceiling, 0.5 * 2 ** task.request.retries)
+    return min(ceiling, 0.5 * 2**task.request.retries)
 
 
 def _retried_while_unreachable(body: Callable[..., str]) -> Callable[..., str]:
@@ -180,8 +181,7 @@ class _LostTaskSweep(bootsteps.StartStopStep):
         settings = _Worker.settings
         assert settings is not None, "the worker's settings were not set"
         every = min(60.0, max(5.0, settings.cluster.visibility_timeout / 4))
-        self.tref = consumer.timer.call_repeatedly(
-            every, self.sweep, (consumer.app, settings))
+        self.tref = consumer.timer.call_repeatedly(every, self.sweep, (consumer.app, settings))
 
     def stop(self, consumer: Any) -> None:
         if self.tref is not None:
@@ -202,8 +202,7 @@ def _already_ended(ledger: Ledger, thread_id: str, task_id: str | None) -> bool:
     its ledger row is done or failed for this very task. A new task for the thread
     claims the row (queued) before it is sent, so it is never taken for a copy."""
     row = ledger.get(thread_id)
-    return (row is not None and row["state"] in ("done", "failed")
-            and row["task_id"] == task_id)
+    return row is not None and row["state"] in ("done", "failed") and row["task_id"] == task_id
 
 
 def _notify(batch: Batch, batch_id: int) -> None:
@@ -222,7 +221,8 @@ def _notify(batch: Batch, batch_id: int) -> None:
         [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
         str(row.get("source", "")),
         [notify.waiting_of(r) for r in records if r["stop_reason"] in UNFINISHED],
-        waiting_link(batch.settings, batch.runlog))
+        waiting_link(batch.settings, batch.runlog),
+    )
     if notify.should_notify(report):
         for warning in notify.send(notify.settings_for(batch.settings), report):
             log.warning("batch %s: %s", batch_id, warning)
@@ -236,8 +236,9 @@ def _sync(batch: Batch) -> str:
     results = sync_all(batch.runlog, sinks)
     table = review_table(batch.settings, batch.google)
     added = review_sheet.publish(batch, table) if table is not None else 0
-    sent = ", ".join(f"{r.sink}: {r.sent} sent" + (f", {r.error}" if r.error else "")
-                     for r in results)
+    sent = ", ".join(
+        f"{r.sink}: {r.sent} sent" + (f", {r.error}" if r.error else "") for r in results
+    )
     log.info("sync: %s; %d review row(s) added", sent or "no sinks", added)
     return sent
 
@@ -249,8 +250,16 @@ def run_worker(settings: Settings, concurrency: int, loglevel: str = "INFO") -> 
     # one line per model HTTP request is noise in a worker's log
     logging.getLogger("httpx").setLevel(logging.WARNING)
     app = register(make_app(settings), settings)
-    app.worker_main(["worker", f"--concurrency={concurrency}", "--pool=prefork",
-                     f"--queues={settings.cluster.queue}", f"--loglevel={loglevel}",
-                     f"--hostname=briefloop-{os.getpid()}@{socket.gethostname()}",
-                     "--without-gossip", "--without-mingle", "--without-heartbeat"])
-
+    app.worker_main(
+        [
+            "worker",
+            f"--concurrency={concurrency}",
+            "--pool=prefork",
+            f"--queues={settings.cluster.queue}",
+            f"--loglevel={loglevel}",
+            f"--hostname=briefloop-{os.getpid()}@{socket.gethostname()}",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
+    )

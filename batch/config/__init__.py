@@ -52,12 +52,39 @@ from batch.config.values import (
 from batch.errors import ConfigError
 
 __all__ = [
-    "DEFAULT_CONFIG", "ENV_CONFIG_PATH", "ENV_NOT_KEYS", "ENV_PREFIX", "ENV_REVIEW_TOKEN",
-    "Cluster", "Google",
-    "GoogleRetry", "GSheetLog", "Log", "Loop", "Models", "ModelSettings", "Notify",
-    "OllamaHost", "Paths", "Retention", "Retry", "Run", "Schedule", "ScheduleJob",
-    "Settings", "Store", "env_overrides", "find_config", "http_url", "is_loopback",
-    "load", "mask_credentials", "ollama_hosts", "parse_cron", "postgres_dsn", "scrub_url",
+    "DEFAULT_CONFIG",
+    "ENV_CONFIG_PATH",
+    "ENV_NOT_KEYS",
+    "ENV_PREFIX",
+    "ENV_REVIEW_TOKEN",
+    "Cluster",
+    "Google",
+    "GoogleRetry",
+    "GSheetLog",
+    "Log",
+    "Loop",
+    "Models",
+    "ModelSettings",
+    "Notify",
+    "OllamaHost",
+    "Paths",
+    "Retention",
+    "Retry",
+    "Run",
+    "Schedule",
+    "ScheduleJob",
+    "Settings",
+    "Store",
+    "env_overrides",
+    "find_config",
+    "http_url",
+    "is_loopback",
+    "load",
+    "mask_credentials",
+    "ollama_hosts",
+    "parse_cron",
+    "postgres_dsn",
+    "scrub_url",
     "url_shown",
 ]
 
@@ -66,9 +93,11 @@ DEFAULT_CONFIG = Path("config/briefloop.toml")
 
 def _cluster_needs_postgres(settings: Settings) -> None:
     if settings.clustered and settings.store.backend != "postgres":
-        raise ConfigError("[cluster] broker is set but [store] backend is \"sqlite\": the "
-                          "workers of a cluster share one PostgreSQL database; set "
-                          "[store] backend = \"postgres\" and dsn")
+        raise ConfigError(
+            '[cluster] broker is set but [store] backend is "sqlite": the '
+            "workers of a cluster share one PostgreSQL database; set "
+            '[store] backend = "postgres" and dsn'
+        )
 
 
 def _deep_merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
@@ -105,11 +134,9 @@ def env_overrides(environ: dict[str, str] | None = None) -> dict[str, Any]:
     for name, raw in sorted(environ.items()):
         if not name.startswith(ENV_PREFIX) or name in ENV_NOT_KEYS:
             continue
-        dotted = name[len(ENV_PREFIX):].lower().replace("__", ".")
+        dotted = name[len(ENV_PREFIX) :].lower().replace("__", ".")
         _set_dotted(out, dotted, _parse_env_value(raw))
     return out
-
-
 
 
 def find_config(start: Path) -> Path:
@@ -126,7 +153,8 @@ def find_config(start: Path) -> Path:
     raise ConfigError(
         f"no config file: none given, ${ENV_CONFIG_PATH} is not set, and there is no "
         f"{DEFAULT_CONFIG} in {start} or a folder above it; run briefloop from the "
-        f"project folder, pass --config FILE, or create a project with `briefloop init`")
+        f"project folder, pass --config FILE, or create a project with `briefloop init`"
+    )
 
 
 def load(

@@ -16,16 +16,25 @@ from batch.config.sections import Settings
 
 def _section_of(annotation: Any) -> type[BaseModel] | None:
     """The section model a field holds (`ModelSettings | None` too), or None."""
-    args = typing.get_args(annotation) if isinstance(annotation, types.UnionType) or \
-        typing.get_origin(annotation) is typing.Union else (annotation,)
+    args = (
+        typing.get_args(annotation)
+        if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union
+        else (annotation,)
+    )
     for arg in args:
         if isinstance(arg, type) and issubclass(arg, BaseModel):
             return arg
     return None
 
 
-_PLAIN = {"str": "text", "int": "integer", "float": "number", "bool": "true/false",
-          "OllamaHost": "host table", "ScheduleJob": "job table"}
+_PLAIN = {
+    "str": "text",
+    "int": "integer",
+    "float": "number",
+    "bool": "true/false",
+    "OllamaHost": "host table",
+    "ScheduleJob": "job table",
+}
 
 
 def _type_name(annotation: Any) -> str:
@@ -57,21 +66,31 @@ def _rows(model: type[BaseModel], instance: BaseModel | None) -> list[str]:
     for key, field in model.model_fields.items():
         if field.exclude or _section_of(field.annotation) and key != "base_url":
             continue
-        default = ("required" if field.default is PydanticUndefined and instance is None
-                   else _shown(getattr(instance, key) if instance is not None
-                               else field.default))
-        rows.append(f"| `{key}` | {_type_name(field.annotation)} | {default} | "
-                    f"{field.description or ''} |")
+        default = (
+            "required"
+            if field.default is PydanticUndefined and instance is None
+            else _shown(getattr(instance, key) if instance is not None else field.default)
+        )
+        rows.append(
+            f"| `{key}` | {_type_name(field.annotation)} | {default} | {field.description or ''} |"
+        )
     return rows
 
 
-def _tables(model: type[BaseModel], name: str, instance: BaseModel | None,
-            out: list[str]) -> None:
+def _tables(model: type[BaseModel], name: str, instance: BaseModel | None, out: list[str]) -> None:
     rows = _rows(model, instance)
     if rows:
         doc = " ".join((model.__doc__ or "").split())
-        out += [f"### `[{name}]`", "", doc, "", "| key | type | default | what it does |",
-                "|---|---|---|---|", *rows, ""]
+        out += [
+            f"### `[{name}]`",
+            "",
+            doc,
+            "",
+            "| key | type | default | what it does |",
+            "|---|---|---|---|",
+            *rows,
+            "",
+        ]
     # sections of the same kind (the roles' models) share one table of their own
     shared: dict[type[BaseModel], list[tuple[str, BaseModel | None]]] = {}
     for key, field in model.model_fields.items():
@@ -83,23 +102,39 @@ def _tables(model: type[BaseModel], name: str, instance: BaseModel | None,
     for key, field in model.model_fields.items():
         if key == "jobs":
             job = typing.get_args(field.annotation)[0]
-            out += [f"### `[[{name}.jobs]]`", "", " ".join((job.__doc__ or "").split()), "",
-                    "| key | type | default | what it does |", "|---|---|---|---|",
-                    *_rows(job, None), ""]
+            out += [
+                f"### `[[{name}.jobs]]`",
+                "",
+                " ".join((job.__doc__ or "").split()),
+                "",
+                "| key | type | default | what it does |",
+                "|---|---|---|---|",
+                *_rows(job, None),
+                "",
+            ]
     for section, places in shared.items():
         if len(places) == 1:
             _tables(section, places[0][0], places[0][1], out)
             continue
         names = ", ".join(f"`[{p}]`" for p, _ in places)
-        out += [f"### {names}", "", " ".join((section.__doc__ or "").split()), "",
-                "| key | type | default | what it does |", "|---|---|---|---|",
-                *_rows(section, None), ""]
+        out += [
+            f"### {names}",
+            "",
+            " ".join((section.__doc__ or "").split()),
+            "",
+            "| key | type | default | what it does |",
+            "|---|---|---|---|",
+            *_rows(section, None),
+            "",
+        ]
         for place, instance in places:
             if instance is None:
                 continue
-            changed = [f"`{k}` = {_shown(getattr(instance, k))}"
-                       for k, f in section.model_fields.items()
-                       if getattr(instance, k) != f.default]
+            changed = [
+                f"`{k}` = {_shown(getattr(instance, k))}"
+                for k, f in section.model_fields.items()
+                if getattr(instance, k) != f.default
+            ]
             if changed:
                 out.append(f"`[{place}]` defaults differ: {', '.join(changed)}.")
         out.append("")

@@ -33,8 +33,7 @@ def mask_credentials(url: str) -> str:
 
 # RFC 3986's own regular expression: it splits any string, valid URL or not, so a
 # secret is found before anything tries (and fails) to parse the URL
-_URI = re.compile(r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$",
-                  re.DOTALL)
+_URI = re.compile(r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.DOTALL)
 
 
 def url_secrets(url: str) -> list[str]:

@@ -58,8 +58,15 @@ class Brief:
     def fingerprint(self, *extra: str) -> str:
         """Hash of everything that shapes the result, so a changed brief gets a new thread."""
         h = hashlib.sha256()
-        for part in (self.id, self.title, self.text, self.source_text,
-                     str(self.min_words), str(self.max_words), *extra):
+        for part in (
+            self.id,
+            self.title,
+            self.text,
+            self.source_text,
+            str(self.min_words),
+            str(self.max_words),
+            *extra,
+        ):
             h.update(part.encode("utf-8"))
             h.update(b"\x00")
         return h.hexdigest()
@@ -98,11 +105,15 @@ class _BoundedLoader(yaml.SafeLoader):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
-                None, None, "aliases (*name) are not allowed here", event.start_mark)
+                None, None, "aliases (*name) are not allowed here", event.start_mark
+            )
         if self._depth >= MAX_YAML_DEPTH:
             raise yaml.composer.ComposerError(
-                None, None, f"nested more than {MAX_YAML_DEPTH} levels deep",
-                self.peek_event().start_mark)
+                None,
+                None,
+                f"nested more than {MAX_YAML_DEPTH} levels deep",
+                self.peek_event().start_mark,
+            )
         self._depth += 1
         try:
             return super().compose_node(parent, index)
@@ -136,7 +147,7 @@ def split_front_matter(text: str) -> tuple[dict, str]:
             f"unknown front matter key(s): {', '.join(unknown)} "
             f"(known: {', '.join(sorted(FRONT_MATTER_KEYS))})"
         )
-    return data, text[m.end():]
+    return data, text[m.end() :]
 
 
 def _word_limit(data: dict, key: str) -> int | None:
@@ -144,22 +155,24 @@ def _word_limit(data: dict, key: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_WORDS:
-        raise ValueError(f"{key} must be a whole number from 1 to {MAX_WORDS:,}, "
-                         f"got {str(value)[:20]!r}")
+        raise ValueError(
+            f"{key} must be a whole number from 1 to {MAX_WORDS:,}, got {str(value)[:20]!r}"
+        )
     return value
 
 
 CONTROL_CHARS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 _N = r"(\d{1,5})"
-_RANGE = re.compile(r"(?i)\b(?:between\s+)?" + _N + r"\s*(?:to|-|–|—|and)\s*" + _N
-                    + r"\s*words\b")
-_AT_MOST = re.compile(r"(?i)\b(?:under|below|at most|no more than|not more than|up to|"
-                      r"fewer than|less than|maximum(?: of)?|max\.?|within|no longer than)\s+"
-                      + _N + r"\s*words\b")
-_AT_LEAST = re.compile(r"(?i)\b(?:at least|no fewer than|no less than|not less than|"
-                       r"minimum(?: of)?|min\.?|(?<!no )(?<!not )more than|over)\s+"
-                       + _N + r"\s*words\b")
+_RANGE = re.compile(r"(?i)\b(?:between\s+)?" + _N + r"\s*(?:to|-|–|—|and)\s*" + _N + r"\s*words\b")
+_AT_MOST = re.compile(
+    r"(?i)\b(?:under|below|at most|no more than|not more than|up to|"
+    r"fewer than|less than|maximum(?: of)?|max\.?|within|no longer than)\s+" + _N + r"\s*words\b"
+)
+_AT_LEAST = re.compile(
+    r"(?i)\b(?:at least|no fewer than|no less than|not less than|"
+    r"minimum(?: of)?|min\.?|(?<!no )(?<!not )more than|over)\s+" + _N + r"\s*words\b"
+)
 
 
 def prose_word_limits(text: str) -> tuple[int | None, int | None]:
@@ -178,8 +191,14 @@ def prose_word_limits(text: str) -> tuple[int | None, int | None]:
 
 
 def brief_from_fields(
-    *, id: str, text: str, origin: str, title: str = "", rubric: str | None = None,
-    house_rules: str | None = None, min_words: int | None = None,
+    *,
+    id: str,
+    text: str,
+    origin: str,
+    title: str = "",
+    rubric: str | None = None,
+    house_rules: str | None = None,
+    min_words: int | None = None,
     max_words: int | None = None,
 ) -> Brief:
     if CONTROL_CHARS.search(id):
@@ -190,9 +209,16 @@ def brief_from_fields(
         min_words, max_words = prose_word_limits(text)
     if min_words and max_words and min_words > max_words:
         raise ValueError(f"min_words ({min_words}) is larger than max_words ({max_words})")
-    return Brief(id=encodable(id), text=encodable(text.strip()), origin=origin,
-                 title=encodable(title), rubric=rubric, house_rules=house_rules,
-                 min_words=min_words, max_words=max_words)
+    return Brief(
+        id=encodable(id),
+        text=encodable(text.strip()),
+        origin=origin,
+        title=encodable(title),
+        rubric=rubric,
+        house_rules=house_rules,
+        min_words=min_words,
+        max_words=max_words,
+    )
 
 
 def read_text_file(path: Path, max_bytes: int) -> str:
@@ -210,8 +236,9 @@ def read_text_file(path: Path, max_bytes: int) -> str:
         if not stat.S_ISREG(info.st_mode):
             raise ValueError("not a regular file (a fifo, a socket or a device)")
         if info.st_size > max_bytes:
-            raise ValueError(f"too large: {info.st_size} bytes "
-                             f"(limit loop.max_brief_bytes = {max_bytes})")
+            raise ValueError(
+                f"too large: {info.st_size} bytes (limit loop.max_brief_bytes = {max_bytes})"
+            )
         chunks, got = [], 0
         while got <= max_bytes:  # a file that grows while it is read stops at the limit
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - got))
@@ -242,10 +269,15 @@ def load_brief_file(path: Path, max_bytes: int) -> Brief:
     text = read_text_file(path, max_bytes)
     suffix = suffix_of(path)
     if suffix in SOURCE_SUFFIXES:
-        return Brief(id=path.stem if suffix == ".py" else path.name, origin=str(path),
-                     title=f"API documentation for {path.name}", kind="source",
-                     text=fragment("source_task", name=path.name), source_text=text,
-                     source_path=str(path))
+        return Brief(
+            id=path.stem if suffix == ".py" else path.name,
+            origin=str(path),
+            title=f"API documentation for {path.name}",
+            kind="source",
+            text=fragment("source_task", name=path.name),
+            source_text=text,
+            source_path=str(path),
+        )
     data, body = split_front_matter(text)
     if not body.strip():
         raise ValueError("the brief has front matter but no text")
@@ -258,9 +290,14 @@ def load_brief_file(path: Path, max_bytes: int) -> Brief:
         if key in data and not isinstance(data[key], str):
             raise ValueError(f"{key} must be text, got {data[key]!r}")
     return brief_from_fields(
-        id=str(raw_id).strip(), text=body, origin=str(path), title=data.get("title", "") or "",
-        rubric=data.get("rubric"), house_rules=data.get("house_rules"),
-        min_words=_word_limit(data, "min_words"), max_words=_word_limit(data, "max_words"),
+        id=str(raw_id).strip(),
+        text=body,
+        origin=str(path),
+        title=data.get("title", "") or "",
+        rubric=data.get("rubric"),
+        house_rules=data.get("house_rules"),
+        min_words=_word_limit(data, "min_words"),
+        max_words=_word_limit(data, "max_words"),
     )
 
 
@@ -304,8 +341,9 @@ def scan_file(path: Path, folder: Path, max_bytes: int) -> Brief | BadBrief:
     except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop, on 3.11
         return BadBrief(id=path.stem, origin=str(path), reason=f"cannot read: {e}")
     if real.parent != folder and folder not in real.parents:
-        return BadBrief(id=path.stem, origin=str(path),
-                        reason=f"symlink to {real}, outside the brief folder")
+        return BadBrief(
+            id=path.stem, origin=str(path), reason=f"symlink to {real}, outside the brief folder"
+        )
     try:
         return load_brief_file(path, max_bytes)
     except ValueError as e:

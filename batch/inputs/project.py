@@ -27,8 +27,9 @@ def init_project(target: Path) -> tuple[list[Path], list[Path]]:
     for folder in STARTER_FOLDERS:
         source = starter / folder
         if not source.is_dir():
-            raise BriefloopError(f"this installation lacks its starter files ({folder}/); "
-                                 f"reinstall briefloop")
+            raise BriefloopError(
+                f"this installation lacks its starter files ({folder}/); reinstall briefloop"
+            )
         for item in sorted(source.iterdir(), key=lambda p: p.name):
             if not item.is_file() or item.name.startswith("."):
                 continue

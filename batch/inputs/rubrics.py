@@ -66,9 +66,11 @@ class Rubric(BaseModel):
     def as_prompt(self) -> str:
         lo, hi = self.scale
         mid = (lo + hi) // 2
-        lines = [f"Rubric: {self.name}. {self.description}".strip(),
-                 f"Score each criterion with a whole number: {lo} = fails it, {mid} = "
-                 f"acceptable with clear gaps, {hi} = fully meets it, nothing to add."]
+        lines = [
+            f"Rubric: {self.name}. {self.description}".strip(),
+            f"Score each criterion with a whole number: {lo} = fails it, {mid} = "
+            f"acceptable with clear gaps, {hi} = fully meets it, nothing to add.",
+        ]
         for c in self.criteria:
             lines.append(f"- {c.name} (weight {c.weight:g}): {c.description}")
         return "\n".join(lines)

@@ -82,7 +82,8 @@ def briefs_from_rows(
     if missing:
         raise BriefloopError(
             f"{origin}: missing required column(s) {', '.join(missing)} in the header row "
-            f"(found: {', '.join(h for h in header if h) or 'nothing'})")
+            f"(found: {', '.join(h for h in header if h) or 'nothing'})"
+        )
     scan = SourceScan(briefs=[])
     known = set(REQUIRED_COLUMNS) | set(OPTIONAL_COLUMNS)
     unknown = [h for h in header if h and h not in known]
@@ -97,14 +98,21 @@ def briefs_from_rows(
         where = f"{origin} row {number}"
         brief_id = values.get("id", "")
         if not brief_id or CONTROL_CHARS.search(brief_id):
-            problem = "id is empty" if not brief_id else \
-                f"id {brief_id!r:.60} has a line break or another control character"
+            problem = (
+                "id is empty"
+                if not brief_id
+                else f"id {brief_id!r:.60} has a line break or another control character"
+            )
             scan.briefs.append(BadBrief(id=f"row-{number}", origin=where, reason=problem))
             continue
         if brief_id in seen:
-            scan.briefs.append(BadBrief(
-                id=brief_id, origin=where,
-                reason=f"duplicate id {brief_id!r} (also on row {seen[brief_id]})"))
+            scan.briefs.append(
+                BadBrief(
+                    id=brief_id,
+                    origin=where,
+                    reason=f"duplicate id {brief_id!r} (also on row {seen[brief_id]})",
+                )
+            )
             continue
         seen[brief_id] = number
         try:
@@ -114,16 +122,19 @@ def briefs_from_rows(
     return scan
 
 
-def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
-               max_bytes: int) -> Brief:
+def _row_brief(values: dict[str, str], where: str, base_dir: Path | None, max_bytes: int) -> Brief:
     text = values.get("brief", "")
     if not text:
         raise ValueError("the brief column is empty")
     if len(text.encode("utf-8")) > max_bytes:
         raise ValueError(f"too large: the brief is over loop.max_brief_bytes = {max_bytes}")
     brief = brief_from_fields(
-        id=values["id"], text=text, origin=where, title=values.get("title", ""),
-        rubric=values.get("rubric") or None, house_rules=values.get("house_rules") or None,
+        id=values["id"],
+        text=text,
+        origin=where,
+        title=values.get("title", ""),
+        rubric=values.get("rubric") or None,
+        house_rules=values.get("house_rules") or None,
         min_words=_int_or_none(values.get("min_words", ""), "min_words"),
         max_words=_int_or_none(values.get("max_words", ""), "max_words"),
     )
@@ -133,8 +144,10 @@ def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
     # Whoever can edit the sheet must not be able to send any file of this machine to a
     # model: only files inside the sheet's own folder, and none from a remote sheet.
     if base_dir is None:
-        raise ValueError("source_file is not allowed in a Google Sheet (the sheet cannot "
-                         "name files on this machine); use a local CSV or XLSX")
+        raise ValueError(
+            "source_file is not allowed in a Google Sheet (the sheet cannot "
+            "name files on this machine); use a local CSV or XLSX"
+        )
     path = Path(source_file)
     root = base_dir.resolve()
     if path.is_absolute() or source_file.startswith("~"):
@@ -145,9 +158,15 @@ def _row_brief(values: dict[str, str], where: str, base_dir: Path | None,
     if not is_source(path):
         raise ValueError(f"source_file {source_file!r} is not a source file we document")
     code = read_text_file(path, max_bytes)
-    return Brief(**{**brief.__dict__, "kind": "source", "source_text": code,
-                    "source_path": str(path),
-                    "title": brief.title or f"API documentation for {path.name}"})
+    return Brief(
+        **{
+            **brief.__dict__,
+            "kind": "source",
+            "source_text": code,
+            "source_path": str(path),
+            "title": brief.title or f"API documentation for {path.name}",
+        }
+    )
 
 
 def read_csv_rows(path: Path) -> list[list[str]]:
@@ -178,8 +197,9 @@ def read_xlsx_rows(path: Path, worksheet: str | None) -> list[list[Any]]:
         elif worksheet in wb.sheetnames:
             ws = wb[worksheet]
         else:
-            raise BriefloopError(f"{path}: no worksheet {worksheet!r} "
-                                 f"(it has: {', '.join(wb.sheetnames)})")
+            raise BriefloopError(
+                f"{path}: no worksheet {worksheet!r} (it has: {', '.join(wb.sheetnames)})"
+            )
         # read-only workbooks parse their sheets' XML as the rows are read
         return [list(r) for r in ws.iter_rows(values_only=True)]
     except BriefloopError:
@@ -191,16 +211,18 @@ def read_xlsx_rows(path: Path, worksheet: str | None) -> list[list[Any]]:
 
 
 def parse_gsheet(spec: str) -> tuple[str, str | None]:
-    rest = spec[len(GSHEET_PREFIX):].strip("/")
+    rest = spec[len(GSHEET_PREFIX) :].strip("/")
     key, _, worksheet = rest.partition("/")
     if not key:
         raise BriefloopError(f"{spec}: expected gsheet://<spreadsheet-key>/<worksheet>")
     return key, worksheet or None
 
 
-def scan_source(spec: str, max_bytes: int,
-                read_gsheet: Callable[[str, str | None], list[list[Any]]] | None = None
-                ) -> SourceScan:
+def scan_source(
+    spec: str,
+    max_bytes: int,
+    read_gsheet: Callable[[str, str | None], list[list[Any]]] | None = None,
+) -> SourceScan:
     """Every brief of a source spec (see the module docstring)."""
     if spec.startswith(GSHEET_PREFIX):
         if read_gsheet is None:
@@ -237,5 +259,7 @@ def check_source(spec: str) -> tuple[Path, str]:
         raise SourceError(f"{path}: not a regular file")
     if suffix_of(path) in (".csv", ".xlsx", ".xlsm") or is_brief_file(path):
         return path, worksheet
-    raise SourceError(f"{path}: a source is a folder of briefs, one brief file (.md, "
-                      f".txt, a source file), a .csv or .xlsx sheet, or gsheet://...")
+    raise SourceError(
+        f"{path}: a source is a folder of briefs, one brief file (.md, "
+        f".txt, a source file), a .csv or .xlsx sheet, or gsheet://..."
+    )

@@ -26,8 +26,9 @@ class Api:
     signatures: dict[str, list[tuple[str, str | None]]]  # name -> [(param, default)]
 
 
-def params_of(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
-            ) -> list[tuple[str, str | None]]:
+def params_of(
+    node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
+) -> list[tuple[str, str | None]]:
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[str | None] = [None] * (len(positional) - len(args.defaults))
@@ -35,8 +36,10 @@ def params_of(node: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool
     out = [(a.arg, d) for a, d in zip(positional, defaults, strict=True)]
     if args.vararg:
         out.append(("*" + args.vararg.arg, None))
-    out += [(a.arg, None if d is None else ast.unparse(d))
-            for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)]
+    out += [
+        (a.arg, None if d is None else ast.unparse(d))
+        for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+    ]
     if args.kwarg:
         out.append(("**" + args.kwarg.arg, None))
     if skip_self and out and out[0][0] in ("self", "cls"):
@@ -135,10 +138,14 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
             return False
         if full not in seen:
             seen.add(full)
-            out.append(Finding(
-                code=f"api-invented:{full}", severity="must_fix",
-                message=f"The docs present `{full}`, which the source file does not "
-                        f"define: document only what the code has."))
+            out.append(
+                Finding(
+                    code=f"api-invented:{full}",
+                    severity="must_fix",
+                    message=f"The docs present `{full}`, which the source file does not "
+                    f"define: document only what the code has.",
+                )
+            )
         return True
 
     for place in _api_places(doc):
@@ -156,23 +163,35 @@ def check_api_docs(doc: str, source: str, module: str = "") -> list[Finding]:
                 continue
             if shown != real:
                 seen.add(full)
-                out.append(Finding(
-                    code=f"api-signature:{full}", severity="must_fix",
-                    message=f"The docs show `{render_signature(full, shown)}`; the real signature "
-                            f"is `{render_signature(full, real)}`."))
+                out.append(
+                    Finding(
+                        code=f"api-signature:{full}",
+                        severity="must_fix",
+                        message=f"The docs show `{render_signature(full, shown)}`; the real "
+                        f"signature is `{render_signature(full, real)}`.",
+                    )
+                )
         # a heading that is a bare code name: "## amortize_all", "### Box.clear()"
-        heading_name = re.fullmatch(r"`?((?:[A-Za-z_]\w*\.)?[a-z_]\w*)`?(?:\(\))?\s*",
-                                    place.strip())
-        if heading_name and ("_" in heading_name.group(1) or "." in heading_name.group(1)
-                             or place.strip().endswith("()")):
+        heading_name = re.fullmatch(
+            r"`?((?:[A-Za-z_]\w*\.)?[a-z_]\w*)`?(?:\(\))?\s*", place.strip()
+        )
+        if heading_name and (
+            "_" in heading_name.group(1)
+            or "." in heading_name.group(1)
+            or place.strip().endswith("()")
+        ):
             invented(heading_name.group(1))
     return out + _parameters_left_out(doc, api)
 
 
-_PARAMETERS_LABEL = re.compile(r"^\s*[*_]{0,2}(?:parameters|params|arguments|args)[*_]{0,2}"
-                               r"\s*:?\s*[*_]{0,2}\s*$", re.IGNORECASE)
-_OTHER_PART = re.compile(r"^\s*(?:#{1,6}\s|[*_]{0,2}(?:examples?|returns|raises|usage)\b)",
-                         re.IGNORECASE)
+_PARAMETERS_LABEL = re.compile(
+    r"^\s*[*_]{0,2}(?:parameters|params|arguments|args)[*_]{0,2}"
+    r"\s*:?\s*[*_]{0,2}\s*$",
+    re.IGNORECASE,
+)
+_OTHER_PART = re.compile(
+    r"^\s*(?:#{1,6}\s|[*_]{0,2}(?:examples?|returns|raises|usage)\b)", re.IGNORECASE
+)
 
 
 def _parameters_left_out(doc: str, api: Api) -> list[Finding]:
@@ -185,18 +204,23 @@ def _parameters_left_out(doc: str, api: Api) -> list[Finding]:
         real = api.signatures.get(shown.group(1)) if shown else None
         if not real:
             continue
-        end = next((j for j in range(i + 1, len(lines))
-                    if lines[j].lstrip().startswith("#")), len(lines))
+        end = next(
+            (j for j in range(i + 1, len(lines)) if lines[j].lstrip().startswith("#")), len(lines)
+        )
         start = next((j for j in range(i + 1, end) if _PARAMETERS_LABEL.match(lines[j])), None)
         if start is None:
             continue
         stop = next((j for j in range(start + 1, end) if _OTHER_PART.match(lines[j])), end)
-        listed = "\n".join(lines[start + 1:stop])
+        listed = "\n".join(lines[start + 1 : stop])
         for param, _ in real:
             bare = param.lstrip("*")
             if not re.search(rf"(?<![\w]){re.escape(bare)}(?!\w)", listed):
-                out.append(Finding(
-                    code=f"api-parameter:{shown.group(1)}.{bare}", severity="must_fix",
-                    message=f"The parameters of `{shown.group(1)}` leave out `{bare}`: "
-                            f"say what it is."))
+                out.append(
+                    Finding(
+                        code=f"api-parameter:{shown.group(1)}.{bare}",
+                        severity="must_fix",
+                        message=f"The parameters of `{shown.group(1)}` leave out `{bare}`: "
+                        f"say what it is.",
+                    )
+                )
     return out

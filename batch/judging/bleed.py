@@ -36,8 +36,11 @@ def _reach(node: ast.AST, defs: dict[str, ast.AST]) -> set[str]:
         for n in ast.walk(todo.pop()):
             if isinstance(n, ast.Call | ast.Name | ast.Attribute):
                 target = n.func if isinstance(n, ast.Call) else n
-                name = target.id if isinstance(target, ast.Name) else (
-                    target.attr if isinstance(target, ast.Attribute) else "")
+                name = (
+                    target.id
+                    if isinstance(target, ast.Name)
+                    else (target.attr if isinstance(target, ast.Attribute) else "")
+                )
                 for key in [k for k in defs if k == name or k.endswith("." + name)]:
                     if key not in seen:
                         seen.add(key)
@@ -66,8 +69,9 @@ def check_bleed(doc: str, source: str) -> list[Finding]:
         owner = key.split(".")[0]
         reach = _reach(defs[key], defs) | {key, owner}
         related = reach | {k for k in defs if k.split(".")[0] == owner or owner in k}
-        own = shared | set().union(*(
-            stems_of(ast.get_source_segment(source, defs[k]) or "") for k in related))
+        own = shared | set().union(
+            *(stems_of(ast.get_source_segment(source, defs[k]) or "") for k in related)
+        )
         foreign: dict[str, str] = {}
         for other in public - related:
             for part in _parts(other.split(".")[-1]) - own:
@@ -75,11 +79,18 @@ def check_bleed(doc: str, source: str) -> list[Finding]:
         said = stems_of(_INLINE.sub(" ", body))
         for part in sorted(said & set(foreign)):
             where = [s for s in sentences(body) if part in stems_of(_INLINE.sub(" ", s))]
-            out.append(Finding(
-                repair=Repair(action="rewrite", sentences=where,
-                              goal=f"says only what `{key}` itself does"),
-                code=f"api-bleed:{key}:{part}", severity="must_fix",
-                message=f"The docs of `{key}` speak of {part!r}, which belongs to "
-                        f"`{foreign[part]}`: `{key}` does not do that. Say only what its "
-                        f"own code does."))
+            out.append(
+                Finding(
+                    repair=Repair(
+                        action="rewrite",
+                        sentences=where,
+                        goal=f"says only what `{key}` itself does",
+                    ),
+                    code=f"api-bleed:{key}:{part}",
+                    severity="must_fix",
+                    message=f"The docs of `{key}` speak of {part!r}, which belongs to "
+                    f"`{foreign[part]}`: `{key}` does not do that. Say only what its "
+                    f"own code does.",
+                )
+            )
     return out

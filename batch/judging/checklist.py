@@ -80,7 +80,8 @@ MISSING_CUE = re.compile(
     r"|\bleave a (?:gap|placeholder|blank)\b|\b(?:nobody|no one)\s+(?:knows|has)\b"
     r"|\bnothing is (?:yet\s+)?known\b|\bno (?:information|details?|word)\s+(?:yet\s+)?"
     r"(?:on|about|of|regarding)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # Verbs that open an order to the writer ("Keep it short", "Use a warm tone") as often
 # as one to the readers ("Keep your receipts"): the writer's only when it is about the
 # text.
@@ -89,29 +90,64 @@ _ABOUT_THE_TEXT = re.compile(
     r"(?i)\b(?:it|this|text|memo|email|e-mail|note|letter|copy|page|description|notice|"
     r"tone|style|voice|words?|sentences?|paragraphs?|short|brief|concise|jargon|language|"
     r"formal|informal|friendly|plain|bullet|bullets|headings?|title|format|markdown|"
-    r"exclamation|emoji|length|register|wording|phrases?|adjectives?)\b")
+    r"exclamation|emoji|length|register|wording|phrases?|adjectives?)\b"
+)
 
 
 # A given fact said to be open to change: passed on, not a gap.
-_HEDGE = re.compile(r"\b(?:may|might|could|can)\s+(?:still\s+)?(?:move|change|shift|slip|"
-                    r"vary)\b|\bsubject to change\b|\bprovisional(?:ly)?\b|\btentative(?:ly)?\b",
-                    re.IGNORECASE)
-TASK_VERBS = ("write", "draft", "create", "produce", "prepare", "compose", "document",
-              "describe", "generate", "give", "keep", "use", "avoid", "do")
-RELAY_VERBS = ("tell", "inform", "remind", "announce", "explain", "mention", "say", "let",
-               "notify", "warn", "ask", "invite", "encourage", "note")
-_DOC_NOUNS = (r"(?:memo|email|e-mail|note|letter|announcement|message|post|description|"
-              r"copy|text|page|documentation|docs|blurb|notice|update|invitation|invite|"
-              r"reminder|newsletter|flyer|brochure|reply|answer|summary|report)")
+_HEDGE = re.compile(
+    r"\b(?:may|might|could|can)\s+(?:still\s+)?(?:move|change|shift|slip|"
+    r"vary)\b|\bsubject to change\b|\bprovisional(?:ly)?\b|\btentative(?:ly)?\b",
+    re.IGNORECASE,
+)
+TASK_VERBS = (
+    "write",
+    "draft",
+    "create",
+    "produce",
+    "prepare",
+    "compose",
+    "document",
+    "describe",
+    "generate",
+    "give",
+    "keep",
+    "use",
+    "avoid",
+    "do",
+)
+RELAY_VERBS = (
+    "tell",
+    "inform",
+    "remind",
+    "announce",
+    "explain",
+    "mention",
+    "say",
+    "let",
+    "notify",
+    "warn",
+    "ask",
+    "invite",
+    "encourage",
+    "note",
+)
+_DOC_NOUNS = (
+    r"(?:memo|email|e-mail|note|letter|announcement|message|post|description|"
+    r"copy|text|page|documentation|docs|blurb|notice|update|invitation|invite|"
+    r"reminder|newsletter|flyer|brochure|reply|answer|summary|report)"
+)
 _TASK_SENTENCE = re.compile(
     # "Memo to team leads", "An email to a customer"; not "Reply to this email if ...",
     # the readers' order
-    r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?" + _DOC_NOUNS
+    r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?"
+    + _DOC_NOUNS
     + r"\s+(?:to|for|about|on)\b(?!\s+(?:this|that|it|us|me)\b)"
     r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b"
     # a title naming the text's form alone: "Release notes.", "Customer notice"
     r"|^(?:[\w'-]+\s+){0,2}" + _DOC_NOUNS + r"s?\s*[.:!]?\s*$",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # The form of the text ("in one short paragraph", "for the help centre", "answer this
 # question"): an order that names it is the writer's, whatever verb opens it.
 _TEXT_FORM = re.compile(
@@ -119,27 +155,107 @@ _TEXT_FORM = re.compile(
     r"(?:paragraphs?|sentences?|words?|bullets?|bullet points?|lines?)\b"
     r"|\bfor the (?:help ?cent(?:re|er)|faq|website|newsletter|intranet|blog|app store|"
     r"shop page|product page)\b|\b(?:answer|respond to|reply to) (?:this|the following|"
-    r"the) (?:question|faq|query)\b")
+    r"the) (?:question|faq|query)\b"
+)
 # Verbs an order to the readers opens with ("Reply by 5 May", "Bring your badge")
-_ORDERS = frozenset({
-    "come", "join", "bring", "send", "reply", "fill", "update", "book", "check", "visit",
-    "call", "contact", "email", "register", "sign", "submit", "save", "shut", "park",
-    "follow", "attach", "head", "stop", "leave", "drop", "pop", "meet", "confirm", "pick",
-    "return", "claim", "collect", "wear", "share", "post", "move", "clear", "switch",
-    "turn", "log", "install", "download", "lock", "print", "order", "arrive", "remember",
-    "rsvp", "plan", "expect", "allow"})
-_WRITER_VERBS = frozenset({"answer", "respond", "reply", "summarise", "summarize", "outline",
-                           "list", "cover", "address", "turn", "rewrite", "explain"})
+_ORDERS = frozenset(
+    {
+        "come",
+        "join",
+        "bring",
+        "send",
+        "reply",
+        "fill",
+        "update",
+        "book",
+        "check",
+        "visit",
+        "call",
+        "contact",
+        "email",
+        "register",
+        "sign",
+        "submit",
+        "save",
+        "shut",
+        "park",
+        "follow",
+        "attach",
+        "head",
+        "stop",
+        "leave",
+        "drop",
+        "pop",
+        "meet",
+        "confirm",
+        "pick",
+        "return",
+        "claim",
+        "collect",
+        "wear",
+        "share",
+        "post",
+        "move",
+        "clear",
+        "switch",
+        "turn",
+        "log",
+        "install",
+        "download",
+        "lock",
+        "print",
+        "order",
+        "arrive",
+        "remember",
+        "rsvp",
+        "plan",
+        "expect",
+        "allow",
+    }
+)
+_WRITER_VERBS = frozenset(
+    {
+        "answer",
+        "respond",
+        "reply",
+        "summarise",
+        "summarize",
+        "outline",
+        "list",
+        "cover",
+        "address",
+        "turn",
+        "rewrite",
+        "explain",
+    }
+)
 # Notes about the text, not items of it; "Question:" is what an answer answers
-STYLE_LABELS = frozenset({"tone", "style", "audience", "voice", "format", "length",
-                          "register", "reader", "readers", "language", "channel",
-                          "question", "q"})
+STYLE_LABELS = frozenset(
+    {
+        "tone",
+        "style",
+        "audience",
+        "voice",
+        "format",
+        "length",
+        "register",
+        "reader",
+        "readers",
+        "language",
+        "channel",
+        "question",
+        "q",
+    }
+)
 _RELAY = re.compile(
     r"^(?P<lead>(?:please\s+)?(?:" + "|".join(RELAY_VERBS) + r")\b(?:\s+[\w'-]+){0,8}?"
-    r"\s+(?:that|to|about|know that|know)\b)\s*(?P<rest>.+)$", re.IGNORECASE)
+    r"\s+(?:that|to|about|know that|know)\b)\s*(?P<rest>.+)$",
+    re.IGNORECASE,
+)
 
 
 # -- building the checklist ----------------------------------------------------------------
+
 
 def _first_word(text: str) -> str:
     m = WORD.search(text)
@@ -160,7 +276,7 @@ def _lead(text: str) -> str:
 
 
 def _split_task_clauses(item: str) -> tuple[list[str], list[str]]:
-    """"Storynest is a reading app, and we need the text for its page" -> the fact, and
+    """ "Storynest is a reading app, and we need the text for its page" -> the fact, and
     the writer's clause apart (never an item to cover, but never to be copied either).
     A writer's clause that leads into content ("Memo on Q3: revenue not known yet")
     gives the content back."""
@@ -190,15 +306,18 @@ def _split_task_clauses(item: str) -> tuple[list[str], list[str]]:
 # it is cancelled because our kiln is broken"). The text must say these too.
 _TOLD_ALONG = re.compile(
     r"(?i),?\s+(?:telling|informing|reminding|warning|letting)\s+(?:them|everyone|"
-    r"readers|people|customers|staff|members|guests)\s+(?:know\s+)?(?:that\s+)?(.+)$")
+    r"readers|people|customers|staff|members|guests)\s+(?:know\s+)?(?:that\s+)?(.+)$"
+)
 _TOPIC = re.compile(
     r"(?i)\b(?:about|announcing|on the subject of|regarding)\s+(.+?)\s*[.;]?$"
     r"|^(?:(?:a|an|the)\s+)?(?:invitation|invite)\s+(?:(?:to|for)\s+)?\w[^.;]*?\sto\s+"
-    r"((?:the|our|a|an|[A-Z][\w-]*['’]s)\s.+?)\s*[.;]?$")
+    r"((?:the|our|a|an|[A-Z][\w-]*['’]s)\s.+?)\s*[.;]?$"
+)
 _AUDIENCE = re.compile(
     r"(?i)^(?:\w+\s+){0,5}?(?:to|for|tell|inform|remind|warn|invite|notify)\s+"
     r"((?:everyone|everybody|all|anyone|those|people|staff|customers|members|residents|"
-    r"guests|parents|employees|tenants)\b(?:(?!\s(?:that|about|to)\b)[^,.;])*)")
+    r"guests|parents|employees|tenants)\b(?:(?!\s(?:that|about|to)\b)[^,.;])*)"
+)
 
 
 def _told_by_task(item: str) -> list[str]:
@@ -228,9 +347,11 @@ def _told_by_task(item: str) -> list[str]:
 _NAMED = re.compile(r"(?<=\s)[A-Z][a-z]+")
 
 
-_SIGN = re.compile(r"^(?:please\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"
-                   r"(?:as|from|with|by|in the name of)\s+(?P<who>[^.;]{2,80}?)\s*[.;]?$",
-                   re.IGNORECASE)
+_SIGN = re.compile(
+    r"^(?:please\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"
+    r"(?:as|from|with|by|in the name of)\s+(?P<who>[^.;]{2,80}?)\s*[.;]?$",
+    re.IGNORECASE,
+)
 
 
 def _classify(item: str) -> tuple[Kind, str, str]:
@@ -251,13 +372,21 @@ def _classify(item: str) -> tuple[Kind, str, str]:
     if first in _READER_VERBS and not _ABOUT_THE_TEXT.search(item):
         # "Keep your receipts", "Use the side entrance": what the readers must do
         return "ask", item, ""
-    if (first in _ORDERS and first not in TASK_VERBS and first not in RELAY_VERBS
-            and not _TASK_SENTENCE.match(item) and not _TEXT_FORM.search(item)):
+    if (
+        first in _ORDERS
+        and first not in TASK_VERBS
+        and first not in RELAY_VERBS
+        and not _TASK_SENTENCE.match(item)
+        and not _TEXT_FORM.search(item)
+    ):
         # "Reply to this email if it has not arrived", "Bring your badge": an order to
         # the readers
         return "ask", item, ""
-    if (first in _WRITER_VERBS or first in TASK_VERBS or first in RELAY_VERBS) \
-            and _TEXT_FORM.search(item) and not _RELAY.match(item):
+    if (
+        (first in _WRITER_VERBS or first in TASK_VERBS or first in RELAY_VERBS)
+        and _TEXT_FORM.search(item)
+        and not _RELAY.match(item)
+    ):
         # "Answer this question for the help centre in one short paragraph"
         return "task", item, _lead(item)
     if item.rstrip().endswith(":") and len(WORD.findall(item)) <= 6:
@@ -269,8 +398,7 @@ def _classify(item: str) -> tuple[Kind, str, str]:
         # must do, in its own words; no lead of the writer's to copy.
         rest = item.split(None, 1)[1] if len(item.split()) > 1 else ""
         if len(content_terms(rest)) >= 2 or numbers_of(rest):
-            kind = "ask" if first in ("say", "ask", "invite", "encourage", "remind") \
-                else "fact"
+            kind = "ask" if first in ("say", "ask", "invite", "encourage", "remind") else "fact"
             return kind, item if kind == "ask" else rest, ""
     if first in TASK_VERBS or first in RELAY_VERBS or _TASK_SENTENCE.match(item):
         # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
@@ -283,22 +411,68 @@ def _classify(item: str) -> tuple[Kind, str, str]:
 
 
 # Words of the cue itself, never what is missing ("dispatch date", not "date known").
-_NOT_SUBJECT = frozenset({
-    "yet", "still", "sent", "given", "told", "has", "have", "known", "decided", "confirmed",
-    "set", "fixed", "final", "finalised", "finalized", "agreed", "available", "announced",
-    "approved", "signed", "settled", "chosen", "published", "released", "ready", "exact"})
+_NOT_SUBJECT = frozenset(
+    {
+        "yet",
+        "still",
+        "sent",
+        "given",
+        "told",
+        "has",
+        "have",
+        "known",
+        "decided",
+        "confirmed",
+        "set",
+        "fixed",
+        "final",
+        "finalised",
+        "finalized",
+        "agreed",
+        "available",
+        "announced",
+        "approved",
+        "signed",
+        "settled",
+        "chosen",
+        "published",
+        "released",
+        "ready",
+        "exact",
+    }
+)
 
 
-_GENERIC_SUBJECTS = frozenset({"date", "time", "day", "number", "figure", "price", "amount",
-                               "name", "place", "venue", "it", "one"})
+_GENERIC_SUBJECTS = frozenset(
+    {
+        "date",
+        "time",
+        "day",
+        "number",
+        "figure",
+        "price",
+        "amount",
+        "name",
+        "place",
+        "venue",
+        "it",
+        "one",
+    }
+)
 
 
 # "How many stories there will be at launch is still open": a question as the subject
 _WH_SUBJECT = re.compile(
     r"(?i)^\s*(how many|how much|when|who|where)\s+(.+?)\s+(?:is|are|has|have)\s+"
-    r"(?:still\s+|yet\s+)?(?:open|not|unknown|undecided|unconfirmed|pending|to be|TB[CDA])\b")
-_WH_AS_NOUN = {"how many": "number of {}", "how much": "amount of {}", "when": "date {}",
-               "who": "person who {}", "where": "place where {}"}
+    r"(?:still\s+|yet\s+)?(?:open|not|unknown|undecided|unconfirmed|pending|to be|TB[CDA])\b"
+)
+_WH_AS_NOUN = {
+    "how many": "number of {}",
+    "how much": "amount of {}",
+    "when": "date {}",
+    "who": "person who {}",
+    "where": "place where {}",
+}
 
 
 def _missing_subject(item: str, context: str = "") -> str:
@@ -319,12 +493,15 @@ def _missing_subject(item: str, context: str = "") -> str:
     before = item[: cue.start()] if cue else item
     if cue and not before.strip():  # "Nobody knows the Q3 revenue yet: ..."
         # "Nothing is known yet about the license": what follows, a leading "yet" off
-        before = re.split(r"[,;:.]|\byet\b", re.sub(r"^\s*yet\b", "", item[cue.end():]))[0]
+        before = re.split(r"[,;:.]|\byet\b", re.sub(r"^\s*yet\b", "", item[cue.end() :]))[0]
     clause = re.split(r"[,;:]|\b(?:but|and|so|because|while)\b", before)[-1]
 
     def words(text: str) -> list[str]:
-        return [w for w in WORD.findall(text) if w.lower() not in STOPWORDS
-                and w.lower() not in _NOT_SUBJECT]
+        return [
+            w
+            for w in WORD.findall(text)
+            if w.lower() not in STOPWORDS and w.lower() not in _NOT_SUBJECT
+        ]
 
     inner = ""
     if cue and cue.group(0).lower().startswith("not") and cue.group(0).lower().endswith("yet"):
@@ -377,7 +554,9 @@ _WRITER_LABEL = re.compile(
     r"^(?:(?:please\s+)?(?:use|include|cover|mention|state|give|work\s+from|based\s+on|"
     r"draw\s+on|stick\s+to|here\s+are|with|key|main|the)\b[\w\s'-]{0,30}?\b)?"
     r"(?:facts?|points?|details?|information|info|notes?|data|material|bullets?)"
-    r"(?:\s+(?:only|to\s+use|below|here|as\s+given))?$", re.IGNORECASE)
+    r"(?:\s+(?:only|to\s+use|below|here|as\s+given))?$",
+    re.IGNORECASE,
+)
 
 
 # Where a list of items splits: at a semicolon or comma, but not inside parentheses and
@@ -390,8 +569,9 @@ def _split_label(sentence: str) -> list[tuple[str, str | None]]:
     if label and _WRITER_LABEL.match(label.group(1).strip()):
         value = label.group(2).strip()
         # clauses with commas of their own are split on semicolons only
-        parts = [p.strip(" .") for p in (value.split(";") if ";" in value
-                                         else _LIST_COMMA.split(value))]
+        parts = [
+            p.strip(" .") for p in (value.split(";") if ";" in value else _LIST_COMMA.split(value))
+        ]
         return [(p, None) for p in parts if p]
     if not label or len(label.group(1).split()) > 3:
         return [(sentence, None)]
@@ -432,8 +612,9 @@ def brief_checklist(text: str) -> list[Requirement]:
             r["kind"] = "gap"
     for r in out:
         if r["kind"] in ("fact", "ask"):
-            others = {t for o in out if o is not r and o["kind"] in COVERED_KINDS
-                      for t in o["terms"]}
+            others = {
+                t for o in out if o is not r and o["kind"] in COVERED_KINDS for t in o["terms"]
+            }
             r["own"] = [t for t in r["terms"] if t not in others]
     return out
 
@@ -446,8 +627,9 @@ def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:
         numbers: list[str] = []
     else:
         terms, numbers = content_terms(text), numbers_of(text)
-    return Requirement(id=f"R{index + 1}", kind=kind, text=text, terms=terms,
-                       numbers=numbers, subject=subject)
+    return Requirement(
+        id=f"R{index + 1}", kind=kind, text=text, terms=terms, numbers=numbers, subject=subject
+    )
 
 
 def source_checklist(source: str) -> list[Requirement]:
@@ -466,13 +648,12 @@ def source_checklist(source: str) -> list[Requirement]:
             out += _raises(len(out), node.name, node)
             if isinstance(node, ast.ClassDef):
                 for sub in node.body:
-                    if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
-                            and (not sub.name.startswith("_") or sub.name == "__init__")):
+                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef) and (
+                        not sub.name.startswith("_") or sub.name == "__init__"
+                    ):
                         if sub.name != "__init__":
-                            out.append(_api(len(out), f"method {node.name}.{sub.name}",
-                                            sub.name))
-                        owner = node.name if sub.name == "__init__" else \
-                            f"{node.name}.{sub.name}"
+                            out.append(_api(len(out), f"method {node.name}.{sub.name}", sub.name))
+                        owner = node.name if sub.name == "__init__" else f"{node.name}.{sub.name}"
                         out += _raises(len(out), owner, sub)
     return out
 
@@ -489,19 +670,31 @@ def _raises(index: int, owner: str, node: ast.AST) -> list[Requirement]:
             continue
         if isinstance(n, ast.Raise) and n.exc is not None:
             target = n.exc.func if isinstance(n.exc, ast.Call) else n.exc
-            name = target.id if isinstance(target, ast.Name) else (
-                target.attr if isinstance(target, ast.Attribute) else None)
+            name = (
+                target.id
+                if isinstance(target, ast.Name)
+                else (target.attr if isinstance(target, ast.Attribute) else None)
+            )
             if name and name not in names:
                 names.append(name)
         stack.extend(ast.iter_child_nodes(n))
-    return [Requirement(id=f"R{index + i + 1}", kind="raises", text=f"{owner} raises {name}",
-                        terms=[name], numbers=[], subject=name)
-            for i, name in enumerate(names)]
+    return [
+        Requirement(
+            id=f"R{index + i + 1}",
+            kind="raises",
+            text=f"{owner} raises {name}",
+            terms=[name],
+            numbers=[],
+            subject=name,
+        )
+        for i, name in enumerate(names)
+    ]
 
 
 def _api(index: int, text: str, name: str) -> Requirement:
-    return Requirement(id=f"R{index + 1}", kind="api", text=text, terms=[name], numbers=[],
-                       subject=name)
+    return Requirement(
+        id=f"R{index + 1}", kind="api", text=text, terms=[name], numbers=[], subject=name
+    )
 
 
 def exports_checklist(source: str, suffix: str) -> list[Requirement]:
@@ -528,6 +721,7 @@ def build_checklist(brief: dict) -> list[Requirement]:
 
 
 # -- judging a draft against it ------------------------------------------------------------
+
 
 def covered(req: Requirement, draft: str) -> bool:
     """The draft tells its readers what `req` asks for. A fact or an ask is covered
@@ -563,26 +757,52 @@ def covered(req: Requirement, draft: str) -> bool:
         # figures tell it apart already (asking half its own words beside them refused
         # 2 of 26 correct drafts of the judged set)
         mine = own & set(terms) if not numbers else set()
-        codes = [re.compile(rf"(?i)(?<![\w-]){re.escape(c)}(?![\w-])")
-                 for c in _PRODUCT_CODE.findall(clause)]
+        codes = [
+            re.compile(rf"(?i)(?<![\w-]){re.escape(c)}(?![\w-])")
+            for c in _PRODUCT_CODE.findall(clause)
+        ]
         # what a reader may do is the claim ("can cancel for a full refund"): a sentence
         # with the refund and without the cancelling says something else. (Not "must
         # use", "will wear": obligations and plans are paraphrased by their verb as
         # often as not, and asking for it refused 3 correct drafts of the judged set.)
         claims = {stem(m.group(1)) for m in _MODAL_VERB.finditer(clause)} & set(terms)
         measured = _measured(clause, terms) if len(numbers) == 1 else set()
-        if not any(_says(terms, numbers, denied, w) and 2 * len(mine & w.stems) >= len(mine)
-                   and all(c.search(w.text) for c in codes) and claims <= w.stems
-                   and _said_of(measured, numbers, w.text)
-                   for w in windows):
+        if not any(
+            _says(terms, numbers, denied, w)
+            and 2 * len(mine & w.stems) >= len(mine)
+            and all(c.search(w.text) for c in codes)
+            and claims <= w.stems
+            and _said_of(measured, numbers, w.text)
+            for w in windows
+        ):
             return False
     return True
 
 
-_DATE_WORDS = frozenset(stem(w) for w in [
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-    "january", "february", "march", "april", "may", "june", "july", "august",
-    "september", "october", "november", "december"])
+_DATE_WORDS = frozenset(
+    stem(w)
+    for w in [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+)
 
 
 def _measured(clause: str, terms: list[str]) -> set[str]:
@@ -594,7 +814,7 @@ def _measured(clause: str, terms: list[str]) -> set[str]:
     for i, word in enumerate(words):
         if not numbers_of(word):
             continue
-        for after in words[i + 1: i + 3]:
+        for after in words[i + 1 : i + 3]:
             if after.lower() in STOPWORDS or numbers_of(after):
                 break
             unit.add(stem(after))
@@ -603,10 +823,39 @@ def _measured(clause: str, terms: list[str]) -> set[str]:
 
 # Verbs that say little of their own about a figure: "It takes about 15 minutes" is said
 # by "lasting around 15 minutes", "Holds 0.9 litres" by "Capacity: 0.9 litres"
-_LIGHT_VERBS = frozenset(stem(w) for w in (
-    "take", "takes", "last", "lasts", "hold", "holds", "have", "has", "come", "comes",
-    "give", "gives", "cost", "costs", "need", "needs", "weigh", "weighs", "measure",
-    "measures", "run", "runs", "start", "starts", "begin", "begins", "end", "ends"))
+_LIGHT_VERBS = frozenset(
+    stem(w)
+    for w in (
+        "take",
+        "takes",
+        "last",
+        "lasts",
+        "hold",
+        "holds",
+        "have",
+        "has",
+        "come",
+        "comes",
+        "give",
+        "gives",
+        "cost",
+        "costs",
+        "need",
+        "needs",
+        "weigh",
+        "weighs",
+        "measure",
+        "measures",
+        "run",
+        "runs",
+        "start",
+        "starts",
+        "begin",
+        "begins",
+        "end",
+        "ends",
+    )
+)
 
 
 def _said_of(measured: set[str], numbers: list[str], text: str) -> bool:
@@ -641,7 +890,8 @@ _PRODUCT_CODE = re.compile(r"(?<![\w-])(?:[A-Z]{2,}\d+[A-Z\d]*|\d+[A-Z]{2,}[A-Z\
 _MODAL_VERB = re.compile(
     r"(?i)\b(?:can|cannot|can't|may)\s+"
     r"(?:(?:not|still|also|only|now|then|always|never|just|easily|be|been|get)\s+)*"
-    r"([a-z]{3,})\b")
+    r"([a-z]{3,})\b"
+)
 
 
 _ASKING = re.compile(
@@ -651,13 +901,40 @@ _ASKING = re.compile(
     r"you(?:'ll| will)? need|let (?:us|me|them|him|her) know|join us|invit\w*|"
     r"welcome to|we(?:'d| would) love|rsvp|don'?t miss|be there|see you|"
     r"(?:look(?:ing)? forward to|hope to|(?:'d|would) love to) (?:seeing|see|meeting|meet|"
-    r"welcoming|hearing from) you|(?:drop|stop|come|pop) (?:by|in|over))\b")
+    r"welcoming|hearing from) you|(?:drop|stop|come|pop) (?:by|in|over))\b"
+)
 # A sentence to the readers may open with any of these, or with the words a brief opens
 # its order with but that also open the writer's ("Use the side entrance", "Say hello")
-_IMPERATIVES = frozenset(stem(w) for w in (
-    *_ORDERS, "keep", "use", "avoid", "do", "don't", "take", "let", "make", "give", "say",
-    "ask", "tell", "note", "see", "find", "get", "add", "read", "start", "go", "try",
-    "write", "open", "close"))
+_IMPERATIVES = frozenset(
+    stem(w)
+    for w in (
+        *_ORDERS,
+        "keep",
+        "use",
+        "avoid",
+        "do",
+        "don't",
+        "take",
+        "let",
+        "make",
+        "give",
+        "say",
+        "ask",
+        "tell",
+        "note",
+        "see",
+        "find",
+        "get",
+        "add",
+        "read",
+        "start",
+        "go",
+        "try",
+        "write",
+        "open",
+        "close",
+    )
+)
 _OPENING = re.compile(r"^[\s>*_#-]*(?:\d+[.)]\s+)?([^\W\d_]+(?:'[a-z]+)?)")
 
 
@@ -718,8 +995,11 @@ def _says(terms: list[str], numbers: list[str], denied: set[str], window: _Windo
             return False
     elif terms and not (numbers and len(terms) <= 2) and found * 2 < len(terms):
         return False
-    return not denied or bool(negation_near(window.text, denied)) or any(
-        re.search(rf"(?i)\b(?:non-?|un){re.escape(t)}", window.text) for t in denied)
+    return (
+        not denied
+        or bool(negation_near(window.text, denied))
+        or any(re.search(rf"(?i)\b(?:non-?|un){re.escape(t)}", window.text) for t in denied)
+    )
 
 
 def signed_by(draft: str, who: str) -> bool:
@@ -732,5 +1012,6 @@ def signed_by(draft: str, who: str) -> bool:
 def tells_gap(draft: str, subject: str) -> bool:
     """The draft tells its readers that `subject` is not known (instead of a placeholder)."""
     want = set(content_terms(subject))
-    return any(MISSING_CUE.search(s) and (not want or bool(want & stems_of(s)))
-               for s in sentences(draft))
+    return any(
+        MISSING_CUE.search(s) and (not want or bool(want & stems_of(s))) for s in sentences(draft)
+    )

@@ -18,64 +18,290 @@ NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 # a sentence ends at . ! ? (or just inside bold or italics: "**Closed.** Next"), before
 # a capital, a digit, a quote or bold or italics opening the next one
 _SENTENCE_END = re.compile(
-    r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+(?=[*_]{0,2}[A-Z0-9\"'“(])")
+    r"(?:(?<=[.!?])|(?<=[.!?][*_])|(?<=[.!?][*_]{2}))\s+(?=[*_]{0,2}[A-Z0-9\"'“(])"
+)
 
-STOPWORDS = frozenset({
-    "a", "an", "the", "and", "or", "but", "if", "then", "so", "than", "that", "this",
-    "these", "those", "there", "here", "of", "to", "in", "on", "at", "by", "for", "from",
-    "with", "without", "into", "onto", "over", "under", "about", "as", "is", "are", "was",
-    "were", "be", "been", "being", "am", "do", "does", "did", "doing", "have", "has", "had",
-    "having", "it", "its", "it's", "they", "them", "their", "theirs", "we", "us", "our",
-    "ours", "you", "your", "yours", "he", "him", "his", "she", "her", "i", "me", "my",
-    "mine", "who", "whom", "whose", "which", "what", "when", "where", "why", "how", "all",
-    "any", "both", "each", "every", "few", "more", "most", "other", "some", "such", "no",
-    "nor", "not", "only", "own", "same", "too", "very", "can", "will", "just", "should",
-    "would", "could", "may", "might", "must", "shall", "also", "up", "down", "out", "off",
-    "again", "further", "once", "one", "ever", "new", "please", "let", "make",
-    "sure", "get", "got", "s", "t", "don't", "isn't", "aren't", "won't", "can't", "via",
-    "per", "etc", "e.g", "i.e", "within", "before", "after", "while", "during",
-    "until", "everyone", "everybody", "anyone", "anybody", "someone", "somebody", "people",
-})
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "so",
+        "than",
+        "that",
+        "this",
+        "these",
+        "those",
+        "there",
+        "here",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "without",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "about",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "doing",
+        "have",
+        "has",
+        "had",
+        "having",
+        "it",
+        "its",
+        "it's",
+        "they",
+        "them",
+        "their",
+        "theirs",
+        "we",
+        "us",
+        "our",
+        "ours",
+        "you",
+        "your",
+        "yours",
+        "he",
+        "him",
+        "his",
+        "she",
+        "her",
+        "i",
+        "me",
+        "my",
+        "mine",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "each",
+        "every",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "no",
+        "nor",
+        "not",
+        "only",
+        "own",
+        "same",
+        "too",
+        "very",
+        "can",
+        "will",
+        "just",
+        "should",
+        "would",
+        "could",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "also",
+        "up",
+        "down",
+        "out",
+        "off",
+        "again",
+        "further",
+        "once",
+        "one",
+        "ever",
+        "new",
+        "please",
+        "let",
+        "make",
+        "sure",
+        "get",
+        "got",
+        "s",
+        "t",
+        "don't",
+        "isn't",
+        "aren't",
+        "won't",
+        "can't",
+        "via",
+        "per",
+        "etc",
+        "e.g",
+        "i.e",
+        "within",
+        "before",
+        "after",
+        "while",
+        "during",
+        "until",
+        "everyone",
+        "everybody",
+        "anyone",
+        "anybody",
+        "someone",
+        "somebody",
+        "people",
+    }
+)
 # Opposites a contradiction can hide in (either direction), and negations.
 OPPOSITES = (
-    ("up", "down"), ("increase", "decrease"), ("rise", "fall"), ("rose", "fell"),
-    ("grew", "shrank"), ("higher", "lower"), ("more", "fewer"), ("more", "less"),
-    ("before", "after"), ("open", "closed"), ("opens", "closes"), ("open", "close"),
-    ("allowed", "forbidden"), ("allowed", "banned"), ("earlier", "later"),
-    ("gain", "loss"), ("include", "exclude"), ("includes", "excludes"),
-    ("required", "optional"), ("always", "never"), ("true", "false"),
-    ("above", "below"), ("maximum", "minimum"), ("inside", "outside"),
-    ("enabled", "disabled"), ("mandatory", "optional"), ("free", "paid"),
-    ("slow", "fast"), ("slim", "wide"), ("narrow", "wide"), ("small", "large"),
-    ("light", "heavy"), ("hot", "cold"), ("short", "long"), ("early", "late"),
-    ("cheap", "expensive"), ("online", "offline"), ("internal", "external"),
-    ("weekday", "weekend"), ("morning", "afternoon"), ("morning", "evening"),
-    ("add", "remove"), ("added", "removed"), ("accept", "reject"), ("accepted", "rejected"),
-    ("win", "lose"), ("success", "failure"), ("safe", "unsafe"), ("copy", "original"),
-    ("new", "existing"), ("still", "longer"),
+    ("up", "down"),
+    ("increase", "decrease"),
+    ("rise", "fall"),
+    ("rose", "fell"),
+    ("grew", "shrank"),
+    ("higher", "lower"),
+    ("more", "fewer"),
+    ("more", "less"),
+    ("before", "after"),
+    ("open", "closed"),
+    ("opens", "closes"),
+    ("open", "close"),
+    ("allowed", "forbidden"),
+    ("allowed", "banned"),
+    ("earlier", "later"),
+    ("gain", "loss"),
+    ("include", "exclude"),
+    ("includes", "excludes"),
+    ("required", "optional"),
+    ("always", "never"),
+    ("true", "false"),
+    ("above", "below"),
+    ("maximum", "minimum"),
+    ("inside", "outside"),
+    ("enabled", "disabled"),
+    ("mandatory", "optional"),
+    ("free", "paid"),
+    ("slow", "fast"),
+    ("slim", "wide"),
+    ("narrow", "wide"),
+    ("small", "large"),
+    ("light", "heavy"),
+    ("hot", "cold"),
+    ("short", "long"),
+    ("early", "late"),
+    ("cheap", "expensive"),
+    ("online", "offline"),
+    ("internal", "external"),
+    ("weekday", "weekend"),
+    ("morning", "afternoon"),
+    ("morning", "evening"),
+    ("add", "remove"),
+    ("added", "removed"),
+    ("accept", "reject"),
+    ("accepted", "rejected"),
+    ("win", "lose"),
+    ("success", "failure"),
+    ("safe", "unsafe"),
+    ("copy", "original"),
+    ("new", "existing"),
+    ("still", "longer"),
 )
 NEGATIONS = re.compile(
     r"\b(?:not|never|no longer|cannot|can't|won't|don't|doesn't|isn't|aren't|wasn't|"
-    r"weren't|mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)\b", re.IGNORECASE)
+    r"weren't|mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)\b",
+    re.IGNORECASE,
+)
 # Negations that do not reverse what they stand beside.
 _LITOTES = re.compile(
     r"\b(?:don't|do not|never) forget\b|\bnot only\b|\bno later than\b|\bnot later than\b|"
     r"\bno matter\b|\bno more than\b|\bnot more than\b|\bno fewer than\b|\bno sooner\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # Words about the writing job, not about what the text must say.
-META_TERMS = frozenset({"need", "needs", "text", "write", "writ", "memo", "description",
-                        "descript", "copy", "draft", "brief", "wording", "words"})
+META_TERMS = frozenset(
+    {
+        "need",
+        "needs",
+        "text",
+        "write",
+        "writ",
+        "memo",
+        "description",
+        "descript",
+        "copy",
+        "draft",
+        "brief",
+        "wording",
+        "words",
+    }
+)
 # Past forms that no suffix rule reaches: "paid" is "pay", "not sold" denies "sell".
 _IRREGULAR = {
-    "paid": "pay", "sold": "sell", "lost": "lose", "kept": "keep", "made": "make",
-    "left": "leave", "sent": "send", "built": "build", "brought": "bring",
-    "bought": "buy", "held": "hold", "told": "tell", "gave": "give", "given": "give",
-    "took": "take", "taken": "take", "chose": "choose", "chosen": "choose",
-    "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
-    "ran": "run", "met": "meet", "spent": "spend", "found": "find", "thought": "think",
-    "won": "win", "shut": "shut", "grew": "grow", "grown": "grow", "rose": "rise",
-    "risen": "rise", "fell": "fall", "fallen": "fall", "drove": "drive",
-    "driven": "drive", "ate": "eat", "eaten": "eat", "flew": "fly", "flown": "fly",
+    "paid": "pay",
+    "sold": "sell",
+    "lost": "lose",
+    "kept": "keep",
+    "made": "make",
+    "left": "leave",
+    "sent": "send",
+    "built": "build",
+    "brought": "bring",
+    "bought": "buy",
+    "held": "hold",
+    "told": "tell",
+    "gave": "give",
+    "given": "give",
+    "took": "take",
+    "taken": "take",
+    "chose": "choose",
+    "chosen": "choose",
+    "wrote": "write",
+    "written": "write",
+    "began": "begin",
+    "begun": "begin",
+    "ran": "run",
+    "met": "meet",
+    "spent": "spend",
+    "found": "find",
+    "thought": "think",
+    "won": "win",
+    "shut": "shut",
+    "grew": "grow",
+    "grown": "grow",
+    "rose": "rise",
+    "risen": "rise",
+    "fell": "fall",
+    "fallen": "fall",
+    "drove": "drive",
+    "driven": "drive",
+    "ate": "eat",
+    "eaten": "eat",
+    "flew": "fly",
+    "flown": "fly",
 }
 
 
@@ -86,8 +312,7 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     w = _IRREGULAR.get(w, w)
-    for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es",
-                   "ly", "s"):
+    for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es", "ly", "s"):
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
             w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
             break
@@ -115,9 +340,26 @@ def normalize_number(token: str) -> str:
     return n
 
 
-_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
-    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-     "eleven", "twelve"])}
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+        ]
+    )
+}
 _NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
 
 
@@ -162,13 +404,42 @@ def sentences(text: str) -> list[str]:
 # Words a negation reaches past to the word it denies: "is not yet allowed" denies
 # "allowed", "no longer accepted" denies "accepted", "do not go to gate B" denies
 # "gate". A light verb ("go", "get", "happen") says too little to be what is denied.
-_PAST_NEGATION = STOPWORDS | frozenset({
-    "yet", "ever", "even", "always", "longer", "really", "necessarily", "actually",
-    "currently", "usually", "go", "goes", "going", "went", "gone", "come", "comes", "get",
-    "gets", "happen", "happens", "take", "takes", "apply", "applies", "single", "one"})
+_PAST_NEGATION = STOPWORDS | frozenset(
+    {
+        "yet",
+        "ever",
+        "even",
+        "always",
+        "longer",
+        "really",
+        "necessarily",
+        "actually",
+        "currently",
+        "usually",
+        "go",
+        "goes",
+        "going",
+        "went",
+        "gone",
+        "come",
+        "comes",
+        "get",
+        "gets",
+        "happen",
+        "happens",
+        "take",
+        "takes",
+        "apply",
+        "applies",
+        "single",
+        "one",
+    }
+)
 _NEGATION_WORD = re.compile(
     r"(?:not|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|weren't|"
-    r"mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)", re.IGNORECASE)
+    r"mustn't|shouldn't|no|none|nobody|nothing|neither|nor|without)",
+    re.IGNORECASE,
+)
 # "not confirmed until two nodes have stored it": a condition, which denies nothing
 _CONDITION = frozenset({"until", "unless", "till"})
 _CONDITION_REACH = 8  # words after the denied one that a condition must stand within
@@ -188,7 +459,7 @@ def negated_terms(text: str, terms: set[str]) -> set[str]:
         j = i + 1
         while j < len(words) and words[j] in _PAST_NEGATION and j - i <= 4:
             j += 1
-        if j >= len(words) or _CONDITION & set(words[j + 1: j + 1 + _CONDITION_REACH]):
+        if j >= len(words) or _CONDITION & set(words[j + 1 : j + 1 + _CONDITION_REACH]):
             continue
         if stem(words[j]) in terms:
             out.add(stem(words[j]))
@@ -202,8 +473,9 @@ def negation_near(text: str, terms: set[str], near: int = 4) -> set[str]:
     words = [w.lower() for w in WORD.findall(_LITOTES.sub(" ", text))]
     out: set[str] = set()
     for i, w in enumerate(words):
-        if stem(w) in terms and any(_NEGATION_WORD.fullmatch(x)
-                                    for x in words[max(0, i - near): i + near + 1]):
+        if stem(w) in terms and any(
+            _NEGATION_WORD.fullmatch(x) for x in words[max(0, i - near) : i + near + 1]
+        ):
             out.add(stem(w))
     return out
 
@@ -216,8 +488,12 @@ def opposite_of(source: str, sentence: str) -> str | None:
         for mine, theirs in ((a, b), (b, a)):
             # a sentence with both words ("fix it before Friday, report after") is
             # not saying the one instead of the other
-            if (mine in sen_words and theirs not in sen_words and mine not in src_words
-                    and theirs in src_words):
+            if (
+                mine in sen_words
+                and theirs not in sen_words
+                and mine not in src_words
+                and theirs in src_words
+            ):
                 return f"{mine!r} where the brief says {theirs!r}"
     return None
 
@@ -246,15 +522,17 @@ def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
 # their children that they must wear helmets", "so they can be checked")
 THEY_TO_YOU = {"they": "you", "their": "your", "theirs": "yours", "themselves": "yourselves"}
 _THEY_WORD = re.compile(r"(?i)\b(?:" + "|".join(THEY_TO_YOU) + r")\b")
-_READERS_ACT = re.compile(r"(?i)\b(?:when|whenever|if|once|before|after|until|while|unless)"
-                          r"\s+$")
+_READERS_ACT = re.compile(
+    r"(?i)\b(?:when|whenever|if|once|before|after|until|while|unless)"
+    r"\s+$"
+)
 _PASSIVE = re.compile(r"(?i)^(?:\s+\w+)?\s+(?:be|been|being|is|are|was|were)\s+\w+(?:ed|en)\b")
 
 
 def readers_they(text: str, at: int) -> bool:
     """The pronoun of `text` at `at` is the readers' "they" (see THEY_TO_YOU)."""
     m = _THEY_WORD.match(text, at)
-    if m is None or _PASSIVE.match(text[m.end():]):
+    if m is None or _PASSIVE.match(text[m.end() :]):
         return False
     return m.group(0).lower() != "they" or _READERS_ACT.search(text[:at]) is not None
 
@@ -267,8 +545,9 @@ def to_you(word: str) -> str:
 def said_to_readers(text: str) -> str:
     """An ask said to its readers: their "they" made "you" ("when they reply" -> "when
     you reply")."""
-    return _THEY_WORD.sub(lambda m: to_you(m.group(0)) if readers_they(text, m.start())
-                          else m.group(0), text)
+    return _THEY_WORD.sub(
+        lambda m: to_you(m.group(0)) if readers_they(text, m.start()) else m.group(0), text
+    )
 
 
 # -- what code measures of a text -----------------------------------------------------
@@ -297,7 +576,7 @@ def words(text: str) -> list[str]:
 
 
 def grams(tokens: list[str], n: int) -> set[tuple[str, ...]]:
-    return {tuple(tokens[i:i + n]) for i in range(max(0, len(tokens) - n + 1))}
+    return {tuple(tokens[i : i + n]) for i in range(max(0, len(tokens) - n + 1))}
 
 
 def word_grams(text: str, n: int) -> set[tuple[str, ...]]:
@@ -309,11 +588,7 @@ def is_degenerate(text: str | None) -> bool:
     """Empty, or runaway repetition of one or two tokens (seen from small models)."""
     stripped = (text or "").strip()
     tokens = stripped.split()
-    return (
-        not stripped
-        or len(set(stripped)) <= 4
-        or (len(tokens) > 5 and len(set(tokens)) <= 2)
-    )
+    return not stripped or len(set(stripped)) <= 4 or (len(tokens) > 5 and len(set(tokens)) <= 2)
 
 
 def shingles(text: str, n: int = 4) -> set[tuple[str, ...]]:

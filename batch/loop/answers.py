@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.inputs.rubrics import Rubric
 
 MAX_ITEMS = 8
@@ -26,8 +26,10 @@ class Deviation(BaseModel):
 class HumanNeed(BaseModel):
     # The pattern is enforced by llama.cpp's grammar too, so even a small model can only
     # write a well-formed placeholder here (batch.placeholders).
-    placeholder: str = Field(description="the exact placeholder as it appears in the draft",
-                             pattern=ph.SCHEMA_PATTERN)
+    placeholder: str = Field(
+        description="the exact placeholder as it appears in the draft",
+        pattern=placeholders.SCHEMA_PATTERN,
+    )
     question: str = Field(description="what a person must supply to fill it")
 
 
@@ -61,11 +63,15 @@ class WriterAnswer(BaseModel):
                 if not line.strip():
                     continue
                 m = _DEVIATION_LINE.match(line)
-                point, reason = (m.group(1), m.group(2)) if m else (
-                    line.strip(" -*•"), "no reason given")
+                point, reason = (
+                    (m.group(1), m.group(2)) if m else (line.strip(" -*•"), "no reason given")
+                )
                 deviations.append(Deviation(point=point, reason=reason))
-        return cls(needs_from_human=[], draft=parts[0].strip(),
-                   deliberate_deviations=deviations[:MAX_ITEMS])
+        return cls(
+            needs_from_human=[],
+            draft=parts[0].strip(),
+            deliberate_deviations=deviations[:MAX_ITEMS],
+        )
 
 
 class RepairAnswer(BaseModel):
@@ -109,8 +115,10 @@ def critic_schema(rubric: Rubric) -> type[CriticBase]:
         f"Scores_{rubric.name.replace('-', '_')}",
         # An enum, not minimum/maximum: llama.cpp's grammar enforces enums but not
         # integer bounds, and a small model does answer 0 on a 1-5 scale.
-        **{c.name: (Literal[tuple(range(lo, hi + 1))], Field(description=c.description))
-           for c in rubric.criteria},
+        **{
+            c.name: (Literal[tuple(range(lo, hi + 1))], Field(description=c.description))
+            for c in rubric.criteria
+        },
     )
     # Problems before scores: the model names what is wrong, then scores with that in
     # view (scores-first made the small embedded model score every draft the same).
@@ -130,8 +138,11 @@ def critic_schema_of(rubric: Rubric) -> type[CriticBase]:
     """`critic_schema(rubric)`, built once per rubric: building a pydantic model takes
     milliseconds, and every round of every brief of a batch asks for the same one. The
     key is all the schema is made of."""
-    key = (rubric.name, tuple(rubric.scale),
-           tuple((c.name, c.description) for c in rubric.criteria))
+    key = (
+        rubric.name,
+        tuple(rubric.scale),
+        tuple((c.name, c.description) for c in rubric.criteria),
+    )
     schema = _CRITIC_SCHEMAS.get(key)
     if schema is None:
         if len(_CRITIC_SCHEMAS) >= 64:  # rubrics edited under a long-lived process

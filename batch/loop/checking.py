@@ -10,7 +10,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.inputs.house_rules import HouseRules
 from batch.inputs.rubrics import Rubric
 from batch.judging import checks
@@ -49,8 +49,13 @@ def sources_of(state: LoopState) -> list[str]:
     brief = state["brief"]
     answers = state.get("human_answers") or {}
     limits = [str(brief[k]) for k in ("min_words", "max_words") if brief.get(k)]
-    return [brief["text"], brief.get("title", ""), brief.get("source_text", ""),
-            *limits, *answers.values()]
+    return [
+        brief["text"],
+        brief.get("title", ""),
+        brief.get("source_text", ""),
+        *limits,
+        *answers.values(),
+    ]
 
 
 def context_of(state: LoopState) -> checks.CheckContext:
@@ -75,8 +80,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         answered=tuple((state.get("human_answers") or {}).keys()),
         source_code=brief.get("source_text", "") if python else "",
         module=Path(origin).stem,
-        source_path=Path(brief["source_path"]) if python and brief.get("source_path")
-        else None,
+        source_path=Path(brief["source_path"]) if python and brief.get("source_path") else None,
         source_suffix=suffix_of(origin) if kind_source else "",
     )
 
@@ -108,10 +112,15 @@ def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[
     """What the code checks find in a person's own version of the text, the
     placeholders counted as answered by `answers`: the must-fix messages that stand
     (a figure or a name the person wrote is theirs to vouch for)."""
-    edited: LoopState = {**state, "draft": text, "needs_from_human": ph.needs_of(text, []),
-                         "human_answers": {**(state.get("human_answers") or {}), **answers}}
-    key = hashlib.sha256(json.dumps(edited, sort_keys=True, default=repr).encode(
-        "utf-8", "surrogatepass")).hexdigest()
+    edited: LoopState = {
+        **state,
+        "draft": text,
+        "needs_from_human": placeholders.needs_of(text, []),
+        "human_answers": {**(state.get("human_answers") or {}), **answers},
+    }
+    key = hashlib.sha256(
+        json.dumps(edited, sort_keys=True, default=repr).encode("utf-8", "surrogatepass")
+    ).hexdigest()
     found = _EDIT_CHECKS.get(key)
     if found is None:
         found = [f["message"] for f in checks.judge(context_of(edited)).unvouched()]

@@ -22,8 +22,10 @@ def answers_of(state: LoopState, decision: dict[str, Any]) -> dict[str, str]:
     """The placeholder values the thread has after this answer: those given before and
     the non-empty ones it brings."""
     given = decision.get("answers") or {}
-    return {**(state.get("human_answers") or {}),
-            **{k: str(v) for k, v in given.items() if str(v).strip()}}
+    return {
+        **(state.get("human_answers") or {}),
+        **{k: str(v) for k, v in given.items() if str(v).strip()},
+    }
 
 
 def approved_text(state: LoopState, decision: dict[str, Any]) -> tuple[str, list[dict[str, str]]]:
@@ -51,8 +53,10 @@ def refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
     if kind == "revise":
         done, cap = state.get("revisions", 0), state["limits"]["max_revisions"]
         if done >= cap:
-            return (f"this thread has been revised {done} time(s), the limit "
-                    f"(loop.max_revisions = {cap}): approve or reject it")
+            return (
+                f"this thread has been revised {done} time(s), the limit "
+                f"(loop.max_revisions = {cap}): approve or reject it"
+            )
         rounds = more_rounds(decision.get("rounds"), 1)
         if isinstance(rounds, str):
             return rounds
@@ -63,8 +67,9 @@ def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
     if "draft" in decision and not str(decision["draft"]).strip():
         return "the edited text is empty"
     draft, needs = approved_text(state, decision)
-    missing = [n["placeholder"] for n in placeholders.unanswered(needs, answers_of(state,
-                                                                                 decision))]
+    missing = [
+        n["placeholder"] for n in placeholders.unanswered(needs, answers_of(state, decision))
+    ]
     if missing:
         return "approve needs a value for every placeholder; missing: " + ", ".join(missing)
     if str(decision.get("override") or "").strip():
@@ -75,14 +80,19 @@ def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
     else:
         shown = inbox.shown(state)
         found = shown["must_fix"]
-        where = (f"the machine could not approve this text ({shown['stopped']}); the code "
-                 f"checks still find: ")
+        where = (
+            f"the machine could not approve this text ({shown['stopped']}); the code "
+            f"checks still find: "
+        )
     if not found:
         return None
     more = len(found) - SHOWN_FINDINGS
-    return (where + " | ".join(found[:SHOWN_FINDINGS])
-            + (f" (and {more} more)" if more > 0 else "")
-            + "; fix it, or approve with an override reason")
+    return (
+        where
+        + " | ".join(found[:SHOWN_FINDINGS])
+        + (f" (and {more} more)" if more > 0 else "")
+        + "; fix it, or approve with an override reason"
+    )
 
 
 def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
@@ -101,16 +111,23 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
     if kind == "approve":
         draft, needs = approved_text(state, decision)
         shown = inbox.shown(state)
-        return {"human_answers": answers, "decision": decision, "draft": draft,
-                "needs_from_human": needs, "deviations": shown["deviations"],
-                "score": shown["score"], "stop_reason": "approved_by_human"}
+        return {
+            "human_answers": answers,
+            "decision": decision,
+            "draft": draft,
+            "needs_from_human": needs,
+            "deviations": shown["deviations"],
+            "score": shown["score"],
+            "stop_reason": "approved_by_human",
+        }
     if kind == "reject":
         return {"decision": decision, "stop_reason": "rejected_by_human"}
     return _send_back(state, decision, answers)
 
 
-def _send_back(state: LoopState, decision: dict[str, Any],
-               answers: dict[str, str]) -> dict[str, Any]:
+def _send_back(
+    state: LoopState, decision: dict[str, Any], answers: dict[str, str]
+) -> dict[str, Any]:
     limits = state["limits"]
     per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
     rounds = more_rounds(decision.get("rounds"), per_revision)
@@ -125,9 +142,12 @@ def _send_back(state: LoopState, decision: dict[str, Any],
         # The text sent back is not a fallback any more: if the revision runs out of
         # rounds, the best of the new drafts is written, not the rejected one.
         "best": None,
-        "limits": {**limits, "max_rounds": state.get("round", 0) + rounds,
-                   "rounds_per_revision": per_revision,
-                   **more_seconds(state)},
+        "limits": {
+            **limits,
+            "max_rounds": state.get("round", 0) + rounds,
+            "rounds_per_revision": per_revision,
+            **more_seconds(state),
+        },
         "out_of_budget": False,
     }
 

@@ -75,30 +75,61 @@ def names_of(source: str) -> list[Name]:
         if node.name.startswith("_"):
             continue
         if isinstance(node, ast.ClassDef):
-            init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
-                         and s.name == "__init__"), None)
+            init = next(
+                (s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"),
+                None,
+            )
             params = params_of(init, skip_self=True) if init else []
-            out.append(replace(_name(source, node, node.name, "class", params, init, defs),
-                               bases=tuple(b for b in map(ast.unparse, node.bases)
-                                           if b != "object"),
-                               protocols=_protocols(node)))
+            out.append(
+                replace(
+                    _name(source, node, node.name, "class", params, init, defs),
+                    bases=tuple(b for b in map(ast.unparse, node.bases) if b != "object"),
+                    protocols=_protocols(node),
+                )
+            )
             for sub in node.body:
-                if (isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef)
-                        and not sub.name.startswith("_")):
-                    out.append(_name(source, sub, f"{node.name}.{sub.name}", "method",
-                                     params_of(sub, skip_self=True), sub, defs))
+                if isinstance(
+                    sub, ast.FunctionDef | ast.AsyncFunctionDef
+                ) and not sub.name.startswith("_"):
+                    out.append(
+                        _name(
+                            source,
+                            sub,
+                            f"{node.name}.{sub.name}",
+                            "method",
+                            params_of(sub, skip_self=True),
+                            sub,
+                            defs,
+                        )
+                    )
         else:
-            out.append(_name(source, node, node.name, "function",
-                             params_of(node, skip_self=False), node, defs))
+            out.append(
+                _name(
+                    source,
+                    node,
+                    node.name,
+                    "function",
+                    params_of(node, skip_self=False),
+                    node,
+                    defs,
+                )
+            )
     return out
 
 
 # special methods and what a reader writes to use them
-_PROTOCOLS = {"__len__": "`len()`", "__iter__": "iteration (`for … in`)",
-              "__contains__": "`in`", "__getitem__": "indexing (`[…]`)",
-              "__enter__": "`with`", "__call__": "calling it like a function",
-              "__eq__": "`==`", "__lt__": "ordering (`<`, `sorted()`)",
-              "__add__": "`+`", "__bool__": "truth tests (`if …`)"}
+_PROTOCOLS = {
+    "__len__": "`len()`",
+    "__iter__": "iteration (`for … in`)",
+    "__contains__": "`in`",
+    "__getitem__": "indexing (`[…]`)",
+    "__enter__": "`with`",
+    "__call__": "calling it like a function",
+    "__eq__": "`==`",
+    "__lt__": "ordering (`<`, `sorted()`)",
+    "__add__": "`+`",
+    "__bool__": "truth tests (`if …`)",
+}
 
 
 def _protocols(node: ast.ClassDef) -> tuple[str, ...]:
@@ -116,17 +147,27 @@ def _message(node: ast.expr) -> str:
     return ""
 
 
-def _name(source: str, node: ast.AST, qualname: str, kind: str,
-          params: list[tuple[str, str | None]], body: ast.AST | None,
-          defs: dict[str, ast.AST]) -> Name:
-    return Name(qualname=qualname, kind=kind, signature=render_signature(qualname, params),
-                arguments=render_signature("", params)[1:-1],
-                parameters=tuple(p for p, _ in params),
-                docstring=(ast.get_docstring(node) or "").strip(),
-                code=ast.get_source_segment(source, node) or "",
-                raises=_raises(body) if body is not None else [],
-                calls=_called_code(source, node, defs),
-                returns=_returns(node))
+def _name(
+    source: str,
+    node: ast.AST,
+    qualname: str,
+    kind: str,
+    params: list[tuple[str, str | None]],
+    body: ast.AST | None,
+    defs: dict[str, ast.AST],
+) -> Name:
+    return Name(
+        qualname=qualname,
+        kind=kind,
+        signature=render_signature(qualname, params),
+        arguments=render_signature("", params)[1:-1],
+        parameters=tuple(p for p, _ in params),
+        docstring=(ast.get_docstring(node) or "").strip(),
+        code=ast.get_source_segment(source, node) or "",
+        raises=_raises(body) if body is not None else [],
+        calls=_called_code(source, node, defs),
+        returns=_returns(node),
+    )
 
 
 def _returns(node: ast.AST) -> str:
@@ -152,11 +193,15 @@ def _called_code(source: str, node: ast.AST, defs: dict[str, ast.AST]) -> str:
         for n in ast.walk(todo.pop(0)):
             if not isinstance(n, ast.Call):
                 continue
-            name = n.func.id if isinstance(n.func, ast.Name) else (
-                n.func.attr if isinstance(n.func, ast.Attribute) else "")
+            name = (
+                n.func.id
+                if isinstance(n.func, ast.Name)
+                else (n.func.attr if isinstance(n.func, ast.Attribute) else "")
+            )
             # a function of the module, else the first method of that name
             target = defs.get(name) or next(
-                (d for k, d in defs.items() if k.endswith("." + name)), None)
+                (d for k, d in defs.items() if k.endswith("." + name)), None
+            )
             if target is not None and id(target) not in seen and not _encloses(node, target):
                 seen.add(id(target))
                 order.append(target)
@@ -178,8 +223,11 @@ def _raises(node: ast.AST) -> list[tuple[str, str]]:
             continue
         call = n.exc if isinstance(n.exc, ast.Call) else None
         target = call.func if call else n.exc
-        name = target.id if isinstance(target, ast.Name) else (
-            target.attr if isinstance(target, ast.Attribute) else "")
+        name = (
+            target.id
+            if isinstance(target, ast.Name)
+            else (target.attr if isinstance(target, ast.Attribute) else "")
+        )
         message = _message(call.args[0]) if call and call.args else ""
         if name and name not in [r[0] for r in out]:
             out.append((name, message))
@@ -194,8 +242,11 @@ def usable_example(call: str, name: Name) -> str:
     """The model's example as one expression that calls `name`, or "" when it is not.
     A doctest the model wrote anyway gives its first call; the result it shows is
     dropped (running the call gives the real one)."""
-    lines = [ln.strip().strip("`").strip() for ln in call.strip().splitlines()
-             if not ln.strip().startswith(("```", "#"))]
+    lines = [
+        ln.strip().strip("`").strip()
+        for ln in call.strip().splitlines()
+        if not ln.strip().startswith(("```", "#"))
+    ]
     lines = [ln for ln in lines if ln]
     prompts = [ln for ln in lines if ln.startswith(">>>")]
     call = (prompts or lines or [""])[0].removeprefix(">>>").strip()
@@ -207,9 +258,11 @@ def usable_example(call: str, name: Name) -> str:
     except SyntaxError:
         return ""
     short = name.qualname.split(".")[-1]
-    called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr
-              for n in ast.walk(tree) if isinstance(n, ast.Call)
-              and isinstance(n.func, ast.Name | ast.Attribute)}
+    called = {
+        n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name | ast.Attribute)
+    }
     return call if short in called else ""
 
 
@@ -223,7 +276,7 @@ def _call_part(line: str) -> str:
     call's own (`parse_hex('#ff8800')`): the cut is the first one whose part before
     it parses as an expression, else the line is the call."""
     for m in _SHOWN_AFTER.finditer(line):
-        head = line[:m.start()].strip()
+        head = line[: m.start()].strip()
         try:
             ast.parse(head, mode="eval")
         except SyntaxError:
@@ -248,8 +301,12 @@ def _doctest_result(result: CallResult, raises: list[tuple[str, str]]) -> str | 
 def finished(text: str) -> bool:
     """Prose that ends as a sentence ends, its code spans and brackets closed."""
     text = text.strip()
-    return (bool(text) and text[-1] in ".!?)`'\"" and text.count("`") % 2 == 0
-            and text.count("(") == text.count(")"))
+    return (
+        bool(text)
+        and text[-1] in ".!?)`'\""
+        and text.count("`") % 2 == 0
+        and text.count("(") == text.count(")")
+    )
 
 
 @dataclass
@@ -276,10 +333,16 @@ class DocWriter:
                     if doc.example or sample == self.samples - 1:
                         break
             docs.append(doc)
-            log.append({"name": name.qualname, "answered": doc is not None,
-                        "example": bool(doc and doc.example)})
-        pairs = [(d.example, n) for d, n in zip(docs, names, strict=True)
-                 if d is not None and d.example]
+            log.append(
+                {
+                    "name": name.qualname,
+                    "answered": doc is not None,
+                    "example": bool(doc and doc.example),
+                }
+            )
+        pairs = [
+            (d.example, n) for d, n in zip(docs, names, strict=True) if d is not None and d.example
+        ]
         calls = [c for c, _ in pairs]
         results = self.run_calls(calls) if calls else []
         shown: dict[str, str] = {}
@@ -294,7 +357,8 @@ class DocWriter:
 
 # where a docstring's prose ends: "Args:", "Returns", "Parameters\n----------", ">>> f(1)"
 _DOC_SECTION = re.compile(
-    r"^\s*(?:>>>|[A-Z][A-Za-z ]{1,30}:[ \t]*(?:\n|$)|[A-Z][a-z]+\s*\n\s*-{3,})")
+    r"^\s*(?:>>>|[A-Z][A-Za-z ]{1,30}:[ \t]*(?:\n|$)|[A-Z][a-z]+\s*\n\s*-{3,})"
+)
 
 
 def docstring_prose(docstring: str) -> str:
@@ -319,8 +383,9 @@ def _listed(items: tuple[str, ...]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | None],
-             shown: dict[str, str]) -> str:
+def assemble(
+    module: str, source: str, names: list[Name], docs: list[NameDoc | None], shown: dict[str, str]
+) -> str:
     """The Markdown doc: the module, then a section per name in source order."""
     tree = ast.parse(source)
     lines = [f"# `{module}`", ""]
@@ -334,8 +399,12 @@ def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | N
         if text:
             lines += [text, ""]
         if name.bases:
-            lines += [f"`{name.qualname}` is a subclass of "
-                      + " and ".join(f"`{b}`" for b in name.bases) + ".", ""]
+            lines += [
+                f"`{name.qualname}` is a subclass of "
+                + " and ".join(f"`{b}`" for b in name.bases)
+                + ".",
+                "",
+            ]
         if name.protocols:
             lines += [f"`{name.qualname}` works with " + _listed(name.protocols) + ".", ""]
         params = parameter_names(name)
@@ -352,6 +421,13 @@ def assemble(module: str, source: str, names: list[Name], docs: list[NameDoc | N
         for exc, message in name.raises:
             lines += [f"Raises `{exc}`" + (f" ({message})." if message else "."), ""]
         if doc and doc.example in shown:
-            lines += ["Example:", "", "```python", f">>> {doc.example}",
-                      shown[doc.example], "```", ""]
+            lines += [
+                "Example:",
+                "",
+                "```python",
+                f">>> {doc.example}",
+                shown[doc.example],
+                "```",
+                "",
+            ]
     return "\n".join(lines).strip() + "\n"

@@ -39,13 +39,22 @@ def shown(state: LoopState) -> dict[str, Any]:
     ending = machine_ending(state) if not state.get("meets_bar") else None
     best = state.get("best")
     if ending is not None and best:
-        return {"draft": best["draft"], "needs_from_human": best["needs_from_human"],
-                "deviations": best["deviations"], "must_fix": list(best.get("must_fix", [])),
-                "score": best["score"], "stopped": ending}
-    return {"draft": state.get("draft", ""), "needs_from_human": state.get("needs_from_human", []),
-            "deviations": state.get("deviations", []),
-            "must_fix": list(state.get("must_fix", [])) if ending else [],
-            "score": state.get("score"), "stopped": ending}
+        return {
+            "draft": best["draft"],
+            "needs_from_human": best["needs_from_human"],
+            "deviations": best["deviations"],
+            "must_fix": list(best.get("must_fix", [])),
+            "score": best["score"],
+            "stopped": ending,
+        }
+    return {
+        "draft": state.get("draft", ""),
+        "needs_from_human": state.get("needs_from_human", []),
+        "deviations": state.get("deviations", []),
+        "must_fix": list(state.get("must_fix", [])) if ending else [],
+        "score": state.get("score"),
+        "stopped": ending,
+    }
 
 
 def interrupt_payload(state: LoopState) -> dict[str, Any]:
@@ -53,11 +62,16 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
     brief = state["brief"]
     text = shown(state)
     needs = text["needs_from_human"]
-    lines = [f"## {brief.get('title') or brief['id']}",
-             f"Score {text['score'] or 0:g} after {state.get('round', 0)} round(s).", ""]
+    lines = [
+        f"## {brief.get('title') or brief['id']}",
+        f"Score {text['score'] or 0:g} after {state.get('round', 0)} round(s).",
+        "",
+    ]
     if text["stopped"]:
-        lines.append(f"**The machine could not approve it ({text['stopped']}).** What the "
-                     f"checks still find (approving over it needs a reason):")
+        lines.append(
+            f"**The machine could not approve it ({text['stopped']}).** What the "
+            f"checks still find (approving over it needs a reason):"
+        )
         lines += [f"- {m}" for m in text["must_fix"]]
         lines.append("")
     if needs:
@@ -85,8 +99,12 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
                 "answers": {n["placeholder"]: "" for n in needs},
             },
         },
-        "config": {"allow_accept": True, "allow_edit": True, "allow_respond": True,
-                   "allow_ignore": True},
+        "config": {
+            "allow_accept": True,
+            "allow_edit": True,
+            "allow_respond": True,
+            "allow_ignore": True,
+        },
         "description": "\n".join(lines),
     }
 
@@ -126,8 +144,7 @@ def decode(response: Any) -> dict[str, Any]:
         answers = response.get("answers") or {}
         if not isinstance(answers, dict):
             return {"type": "invalid", "problem": "answers must map placeholders to values"}
-        decision = {"type": "revise", "notes": str(args or ""), "by": by,
-                    "answers": dict(answers)}
+        decision = {"type": "revise", "notes": str(args or ""), "by": by, "answers": dict(answers)}
         if response.get("rounds") is not None:
             decision["rounds"] = response["rounds"]
         return decision
@@ -138,9 +155,15 @@ def decode(response: Any) -> dict[str, Any]:
     return {"type": "invalid", "problem": f"unknown decision type {kind!r}"}
 
 
-def response(decision: Decision, answers: dict[str, str], text: str | None,
-             by: str, edited: str | None = None, override: str | None = None,
-             rounds: int | None = None) -> list[dict[str, Any]]:
+def response(
+    decision: Decision,
+    answers: dict[str, str],
+    text: str | None,
+    by: str,
+    edited: str | None = None,
+    override: str | None = None,
+    rounds: int | None = None,
+) -> list[dict[str, Any]]:
     """The Agent Inbox response for a decision (see the module docstring)."""
     if decision == "approve":
         args: dict[str, Any] = {"answers": answers}
@@ -152,8 +175,12 @@ def response(decision: Decision, answers: dict[str, str], text: str | None,
     if decision == "revise":
         # Agent Inbox's "response" carries only text; the values given so far ride along
         # in "answers" so a revision can use them as facts.
-        sent: dict[str, Any] = {"type": "response", "by": by, "args": text or "",
-                                "answers": answers}
+        sent: dict[str, Any] = {
+            "type": "response",
+            "by": by,
+            "args": text or "",
+            "answers": answers,
+        }
         if rounds is not None:
             sent["rounds"] = rounds
         return [sent]

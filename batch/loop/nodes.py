@@ -20,7 +20,7 @@ from typing import Any
 
 from langgraph.types import interrupt
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.draft_cleanup import (
     html_to_markdown,
     strip_chatter,
@@ -76,14 +76,15 @@ def _spending(state: LoopState):
 
 def _spent(stats: list[CallStat], start: int) -> dict[str, Any]:
     """What a writer step's model calls (`stats[start:]`) cost, for its writer_log entry."""
-    return {"calls": len(stats) - start,
-            "seconds": round(sum(s.seconds for s in stats[start:]), 3)}
+    return {"calls": len(stats) - start, "seconds": round(sum(s.seconds for s in stats[start:]), 3)}
 
 
 def _check_time(outside_calls: float, examples: float) -> dict[str, list[float]]:
     """A step's time outside its model calls, the examples it ran apart (time_split)."""
-    return {"check_seconds": [round(max(0.0, outside_calls - examples), 3)],
-            "example_seconds": [round(examples, 3)]}
+    return {
+        "check_seconds": [round(max(0.0, outside_calls - examples), 3)],
+        "example_seconds": [round(examples, 3)],
+    }
 
 
 def _outside_calls(started: float, stats: list[CallStat]) -> float:
@@ -114,9 +115,15 @@ def _python_source(state: LoopState) -> bool:
     return True
 
 
-def _round(state: LoopState, draft: str, needs: list[dict[str, str]],
-           deviations: list[dict[str, str]], stats: list[CallStat],
-           log: list[dict[str, Any]], progressed: bool = False) -> dict[str, Any]:
+def _round(
+    state: LoopState,
+    draft: str,
+    needs: list[dict[str, str]],
+    deviations: list[dict[str, str]],
+    stats: list[CallStat],
+    log: list[dict[str, Any]],
+    progressed: bool = False,
+) -> dict[str, Any]:
     """The state update of a writer round that gave `draft`, however it was made.
     `progressed`: the checks found less in it (a kept repair), however small the change,
     so it is no repeat of the draft before."""
@@ -125,8 +132,11 @@ def _round(state: LoopState, draft: str, needs: list[dict[str, str]],
         "round": state.get("round", 0) + 1,
         "draft": draft,
         # how many rounds in a row gave back the draft before them
-        "repeats": (state.get("repeats", 0) + 1
-                    if not progressed and previous and near_copy(previous, draft) else 0),
+        "repeats": (
+            state.get("repeats", 0) + 1
+            if not progressed and previous and near_copy(previous, draft)
+            else 0
+        ),
         "deviations": deviations,
         "needs_from_human": needs,
         "calls": _calls(stats),
@@ -168,8 +178,9 @@ class Nodes:
                 update = {"out_of_budget": True, "calls": _calls(stats), "writer_log": log}
         return {**update, **_check_time(_outside_calls(started, stats), examples[0])}
 
-    def _write(self, state: LoopState, stats: list[CallStat],
-               log: list[dict[str, Any]]) -> dict[str, Any]:
+    def _write(
+        self, state: LoopState, stats: list[CallStat], log: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         repaired = self._repaired(state, stats, log)
         if repaired is not None:
             return repaired
@@ -182,10 +193,15 @@ class Nodes:
                 raise  # nothing judged yet to set aside: the run fails as a whole
             # A revision that never came back valid: the loop ends here, and the best
             # draft so far is set aside with what is wrong with it (never approved).
-            return {"writer_error": str(e), "stop_reason": "error", "calls": _calls(stats),
-                    "writer_log": log}
-        return _round(state, draft, needs,
-                      [d.model_dump() for d in answer.deliberate_deviations], stats, log)
+            return {
+                "writer_error": str(e),
+                "stop_reason": "error",
+                "calls": _calls(stats),
+                "writer_log": log,
+            }
+        return _round(
+            state, draft, needs, [d.model_dump() for d in answer.deliberate_deviations], stats, log
+        )
 
     def _cleaned(self, state: LoopState, text: str) -> str:
         """The writer's text as the checks and the critic judge it. Cleaned before either:
@@ -198,15 +214,17 @@ class Nodes:
         # The brief's orders to the writer ("Write a short memo to ...") are never text
         # for its readers either; only whole lines go, as with the prompts.
         orders = [r["text"] for r in checklist_of(state) if r["kind"] == "task"]
-        return strip_prompt_lines(strip_chatter(draft),
-                                  [*instruction_texts(state, rubric_of(state)),
-                                   *critique_texts(state), *orders]).strip()
+        return strip_prompt_lines(
+            strip_chatter(draft),
+            [*instruction_texts(state, rubric_of(state)), *critique_texts(state), *orders],
+        ).strip()
 
     def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]):
         return findings_of(state, draft, needs).findings
 
-    def _sampling(self, sample: int, temperature: float | None = None,
-                  seeds_used: int = 0) -> Sampling | None:
+    def _sampling(
+        self, sample: int, temperature: float | None = None, seeds_used: int = 0
+    ) -> Sampling | None:
         """Sample 0 as configured (or at `temperature`); each later one warmer, on
         another seed, so it is another answer and not the same one again. `seeds_used`:
         seeds an earlier round already tried for the same question, skipped."""
@@ -214,11 +232,14 @@ class Nodes:
         base = settings.temperature if temperature is None else temperature
         if sample == 0 and temperature is None and not seeds_used:
             return None
-        return Sampling(temperature=min(1.2, base + SAMPLE_WARMING * sample),
-                        seed=settings.seed + seeds_used + sample)
+        return Sampling(
+            temperature=min(1.2, base + SAMPLE_WARMING * sample),
+            seed=settings.seed + seeds_used + sample,
+        )
 
-    def _whole_draft(self, state: LoopState, stats: list[CallStat], log: list[dict[str, Any]]
-                     ) -> tuple[str, list[dict[str, str]], WriterAnswer]:
+    def _whole_draft(
+        self, state: LoopState, stats: list[CallStat], log: list[dict[str, Any]]
+    ) -> tuple[str, list[dict[str, str]], WriterAnswer]:
         """A whole draft. The first of a thread is sampled up to `limits.drafts` times:
         the code checks pick the one they find least wrong with, and sampling stops at
         the first they pass. ModelOutputInvalid only when no sample was valid."""
@@ -237,9 +258,11 @@ class Nodes:
             try:
                 # plain text: a draft inside grammar-constrained JSON can run on to
                 # max_tokens, and a text that repeats itself is stopped and retried
-                answer = WriterAnswer.from_text(write(
-                    self.models.get("writer"), "writer", messages, stats,
-                    self._sampling(sample)))
+                answer = WriterAnswer.from_text(
+                    write(
+                        self.models.get("writer"), "writer", messages, stats, self._sampling(sample)
+                    )
+                )
             except ModelOutputInvalid as e:
                 problem = e
                 tried.append({"sample": sample, "valid": False})
@@ -249,7 +272,9 @@ class Nodes:
                     raise
                 break  # the samples so far are all the budget buys
             draft = self._cleaned(state, answer.draft)
-            needs = ph.with_unlisted(draft, [n.model_dump() for n in answer.needs_from_human])
+            needs = placeholders.with_unlisted(
+                draft, [n.model_dump() for n in answer.needs_from_human]
+            )
             if samples == 1:
                 best = (0, 0.0, draft, needs, answer, sample)
                 break
@@ -260,17 +285,23 @@ class Nodes:
                 best = (wrong, score, draft, needs, answer, sample)
             if wrong == 0:
                 break  # the checks pass it: no need for more
-        log.append({"round": state.get("round", 0) + 1,
-                    "kind": "first drafts" if first else "rewrite", "samples": tried,
-                    "chosen": best[5] if best is not None else None,
-                    **_spent(stats, start)})
+        log.append(
+            {
+                "round": state.get("round", 0) + 1,
+                "kind": "first drafts" if first else "rewrite",
+                "samples": tried,
+                "chosen": best[5] if best is not None else None,
+                **_spent(stats, start),
+            }
+        )
         if best is None:
             assert problem is not None
             raise problem
         return best[2], best[3], best[4]
 
-    def _documented(self, state: LoopState, stats: list[CallStat],
-                    log: list[dict[str, Any]]) -> dict[str, Any]:
+    def _documented(
+        self, state: LoopState, stats: list[CallStat], log: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         """API docs of a Python file, one public name at a time (batch.loop.docwriter), each
         name's example run for the result it shows. A later round's docs are sampled
         on other seeds: the same ones again would be the same answers."""
@@ -280,9 +311,15 @@ class Nodes:
 
         def ask_name(name: docwriter.Name, sample: int) -> docwriter.NameDoc | None:
             try:
-                answer = ask(model, "writer", doc_messages(state, name), DocAnswer, stats,
-                             self._sampling(sample, REPAIR_TEMPERATURE, offset * 2),
-                             max_tokens=min(model.max_tokens, DOC_TOKENS))
+                answer = ask(
+                    model,
+                    "writer",
+                    doc_messages(state, name),
+                    DocAnswer,
+                    stats,
+                    self._sampling(sample, REPAIR_TEMPERATURE, offset * 2),
+                    max_tokens=min(model.max_tokens, DOC_TOKENS),
+                )
             except ModelOutputInvalid:
                 return None
             except OutOfBudget as e:
@@ -292,7 +329,8 @@ class Nodes:
             return docwriter.NameDoc(
                 summary=answer.summary,
                 parameters={p.name.strip("`* "): p.meaning for p in answer.parameters},
-                example=answer.example)
+                example=answer.example,
+            )
 
         module = Path(str(brief["origin_name"])).stem
         source_path = Path(brief["source_path"]) if brief.get("source_path") else None
@@ -302,12 +340,14 @@ class Nodes:
 
         start = len(stats)
         draft, names = docwriter.DocWriter(ask_name, run).write(module, brief["source_text"])
-        log.append({"round": offset + 1, "kind": "docs by name", "names": names,
-                    **_spent(stats, start)})
+        log.append(
+            {"round": offset + 1, "kind": "docs by name", "names": names, **_spent(stats, start)}
+        )
         return _round(state, draft, [], [], stats, log)
 
-    def _repaired(self, state: LoopState, stats: list[CallStat],
-                  log: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def _repaired(
+        self, state: LoopState, stats: list[CallStat], log: list[dict[str, Any]]
+    ) -> dict[str, Any] | None:
         """The best draft so far with the checks' findings repaired one by one, or None
         when there is nothing to repair (no best draft, no finding with a repair, the
         best draft already tried) or no repair was kept."""
@@ -328,9 +368,15 @@ class Nodes:
 
         def propose(draft: str, task: str, sample: int, words: int) -> str | None:
             try:
-                return ask(model, "writer", repair_messages(state, draft, task), RepairAnswer,
-                           stats, self._sampling(sample, REPAIR_TEMPERATURE, offset),
-                           max_tokens=min(model.max_tokens, 2 * words + 40)).text
+                return ask(
+                    model,
+                    "writer",
+                    repair_messages(state, draft, task),
+                    RepairAnswer,
+                    stats,
+                    self._sampling(sample, REPAIR_TEMPERATURE, offset),
+                    max_tokens=min(model.max_tokens, 2 * words + 40),
+                ).text
             except ModelOutputInvalid:
                 return None  # this sample gave no repair; the next may
             except OutOfBudget as e:
@@ -340,15 +386,24 @@ class Nodes:
 
         start = len(stats)
         outcome = repairs.Repairer(
-            judge=lambda d, n: self._findings(state, d, n), ask=propose,
+            judge=lambda d, n: self._findings(state, d, n),
+            ask=propose,
             samples=samples,
         ).run(best["draft"], best["needs_from_human"], findings)
-        log.append({"round": state.get("round", 0) + 1, "kind": "repairs", "repaired": key,
-                    "attempts": outcome.log(), **_spent(stats, start)})
+        log.append(
+            {
+                "round": state.get("round", 0) + 1,
+                "kind": "repairs",
+                "repaired": key,
+                "attempts": outcome.log(),
+                **_spent(stats, start),
+            }
+        )
         if not outcome.changed:
             return None
-        return _round(state, outcome.draft, outcome.needs, best["deviations"], stats, log,
-                      progressed=True)
+        return _round(
+            state, outcome.draft, outcome.needs, best["deviations"], stats, log, progressed=True
+        )
 
     # -- critic ------------------------------------------------------------------------
     def critic(self, state: LoopState) -> dict[str, Any]:
@@ -372,15 +427,18 @@ class Nodes:
         if self.critic_mode == "gate" or (self.critic_mode == "advice" and not refused):
             try:
                 with _spending(state):
-                    answer = ask(self.models.get("critic"), "critic",
-                                 critic_messages(judged, rubric), critic_schema_of(rubric),
-                                 stats)
+                    answer = ask(
+                        self.models.get("critic"),
+                        "critic",
+                        critic_messages(judged, rubric),
+                        critic_schema_of(rubric),
+                        stats,
+                    )
             except OutOfBudget as e:
                 if isinstance(e, BatchTimeUp):
                     raise
                 unasked = True
-        update = {**checked, **verdict(judged, answer,
-                                       "checks" if unasked else self.critic_mode)}
+        update = {**checked, **verdict(judged, answer, "checks" if unasked else self.critic_mode)}
         if unasked:
             # Advice: the critic's points never decide, so the verdict stands without
             # them. A gate is not passed unasked.
@@ -411,7 +469,7 @@ class Nodes:
             text, needs, score = best["draft"], best["needs_from_human"], best["score"]
             must_fix = best.get("must_fix", [])
         answers = state.get("human_answers") or {}
-        text = ph.fill(text, answers)
+        text = placeholders.fill(text, answers)
         update: dict[str, Any] = {"stop_reason": reason}
         finalizer = self.models.get("finalizer")
         if finalizer is not None and approved:
@@ -426,8 +484,8 @@ class Nodes:
             update["calls"] = _calls(stats)
         # Open needs: placeholders still in the text (an entry for one the text does not
         # contain is a writer's mistake, already reported as must_fix, not a question).
-        in_text = {ph.normalize(p) for p in ph.find(text)}
-        open_needs = [n for n in needs if ph.normalize(n["placeholder"]) in in_text]
+        in_text = {placeholders.normalize(p) for p in placeholders.find(text)}
+        open_needs = [n for n in needs if placeholders.normalize(n["placeholder"]) in in_text]
         brief = state["brief"]
         meta: dict[str, Any] = {
             "brief_id": brief["id"],
@@ -450,8 +508,11 @@ class Nodes:
             uncovered = check_requirements(text, checklist_of(state))
             meta["open_must_fix"] = list(must_fix) or None
             meta["uncovered_requirements"] = [
-                f["code"].split(":", 1)[1] + ": " + r["text"] for f in uncovered
-                for r in checklist_of(state) if r["id"] == f["code"].split(":", 1)[1]] or None
+                f["code"].split(":", 1)[1] + ": " + r["text"]
+                for f in uncovered
+                for r in checklist_of(state)
+                if r["id"] == f["code"].split(":", 1)[1]
+            ] or None
         meta = {k: v for k, v in meta.items() if v is not None}
         # What the run log reports is the text that was written, not the last round.
         update["final"] = {"score": score, "must_fix": list(must_fix), "needs": open_needs}
@@ -471,14 +532,13 @@ class Nodes:
 
     def _finalize(self, model: RoleModel, text: str, stats: list[CallStat]) -> str:
         """Optional polish pass, kept only if it changed no fact the checks can see."""
-        answer = ask(model, "finalizer", finalizer_messages(text),
-                     FinalizerAnswer, stats)
+        answer = ask(model, "finalizer", finalizer_messages(text), FinalizerAnswer, stats)
         polished = answer.text
-        same_placeholders = sorted(ph.find(polished)) == sorted(
-            ph.find(text))
+        same_placeholders = sorted(placeholders.find(polished)) == sorted(placeholders.find(text))
         no_new_numbers = numbers_in(polished) <= numbers_in(text)
         close_length = abs(word_count(polished) - word_count(text)) <= max(
-            10, word_count(text) // 10)
+            10, word_count(text) // 10
+        )
         if polished.strip() and same_placeholders and no_new_numbers and close_length:
             return polished
         return text

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.checks.facts import names_in
@@ -92,6 +92,7 @@ class Repaired:
 
 # -- splicing (code) -------------------------------------------------------------------
 
+
 def _blocks(draft: str) -> list[str]:
     return [b for b in re.split(r"\n\s*\n", draft.strip()) if b.strip()]
 
@@ -102,8 +103,9 @@ def _join(blocks: list[str]) -> str:
 
 def _is_list(block: str) -> bool:
     lines = [ln for ln in block.splitlines() if ln.strip()]
-    return bool(lines) and all(_MARKER.match(ln) and not ln.lstrip().startswith(("#", ">"))
-                               for ln in lines)
+    return bool(lines) and all(
+        _MARKER.match(ln) and not ln.lstrip().startswith(("#", ">")) for ln in lines
+    )
 
 
 def _is_heading(block: str) -> bool:
@@ -128,7 +130,7 @@ def replace_sentence(draft: str, sentence: str, new: str) -> str:
         if not lines[i][:1].isspace():
             rest = rest.lstrip()  # the sentence that opened the line took its place
         # a line left with a list marker or punctuation only goes with the sentence
-        lines[i:i + 1] = [rest] if wording.WORD.search(rest) else []
+        lines[i : i + 1] = [rest] if wording.WORD.search(rest) else []
         out = "\n".join(lines)
     return re.sub(r"\n{3,}", "\n\n", out).strip() + "\n"
 
@@ -142,8 +144,7 @@ def drop_sentences(draft: str, sentences: list[str]) -> str:
 def _body(blocks: list[str]) -> list[int]:
     """The blocks a new sentence may join: not a heading, not a line that leads into a
     list, not a one-line sign-off."""
-    out = [i for i, b in enumerate(blocks)
-           if not _is_heading(b) and not b.rstrip().endswith(":")]
+    out = [i for i, b in enumerate(blocks) if not _is_heading(b) and not b.rstrip().endswith(":")]
     if len(out) > 1 and len(wording.WORD.findall(blocks[out[-1]])) <= 4:
         out.pop()  # "Thanks, Anna" or a signature: the text ends after it
     return out or list(range(len(blocks)))
@@ -171,8 +172,8 @@ def placements(draft: str, sentence: str, about: str) -> list[str]:
         joined = block.rstrip() + "\n" + marker + sentence.strip()
     else:
         joined = block.rstrip() + " " + sentence.strip()
-    inside = _join([*blocks[:best], joined, *blocks[best + 1:]])
-    apart = _join([*blocks[:best + 1], sentence.strip(), *blocks[best + 1:]])
+    inside = _join([*blocks[:best], joined, *blocks[best + 1 :]])
+    apart = _join([*blocks[: best + 1], sentence.strip(), *blocks[best + 1 :]])
     return [inside, apart] if inside != apart else [inside]
 
 
@@ -201,6 +202,7 @@ def only_new(answer: str, draft: str) -> str:
     def seen(sentence: str) -> bool:
         said = set(wording.WORD.findall(sentence.lower()))
         return not said or any(len(said & k) >= 0.8 * len(said) for k in known)
+
     return " ".join(s for s in said if not seen(s))
 
 
@@ -217,7 +219,7 @@ def without_empty_headings(text: str) -> str:
     for i, line in enumerate(lines):
         own = level(line)
         if own:
-            rest = next((ln for ln in lines[i + 1:] if ln.strip()), "")
+            rest = next((ln for ln in lines[i + 1 :] if ln.strip()), "")
             if not rest or 0 < level(rest) <= own:
                 continue
         keep.append(line)
@@ -247,6 +249,7 @@ def placeholder_sentence(subject: str, placeholder: str) -> str:
 
 # -- the procedure ---------------------------------------------------------------------
 
+
 def _longest_first(draft: str) -> list[str]:
     """The draft's paragraphs (and lists) of body text, the longest first."""
     blocks = _blocks(draft)
@@ -266,17 +269,21 @@ def _sentence_cuts(draft: str):
 
 
 # a sentence that opens on what the one before it named
-_POINTS_BACK = re.compile(r"(?:It|Its|This|These|That|Those|They|Their|He|His|She|Her|"
-                          r"Then|Also|However|But|So|Both|Each)\b")
+_POINTS_BACK = re.compile(
+    r"(?:It|Its|This|These|That|Those|They|Their|He|His|She|Her|"
+    r"Then|Also|However|But|So|Both|Each)\b"
+)
 
 
 _CLAUSE = re.compile(r",\s+")
 # a sentence's last clause that only hangs on it: ", making it ideal for …",
 # ", ensuring comfort …", ", which is durable" (not "during …", "including …")
 # ("parking is free" has a verb of its own; "swimming." is one item of a list)
-_TAIL = re.compile(r"(?:which\b|(?!during|including|nothing|something|anything|everything"
-                   r"|morning|evening|spring|string)[a-z]{3,}ing\b"
-                   r"(?!\s+(?:is|are|was|were|has|have|will)\b))(?=(?:\s+\S+){2})")
+_TAIL = re.compile(
+    r"(?:which\b|(?!during|including|nothing|something|anything|everything"
+    r"|morning|evening|spring|string)[a-z]{3,}ing\b"
+    r"(?!\s+(?:is|are|was|were|has|have|will)\b))(?=(?:\s+\S+){2})"
+)
 
 
 def _filler_cuts(draft: str, keep: frozenset[str]):
@@ -286,19 +293,23 @@ def _filler_cuts(draft: str, keep: frozenset[str]):
     for block in _longest_first(draft):
         for s in wording.sentences(block):
             lead = s[: len(s) - len(s.lstrip("*_>- "))]  # a list marker, bold
-            pieces = _CLAUSE.split(s[len(lead):])
+            pieces = _CLAUSE.split(s[len(lead) :])
             for n, piece in enumerate(pieces):
                 last = n == len(pieces) - 1
                 if last and (n == 0 or not _TAIL.match(piece)):
                     continue
                 # a tail's own connective ("making") is not what it says
                 said = piece.split(None, 1)[-1] if last else piece
-                if (wording.numbers_of(piece) or ph.find(piece) or "[" in piece
-                        or len(set(wording.content_terms(said)) & keep) > 1):
+                if (
+                    wording.numbers_of(piece)
+                    or placeholders.find(piece)
+                    or "[" in piece
+                    or len(set(wording.content_terms(said)) & keep) > 1
+                ):
                     continue
-                new = ", ".join(pieces[:n] + pieces[n + 1:])
+                new = ", ".join(pieces[:n] + pieces[n + 1 :])
                 if last:  # its full stop stays with the sentence
-                    new = new.rstrip() + piece[len(piece.rstrip(".!?*_\"'”’)")):]
+                    new = new.rstrip() + piece[len(piece.rstrip(".!?*_\"'”’)")) :]
                 yield replace_sentence(draft, s, lead + new[:1].upper() + new[1:])
 
 
@@ -343,8 +354,11 @@ class Repairer:
         state = Repaired(draft, needs_for(draft, needs), findings, [])
         tried: set[str] = set()
         while len(tried) < self.max_tasks:
-            todo = [f for f in state.findings if f["severity"] == "must_fix"
-                    and f.get("repair") and f["code"] not in tried]
+            todo = [
+                f
+                for f in state.findings
+                if f["severity"] == "must_fix" and f.get("repair") and f["code"] not in tried
+            ]
             if not todo:
                 break
             finding = min(todo, key=lambda f: f["repair"]["action"] in _LENGTH_ACTIONS)
@@ -370,29 +384,52 @@ class Repairer:
                 if better(state.findings, after):
                     fixed = sorted(must_fix(state.findings) - must_fix(after))
                     said = {f["code"]: f["message"] for f in state.findings}
-                    state.attempts.append(Attempt(
-                        finding["code"], action, by, True, fixed, finding["message"],
-                        subject_of(repair), [said[c] for c in fixed if c in said],
-                        *self._spent_since(calls, seconds)))
+                    state.attempts.append(
+                        Attempt(
+                            finding["code"],
+                            action,
+                            by,
+                            True,
+                            fixed,
+                            finding["message"],
+                            subject_of(repair),
+                            [said[c] for c in fixed if c in said],
+                            *self._spent_since(calls, seconds),
+                        )
+                    )
                     state.draft, state.needs, state.findings = candidate, needs, after
                     return
         spent_calls, spent_seconds = self._spent_since(calls, seconds)
-        state.attempts.append(Attempt(finding["code"], action, by, False,
-                                      problem=finding["message"], subject=subject_of(repair),
-                                      calls=spent_calls, seconds=spent_seconds))
+        state.attempts.append(
+            Attempt(
+                finding["code"],
+                action,
+                by,
+                False,
+                problem=finding["message"],
+                subject=subject_of(repair),
+                calls=spent_calls,
+                seconds=spent_seconds,
+            )
+        )
 
     def _spent_since(self, calls: int, seconds: float) -> tuple[int, float]:
         return self._calls - calls, round(self._seconds - seconds, 3)
 
-    def _room_made(self, candidate: str, needs: Needs, state: Repaired,
-                   after: list[Finding]) -> tuple[str, list[Finding]]:
+    def _room_made(
+        self, candidate: str, needs: Needs, state: Repaired, after: list[Finding]
+    ) -> tuple[str, list[Finding]]:
         too_long = next((f for f in after if f["code"] == "too-long"), None)
-        if too_long is None or "too-long" in must_fix(state.findings) or \
-                must_fix(after) - must_fix(state.findings) != {"too-long"}:
+        if (
+            too_long is None
+            or "too-long" in must_fix(state.findings)
+            or must_fix(after) - must_fix(state.findings) != {"too-long"}
+        ):
             return candidate, after
         repair = too_long.get("repair") or {}
-        cut, within = self._cut_by_code(candidate, repair.get("words", 0), after,
-                                        frozenset(repair.get("keep", ())))
+        cut, within = self._cut_by_code(
+            candidate, repair.get("words", 0), after, frozenset(repair.get("keep", ()))
+        )
         if not within:
             return candidate, after
         return cut, self.judge(cut, needs_for(cut, needs))
@@ -422,8 +459,9 @@ class Repairer:
             yield "code", lambda: self._placeholder_by_code(draft, sentences, repair)
             yield "model", lambda: self._placeholder_by_model(draft, sentences, repair)
         elif action == "shorten":
-            cut, within = self._cut_by_code(draft, repair["words"], findings,
-                                            frozenset(repair.get("keep", ())))
+            cut, within = self._cut_by_code(
+                draft, repair["words"], findings, frozenset(repair.get("keep", ()))
+            )
             if within:
                 yield "code", lambda: [cut]
             # what code could not cut far enough, the model shortens further: the
@@ -436,17 +474,25 @@ class Repairer:
 
     def _sentences_from_model(self, draft: str, task: str, samples: int | None = None):
         for sample in range(self.samples if samples is None else samples):
-            text = only_new(clean_sentence(self._ask(draft, task, sample, MAX_SENTENCE_WORDS)),
-                            draft)
+            text = only_new(
+                clean_sentence(self._ask(draft, task, sample, MAX_SENTENCE_WORDS)), draft
+            )
             if text and MIN_SENTENCE_WORDS <= len(wording.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
 
     def _rewritten(self, draft: str, sentences: list[str], repair: Repair):
         target = sentences[0]
-        fact = (fragment("repair_fact", fact=repair["fact"].strip().rstrip("."))
-                if repair.get("fact") else "")
-        task = fragment("repair_rewrite", sentence=_MARKER.sub("", target).strip(),
-                        goal=repair["goal"], fact_line=fact)
+        fact = (
+            fragment("repair_fact", fact=repair["fact"].strip().rstrip("."))
+            if repair.get("fact")
+            else ""
+        )
+        task = fragment(
+            "repair_rewrite",
+            sentence=_MARKER.sub("", target).strip(),
+            goal=repair["goal"],
+            fact_line=fact,
+        )
         for new in self._sentences_from_model(draft, task):
             # the other sentences with the same fault go: one rewritten sentence is enough
             yield drop_sentences(replace_sentence(draft, target, new), sentences[1:])
@@ -457,9 +503,12 @@ class Repairer:
         if near:
             # a sentence that says part of it already ("its foldable design" for "folds
             # flat"): said whole there, the text does not say it twice
-            task = fragment("repair_rewrite", sentence=_MARKER.sub("", near).strip(),
-                            goal="also " + repair["goal"],
-                            fact_line=fragment("repair_fact", fact=fact))
+            task = fragment(
+                "repair_rewrite",
+                sentence=_MARKER.sub("", near).strip(),
+                goal="also " + repair["goal"],
+                fact_line=fragment("repair_fact", fact=fact),
+            )
             for new in self._sentences_from_model(draft, task, samples=1):
                 yield replace_sentence(draft, near, new)
         task = fragment("repair_state", fact=fact, goal=repair["goal"])
@@ -471,8 +520,11 @@ class Repairer:
         near = nearest_sentence(draft, repair["fact"])
         said = set(wording.numbers_of(repair["new"])) | set(names_in(repair["new"]))
         words = set(wording.content_terms(near))
-        if near and set(wording.numbers_of(near)) | set(names_in(near)) <= said and \
-                2 * len(words - set(wording.content_terms(repair["new"]))) <= len(words):
+        if (
+            near
+            and set(wording.numbers_of(near)) | set(names_in(near)) <= said
+            and 2 * len(words - set(wording.content_terms(repair["new"]))) <= len(words)
+        ):
             # in place of the sentence that says part of it, not twice, when that one
             # says nothing more: no figure or name of its own ("the Standard plan of
             # Fernhill Broadband"), most of its words the brief's sentence's
@@ -480,7 +532,7 @@ class Repairer:
         yield from placements(draft, repair["new"], repair["fact"])
 
     def _placeholder_by_code(self, draft: str, sentences: list[str], repair: Repair):
-        subject = ph.detail(repair["placeholder"])
+        subject = placeholders.detail(repair["placeholder"])
         line = placeholder_sentence(subject, repair["placeholder"])
         if sentences:
             yield drop_sentences(replace_sentence(draft, sentences[0], line), sentences[1:])
@@ -492,21 +544,28 @@ class Repairer:
     def _placeholder_by_model(self, draft: str, sentences: list[str], repair: Repair):
         placeholder = repair["placeholder"]
         if sentences:
-            task = fragment("repair_placeholder_rewrite", placeholder=placeholder,
-                            sentence=_MARKER.sub("", sentences[0]).strip())
+            task = fragment(
+                "repair_placeholder_rewrite",
+                placeholder=placeholder,
+                sentence=_MARKER.sub("", sentences[0]).strip(),
+            )
         else:
-            task = fragment("repair_placeholder_state", placeholder=placeholder,
-                            fact=repair.get("fact") or ph.detail(placeholder))
+            task = fragment(
+                "repair_placeholder_state",
+                placeholder=placeholder,
+                fact=repair.get("fact") or placeholders.detail(placeholder),
+            )
         for new in self._sentences_from_model(draft, task):
             if placeholder not in new:
                 continue  # the one thing asked for
             if sentences:
                 yield drop_sentences(replace_sentence(draft, sentences[0], new), sentences[1:])
             else:
-                yield from placements(draft, new, ph.detail(placeholder))
+                yield from placements(draft, new, placeholders.detail(placeholder))
 
-    def _cut_by_code(self, draft: str, limit: int, findings: list[Finding],
-                     keep: frozenset[str] = frozenset()) -> tuple[str, bool]:
+    def _cut_by_code(
+        self, draft: str, limit: int, findings: list[Finding], keep: frozenset[str] = frozenset()
+    ) -> tuple[str, bool]:
         """Sentences dropped, the last of the longest paragraph first, as long as no new
         problem appears (beside the `findings` the draft has), until the text is within
         `limit` words; then, if it is not, the clauses of its sentences that say nothing
@@ -519,8 +578,11 @@ class Repairer:
         for cuts in (_sentence_cuts, lambda text: _filler_cuts(text, keep)):
             while word_count(current) > limit:
                 for candidate in cuts(current):
-                    if not must_fix(self.judge(candidate, needs_for(candidate, []))) - before \
-                            - {"too-long"}:
+                    if (
+                        not must_fix(self.judge(candidate, needs_for(candidate, [])))
+                        - before
+                        - {"too-long"}
+                    ):
                         current = candidate
                         break
                 else:  # each cut loses something the brief asks for, or there is none
@@ -536,7 +598,7 @@ class Repairer:
         for sample in range(self.samples):
             text = strip_chatter(self._ask(draft, task, sample, budget) or "").strip()
             if text and word_count(text) <= budget + 5:
-                yield _join([*blocks[:i], head + text, *blocks[i + 1:]])
+                yield _join([*blocks[:i], head + text, *blocks[i + 1 :]])
 
     def _lengthened(self, draft: str, limit: int):
         blocks = _blocks(draft)
@@ -547,7 +609,7 @@ class Repairer:
         for sample in range(self.samples):
             text = " ".join(strip_chatter(self._ask(draft, task, sample, missing) or "").split())
             if text:
-                yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1:]])
+                yield _join([*blocks[:i], blocks[i].rstrip() + " " + text, *blocks[i + 1 :]])
 
 
 def _longest(blocks: list[str], among: list[int]) -> tuple[int, str, str]:
@@ -571,6 +633,7 @@ def _under_heading(block: str) -> tuple[str, str]:
 def needs_for(draft: str, needs: Needs) -> Needs:
     """The needs of a spliced draft: the listed entries of the placeholders it still
     has, and one (its question drawn from it) for each new one."""
-    present = {ph.normalize(p) for p in ph.find(draft)}
-    return ph.with_unlisted(draft, [n for n in needs
-                                    if ph.normalize(n["placeholder"]) in present])
+    present = {placeholders.normalize(p) for p in placeholders.find(draft)}
+    return placeholders.with_unlisted(
+        draft, [n for n in needs if placeholders.normalize(n["placeholder"]) in present]
+    )

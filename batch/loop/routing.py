@@ -28,7 +28,7 @@ def stalled(score_history: list[float], must_fix_history: list[list[str]], round
     recent, earlier = score_history[-rounds:], score_history[:-rounds]
     if max(recent) > max(earlier):
         return False
-    tail = [frozenset(s) for s in must_fix_history[-(rounds + 1):]]
+    tail = [frozenset(s) for s in must_fix_history[-(rounds + 1) :]]
     return all(s == tail[0] for s in tail)
 
 
@@ -41,7 +41,8 @@ def decide(state: LoopState) -> Route:
     mode = limits["review"]
     if state.get("meets_bar"):
         wants_review = mode == "always" or (
-            mode in ("when_needed", "unfinished") and bool(state.get("needs_from_human")))
+            mode in ("when_needed", "unfinished") and bool(state.get("needs_from_human"))
+        )
         return Route("review", None) if wants_review else Route("finish", "approved")
     ending = machine_ending(state)
     if ending is None:
@@ -96,13 +97,17 @@ def whole_round_seconds(state: LoopState) -> float:
     """What a round that writes the whole text costs this thread: its dearest whole
     draft so far (first drafts, rewrite, API docs) and its dearest critic call. For a
     thread logged before writer steps carried their seconds: its average round."""
-    drafts = [float(e["seconds"]) for e in state.get("writer_log", [])
-              if e.get("kind") in WHOLE_DRAFTS and "seconds" in e]
+    drafts = [
+        float(e["seconds"])
+        for e in state.get("writer_log", [])
+        if e.get("kind") in WHOLE_DRAFTS and "seconds" in e
+    ]
     if not drafts:
         rounds = state.get("round", 0)
         return model_seconds(state) / rounds if rounds else 0.0
-    critic = [float(c.get("seconds", 0.0)) for c in state.get("calls", [])
-              if c.get("role") == "critic"]
+    critic = [
+        float(c.get("seconds", 0.0)) for c in state.get("calls", []) if c.get("role") == "critic"
+    ]
     return max(drafts) + max(critic, default=0.0)
 
 
@@ -126,8 +131,11 @@ def unpaid_rewrite(state: LoopState) -> bool:
         # the last round's text is the best (round one's always is): its repairs are
         # worth a round
         return False
-    return any(e.get("kind") in WHOLE_REWRITES for e in state.get("writer_log", [])
-               if e.get("round") == round_)
+    return any(
+        e.get("kind") in WHOLE_REWRITES
+        for e in state.get("writer_log", [])
+        if e.get("round") == round_
+    )
 
 
 def machine_ending(state: LoopState) -> StopReason | None:
@@ -143,8 +151,11 @@ def machine_ending(state: LoopState) -> StopReason | None:
         # The writer gave back the same text twice, the second time asked to start
         # afresh: more rounds would get the same answer.
         return "no_progress"
-    if stalled(state.get("score_history", []), state.get("must_fix_history", []),
-               limits["no_progress_rounds"]):
+    if stalled(
+        state.get("score_history", []),
+        state.get("must_fix_history", []),
+        limits["no_progress_rounds"],
+    ):
         return "no_progress"
     return None
 

@@ -36,10 +36,10 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     critic_score = rubric.weighted_score(scores) if asked else None
     findings = state.get("findings", [])
     judged = [state.get("draft", ""), *sources_of(state)]
-    critic_must, echoes = split_echoes(
-        sanitize_feedback(answer.must_fix if asked else []), judged)
+    critic_must, echoes = split_echoes(sanitize_feedback(answer.must_fix if asked else []), judged)
     critic_improve, more = split_echoes(
-        sanitize_feedback(answer.would_improve if asked else []), judged)
+        sanitize_feedback(answer.would_improve if asked else []), judged
+    )
     must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
     would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
     if any(f["code"] in checks.NO_TEXT for f in findings):
@@ -59,9 +59,10 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     meets_bar = score >= threshold and not must_fix
     # Codes for the deterministic findings, normalised text for the model's own points:
     # the no-progress rule needs "the same problem" to compare equal across rounds.
-    keys = sorted({f["code"] for f in findings if f["severity"] == "must_fix"}
-                  | {feedback_key(m) for m in must_fix
-                     if m not in {f["message"] for f in findings}})
+    keys = sorted(
+        {f["code"] for f in findings if f["severity"] == "must_fix"}
+        | {feedback_key(m) for m in must_fix if m not in {f["message"] for f in findings}}
+    )
     update: dict[str, Any] = {
         "scores": scores,
         "critic_score": critic_score,
@@ -75,7 +76,11 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     best = state.get("best")
     if best is None or rank(score, must_fix) > rank(best["score"], best.get("must_fix", [])):
         update["best"] = BestDraft(
-            draft=state["draft"], score=score, round=state.get("round", 0),
+            draft=state["draft"],
+            score=score,
+            round=state.get("round", 0),
             needs_from_human=state.get("needs_from_human", []),
-            deviations=state.get("deviations", []), must_fix=must_fix)
+            deviations=state.get("deviations", []),
+            must_fix=must_fix,
+        )
     return update

@@ -4,5 +4,13 @@ from batch.models.base import CallStat, Completion, RoleModel, Sampling, ask, wr
 from batch.models.factory import build_role_model
 from batch.models.pool import ModelSet
 
-__all__ = ["CallStat", "Completion", "ModelSet", "RoleModel", "Sampling", "ask", "build_role_model",
-           "write"]
+__all__ = [
+    "CallStat",
+    "Completion",
+    "ModelSet",
+    "RoleModel",
+    "Sampling",
+    "ask",
+    "build_role_model",
+    "write",
+]

@@ -81,9 +81,13 @@ class RoleModel(ABC):
         self.max_tokens = max_tokens
 
     @abstractmethod
-    def complete(self, messages: list[dict[str, str]], schema: dict | None,
-                 max_tokens: int | None = None,
-                 sampling: Sampling | None = None) -> Completion:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        schema: dict | None,
+        max_tokens: int | None = None,
+        sampling: Sampling | None = None,
+    ) -> Completion:
         """Send the chat messages; the answer must follow the JSON schema, or, with
         schema None, is plain text (ended early when it starts repeating itself, where
         the provider can see that as it generates).
@@ -104,8 +108,9 @@ def _prompt_tokens(model: RoleModel, messages: list[dict[str, str]]) -> int:
     return sum(model.count_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
 
 
-def check_fits(model: RoleModel, messages: list[dict[str, str]],
-               max_tokens: int | None = None) -> int:
+def check_fits(
+    model: RoleModel, messages: list[dict[str, str]], max_tokens: int | None = None
+) -> int:
     """The prompt's token count; PromptTooLong when it and the answer exceed num_ctx."""
     answer = model.max_tokens if max_tokens is None else max_tokens
     needed = _prompt_tokens(model, messages)
@@ -185,8 +190,15 @@ def retry_after_truncation(
     larger = min(math.ceil(max_tokens * TRUNCATED_GROWTH), room)
     repeated = runaway(text)
     if repeated is not None:
-        retry = [*messages, {"role": "user", "content": fragment(
-            "retry_runaway", repeated=repr(repeated[:40]), max_tokens=max_tokens)}]
+        retry = [
+            *messages,
+            {
+                "role": "user",
+                "content": fragment(
+                    "retry_runaway", repeated=repr(repeated[:40]), max_tokens=max_tokens
+                ),
+            },
+        ]
         fits = model.num_ctx - _prompt_tokens(model, retry)
         return retry, max(1, min(max_tokens, fits))
     if larger >= max_tokens * TRUNCATED_MIN_GROWTH:
@@ -203,8 +215,7 @@ def retry_after_truncation(
 # model_json_schema() call (a few hundred microseconds for ours), and every call of a
 # role sends the same one. Weak keys: the critic's answer class is made per rubric
 # (batch.loop.answers.critic_schema_of), and one dropped there must not be kept alive here.
-_SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]] = (
-    weakref.WeakKeyDictionary())
+_SCHEMAS: weakref.WeakKeyDictionary[type[BaseModel], dict[str, Any]] = weakref.WeakKeyDictionary()
 _SCHEMAS_LOCK = threading.Lock()
 
 
@@ -219,33 +230,65 @@ def json_schema_of(answer_type: type[BaseModel]) -> dict[str, Any]:
     return schema
 
 
-def _complete(model: RoleModel, role: str, messages: list[dict[str, str]],
-              schema: dict[str, Any] | None, max_tokens: int, sampling: Sampling | None,
-              attempt: int) -> tuple[Completion, float]:
+def _complete(
+    model: RoleModel,
+    role: str,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any] | None,
+    max_tokens: int,
+    sampling: Sampling | None,
+    attempt: int,
+) -> tuple[Completion, float]:
     """One call, timed and charged to the thread's budget; a call that raises is
     journaled with its error, then re-raised. A call the budget has no room for is not
     made (OutOfBudget)."""
     check_room()
     started = time.perf_counter()
     try:
-        completion = model.complete(messages, schema, max_tokens=max_tokens,
-                                    sampling=sampling)
+        completion = model.complete(messages, schema, max_tokens=max_tokens, sampling=sampling)
     except Exception as e:
         seconds = time.perf_counter() - started
         charge_call(seconds)
-        journal(CallRecord(role, model.name, messages, "", seconds,
-                           attempt=attempt, problem=f"{e.__class__.__name__}: {e}"))
+        journal(
+            CallRecord(
+                role,
+                model.name,
+                messages,
+                "",
+                seconds,
+                attempt=attempt,
+                problem=f"{e.__class__.__name__}: {e}",
+            )
+        )
         raise
     seconds = time.perf_counter() - started
     charge_call(seconds)
     return completion, seconds
 
 
-def _journal(role: str, model: RoleModel, messages: list[dict[str, str]],
-             completion: Completion, seconds: float, attempt: int, problem: str) -> None:
-    journal(CallRecord(role, model.name, messages, encodable(completion.text), seconds,
-                       completion.input_tokens, completion.output_tokens, completion.host,
-                       attempt, problem))
+def _journal(
+    role: str,
+    model: RoleModel,
+    messages: list[dict[str, str]],
+    completion: Completion,
+    seconds: float,
+    attempt: int,
+    problem: str,
+) -> None:
+    journal(
+        CallRecord(
+            role,
+            model.name,
+            messages,
+            encodable(completion.text),
+            seconds,
+            completion.input_tokens,
+            completion.output_tokens,
+            completion.host,
+            attempt,
+            problem,
+        )
+    )
 
 
 def write(
@@ -267,13 +310,21 @@ def write(
     problem = ""
     for attempt in (1, 2):
         check_fits(model, attempt_messages, limit)
-        completion, seconds = _complete(model, role, attempt_messages, None, limit,
-                                        sampling, attempt)
+        completion, seconds = _complete(
+            model, role, attempt_messages, None, limit, sampling, attempt
+        )
         text = encodable(completion.text)
         loop = repeated(text)
-        stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
-                        seconds, ok=not (loop or completion.truncated),
-                        truncated=completion.truncated, host=completion.host)
+        stat = CallStat(
+            role,
+            model.name,
+            completion.input_tokens,
+            completion.output_tokens,
+            seconds,
+            ok=not (loop or completion.truncated),
+            truncated=completion.truncated,
+            host=completion.host,
+        )
         stats.append(stat)
         if loop is not None:
             problem = f"the answer kept repeating {loop[:60]!r}"
@@ -281,14 +332,16 @@ def write(
         elif completion.truncated:
             problem = f"the answer was cut off at max_tokens = {limit}"
             note = fragment("retry_cut_off", max_tokens=limit)
-        _journal(role, model, attempt_messages, completion, seconds, attempt,
-                 "" if stat.ok else problem)
+        _journal(
+            role, model, attempt_messages, completion, seconds, attempt, "" if stat.ok else problem
+        )
         if stat.ok:
             return text
         attempt_messages = [*messages, {"role": "user", "content": note}]
         base = sampling or Sampling()
-        sampling = Sampling(temperature=base.temperature,
-                            seed=(base.seed if base.seed is not None else 7) + 1000)
+        sampling = Sampling(
+            temperature=base.temperature, seed=(base.seed if base.seed is not None else 7) + 1000
+        )
     raise ModelOutputInvalid(f"{role} ({model.name}) gave no usable text twice: {problem}")
 
 
@@ -309,11 +362,19 @@ def ask(
     last_problem = ""
     for attempt in (1, 2):
         check_fits(model, attempt_messages, max_tokens)
-        completion, seconds = _complete(model, role, attempt_messages, schema, max_tokens,
-                                        sampling, attempt)
-        stat = CallStat(role, model.name, completion.input_tokens, completion.output_tokens,
-                        seconds, ok=True, truncated=completion.truncated,
-                        host=completion.host)
+        completion, seconds = _complete(
+            model, role, attempt_messages, schema, max_tokens, sampling, attempt
+        )
+        stat = CallStat(
+            role,
+            model.name,
+            completion.input_tokens,
+            completion.output_tokens,
+            seconds,
+            ok=True,
+            truncated=completion.truncated,
+            host=completion.host,
+        )
         try:
             answer = parse_answer(completion.text, answer_type)
         except ValueError as e:
@@ -326,13 +387,13 @@ def ask(
             if attempt == 1:
                 if completion.truncated:
                     attempt_messages, max_tokens = retry_after_truncation(
-                        model, messages, max_tokens, completion.text)
+                        model, messages, max_tokens, completion.text
+                    )
                 else:
                     attempt_messages = [
                         *messages,
                         {"role": "assistant", "content": completion.text[:2000]},
-                        {"role": "user",
-                         "content": fragment("retry_invalid", problem=problem)},
+                        {"role": "user", "content": fragment("retry_invalid", problem=problem)},
                     ]
             continue
         _journal(role, model, attempt_messages, completion, seconds, attempt, "")

@@ -70,12 +70,16 @@ def batch_time_up() -> bool:
 def check_room() -> None:
     """Raise if a call may not start now."""
     if batch_time_up():
-        raise BatchTimeUp("the batch's hours (run.max_hours) are up: the call was not "
-                          "made; the next run resumes this thread")
+        raise BatchTimeUp(
+            "the batch's hours (run.max_hours) are up: the call was not "
+            "made; the next run resumes this thread"
+        )
     budget = _SPENDING.get()
     if budget is not None and budget.limit is not None and budget.spent >= budget.limit:
-        raise OutOfBudget(f"this brief's model time is spent ({budget.spent:.0f} of "
-                          f"{budget.limit:g} s, loop.max_model_seconds)")
+        raise OutOfBudget(
+            f"this brief's model time is spent ({budget.spent:.0f} of "
+            f"{budget.limit:g} s, loop.max_model_seconds)"
+        )
 
 
 def charge_call(seconds: float) -> None:

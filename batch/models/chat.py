@@ -63,8 +63,7 @@ class ChatRoleModel(RoleModel):
             return self._count(text)
         return super().count_tokens(text)
 
-    def chat_for(self, max_tokens: int | None,
-                 sampling: Sampling | None = None) -> BaseChatModel:
+    def chat_for(self, max_tokens: int | None, sampling: Sampling | None = None) -> BaseChatModel:
         """The chat model, with the answer limit `max_tokens` and the `sampling` where
         they differ from its own."""
         update: dict[str, Any] = {}
@@ -76,9 +75,13 @@ class ChatRoleModel(RoleModel):
                 update[field] = value
         return self.chat.model_copy(update=update) if update else self.chat
 
-    def complete(self, messages: list[dict[str, str]], schema: dict | None,
-                 max_tokens: int | None = None,
-                 sampling: Sampling | None = None) -> Completion:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        schema: dict | None,
+        max_tokens: int | None = None,
+        sampling: Sampling | None = None,
+    ) -> Completion:
         chat = self.chat_for(max_tokens, sampling)
         # plain text: no format at all (Ollama's `content` as the model wrote it)
         fmt = {"format": schema} if schema is not None else {}
@@ -92,8 +95,10 @@ class ChatRoleModel(RoleModel):
         usage = reply.usage_metadata or {}
         meta = reply.response_metadata or {}
         # "repetition": the embedded model stopped an answer that repeated itself
-        truncated = meta.get("finish_reason") in ("length", "repetition") or meta.get(
-            "done_reason") == "length"
+        truncated = (
+            meta.get("finish_reason") in ("length", "repetition")
+            or meta.get("done_reason") == "length"
+        )
         text = reply.content if isinstance(reply.content, str) else str(reply.content)
         return Completion(
             text=text,

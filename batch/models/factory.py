@@ -10,9 +10,13 @@ from batch.models.base import RoleModel
 from batch.models.hosts import SlotGate
 
 
-def build_role_model(settings: ModelSettings, cache_dir: Path, role: str = "",
-                     host_pools: dict[Any, Any] | None = None,
-                     gate: SlotGate | None = None) -> RoleModel:
+def build_role_model(
+    settings: ModelSettings,
+    cache_dir: Path,
+    role: str = "",
+    host_pools: dict[Any, Any] | None = None,
+    gate: SlotGate | None = None,
+) -> RoleModel:
     """`host_pools`: Ollama host pools to share between the roles built with it;
     `gate`: their hosts' slots shared with other processes."""
     if settings.provider == "ollama":

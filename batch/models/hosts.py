@@ -60,8 +60,13 @@ class Host:
 class HostPool:
     """Thread-safe choice of a host per call; `acquire` and `release` pair up."""
 
-    def __init__(self, hosts: Sequence[tuple[str, int]], cooldown: float,
-                 clock: Callable[[], float] = time.monotonic, gate: SlotGate | None = None):
+    def __init__(
+        self,
+        hosts: Sequence[tuple[str, int]],
+        cooldown: float,
+        clock: Callable[[], float] = time.monotonic,
+        gate: SlotGate | None = None,
+    ):
         if not hosts:
             raise ValueError("a host pool needs at least one host")
         self.hosts = [Host(url, max_parallel) for url, max_parallel in hosts]
@@ -93,18 +98,21 @@ class HostPool:
                     return host
                 if not healthy and (skip or not candidates):
                     raise ModelUnavailable("no other host is left to try")
-                back = min((h.resting_until for h in candidates if h.resting_until > now),
-                           default=deadline)
+                back = min(
+                    (h.resting_until for h in candidates if h.resting_until > now), default=deadline
+                )
                 if not healthy and back > deadline:
                     raise ModelUnavailable(
                         f"every host is resting after a failure; the first is back in "
-                        f"{back - now:.0f}s, after the timeout of {timeout:g}s")
+                        f"{back - now:.0f}s, after the timeout of {timeout:g}s"
+                    )
                 if now >= deadline:
                     busy = ", ".join(f"{h.in_flight}/{h.max_parallel}" for h in self.hosts)
                     where = " in this process" if self.gate is not None else ""
                     raise ModelUnavailable(
                         f"no host had a free slot within {timeout:g}s (calls in flight "
-                        f"per host{where}: {busy})")
+                        f"per host{where}: {busy})"
+                    )
                 # A release notifies; a rest that ends does not, so wake up for it.
                 wake = min(back, deadline)
                 if free:  # full elsewhere in the cluster: look again soon
@@ -143,8 +151,7 @@ class PooledModel(RoleModel):
     """One model served by several hosts: `models` maps each host's URL to the model
     that calls it."""
 
-    def __init__(self, name: str, pool: HostPool, models: dict[str, RoleModel],
-                 timeout: float):
+    def __init__(self, name: str, pool: HostPool, models: dict[str, RoleModel], timeout: float):
         first = models[pool.hosts[0].url]
         super().__init__(name, first.num_ctx, first.max_tokens)
         self.pool = pool
@@ -154,9 +161,13 @@ class PooledModel(RoleModel):
     def count_tokens(self, text: str) -> int:
         return self.models[self.pool.hosts[0].url].count_tokens(text)
 
-    def complete(self, messages: list[dict[str, str]], schema: dict,
-                 max_tokens: int | None = None,
-                 sampling: Sampling | None = None) -> Completion:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        schema: dict,
+        max_tokens: int | None = None,
+        sampling: Sampling | None = None,
+    ) -> Completion:
         tried: list[Host] = []
         failures: list[ModelUnavailable | ModelNotFound] = []
         while True:
@@ -184,9 +195,9 @@ def _all_failed(failures: list[ModelUnavailable | ModelNotFound]) -> Exception:
     model, as ModelUnavailable (the graph backs off) when one may yet answer."""
     if len(failures) == 1:  # its own message says which host and how
         return failures[0]
-    kind = (ModelNotFound if all(isinstance(e, ModelNotFound) for e in failures)
-            else ModelUnavailable)
-    error = kind(f"all {len(failures)} hosts tried failed: "
-                 + "; ".join(str(e) for e in failures))
+    kind = (
+        ModelNotFound if all(isinstance(e, ModelNotFound) for e in failures) else ModelUnavailable
+    )
+    error = kind(f"all {len(failures)} hosts tried failed: " + "; ".join(str(e) for e in failures))
     error.__cause__ = failures[-1]
     return error

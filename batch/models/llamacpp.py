@@ -48,8 +48,9 @@ class Decoding:
     lookup_tokens: int = 0
 
 
-def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "",
-               decoding: Decoding = Decoding()) -> tuple[Any, threading.Lock]:
+def load_llama(
+    path: Path, n_ctx: int, threads: int, slot: str = "", decoding: Decoding = Decoding()
+) -> tuple[Any, threading.Lock]:
     """The process-wide Llama for this file, context size, slot and decoding, and its
     lock.
 
@@ -68,17 +69,24 @@ def load_llama(path: Path, n_ctx: int, threads: int, slot: str = "",
     with _cache_lock:
         if key not in _loaded:
             kind = grammar_last_llama(Llama) if decoding.grammar_last else Llama
-            draft = (LlamaPromptLookupDecoding(num_pred_tokens=decoding.lookup_tokens)
-                     if decoding.lookup_tokens else None)
+            draft = (
+                LlamaPromptLookupDecoding(num_pred_tokens=decoding.lookup_tokens)
+                if decoding.lookup_tokens
+                else None
+            )
             # logits_all: the drafted tokens are checked from the logits of every
             # position (llama-cpp-python sizes its buffer for n_batch rows otherwise,
             # and a prompt longer than that fails)
-            llama = kind(model_path=str(path), n_ctx=n_ctx,
-                         n_threads=threads or max(1, os.cpu_count() or 1), verbose=False,
-                         draft_model=draft, logits_all=draft is not None)
+            llama = kind(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=threads or max(1, os.cpu_count() or 1),
+                verbose=False,
+                draft_model=draft,
+                logits_all=draft is not None,
+            )
             _loaded[key] = (llama, threading.Lock())
         return _loaded[key]
-
 
 
 def unload_all() -> None:
@@ -120,8 +128,7 @@ class LlamaCppChat(BaseChatModel):
         return "briefloop-llama-cpp"
 
     def _llama(self) -> tuple[Any, threading.Lock]:
-        return load_llama(Path(self.model_path), self.n_ctx, self.threads, self.slot,
-                          self.decoding)
+        return load_llama(Path(self.model_path), self.n_ctx, self.threads, self.slot, self.decoding)
 
     def count_tokens(self, text: str) -> int:
         llama, lock = self._llama()
@@ -145,9 +152,15 @@ class LlamaCppChat(BaseChatModel):
             response_format = None
         chat = [{"role": _ROLES.get(m.type, "user"), "content": m.content} for m in messages]
         llama, lock = self._llama()
-        args = dict(messages=chat, response_format=response_format,
-                    temperature=self.temperature, max_tokens=self.max_tokens,
-                    repeat_penalty=self.repeat_penalty, seed=self.seed, stop=stop)
+        args = dict(
+            messages=chat,
+            response_format=response_format,
+            temperature=self.temperature,
+            max_tokens=self.max_tokens,
+            repeat_penalty=self.repeat_penalty,
+            seed=self.seed,
+            stop=stop,
+        )
         with lock:
             if response_format is None:
                 result = _plain_text(llama, args)
@@ -184,11 +197,18 @@ def _plain_text(llama: Any, args: dict[str, Any]) -> dict[str, Any]:
                 break
         finish = choice.get("finish_reason") or finish
     stream.close()  # a generator left part way: llama.cpp stops generating
-    prompt = sum(len(llama.tokenize(str(m["content"]).encode("utf-8"), add_bos=False,
-                                    special=True)) + 8 for m in args["messages"])
-    return {"choices": [{"message": {"content": text}, "finish_reason": finish}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": produced,
-                      "total_tokens": prompt + produced}}
+    prompt = sum(
+        len(llama.tokenize(str(m["content"]).encode("utf-8"), add_bos=False, special=True)) + 8
+        for m in args["messages"]
+    )
+    return {
+        "choices": [{"message": {"content": text}, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": produced,
+            "total_tokens": prompt + produced,
+        },
+    }
 
 
 def build_embedded(settings: ModelSettings, cache_dir: Path, role: str = "") -> ChatRoleModel:

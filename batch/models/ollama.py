@@ -42,8 +42,9 @@ def translate_error(settings: ModelSettings, url: str):
 
     def translate(e: Exception) -> Exception | None:
         if isinstance(e, httpx.TimeoutException):
-            return ModelUnavailable(f"{where} timed out after {settings.timeout:g}s "
-                                    f"(model {settings.model})")
+            return ModelUnavailable(
+                f"{where} timed out after {settings.timeout:g}s (model {settings.model})"
+            )
         if isinstance(e, httpx.RemoteProtocolError):
             return ModelUnavailable(f"{where} closed the connection mid-answer: {e}")
         if isinstance(e, httpx.TransportError | ConnectionError):
@@ -102,9 +103,11 @@ def _chat(settings: ModelSettings, url: str) -> ChatRoleModel:
     )
 
 
-def build_ollama(settings: ModelSettings,
-                 pools: dict[PoolKey, HostPool] | None = None,
-                 gate: SlotGate | None = None) -> PooledModel:
+def build_ollama(
+    settings: ModelSettings,
+    pools: dict[PoolKey, HostPool] | None = None,
+    gate: SlotGate | None = None,
+) -> PooledModel:
     """The model over every host of `settings`; `pools`: the pools already built, by
     model and hosts, to share (ModelSet's); `gate`: the hosts' slots shared with other
     processes (a cluster's)."""
@@ -113,5 +116,9 @@ def build_ollama(settings: ModelSettings,
     pools = {} if pools is None else pools
     if key not in pools:
         pools[key] = HostPool(hosts, settings.cooldown_seconds, gate=gate)
-    return PooledModel(settings.label, pools[key],
-                       {url: _chat(settings, url) for url, _ in hosts}, timeout=settings.timeout)
+    return PooledModel(
+        settings.label,
+        pools[key],
+        {url: _chat(settings, url) for url, _ in hosts},
+        timeout=settings.timeout,
+    )

@@ -17,9 +17,13 @@ ROLES = ("writer", "critic", "finalizer")
 
 
 class ModelSet:
-    def __init__(self, settings: Models, cache_dir: Path,
-                 ready: dict[str, RoleModel | None] | None = None,
-                 gate: SlotGate | None = None):
+    def __init__(
+        self,
+        settings: Models,
+        cache_dir: Path,
+        ready: dict[str, RoleModel | None] | None = None,
+        gate: SlotGate | None = None,
+    ):
         """`gate`: the hosts' slots shared with other processes (a cluster's)."""
         self.settings = settings
         self.cache_dir = cache_dir
@@ -39,8 +43,9 @@ class ModelSet:
                 if settings is None:
                     self._built[role] = None
                 else:
-                    self._built[role] = build_role_model(settings, self.cache_dir, role,
-                                                         self._host_pools, self.gate)
+                    self._built[role] = build_role_model(
+                        settings, self.cache_dir, role, self._host_pools, self.gate
+                    )
             return self._built[role]
 
     def labels(self) -> dict[str, str]:

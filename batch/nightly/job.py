@@ -31,11 +31,19 @@ def batch_lock(store: Store, wait: float):
     return store.lock("batch", wait, f"a briefloop batch on {store.where}")
 
 
-def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
-            concurrency: int | None = None, progress: Progress | None = None,
-            models: dict[str, RoleModel | None] | None = None, strict: bool = False,
-            google_client: Callable[[], gspread.Client] | None = None,
-            job: str | None = None, lock_wait: float | None = None) -> BatchSummary:
+def run_job(
+    settings: Settings,
+    source: str | Path,
+    *,
+    rerun: bool = False,
+    concurrency: int | None = None,
+    progress: Progress | None = None,
+    models: dict[str, RoleModel | None] | None = None,
+    strict: bool = False,
+    google_client: Callable[[], gspread.Client] | None = None,
+    job: str | None = None,
+    lock_wait: float | None = None,
+) -> BatchSummary:
     """Pull review answers, run the batch of `source`, publish what waits: under the
     batch lock, with everything opened once. `models` and `google_client` replace the
     configured ones (tests); `job` names the schedule job that started it."""
@@ -46,9 +54,17 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
         # missing (a disk not mounted) is news, and goes on to be reported.
         check_source(str(source))
     try:
-        with Batch(settings, models=models, progress=progress, strict=strict,
-                   google_client=google_client, resumer=hand_to_workers) as batch, \
-                batch_lock(batch.store, wait):
+        with (
+            Batch(
+                settings,
+                models=models,
+                progress=progress,
+                strict=strict,
+                google_client=google_client,
+                resumer=hand_to_workers,
+            ) as batch,
+            batch_lock(batch.store, wait),
+        ):
             batch.runlog.close_abandoned_batches()
             if not batch.local:  # a cluster: the workers run the briefs
                 return _enqueued(batch, source, rerun, job)
@@ -58,11 +74,14 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
     except LockBusy:
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
-            f"these briefs, or run again when it is done") from None
+            f"these briefs, or run again when it is done"
+        ) from None
     except BriefloopError as e:
         # The whole batch failed (source unreachable, disk full): that is news too.
-        notify.send(notify.settings_for(settings), notify.Report(
-            {"error": 1}, [], [("the whole batch", str(e))], str(source)))
+        notify.send(
+            notify.settings_for(settings),
+            notify.Report({"error": 1}, [], [("the whole batch", str(e))], str(source)),
+        )
         raise
     # After the lock: a slow mail server must not hold up the next batch.
     report = notify_report(settings, summary, source, link, waiting_page)
@@ -73,21 +92,38 @@ def run_job(settings: Settings, source: str | Path, *, rerun: bool = False,
     return summary
 
 
-def notify_report(settings: Settings, summary: BatchSummary, source: str | Path,
-                  link: Callable[[str], str] | None = None,
-                  waiting_page: str = "") -> notify.Report:
+def notify_report(
+    settings: Settings,
+    summary: BatchSummary,
+    source: str | Path,
+    link: Callable[[str], str] | None = None,
+    waiting_page: str = "",
+) -> notify.Report:
     """What the message after a batch says: every text that waits for a person (new or
     still waiting: a reminder each night), with its link (`link`, from its thread id),
     and every brief that failed."""
-    waiting = [notify.waiting_of({"brief_id": r.brief_id, "thread_id": r.thread_id,
-                                  **(r.record or {})}, link)
-               for r in summary.results if r.outcome in (AWAITING, "waiting")]
-    set_aside = [notify.waiting_of({"brief_id": r.brief_id, **(r.record or {})})
-                 for r in summary.results if r.outcome in UNFINISHED]
-    failed = [(r.brief_id, r.error or "error") for r in summary.results
-              if r.outcome == "error"]
-    return notify.Report(dict(summary.counts), waiting, failed, str(source), set_aside,
-                         waiting_page, stopped=out_of_time(settings, summary))
+    waiting = [
+        notify.waiting_of(
+            {"brief_id": r.brief_id, "thread_id": r.thread_id, **(r.record or {})}, link
+        )
+        for r in summary.results
+        if r.outcome in (AWAITING, "waiting")
+    ]
+    set_aside = [
+        notify.waiting_of({"brief_id": r.brief_id, **(r.record or {})})
+        for r in summary.results
+        if r.outcome in UNFINISHED
+    ]
+    failed = [(r.brief_id, r.error or "error") for r in summary.results if r.outcome == "error"]
+    return notify.Report(
+        dict(summary.counts),
+        waiting,
+        failed,
+        str(source),
+        set_aside,
+        waiting_page,
+        stopped=out_of_time(settings, summary),
+    )
 
 
 def out_of_time(settings: Settings, summary: BatchSummary) -> str:
@@ -95,13 +131,16 @@ def out_of_time(settings: Settings, summary: BatchSummary) -> str:
     if not summary.time_up:
         return ""
     counts = summary.counts
-    return (f"The batch's time (run.max_hours = {settings.run.max_hours:g}) ran out: "
-            f"{counts.get('stopped', 0)} brief(s) stopped part way, "
-            f"{counts.get('not_started', 0)} not started. The next run resumes them.")
+    return (
+        f"The batch's time (run.max_hours = {settings.run.max_hours:g}) ran out: "
+        f"{counts.get('stopped', 0)} brief(s) stopped part way, "
+        f"{counts.get('not_started', 0)} not started. The next run resumes them."
+    )
 
 
-def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | None,
-              job: str | None) -> BatchSummary:
+def _recorded(
+    batch: Batch, source: str | Path, rerun: bool, concurrency: int | None, job: str | None
+) -> BatchSummary:
     """The batch, with its start, end and counts in the run log's batches table."""
     batch_id = batch.runlog.batch_started(str(source), job)
     batch.batch_id = batch_id
@@ -121,8 +160,7 @@ def _recorded(batch: Batch, source: str | Path, rerun: bool, concurrency: int | 
     return summary
 
 
-def _enqueued(batch: Batch, source: str | Path, rerun: bool,
-              job: str | None) -> BatchSummary:
+def _enqueued(batch: Batch, source: str | Path, rerun: bool, job: str | None) -> BatchSummary:
     """A cluster's batch: the review answers pulled (each answer goes to the queue), then
     every brief that needs work queued once. The workers write the sheets at its end."""
     from batch.cluster.queue import enqueue_batch
@@ -145,8 +183,9 @@ def _pull(batch: Batch, table) -> tuple[list[review_sheet.Pulled], list[str]]:
         return [], [f"review answers not pulled from {table.name}: {e}"]
 
 
-def _pull_run_publish(batch: Batch, source: str | Path, rerun: bool,
-                      concurrency: int | None) -> BatchSummary:
+def _pull_run_publish(
+    batch: Batch, source: str | Path, rerun: bool, concurrency: int | None
+) -> BatchSummary:
     table = review_table(batch.settings, batch.google)
     pulled, warnings = _pull(batch, table)
     summary = batch.run(source, rerun=rerun, concurrency=concurrency)
@@ -160,15 +199,16 @@ def _pull_run_publish(batch: Batch, source: str | Path, rerun: bool,
     return summary
 
 
-def pull_reviews(settings: Settings,
-                 google_client: Callable[[], gspread.Client] | None = None
-                 ) -> list[review_sheet.Pulled]:
+def pull_reviews(
+    settings: Settings, google_client: Callable[[], gspread.Client] | None = None
+) -> list[review_sheet.Pulled]:
     """Act on the answers in the review sheet, then list what waits now."""
     with Batch(settings, google_client=google_client, resumer=hand_to_workers) as batch:
         table = review_table(settings, batch.google)
         if table is None:
-            raise BriefloopError("no review sheet: set log.format to xlsx or csv, or "
-                                 "configure [log.gsheet]")
+            raise BriefloopError(
+                "no review sheet: set log.format to xlsx or csv, or configure [log.gsheet]"
+            )
         results = review_sheet.pull(batch, table)
         review_sheet.publish(batch, table)
         batch.sync()

@@ -28,7 +28,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
-from batch import config as config_mod
+from batch import config
 from batch.config import ScheduleJob, Settings, parse_cron
 from batch.errors import BriefloopError, ConfigError
 from batch.store.backends import open_runlog, sqlalchemy_url
@@ -54,8 +54,9 @@ def setup_logging(settings: Settings) -> Path:
     return path
 
 
-def make_scheduler(settings: Settings, scheduler_class: type[BaseScheduler] = BlockingScheduler
-                   ) -> BaseScheduler:
+def make_scheduler(
+    settings: Settings, scheduler_class: type[BaseScheduler] = BlockingScheduler
+) -> BaseScheduler:
     if settings.store.backend == "postgres":
         # beside the run log, so a scheduler on another machine finds the same jobs
         url = sqlalchemy_url(settings.store.dsn or "")
@@ -65,8 +66,11 @@ def make_scheduler(settings: Settings, scheduler_class: type[BaseScheduler] = Bl
         url = f"sqlite:///{store}"
     return scheduler_class(
         jobstores={"default": SQLAlchemyJobStore(url=url)},
-        job_defaults={"misfire_grace_time": int(settings.schedule.misfire_grace_seconds),
-                      "coalesce": True, "max_instances": 1},
+        job_defaults={
+            "misfire_grace_time": int(settings.schedule.misfire_grace_seconds),
+            "coalesce": True,
+            "max_instances": 1,
+        },
     )
 
 
@@ -87,8 +91,14 @@ def reconcile(scheduler: BaseScheduler, settings: Settings, config_path: str | N
         args = job_args(job, config_path)
         stored = scheduler.get_job(jid)
         if stored is None:
-            scheduler.add_job(run_scheduled, trigger=trigger, args=args, id=jid,
-                              name=job.name, replace_existing=False)
+            scheduler.add_job(
+                run_scheduled,
+                trigger=trigger,
+                args=args,
+                id=jid,
+                name=job.name,
+                replace_existing=False,
+            )
             changes.append(f"added {job.name}")
             continue
         if repr(stored.trigger) != repr(trigger):
@@ -110,18 +120,24 @@ def run_scheduled(job_name: str, config_path: str | None) -> None:
         return
     with RUNNING:
         try:
-            settings = config_mod.load(config_path)
+            settings = config.load(config_path)
             job = next((j for j in settings.schedule.jobs if j.name == job_name), None)
             if job is None:
                 log.error("job %s is no longer in the config; not run", job_name)
                 return
             if job.config:
-                settings = config_mod.load(settings.path(job.config))
+                settings = config.load(settings.path(job.config))
             log.info("job %s: batch of %s starting", job_name, job.source)
-            source = job.source if job.source.startswith("gsheet://") else str(
-                settings.path(job.source))
-            summary = run_job(settings, source, concurrency=job.concurrency, job=job_name,
-                              lock_wait=settings.schedule.lock_wait_seconds)
+            source = (
+                job.source if job.source.startswith("gsheet://") else str(settings.path(job.source))
+            )
+            summary = run_job(
+                settings,
+                source,
+                concurrency=job.concurrency,
+                job=job_name,
+                lock_wait=settings.schedule.lock_wait_seconds,
+            )
         except BriefloopError as e:
             log.error("job %s: batch not run: %s", job_name, e)
             return
@@ -162,12 +178,22 @@ def status(settings: Settings) -> list[JobStatus]:
             stored_job = stored.get(job_id(job))
             next_run = stored_job.next_run_time if stored_job is not None else None
             if stored_job is None or repr(stored_job.trigger) != repr(
-                    parse_cron(job.cron, job.timezone)):
+                parse_cron(job.cron, job.timezone)
+            ):
                 # not stored yet, or its cron changed: what the next start will store
                 next_run = parse_cron(job.cron, job.timezone).get_next_fire_time(
-                    None, datetime.now().astimezone())
-            out.append(JobStatus(job.name, job.cron, job.timezone, job.source, next_run,
-                                 batches[-1] if batches else None))
+                    None, datetime.now().astimezone()
+                )
+            out.append(
+                JobStatus(
+                    job.name,
+                    job.cron,
+                    job.timezone,
+                    job.source,
+                    next_run,
+                    batches[-1] if batches else None,
+                )
+            )
         return out
     finally:
         runlog.close()
@@ -178,8 +204,9 @@ def serve(settings: Settings, config_path: str | None) -> None:
     from batch.run.signals import STOP, handle_signals
 
     if not settings.schedule.jobs:
-        raise ConfigError("no jobs in [schedule]: add a [[schedule.jobs]] table "
-                          "with name, cron and source")
+        raise ConfigError(
+            "no jobs in [schedule]: add a [[schedule.jobs]] table with name, cron and source"
+        )
     log_path = setup_logging(settings)
     scheduler = make_scheduler(settings)
 
@@ -192,8 +219,9 @@ def serve(settings: Settings, config_path: str | None) -> None:
         scheduler.resume()
 
     scheduler.add_listener(on_started, EVENT_SCHEDULER_STARTED)
-    with handle_signals(settings.run.stop_grace_seconds,
-                        on_stop=lambda: scheduler.shutdown(wait=False)):
+    with handle_signals(
+        settings.run.stop_grace_seconds, on_stop=lambda: scheduler.shutdown(wait=False)
+    ):
         log.info("briefloop schedule: started (log file %s)", log_path)
         scheduler.start(paused=True)
         # Stopped: wait for a batch in progress to finish (the stop handler's timer

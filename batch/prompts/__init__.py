@@ -18,26 +18,55 @@ from string import Template
 # contain (see instruction_texts).
 TEMPLATES = (
     # the writer's, the critic's and the finalizer's messages
-    "writer_system", "writer_task", "writer_first", "writer_revise", "writer_afresh",
-    "critic_system", "critic_task", "finalizer",
+    "writer_system",
+    "writer_task",
+    "writer_first",
+    "writer_revise",
+    "writer_afresh",
+    "critic_system",
+    "critic_task",
+    "finalizer",
     # the blocks and lines filled into them
-    "brief_title", "brief_source", "brief_length_min", "brief_length_max",
-    "brief_length_range", "brief_facts", "brief_notes",
-    "checklist_must", "checklist_ask", "checklist_gap", "checklist_missing", "checklist_api",
+    "brief_title",
+    "brief_source",
+    "brief_length_min",
+    "brief_length_max",
+    "brief_length_range",
+    "brief_facts",
+    "brief_notes",
+    "checklist_must",
+    "checklist_ask",
+    "checklist_gap",
+    "checklist_missing",
+    "checklist_api",
     "checklist_sign",
-    "point_must_fix", "point_suggestion", "points_none", "critic_deviations",
+    "point_must_fix",
+    "point_suggestion",
+    "points_none",
+    "critic_deviations",
     # batch.inputs.briefs: the brief of a source file to document
     "source_task",
     # batch.models.base: the turn after an invalid or cut-off answer
-    "retry_invalid", "retry_shorter", "retry_runaway",
+    "retry_invalid",
+    "retry_shorter",
+    "retry_runaway",
     # batch.models.base.write: the turn after a plain-text answer that ran away
-    "retry_repeating", "retry_cut_off",
+    "retry_repeating",
+    "retry_cut_off",
     # batch.loop.repairs: one small change asked of the writer
-    "repair_system", "repair_task", "repair_rewrite", "repair_fact", "repair_state",
-    "repair_placeholder_rewrite", "repair_placeholder_state", "repair_shorten",
+    "repair_system",
+    "repair_task",
+    "repair_rewrite",
+    "repair_fact",
+    "repair_state",
+    "repair_placeholder_rewrite",
+    "repair_placeholder_state",
+    "repair_shorten",
     "repair_lengthen",
     # batch.loop.docwriter: API docs of a Python file, one public name at a time
-    "doc_system", "doc_name", "doc_instance",
+    "doc_system",
+    "doc_name",
+    "doc_instance",
 )
 
 

@@ -39,24 +39,33 @@ def _ended(batch: Batch, thread_id: str) -> tuple[dict[str, Any], dict[str, Any]
         raise BriefloopError(f"no thread {thread_id!r} (briefloop runs lists them)")
     status = (record or {}).get("status")
     if snapshot.interrupts or status == AWAITING:
-        raise BriefloopError(f"thread {thread_id} is waiting for a person: answer it "
-                             f"(briefloop review answer {thread_id})")
+        raise BriefloopError(
+            f"thread {thread_id} is waiting for a person: answer it "
+            f"(briefloop review answer {thread_id})"
+        )
     if status == "running" or (status != "failed" and has_work(snapshot)):
-        raise BriefloopError(f"thread {thread_id} has not ended: resume it "
-                             f"(briefloop resume {thread_id})")
+        raise BriefloopError(
+            f"thread {thread_id} has not ended: resume it (briefloop resume {thread_id})"
+        )
     return record or {}, snapshot.values
 
 
 def brief_of(values: dict[str, Any], record: dict[str, Any]) -> Brief:
     """The brief as the thread holds it (text, limits, rubric and house rules by name)."""
     fields = values["brief"]
-    return Brief(id=fields["id"], text=fields["text"], title=fields.get("title", ""),
-                 origin=record.get("source") or fields.get("origin_name", ""),
-                 kind=fields.get("kind", "brief"), source_text=fields.get("source_text", ""),
-                 source_path=fields.get("source_path", ""),
-                 rubric=(values.get("rubric") or {}).get("name"),
-                 house_rules=(values.get("house_rules") or {}).get("name"),
-                 min_words=fields.get("min_words"), max_words=fields.get("max_words"))
+    return Brief(
+        id=fields["id"],
+        text=fields["text"],
+        title=fields.get("title", ""),
+        origin=record.get("source") or fields.get("origin_name", ""),
+        kind=fields.get("kind", "brief"),
+        source_text=fields.get("source_text", ""),
+        source_path=fields.get("source_path", ""),
+        rubric=(values.get("rubric") or {}).get("name"),
+        house_rules=(values.get("house_rules") or {}).get("name"),
+        min_words=fields.get("min_words"),
+        max_words=fields.get("max_words"),
+    )
 
 
 def retry(batch: Batch, thread_id: str) -> BriefResult:
@@ -67,7 +76,8 @@ def retry(batch: Batch, thread_id: str) -> BriefResult:
             why = f" ({record['error']})" if record.get("error") else ""
             raise BriefloopError(
                 f"thread {thread_id} failed before its brief was read{why}: there is "
-                f"nothing to retry from; fix the brief and run its file or folder again")
+                f"nothing to retry from; fix the brief and run its file or folder again"
+            )
         brief = brief_of(values, record)
     new_id, state = batch.prepare(brief, rerun=True)
     batch.records.retry_started(new_id, brief, retry_of=thread_id)
@@ -88,37 +98,57 @@ def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> 
     if len(reason) < MIN_REASON_CHARS:
         raise BriefloopError("reopening needs a reason: what is wrong with the text")
     if len(reason) > MAX_NOTE_CHARS:
-        raise BriefloopError(f"the reason is {len(reason):,} characters; the limit is "
-                             f"{MAX_NOTE_CHARS:,}")
+        raise BriefloopError(
+            f"the reason is {len(reason):,} characters; the limit is {MAX_NOTE_CHARS:,}"
+        )
     who = reviewer_name(by)
     with batch.store.thread_lock(thread_id, wait=10.0):
         record, values = _ended(batch, thread_id)
         reason_was = record.get("stop_reason") or values.get("stop_reason")
         if reason_was not in APPROVED_REASONS:
-            raise BriefloopError(f"only an approved text can be reopened; thread "
-                                 f"{thread_id} ended {reason_was or 'without a text'}"
-                                 + (": retry it instead" if reason_was == "error" else ""))
+            raise BriefloopError(
+                f"only an approved text can be reopened; thread "
+                f"{thread_id} ended {reason_was or 'without a text'}"
+                + (": retry it instead" if reason_was == "error" else "")
+            )
         newer = batch.runlog.newer_of_brief(thread_id)
         if newer is not None:
             # its file, if any, is the newer run's text now: never moved aside from here
-            raise BriefloopError(f"thread {thread_id} is superseded by thread "
-                                 f"{newer['thread_id']} (a newer run of brief "
-                                 f"{values['brief']['id']!r}): reopen that one")
+            raise BriefloopError(
+                f"thread {thread_id} is superseded by thread "
+                f"{newer['thread_id']} (a newer run of brief "
+                f"{values['brief']['id']!r}): reopen that one"
+            )
         at = datetime.now(UTC).isoformat(timespec="seconds")
-        case = (save_judged_case(batch, values, record, reason, who, at)
-                if reason_was == "approved" else None)
-        moved = _move_aside(batch, record.get("output_path") or values.get("output_path"),
-                            values["brief"]["id"])
+        case = (
+            save_judged_case(batch, values, record, reason, who, at)
+            if reason_was == "approved"
+            else None
+        )
+        moved = _move_aside(
+            batch, record.get("output_path") or values.get("output_path"), values["brief"]["id"]
+        )
         limits = values["limits"]
-        batch.graph.update_state(batch.config_for(thread_id), {
-            # back to the person, whatever the review mode it ran under
-            "limits": {**limits, "review": "always"},
-            "decision": {"type": "reopen", "by": who, "at": at, "reason": reason,
-                         "was": reason_was},
-            "stop_reason": None, "final": None, "output_path": None,
-            # the text shown is the approved one (a person's edit included)
-            "best": None,
-        }, as_node="critic")
+        batch.graph.update_state(
+            batch.config_for(thread_id),
+            {
+                # back to the person, whatever the review mode it ran under
+                "limits": {**limits, "review": "always"},
+                "decision": {
+                    "type": "reopen",
+                    "by": who,
+                    "at": at,
+                    "reason": reason,
+                    "was": reason_was,
+                },
+                "stop_reason": None,
+                "final": None,
+                "output_path": None,
+                # the text shown is the approved one (a person's edit included)
+                "best": None,
+            },
+            as_node="critic",
+        )
         result = batch.advance(thread_id, None, None)
     return Reopened(result, moved, case)
 
@@ -136,8 +166,9 @@ def _move_aside(batch: Batch, output_path: str | None, brief_id: str) -> Path | 
     return target
 
 
-def save_judged_case(batch: Batch, values: dict[str, Any], record: dict[str, Any],
-                     reason: str, by: str, at: str) -> Path:
+def save_judged_case(
+    batch: Batch, values: dict[str, Any], record: dict[str, Any], reason: str, by: str, at: str
+) -> Path:
     """The brief and the text a person took back, as a labelled case of `bench judge`:
     judged/briefs/<brief file>, judged/drafts/<brief id>/<thread>.md (expect: reject)."""
     settings = batch.settings
@@ -149,24 +180,49 @@ def save_judged_case(batch: Batch, values: dict[str, Any], record: dict[str, Any
         brief_path = briefs / Path(fields.get("origin_name") or f"{fields['id']}.py").name
         brief_path.write_text(fields.get("source_text", ""), encoding="utf-8")
     else:
-        front = {k: v for k, v in (("id", fields["id"]), ("title", fields.get("title")),
-                                   ("rubric", (values.get("rubric") or {}).get("name")),
-                                   ("house_rules", (values.get("house_rules") or {}).get("name")),
-                                   ("min_words", fields.get("min_words")),
-                                   ("max_words", fields.get("max_words"))) if v}
+        front = {
+            k: v
+            for k, v in (
+                ("id", fields["id"]),
+                ("title", fields.get("title")),
+                ("rubric", (values.get("rubric") or {}).get("name")),
+                ("house_rules", (values.get("house_rules") or {}).get("name")),
+                ("min_words", fields.get("min_words")),
+                ("max_words", fields.get("max_words")),
+            )
+            if v
+        }
         brief_path = briefs / f"{safe_filename(str(fields['id']))}.md"
-        brief_path.write_text("---\n" + yaml.safe_dump(front, allow_unicode=True,
-                                                       sort_keys=False)
-                              + "---\n" + fields["text"].rstrip() + "\n", encoding="utf-8")
+        brief_path.write_text(
+            "---\n"
+            + yaml.safe_dump(front, allow_unicode=True, sort_keys=False)
+            + "---\n"
+            + fields["text"].rstrip()
+            + "\n",
+            encoding="utf-8",
+        )
     # the id the benchmark will read back, whatever the file's name makes of it
     brief_id = load_brief_file(brief_path, settings.loop.max_brief_bytes).id
     drafts = root / "drafts" / safe_filename(brief_id)
     drafts.mkdir(parents=True, exist_ok=True)
-    meta = {"expect": "reject", "defect": "reopened", "claim": reason, "by": by, "at": at,
-            "thread_id": record.get("thread_id") or "", "score": values.get("score"),
-            "needs_from_human": values.get("needs_from_human") or [],
-            "deliberate_deviations": values.get("deviations") or []}
+    meta = {
+        "expect": "reject",
+        "defect": "reopened",
+        "claim": reason,
+        "by": by,
+        "at": at,
+        "thread_id": record.get("thread_id") or "",
+        "score": values.get("score"),
+        "needs_from_human": values.get("needs_from_human") or [],
+        "deliberate_deviations": values.get("deviations") or [],
+    }
     path = drafts / f"{safe_filename(record.get('thread_id') or brief_id)}.md"
-    path.write_text("---\n" + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)
-                    + "---\n" + values.get("draft", "").rstrip() + "\n", encoding="utf-8")
+    path.write_text(
+        "---\n"
+        + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)
+        + "---\n"
+        + values.get("draft", "").rstrip()
+        + "\n",
+        encoding="utf-8",
+    )
     return path

@@ -19,8 +19,10 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from batch.review.links import LINK_PARAM, WAITING_SCOPE, expires_of
 from batch.review.links import problem as link_problem
 
-CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-       "form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
@@ -38,8 +40,7 @@ class Guard(BaseHTTPMiddleware):
     With a token, a link's token scoped to one thread (batch.review.links) opens that
     thread's page and its answer, and nothing else."""
 
-    def __init__(self, app, token: str | None,
-                 link_secret: Callable[[], bytes] | None = None):
+    def __init__(self, app, token: str | None, link_secret: Callable[[], bytes] | None = None):
         super().__init__(app)
         self.token = token
         self.link_secret = link_secret
@@ -51,11 +52,15 @@ class Guard(BaseHTTPMiddleware):
             given = request.query_params.get("token")
             if given is not None and hmac.compare_digest(given.encode(), self.token.encode()):
                 # Trade the token in the address for a cookie, and drop it from the URL.
-                response: Response = RedirectResponse(_without(request, "token"),
-                                                      status_code=303)
-                response.set_cookie(TOKEN_COOKIE, self.token, httponly=True,
-                                    samesite="strict", path="/",
-                                    secure=request.url.scheme == "https")
+                response: Response = RedirectResponse(_without(request, "token"), status_code=303)
+                response.set_cookie(
+                    TOKEN_COOKIE,
+                    self.token,
+                    httponly=True,
+                    samesite="strict",
+                    path="/",
+                    secure=request.url.scheme == "https",
+                )
                 return with_headers(response)
             cookie = request.cookies.get(TOKEN_COOKIE, "")
             if not hmac.compare_digest(cookie.encode(), self.token.encode()):
@@ -71,8 +76,14 @@ class Guard(BaseHTTPMiddleware):
         request.state.csrf_fresh = fresh is not None
         response = await call_next(request)
         if fresh is not None:
-            response.set_cookie(CSRF_COOKIE, fresh, httponly=True, samesite="strict", path="/",
-                                secure=request.url.scheme == "https")
+            response.set_cookie(
+                CSRF_COOKIE,
+                fresh,
+                httponly=True,
+                samesite="strict",
+                path="/",
+                secure=request.url.scheme == "https",
+            )
         return with_headers(response)
 
     async def _scoped(self, request: Request) -> str | Response:
@@ -86,8 +97,8 @@ class Guard(BaseHTTPMiddleware):
         cookie = request.cookies.get(cookie_name)
         if thread_id is None or self.link_secret is None or not (given or cookie):
             return PlainTextResponse(
-                "401: this review page needs its token (open it with ?token=...)",
-                status_code=401)
+                "401: this review page needs its token (open it with ?token=...)", status_code=401
+            )
         secret = await run_in_threadpool(self.link_secret)
         why = link_problem(secret, thread_id, given or cookie or "")
         if why:
@@ -97,8 +108,14 @@ class Guard(BaseHTTPMiddleware):
             # page's: of "/", read on "/" alone)
             response = RedirectResponse(_without(request, LINK_PARAM), status_code=303)
             where = "/" if thread_id == WAITING_SCOPE else f"/thread/{quote(thread_id, safe='')}"
-            response.set_cookie(cookie_name, given, httponly=True, samesite="strict",
-                                path=where, secure=request.url.scheme == "https")
+            response.set_cookie(
+                cookie_name,
+                given,
+                httponly=True,
+                samesite="strict",
+                path=where,
+                secure=request.url.scheme == "https",
+            )
             return response
         request.state.link_expires = expires_of(cookie or "")
         return thread_id
@@ -123,10 +140,12 @@ def _without(request: Request, param: str) -> str:
 def refused_page(why: str) -> HTMLResponse:
     """A link that cannot be taken, said plainly."""
     return HTMLResponse(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>This link "
-        "does not open the page</title></head><body style=\"font-family: system-ui, "
-        "sans-serif; margin: 2rem\"><h1>This link does not open the page</h1><p>"
-        f"{escape(why)}</p></body></html>", status_code=403)
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>This link '
+        'does not open the page</title></head><body style="font-family: system-ui, '
+        'sans-serif; margin: 2rem"><h1>This link does not open the page</h1><p>'
+        f"{escape(why)}</p></body></html>",
+        status_code=403,
+    )
 
 
 async def body_within(request: Request, limit: int) -> bool:
@@ -165,5 +184,3 @@ def origin_ok(request: Request) -> bool:
     if origin == "null":
         return site == "same-origin"
     return origin == f"{request.url.scheme}://{request.url.netloc}"
-
-

@@ -118,18 +118,19 @@ def diff(before: str, after: str) -> list[Change]:
             add("-", a[i1:i2])
             add("+", b[j1:j2])
             return
-        matcher = difflib.SequenceMatcher(None, [w for w, _ in a[i1:i2]],
-                                          [w for w, _ in b[j1:j2]], autojunk=False)
+        matcher = difflib.SequenceMatcher(
+            None, [w for w, _ in a[i1:i2]], [w for w, _ in b[j1:j2]], autojunk=False
+        )
         for tag, x1, x2, y1, y2 in matcher.get_opcodes():
             if tag == "equal":
-                add("=", b[j1 + y1:j1 + y2])
+                add("=", b[j1 + y1 : j1 + y2])
                 continue
             if tag in ("delete", "replace"):
-                add("-", a[i1 + x1:i1 + x2])
+                add("-", a[i1 + x1 : i1 + x2])
             if tag in ("insert", "replace"):
-                add("+", b[j1 + y1:j1 + y2])
+                add("+", b[j1 + y1 : j1 + y2])
 
-    lead = after[:len(after) - len(after.lstrip())]
+    lead = after[: len(after) - len(after.lstrip())]
     if lead:
         out.append(Change("=", lead))
     start = 0
@@ -140,8 +141,9 @@ def diff(before: str, after: str) -> list[Change]:
         end += 1
     add("=", b[:start])
     sa, sb = _sentences(a, start, len(a) - end), _sentences(b, start, len(b) - end)
-    matcher = difflib.SequenceMatcher(None, [key for key, _, _ in sa],
-                                      [key for key, _, _ in sb], autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None, [key for key, _, _ in sa], [key for key, _, _ in sb], autojunk=False
+    )
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         a1 = sa[i1][1] if i1 < len(sa) else len(a) - end
         a2 = sa[i2 - 1][2] if i2 > i1 else a1
@@ -151,18 +153,17 @@ def diff(before: str, after: str) -> list[Change]:
             add("=", b[b1:b2])
         else:
             words(a1, a2, b1, b2)
-    add("=", b[len(b) - end:])
+    add("=", b[len(b) - end :])
     return out
 
 
-def _sentences(tokens: list[tuple[str, str]], start: int, stop: int
-               ) -> list[tuple[str, int, int]]:
+def _sentences(tokens: list[tuple[str, str]], start: int, stop: int) -> list[tuple[str, int, int]]:
     """The sentences of tokens[start:stop]: (their words, first index, end index)."""
     out: list[tuple[str, int, int]] = []
     first = start
     for i in range(start, stop):
         if _SENTENCE_END.search(tokens[i][0]) or "\n" in tokens[i][1] or i == stop - 1:
-            out.append((" ".join(w for w, _ in tokens[first:i + 1]), first, i + 1))
+            out.append((" ".join(w for w, _ in tokens[first : i + 1]), first, i + 1))
             first = i + 1
     return out
 
@@ -180,28 +181,34 @@ def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
             if len(samples) > 1:
                 picked = entry.get("chosen")  # logged since the story was told
                 chosen = f"; the checks chose sample {picked + 1}" if picked is not None else ""
-                out.append(f"wrote the first draft ({len(samples)} samples, {len(valid)} "
-                           f"valid{chosen})")
+                out.append(
+                    f"wrote the first draft ({len(samples)} samples, {len(valid)} valid{chosen})"
+                )
             else:
                 out.append("wrote the first draft")
         elif kind == "rewrite":
-            out.append("rewrote the whole text, from the brief and the points of the round "
-                       "before")
+            out.append("rewrote the whole text, from the brief and the points of the round before")
         elif kind == "docs by name":
-            out.append(f"wrote the API docs name by name ({len(entry.get('names', []))} "
-                       f"names)")
+            out.append(f"wrote the API docs name by name ({len(entry.get('names', []))} names)")
     return out
 
 
 # A repair's action, said as what it did (batch.state.Repair's actions)
-_DID = {"state": "stated the missing fact", "rewrite": "rewrote the sentence",
-        "drop": "dropped the sentence", "shorten": "shortened the text to",
-        "lengthen": "lengthened the text to",
-        "placeholder": "put a placeholder for what only a person knows:",
-        "replace": "replaced", "append": "added the line"}
+_DID = {
+    "state": "stated the missing fact",
+    "rewrite": "rewrote the sentence",
+    "drop": "dropped the sentence",
+    "shorten": "shortened the text to",
+    "lengthen": "lengthened the text to",
+    "placeholder": "put a placeholder for what only a person knows:",
+    "replace": "replaced",
+    "append": "added the line",
+}
 # what code does for some of them (batch.loop.repairs.Repairer._candidates)
-_DID_BY_CODE = {"rewrite": "dropped the sentence",
-                "state": "stated, in the brief's own words, the missing fact"}
+_DID_BY_CODE = {
+    "rewrite": "dropped the sentence",
+    "state": "stated, in the brief's own words, the missing fact",
+}
 _SUBJECT_CHARS = 120
 
 
@@ -210,13 +217,16 @@ def repair_step(a: dict[str, Any]) -> str:
     and what the checks made of it (kept or not; kept but its own problem still found)."""
     subject = " ".join(str(a.get("subject") or "").split())
     if len(subject) > _SUBJECT_CHARS:
-        subject = subject[:_SUBJECT_CHARS - 1] + "…"
+        subject = subject[: _SUBJECT_CHARS - 1] + "…"
     action = a.get("action", "")
     did = _DID_BY_CODE.get(action) if a.get("by") == "code" else None
     did = did or _DID.get(action, f"tried {action or 'a repair'}")
     if subject:
-        did += f" {subject}" if a.get("action") in ("shorten", "lengthen", "placeholder") \
+        did += (
+            f" {subject}"
+            if a.get("action") in ("shorten", "lengthen", "placeholder")
             else f" '{subject}'"
+        )
     elif a.get("problem"):
         did += f", for: {a['problem']}"
     else:  # a log from before the words were kept
@@ -228,8 +238,10 @@ def repair_step(a: dict[str, Any]) -> str:
     if own_fixed or not a.get("fixed"):
         return f"{did} ({who}; the checks kept it)"
     others = "; ".join(a.get("fixed_problems") or a.get("fixed") or [])
-    return (f"{did} ({who}; kept because the checks found less elsewhere: {others}; "
-            f"this problem is still found)")
+    return (
+        f"{did} ({who}; kept because the checks found less elsewhere: {others}; "
+        f"this problem is still found)"
+    )
 
 
 def _decision(d: dict[str, Any]) -> Decided:
@@ -256,12 +268,18 @@ def story(batch: Batch, thread_id: str) -> Story | None:
         if len(history) > judged and values.get("draft") is not None:
             judged = len(history)
             number = values.get("round", 0)
-            rounds.append(Round(
-                number=number, draft=values.get("draft", ""), score=history[-1],
-                must_fix=list(values.get("must_fix") or []),
-                would_improve=list(values.get("would_improve") or []),
-                writer=writer_steps([e for e in values.get("writer_log") or []
-                                     if e.get("round") == number])))
+            rounds.append(
+                Round(
+                    number=number,
+                    draft=values.get("draft", ""),
+                    score=history[-1],
+                    must_fix=list(values.get("must_fix") or []),
+                    would_improve=list(values.get("would_improve") or []),
+                    writer=writer_steps(
+                        [e for e in values.get("writer_log") or [] if e.get("round") == number]
+                    ),
+                )
+            )
         decision = values.get("decision")
         if decision and decision != last_decision and decision.get("type"):
             last_decision = decision
@@ -275,10 +293,17 @@ def story(batch: Batch, thread_id: str) -> Story | None:
     record = record or {}
     history = record.get("score_history") or values.get("score_history") or []
     return Story(
-        thread_id=thread_id, brief_id=record.get("brief_id") or brief.get("id", ""),
+        thread_id=thread_id,
+        brief_id=record.get("brief_id") or brief.get("id", ""),
         title=record.get("title") or brief.get("title", ""),
-        status=record.get("status", "unknown"), stop_reason=record.get("stop_reason"),
-        rounds=rounds, decisions=decisions, record=record,
-        pruned=len(rounds) < len(history), calls=batch.runlog.calls(thread_id),
-        brief=dict(brief), checklist=list(values.get("checklist") or []),
-        retries=batch.runlog.retries_of(thread_id))
+        status=record.get("status", "unknown"),
+        stop_reason=record.get("stop_reason"),
+        rounds=rounds,
+        decisions=decisions,
+        record=record,
+        pruned=len(rounds) < len(history),
+        calls=batch.runlog.calls(thread_id),
+        brief=dict(brief),
+        checklist=list(values.get("checklist") or []),
+        retries=batch.runlog.retries_of(thread_id),
+    )

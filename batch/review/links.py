@@ -45,19 +45,28 @@ def problem(secret: bytes, thread_id: str, token: str, now: float | None = None)
     expires, signature = expires_of(token), token.partition(".")[2]
     if expires is None or not signature.isascii() or not signature:
         return "this link is not a link of this review page (it has been altered or cut)"
-    if not hmac.compare_digest(signature.encode(), _signature(secret, thread_id,
-                                                              expires).encode()):
-        return ("this link does not open this text: it has been altered, or it was made "
-                "for another thread or another project")
+    if not hmac.compare_digest(signature.encode(), _signature(secret, thread_id, expires).encode()):
+        return (
+            "this link does not open this text: it has been altered, or it was made "
+            "for another thread or another project"
+        )
     if (time.time() if now is None else now) > expires:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(expires))
-        return (f"this link expired on {when}; ask for a new one, or open the review page "
-                f"with its token")
+        return (
+            f"this link expired on {when}; ask for a new one, or open the review page "
+            f"with its token"
+        )
     return None
 
 
-def thread_url(review_url: str, thread_id: str, secret: bytes, days: float,
-               now: float | None = None, token_needed: bool = False) -> str:
+def thread_url(
+    review_url: str,
+    thread_id: str,
+    secret: bytes,
+    days: float,
+    now: float | None = None,
+    token_needed: bool = False,
+) -> str:
     """The address of `thread_id`'s page on the review page at `review_url`, with a
     scoped token unless the page is on this machine and asks for no token (a page on
     loopback may still be served with one, or behind a proxy that needs it)."""
@@ -74,12 +83,20 @@ def expires_of(token: str) -> int | None:
     expires_text = token.partition(".")[0]
     # ASCII digits only, and no more than a date needs: "²" is a digit to isdigit(), and
     # int() of thousands of digits raises
-    return int(expires_text) if expires_text.isascii() and expires_text.isdigit() and \
-        len(expires_text) <= 12 else None
+    return (
+        int(expires_text)
+        if expires_text.isascii() and expires_text.isdigit() and len(expires_text) <= 12
+        else None
+    )
 
 
-def waiting_url(review_url: str, secret: bytes, days: float, now: float | None = None,
-                token_needed: bool = False) -> str:
+def waiting_url(
+    review_url: str,
+    secret: bytes,
+    days: float,
+    now: float | None = None,
+    token_needed: bool = False,
+) -> str:
     """The address of the Waiting page at `review_url`, signed as `thread_url` is."""
     url = review_url.rstrip("/") + "/"
     host = urlsplit(review_url).hostname or ""
@@ -89,35 +106,44 @@ def waiting_url(review_url: str, secret: bytes, days: float, now: float | None =
     return f"{url}?{LINK_PARAM}={sign(secret, WAITING_SCOPE, expires)}"
 
 
-def _signing(settings: Settings, runlog: RunLog, environ: Mapping[str, str] | None
-             ) -> tuple[str, bytes, float, bool] | None:
+def _signing(
+    settings: Settings, runlog: RunLog, environ: Mapping[str, str] | None
+) -> tuple[str, bytes, float, bool] | None:
     """(review page, secret, days, signed on loopback too) when the message links the
     review page: a `notify.review_url` with `notify.thread_links` on, not a Google
     sheet. Where the page is served with a token ($BRIEFLOOP_REVIEW_TOKEN), every link
     is signed, on loopback too: an unsigned one would open nothing."""
     url = settings.notify.review_url.strip()
-    if not url or not settings.notify.thread_links or \
-            (urlsplit(url).hostname or "").endswith("docs.google.com"):
+    if (
+        not url
+        or not settings.notify.thread_links
+        or (urlsplit(url).hostname or "").endswith("docs.google.com")
+    ):
         return None
     env = os.environ if environ is None else environ
-    return (url, runlog.secret(SECRET_NAME), settings.notify.link_days,
-            bool(env.get(ENV_REVIEW_TOKEN, "").strip()))
+    return (
+        url,
+        runlog.secret(SECRET_NAME),
+        settings.notify.link_days,
+        bool(env.get(ENV_REVIEW_TOKEN, "").strip()),
+    )
 
 
-def linker(settings: Settings, runlog: RunLog,
-           environ: Mapping[str, str] | None = None) -> Callable[[str], str] | None:
+def linker(
+    settings: Settings, runlog: RunLog, environ: Mapping[str, str] | None = None
+) -> Callable[[str], str] | None:
     """thread id -> the link the message gives it; None when the message links no
     thread (see `_signing`)."""
     signing = _signing(settings, runlog, environ)
     if signing is None:
         return None
     url, secret, days, token_needed = signing
-    return lambda thread_id: thread_url(url, thread_id, secret, days,
-                                        token_needed=token_needed)
+    return lambda thread_id: thread_url(url, thread_id, secret, days, token_needed=token_needed)
 
 
-def waiting_link(settings: Settings, runlog: RunLog,
-                 environ: Mapping[str, str] | None = None) -> str:
+def waiting_link(
+    settings: Settings, runlog: RunLog, environ: Mapping[str, str] | None = None
+) -> str:
     """The message's general link: the Waiting page, signed for whoever reads the
     message; "" when the message links no review page (see `_signing`)."""
     signing = _signing(settings, runlog, environ)

@@ -30,16 +30,24 @@ BATCHES_PER_PAGE = 10
 RUNS_PER_BATCH = 20  # under each batch of the runs page; its own page has them all
 RUNS_PER_PAGE = 50
 OUTCOMES = VIEW_OUTCOMES
-BATCH_STATUS_WORDS = {"ok": "finished", "finished": "finished", "running": "running",
-                      "stopped": "stopped (resumes next run)", "queued": "queued",
-                      "enqueueing": "enqueueing", "failed": "failed"}
+BATCH_STATUS_WORDS = {
+    "ok": "finished",
+    "finished": "finished",
+    "running": "running",
+    "stopped": "stopped (resumes next run)",
+    "queued": "queued",
+    "enqueueing": "enqueueing",
+    "failed": "failed",
+}
 
 
 def counts_in_order(counts: dict[str, int]) -> list[tuple[str, int]]:
     """A batch's counts by outcome, labelled, in the order outcomes are shown."""
     order = {o: i for i, o in enumerate(OUTCOME_ORDER)}
-    return [(label(k), v) for k, v in sorted(counts.items(),
-                                             key=lambda kv: (order.get(kv[0], 99), kv[0]))]
+    return [
+        (label(k), v)
+        for k, v in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
+    ]
 
 
 def placeholders_of(needs: list[Any]) -> list[str]:
@@ -89,13 +97,18 @@ def run_row(record: dict[str, Any]) -> dict[str, Any]:
     now = record.get("stop_reason") or record.get("status") or ""
     counted = record.get("counted") or now
     return {
-        "thread_id": record.get("thread_id") or "", "brief_id": record.get("brief_id", ""),
+        "thread_id": record.get("thread_id") or "",
+        "brief_id": record.get("brief_id", ""),
         "title": record.get("title") or "",
-        "outcome": label(counted), "tone": tone(counted), "counted": counted,
+        "outcome": label(counted),
+        "tone": tone(counted),
+        "counted": counted,
         "now": "" if not now or now == counted or _same_now(counted, now) else label(now),
         "now_tone": tone(now),
-        "status": record.get("status", ""), "rounds": record.get("rounds", 0),
-        "history": history, "chart": score_chart(history, width=120, height=36),
+        "status": record.get("status", ""),
+        "rounds": record.get("rounds", 0),
+        "history": history,
+        "chart": score_chart(history, width=120, height=36),
         "calls": record.get("model_calls", 0),
         "tokens": f"{record.get('input_tokens', 0)}/{record.get('output_tokens', 0)}",
         "model_seconds": record.get("model_seconds", 0.0),
@@ -112,7 +125,8 @@ def _same_now(counted: str, now: str) -> bool:
     """A run counted as still waiting that still waits, or as already done that is
     done: its outcome today says nothing new."""
     return (counted == "waiting" and now == AWAITING) or (
-        counted == "skipped" and now in STOP_REASONS)
+        counted == "skipped" and now in STOP_REASONS
+    )
 
 
 def day_bounds(day: str | None) -> tuple[str, str] | None:
@@ -125,36 +139,59 @@ def day_bounds(day: str | None) -> tuple[str, str] | None:
     except ValueError:
         return None
     end = start + timedelta(days=1)
-    return (start.astimezone(UTC).isoformat(timespec="seconds")[:19],
-            end.astimezone(UTC).isoformat(timespec="seconds")[:19])
+    return (
+        start.astimezone(UTC).isoformat(timespec="seconds")[:19],
+        end.astimezone(UTC).isoformat(timespec="seconds")[:19],
+    )
 
 
 def batch_row(row: dict[str, Any]) -> dict[str, Any]:
     """A batch's heading: local times, how long it took, its status in words."""
     status = BATCH_STATUS_WORDS.get(row.get("status", ""), row.get("status", ""))
     took = span(row.get("started_at"), row.get("ended_at"))
-    return {**row, "started": local_time(row.get("started_at")),
-            "ended": local_time(row.get("ended_at")) if row.get("ended_at") else "",
-            "took": duration(took) if took is not None else "", "status_words": status,
-            "status_tone": tone(row.get("status"))}
+    return {
+        **row,
+        "started": local_time(row.get("started_at")),
+        "ended": local_time(row.get("ended_at")) if row.get("ended_at") else "",
+        "took": duration(took) if took is not None else "",
+        "status_words": status,
+        "status_tone": tone(row.get("status")),
+    }
 
 
-def _group(log: RunLog, row: dict[str, Any], outcome: str | None, brief: str | None,
-           limit: int, offset: int) -> dict[str, Any]:
+def _group(
+    log: RunLog,
+    row: dict[str, Any],
+    outcome: str | None,
+    brief: str | None,
+    limit: int,
+    offset: int,
+) -> dict[str, Any]:
     records, total = log.runs_counted(row, outcome, brief, limit, offset)
-    return {"batch": batch_row(row), "counts": counts_in_order(row.get("counts") or {}),
-            "runs": [run_row(r) for r in records], "total": total}
+    return {
+        "batch": batch_row(row),
+        "counts": counts_in_order(row.get("counts") or {}),
+        "runs": [run_row(r) for r in records],
+        "total": total,
+    }
 
 
-def runs_view(log: RunLog, batch_id: int | None, page: int, outcome: str | None,
-              brief: str | None, day: str | None = None) -> dict[str, Any] | None:
+def runs_view(
+    log: RunLog,
+    batch_id: int | None,
+    page: int,
+    outcome: str | None,
+    brief: str | None,
+    day: str | None = None,
+) -> dict[str, Any] | None:
     """The runs page (`batch_id` None: the latest batches, newest first, of `day` if
     given) or one batch's page; None when there is no such batch."""
     outcome = outcome if outcome in OUTCOMES else None
     bounds = day_bounds(day) if batch_id is None else None
     if batch_id is None:
-        batches, total = log.latest_batches(BATCHES_PER_PAGE, (page - 1) * BATCHES_PER_PAGE,
-                                            between=bounds)
+        batches, total = log.latest_batches(
+            BATCHES_PER_PAGE, (page - 1) * BATCHES_PER_PAGE, between=bounds
+        )
         groups = [_group(log, b, outcome, brief, RUNS_PER_BATCH, 0) for b in batches]
         pages = math.ceil(total / BATCHES_PER_PAGE)
     else:
@@ -165,14 +202,28 @@ def runs_view(log: RunLog, batch_id: int | None, page: int, outcome: str | None,
         pages = math.ceil(groups[0]["total"] / RUNS_PER_PAGE)
     day = day.strip() if bounds else ""
     filters = {k: v for k, v in (("outcome", outcome), ("brief", brief), ("day", day)) if v}
-    return {"groups": groups, "page": page, "pages": max(pages, 1), "batch_id": batch_id,
-            "outcome": outcome or "", "brief": brief or "", "day": day,
-            "outcomes": OUTCOMES, "label": label, "filters": urlencode(filters),
-            "per_batch": RUNS_PER_BATCH if batch_id is None else None}
+    return {
+        "groups": groups,
+        "page": page,
+        "pages": max(pages, 1),
+        "batch_id": batch_id,
+        "outcome": outcome or "",
+        "brief": brief or "",
+        "day": day,
+        "outcomes": OUTCOMES,
+        "label": label,
+        "filters": urlencode(filters),
+        "per_batch": RUNS_PER_BATCH if batch_id is None else None,
+    }
 
 
-def runs_csv(log: RunLog, batch_id: int | None, outcome: str | None, brief: str | None,
-             day: str | None = None) -> str | None:
+def runs_csv(
+    log: RunLog,
+    batch_id: int | None,
+    outcome: str | None,
+    brief: str | None,
+    day: str | None = None,
+) -> str | None:
     """Every run of the view (every page of it) as CSV: the batch, the outcome it was
     counted as, then the run log's columns as the sheets show them. None: no batch."""
     outcome = outcome if outcome in OUTCOMES else None
@@ -199,20 +250,35 @@ def story_view(story: Story) -> dict[str, Any]:
     each after the first with what changed against the one before, folded."""
     rounds = []
     for number, r in enumerate(story.rounds):
-        rounds.append({"round": r, "first": number == 0,
-                       "draft_html": render_draft(r.draft, []),
-                       "changes_html": changes_html(r.changes) if number else ""})
+        rounds.append(
+            {
+                "round": r,
+                "first": number == 0,
+                "draft_html": render_draft(r.draft, []),
+                "changes_html": changes_html(r.changes) if number else "",
+            }
+        )
     record = story.record
     uncovered = set(record.get("uncovered") or [])
-    checklist = [(r["id"], r["kind"], r["text"], r["id"] not in uncovered)
-                 for r in story.checklist if r.get("kind") not in ("task", "style")]
+    checklist = [
+        (r["id"], r["kind"], r["text"], r["id"] not in uncovered)
+        for r in story.checklist
+        if r.get("kind") not in ("task", "style")
+    ]
     status, reason = story.status, story.stop_reason
-    return {"story": story, "rounds": rounds, "checklist": checklist,
-            "can_retry": status == "failed" or (status == "finished" and bool(story.brief)),
-            "can_reopen": status == "finished" and reason in APPROVED_REASONS,
-            "error": "", "form": {"name": "", "reason": ""}, "label": label,
-            "story_chart": score_chart(record.get("score_history") or
-                                       [r.score for r in story.rounds if r.score is not None]),
-            "ended": label(story.stop_reason or story.status),
-            "output_name": (record.get("output_path") or "").rsplit("/", 1)[-1],
-            "time_split": render_cell("time_split", record.get("time_split") or {})}
+    return {
+        "story": story,
+        "rounds": rounds,
+        "checklist": checklist,
+        "can_retry": status == "failed" or (status == "finished" and bool(story.brief)),
+        "can_reopen": status == "finished" and reason in APPROVED_REASONS,
+        "error": "",
+        "form": {"name": "", "reason": ""},
+        "label": label,
+        "story_chart": score_chart(
+            record.get("score_history") or [r.score for r in story.rounds if r.score is not None]
+        ),
+        "ended": label(story.stop_reason or story.status),
+        "output_name": (record.get("output_path") or "").rsplit("/", 1)[-1],
+        "time_split": render_cell("time_split", record.get("time_split") or {}),
+    }

@@ -44,11 +44,14 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
         number, placeholder = found[m.group(0)]
         first = m.group(0) not in seen
         seen.add(m.group(0))
-        inner = ('{text}<sup>{n}</sup>' if in_link else
-                 '<a href="#field-{n}">{text}<sup>{n}</sup></a>')
-        return str(Markup('<mark class="ph"{id}>' + inner + '</mark>').format(
-            n=number, text=placeholder,
-            id=Markup(' id="ph-{}"').format(number) if first else ""))
+        inner = (
+            "{text}<sup>{n}</sup>" if in_link else '<a href="#field-{n}">{text}<sup>{n}</sup></a>'
+        )
+        return str(
+            Markup('<mark class="ph"{id}>' + inner + "</mark>").format(
+                n=number, text=placeholder, id=Markup(' id="ph-{}"').format(number) if first else ""
+            )
+        )
 
     out = []
     for piece in re.split(r"(<[^>]*>)", html):
@@ -75,11 +78,14 @@ def score_chart(history: list[float], width: int = 320, height: int = 90) -> Mar
     slot = (width - 2 * pad) / len(history)
     bar_w = min(36.0, max(4.0, slot * 0.7))
     plot_h = height - label_h - pad
-    parts = [Markup('<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
-                    'width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
-                    '<title>Score per round</title>'
-                    '<line x1="0" y1="{b}" x2="{w}" y2="{b}" stroke="#999"/>'
-                    ).format(w=width, h=height, b=pad + plot_h)]
+    parts = [
+        Markup(
+            '<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+            'width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+            "<title>Score per round</title>"
+            '<line x1="0" y1="{b}" x2="{w}" y2="{b}" stroke="#999"/>'
+        ).format(w=width, h=height, b=pad + plot_h)
+    ]
     points = []
     for i, score in enumerate(history):
         value = float(score or 0)
@@ -87,21 +93,26 @@ def score_chart(history: list[float], width: int = 320, height: int = 90) -> Mar
         x = pad + i * slot + (slot - bar_w) / 2
         y = pad + plot_h - bar_h
         points.append(f"{x + bar_w / 2:.1f},{y:.1f}")
-        parts.append(Markup(
-            '<rect x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="#6b8fd6">'
-            '<title>round {r}: {s:g}</title></rect>'
-        ).format(x=x, y=y, bw=bar_w, bh=bar_h, r=i + 1, s=value))
+        parts.append(
+            Markup(
+                '<rect x="{x:.1f}" y="{y:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="#6b8fd6">'
+                "<title>round {r}: {s:g}</title></rect>"
+            ).format(x=x, y=y, bw=bar_w, bh=bar_h, r=i + 1, s=value)
+        )
         if labels:
-            parts.append(Markup(
-                '<text x="{cx:.1f}" y="{ty}" font-size="10" text-anchor="middle">{s:g}</text>'
-            ).format(cx=x + bar_w / 2, ty=height - 2, s=value))
+            parts.append(
+                Markup(
+                    '<text x="{cx:.1f}" y="{ty}" font-size="10" text-anchor="middle">{s:g}</text>'
+                ).format(cx=x + bar_w / 2, ty=height - 2, s=value)
+            )
     if len(points) > 1:
-        parts.append(Markup('<polyline points="{p}" fill="none" stroke="#c0392b" '
-                            'stroke-width="1.5"/>').format(p=" ".join(points)))
+        parts.append(
+            Markup(
+                '<polyline points="{p}" fill="none" stroke="#c0392b" stroke-width="1.5"/>'
+            ).format(p=" ".join(points))
+        )
     parts.append(Markup("</svg>"))
     return Markup("").join(parts)
-
-
 
 
 def changes_html(changes: list[Any]) -> Markup:

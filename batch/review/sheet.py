@@ -24,8 +24,18 @@ from batch.review import threads as review
 from batch.run.runner import Batch
 from batch.sheets.tables import Table, text_key, upsert_rows
 
-COLUMNS = ["thread_id", "brief_id", "round", "placeholder", "question", "answer", "decision",
-           "by", "status", "note"]
+COLUMNS = [
+    "thread_id",
+    "brief_id",
+    "round",
+    "placeholder",
+    "question",
+    "answer",
+    "decision",
+    "by",
+    "status",
+    "note",
+]
 KEY = [0, 2, 3]  # thread_id, round, placeholder
 C = {name: i for i, name in enumerate(COLUMNS)}
 
@@ -52,9 +62,20 @@ def publish(batch: Batch, table: Table) -> int:
         elif item.stopped and item.needs:
             note = ask_about(item)
         for need in needs:
-            rows.append([item.thread_id, item.brief_id, state_round, need["placeholder"],
-                         need["question"], item.answers.get(need["placeholder"], ""), "", "",
-                         "open", note])
+            rows.append(
+                [
+                    item.thread_id,
+                    item.brief_id,
+                    state_round,
+                    need["placeholder"],
+                    need["question"],
+                    item.answers.get(need["placeholder"], ""),
+                    "",
+                    "",
+                    "open",
+                    note,
+                ]
+            )
     present = {text_key(r, KEY) for r in existing[1:]}
     added = [r for r in rows if text_key(r, KEY) not in present]  # never over a person's typing
     closed = []
@@ -68,8 +89,9 @@ def publish(batch: Batch, table: Table) -> int:
         row[C["status"]], row[C["note"]] = "done", decided_note(batch, thread_id)
         closed.append(row)
     if added or closed:
-        upsert_rows(table, COLUMNS, closed + added, key=lambda r: text_key(r, KEY),
-                    existing=existing)
+        upsert_rows(
+            table, COLUMNS, closed + added, key=lambda r: text_key(r, KEY), existing=existing
+        )
     return len(added)
 
 
@@ -77,8 +99,10 @@ def ask_about(item: review.Waiting) -> str:
     """The question on the row of a thread that waits with no placeholder open."""
     if item.stopped:
         found = _plural(len(item.must_fix), "finding")
-        return (f"needs work ({item.stopped.replace('_', ' ')}; the checks still find "
-                f"{found}): approve: reason, reject: reason or revise N: notes")
+        return (
+            f"needs work ({item.stopped.replace('_', ' ')}; the checks still find "
+            f"{found}): approve: reason, reject: reason or revise N: notes"
+        )
     return "approve, reject or revise"
 
 
@@ -109,8 +133,9 @@ def parse_decision(text: str) -> tuple[Decision, str | None, str | None]:
     head, _, rest = text.partition(":")
     word, _, rounds = head.strip().lower().partition(" ")
     if word not in ("approve", "reject", "revise") or (rounds.strip() and word != "revise"):
-        raise BriefloopError(f"decision {text!r}: write approve, reject: reason, "
-                             f"revise: notes or revise N: notes")
+        raise BriefloopError(
+            f"decision {text!r}: write approve, reject: reason, revise: notes or revise N: notes"
+        )
     return word, rest.strip() or None, rounds.strip() or None  # type: ignore[return-value]
 
 
@@ -149,23 +174,34 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
             mark(rows, "skipped", note)
             results.append(Pulled(thread_id, "skipped", note))
             continue
-        answers = {_cell(r, "placeholder"): _cell(r, "answer") for r in rows
-                   if _cell(r, "placeholder") and _cell(r, "answer")}
+        answers = {
+            _cell(r, "placeholder"): _cell(r, "answer")
+            for r in rows
+            if _cell(r, "placeholder") and _cell(r, "answer")
+        }
         by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
         try:
             decision, text, rounds = parse_decision(decisions[0])
             # "approve: reason" approves over what the code checks still find
             override = text if decision == "approve" else None
-            result = review.answer(batch, thread_id, decision, answers,
-                                   None if decision == "approve" else text, by,
-                                   override=override, rounds=rounds)
+            result = review.answer(
+                batch,
+                thread_id,
+                decision,
+                answers,
+                None if decision == "approve" else text,
+                by,
+                override=override,
+                rounds=rounds,
+            )
         except BriefloopError as e:
             mark(rows, "open", f"not taken: {e}")
             results.append(Pulled(thread_id, "not taken", str(e)))
             continue
         again = review.waiting(batch, thread_id)
-        same_round = again is not None and str(
-            batch.snapshot(thread_id).values.get("round", "")) == current
+        same_round = (
+            again is not None and str(batch.snapshot(thread_id).values.get("round", "")) == current
+        )
         if same_round and again.problem:
             # the graph did not take it (the thread asks again): the rows stay open
             mark(rows, "open", f"not taken: {again.problem}")

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.draft_cleanup import encodable
 from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
@@ -52,13 +52,20 @@ class Waiting:
 
     def as_dict(self) -> dict[str, Any]:
         newer = self.superseded_by
-        return {"thread_id": self.thread_id, "brief_id": self.brief_id, "title": self.title,
-                "score": self.score, "open_placeholders": len(self.needs),
-                "needs_from_human": self.needs, "waiting_since": self.waiting_since,
-                "problem": self.problem or None, "stopped": self.stopped,
-                "waits_for": self.waits_for(),
-                "open_must_fix": self.must_fix,
-                "superseded_by": newer["thread_id"] if newer else None}
+        return {
+            "thread_id": self.thread_id,
+            "brief_id": self.brief_id,
+            "title": self.title,
+            "score": self.score,
+            "open_placeholders": len(self.needs),
+            "needs_from_human": self.needs,
+            "waiting_since": self.waiting_since,
+            "problem": self.problem or None,
+            "stopped": self.stopped,
+            "waits_for": self.waits_for(),
+            "open_must_fix": self.must_fix,
+            "superseded_by": newer["thread_id"] if newer else None,
+        }
 
     def waits_for(self) -> str:
         """What it waits for, in a few words."""
@@ -75,10 +82,11 @@ class Waiting:
             return ""
         state = newer.get("stop_reason") or newer.get("status") or "running"
         # the file's name, not where the server keeps it
-        where = (f", output {Path(newer['output_path']).name}" if newer.get("output_path")
-                 else "")
-        return (f"superseded by thread {newer['thread_id']} (a newer version of brief "
-                f"{self.brief_id!r}, {state}{where})")
+        where = f", output {Path(newer['output_path']).name}" if newer.get("output_path") else ""
+        return (
+            f"superseded by thread {newer['thread_id']} (a newer version of brief "
+            f"{self.brief_id!r}, {state}{where})"
+        )
 
 
 def reviewer_name(explicit: str | None = None) -> str:
@@ -122,10 +130,12 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
 
 
 def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool]]:
-    failing = {f["code"].split(":", 1)[1] for f in check_requirements(
-        draft, checklist_of(values))}
-    return [(r["id"], r["kind"], r["text"], r["id"] not in failing)
-            for r in checklist_of(values) if r["kind"] not in ("task", "style")]
+    failing = {f["code"].split(":", 1)[1] for f in check_requirements(draft, checklist_of(values))}
+    return [
+        (r["id"], r["kind"], r["text"], r["id"] not in failing)
+        for r in checklist_of(values)
+        if r["kind"] not in ("task", "style")
+    ]
 
 
 def list_waiting(batch: Batch) -> list[Waiting]:
@@ -143,8 +153,9 @@ def require_waiting(batch: Batch, thread_id: str) -> Waiting:
         return item
     record = batch.runlog.by_thread(thread_id)
     if record is None and not batch.snapshot(thread_id).values:
-        raise BriefloopError(f"no thread {thread_id!r} (briefloop review list shows the "
-                             f"waiting ones)")
+        raise BriefloopError(
+            f"no thread {thread_id!r} (briefloop review list shows the waiting ones)"
+        )
     status = (record or {}).get("stop_reason") or (record or {}).get("status") or "unknown"
     raise BriefloopError(f"thread {thread_id} is not waiting for a person (it is {status})")
 
@@ -155,12 +166,12 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
     by_key: dict[str, str] = {}
     for number, need in enumerate(needs, start=1):
         placeholder = need["placeholder"]
-        by_key[ph.normalize(placeholder)] = placeholder
-        by_key[ph.normalize(ph.detail(placeholder))] = placeholder
+        by_key[placeholders.normalize(placeholder)] = placeholder
+        by_key[placeholders.normalize(placeholders.detail(placeholder))] = placeholder
         by_key[str(number)] = placeholder
     out: dict[str, str] = {}
     for key, value in given.items():
-        placeholder = by_key.get(ph.normalize(str(key)))
+        placeholder = by_key.get(placeholders.normalize(str(key)))
         if placeholder is None:
             known = ", ".join(n["placeholder"] for n in needs) or "none"
             raise BriefloopError(f"{key!r} is not a placeholder of this thread (open: {known})")
@@ -176,24 +187,39 @@ MAX_NOTE_CHARS = 4_000
 MAX_NAME_CHARS = 200
 
 
-def _within_limits(answers: dict[str, str], text: str | None, by: str | None,
-                   edited: str | None, override: str | None) -> None:
-    limits = [("the edited text", edited, MAX_EDITED_CHARS),
-              ("the reason or notes", text, MAX_NOTE_CHARS),
-              ("the override reason", override, MAX_NOTE_CHARS),
-              ("the name", by, MAX_NAME_CHARS)]
-    limits += [(f"the value of {key[:60]!r}", value, MAX_NOTE_CHARS)
-               for key, value in answers.items()]
+def _within_limits(
+    answers: dict[str, str],
+    text: str | None,
+    by: str | None,
+    edited: str | None,
+    override: str | None,
+) -> None:
+    limits = [
+        ("the edited text", edited, MAX_EDITED_CHARS),
+        ("the reason or notes", text, MAX_NOTE_CHARS),
+        ("the override reason", override, MAX_NOTE_CHARS),
+        ("the name", by, MAX_NAME_CHARS),
+    ]
+    limits += [
+        (f"the value of {key[:60]!r}", value, MAX_NOTE_CHARS) for key, value in answers.items()
+    ]
     for what, value, limit in limits:
         if value is not None and len(value) > limit:
-            raise BriefloopError(f"{what} is {len(value):,} characters; the limit is "
-                                 f"{limit:,}")
+            raise BriefloopError(f"{what} is {len(value):,} characters; the limit is {limit:,}")
 
 
-def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, str],
-           text: str | None = None, by: str | None = None, wait: float = 10.0,
-           edited: str | None = None, override: str | None = None,
-           rounds: int | str | None = None) -> BriefResult:
+def answer(
+    batch: Batch,
+    thread_id: str,
+    decision: Decision,
+    answers: dict[str, str],
+    text: str | None = None,
+    by: str | None = None,
+    wait: float = 10.0,
+    edited: str | None = None,
+    override: str | None = None,
+    rounds: int | str | None = None,
+) -> BriefResult:
     """Answer a waiting thread and run it on until it finishes or pauses again.
 
     `edited` (with approve) is the person's own version of the text; the code checks
@@ -213,19 +239,25 @@ def answer(batch: Batch, thread_id: str, decision: Decision, answers: dict[str, 
         item = require_waiting(batch, thread_id)
         if item.superseded_by and decision != "reject":
             # Its text answers an older brief and would replace the current output.
-            raise BriefloopError(f"thread {thread_id} is {item.superseded_note()}: "
-                                 f"{decision} is refused so the current text stays; answer "
-                                 f"that thread, or close this one with --reject")
+            raise BriefloopError(
+                f"thread {thread_id} is {item.superseded_note()}: "
+                f"{decision} is refused so the current text stays; answer "
+                f"that thread, or close this one with --reject"
+            )
         # The placeholders of the text to approve, as the review node counts them: those in
         # the draft shown (listed or not), or in the person's own version.
-        needs = ph.needs_of(item.draft if edited is None else edited, item.needs)
+        needs = placeholders.needs_of(item.draft if edited is None else edited, item.needs)
         given = {k: v for k, v in answers.items() if str(v).strip()}
-        known = needs + [n for n in item.needs
-                         if ph.normalize(n["placeholder"]) not in {ph.normalize(m["placeholder"])
-                                                                  for m in needs}]
+        known = needs + [
+            n
+            for n in item.needs
+            if placeholders.normalize(n["placeholder"])
+            not in {placeholders.normalize(m["placeholder"]) for m in needs}
+        ]
         resolved = {**item.answers, **resolve_answers(known, given)}
-        sent = inbox.response(decision, resolved, text, reviewer_name(by), edited=edited,
-                              override=override)
+        sent = inbox.response(
+            decision, resolved, text, reviewer_name(by), edited=edited, override=override
+        )
         if rounds not in (None, ""):
             sent[0]["rounds"] = rounds
         taken = inbox.decode(sent)
@@ -252,8 +284,10 @@ def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
         if not snapshot.values:
             raise BriefloopError(f"no thread {thread_id!r}")
         if snapshot.interrupts:
-            raise BriefloopError(f"thread {thread_id} is waiting for a person: answer it with "
-                                 f"briefloop review answer {thread_id}")
+            raise BriefloopError(
+                f"thread {thread_id} is waiting for a person: answer it with "
+                f"briefloop review answer {thread_id}"
+            )
         if not has_work(snapshot):
             reason = snapshot.values.get("stop_reason", "finished")
             raise BriefloopError(f"thread {thread_id} has finished ({reason})")

@@ -53,21 +53,25 @@ MAX_FORM_BYTES = 1024 * 1024
 MAX_FORM_FIELDS = 200
 
 
-
 def _templates() -> Jinja2Templates:
-    env = jinja2.Environment(loader=jinja2.PackageLoader("batch", "templates"),
-                             autoescape=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("batch", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
     return Jinja2Templates(env=env)
 
 
 # -- what the pages show (run in a worker thread, one Batch per request) --------------------
 
+
 def thread_view(batch: Batch, item: review.Waiting) -> dict[str, Any]:
     """A waiting thread's page: what to answer, and its story so far."""
     told = history.story(batch, item.thread_id)
     values = batch.snapshot(item.thread_id).values
-    findings = sorted(values.get("findings", []) or [],
-                      key=lambda f: f.get("severity") != "must_fix")
+    findings = sorted(
+        values.get("findings", []) or [], key=lambda f: f.get("severity") != "must_fix"
+    )
     placeholders = [n["placeholder"] for n in item.needs]
     return {
         "item": item,
@@ -80,8 +84,9 @@ def thread_view(batch: Batch, item: review.Waiting) -> dict[str, Any]:
         "chart": score_chart(item.score_history),
         "superseded": item.superseded_note(),
         "max_more_rounds": MAX_MORE_ROUNDS,
-        "rounds_default": values["limits"].get("rounds_per_revision",
-                                               values["limits"]["max_rounds"]),
+        "rounds_default": values["limits"].get(
+            "rounds_per_revision", values["limits"]["max_rounds"]
+        ),
         **(story_view(told) if told is not None else {"story": None, "rounds": []}),
     }
 
@@ -95,8 +100,7 @@ def shown_path(settings: Settings, path: str | None) -> str:
         return str(path)
 
 
-def act(batch: Batch, settings: Settings, thread_id: str, action: str,
-        form: dict[str, Any]) -> str:
+def act(batch: Batch, settings: Settings, thread_id: str, action: str, form: dict[str, Any]) -> str:
     """Answer the thread as the form asks; the outcome as one line for the list page."""
     by = form["name"] or None
     answers = form["answers"]
@@ -104,11 +108,19 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
     if action == "approve":
         result = review.answer(batch, thread_id, "approve", answers, by=by, override=override)
     elif action == "edit":
-        result = review.answer(batch, thread_id, "approve", answers, by=by,
-                               edited=form["edited"], override=override)
+        result = review.answer(
+            batch, thread_id, "approve", answers, by=by, edited=form["edited"], override=override
+        )
     elif action == "revise":
-        result = review.answer(batch, thread_id, "revise", answers, text=form["notes"], by=by,
-                               rounds=form.get("rounds") or None)
+        result = review.answer(
+            batch,
+            thread_id,
+            "revise",
+            answers,
+            text=form["notes"],
+            by=by,
+            rounds=form.get("rounds") or None,
+        )
     elif action == "reject":
         result = review.answer(batch, thread_id, "reject", {}, text=form["reason"], by=by)
     else:
@@ -123,6 +135,7 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str,
 
 
 # -- the routes: each reads what the app was made with from request.app.state -------------
+
 
 class LinkSecret:
     """The project's key for links to one thread, read once (the Guard checks links with
@@ -142,22 +155,28 @@ class LinkSecret:
 def batch_for(request: Request) -> Batch:
     """A Batch over the app's settings and models, for one request to open and close."""
     state = request.app.state
-    return Batch(state.settings, models=state.models, strict=state.strict,
-                 resumer=state.resumer)
+    return Batch(state.settings, models=state.models, strict=state.strict, resumer=state.resumer)
 
 
-def page(request: Request, name: str, context: dict[str, Any],
-         status_code: int = 200) -> Response:
+def page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
     context = {"csrf": request.state.csrf, "scoped": request.state.scoped, **context}
-    return request.app.state.templates.TemplateResponse(request, name, context,
-                                                        status_code=status_code)
+    return request.app.state.templates.TemplateResponse(
+        request, name, context, status_code=status_code
+    )
 
 
 def flashed(request: Request, outcome: str, target: str) -> Response:
     """A redirect to `target` that shows `outcome` there once."""
     response = RedirectResponse(target, status_code=303)
-    response.set_cookie(FLASH_COOKIE, quote(outcome), httponly=True, samesite="strict",
-                        path="/", max_age=120, secure=request.url.scheme == "https")
+    response.set_cookie(
+        FLASH_COOKIE,
+        quote(outcome),
+        httponly=True,
+        samesite="strict",
+        path="/",
+        max_age=120,
+        secure=request.url.scheme == "https",
+    )
     return response
 
 
@@ -174,8 +193,9 @@ async def index(request: Request) -> Response:
         # opened with the message's link: each row opens its thread the same way,
         # until the same time
         secret = await run_in_threadpool(request.app.state.link_secret)
-        links = {tid: f"{url}?{LINK_PARAM}={sign(secret, tid, expires)}"
-                 for tid, url in links.items()}
+        links = {
+            tid: f"{url}?{LINK_PARAM}={sign(secret, tid, expires)}" for tid, url in links.items()
+        }
     response = page(request, "list.html", {"items": items, "flash": flash, "links": links})
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
@@ -184,8 +204,15 @@ async def index(request: Request) -> Response:
 
 def empty_form(view: dict[str, Any]) -> dict[str, Any]:
     item = view["item"]
-    return {"answers": dict(item.answers), "name": "", "edited": item.draft,
-            "override": "", "notes": "", "reason": "", "rounds": ""}
+    return {
+        "answers": dict(item.answers),
+        "name": "",
+        "edited": item.draft,
+        "override": "",
+        "notes": "",
+        "reason": "",
+        "rounds": "",
+    }
 
 
 def not_this_thread(request: Request, thread_id: str) -> Response | None:
@@ -212,15 +239,17 @@ async def thread(request: Request) -> Response:
 
     view = await run_in_threadpool(load)
     if view is None:
-        return page(request, "error.html", {"message": f"no thread {thread_id!r}"},
-                    status_code=404)
+        return page(request, "error.html", {"message": f"no thread {thread_id!r}"}, status_code=404)
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
     if "item" not in view:  # finished, failed or still running: its story
         response = page(request, "story.html", {**story_view(view["story"]), "flash": flash})
     else:
         # thread.html still has a branch for a briefloop that could not edit
-        response = page(request, "thread.html", {
-            **view, "form": empty_form(view), "error": "", "flash": flash, "can_edit": True})
+        response = page(
+            request,
+            "thread.html",
+            {**view, "form": empty_form(view), "error": "", "flash": flash, "can_edit": True},
+        )
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
     return response
@@ -246,8 +275,11 @@ async def runs_page(request: Request) -> Response:
         return page(request, "error.html", {"message": f"no batch {one}"}, status_code=404)
     if isinstance(view, str):
         name = f"runs-{one}.csv" if one is not None else "runs.csv"
-        return Response(view, media_type="text/csv; charset=utf-8", headers={
-            "Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            view,
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
     return page(request, "runs.html", view)
 
 
@@ -257,8 +289,10 @@ async def answer(request: Request) -> Response:
         return refused
     if not origin_ok(request):
         return PlainTextResponse("403: cross-origin request refused", status_code=403)
-    csrf_refused = PlainTextResponse("403: the form's CSRF token is missing or wrong "
-                                     "(reload the page and try again)", status_code=403)
+    csrf_refused = PlainTextResponse(
+        "403: the form's CSRF token is missing or wrong (reload the page and try again)",
+        status_code=403,
+    )
     cookie = request.cookies.get(CSRF_COOKIE, "")
     if not cookie or request.state.csrf_fresh:
         return csrf_refused  # no page of ours was loaded: nothing is read
@@ -269,13 +303,18 @@ async def answer(request: Request) -> Response:
     if not sent or not hmac.compare_digest(sent.encode(), cookie.encode()):
         return csrf_refused
     action = str(raw.get("action", ""))
-    answers = {key[len("ph:"):]: str(value) for key, value in raw.multi_items()
-               if key.startswith("ph:")}
-    form = {"answers": answers, "name": str(raw.get("name", "")).strip(),
-            "edited": str(raw.get("edited", "")),
-            "override": str(raw.get("override", "")).strip(),
-            "notes": str(raw.get("notes", "")), "reason": str(raw.get("reason", "")),
-            "rounds": str(raw.get("rounds", "")).strip()}
+    answers = {
+        key[len("ph:") :]: str(value) for key, value in raw.multi_items() if key.startswith("ph:")
+    }
+    form = {
+        "answers": answers,
+        "name": str(raw.get("name", "")).strip(),
+        "edited": str(raw.get("edited", "")),
+        "override": str(raw.get("override", "")).strip(),
+        "notes": str(raw.get("notes", "")),
+        "reason": str(raw.get("reason", "")),
+        "rounds": str(raw.get("rounds", "")).strip(),
+    }
     if action in ("retry", "reopen"):
         return await again(request, thread_id, action, form)
 
@@ -296,17 +335,21 @@ async def answer(request: Request) -> Response:
         view = await run_in_threadpool(reload)
         if view is None:  # answered meanwhile, or never there
             return page(request, "error.html", {"message": str(e)}, status_code=409)
-        return page(request, "thread.html", {**view, "form": form, "error": str(e),
-                                             "action": action, "can_edit": True},
-                    status_code=status)
+        return page(
+            request,
+            "thread.html",
+            {**view, "form": form, "error": str(e), "action": action, "can_edit": True},
+            status_code=status,
+        )
     # a link's token opens this thread only: its page then tells the outcome
-    return flashed(request, outcome,
-                   f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/")
+    return flashed(
+        request, outcome, f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
+    )
 
 
-async def again(request: Request, thread_id: str, action: str,
-                form: dict[str, Any]) -> Response:
+async def again(request: Request, thread_id: str, action: str, form: dict[str, Any]) -> Response:
     """Retry a thread that ended, or reopen an approved one, from its story page."""
+
     def run() -> tuple[str, str]:
         with batch_for(request) as batch:
             if action == "retry":
@@ -319,6 +362,7 @@ async def again(request: Request, thread_id: str, action: str,
     try:
         target_id, outcome = await run_in_threadpool(run)
     except BriefloopError as e:
+
         def reload() -> Any:
             with batch_for(request) as batch:
                 return history.story(batch, thread_id)
@@ -326,9 +370,12 @@ async def again(request: Request, thread_id: str, action: str,
         told = await run_in_threadpool(reload)
         if told is None:
             return page(request, "error.html", {"message": str(e)}, status_code=404)
-        return page(request, "story.html", {**story_view(told), "flash": "",
-                                            "error": str(e), "form": form},
-                    status_code=409 if isinstance(e, LockBusy) else 400)
+        return page(
+            request,
+            "story.html",
+            {**story_view(told), "flash": "", "error": str(e), "form": form},
+            status_code=409 if isinstance(e, LockBusy) else 400,
+        )
     # a link's token opens its own thread only: the new attempt is named in the flash
     shown = thread_id if request.state.scoped else target_id
     return flashed(request, outcome, f"/thread/{quote(shown, safe='')}")
@@ -336,16 +383,23 @@ async def again(request: Request, thread_id: str, action: str,
 
 async def failed(request: Request, exc: Exception) -> Response:
     # answered by Starlette's outermost layer, above Guard: the headers are set here
-    return with_headers(PlainTextResponse("500: the review page failed; the "
-                                          "server's log says why", status_code=500))
+    return with_headers(
+        PlainTextResponse("500: the review page failed; the server's log says why", status_code=500)
+    )
 
 
 # -- the app --------------------------------------------------------------------------------
 
-def create_app(settings: Settings, *, token: str | None = None,
-               models: dict[str, RoleModel | None] | None = None, strict: bool = False,
-               allowed_hosts: list[str] | None = None,
-               resumer: Resumer | None = None) -> Starlette:
+
+def create_app(
+    settings: Settings,
+    *,
+    token: str | None = None,
+    models: dict[str, RoleModel | None] | None = None,
+    strict: bool = False,
+    allowed_hosts: list[str] | None = None,
+    resumer: Resumer | None = None,
+) -> Starlette:
     """The review app. `models` replaces configured models by role (tests), as in Batch;
     `allowed_hosts` limits the Host header (serve() sets it on loopback, against DNS
     rebinding); `resumer` hands an answer to a cluster's workers (Batch.run_on)."""
@@ -362,8 +416,7 @@ def create_app(settings: Settings, *, token: str | None = None,
         Route("/thread/{thread_id}", thread, methods=["GET"]),
         Route("/thread/{thread_id}", answer, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, middleware=middleware,
-                    exception_handlers={Exception: failed})
+    app = Starlette(routes=routes, middleware=middleware, exception_handlers={Exception: failed})
     app.state.settings = settings
     app.state.models = models
     app.state.strict = strict
@@ -373,18 +426,24 @@ def create_app(settings: Settings, *, token: str | None = None,
     return app
 
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8765,
-          token: str | None = None, resumer: Resumer | None = None) -> None:
+def serve(
+    settings: Settings,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    token: str | None = None,
+    resumer: Resumer | None = None,
+) -> None:
     """Run the review page until interrupted. Anything but loopback needs a token."""
     loopback = is_loopback(host)
     if ":" in host and not token:
         # Starlette's host check cannot parse IPv6 hosts: without it a DNS-rebinding page
         # could drive the review page, so here a token stands in for it.
-        raise BriefloopError(f"on {host} the review page needs a token (or bind to "
-                             f"127.0.0.1)")
+        raise BriefloopError(f"on {host} the review page needs a token (or bind to 127.0.0.1)")
     if not loopback and not token:
-        raise BriefloopError(f"the review page would be reachable from other machines on "
-                             f"{host}: a token is required (or bind to 127.0.0.1)")
+        raise BriefloopError(
+            f"the review page would be reachable from other machines on "
+            f"{host}: a token is required (or bind to 127.0.0.1)"
+        )
     import uvicorn
 
     allowed = None

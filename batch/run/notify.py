@@ -49,16 +49,17 @@ class Waiting:
     findings: int = 0  # what the checks still find in it
 
 
-def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None = None
-               ) -> Waiting:
+def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None = None) -> Waiting:
     """A run-log record as the message names it."""
     needs = record.get("needs_from_human") or []
-    return Waiting(str(record.get("brief_id") or ""), str(record.get("title") or ""),
-                   [str(n["placeholder"]) if isinstance(n, dict) else str(n)
-                    for n in needs],  # type: ignore[union-attr]
-                   link(str(record["thread_id"])) if link and record.get("thread_id") else "",
-                   str(record.get("unfinished") or ""),
-                   len(record.get("open_must_fix") or []))  # type: ignore[arg-type]
+    return Waiting(
+        str(record.get("brief_id") or ""),
+        str(record.get("title") or ""),
+        [str(n["placeholder"]) if isinstance(n, dict) else str(n) for n in needs],  # type: ignore[union-attr]
+        link(str(record["thread_id"])) if link and record.get("thread_id") else "",
+        str(record.get("unfinished") or ""),
+        len(record.get("open_must_fix") or []),
+    )  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -118,10 +119,15 @@ def _named(w: Waiting) -> list[str]:
     title = f" ({_one_line(w.title)})" if w.title.strip() else ""
     lines = [f"- {_one_line(w.brief_id)}{title}"]
     if w.unfinished:
-        still = (f"; the checks still find {_plural(w.findings, 'problem', 'problems')}"
-                 if w.findings else "")
-        lines.append(f"    needs work: the machine could not finish it "
-                     f"({unfinished_words(_one_line(w.unfinished))}){still}")
+        still = (
+            f"; the checks still find {_plural(w.findings, 'problem', 'problems')}"
+            if w.findings
+            else ""
+        )
+        lines.append(
+            f"    needs work: the machine could not finish it "
+            f"({unfinished_words(_one_line(w.unfinished))}){still}"
+        )
     return lines
 
 
@@ -141,14 +147,16 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
             if w.link:
                 lines.append(f"    open: {w.link}")
     if report.set_aside:
-        lines += ["", f"Not finished, set aside in needs-work/ ({len(report.set_aside)}; "
-                      f"loop.review = \"when_needed\" does not hold them for a person):"]
+        lines += [
+            "",
+            f"Not finished, set aside in needs-work/ ({len(report.set_aside)}; "
+            f'loop.review = "when_needed" does not hold them for a person):',
+        ]
         for w in report.set_aside:
             lines += _named(w)
     if report.failed:
         lines += ["", f"Failed ({len(report.failed)}):"]
-        lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}"
-                  for bid, err in report.failed]
+        lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}" for bid, err in report.failed]
     link = report.review_link.strip() or review_url.strip()
     if link:
         lines += ["", f"Review: {link}"]
@@ -174,13 +182,15 @@ def _retrying(attempts: int, backoff: float, once: Callable[[], None]) -> str | 
         except _Failed as f:
             if not f.transient or n == attempts:
                 return f"{f.text} ({_plural(n, 'attempt', 'attempts')})"
-            wait = max(min(backoff * 2 ** (n - 1), MAX_BACKOFF_SECONDS),
-                       min(f.wait, MAX_BACKOFF_SECONDS))
+            wait = max(
+                min(backoff * 2 ** (n - 1), MAX_BACKOFF_SECONDS), min(f.wait, MAX_BACKOFF_SECONDS)
+            )
             time.sleep(wait)
     raise AssertionError("unreachable: attempts >= 1")
 
 
 # --- e-mail --------------------------------------------------------------------------
+
 
 def _smtp_text(error: bytes | str) -> str:
     if isinstance(error, bytes):
@@ -199,18 +209,25 @@ def _os_failure(e: OSError) -> _Failed:
     return _Failed(e.strerror or str(e) or e.__class__.__name__, True)
 
 
-def _smtp_once(settings: Notify, mail: EmailMessage, password: str | None,
-               context: ssl.SSLContext) -> None:
+def _smtp_once(
+    settings: Notify, mail: EmailMessage, password: str | None, context: ssl.SSLContext
+) -> None:
     try:
         if settings.smtp_ssl:
-            smtp = smtplib.SMTP_SSL(settings.smtp_host, settings.smtp_port,
-                                    timeout=settings.timeout_seconds, context=context)
+            smtp = smtplib.SMTP_SSL(
+                settings.smtp_host,
+                settings.smtp_port,
+                timeout=settings.timeout_seconds,
+                context=context,
+            )
         else:
-            smtp = smtplib.SMTP(settings.smtp_host, settings.smtp_port,
-                                timeout=settings.timeout_seconds)
+            smtp = smtplib.SMTP(
+                settings.smtp_host, settings.smtp_port, timeout=settings.timeout_seconds
+            )
     except smtplib.SMTPResponseException as e:  # the greeting refused us (421, 554)
-        raise _Failed(f"{e.smtp_code} {_smtp_text(e.smtp_error)}",
-                      400 <= e.smtp_code < 500) from None
+        raise _Failed(
+            f"{e.smtp_code} {_smtp_text(e.smtp_error)}", 400 <= e.smtp_code < 500
+        ) from None
     except OSError as e:
         raise _os_failure(e) from None
     try:
@@ -221,13 +238,14 @@ def _smtp_once(settings: Notify, mail: EmailMessage, password: str | None,
         refused = smtp.send_message(mail)
     except smtplib.SMTPRecipientsRefused as e:  # every recipient
         codes = [code for code, _ in e.recipients.values()]
-        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}"
-                         for who, (code, msg) in e.recipients.items())
-        raise _Failed(f"recipients refused: {text}",
-                      all(400 <= c < 500 for c in codes)) from None
+        text = "; ".join(
+            f"{who}: {code} {_smtp_text(msg)}" for who, (code, msg) in e.recipients.items()
+        )
+        raise _Failed(f"recipients refused: {text}", all(400 <= c < 500 for c in codes)) from None
     except smtplib.SMTPResponseException as e:  # 535 auth failed, 4xx try later, ...
-        raise _Failed(f"{e.smtp_code} {_smtp_text(e.smtp_error)}",
-                      400 <= e.smtp_code < 500) from None
+        raise _Failed(
+            f"{e.smtp_code} {_smtp_text(e.smtp_error)}", 400 <= e.smtp_code < 500
+        ) from None
     except smtplib.SMTPServerDisconnected as e:
         raise _Failed(f"server disconnected: {e}", True) from None
     except smtplib.SMTPException as e:  # STARTTLS or AUTH not offered: a setup mistake
@@ -239,8 +257,7 @@ def _smtp_once(settings: Notify, mail: EmailMessage, password: str | None,
     finally:
         _quit(smtp)
     if refused:  # the others have it: a retry would send it to them twice
-        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}"
-                         for who, (code, msg) in refused.items())
+        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}" for who, (code, msg) in refused.items())
         raise _Failed(f"not accepted for {text}", False)
 
 
@@ -262,20 +279,29 @@ def _mail(settings: Notify, subject_line: str, body: str) -> EmailMessage:
     return mail
 
 
-def _send_mail(settings: Notify, subject_line: str, body: str, environ: Mapping[str, str],
-               context: ssl.SSLContext | None, backoff: float) -> str | None:
+def _send_mail(
+    settings: Notify,
+    subject_line: str,
+    body: str,
+    environ: Mapping[str, str],
+    context: ssl.SSLContext | None,
+    backoff: float,
+) -> str | None:
     what = f"notification by e-mail to {', '.join(settings.mail_to)}"
     password = None
     if settings.smtp_user:
         password = environ.get(settings.smtp_password_env)
         if not password:
-            return (f"{what} not sent: ${settings.smtp_password_env} (the SMTP password "
-                    f"for {settings.smtp_user}) is not set")
+            return (
+                f"{what} not sent: ${settings.smtp_password_env} (the SMTP password "
+                f"for {settings.smtp_user}) is not set"
+            )
         body = body.replace(password, "***")
     mail = _mail(settings, subject_line, body)
     ctx = context if context is not None else ssl.create_default_context()
-    failure = _retrying(settings.attempts, backoff,
-                        lambda: _smtp_once(settings, mail, password, ctx))
+    failure = _retrying(
+        settings.attempts, backoff, lambda: _smtp_once(settings, mail, password, ctx)
+    )
     if failure is None:
         return None
     if password:
@@ -284,6 +310,7 @@ def _send_mail(settings: Notify, subject_line: str, body: str, environ: Mapping[
 
 
 # --- webhook -------------------------------------------------------------------------
+
 
 def _slack_escape(text: str) -> str:
     """Slack reads <...> as links and mentions (<!channel>) and & as an entity."""
@@ -304,8 +331,7 @@ def _connect_reason(e: requests.RequestException) -> str:
 
 def _webhook_once(url: str, text: str, timeout: float) -> None:
     try:
-        response = requests.post(url, json={"text": text}, timeout=timeout,
-                                 allow_redirects=False)
+        response = requests.post(url, json={"text": text}, timeout=timeout, allow_redirects=False)
     except requests.Timeout:
         raise _Failed("timed out", True) from None
     except requests.ConnectionError as e:
@@ -320,20 +346,26 @@ def _webhook_once(url: str, text: str, timeout: float) -> None:
     raise _Failed(scrub_url(text, url), code == 429 or code >= 500, _retry_after(response))
 
 
-def _send_webhook(settings: Notify, subject_line: str, body: str,
-                  backoff: float) -> str | None:
+def _send_webhook(settings: Notify, subject_line: str, body: str, backoff: float) -> str | None:
     text = _slack_escape(f"{subject_line}\n{body}")
-    failure = _retrying(settings.attempts, backoff,
-                        lambda: _webhook_once(settings.webhook_url, text,
-                                              settings.timeout_seconds))
+    failure = _retrying(
+        settings.attempts,
+        backoff,
+        lambda: _webhook_once(settings.webhook_url, text, settings.timeout_seconds),
+    )
     if failure is None:
         return None
     return f"notification by webhook {url_shown(settings.webhook_url)} failed: {failure}"
 
 
-def send(settings: Notify, report: Report, environ: Mapping[str, str] | None = None, *,
-         ssl_context: ssl.SSLContext | None = None,
-         backoff: float = BACKOFF_SECONDS) -> list[str]:
+def send(
+    settings: Notify,
+    report: Report,
+    environ: Mapping[str, str] | None = None,
+    *,
+    ssl_context: ssl.SSLContext | None = None,
+    backoff: float = BACKOFF_SECONDS,
+) -> list[str]:
     """Send the message about `report` to every configured channel: the warnings, one
     line each (empty: delivered, or no channel configured). Never raises for a delivery
     failure. The caller decides whether to send (`should_notify`). `environ` holds the

@@ -27,42 +27,80 @@ class RunRecorder:
     batch_id: int | None = None
 
     def started(self, thread_id: str, brief: Brief, models: dict[str, str]) -> Row:
-        return self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title,
-                                  source=brief.origin, status="running", stop_reason=None,
-                                  error=None, models=models)
+        return self.runlog.upsert(
+            thread_id,
+            brief_id=brief.id,
+            title=brief.title,
+            source=brief.origin,
+            status="running",
+            stop_reason=None,
+            error=None,
+            models=models,
+        )
 
     def retry_started(self, thread_id: str, brief: Brief, retry_of: str) -> Row:
         """Linked before it runs: an attempt that crashes is still known as the retry it
         was."""
-        return self.runlog.upsert(thread_id, brief_id=brief.id, title=brief.title,
-                                  source=brief.origin, status="running", retry_of=retry_of)
+        return self.runlog.upsert(
+            thread_id,
+            brief_id=brief.id,
+            title=brief.title,
+            source=brief.origin,
+            status="running",
+            retry_of=retry_of,
+        )
 
     def resumed(self, thread_id: str) -> Row:
         return self.runlog.upsert(thread_id, status="running")
 
     def unreadable(self, thread_id: str, brief_id: str, origin: str, reason: str) -> Row:
         """A brief that could not be read or started: a failed run with no thread."""
-        return self.runlog.upsert(thread_id, brief_id=brief_id, source=origin,
-                                  status="failed", stop_reason="error", error=reason,
-                                  ended_at=now())
+        return self.runlog.upsert(
+            thread_id,
+            brief_id=brief_id,
+            source=origin,
+            status="failed",
+            stop_reason="error",
+            error=reason,
+            ended_at=now(),
+        )
 
-    def part_way(self, thread_id: str, values: LoopState, seconds: float,
-                 previous: Row | None, why: str) -> Row:
+    def part_way(
+        self, thread_id: str, values: LoopState, seconds: float, previous: Row | None, why: str
+    ) -> Row:
         """Stopped by the batch (its hours, a signal), not by the thread: the next run
         resumes it."""
-        return self.runlog.upsert(thread_id, status="stopped", stop_reason=None, error=why,
-                                  ended_at=None,
-                                  **self._accumulated(thread_id, values, seconds, previous))
+        return self.runlog.upsert(
+            thread_id,
+            status="stopped",
+            stop_reason=None,
+            error=why,
+            ended_at=None,
+            **self._accumulated(thread_id, values, seconds, previous),
+        )
 
-    def failed(self, thread_id: str, values: LoopState, seconds: float,
-               previous: Row | None, error: str) -> Row:
-        return self.runlog.upsert(thread_id, status="failed", stop_reason="error",
-                                  error=error, ended_at=now(),
-                                  **self._accumulated(thread_id, values, seconds, previous))
+    def failed(
+        self, thread_id: str, values: LoopState, seconds: float, previous: Row | None, error: str
+    ) -> Row:
+        return self.runlog.upsert(
+            thread_id,
+            status="failed",
+            stop_reason="error",
+            error=error,
+            ended_at=now(),
+            **self._accumulated(thread_id, values, seconds, previous),
+        )
 
-    def settled(self, thread_id: str, brief: Brief | None, values: LoopState,
-                seconds: float, models: dict[str, str], waiting: bool = False,
-                previous: Row | None = None) -> Row:
+    def settled(
+        self,
+        thread_id: str,
+        brief: Brief | None,
+        values: LoopState,
+        seconds: float,
+        models: dict[str, str],
+        waiting: bool = False,
+        previous: Row | None = None,
+    ) -> Row:
         """Ended (its stop reason) or waiting for a person, as the state says."""
         fields = self._accumulated(thread_id, values, seconds, previous)
         if brief is not None:
@@ -75,8 +113,9 @@ class RunRecorder:
         fields.setdefault("models", models)
         return self.runlog.upsert(thread_id, error=values.get("writer_error"), **fields)
 
-    def _accumulated(self, thread_id: str, values: LoopState, seconds: float,
-                     previous: Row | None = None) -> Row:
+    def _accumulated(
+        self, thread_id: str, values: LoopState, seconds: float, previous: Row | None = None
+    ) -> Row:
         """The run-log fields of `values`, its seconds added to the run's, and the batch
         it ran in (however it ended: a failed run is one of its batch's runs too);
         `previous`: the run's row if the caller has it at hand."""
@@ -87,9 +126,11 @@ class RunRecorder:
         # (a thread begun before calls were journaled has more in its state)
         if journaled and journaled["model_calls"] >= fields.get("model_calls", 0):
             fields.update(journaled)
-        fields["time_split"] = time_split(by_step,
-                                          (values or {}).get("check_seconds", []),
-                                          (values or {}).get("example_seconds", []))
+        fields["time_split"] = time_split(
+            by_step,
+            (values or {}).get("check_seconds", []),
+            (values or {}).get("example_seconds", []),
+        )
         if previous is None:
             previous = self.runlog.by_thread(thread_id)
         fields["seconds"] = round((previous or {}).get("seconds", 0.0) + seconds, 3)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox
 from batch.loop.checking import checklist_of
@@ -30,16 +30,22 @@ def call_totals(calls: list[dict[str, Any]]) -> dict[str, Any]:
 TIME_STEPS = ("first draft", "repairs", "critic", "finalizer", "examples", "checks")
 
 
-def time_split(call_seconds: list[tuple[str, int, float]], check_seconds: list[float],
-               example_seconds: list[float]) -> dict[str, float]:
+def time_split(
+    call_seconds: list[tuple[str, int, float]],
+    check_seconds: list[float],
+    example_seconds: list[float],
+) -> dict[str, float]:
     """Where a run's time went: the model seconds of its journaled calls by step (node
     and round: the writer's first round is the first draft, its later ones the repairs
     and rewrites), the seconds the API docs' examples took to run in the sandbox, and
     the seconds its steps spent on the other checks outside model calls."""
     split = dict.fromkeys(TIME_STEPS, 0.0)
     for node, round_, seconds in call_seconds:
-        step = ("first draft" if round_ <= 1 else "repairs") if node == "writer" else (
-            "finalizer" if node == "finish" else "critic" if node == "critic" else None)
+        step = (
+            ("first draft" if round_ <= 1 else "repairs")
+            if node == "writer"
+            else ("finalizer" if node == "finish" else "critic" if node == "critic" else None)
+        )
         if step is not None:
             split[step] += seconds
     split["examples"] = sum(example_seconds)
@@ -55,8 +61,11 @@ def record_fields(values: LoopState) -> dict[str, Any]:
     if final is not None:
         score, must_fix, needs = final["score"], final["must_fix"], final["needs"]
         # The text the run stands for: the approved one, else the best round's.
-        text = values["best"]["draft"] if values.get("best") and not approved else \
-            values.get("draft", "")
+        text = (
+            values["best"]["draft"]
+            if values.get("best") and not approved
+            else values.get("draft", "")
+        )
     elif values.get("brief"):
         # Not finished (waiting for a person, or still going): the text a person is shown
         # (inbox.shown: the best draft of one that stopped unapproved), so the record,
@@ -66,10 +75,11 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         must_fix, deviations = view["must_fix"], list(view["deviations"])
     else:
         text, score, must_fix, needs = "", values.get("score"), [], []
-    open_needs = ph.unanswered(needs, values.get("human_answers") or {})
+    open_needs = placeholders.unanswered(needs, values.get("human_answers") or {})
     checklist = checklist_of(values) if values.get("brief") else []
-    uncovered = [f["code"].split(":", 1)[1]
-                 for f in check_requirements(text, checklist)] if text else []
+    uncovered = (
+        [f["code"].split(":", 1)[1] for f in check_requirements(text, checklist)] if text else []
+    )
     return {
         "unfinished": unfinished(values),
         "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
@@ -111,5 +121,8 @@ def decision_note(decision: dict[str, Any]) -> str | None:
 def decision_fields(decision: dict[str, Any]) -> dict[str, Any]:
     if decision.get("type") not in ("approve", "reject", "revise", "reopen"):
         return {}
-    return {"decided_by": decision.get("by"), "decided_at": decision.get("at"),
-            "decision_note": decision_note(decision)}
+    return {
+        "decided_by": decision.get("by"),
+        "decided_at": decision.get("at"),
+        "decision_note": decision_note(decision),
+    }

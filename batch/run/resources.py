@@ -26,22 +26,29 @@ class Resources:
     """`models` replaces configured models by role and `google_client` how the Google
     client is opened (tests)."""
 
-    def __init__(self, settings: Settings,
-                 models: dict[str, RoleModel | None] | None = None,
-                 google_client: Callable[[], gspread.Client] | None = None):
+    def __init__(
+        self,
+        settings: Settings,
+        models: dict[str, RoleModel | None] | None = None,
+        google_client: Callable[[], gspread.Client] | None = None,
+    ):
         self.settings = settings
         self.store = open_store(settings)
         gate = self.store.model_slots() if settings.cluster.shared_max_parallel else None
-        self.models = ModelSet(settings.models, settings.path(settings.paths.model_cache),
-                               ready=models, gate=gate)
+        self.models = ModelSet(
+            settings.models, settings.path(settings.paths.model_cache), ready=models, gate=gate
+        )
         self.runlog: RunLog = self.store.runlog
         try:
             self.checkpointer = self.store.checkpointer
         except BaseException:
             self.store.close()
             raise
-        self.nodes = Nodes(models=self.models, output_dir=settings.output_dir,
-                           critic_mode=settings.models.critic_mode)
+        self.nodes = Nodes(
+            models=self.models,
+            output_dir=settings.output_dir,
+            critic_mode=settings.models.critic_mode,
+        )
         self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
         self.google = client_opener(settings.google, google_client)
         self.sinks: list[RunLogSink] = make_sinks(settings, self.google)

@@ -190,27 +190,32 @@ class Batch:
         if self.local:
             return self.resume(thread_id, response)
         if self.resumer is None:
-            raise RuntimeError("a batch of a cluster was opened without a resumer: an "
-                               "answer would run here, beside the workers")
+            raise RuntimeError(
+                "a batch of a cluster was opened without a resumer: an "
+                "answer would run here, beside the workers"
+            )
         return self.resumer(self, thread_id, response)
 
     def read_gsheet(self, key: str, worksheet: str | None) -> list[list[str]]:
         return read_rows(self.google(), key, worksheet)
 
     # -- the batch ---------------------------------------------------------------------
-    def run(self, source: str | Path, rerun: bool = False,
-            concurrency: int | None = None) -> BatchSummary:
+    def run(
+        self, source: str | Path, rerun: bool = False, concurrency: int | None = None
+    ) -> BatchSummary:
         started = time.perf_counter()
         hours = self.settings.run.max_hours
         self.ends_at = None if hours is None else time.monotonic() + hours * 3600
-        scan = scan_source(str(source), self.settings.loop.max_brief_bytes,
-                           read_gsheet=self.read_gsheet)
+        scan = scan_source(
+            str(source), self.settings.loop.max_brief_bytes, read_gsheet=self.read_gsheet
+        )
         summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
-        if any(isinstance(b, Brief) and is_python(b.origin) for b in scan.briefs) and (
-                problem := sandbox_problem()) is not None:
+        if (
+            any(isinstance(b, Brief) and is_python(b.origin) for b in scan.briefs)
+            and (problem := sandbox_problem()) is not None
+        ):
             # never run model-written code unsandboxed: the docs are judged without it
-            summary.warnings.append(f"examples in API docs are not run, so not verified: "
-                                    f"{problem}")
+            summary.warnings.append(f"examples in API docs are not run, so not verified: {problem}")
         self.progress.batch_started(len(scan.briefs))
         workers = concurrency or self.settings.run.concurrency
         with self._sync_lock:
@@ -219,24 +224,28 @@ class Batch:
             if workers == 1:  # in this thread: simpler tracebacks and profiles
                 summary.results = [self.process(b, rerun) for b in scan.briefs]
             else:
-                with ThreadPoolExecutor(max_workers=workers,
-                                        thread_name_prefix="brief") as pool:
-                    summary.results = list(pool.map(lambda b: self.process(b, rerun),
-                                                    scan.briefs))
+                with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="brief") as pool:
+                    summary.results = list(pool.map(lambda b: self.process(b, rerun), scan.briefs))
         finally:
             with self._sync_lock:
                 self._runs -= 1
         summary.time_up = self.time_up() and any(
-            r.outcome in ("stopped", "not_started") for r in summary.results)
+            r.outcome in ("stopped", "not_started") for r in summary.results
+        )
         self.ends_at = None  # a thread moved on later (a review answer) has no batch hours
         summary.sync = self.sync(force=True)
-        summary.warnings += [f"{r.sink}: {r.pending} row(s) left pending: {r.error}"
-                             for r in summary.sync if r.error]
+        summary.warnings += [
+            f"{r.sink}: {r.pending} row(s) left pending: {r.error}" for r in summary.sync if r.error
+        ]
         summary.seconds = time.perf_counter() - started
         return summary
 
-    def process(self, item: Brief | BadBrief, rerun: bool = False,
-                prepared: tuple[str, LoopState] | None = None) -> BriefResult:
+    def process(
+        self,
+        item: Brief | BadBrief,
+        rerun: bool = False,
+        prepared: tuple[str, LoopState] | None = None,
+    ) -> BriefResult:
         """One brief: started, resumed, or found done or waiting. `prepared` is its
         thread id and starting state when they were made elsewhere (a cluster's
         enqueuer, see batch.cluster)."""
@@ -244,16 +253,18 @@ class Batch:
             return self._counted(BriefResult(item.id, "", "not_started"))
         self.progress.brief_started(item.id)
         if isinstance(item, BadBrief):
-            result = self.record_bad(item.id, item.origin, item.reason,
-                                      bad_thread_id(item.id, item.origin))
+            result = self.record_bad(
+                item.id, item.origin, item.reason, bad_thread_id(item.id, item.origin)
+            )
         else:
             try:
                 result = self._process_brief(item, rerun, prepared)
             except StoreError:
                 raise  # the state is out of reach: not this brief's fault, see below
             except BriefloopError as e:
-                result = self.record_bad(item.id, item.origin, str(e),
-                                          bad_thread_id(item.id, item.origin))
+                result = self.record_bad(
+                    item.id, item.origin, str(e), bad_thread_id(item.id, item.origin)
+                )
             except Exception as e:  # a bug must cost one brief, not the night's batch
                 failure = store_failure(e, self.settings.checkpoint_path.parent)
                 if failure is not None:
@@ -262,9 +273,12 @@ class Batch:
                     raise failure from None
                 if self.strict:
                     raise
-                result = self.record_bad(item.id, item.origin,
-                                          f"unexpected {e.__class__.__name__}: {e}",
-                                          bad_thread_id(item.id, item.origin))
+                result = self.record_bad(
+                    item.id,
+                    item.origin,
+                    f"unexpected {e.__class__.__name__}: {e}",
+                    bad_thread_id(item.id, item.origin),
+                )
         self.progress.brief_finished(result)
         return self._counted(result)
 
@@ -275,8 +289,9 @@ class Batch:
     def _counted(self, result: BriefResult) -> BriefResult:
         """The result, kept as one of the batch's (its page lists what it counts)."""
         if self.batch_id is not None:
-            self.runlog.batch_counted(self.batch_id, result.thread_id, result.brief_id,
-                                      result.outcome, result.seconds)
+            self.runlog.batch_counted(
+                self.batch_id, result.thread_id, result.brief_id, result.outcome, result.seconds
+            )
         return result
 
     def record_bad(self, brief_id: str, origin: str, reason: str, thread_id: str) -> BriefResult:
@@ -288,16 +303,19 @@ class Batch:
         return start_state(self.settings, brief)
 
     def config_for(self, thread_id: str) -> dict[str, Any]:
-        return {"configurable": {"thread_id": thread_id},
-                "recursion_limit": self.settings.loop.recursion_limit}
+        return {
+            "configurable": {"thread_id": thread_id},
+            "recursion_limit": self.settings.loop.recursion_limit,
+        }
 
     def prepare(self, brief: Brief, rerun: bool = False) -> tuple[str, LoopState]:
         """The brief's thread id and starting state."""
         state, fingerprint = self.initial_state(brief)
         return thread_id_for(brief, fingerprint, rerun), state
 
-    def _process_brief(self, brief: Brief, rerun: bool,
-                       prepared: tuple[str, LoopState] | None = None) -> BriefResult:
+    def _process_brief(
+        self, brief: Brief, rerun: bool, prepared: tuple[str, LoopState] | None = None
+    ) -> BriefResult:
         thread_id, state = prepared or self.prepare(brief, rerun)
         existing = self.runlog.by_thread(thread_id)
         if existing and existing["status"] == "finished":
@@ -310,8 +328,9 @@ class Batch:
         except LockBusy:
             return BriefResult(brief.id, thread_id, "busy", existing)
 
-    def _continue(self, thread_id: str, brief: Brief, state: LoopState,
-                  existing: dict[str, Any] | None) -> BriefResult:
+    def _continue(
+        self, thread_id: str, brief: Brief, state: LoopState, existing: dict[str, Any] | None
+    ) -> BriefResult:
         cfg = self.config_for(thread_id)
         snapshot = self.graph.get_state(cfg)
         if snapshot.values.get("stop_reason") and not has_work(snapshot):
@@ -328,14 +347,24 @@ class Batch:
         running = self.records.started(thread_id, brief, labels)
         # Resume where it stopped; a thread that never got past its start (the disk
         # filled, or the process died, as it began) starts again from the brief.
-        resume = has_work(snapshot) and snapshot.next != ("__start__",) and \
-            bool(snapshot.values.get("round"))
-        return self.advance(thread_id, brief, None if resume else state,
-                            snapshot=snapshot, row=running)
+        resume = (
+            has_work(snapshot)
+            and snapshot.next != ("__start__",)
+            and bool(snapshot.values.get("round"))
+        )
+        return self.advance(
+            thread_id, brief, None if resume else state, snapshot=snapshot, row=running
+        )
 
-    def advance(self, thread_id: str, brief: Brief | None, start: Any, *,
-                snapshot: StateSnapshot | None = None,
-                row: dict[str, Any] | None = None) -> BriefResult:
+    def advance(
+        self,
+        thread_id: str,
+        brief: Brief | None,
+        start: Any,
+        *,
+        snapshot: StateSnapshot | None = None,
+        row: dict[str, Any] | None = None,
+    ) -> BriefResult:
         """Run a thread until it finishes, pauses or fails; `start` is the initial state,
         None to resume, or a Command to answer an interrupt. The caller holds the
         thread's lock. `snapshot` and `row`: the thread's last checkpoint and run-log row,
@@ -353,8 +382,10 @@ class Batch:
         started = time.perf_counter()
         error, stopped = "", ""
         try:
-            with journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0))), \
-                    batch_ends_at(self.ends_at):
+            with (
+                journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0))),
+                batch_ends_at(self.ends_at),
+            ):
                 self.graph.invoke(start, cfg, durability="sync")
         except BatchTimeUp as e:
             stopped = str(e)  # not the thread's failure: it resumes from its checkpoint
@@ -384,8 +415,7 @@ class Batch:
             self.sync(force=False)
             return BriefResult(brief_id, thread_id, "error", record, made, seconds, error)
         waiting = bool(snapshot.interrupts)
-        record = self._settled(thread_id, brief, values, seconds, waiting=waiting,
-                               previous=row)
+        record = self._settled(thread_id, brief, values, seconds, waiting=waiting, previous=row)
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]
         return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
 
@@ -395,25 +425,47 @@ class Batch:
         current = {"round": round_now, "writer_step": None}
 
         def sink(call: CallRecord) -> None:
-            meta = (get_config().get("metadata") or {})
+            meta = get_config().get("metadata") or {}
             node, step = str(meta.get("langgraph_node", "")), meta.get("langgraph_step")
             if node == "writer" and step != current["writer_step"]:
                 current["round"] += 1
                 current["writer_step"] = step
             self.runlog.record_call(
-                thread_id, node=node, round=current["round"], role=call.role,
-                model=call.model, host=call.host, attempt=call.attempt,
-                messages=call.messages, answer=call.answer, seconds=call.seconds,
-                input_tokens=call.input_tokens, output_tokens=call.output_tokens,
-                problem=call.problem)
+                thread_id,
+                node=node,
+                round=current["round"],
+                role=call.role,
+                model=call.model,
+                host=call.host,
+                attempt=call.attempt,
+                messages=call.messages,
+                answer=call.answer,
+                seconds=call.seconds,
+                input_tokens=call.input_tokens,
+                output_tokens=call.output_tokens,
+                problem=call.problem,
+            )
 
         return sink
 
-    def _settled(self, thread_id: str, brief: Brief | None, values: LoopState,
-                 seconds: float, waiting: bool = False,
-                 previous: dict[str, Any] | None = None) -> dict[str, Any]:
-        record = self.records.settled(thread_id, brief, values, seconds, self.models.labels(),
-                                      waiting=waiting, previous=previous)
+    def _settled(
+        self,
+        thread_id: str,
+        brief: Brief | None,
+        values: LoopState,
+        seconds: float,
+        waiting: bool = False,
+        previous: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        record = self.records.settled(
+            thread_id,
+            brief,
+            values,
+            seconds,
+            self.models.labels(),
+            waiting=waiting,
+            previous=previous,
+        )
         self.sync(force=False)
         return record
 
@@ -438,8 +490,11 @@ class Batch:
         return results
 
 
-def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | None = None,
-             resend: bool = False) -> list[SyncResult]:
+def sync_now(
+    settings: Settings,
+    google_client: Callable[[], gspread.Client] | None = None,
+    resend: bool = False,
+) -> list[SyncResult]:
     """Push every pending run-log row (every row, with `resend`) to every configured sink."""
     with open_runlog(settings) as log:
         sinks = make_sinks(settings, client_opener(settings.google, google_client))
@@ -449,22 +504,25 @@ def sync_now(settings: Settings, google_client: Callable[[], gspread.Client] | N
         return sync_all(log, sinks)
 
 
-def list_runs(settings: Settings, status: str | None = None, outcome: str | None = None,
-              brief: str | None = None) -> list[dict[str, Any]]:
+def list_runs(
+    settings: Settings,
+    status: str | None = None,
+    outcome: str | None = None,
+    brief: str | None = None,
+) -> list[dict[str, Any]]:
     with open_runlog(settings) as log:
         return log.all(status, outcome, brief)
 
 
-def batch_runs(settings: Settings, which: str, outcome: str | None = None,
-               brief: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def batch_runs(
+    settings: Settings, which: str, outcome: str | None = None, brief: str | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A batch (`last` or its id) and every run it counted, in order."""
     with open_runlog(settings) as log:
         row = log.resolve_batch(which)
         if row is None:
-            raise BriefloopError(f"no batch {which!r} in the run log" if which != "last"
-                                 else "no batch has run yet")
+            raise BriefloopError(
+                f"no batch {which!r} in the run log" if which != "last" else "no batch has run yet"
+            )
         records, _ = log.runs_counted(row, outcome, brief, limit=None)
     return row, records
-
-
-

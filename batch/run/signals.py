@@ -30,8 +30,11 @@ def handle_signals(grace: float, on_stop=None) -> Iterator[None]:
             log.warning("second signal: exiting now (a rerun resumes from the checkpoints)")
             os._exit(130)
         STOP.set()
-        log.warning("stopping: no new briefs; the call in flight has %ss to finish "
-                    "(signal again to exit now)", f"{grace:g}")
+        log.warning(
+            "stopping: no new briefs; the call in flight has %ss to finish "
+            "(signal again to exit now)",
+            f"{grace:g}",
+        )
         timer = threading.Timer(grace, _abandon, args=(grace,))
         timer.daemon = True
         timer.start()
@@ -47,7 +50,10 @@ def handle_signals(grace: float, on_stop=None) -> Iterator[None]:
 
 
 def _abandon(grace: float) -> None:
-    log.warning("the call in flight did not finish within %ss: exiting; a rerun resumes "
-                "from the last checkpoint", f"{grace:g}")
+    log.warning(
+        "the call in flight did not finish within %ss: exiting; a rerun resumes "
+        "from the last checkpoint",
+        f"{grace:g}",
+    )
     logging.shutdown()
     os._exit(0)

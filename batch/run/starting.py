@@ -33,31 +33,48 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
     loop = settings.loop
     rubric_name = brief.rubric or (loop.source_rubric if brief.kind == "source" else loop.rubric)
     rubric = load_rubric(settings.path(settings.paths.rubrics), rubric_name)
-    rules = load_house_rules(settings.path(settings.paths.house_rules),
-                             brief.house_rules or loop.house_rules)
+    rules = load_house_rules(
+        settings.path(settings.paths.house_rules), brief.house_rules or loop.house_rules
+    )
     threshold = loop.threshold if loop.threshold is not None else rubric.threshold
-    brief_fields = {"id": brief.id, "title": brief.title, "text": brief.text,
-                    "kind": brief.kind, "source_text": brief.source_text,
-                    # a source file by its own name (how it is checked), and its own
-                    # path, so its examples run beside its siblings: the same whether a
-                    # folder or a sheet's row named it
-                    "origin_name": Path(brief.source_path or brief.origin).name,
-                    "source_path": brief.source_path if brief.kind == "source" and Path(
-                        brief.source_path).is_file() else "",
-                    "min_words": brief.min_words, "max_words": brief.max_words}
+    brief_fields = {
+        "id": brief.id,
+        "title": brief.title,
+        "text": brief.text,
+        "kind": brief.kind,
+        "source_text": brief.source_text,
+        # a source file by its own name (how it is checked), and its own
+        # path, so its examples run beside its siblings: the same whether a
+        # folder or a sheet's row named it
+        "origin_name": Path(brief.source_path or brief.origin).name,
+        "source_path": brief.source_path
+        if brief.kind == "source" and Path(brief.source_path).is_file()
+        else "",
+        "min_words": brief.min_words,
+        "max_words": brief.max_words,
+    }
     state: LoopState = {
         "brief": brief_fields,
         "rubric": rubric.model_dump(),
-        "house_rules": {"name": rules.name, "text": rules.text,
-                        "banned": list(rules.banned_phrases)},
+        "house_rules": {
+            "name": rules.name,
+            "text": rules.text,
+            "banned": list(rules.banned_phrases),
+        },
         "checklist": build_checklist(brief_fields),
-        "limits": {"max_rounds": loop.max_rounds, "rounds_per_revision": loop.max_rounds,
-                   "no_progress_rounds": loop.no_progress_rounds,
-                   "review": loop.review, "threshold": threshold,
-                   "max_revisions": loop.max_revisions, "drafts": loop.drafts,
-                   "repair_samples": loop.repair_samples if loop.repairs else 0,
-                   "max_model_seconds": loop.max_model_seconds, "spend": loop.spend,
-                   "model_seconds_per_revision": loop.max_model_seconds},
+        "limits": {
+            "max_rounds": loop.max_rounds,
+            "rounds_per_revision": loop.max_rounds,
+            "no_progress_rounds": loop.no_progress_rounds,
+            "review": loop.review,
+            "threshold": threshold,
+            "max_revisions": loop.max_revisions,
+            "drafts": loop.drafts,
+            "repair_samples": loop.repair_samples if loop.repairs else 0,
+            "max_model_seconds": loop.max_model_seconds,
+            "spend": loop.spend,
+            "model_seconds_per_revision": loop.max_model_seconds,
+        },
         "round": 0,
     }
     return state, brief.fingerprint(rubric.text, rules.text)

@@ -67,8 +67,11 @@ class BoundedRetryClient(HTTPClient):
                     raise
                 wait = retry_after(e.response) or backoff(s, attempt)
                 error: Exception = e
-            except (requests.ConnectionError, requests.Timeout,
-                    google.auth.exceptions.TransportError) as e:
+            except (
+                requests.ConnectionError,
+                requests.Timeout,
+                google.auth.exceptions.TransportError,
+            ) as e:
                 if attempt == s.attempts:
                     raise
                 wait, error = backoff(s, attempt), e
@@ -114,7 +117,8 @@ def credentials_path(settings: Google, environ: dict[str, str] | None = None) ->
     if not raw:
         raise BriefloopError(
             "no Google credentials: set google.credentials in the config, or "
-            "GOOGLE_APPLICATION_CREDENTIALS, to a service-account JSON file")
+            "GOOGLE_APPLICATION_CREDENTIALS, to a service-account JSON file"
+        )
     return Path(os.path.expanduser(raw))
 
 
@@ -126,13 +130,16 @@ def open_client(settings: Google, environ: dict[str, str] | None = None) -> gspr
         raise BriefloopError(f"Google credentials file {path} does not exist") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         # Name the problem, never the contents.
-        raise BriefloopError(f"Google credentials file {path} cannot be read as JSON "
-                             f"({e.__class__.__name__})") from None
+        raise BriefloopError(
+            f"Google credentials file {path} cannot be read as JSON ({e.__class__.__name__})"
+        ) from None
     try:
         client = gspread.service_account_from_dict(info, http_client=client_class(settings))
     except (ValueError, KeyError) as e:
-        raise BriefloopError(f"Google credentials file {path} is not a service-account key "
-                             f"(missing or bad field: {str(e).split(':')[0]})") from None
+        raise BriefloopError(
+            f"Google credentials file {path} is not a service-account key "
+            f"(missing or bad field: {str(e).split(':')[0]})"
+        ) from None
     client.set_timeout(settings.timeout)
     client.service_account_email = info.get("client_email", "")  # for error messages
     return client
@@ -143,8 +150,10 @@ def explain(e: APIError | None, key: str, client: gspread.Client, code: int = 0)
     code = status_of(e) if e is not None else code
     who = getattr(client, "service_account_email", "") or "the service account"
     if code == 403:
-        return (f"spreadsheet {key}: permission denied; share the sheet with {who} "
-                f"(as Editor to write the run log)")
+        return (
+            f"spreadsheet {key}: permission denied; share the sheet with {who} "
+            f"(as Editor to write the run log)"
+        )
     if code == 404:
         return f"spreadsheet {key} not found: check the key (the long id in the sheet's URL)"
     assert e is not None
@@ -166,8 +175,10 @@ def open_spreadsheet(client: gspread.Client, key: str) -> gspread.Spreadsheet:
 
 def unreachable(key: str, e: Exception) -> str:
     if isinstance(e, google.auth.exceptions.RefreshError):
-        return (f"spreadsheet {key}: Google refused the service-account key "
-                f"({e.__class__.__name__}); check that the key is still valid")
+        return (
+            f"spreadsheet {key}: Google refused the service-account key "
+            f"({e.__class__.__name__}); check that the key is still valid"
+        )
     return f"spreadsheet {key}: cannot reach Google ({e.__class__.__name__})"
 
 
@@ -236,33 +247,69 @@ class GSheetTable:
             return []
         return self._call(lambda: http.values_get(self.key, self.quoted)).get("values", [])
 
-    def write(self, header: list[str], updates: dict[int, list[Any]],
-              appends: list[list[Any]], rewrite_header: bool) -> None:
+    def write(
+        self,
+        header: list[str],
+        updates: dict[int, list[Any]],
+        appends: list[list[Any]],
+        rewrite_header: bool,
+    ) -> None:
         http = self.client.http_client
         if not self._exists:
-            self._call(lambda: http.batch_update(self.key, {"requests": [{"addSheet": {
-                "properties": {"title": self.worksheet, "gridProperties": {
-                    "rowCount": 100, "columnCount": max(26, len(header))}}}}]}))
+            self._call(
+                lambda: http.batch_update(
+                    self.key,
+                    {
+                        "requests": [
+                            {
+                                "addSheet": {
+                                    "properties": {
+                                        "title": self.worksheet,
+                                        "gridProperties": {
+                                            "rowCount": 100,
+                                            "columnCount": max(26, len(header)),
+                                        },
+                                    }
+                                }
+                            }
+                        ]
+                    },
+                )
+            )
             self._exists = True
-        data = ([{"range": f"{self.quoted}!A1", "values": [[cell(v) for v in header]]}]
-                if rewrite_header else [])
-        data += [{"range": f"{self.quoted}!{rowcol_to_a1(number, 1)}",
-                  "values": [[cell(v) for v in row]]}
-                 for number, row in sorted(updates.items())]
+        data = (
+            [{"range": f"{self.quoted}!A1", "values": [[cell(v) for v in header]]}]
+            if rewrite_header
+            else []
+        )
+        data += [
+            {
+                "range": f"{self.quoted}!{rowcol_to_a1(number, 1)}",
+                "values": [[cell(v) for v in row]],
+            }
+            for number, row in sorted(updates.items())
+        ]
         if data:
-            self._call(lambda: http.values_batch_update(
-                self.key, {"valueInputOption": ValueInputOption.raw, "data": data}))
+            self._call(
+                lambda: http.values_batch_update(
+                    self.key, {"valueInputOption": ValueInputOption.raw, "data": data}
+                )
+            )
         if appends:
             rows = [[cell(v) for v in row] for row in appends]
-            self._call(lambda: http.values_append(
-                self.key, f"{self.quoted}!A1",
-                {"valueInputOption": ValueInputOption.raw, "insertDataOption": "INSERT_ROWS"},
-                {"values": rows}))
+            self._call(
+                lambda: http.values_append(
+                    self.key,
+                    f"{self.quoted}!A1",
+                    {"valueInputOption": ValueInputOption.raw, "insertDataOption": "INSERT_ROWS"},
+                    {"values": rows},
+                )
+            )
 
 
-def client_opener(settings: Google,
-                  factory: Callable[[], gspread.Client] | None = None
-                  ) -> Callable[[], gspread.Client]:
+def client_opener(
+    settings: Google, factory: Callable[[], gspread.Client] | None = None
+) -> Callable[[], gspread.Client]:
     """The one way briefloop gets its Google client: opened on first use (a folder batch
     never needs one) and then shared by every sheet of the process. `factory` replaces
     how it is opened (tests: a client on the fake Sheets API)."""

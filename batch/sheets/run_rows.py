@@ -50,8 +50,7 @@ def as_number(value: Any) -> Any:
 
 def time_words(split: dict[str, float]) -> str:
     """A run's `time_split` in a line: "first draft 33 s, repairs 29 s, critic 81 s"."""
-    return ", ".join(f"{k} {v:.0f} s" if v >= 1 else f"{k} {v:.1f} s"
-                     for k, v in split.items())
+    return ", ".join(f"{k} {v:.0f} s" if v >= 1 else f"{k} {v:.1f} s" for k, v in split.items())
 
 
 def _bullets(items: list[Any]) -> str:
@@ -65,7 +64,8 @@ JSON_CELLS: dict[str, Callable[[Any], Any]] = {
     "uncovered": _bullets,
     "checklist": _bullets,
     "needs_from_human": lambda v: "\n".join(
-        f"{n['placeholder']} — {n.get('question', '')}".rstrip(" —") for n in v),
+        f"{n['placeholder']} — {n.get('question', '')}".rstrip(" —") for n in v
+    ),
     "deviations": lambda v: "\n".join(f"{d['point']} — {d['reason']}" for d in v),
     "models": lambda v: ", ".join(f"{role}={name}" for role, name in v.items()),
     "time_split": lambda v: time_words(v) if isinstance(v, dict) else v,
@@ -102,8 +102,9 @@ class RunLogSink:
         self.interval = interval
 
     def upsert(self, records: list[dict[str, Any]]) -> int:
-        upsert_rows(self.table, FIELDS, [row_for(r) for r in records],
-                    key=lambda row: text_key(row, [0]))
+        upsert_rows(
+            self.table, FIELDS, [row_for(r) for r in records], key=lambda row: text_key(row, [0])
+        )
         return len(records)
 
 
@@ -115,7 +116,11 @@ def XlsxSink(path: Path, worksheet: str = "Runs") -> RunLogSink:  # noqa: N802
     return RunLogSink(XlsxTable(path, worksheet, time_columns=TIME_FIELDS))
 
 
-def GSheetSink(settings: GSheetLog,  # noqa: N802 - reads like the class it stands for
-               client: Callable[[], gspread.Client]) -> RunLogSink:
-    return RunLogSink(GSheetTable(settings.spreadsheet, settings.worksheet, client),
-                      interval=settings.sync_interval)
+def GSheetSink(
+    settings: GSheetLog,  # noqa: N802 - reads like the class it stands for
+    client: Callable[[], gspread.Client],
+) -> RunLogSink:
+    return RunLogSink(
+        GSheetTable(settings.spreadsheet, settings.worksheet, client),
+        interval=settings.sync_interval,
+    )

@@ -57,15 +57,24 @@ def _fill(rgb: str) -> PatternFill:
     return PatternFill(fill_type="solid", start_color=rgb, end_color=rgb)
 
 
-GREEN, AMBER, ORANGE, RED, GREY = (_fill(c) for c in
-                                   ("C6EFCE", "FFEB9C", "F8CBAD", "FFC7CE", "E7E6E6"))
+GREEN, AMBER, ORANGE, RED, GREY = (
+    _fill(c) for c in ("C6EFCE", "FFEB9C", "F8CBAD", "FFC7CE", "E7E6E6")
+)
 # Stop reasons and run statuses (batch.outcomes) and review-row
 # statuses (batch.review.sheet).
 VALUE_FILLS = {
-    "approved": GREEN, "approved_by_human": GREEN, "done": GREEN,
-    "awaiting_human": AMBER, "open": AMBER,
-    "max_rounds": ORANGE, "no_progress": ORANGE, "budget": ORANGE, "stopped": AMBER,
-    "error": RED, "failed": RED, "rejected_by_human": RED,
+    "approved": GREEN,
+    "approved_by_human": GREEN,
+    "done": GREEN,
+    "awaiting_human": AMBER,
+    "open": AMBER,
+    "max_rounds": ORANGE,
+    "no_progress": ORANGE,
+    "budget": ORANGE,
+    "stopped": AMBER,
+    "error": RED,
+    "failed": RED,
+    "rejected_by_human": RED,
     "skipped": GREY,
 }
 NO_FILL = PatternFill(fill_type=None)
@@ -82,8 +91,9 @@ class Table(Protocol):
     def read(self) -> list[Row]:
         """Every row, the header first; [] when the table does not exist yet."""
 
-    def write(self, header: list[str], updates: dict[int, Row], appends: list[Row],
-              rewrite_header: bool) -> None:
+    def write(
+        self, header: list[str], updates: dict[int, Row], appends: list[Row], rewrite_header: bool
+    ) -> None:
         """Replace rows by 1-based row number, append rows, (re)write the header row."""
 
 
@@ -134,15 +144,20 @@ def text_key(row: Sequence[Any], columns: Sequence[int]) -> tuple[str, ...]:
     return tuple("" if i >= len(row) else key_text(row[i]) for i in columns)
 
 
-def upsert_rows(table: Table, header: list[str], rows: list[Row],
-                key: Callable[[Sequence[Any]], tuple[str, ...]],
-                existing: list[Row] | None = None, only_new: bool = False) -> tuple[int, int]:
+def upsert_rows(
+    table: Table,
+    header: list[str],
+    rows: list[Row],
+    key: Callable[[Sequence[Any]], tuple[str, ...]],
+    existing: list[Row] | None = None,
+    only_new: bool = False,
+) -> tuple[int, int]:
     """Update the rows whose key exists (unless `only_new`), append the others; returns
     (updated, appended). Pass `existing` when the table was just read (appends never
     move existing rows, so its row numbers stay right)."""
     with table.lock():
         existing = table.read() if existing is None else existing
-        header_ok = bool(existing) and [str(c) for c in existing[0][:len(header)]] == header
+        header_ok = bool(existing) and [str(c) for c in existing[0][: len(header)]] == header
         index: dict[tuple[str, ...], list[int]] = {}
         for n, r in enumerate(existing[1:], start=2):
             if any(c not in (None, "") for c in r):
@@ -169,8 +184,9 @@ class FileTable:
     path: Path
 
     def lock(self):
-        return file_lock(self.path.with_name(f".{self.path.name}.lock"), wait=60.0,
-                         what=str(self.path))
+        return file_lock(
+            self.path.with_name(f".{self.path.name}.lock"), wait=60.0, what=str(self.path)
+        )
 
 
 class CsvTable(FileTable):
@@ -187,8 +203,9 @@ class CsvTable(FileTable):
         except (UnicodeDecodeError, csv.Error) as e:
             raise SinkError(f"{self.path} cannot be read as CSV ({e}); move it away") from None
 
-    def write(self, header: list[str], updates: dict[int, Row], appends: list[Row],
-              rewrite_header: bool) -> None:
+    def write(
+        self, header: list[str], updates: dict[int, Row], appends: list[Row], rewrite_header: bool
+    ) -> None:
         rows = self.read() or [header]
         if rewrite_header:
             rows[0] = header
@@ -200,8 +217,10 @@ class CsvTable(FileTable):
         for n, row in enumerate(rows):
             row = [utf8_safe(v) for v in row]  # a lone surrogate would fail the encoding
             writer.writerow(row if n == 0 else [csv_safe(v) for v in row])
-        atomic_replace(self.path, lambda tmp: Path(tmp).write_text(
-            buf.getvalue(), encoding="utf-8", newline=""))
+        atomic_replace(
+            self.path,
+            lambda tmp: Path(tmp).write_text(buf.getvalue(), encoding="utf-8", newline=""),
+        )
 
 
 def utc_naive(text: str) -> datetime | None:
@@ -262,7 +281,8 @@ class XlsxTable(FileTable):
         except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError) as e:
             raise SinkError(
                 f"{self.path} cannot be opened as a workbook ({e.__class__.__name__}: {e}); "
-                f"close it if it is open elsewhere, or move it away") from None
+                f"close it if it is open elsewhere, or move it away"
+            ) from None
         except (SyntaxError, ValueError, TypeError) as e:
             # A zip whose XML is broken: xml.etree's ParseError (a SyntaxError, as is lxml's
             # XMLSyntaxError when openpyxl parses with lxml), or ValueError/TypeError from
@@ -280,8 +300,9 @@ class XlsxTable(FileTable):
             return []
         return [list(r) for r in wb[self.worksheet].iter_rows(values_only=True)]
 
-    def write(self, header: list[str], updates: dict[int, Row], appends: list[Row],
-              rewrite_header: bool) -> None:
+    def write(
+        self, header: list[str], updates: dict[int, Row], appends: list[Row], rewrite_header: bool
+    ) -> None:
         wb = self._load()
         if self.worksheet in wb.sheetnames:
             ws = wb[self.worksheet]
@@ -310,7 +331,8 @@ class XlsxTable(FileTable):
                 if isinstance(cell.value, datetime):
                     cell.number_format = XLSX_TIME_FORMAT
                 long = isinstance(cell.value, str) and (
-                    "\n" in cell.value or len(cell.value) > XLSX_MAX_WIDTH)
+                    "\n" in cell.value or len(cell.value) > XLSX_MAX_WIDTH
+                )
                 cell.alignment = WRAPPED if long else TOP
         lay_out(ws, header)
         atomic_replace(self.path, wb.save)
@@ -322,7 +344,7 @@ def lay_out(ws: Any, header: list[str]) -> None:
     person, follow too); columns as wide as their content (up to XLSX_MAX_WIDTH). Widths
     only grow: a column a person widened stays wide."""
     width = max(len(header), ws.max_column)
-    for cell in ws[1][:len(header)]:
+    for cell in ws[1][: len(header)]:
         cell.font = HEADER_FONT
     coloured = next((header.index(c) + 1 for c in COLOURED_COLUMNS if c in header), None)
     if coloured is not None:

@@ -152,8 +152,9 @@ def require_postgres_support() -> None:
         from langgraph.checkpoint.postgres import PostgresSaver  # noqa: F401
     except ImportError as e:
         raise ConfigError(
-            f"[store] backend = \"postgres\" needs the cluster extra ({e.name} is "
-            f"missing): pip install 'briefloop[cluster]'") from None
+            f'[store] backend = "postgres" needs the cluster extra ({e.name} is '
+            f"missing): pip install 'briefloop[cluster]'"
+        ) from None
 
 
 class PostgresStore(Store):
@@ -187,11 +188,15 @@ class PostgresStore(Store):
         from psycopg_pool import ConnectionPool
 
         pool = ConnectionPool(
-            self.dsn, min_size=1, max_size=self._pool_size, open=True,
+            self.dsn,
+            min_size=1,
+            max_size=self._pool_size,
+            open=True,
             # what PostgresSaver.from_conn_string sets on its own connection
             kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
             # a connection broken by a server restart is dropped when it is handed out
-            check=ConnectionPool.check_connection)
+            check=ConnectionPool.check_connection,
+        )
         saver = PostgresSaver(pool)
         try:
             # setup() is not safe to run twice at once (it records its migrations by
@@ -214,7 +219,9 @@ class PostgresStore(Store):
         try:
             acquire_polling(
                 lambda: conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0],
-                wait, what)
+                wait,
+                what,
+            )
             try:
                 yield
             finally:

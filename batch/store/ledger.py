@@ -35,8 +35,14 @@ class Ledger:
         self.engine = runlog.engine
         self.stale_after = stale_after
 
-    def claim(self, thread_id: str, batch_id: int | None, kind: str,
-              task_id: str | None = None, message: str | None = None) -> bool:
+    def claim(
+        self,
+        thread_id: str,
+        batch_id: int | None,
+        kind: str,
+        task_id: str | None = None,
+        message: str | None = None,
+    ) -> bool:
         """Take the thread's row for a new task; False when it is queued or running.
         `task_id` and `message` (the task as it will be sent) are recorded with the
         claim, before the task is sent: a worker may finish it before the sender's
@@ -45,15 +51,31 @@ class Ledger:
         stale = now_precise(self.stale_after)
         with self.engine.begin() as conn:
             insert = _insert(conn, tasks).values(
-                thread_id=thread_id, batch_id=batch_id, kind=kind, state="queued",
-                attempts=0, enqueued_at=stamp, updated_at=stamp, task_id=task_id,
-                message=message)
+                thread_id=thread_id,
+                batch_id=batch_id,
+                kind=kind,
+                state="queued",
+                attempts=0,
+                enqueued_at=stamp,
+                updated_at=stamp,
+                task_id=task_id,
+                message=message,
+            )
             claimed = insert.on_conflict_do_update(
                 index_elements=["thread_id"],
-                set_={"batch_id": batch_id, "kind": kind, "state": "queued", "worker": None,
-                      "task_id": task_id, "message": message, "attempts": 0,
-                      "enqueued_at": stamp, "updated_at": stamp},
-                where=sa.or_(tasks.c.state.not_in(OPEN_STATES), tasks.c.updated_at < stale))
+                set_={
+                    "batch_id": batch_id,
+                    "kind": kind,
+                    "state": "queued",
+                    "worker": None,
+                    "task_id": task_id,
+                    "message": message,
+                    "attempts": 0,
+                    "enqueued_at": stamp,
+                    "updated_at": stamp,
+                },
+                where=sa.or_(tasks.c.state.not_in(OPEN_STATES), tasks.c.updated_at < stale),
+            )
             # RETURNING, not rowcount: an INSERT's rowcount is not reported by every driver
             return conn.execute(claimed.returning(tasks.c.thread_id)).first() is not None
 
@@ -64,8 +86,7 @@ class Ledger:
         if state in ("done", "failed"):
             values["message"] = None  # nothing left to send again
         with self.engine.begin() as conn:
-            conn.execute(sa.update(tasks).where(tasks.c.thread_id == thread_id)
-                         .values(**values))
+            conn.execute(sa.update(tasks).where(tasks.c.thread_id == thread_id).values(**values))
 
     def get(self, thread_id: str) -> dict[str, Any] | None:
         with self.engine.connect() as conn:
@@ -84,19 +105,26 @@ class Ledger:
         cutoff, long_ago = now_precise(after), now_precise(2 * after)
         # The newest task sent that had started before the cutoff: every queued one
         # sent before it has been passed over.
-        horizon = (sa.select(sa.func.max(tasks.c.enqueued_at))
-                   .where(tasks.c.state.in_(("running", "done")),
-                          tasks.c.updated_at < cutoff)
-                   .scalar_subquery())
-        query = (sa.select(tasks.c.thread_id, tasks.c.state, tasks.c.updated_at,
-                           tasks.c.message)
-                 .where(tasks.c.message.is_not(None),
-                        sa.or_(sa.and_(tasks.c.state == "queued",
-                                       tasks.c.updated_at < cutoff,
-                                       tasks.c.enqueued_at < horizon),
-                               sa.and_(tasks.c.state == "running",
-                                       tasks.c.updated_at < long_ago)))
-                 .order_by(tasks.c.enqueued_at))
+        horizon = (
+            sa.select(sa.func.max(tasks.c.enqueued_at))
+            .where(tasks.c.state.in_(("running", "done")), tasks.c.updated_at < cutoff)
+            .scalar_subquery()
+        )
+        query = (
+            sa.select(tasks.c.thread_id, tasks.c.state, tasks.c.updated_at, tasks.c.message)
+            .where(
+                tasks.c.message.is_not(None),
+                sa.or_(
+                    sa.and_(
+                        tasks.c.state == "queued",
+                        tasks.c.updated_at < cutoff,
+                        tasks.c.enqueued_at < horizon,
+                    ),
+                    sa.and_(tasks.c.state == "running", tasks.c.updated_at < long_ago),
+                ),
+            )
+            .order_by(tasks.c.enqueued_at)
+        )
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
 
@@ -105,31 +133,45 @@ class Ledger:
         sweep, or the task itself, may have moved it meanwhile): True for the one caller
         that is to send it again."""
         with self.engine.begin() as conn:
-            return conn.execute(
-                sa.update(tasks).where(tasks.c.thread_id == thread_id,
-                                       tasks.c.state == state,
-                                       tasks.c.updated_at == updated_at)
-                .values(state="queued", updated_at=now_precise())).rowcount == 1
+            return (
+                conn.execute(
+                    sa.update(tasks)
+                    .where(
+                        tasks.c.thread_id == thread_id,
+                        tasks.c.state == state,
+                        tasks.c.updated_at == updated_at,
+                    )
+                    .values(state="queued", updated_at=now_precise())
+                ).rowcount
+                == 1
+            )
 
     def open_count(self, batch_id: int) -> int:
         with self.engine.connect() as conn:
-            return int(conn.execute(
-                sa.select(sa.func.count()).select_from(tasks)
-                .where(tasks.c.batch_id == batch_id, tasks.c.state.in_(OPEN_STATES))
-            ).scalar_one())
+            return int(
+                conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(tasks)
+                    .where(tasks.c.batch_id == batch_id, tasks.c.state.in_(OPEN_STATES))
+                ).scalar_one()
+            )
 
     def outcomes(self, batch_id: int) -> Counter:
         """How the batch's queued threads ended, by the run log's stop reason. A thread
         with no run-log row (its record could not be written) is still counted: as an
         error when its task failed, else as "unrecorded", which fails the batch too."""
         unrecorded = runs.c.thread_id.is_(None)
-        reason = sa.case((unrecorded & (tasks.c.state == "failed"), "error"),
-                         (unrecorded, "unrecorded"),
-                         else_=sa.func.coalesce(runs.c.stop_reason, "unknown"))
-        query = (sa.select(reason, sa.func.count())
-                 .select_from(tasks.outerjoin(runs, runs.c.thread_id == tasks.c.thread_id))
-                 .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
-                 .group_by(reason))
+        reason = sa.case(
+            (unrecorded & (tasks.c.state == "failed"), "error"),
+            (unrecorded, "unrecorded"),
+            else_=sa.func.coalesce(runs.c.stop_reason, "unknown"),
+        )
+        query = (
+            sa.select(reason, sa.func.count())
+            .select_from(tasks.outerjoin(runs, runs.c.thread_id == tasks.c.thread_id))
+            .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
+            .group_by(reason)
+        )
         with self.engine.connect() as conn:
             return Counter({r: n for r, n in conn.execute(query)})
 
@@ -152,13 +194,18 @@ class Ledger:
     def batch_enqueued(self, batch_id: int, counts: dict[str, int]) -> None:
         """The enqueuer is done: from now on the last thread to finish closes it."""
         with self.engine.begin() as conn:
-            conn.execute(sa.update(batches).where(batches.c.id == batch_id)
-                         .values(status="queued", counts=json.dumps(counts)))
+            conn.execute(
+                sa.update(batches)
+                .where(batches.c.id == batch_id)
+                .values(status="queued", counts=json.dumps(counts))
+            )
 
     def runs_of(self, batch_id: int) -> list[dict[str, Any]]:
         """The run-log records of the threads this batch queued."""
-        query = (sa.select(runs)
-                 .select_from(tasks.join(runs, runs.c.thread_id == tasks.c.thread_id))
-                 .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
-                 .order_by(runs.c.brief_id))
+        query = (
+            sa.select(runs)
+            .select_from(tasks.join(runs, runs.c.thread_id == tasks.c.thread_id))
+            .where(tasks.c.batch_id == batch_id, tasks.c.kind == "brief")
+            .order_by(runs.c.brief_id)
+        )
         return self.runlog.records(query)

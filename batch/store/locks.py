@@ -28,6 +28,7 @@ def file_lock(path: Path, wait: float = 0.0, what: str = "") -> Iterator[None]:
     """Hold an exclusive lock on `path`, waiting up to `wait` seconds for it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+
     def try_once() -> bool:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -32,18 +32,24 @@ class GcReport:
 
 
 def db_bytes(path: Path) -> int:
-    return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal"))
-               if p.exists())
+    return sum(p.stat().st_size for p in (path, path.with_name(path.name + "-wal")) if p.exists())
 
 
 def finished_threads(log: RunLog, older_than: timedelta) -> list[str]:
     cutoff = (datetime.now(UTC) - older_than).isoformat(timespec="seconds")
-    return [r["thread_id"] for r in log.all(status="finished")
-            if r["ended_at"] and r["ended_at"] <= cutoff]
+    return [
+        r["thread_id"]
+        for r in log.all(status="finished")
+        if r["ended_at"] and r["ended_at"] <= cutoff
+    ]
 
 
-def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = True,
-          store: Store | None = None) -> GcReport:
+def prune(
+    settings: Settings,
+    keep_days: float | None = None,
+    vacuum: bool = True,
+    store: Store | None = None,
+) -> GcReport:
     days = settings.retention.keep_days if keep_days is None else keep_days
     if store is None:
         with open_store(settings) as opened:
@@ -63,24 +69,28 @@ def prune(settings: Settings, keep_days: float | None = None, vacuum: bool = Tru
                     row = db.execute(
                         "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND "
                         "checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
-                        (thread_id,)).fetchone()
+                        (thread_id,),
+                    ).fetchone()
                     if row is None:
                         continue
                     keep = row[0]
                     deleted_checkpoints += db.execute(
                         "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id != ?",
-                        (thread_id, keep)).rowcount
+                        (thread_id, keep),
+                    ).rowcount
                     deleted_writes += db.execute(
                         "DELETE FROM writes WHERE thread_id = ? AND checkpoint_id != ?",
-                        (thread_id, keep)).rowcount
+                        (thread_id, keep),
+                    ).rowcount
             if vacuum:
                 db.execute("VACUUM")
                 # In WAL mode VACUUM's new pages land in the WAL first: fold them in.
                 db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
-    return GcReport(len(threads), deleted_checkpoints, deleted_writes, before, db_bytes(path),
-                    calls)
+    return GcReport(
+        len(threads), deleted_checkpoints, deleted_writes, before, db_bytes(path), calls
+    )
 
 
 def _prune_postgres(store: PostgresStore, threads: list[str], vacuum: bool) -> GcReport:
@@ -90,8 +100,10 @@ def _prune_postgres(store: PostgresStore, threads: list[str], vacuum: bool) -> G
 
     tables = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
     size = "SELECT " + " + ".join(f"pg_total_relation_size('{t}')" for t in tables)
-    count = ("SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = ANY(%(t)s)), "
-             "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = ANY(%(t)s))")
+    count = (
+        "SELECT (SELECT count(*) FROM checkpoints WHERE thread_id = ANY(%(t)s)), "
+        "(SELECT count(*) FROM checkpoint_writes WHERE thread_id = ANY(%(t)s))"
+    )
     saver = store.checkpointer  # creates the tables when this database has none yet
     with psycopg.connect(store.dsn, autocommit=True) as conn:
         before = conn.execute(size).fetchone()[0]
@@ -103,5 +115,6 @@ def _prune_postgres(store: PostgresStore, threads: list[str], vacuum: bool) -> G
             for table in tables:
                 conn.execute(f"VACUUM {table}")
         after = conn.execute(size).fetchone()[0]
-    return GcReport(len(threads), checkpoints - left_checkpoints, writes - left_writes,
-                    int(before), int(after))
+    return GcReport(
+        len(threads), checkpoints - left_checkpoints, writes - left_writes, int(before), int(after)
+    )

@@ -63,84 +63,229 @@ class RunColumn:
 
 # In the table's order, which is the order the migrations added them in.
 RUN_COLUMNS: list[RunColumn] = [
-    RunColumn("run_id", sa.Text, TEXT, "the run's id: the key each sheet row is upserted by",
-              primary_key=True, nullable=False),
-    RunColumn("thread_id", sa.Text, TEXT,
-              "the LangGraph thread (`briefloop run THREAD`, `review answer THREAD`)",
-              nullable=False, unique=True),
-    RunColumn("brief_id", sa.Text, TEXT,
-              "the brief's id (front matter `id`, the file's name, or the sheet's `id`)",
-              nullable=False, index=True),
+    RunColumn(
+        "run_id",
+        sa.Text,
+        TEXT,
+        "the run's id: the key each sheet row is upserted by",
+        primary_key=True,
+        nullable=False,
+    ),
+    RunColumn(
+        "thread_id",
+        sa.Text,
+        TEXT,
+        "the LangGraph thread (`briefloop run THREAD`, `review answer THREAD`)",
+        nullable=False,
+        unique=True,
+    ),
+    RunColumn(
+        "brief_id",
+        sa.Text,
+        TEXT,
+        "the brief's id (front matter `id`, the file's name, or the sheet's `id`)",
+        nullable=False,
+        index=True,
+    ),
     RunColumn("title", sa.Text, TEXT, "the brief's title", nullable=False, server_default=""),
-    RunColumn("source", sa.Text, TEXT, "where the brief came from: its file, or `sheet.csv "
-              "row 7`", nullable=False, server_default=""),
-    RunColumn("status", sa.Text, TEXT,
-              "`running`, `awaiting_human`, `finished`, `failed`, or `stopped` (part way, "
-              "when the batch's hours ran out; the next run resumes it)",
-              nullable=False, index=True),
-    RunColumn("stop_reason", sa.Text, TEXT,
-              "why the loop stopped: `approved`, `max_rounds`, `no_progress`, `budget` (its "
-              "model seconds spent), `error`, `approved_by_human`, `rejected_by_human`; "
-              "`awaiting_human` while it waits"),
-    RunColumn("rounds", sa.Integer, NUMBER, "writer–critic rounds run",
-              nullable=False, server_default="0"),
-    RunColumn("score", sa.Float, NUMBER, "the code's score (0–100) of the text the run "
-              "stands for"),
-    RunColumn("score_history", sa.Text, JSON, "the score of every round, in order",
-              nullable=False, server_default="[]"),
-    RunColumn("open_must_fix", sa.Text, JSON, "the findings that still block approval",
-              nullable=False, server_default="[]"),
-    RunColumn("needs_from_human", sa.Text, JSON, "the placeholders a person still has to "
-              "fill", nullable=False, server_default="[]"),
-    RunColumn("deviations", sa.Text, JSON, "critique points the writer rejected on purpose, "
-              "with its reasons", nullable=False, server_default="[]"),
-    RunColumn("models", sa.Text, JSON, "the model of each role",
-              nullable=False, server_default="{}"),
-    RunColumn("model_calls", sa.Integer, NUMBER, "model calls made",
-              nullable=False, server_default="0"),
-    RunColumn("input_tokens", sa.Integer, NUMBER, "prompt tokens, all calls",
-              nullable=False, server_default="0"),
-    RunColumn("output_tokens", sa.Integer, NUMBER, "generated tokens, all calls",
-              nullable=False, server_default="0"),
-    RunColumn("model_seconds", sa.Float, NUMBER, "seconds spent in model calls",
-              nullable=False, server_default="0"),
-    RunColumn("seconds", sa.Float, NUMBER, "wall seconds of the run",
-              nullable=False, server_default="0"),
+    RunColumn(
+        "source",
+        sa.Text,
+        TEXT,
+        "where the brief came from: its file, or `sheet.csv row 7`",
+        nullable=False,
+        server_default="",
+    ),
+    RunColumn(
+        "status",
+        sa.Text,
+        TEXT,
+        "`running`, `awaiting_human`, `finished`, `failed`, or `stopped` (part way, "
+        "when the batch's hours ran out; the next run resumes it)",
+        nullable=False,
+        index=True,
+    ),
+    RunColumn(
+        "stop_reason",
+        sa.Text,
+        TEXT,
+        "why the loop stopped: `approved`, `max_rounds`, `no_progress`, `budget` (its "
+        "model seconds spent), `error`, `approved_by_human`, `rejected_by_human`; "
+        "`awaiting_human` while it waits",
+    ),
+    RunColumn(
+        "rounds", sa.Integer, NUMBER, "writer–critic rounds run", nullable=False, server_default="0"
+    ),
+    RunColumn("score", sa.Float, NUMBER, "the code's score (0–100) of the text the run stands for"),
+    RunColumn(
+        "score_history",
+        sa.Text,
+        JSON,
+        "the score of every round, in order",
+        nullable=False,
+        server_default="[]",
+    ),
+    RunColumn(
+        "open_must_fix",
+        sa.Text,
+        JSON,
+        "the findings that still block approval",
+        nullable=False,
+        server_default="[]",
+    ),
+    RunColumn(
+        "needs_from_human",
+        sa.Text,
+        JSON,
+        "the placeholders a person still has to fill",
+        nullable=False,
+        server_default="[]",
+    ),
+    RunColumn(
+        "deviations",
+        sa.Text,
+        JSON,
+        "critique points the writer rejected on purpose, with its reasons",
+        nullable=False,
+        server_default="[]",
+    ),
+    RunColumn(
+        "models", sa.Text, JSON, "the model of each role", nullable=False, server_default="{}"
+    ),
+    RunColumn(
+        "model_calls", sa.Integer, NUMBER, "model calls made", nullable=False, server_default="0"
+    ),
+    RunColumn(
+        "input_tokens",
+        sa.Integer,
+        NUMBER,
+        "prompt tokens, all calls",
+        nullable=False,
+        server_default="0",
+    ),
+    RunColumn(
+        "output_tokens",
+        sa.Integer,
+        NUMBER,
+        "generated tokens, all calls",
+        nullable=False,
+        server_default="0",
+    ),
+    RunColumn(
+        "model_seconds",
+        sa.Float,
+        NUMBER,
+        "seconds spent in model calls",
+        nullable=False,
+        server_default="0",
+    ),
+    RunColumn(
+        "seconds", sa.Float, NUMBER, "wall seconds of the run", nullable=False, server_default="0"
+    ),
     RunColumn("started_at", sa.Text, TIME, "when the run started (UTC)", nullable=False),
     RunColumn("ended_at", sa.Text, TIME, "when it ended (UTC); empty while it runs or waits"),
     RunColumn("output_path", sa.Text, TEXT, "the text written to `output/`"),
     RunColumn("error", sa.Text, TEXT, "the error of a failed run, in one line"),
-    RunColumn("updated_at", sa.Text, TIME, "the row's last change (UTC)", nullable=False,
-              sheet_after="decision_note"),
-    RunColumn("version", sa.Integer, INTERNAL, "bumped by every change; a sheet has the run "
-              "once it holds this version", nullable=False, server_default="1"),
+    RunColumn(
+        "updated_at",
+        sa.Text,
+        TIME,
+        "the row's last change (UTC)",
+        nullable=False,
+        sheet_after="decision_note",
+    ),
+    RunColumn(
+        "version",
+        sa.Integer,
+        INTERNAL,
+        "bumped by every change; a sheet has the run once it holds this version",
+        nullable=False,
+        server_default="1",
+    ),
     RunColumn("decided_by", sa.Text, TEXT, "who approved, rejected or sent back the text"),
     RunColumn("decided_at", sa.Text, TIME, "when they did (UTC)"),
-    RunColumn("decision_note", sa.Text, TEXT, "their reason or notes; an approval over the "
-              "checks' findings says so"),
-    RunColumn("checklist", sa.Text, JSON, "what the brief asks, as the code checks it (`R1 "
-              "fact: …`)", nullable=False, server_default="[]", sheet_after="uncovered"),
-    RunColumn("uncovered", sa.Text, JSON, "the checklist items the text misses",
-              nullable=False, server_default="[]"),
-    RunColumn("verification", sa.Text, TEXT, "what running an API doc's examples verified, "
-              "or why nothing was run", nullable=False, server_default=""),
+    RunColumn(
+        "decision_note",
+        sa.Text,
+        TEXT,
+        "their reason or notes; an approval over the checks' findings says so",
+    ),
+    RunColumn(
+        "checklist",
+        sa.Text,
+        JSON,
+        "what the brief asks, as the code checks it (`R1 fact: …`)",
+        nullable=False,
+        server_default="[]",
+        sheet_after="uncovered",
+    ),
+    RunColumn(
+        "uncovered",
+        sa.Text,
+        JSON,
+        "the checklist items the text misses",
+        nullable=False,
+        server_default="[]",
+    ),
+    RunColumn(
+        "verification",
+        sa.Text,
+        TEXT,
+        "what running an API doc's examples verified, or why nothing was run",
+        nullable=False,
+        server_default="",
+    ),
     # nanoseconds, so that starts within one second are ordered too (newer_of_brief)
-    RunColumn("seq", sa.BigInteger, INTERNAL, "the start order across processes and "
-              "machines", nullable=False, server_default="0"),
-    RunColumn("hosts", sa.Text, JSON, "which model host served each call, in order "
-              "(`writer@http://gpu-1:11434`)", nullable=False, server_default="[]"),
+    RunColumn(
+        "seq",
+        sa.BigInteger,
+        INTERNAL,
+        "the start order across processes and machines",
+        nullable=False,
+        server_default="0",
+    ),
+    RunColumn(
+        "hosts",
+        sa.Text,
+        JSON,
+        "which model host served each call, in order (`writer@http://gpu-1:11434`)",
+        nullable=False,
+        server_default="[]",
+    ),
     # unset for a run from before batches were kept with their runs
-    RunColumn("batch_id", sa.Integer, INTERNAL, "the batch that last ran the thread (the "
-              "runs page groups by it)", index=True),
-    RunColumn("unfinished", sa.Text, TEXT, "why the machine could not finish the text "
-              "(`max_rounds`, `no_progress`, `budget`), while it waits for a person and "
-              "after"),
-    RunColumn("retry_of", sa.Text, TEXT, "the thread this run is a new attempt of (`review "
-              "retry`)", index=True),
-    RunColumn("time_split", sa.Text, JSON, "where the run's time went, in seconds: model "
-              "time of the first draft, the repairs and rewrites, the critic and the "
-              "finalizer; the seconds an API doc's examples took to run in the sandbox; and "
-              "the other code checks", nullable=False, server_default="{}"),
+    RunColumn(
+        "batch_id",
+        sa.Integer,
+        INTERNAL,
+        "the batch that last ran the thread (the runs page groups by it)",
+        index=True,
+    ),
+    RunColumn(
+        "unfinished",
+        sa.Text,
+        TEXT,
+        "why the machine could not finish the text "
+        "(`max_rounds`, `no_progress`, `budget`), while it waits for a person and "
+        "after",
+    ),
+    RunColumn(
+        "retry_of",
+        sa.Text,
+        TEXT,
+        "the thread this run is a new attempt of (`review retry`)",
+        index=True,
+    ),
+    RunColumn(
+        "time_split",
+        sa.Text,
+        JSON,
+        "where the run's time went, in seconds: model "
+        "time of the first draft, the repairs and rewrites, the critic and the "
+        "finalizer; the seconds an API doc's examples took to run in the sandbox; and "
+        "the other code checks",
+        nullable=False,
+        server_default="{}",
+    ),
 ]
 
 
@@ -161,8 +306,9 @@ def sheet_order(columns: Iterable[RunColumn] = RUN_COLUMNS) -> list[str]:
     for c in columns:
         if c.sheet_after:
             if c.sheet_after not in shown:
-                raise ValueError(f"run column {c.name} follows {c.sheet_after!r}, "
-                                 f"which the sheets do not show")
+                raise ValueError(
+                    f"run column {c.name} follows {c.sheet_after!r}, which the sheets do not show"
+                )
             following.setdefault(c.sheet_after, []).append(c.name)
     order: list[str] = []
 

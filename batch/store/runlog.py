@@ -56,8 +56,13 @@ def column_reference() -> str:
     sheets leave out: docs/run-log.md's reference, generated (tests/test_docs.py)."""
     lines = ["| column | what it holds |", "|---|---|"]
     for name in [*FIELDS, *INTERNAL_FIELDS]:
-        kind = "" if name not in JSON_FIELDS else \
-            " (JSON object)" if name == "models" else " (JSON list)"
+        kind = (
+            ""
+            if name not in JSON_FIELDS
+            else " (JSON object)"
+            if name == "models"
+            else " (JSON list)"
+        )
         where = "; not in the sheets" if name in INTERNAL_FIELDS else ""
         lines.append(f"| `{name}` | {RUN_COLUMN_DOCS[name]}{kind}{where} |")
     return "\n".join(lines) + "\n"
@@ -70,8 +75,7 @@ def now() -> str:
 def now_precise(seconds_ago: float = 0.0) -> str:
     """Now (or that many seconds before), to the millisecond: batches are compared for
     overlap, and the ledger orders the many tasks one enqueuer sends a second."""
-    return (datetime.now(UTC) - timedelta(seconds=seconds_ago)).isoformat(
-        timespec="milliseconds")
+    return (datetime.now(UTC) - timedelta(seconds=seconds_ago)).isoformat(timespec="milliseconds")
 
 
 def _record(row: sa.Row | dict[str, Any]) -> dict[str, Any]:
@@ -89,8 +93,12 @@ def _sqlite_fault(e: BaseException) -> sqlite3.DatabaseError | None:
     return orig
 
 
-_NOT_STORE_FAULTS = (sqlite3.IntegrityError, sqlite3.ProgrammingError,
-                     sqlite3.InterfaceError, sqlite3.NotSupportedError)
+_NOT_STORE_FAULTS = (
+    sqlite3.IntegrityError,
+    sqlite3.ProgrammingError,
+    sqlite3.InterfaceError,
+    sqlite3.NotSupportedError,
+)
 
 
 def store_failure(e: BaseException, folder: Path) -> StoreError | None:
@@ -103,11 +111,14 @@ def store_failure(e: BaseException, folder: Path) -> StoreError | None:
             f"cannot use the state databases in {folder} ({fault}): free some space there "
             f"or fix the disk, then run the same command again; what was saved before this "
             f"is kept (finished briefs, outputs, each thread's last checkpoint) and a rerun "
-            f"resumes")
+            f"resumes"
+        )
     if is_unreachable(e):
-        return StoreError(f"the database cannot be reached (PostgreSQL: {_first_line(e)}): "
-                          f"start it or fix [store] dsn, then run the same command again; "
-                          f"what was committed is kept and a rerun resumes")
+        return StoreError(
+            f"the database cannot be reached (PostgreSQL: {_first_line(e)}): "
+            f"start it or fix [store] dsn, then run the same command again; "
+            f"what was committed is kept and a rerun resumes"
+        )
     return None
 
 
@@ -122,8 +133,10 @@ def is_unreachable(e: BaseException) -> bool:
     orig = getattr(e, "orig", None)
     if isinstance(e, sa.exc.DBAPIError) and e.connection_invalidated:
         return True
-    return isinstance(orig if orig is not None else e, psycopg.OperationalError
-                      | psycopg.InterfaceError | psycopg_pool.PoolTimeout)
+    return isinstance(
+        orig if orig is not None else e,
+        psycopg.OperationalError | psycopg.InterfaceError | psycopg_pool.PoolTimeout,
+    )
 
 
 def _first_line(e: BaseException) -> str:
@@ -135,8 +148,9 @@ def _first_line(e: BaseException) -> str:
 
 def sqlite_engine(path: Path) -> sa.Engine:
     path.parent.mkdir(parents=True, exist_ok=True)
-    engine = sa.create_engine(f"sqlite:///{path}",
-                              connect_args={"timeout": 30, "check_same_thread": False})
+    engine = sa.create_engine(
+        f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False}
+    )
 
     @sa.event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
@@ -150,7 +164,6 @@ def sqlite_engine(path: Path) -> sa.Engine:
 
 # batches.id is an INTEGER: 32 bits in PostgreSQL
 MAX_BATCH_ID = 2**31 - 1
-
 
 
 def _run_filters(outcome: str | None, brief: str | None) -> list[Any]:
@@ -180,8 +193,9 @@ class RunLog:
         self.path = target if isinstance(target, Path) else None
         # SQLite takes one writer at a time anyway; queueing this process's writers here
         # keeps them off its busy handler. PostgreSQL takes them side by side.
-        self._write_lock = threading.Lock() if self.engine.dialect.name == "sqlite" \
-            else contextlib.nullcontext()
+        self._write_lock = (
+            threading.Lock() if self.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
         migrate(self.engine)
 
     def __enter__(self) -> RunLog:
@@ -212,18 +226,27 @@ class RunLog:
         brief, or --rerun), or None. `seq` is the start time in nanoseconds, set when
         the row is inserted, so it orders starts even within one second."""
         this, newer = runs.alias("this"), runs.alias("newer")
-        query = (sa.select(newer)
-                 .join(this, sa.and_(newer.c.brief_id == this.c.brief_id,
-                                     newer.c.seq > this.c.seq,
-                                     # a brief that could not be read replaces no text
-                                     newer.c.thread_id.not_like("bad-%")))
-                 .where(this.c.thread_id == thread_id)
-                 .order_by(newer.c.seq.desc()).limit(1))
+        query = (
+            sa.select(newer)
+            .join(
+                this,
+                sa.and_(
+                    newer.c.brief_id == this.c.brief_id,
+                    newer.c.seq > this.c.seq,
+                    # a brief that could not be read replaces no text
+                    newer.c.thread_id.not_like("bad-%"),
+                ),
+            )
+            .where(this.c.thread_id == thread_id)
+            .order_by(newer.c.seq.desc())
+            .limit(1)
+        )
         found = self.records(query)
         return found[0] if found else None
 
-    def all(self, status: str | None = None, outcome: str | None = None,
-            brief: str | None = None) -> list[dict[str, Any]]:
+    def all(
+        self, status: str | None = None, outcome: str | None = None, brief: str | None = None
+    ) -> list[dict[str, Any]]:
         """Every run, in start order; `outcome` and `brief` filter as in runs_of_batch."""
         query = sa.select(runs).order_by(runs.c.started_at, runs.c.run_id)
         if status:
@@ -232,8 +255,9 @@ class RunLog:
 
     def retries_of(self, thread_id: str) -> list[dict[str, Any]]:
         """The runs that are new attempts of `thread_id`, oldest first."""
-        return self.records(sa.select(runs).where(runs.c.retry_of == thread_id)
-                            .order_by(runs.c.seq))
+        return self.records(
+            sa.select(runs).where(runs.c.retry_of == thread_id).order_by(runs.c.seq)
+        )
 
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
@@ -242,108 +266,175 @@ class RunLog:
             raise KeyError(f"unknown run fields: {sorted(unknown)}")
         # whatever a field holds (a model's answer, an error's message), the database
         # can store it: a NUL in text would make PostgreSQL refuse the whole row
-        values = {k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else encodable(v)
-                  for k, v in fields.items()}
+        values = {
+            k: json.dumps(v, ensure_ascii=False) if k in JSON_FIELDS else encodable(v)
+            for k, v in fields.items()
+        }
         values["updated_at"] = now()
-        update = (sa.update(runs).where(runs.c.thread_id == thread_id)
-                  .values(**values, version=runs.c.version + 1))
+        update = (
+            sa.update(runs)
+            .where(runs.c.thread_id == thread_id)
+            .values(**values, version=runs.c.version + 1)
+        )
         with self._tx() as conn:
             # Update first: a write from the start, so SQLite never has to upgrade a
             # read transaction (which fails at once when another writer got in between).
             if conn.execute(update).rowcount == 0:
-                row = {"run_id": "r-" + uuid.uuid4().hex[:12], "started_at": now(),
-                       "brief_id": "", "status": "running", **values,
-                       "thread_id": thread_id, "seq": next_seq()}
+                row = {
+                    "run_id": "r-" + uuid.uuid4().hex[:12],
+                    "started_at": now(),
+                    "brief_id": "",
+                    "status": "running",
+                    **values,
+                    "thread_id": thread_id,
+                    "seq": next_seq(),
+                }
                 inserted = conn.execute(
-                    _insert(conn, runs).values(**row).on_conflict_do_nothing(
-                        index_elements=["thread_id"]).returning(runs.c.run_id)).first()
+                    _insert(conn, runs)
+                    .values(**row)
+                    .on_conflict_do_nothing(index_elements=["thread_id"])
+                    .returning(runs.c.run_id)
+                ).first()
                 if not inserted:  # another process inserted it a moment ago
                     conn.execute(update)
             found = conn.execute(sa.select(runs).where(runs.c.thread_id == thread_id)).one()
         return _record(found)
 
     # -- model calls ----------------------------------------------------------------------
-    def record_call(self, thread_id: str, *, node: str, round: int | None, role: str,
-                    model: str, host: str, attempt: int, messages: list[dict[str, str]],
-                    answer: str, seconds: float, input_tokens: int, output_tokens: int,
-                    problem: str) -> None:
+    def record_call(
+        self,
+        thread_id: str,
+        *,
+        node: str,
+        round: int | None,
+        role: str,
+        model: str,
+        host: str,
+        attempt: int,
+        messages: list[dict[str, str]],
+        answer: str,
+        seconds: float,
+        input_tokens: int,
+        output_tokens: int,
+        problem: str,
+    ) -> None:
         """One model call of a thread, as it happened (batch.models.journal)."""
-        row = {"thread_id": thread_id, "at": now(), "node": node, "round": round,
-               "role": role, "model": model, "host": encodable(host), "attempt": attempt,
-               "messages": json.dumps(encodable(messages), ensure_ascii=False),
-               "answer": encodable(answer), "seconds": round_seconds(seconds),
-               "input_tokens": input_tokens, "output_tokens": output_tokens,
-               "problem": encodable(problem)}
+        row = {
+            "thread_id": thread_id,
+            "at": now(),
+            "node": node,
+            "round": round,
+            "role": role,
+            "model": model,
+            "host": encodable(host),
+            "attempt": attempt,
+            "messages": json.dumps(encodable(messages), ensure_ascii=False),
+            "answer": encodable(answer),
+            "seconds": round_seconds(seconds),
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "problem": encodable(problem),
+        }
         with self._tx() as conn:
             conn.execute(sa.insert(model_calls).values(**row))
 
     def calls(self, thread_id: str) -> list[dict[str, Any]]:
         """A thread's model calls in the order they were made, messages decoded."""
-        query = (sa.select(model_calls).where(model_calls.c.thread_id == thread_id)
-                 .order_by(model_calls.c.id))
+        query = (
+            sa.select(model_calls)
+            .where(model_calls.c.thread_id == thread_id)
+            .order_by(model_calls.c.id)
+        )
         with self._tx() as conn:
             rows = [dict(r._mapping) for r in conn.execute(query)]
         for row in rows:
             row["messages"] = json.loads(row["messages"] or "[]")
         return rows
 
-    def call_totals(self, thread_id: str) -> tuple[dict[str, Any] | None,
-                                                 list[tuple[str, int, float]]]:
+    def call_totals(
+        self, thread_id: str
+    ) -> tuple[dict[str, Any] | None, list[tuple[str, int, float]]]:
         """The run-log totals of a thread's journaled calls (every call made, a failed
         node's and a retried one's too; None when none was journaled), and their model
         seconds by node and round (the run log's `time_split`): one query for both."""
         c = model_calls.c
-        query = (sa.select(c.node, c.round, sa.func.count(), sa.func.sum(c.input_tokens),
-                           sa.func.sum(c.output_tokens), sa.func.sum(c.seconds))
-                 .where(c.thread_id == thread_id).group_by(c.node, c.round))
+        query = (
+            sa.select(
+                c.node,
+                c.round,
+                sa.func.count(),
+                sa.func.sum(c.input_tokens),
+                sa.func.sum(c.output_tokens),
+                sa.func.sum(c.seconds),
+            )
+            .where(c.thread_id == thread_id)
+            .group_by(c.node, c.round)
+        )
         with self._tx() as conn:
             groups = conn.execute(query).all()
         by_step = [(str(n), int(r or 0), float(s or 0.0)) for n, r, _, _, _, s in groups]
         count = sum(int(g[2]) for g in groups)
         if not count:
             return None, by_step
-        return {"model_calls": count,
-                "input_tokens": sum(int(g[3] or 0) for g in groups),
-                "output_tokens": sum(int(g[4] or 0) for g in groups),
-                "model_seconds": round_seconds(sum(s for _, _, s in by_step))}, by_step
+        return {
+            "model_calls": count,
+            "input_tokens": sum(int(g[3] or 0) for g in groups),
+            "output_tokens": sum(int(g[4] or 0) for g in groups),
+            "model_seconds": round_seconds(sum(s for _, _, s in by_step)),
+        }, by_step
 
     def forget_calls(self, thread_ids: list[str]) -> int:
         """Delete the model calls of these threads (retention); returns rows deleted."""
         deleted = 0
         with self._tx() as conn:
             for start in range(0, len(thread_ids), 500):
-                chunk = thread_ids[start:start + 500]
-                deleted += conn.execute(sa.delete(model_calls).where(
-                    model_calls.c.thread_id.in_(chunk))).rowcount
+                chunk = thread_ids[start : start + 500]
+                deleted += conn.execute(
+                    sa.delete(model_calls).where(model_calls.c.thread_id.in_(chunk))
+                ).rowcount
         return deleted
 
     def secret(self, name: str) -> bytes:
         """The project's secret `name`: 32 random bytes made by the first process that
         asks, the same for every process that shares this database."""
         with self._tx() as conn:
-            conn.execute(_insert(conn, secrets).values(
-                name=name, value=os.urandom(32).hex(), created_at=now()
-            ).on_conflict_do_nothing(index_elements=["name"]))
-            value = conn.execute(sa.select(secrets.c.value).where(secrets.c.name == name)
-                                 ).scalar_one()
+            conn.execute(
+                _insert(conn, secrets)
+                .values(name=name, value=os.urandom(32).hex(), created_at=now())
+                .on_conflict_do_nothing(index_elements=["name"])
+            )
+            value = conn.execute(
+                sa.select(secrets.c.value).where(secrets.c.name == name)
+            ).scalar_one()
         return bytes.fromhex(value)
 
     # -- batches ----------------------------------------------------------------------
-    def batch_started(self, source: str, job: str | None = None,
-                      status: str = "running") -> int:
+    def batch_started(self, source: str, job: str | None = None, status: str = "running") -> int:
         with self._tx() as conn:
-            result = conn.execute(sa.insert(batches).values(
-                job=job, source=source, pid=os.getpid(), started_at=now_precise(),
-                status=status))
+            result = conn.execute(
+                sa.insert(batches).values(
+                    job=job, source=source, pid=os.getpid(), started_at=now_precise(), status=status
+                )
+            )
             return int(result.inserted_primary_key[0])
 
-    def batch_finished(self, batch_id: int, status: str, counts: dict[str, int],
-                       message: str | None = None, only_open: bool = False) -> bool:
+    def batch_finished(
+        self,
+        batch_id: int,
+        status: str,
+        counts: dict[str, int],
+        message: str | None = None,
+        only_open: bool = False,
+    ) -> bool:
         """Close the batch; with `only_open`, only if nobody closed it yet (returns
         whether this call did)."""
-        query = sa.update(batches).where(batches.c.id == batch_id).values(
-            ended_at=now_precise(), status=status, counts=json.dumps(counts),
-            message=message)
+        query = (
+            sa.update(batches)
+            .where(batches.c.id == batch_id)
+            .values(
+                ended_at=now_precise(), status=status, counts=json.dumps(counts), message=message
+            )
+        )
         if only_open:
             query = query.where(batches.c.ended_at.is_(None))
         with self._tx() as conn:
@@ -355,18 +446,19 @@ class RunLog:
         whose process died or lost its database before it could close it. (A queued
         batch is the workers' to close.) The briefs it queued run on; the ones it did
         not reach are the next batch's. Returns their ids."""
-        query = (sa.select(batches.c.id, batches.c.status, batches.c.counts)
-                 .where(batches.c.ended_at.is_(None),
-                        batches.c.status.in_(("running", "enqueueing"))))
+        query = sa.select(batches.c.id, batches.c.status, batches.c.counts).where(
+            batches.c.ended_at.is_(None), batches.c.status.in_(("running", "enqueueing"))
+        )
         with self.engine.connect() as conn:
             found = list(conn.execute(query))
         closed = []
         for batch_id, status, counts in found:
-            message = (f"stopped while {status}: its process ended or lost the database "
-                       f"before it could close the batch (found by the next batch, which "
-                       f"takes up what it left)")
-            if self.batch_finished(batch_id, "failed", json.loads(counts), message,
-                                   only_open=True):
+            message = (
+                f"stopped while {status}: its process ended or lost the database "
+                f"before it could close the batch (found by the next batch, which "
+                f"takes up what it left)"
+            )
+            if self.batch_finished(batch_id, "failed", json.loads(counts), message, only_open=True):
                 closed.append(batch_id)
         return closed
 
@@ -376,24 +468,41 @@ class RunLog:
             query = query.where(batches.c.job == job)
         return self._batch_rows(query)
 
-    def latest_batches(self, limit: int | None = 20, offset: int = 0,
-                       between: tuple[str, str] | None = None
-                       ) -> tuple[list[dict[str, Any]], int]:
+    def latest_batches(
+        self, limit: int | None = 20, offset: int = 0, between: tuple[str, str] | None = None
+    ) -> tuple[list[dict[str, Any]], int]:
         """A page of the batches, newest first (limit None: all), and how many there are
         in all; `between`: only those started from the first UTC time to the second."""
-        where = [] if between is None else [
-            sa.func.substr(batches.c.started_at, 1, 19) >= between[0],
-            sa.func.substr(batches.c.started_at, 1, 19) < between[1]]
-        query = (sa.select(batches).where(*where).order_by(batches.c.id.desc())
-                 .limit(limit).offset(offset))
+        where = (
+            []
+            if between is None
+            else [
+                sa.func.substr(batches.c.started_at, 1, 19) >= between[0],
+                sa.func.substr(batches.c.started_at, 1, 19) < between[1],
+            ]
+        )
+        query = (
+            sa.select(batches)
+            .where(*where)
+            .order_by(batches.c.id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
         with self.engine.connect() as conn:
-            total = conn.execute(sa.select(sa.func.count()).select_from(batches)
-                                 .where(*where)).scalar_one()
+            total = conn.execute(
+                sa.select(sa.func.count()).select_from(batches).where(*where)
+            ).scalar_one()
         return self._batch_rows(query), total
 
-    def runs_of_batch(self, batch_id: int, outcome: str | None = None, brief: str | None = None,
-                      limit: int | None = 50, offset: int = 0,
-                      row: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], int]:
+    def runs_of_batch(
+        self,
+        batch_id: int,
+        outcome: str | None = None,
+        brief: str | None = None,
+        limit: int | None = 50,
+        offset: int = 0,
+        row: dict[str, Any] | None = None,
+    ) -> tuple[list[dict[str, Any]], int]:
         """A page of the runs a batch ran, in start order, and how many match in all.
         `outcome`: a stop reason (`awaiting_human` too) or `failed`; `brief`: part of
         the brief id or the title, in any case. A run from before batches were kept
@@ -406,37 +515,65 @@ class RunLog:
         # to the second: the runs' times and the batches' are written to different precisions
         changed = sa.func.substr(runs.c.updated_at, 1, 19)
         until = (row.get("ended_at") or now_precise())[:19]
-        where = sa.or_(runs.c.batch_id == batch_id, runs.c.thread_id.in_(queued),
-                       sa.and_(runs.c.batch_id.is_(None),
-                               ~runs.c.thread_id.in_(sa.select(tasks.c.thread_id)),
-                               changed >= row["started_at"][:19], changed <= until))
+        where = sa.or_(
+            runs.c.batch_id == batch_id,
+            runs.c.thread_id.in_(queued),
+            sa.and_(
+                runs.c.batch_id.is_(None),
+                ~runs.c.thread_id.in_(sa.select(tasks.c.thread_id)),
+                changed >= row["started_at"][:19],
+                changed <= until,
+            ),
+        )
         where = sa.and_(where, *_run_filters(outcome, brief))
-        query = (sa.select(runs).where(where).order_by(runs.c.seq, runs.c.run_id)
-                 .limit(limit).offset(offset))  # limit None: every one
+        query = (
+            sa.select(runs)
+            .where(where)
+            .order_by(runs.c.seq, runs.c.run_id)
+            .limit(limit)
+            .offset(offset)
+        )  # limit None: every one
         with self.engine.connect() as conn:
-            total = conn.execute(sa.select(sa.func.count()).select_from(runs).where(where)
-                                 ).scalar_one()
+            total = conn.execute(
+                sa.select(sa.func.count()).select_from(runs).where(where)
+            ).scalar_one()
         return self.records(query), total
 
-    def batch_counted(self, batch_id: int, thread_id: str, brief_id: str, outcome: str,
-                      seconds: float = 0.0) -> None:
+    def batch_counted(
+        self, batch_id: int, thread_id: str, brief_id: str, outcome: str, seconds: float = 0.0
+    ) -> None:
         """One brief the batch counted, as the outcome it counted it as."""
         with self._tx() as conn:
-            conn.execute(sa.insert(batch_runs).values(
-                batch_id=batch_id, thread_id=thread_id, brief_id=encodable(brief_id),
-                outcome=outcome, seconds=round_seconds(seconds), at=now_precise()))
+            conn.execute(
+                sa.insert(batch_runs).values(
+                    batch_id=batch_id,
+                    thread_id=thread_id,
+                    brief_id=encodable(brief_id),
+                    outcome=outcome,
+                    seconds=round_seconds(seconds),
+                    at=now_precise(),
+                )
+            )
 
-    def counted_runs(self, batch_id: int, outcome: str | None = None,
-                     brief: str | None = None, limit: int | None = 50, offset: int = 0
-                     ) -> tuple[list[dict[str, Any]], int] | None:
+    def counted_runs(
+        self,
+        batch_id: int,
+        outcome: str | None = None,
+        brief: str | None = None,
+        limit: int | None = 50,
+        offset: int = 0,
+    ) -> tuple[list[dict[str, Any]], int] | None:
         """A page of the briefs a batch counted, in the order it counted them, each its
         run's record (if it has one) with `counted` (the outcome the batch counted) and
         `batch_seconds` (its time in this batch); and how many match in all. `outcome`
         filters by the counted outcome (the batch's counts are of those), `brief` as in
         `_run_filters`. None for a batch from before its briefs were kept."""
         with self.engine.connect() as conn:
-            kept = conn.execute(sa.select(sa.func.count()).select_from(batch_runs).where(
-                batch_runs.c.batch_id == batch_id)).scalar_one()
+            kept = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(batch_runs)
+                .where(batch_runs.c.batch_id == batch_id)
+            ).scalar_one()
         if not kept:
             return None
         joined = batch_runs.outerjoin(runs, runs.c.thread_id == batch_runs.c.thread_id)
@@ -444,33 +581,49 @@ class RunLog:
         if outcome:
             where.append(batch_runs.c.outcome == outcome)
         if brief:
-            where.append(sa.or_(holds(batch_runs.c.brief_id, brief),
-                                holds(runs.c.title, brief)))
-        query = (sa.select(batch_runs.c.thread_id.label("counted_thread"),
-                           batch_runs.c.brief_id.label("counted_brief"),
-                           batch_runs.c.outcome.label("counted"),
-                           batch_runs.c.seconds.label("batch_seconds"), *runs.c)
-                 .select_from(joined).where(*where).order_by(batch_runs.c.id)
-                 .limit(limit).offset(offset))
+            where.append(sa.or_(holds(batch_runs.c.brief_id, brief), holds(runs.c.title, brief)))
+        query = (
+            sa.select(
+                batch_runs.c.thread_id.label("counted_thread"),
+                batch_runs.c.brief_id.label("counted_brief"),
+                batch_runs.c.outcome.label("counted"),
+                batch_runs.c.seconds.label("batch_seconds"),
+                *runs.c,
+            )
+            .select_from(joined)
+            .where(*where)
+            .order_by(batch_runs.c.id)
+            .limit(limit)
+            .offset(offset)
+        )
         with self.engine.connect() as conn:
-            total = conn.execute(sa.select(sa.func.count()).select_from(joined).where(*where)
-                                 ).scalar_one()
+            total = conn.execute(
+                sa.select(sa.func.count()).select_from(joined).where(*where)
+            ).scalar_one()
             rows = [dict(r._mapping) for r in conn.execute(query)]
         out = []
         for row in rows:
-            extra = {k: row.pop(k) for k in ("counted_thread", "counted_brief", "counted",
-                                             "batch_seconds")}
+            extra = {
+                k: row.pop(k)
+                for k in ("counted_thread", "counted_brief", "counted", "batch_seconds")
+            }
             record = _record(row) if row.get("run_id") else {}
             record.setdefault("thread_id", extra["counted_thread"])
             if not record.get("brief_id"):
                 record["brief_id"] = extra["counted_brief"]
-            out.append({**record, "counted": extra["counted"],
-                        "batch_seconds": extra["batch_seconds"]})
+            out.append(
+                {**record, "counted": extra["counted"], "batch_seconds": extra["batch_seconds"]}
+            )
         return out, total
 
-    def runs_counted(self, row: dict[str, Any], outcome: str | None = None,
-                     brief: str | None = None, limit: int | None = 50, offset: int = 0
-                     ) -> tuple[list[dict[str, Any]], int]:
+    def runs_counted(
+        self,
+        row: dict[str, Any],
+        outcome: str | None = None,
+        brief: str | None = None,
+        limit: int | None = 50,
+        offset: int = 0,
+    ) -> tuple[list[dict[str, Any]], int]:
         """A batch's runs (`row`: its batches row): every brief it counted, filtered by
         the outcome it counted (its counts are of those); or, for a batch from before
         those were kept, the runs it ran, filtered by how they ended."""
@@ -502,12 +655,14 @@ class RunLog:
     # -- the outbox of the spreadsheet views ----------------------------------------------
     def pending(self, sink: str) -> list[dict[str, Any]]:
         """Runs the sink has not taken in their current version."""
-        query = (sa.select(runs)
-                 .outerjoin(sink_sync, sa.and_(sink_sync.c.sink == sink,
-                                               sink_sync.c.run_id == runs.c.run_id))
-                 .where(sa.or_(sink_sync.c.version.is_(None),
-                               sink_sync.c.version < runs.c.version))
-                 .order_by(runs.c.started_at, runs.c.run_id))
+        query = (
+            sa.select(runs)
+            .outerjoin(
+                sink_sync, sa.and_(sink_sync.c.sink == sink, sink_sync.c.run_id == runs.c.run_id)
+            )
+            .where(sa.or_(sink_sync.c.version.is_(None), sink_sync.c.version < runs.c.version))
+            .order_by(runs.c.started_at, runs.c.run_id)
+        )
         return self.records(query)
 
     def forget_synced(self, sink: str) -> None:
@@ -520,14 +675,25 @@ class RunLog:
             return
         with self._tx() as conn:
             insert = _insert(conn, sink_sync)
-            newest = sa.case((sink_sync.c.version > insert.excluded.version,
-                              sink_sync.c.version), else_=insert.excluded.version)
+            newest = sa.case(
+                (sink_sync.c.version > insert.excluded.version, sink_sync.c.version),
+                else_=insert.excluded.version,
+            )
             conn.execute(
                 insert.on_conflict_do_update(
                     index_elements=["sink", "run_id"],
-                    set_={"version": newest, "synced_at": insert.excluded.synced_at}),
-                [{"sink": sink, "run_id": r["run_id"], "version": r["version"],
-                  "synced_at": now()} for r in records])
+                    set_={"version": newest, "synced_at": insert.excluded.synced_at},
+                ),
+                [
+                    {
+                        "sink": sink,
+                        "run_id": r["run_id"],
+                        "version": r["version"],
+                        "synced_at": now(),
+                    }
+                    for r in records
+                ],
+            )
 
 
 def _insert(conn: sa.Connection, table: sa.Table):

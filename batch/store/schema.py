@@ -32,7 +32,8 @@ runs = runs_table(metadata)
 RUN_COLUMN_DOCS: dict[str, str] = column_docs()
 
 sink_sync = sa.Table(
-    "sink_sync", metadata,
+    "sink_sync",
+    metadata,
     sa.Column("sink", sa.Text, primary_key=True),
     sa.Column("run_id", sa.Text, primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
@@ -40,7 +41,8 @@ sink_sync = sa.Table(
 )
 
 batches = sa.Table(
-    "batches", metadata,
+    "batches",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("job", sa.Text),
     sa.Column("source", sa.Text, nullable=False),
@@ -56,7 +58,8 @@ batches = sa.Table(
 # so each count has its rows (a run already done, still waiting, skipped or busy is
 # counted by a batch that did not start it). The run itself is the `runs` row.
 batch_runs = sa.Table(
-    "batch_runs", metadata,
+    "batch_runs",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("batch_id", sa.Integer, nullable=False, index=True),
     sa.Column("thread_id", sa.Text, nullable=False, server_default=""),  # "": not started
@@ -70,7 +73,8 @@ batch_runs = sa.Table(
 # the work; this row is what makes enqueueing idempotent (a thread queued or running is
 # not sent again) and tells when a batch's last brief is done.
 tasks = sa.Table(
-    "tasks", metadata,
+    "tasks",
+    metadata,
     sa.Column("thread_id", sa.Text, primary_key=True),
     sa.Column("batch_id", sa.Integer, index=True),
     sa.Column("kind", sa.Text, nullable=False),  # brief | resume
@@ -88,7 +92,8 @@ tasks = sa.Table(
 # Secrets the processes of one project share through its database: the key that signs
 # the review page's links to one thread (batch.review.links). Made once, never shown.
 secrets = sa.Table(
-    "secrets", metadata,
+    "secrets",
+    metadata,
     sa.Column("name", sa.Text, primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
     sa.Column("created_at", sa.Text, nullable=False),
@@ -98,7 +103,8 @@ secrets = sa.Table(
 # Every model call of every thread, in order: what it was sent and what it answered
 # (`briefloop review calls THREAD`, the story page). Pruned with the checkpoints.
 model_calls = sa.Table(
-    "model_calls", metadata,
+    "model_calls",
+    metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("thread_id", sa.Text, nullable=False, index=True),
     sa.Column("at", sa.Text, nullable=False),
@@ -119,6 +125,7 @@ model_calls = sa.Table(
 
 
 # -- the steps ---------------------------------------------------------------------------
+
 
 def _add_columns(conn: sa.Connection, table: sa.Table, *names: str) -> None:
     """ALTER TABLE ADD COLUMN for columns of `metadata`, in the engine's own types."""
@@ -147,7 +154,7 @@ def _m001_runs(conn: sa.Connection) -> None:
     # The table as the first version had it, up to updated_at: every column after it is
     # added by a later step, so a column declared later is not created here unasked.
     names = list(runs.c.keys())
-    _create(conn, runs, without=tuple(names[names.index("updated_at") + 1:]))
+    _create(conn, runs, without=tuple(names[names.index("updated_at") + 1 :]))
 
 
 def _m002_outbox(conn: sa.Connection) -> None:
@@ -216,9 +223,19 @@ def _m013_time_split(conn: sa.Connection) -> None:
 
 
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
-    _m001_runs, _m002_outbox, _m003_decisions, _m004_batches, _m005_checklist,
-    _m006_verification, _m007_cluster, _m008_task_message, _m009_batch_of_run,
-    _m010_secrets, _m011_every_ending, _m012_batch_runs, _m013_time_split,
+    _m001_runs,
+    _m002_outbox,
+    _m003_decisions,
+    _m004_batches,
+    _m005_checklist,
+    _m006_verification,
+    _m007_cluster,
+    _m008_task_message,
+    _m009_batch_of_run,
+    _m010_secrets,
+    _m011_every_ending,
+    _m012_batch_runs,
+    _m013_time_split,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)
@@ -247,9 +264,10 @@ def migrate(engine: sa.Engine) -> int:
     """Apply the steps this database has not had; returns its version now."""
     if engine.dialect.name == "postgresql":
         with engine.begin() as conn:
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:k)"),
-                         {"k": MIGRATION_LOCK - (1 << 63) if MIGRATION_LOCK >= 1 << 63
-                          else MIGRATION_LOCK})
+            conn.execute(
+                sa.text("SELECT pg_advisory_xact_lock(:k)"),
+                {"k": MIGRATION_LOCK - (1 << 63) if MIGRATION_LOCK >= 1 << 63 else MIGRATION_LOCK},
+            )
             version = _version(conn)
             for index, step in enumerate(MIGRATIONS[version:], start=version + 1):
                 step(conn)

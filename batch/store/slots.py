@@ -63,8 +63,9 @@ class PostgresSlots:
                 for slot in range(max_parallel):
                     if slot in held:
                         continue
-                    if conn.execute("SELECT pg_try_advisory_lock(%s, %s)",
-                                    (key, slot)).fetchone()[0]:
+                    if conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (key, slot)).fetchone()[
+                        0
+                    ]:
                         held.add(slot)
                         return slot
                 return None
@@ -90,10 +91,16 @@ class PostgresSlots:
         keys = {host_key(u): u for u in urls}
         with self._lock:
             try:
-                rows = self._connection().execute(
-                    "SELECT classid::bigint, count(*) FROM pg_locks WHERE locktype = "
-                    "'advisory' AND objsubid = 2 AND granted AND classid::bigint = ANY(%s) "
-                    "GROUP BY classid", (list(keys),)).fetchall()
+                rows = (
+                    self._connection()
+                    .execute(
+                        "SELECT classid::bigint, count(*) FROM pg_locks WHERE locktype = "
+                        "'advisory' AND objsubid = 2 AND granted AND classid::bigint = ANY(%s) "
+                        "GROUP BY classid",
+                        (list(keys),),
+                    )
+                    .fetchall()
+                )
             except psycopg.Error as e:
                 self._lost(e)
                 return {}
@@ -117,8 +124,9 @@ class PostgresSlots:
             self._conn, self._held = None, {}
         if self._conn is None or self._conn.closed:
             self._held = {}  # a new session holds nothing
-            self._conn = psycopg.connect(self.dsn, autocommit=True,
-                                         connect_timeout=max(1, int(self.connect_timeout)))
+            self._conn = psycopg.connect(
+                self.dsn, autocommit=True, connect_timeout=max(1, int(self.connect_timeout))
+            )
             self._pid = os.getpid()
         return self._conn
 
@@ -128,5 +136,8 @@ class PostgresSlots:
         now = time.monotonic()
         if now - self._warned_at >= WARN_EVERY:
             self._warned_at = now
-            log.warning("model host slots: the database cannot be reached (%s); "
-                        "calls are counted per process until it is back", one_line(e))
+            log.warning(
+                "model host slots: the database cannot be reached (%s); "
+                "calls are counted per process until it is back",
+                one_line(e),
+            )

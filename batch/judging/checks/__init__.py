@@ -26,8 +26,7 @@ from batch.judging.checks import code, echo, facts, form, gaps
 from batch.judging.checks.base import Check, CheckContext
 from batch.state import Finding
 
-__all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "check_reference", "code_score",
-           "judge"]
+__all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "check_reference", "code_score", "judge"]
 
 # In the order their findings are listed (and put to the writer). NoText comes first:
 # when it finds something, nothing else runs.
@@ -123,20 +122,25 @@ def weights_of(ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY) -> dic
     return {name_of(c): c.units(ctx) for c in registry if c.applies(ctx)}
 
 
-def failed_units(findings: list[Finding], weights: dict[str, int],
-                 registry: tuple[Check, ...] = REGISTRY) -> int:
+def failed_units(
+    findings: list[Finding], weights: dict[str, int], registry: tuple[Check, ...] = REGISTRY
+) -> int:
     """The units the must_fix findings fail: each finding one, but a check's findings at
     most its units, so a check that finds many things (five invented numbers) weighs no
     more than one that finds one; a check with no units of its own (a contradiction, a
     copied brief) still fails one."""
     owner = {code: name_of(c) for c in registry for code in c.codes}
-    per_check = Counter(owner.get(prefix(f["code"]), prefix(f["code"]))
-                        for f in findings if f["severity"] == "must_fix")
+    per_check = Counter(
+        owner.get(prefix(f["code"]), prefix(f["code"]))
+        for f in findings
+        if f["severity"] == "must_fix"
+    )
     return sum(min(n, max(weights.get(name, 0), 1)) for name, n in per_check.items())
 
 
-def score_of(findings: list[Finding], weights: dict[str, int],
-             registry: tuple[Check, ...] = REGISTRY) -> float:
+def score_of(
+    findings: list[Finding], weights: dict[str, int], registry: tuple[Check, ...] = REGISTRY
+) -> float:
     """0-100: the share of the units the draft passes (failed_units). No text scores
     nothing."""
     if any(f["code"] in NO_TEXT for f in findings):
@@ -146,8 +150,9 @@ def score_of(findings: list[Finding], weights: dict[str, int],
     return round(100.0 * max(0, units - failed) / units, 1)
 
 
-def code_score(findings: list[Finding], ctx: CheckContext,
-               registry: tuple[Check, ...] = REGISTRY) -> float:
+def code_score(
+    findings: list[Finding], ctx: CheckContext, registry: tuple[Check, ...] = REGISTRY
+) -> float:
     """The code score of `findings`, found by the checks on `ctx`'s draft."""
     return score_of(findings, weights_of(ctx, registry), registry)
 
@@ -162,8 +167,9 @@ def _weight_words(check: Check) -> str:
     return "one unit" if check.scored else "no unit of its own"
 
 
-def check_reference(registry: tuple[Check, ...] = REGISTRY, brief: bool = False,
-                    indent: str = "") -> str:
+def check_reference(
+    registry: tuple[Check, ...] = REGISTRY, brief: bool = False, indent: str = ""
+) -> str:
     """The checks in words, in the registry's order, from their docstrings: what
     docs/how-it-works.md lists (`brief`: the first sentence of each, for the README)."""
     out = []
@@ -175,9 +181,18 @@ def check_reference(registry: tuple[Check, ...] = REGISTRY, brief: bool = False,
         else:
             codes = ", ".join(f"`{c}`" for c in check.codes) or "no findings of its own"
             repairs = ", ".join(sorted(check.repairs)) or "none"
-            line = (f"- **{type(check).__name__}** ({codes}; {_weight_words(check)}; "
-                    f"repairs: {repairs}): {doc}")
-        out.append(textwrap.fill(line, width=88, initial_indent=indent,
-                                 subsequent_indent=indent + "  ", break_on_hyphens=False,
-                                 break_long_words=False))
+            line = (
+                f"- **{type(check).__name__}** ({codes}; {_weight_words(check)}; "
+                f"repairs: {repairs}): {doc}"
+            )
+        out.append(
+            textwrap.fill(
+                line,
+                width=88,
+                initial_indent=indent,
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+        )
     return "\n".join(out) + "\n"

@@ -47,8 +47,7 @@ class Examples(Check):
     """Every example of the docs, run against the real module, gives the result it
     shows (batch.judging.doc_examples)."""
 
-    codes = ("example", "example-none", "example-refused", "example-timeout",
-             "example-harness")
+    codes = ("example", "example-none", "example-refused", "example-timeout", "example-harness")
 
     def applies(self, ctx: CheckContext) -> bool:
         return ctx.documents_python
@@ -77,5 +76,7 @@ class Coverage(Check):
         problem = coverage_problem(ctx.source_suffix)
         if problem:
             return [], f"coverage not checked: {problem}"
-        return [], (f"coverage of {len(ctx.checklist)} exported name(s) checked; "
-                    f"examples are run for Python only")
+        return [], (
+            f"coverage of {len(ctx.checklist)} exported name(s) checked; "
+            f"examples are run for Python only"
+        )

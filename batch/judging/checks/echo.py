@@ -22,27 +22,31 @@ ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincid
 _META_TALK = re.compile(
     r"(?i)\b(?:this|the|my|your|previous|revised)\s+(?:draft|brief|critique|rubric)\b|"
     r"\bhouse rules\b|\b(?:must[ _]fix|would[ _]improve|needs_from_human|"
-    r"deliberate[ _]deviations)\b")
+    r"deliberate[ _]deviations)\b"
+)
 # A sentence that tells a writer what to write ("Write API docs for this file.").
 _INSTRUCTION = re.compile(
     r"(?i)^(?:please\s+)?(?:write|draft|document|compose|produce|prepare|create)\s+"
     r"(?:\w+\s+){0,3}?(?:memo|docs|documentation|description|text|email|page|copy|summary|"
-    r"post|announcement|notice|draft|reference)\b")
+    r"post|announcement|notice|draft|reference)\b"
+)
 _MARKER = re.compile(r"\b[A-Z][A-Z']+(?: [A-Z][A-Z']+)+\b|\b[a-z]+(?:_[a-z]+)+\b")
 # An order to the writer to pass something on, pasted ("Say that the facilities team
 # will announce it next week."): no text says that to its readers. ("Note that ..." does,
 # and "Tell the organiser that ..." may ask the readers something: both are left.)
-_RELAY_ORDER = re.compile(r"(?i)^(?:please\s+)?(?:say|mention|explain|announce|stress|"
-                          r"point out|add|make clear|emphasi[sz]e)\s+that\b")
+_RELAY_ORDER = re.compile(
+    r"(?i)^(?:please\s+)?(?:say|mention|explain|announce|stress|"
+    r"point out|add|make clear|emphasi[sz]e)\s+that\b"
+)
 
 
 def unrelayed(sentence: str) -> str:
-    """"Say that the team will announce it next week." -> "The team will announce it next
+    """ "Say that the team will announce it next week." -> "The team will announce it next
     week." (any Markdown the sentence opens with kept)."""
     body = sentence.lstrip("*_#>- ")
     lead = sentence[: len(sentence) - len(body)]
     order = _RELAY_ORDER.match(body)
-    rest = body[order.end():].lstrip(" ,:") if order else body
+    rest = body[order.end() :].lstrip(" ,:") if order else body
     return lead + rest[:1].upper() + rest[1:]
 
 
@@ -71,10 +75,10 @@ class _PromptText:
 
 @functools.lru_cache(maxsize=256)
 def _prompt_text(text: str) -> _PromptText:
-    sentences = frozenset(" ".join(w) for s in re.split(r"(?<=[.!?:])\s+|\n", text)
-                          if len(w := words(s)) >= 4)
-    return _PromptText(frozenset(grams(words(text), ECHO_WORDS)), _markers_of(text),
-                       sentences)
+    sentences = frozenset(
+        " ".join(w) for s in re.split(r"(?<=[.!?:])\s+|\n", text) if len(w := words(s)) >= 4
+    )
+    return _PromptText(frozenset(grams(words(text), ECHO_WORDS)), _markers_of(text), sentences)
 
 
 @dataclass(frozen=True)
@@ -88,9 +92,11 @@ class _Prompts:
 @functools.lru_cache(maxsize=16)
 def _prompts(prompt_texts: tuple[str, ...]) -> _Prompts:
     texts = [_prompt_text(t) for t in prompt_texts]
-    return _Prompts(frozenset().union(*(t.grams for t in texts)),
-                    frozenset().union(*(t.markers for t in texts)),
-                    _sentence_starts(frozenset().union(*(t.sentences for t in texts))))
+    return _Prompts(
+        frozenset().union(*(t.grams for t in texts)),
+        frozenset().union(*(t.markers for t in texts)),
+        _sentence_starts(frozenset().union(*(t.sentences for t in texts))),
+    )
 
 
 @dataclass(frozen=True)
@@ -102,8 +108,9 @@ class _EchoReference:
 
 
 @functools.lru_cache(maxsize=32)
-def _echo_reference(prompt_texts: tuple[str, ...],
-                    brief_sources: tuple[str, ...]) -> _EchoReference:
+def _echo_reference(
+    prompt_texts: tuple[str, ...], brief_sources: tuple[str, ...]
+) -> _EchoReference:
     """The prompts against one thread's brief texts (brief, title, source, a person's
     answers): the same in every round of the thread. Only the prompts' side is kept
     per text; a source file can be large, and a thread needs its own once."""
@@ -114,7 +121,8 @@ def _echo_reference(prompt_texts: tuple[str, ...],
         leaked=prompts.grams - own_grams if own_grams else prompts.grams,
         markers=prompts.markers - prompt_markers(brief_sources),
         own_text=" ".join(" ".join(w) for w in own_words),
-        sentence_starts=prompts.sentence_starts)
+        sentence_starts=prompts.sentence_starts,
+    )
 
 
 def _sentence_starts(sentences: Iterable[str]) -> frozenset[str]:
@@ -127,8 +135,13 @@ def _sentence_starts(sentences: Iterable[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[str],
-               checklist: list[Requirement], critique: Iterable[str] = ()) -> list[Finding]:
+def check_echo(
+    draft: str,
+    prompt_texts: Iterable[str],
+    brief_sources: Iterable[str],
+    checklist: list[Requirement],
+    critique: Iterable[str] = (),
+) -> list[Finding]:
     """Text of the prompts, the house rules or the rubric inside the draft (a run of
     words, a label or a sentence), a critique point pasted in whole, and the brief's own
     instructions copied as if they were the text."""
@@ -138,8 +151,7 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     markers = sorted(m for m in ref.markers if m in draft)
     # prompts by the sentence; a critique point only whole (its suggested wording after
     # a colon may rightly be taken up)
-    critique_starts = _sentence_starts(" ".join(w) for t in critique
-                                       if len(w := words(t)) >= 4)
+    critique_starts = _sentence_starts(" ".join(w) for t in critique if len(w := words(t)) >= 4)
     relayed: list[str] = []
     for sentence in wording.sentences(draft):
         key = " ".join(words(sentence))
@@ -151,8 +163,9 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
             continue
         # a whole sentence of the prompt, or the start of one ("Answer with one JSON
         # object" of "Answer with one JSON object: ..."), or an order to a writer
-        from_prompt = len(key.split()) >= 4 and (key in ref.sentence_starts
-                                                  or key in critique_starts)
+        from_prompt = len(key.split()) >= 4 and (
+            key in ref.sentence_starts or key in critique_starts
+        )
         if from_prompt or _INSTRUCTION.match(opening) or _META_TALK.search(sentence):
             markers.append(sentence.strip())
     markers += [m.group(0) for m in FENCE_TAG.finditer(draft)]
@@ -160,20 +173,36 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
     if hits or markers:
         sample = markers[0] if markers else " ".join(hits[0])
         leaked = [" ".join(h) for h in hits]
-        out.append(Finding(
-            code="echo:prompt", severity="must_fix",
-            message=f"The text contains words of the instructions or the critique "
-                    f"({sample!r}): write only the text for its readers.",
-            repair=Repair(action="drop", sentences=sentences_where(draft, lambda s: any(
-                m in s for m in markers) or any(g in " ".join(words(s)) for g in leaked)))))
+        out.append(
+            Finding(
+                code="echo:prompt",
+                severity="must_fix",
+                message=f"The text contains words of the instructions or the critique "
+                f"({sample!r}): write only the text for its readers.",
+                repair=Repair(
+                    action="drop",
+                    sentences=sentences_where(
+                        draft,
+                        lambda s: (
+                            any(m in s for m in markers)
+                            or any(g in " ".join(words(s)) for g in leaked)
+                        ),
+                    ),
+                ),
+            )
+        )
     for n, sentence in enumerate(relayed, 1):
         # what it relays is for the readers: said without the order, by code, rather
         # than dropped with the fact it carries
-        out.append(Finding(
-            code=f"echo:relay:{n}", severity="must_fix",
-            message=f"The text passes on an order to the writer as it was given "
-                    f"({sentence[:80]!r}): tell the readers what it says instead.",
-            repair=Repair(action="replace", old=sentence, new=unrelayed(sentence))))
+        out.append(
+            Finding(
+                code=f"echo:relay:{n}",
+                severity="must_fix",
+                message=f"The text passes on an order to the writer as it was given "
+                f"({sentence[:80]!r}): tell the readers what it says instead.",
+                repair=Repair(action="replace", old=sentence, new=unrelayed(sentence)),
+            )
+        )
     lowered = draft.lower()
     starts = [s.lower() for s in wording.sentences(draft)]
     for r in checklist:
@@ -187,11 +216,15 @@ def check_echo(draft: str, prompt_texts: Iterable[str], brief_sources: Iterable[
             lead = r["subject"].lower()
             copied = any(s.lstrip("*_#>- ").startswith(lead) for s in starts)
         if copied:
-            out.append(Finding(
-                code=f"echo:brief:{r['id']}", severity="must_fix",
-                message=f"The text copies the brief's instruction {r['text'][:120]!r} "
-                        f"as text: carry it out instead of repeating it.",
-                repair=_copied_repair(draft, r)))
+            out.append(
+                Finding(
+                    code=f"echo:brief:{r['id']}",
+                    severity="must_fix",
+                    message=f"The text copies the brief's instruction {r['text'][:120]!r} "
+                    f"as text: carry it out instead of repeating it.",
+                    repair=_copied_repair(draft, r),
+                )
+            )
     return out + _readers_as_they(draft, checklist)
 
 
@@ -203,8 +236,11 @@ def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
     brief speaks of them to the writer): said to them by code, each such pronoun inside
     the copied words made "you"."""
     they = wording.THEY_TO_YOU.keys()
-    asks = [r for r in checklist if r["kind"] == "ask" and they & set(words(r["text"]))
-            and not _TO_READERS.search(r["text"])]  # "your receipts": its they are others
+    asks = [
+        r
+        for r in checklist
+        if r["kind"] == "ask" and they & set(words(r["text"])) and not _TO_READERS.search(r["text"])
+    ]  # "your receipts": its they are others
     spans = {g for r in asks for g in grams(words(r["text"]), 4) if they & set(g)}
     leads = {words(r["text"])[0] for r in asks if words(r["text"])}
     out: list[Finding] = []
@@ -213,20 +249,31 @@ def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
         low = [t.group(0).lower() for t in tokens]
         if not low or not (_TO_READERS.search(sentence) or low[0] in leads):
             continue  # not said to them ("Guests tell us when they arrive")
-        marked = {j for i in range(len(low) - 3) if tuple(low[i:i + 4]) in spans
-                  for j in range(i, i + 4) if low[j] in they
-                  and wording.readers_they(sentence, tokens[j].start())}
+        marked = {
+            j
+            for i in range(len(low) - 3)
+            if tuple(low[i : i + 4]) in spans
+            for j in range(i, i + 4)
+            if low[j] in they and wording.readers_they(sentence, tokens[j].start())
+        }
         if not marked:
             continue
         new = sentence
         for j in sorted(marked, reverse=True):
-            new = (new[:tokens[j].start()] + wording.to_you(tokens[j].group(0))
-                   + new[tokens[j].end():])
-        out.append(Finding(
-            code=f"echo:they:{len(out) + 1}", severity="must_fix",
-            message=f"The text speaks to its readers in the brief's words about them "
-                    f"({sentence[:80]!r}): say 'you' to them.",
-            repair=Repair(action="replace", old=sentence, new=new)))
+            new = (
+                new[: tokens[j].start()]
+                + wording.to_you(tokens[j].group(0))
+                + new[tokens[j].end() :]
+            )
+        out.append(
+            Finding(
+                code=f"echo:they:{len(out) + 1}",
+                severity="must_fix",
+                message=f"The text speaks to its readers in the brief's words about them "
+                f"({sentence[:80]!r}): say 'you' to them.",
+                repair=Repair(action="replace", old=sentence, new=new),
+            )
+        )
     return out
 
 
@@ -239,7 +286,9 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
 
         def pasted(text: str) -> bool:
             return (bool(mine) and 2 * len(mine & grams(words(text), 3)) >= len(mine)) or (
-                bool(lead) and text.lower().lstrip("*_#>- ").startswith(lead))
+                bool(lead) and text.lower().lstrip("*_#>- ").startswith(lead)
+            )
+
         at_fault = sentences_where(draft, pasted)
         if len(at_fault) == 1:
             # "Storynest is a reading app for children, and we need the text for its
@@ -247,13 +296,16 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
             parts = joined_clauses(at_fault[0])
             kept = [p for p in parts if not pasted(p)]
             if kept and len(kept) < len(parts):
-                return Repair(action="replace", old=at_fault[0],
-                              new=", ".join(kept).rstrip(".") + ".")
+                return Repair(
+                    action="replace", old=at_fault[0], new=", ".join(kept).rstrip(".") + "."
+                )
         return Repair(action="drop", sentences=at_fault)
     lead = r["subject"].lower()
-    return rewrite(sentences_where(draft, lambda s: s.lower().lstrip("*_#>- ").startswith(lead)),
-                    "says it to the readers in the text's own words, not as an order "
-                    "to a writer", r["text"])
+    return rewrite(
+        sentences_where(draft, lambda s: s.lower().lstrip("*_#>- ").startswith(lead)),
+        "says it to the readers in the text's own words, not as an order to a writer",
+        r["text"],
+    )
 
 
 class Echo(Check):
@@ -266,5 +318,4 @@ class Echo(Check):
     repairs = frozenset({"drop", "rewrite", "replace"})
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_echo(ctx.draft, ctx.prompt_texts, ctx.sources, ctx.checklist,
-                          ctx.critique)
+        return check_echo(ctx.draft, ctx.prompt_texts, ctx.sources, ctx.checklist, ctx.critique)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.draft_cleanup import CODE
 from batch.judging import checklist as req
 from batch.judging import wording
@@ -16,8 +16,10 @@ from batch.judging.wording import numbers_in, sentences_where
 from batch.state import Finding, Repair
 
 # a time of day: "10:00", "9.30", "10 am", "6pm", "10 o'clock"
-_CLOCK = re.compile(r"(?i)(?<![\w.:])\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)(?!\w)"
-                    r"|(?<![\w.:])\d{1,2}[:.]\d{2}(?!\w|[:.]\d)")
+_CLOCK = re.compile(
+    r"(?i)(?<![\w.:])\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)(?!\w)"
+    r"|(?<![\w.:])\d{1,2}[:.]\d{2}(?!\w|[:.]\d)"
+)
 
 
 def check_numbers(draft: str, sources: Iterable[str], severity: str) -> list[Finding]:
@@ -33,14 +35,19 @@ def check_numbers(draft: str, sources: Iterable[str], severity: str) -> list[Fin
     invented = (numbers_in(draft) - allowed) | (used - counted)
     out: list[Finding] = []
     for number in sorted(invented):
-        out.append(Finding(
-            code=f"number:{number}",
-            repair=rewrite(sentences_where(draft, lambda s, n=number: n in numbers_in(s)),
-                            f"no longer gives the number {number} (no source gives it)"),
-            message=f"The number {number} appears in no source (brief, source file or a "
-                    f"person's answer). Do not invent figures: use a placeholder such as "
-                    f"[FIGURE NEEDED: what it measures] and list it in needs_from_human.",
-            severity="must_fix" if severity == "must_fix" else "warn"))
+        out.append(
+            Finding(
+                code=f"number:{number}",
+                repair=rewrite(
+                    sentences_where(draft, lambda s, n=number: n in numbers_in(s)),
+                    f"no longer gives the number {number} (no source gives it)",
+                ),
+                message=f"The number {number} appears in no source (brief, source file or a "
+                f"person's answer). Do not invent figures: use a placeholder such as "
+                f"[FIGURE NEEDED: what it measures] and list it in needs_from_human.",
+                severity="must_fix" if severity == "must_fix" else "warn",
+            )
+        )
     return out
 
 
@@ -56,14 +63,19 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
         if ok:
             continue
         if r["kind"] == "api":
-            message = (f"The docs do not cover the public {r['text']}: add a section for "
-                       f"`{r['subject']}`.")
+            message = (
+                f"The docs do not cover the public {r['text']}: add a section for `{r['subject']}`."
+            )
         elif r["kind"] == "raises":
-            message = (f"The code raises {r['subject']} ({r['text']}); the docs do not say "
-                       f"so: say when it is raised.")
+            message = (
+                f"The code raises {r['subject']} ({r['text']}); the docs do not say "
+                f"so: say when it is raised."
+            )
         elif r["kind"] == "gap":
-            message = (f"The brief asks the text to say that {r['subject']} is not known "
-                       f"yet ({r['text']!r}); say so.")
+            message = (
+                f"The brief asks the text to say that {r['subject']} is not known "
+                f"yet ({r['text']!r}); say so."
+            )
         elif r["kind"] == "sign":
             message = f"The brief asks the text to be signed {r['subject']!r}; end with it."
         else:
@@ -75,15 +87,24 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
             finding["repair"] = Repair(action="append", new=signature)
         elif r["kind"] in ("fact", "ask", "gap"):
             # API docs are sections, not sentences: those are left to a whole rewrite
-            finding["repair"] = Repair(action="state", fact=r["text"], goal=(
-                f"tells the readers that {r['subject']} is not known yet"
-                if r["kind"] == "gap" else
-                "asks the readers to do this" if r["kind"] == "ask" else
-                "states this fact of the brief"))
+            finding["repair"] = Repair(
+                action="state",
+                fact=r["text"],
+                goal=(
+                    f"tells the readers that {r['subject']} is not known yet"
+                    if r["kind"] == "gap"
+                    else "asks the readers to do this"
+                    if r["kind"] == "ask"
+                    else "states this fact of the brief"
+                ),
+            )
             if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
                 finding["repair"]["new"] = r["text"]
-            elif r["kind"] == "ask" and _ASKED_AS_IS.match(r["text"]) and \
-                    not _NAMED_LEAD.search(r["subject"] or ""):
+            elif (
+                r["kind"] == "ask"
+                and _ASKED_AS_IS.match(r["text"])
+                and not _NAMED_LEAD.search(r["subject"] or "")
+            ):
                 finding["repair"]["new"] = _asked_as_is(r["text"])
         out.append(finding)
     return out
@@ -96,7 +117,8 @@ def check_requirements(draft: str, checklist: list[Requirement]) -> list[Finding
 _TOLD_AS_IS = re.compile(
     r"^(?!(?i:[^.]*\b(?:the|a|each|every) (?:customer|reader|recipient|guest|user|client)"
     r"s?\b))(?!(?:They|He|She|It|This|These|Those|That)\b)"
-    r"[A-Z][^:\n]*\s\S+\s\S+\s[^:\n]*[.!]$")
+    r"[A-Z][^:\n]*\s\S+\s\S+\s[^:\n]*[.!]$"
+)
 
 
 # An ask that opens on what the readers do ("RSVP to Tom …", "reply by 5 May …"): not one
@@ -105,7 +127,8 @@ _TOLD_AS_IS = re.compile(
 # ("that they must bring …"), nor one already saying please
 _ASKED_AS_IS = re.compile(
     r"(?i)^(?!(?:invite|ask|tell|remind|encourage|inform|notify|warn|let|get|have|make|"
-    r"please|that|they|he|she|it|we|you|everyone|everybody|all|them|him|her|us)\b)[a-z]")
+    r"please|that|they|he|she|it|we|you|everyone|everybody|all|them|him|her|us)\b)[a-z]"
+)
 # "Ask Tom to call the office": asked of someone else than the readers
 _NAMED_LEAD = re.compile(r"(?<=\s)[A-Z]")
 
@@ -121,8 +144,10 @@ def _asked_as_is(ask: str) -> str:
 
 
 # "needs tools" where the brief says "without tools": what the brief denies, asked for
-_NEEDS = re.compile(r"(?i)\b(?:needs?|needed|requires?|required|must\s+(?:use|have|bring))"
-                    r"((?:\s+[\w'-]+){1,6})")
+_NEEDS = re.compile(
+    r"(?i)\b(?:needs?|needed|requires?|required|must\s+(?:use|have|bring))"
+    r"((?:\s+[\w'-]+){1,6})"
+)
 
 
 def _asks_for_denied(denied: set[str], sentence: str) -> str | None:
@@ -142,7 +167,9 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     not have (or lacks one it has), a word's opposite ("after" for "before"), or a need
     for what the brief says it does without ("needs tools" for "fits without tools")."""
     out: list[Finding] = []
-    draft_sentences = [(s, wording.stems_of(s)) for s in wording.sentences(ph.without(draft))]
+    draft_sentences = [
+        (s, wording.stems_of(s)) for s in wording.sentences(placeholders.without(draft))
+    ]
     for r in checklist:
         if r["kind"] not in ("fact", "ask") or not r["terms"]:
             continue
@@ -151,11 +178,15 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
         for sentence, stems in draft_sentences:
             clash = _clash(r, denied, sentence, stems)
             if clash:
-                out.append(Finding(
-                    code=f"contradiction:{r['id']}", severity="must_fix",
-                    message=f"The text says {sentence[:160]!r}, with {clash}: the brief "
-                            f"gives {r['text']!r}. Say what the brief says.",
-                    repair=rewrite([sentence], "says what the brief says", r["text"])))
+                out.append(
+                    Finding(
+                        code=f"contradiction:{r['id']}",
+                        severity="must_fix",
+                        message=f"The text says {sentence[:160]!r}, with {clash}: the brief "
+                        f"gives {r['text']!r}. Say what the brief says.",
+                        repair=rewrite([sentence], "says what the brief says", r["text"]),
+                    )
+                )
                 break
     return out
 
@@ -179,8 +210,23 @@ def _clash(r: Requirement, denied: set[str], sentence: str, stems: set[str]) -> 
     return None
 
 
-GENERIC_NAMES = frozenset({"i", "ok", "true", "false", "none", "python", "markdown", "api",
-                           "url", "ascii", "unicode", "utf-8", "json"})
+GENERIC_NAMES = frozenset(
+    {
+        "i",
+        "ok",
+        "true",
+        "false",
+        "none",
+        "python",
+        "markdown",
+        "api",
+        "url",
+        "ascii",
+        "unicode",
+        "utf-8",
+        "json",
+    }
+)
 _INITIAL_BEFORE = set(".!?:;")
 _MARKUP = set(" \t*_`>[(\"'“‘#-|")
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*")
@@ -200,7 +246,7 @@ def names_in(text: str) -> list[str]:
     """Words that read as names: capitalised inside a sentence, acronyms, and mixed
     letters and digits (X200, iPhone). Sentence starts and headings are not taken as
     names unless the word has digits or inner capitals. Code is left to the code checks."""
-    text = CODE.sub(" ", ph.without(text))
+    text = CODE.sub(" ", placeholders.without(text))
     found: list[str] = []
     for line in text.splitlines():
         heading = line.lstrip().startswith("#")
@@ -232,19 +278,29 @@ def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
     for name in names_in(draft):
         key = name.lower().replace("’", "'")
         # "URL-friendly": only the parts written as a name must come from a source
-        parts = [p.lower() for p in re.split(r"['-]", name.replace("’", "'"))
-                 if p and not p.islower()]
-        if key in allowed or key in seen or (parts and all(
-                p in allowed or wording.stem(p) in stems for p in parts)):
+        parts = [
+            p.lower() for p in re.split(r"['-]", name.replace("’", "'")) if p and not p.islower()
+        ]
+        if (
+            key in allowed
+            or key in seen
+            or (parts and all(p in allowed or wording.stem(p) in stems for p in parts))
+        ):
             continue
         seen.add(key)
-        out.append(Finding(
-            code=f"name:{key}", severity="must_fix",
-            repair=rewrite(sentences_where(draft, lambda s, n=name: n in names_in(s)),
-                            f"no longer names {name!r} (no source gives it)"),
-            message=f"The text names {name!r}, which no source gives (brief, source file or "
-                    f"a person's answer). Remove it, or use a placeholder such as "
-                    f"[NAME NEEDED: who or what] and list it in needs_from_human."))
+        out.append(
+            Finding(
+                code=f"name:{key}",
+                severity="must_fix",
+                repair=rewrite(
+                    sentences_where(draft, lambda s, n=name: n in names_in(s)),
+                    f"no longer names {name!r} (no source gives it)",
+                ),
+                message=f"The text names {name!r}, which no source gives (brief, source file or "
+                f"a person's answer). Remove it, or use a placeholder such as "
+                f"[NAME NEEDED: who or what] and list it in needs_from_human.",
+            )
+        )
     return out
 
 

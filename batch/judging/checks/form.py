@@ -13,21 +13,30 @@ from batch.judging.wording import WORD, grams, is_degenerate, is_echo, sentences
 from batch.state import Finding, Repair
 
 
-def check_length(draft: str, min_words: int | None, max_words: int | None,
-                 keep: Iterable[str] = ()) -> list[Finding]:
+def check_length(
+    draft: str, min_words: int | None, max_words: int | None, keep: Iterable[str] = ()
+) -> list[Finding]:
     """Within the limits; a cut is told the words of what the brief asks (`keep`)."""
     words = word_count(draft)
     if max_words and words > max_words:
-        return [Finding(code="too-long",
-                        message=f"The text has {words} words; the brief allows at most "
-                                f"{max_words}. Cut it.",
-                        severity="must_fix", repair=Repair(action="shorten", words=max_words,
-                                                           keep=sorted(set(keep))))]
+        return [
+            Finding(
+                code="too-long",
+                message=f"The text has {words} words; the brief allows at most "
+                f"{max_words}. Cut it.",
+                severity="must_fix",
+                repair=Repair(action="shorten", words=max_words, keep=sorted(set(keep))),
+            )
+        ]
     if min_words and words < min_words:
-        return [Finding(code="too-short",
-                        message=f"The text has {words} words; the brief asks for at least "
-                                f"{min_words}.",
-                        severity="must_fix", repair=Repair(action="lengthen", words=min_words))]
+        return [
+            Finding(
+                code="too-short",
+                message=f"The text has {words} words; the brief asks for at least {min_words}.",
+                severity="must_fix",
+                repair=Repair(action="lengthen", words=min_words),
+            )
+        ]
     return []
 
 
@@ -36,13 +45,19 @@ def check_banned(draft: str, phrases: Iterable[str]) -> list[Finding]:
     for phrase in phrases:
         pattern = r"(?<!\w)" + re.escape(phrase) + r"(?!\w)"
         if re.search(pattern, draft, re.IGNORECASE):
-            out.append(Finding(code=f"banned:{phrase.lower()}",
-                               message=f"The house rules ban the phrase {phrase!r}.",
-                               severity="must_fix", repair=rewrite(
-                                   sentences_where(draft, lambda s, p=pattern: re.search(
-                                       p, s, re.IGNORECASE) is not None),
-                                   f"no longer uses the phrase {phrase!r} and says the "
-                                   f"same thing plainly")))
+            out.append(
+                Finding(
+                    code=f"banned:{phrase.lower()}",
+                    message=f"The house rules ban the phrase {phrase!r}.",
+                    severity="must_fix",
+                    repair=rewrite(
+                        sentences_where(
+                            draft, lambda s, p=pattern: re.search(p, s, re.IGNORECASE) is not None
+                        ),
+                        f"no longer uses the phrase {phrase!r} and says the same thing plainly",
+                    ),
+                )
+            )
     return out
 
 
@@ -52,17 +67,25 @@ _DOCSTRING_START = ("#", '"' * 3, "'" * 3)
 def check_copied_source(draft: str, source: str) -> list[Finding]:
     """Docs that paste the code they should explain: a fifth or more of the source's
     substantial lines, verbatim."""
-    lines = {re.sub(r"\s+", " ", ln.strip()) for ln in source.splitlines()
-             if len(ln.strip()) >= 16 and not ln.strip().startswith(_DOCSTRING_START)}
+    lines = {
+        re.sub(r"\s+", " ", ln.strip())
+        for ln in source.splitlines()
+        if len(ln.strip()) >= 16 and not ln.strip().startswith(_DOCSTRING_START)
+    }
     if not lines:
         return []
     text = {re.sub(r"\s+", " ", ln.strip()) for ln in draft.splitlines()}
     copied = len(lines & text)
     if copied / len(lines) < 0.2:
         return []
-    return [Finding(code="copies-source", severity="must_fix",
-                    message=f"The text pastes {copied} lines of the source code: explain "
-                            f"what the code does and how to call it instead.")]
+    return [
+        Finding(
+            code="copies-source",
+            severity="must_fix",
+            message=f"The text pastes {copied} lines of the source code: explain "
+            f"what the code does and how to call it instead.",
+        )
+    ]
 
 
 def check_copied_brief(draft: str, brief: str) -> list[Finding]:
@@ -73,10 +96,14 @@ def check_copied_brief(draft: str, brief: str) -> list[Finding]:
     """
     if len(WORD.findall(draft)) < 12 or not is_echo(draft, [brief], share=0.6):
         return []
-    return [Finding(code="copies-brief",
-                    message="The text repeats much of the brief word for word: write the "
-                            "finished text for its readers, not the instructions.",
-                    severity="warn")]
+    return [
+        Finding(
+            code="copies-brief",
+            message="The text repeats much of the brief word for word: write the "
+            "finished text for its readers, not the instructions.",
+            severity="warn",
+        )
+    ]
 
 
 def check_repeated(draft: str) -> list[Finding]:
@@ -89,22 +116,35 @@ def check_repeated(draft: str) -> list[Finding]:
         if len(words) < 4:
             continue
         runs = grams(words, 3) or {tuple(words)}
-        twin = next((s for s, g in seen if g == runs or (
-            len(words) >= 8 and len(g & runs) / len(g | runs) >= 0.8)), None)
+        twin = next(
+            (
+                s
+                for s, g in seen
+                if g == runs or (len(words) >= 8 and len(g & runs) / len(g | runs) >= 0.8)
+            ),
+            None,
+        )
         if twin is None:
             seen.append((sentence, runs))
             continue
         if sentence not in draft:
             continue
-        out.append(Finding(
-            code=f"repeated:{' '.join(words[:8])}", severity="must_fix",
-            message=f"The text says {twin[:120]!r} twice: say it once.",
-            repair=Repair(action="drop", sentences=[sentence])))
+        out.append(
+            Finding(
+                code=f"repeated:{' '.join(words[:8])}",
+                severity="must_fix",
+                message=f"The text says {twin[:120]!r} twice: say it once.",
+                repair=Repair(action="drop", sentences=[sentence]),
+            )
+        )
     return out
 
 
-_HTML_TAG = re.compile(r"</?(?:p|br|strong|b|em|i|u|div|span|ul|ol|li|h[1-6]|a|table|tr|td|"
-                       r"th|img|pre|blockquote|hr)\b[^<>\n]*/?>", re.IGNORECASE)
+_HTML_TAG = re.compile(
+    r"</?(?:p|br|strong|b|em|i|u|div|span|ul|ol|li|h[1-6]|a|table|tr|td|"
+    r"th|img|pre|blockquote|hr)\b[^<>\n]*/?>",
+    re.IGNORECASE,
+)
 
 
 def check_html(draft: str) -> list[Finding]:
@@ -113,15 +153,22 @@ def check_html(draft: str) -> list[Finding]:
     tags = sorted({m.group(0) for m in _HTML_TAG.finditer(CODE.sub(" ", draft))})
     if not tags:
         return []
-    return [Finding(code="html", severity="must_fix",
-                    message=f"The text uses HTML tags ({', '.join(tags[:4])}); write it in "
-                            f"Markdown: **bold**, a blank line between paragraphs.")]
+    return [
+        Finding(
+            code="html",
+            severity="must_fix",
+            message=f"The text uses HTML tags ({', '.join(tags[:4])}); write it in "
+            f"Markdown: **bold**, a blank line between paragraphs.",
+        )
+    ]
 
 
 # A label that opens a part of a section ("Parameters:", "**Example**", "Returns:")
-_PART_LABEL = re.compile(r"^\s*[*_]{0,2}(parameters|params|arguments|args|examples?|returns|"
-                         r"raises|attributes|usage|options)[*_]{0,2}\s*:?\s*[*_]{0,2}\s*$",
-                         re.IGNORECASE)
+_PART_LABEL = re.compile(
+    r"^\s*[*_]{0,2}(parameters|params|arguments|args|examples?|returns|"
+    r"raises|attributes|usage|options)[*_]{0,2}\s*:?\s*[*_]{0,2}\s*$",
+    re.IGNORECASE,
+)
 _HEADING_LEVEL = re.compile(r"^\s*(#{1,6})\s+\S")
 
 
@@ -157,10 +204,14 @@ def check_empty_sections(draft: str) -> list[Finding]:
         empty = after is None or (after >= 0 if level == 0 else 0 < after <= level)
         if empty:
             where = f"{under} / {name}" if level == 0 and under else name
-            out.append(Finding(
-                code=f"empty-section:{where.lower()}", severity="must_fix",
-                message=f"{where!r} has nothing under it: give it its content, or remove "
-                        f"the heading."))
+            out.append(
+                Finding(
+                    code=f"empty-section:{where.lower()}",
+                    severity="must_fix",
+                    message=f"{where!r} has nothing under it: give it its content, or remove "
+                    f"the heading.",
+                )
+            )
     return out
 
 
@@ -173,11 +224,15 @@ class NoText(Check):
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         if not ctx.draft.strip():
-            return [Finding(code="empty-draft", message="The draft is empty.",
-                            severity="must_fix")]
+            return [Finding(code="empty-draft", message="The draft is empty.", severity="must_fix")]
         if is_degenerate(ctx.draft):
-            return [Finding(code="degenerate-draft", severity="must_fix",
-                            message="The draft is one word or symbol repeated, not a text.")]
+            return [
+                Finding(
+                    code="degenerate-draft",
+                    severity="must_fix",
+                    message="The draft is one word or symbol repeated, not a text.",
+                )
+            ]
         return []
 
 
@@ -221,8 +276,9 @@ class Length(Check):
     repairs = frozenset({"shorten", "lengthen"})
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_length(ctx.draft, ctx.min_words, ctx.max_words,
-                            (t for r in ctx.checklist for t in r["terms"]))
+        return check_length(
+            ctx.draft, ctx.min_words, ctx.max_words, (t for r in ctx.checklist for t in r["terms"])
+        )
 
 
 class Banned(Check):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from batch import placeholders as ph
+from batch import placeholders
 from batch.judging import checklist as req
 from batch.judging import wording
 from batch.judging.checklist import Requirement
@@ -16,48 +16,59 @@ from batch.state import Finding, Repair
 
 
 def check_placeholders(draft: str, needs: list[dict[str, str]]) -> list[Finding]:
-    found = {ph.normalize(p): p for p in ph.find(draft)}
+    found = {placeholders.normalize(p): p for p in placeholders.find(draft)}
     listed: dict[str, str] = {}
     out: list[Finding] = []
     for need in needs:
         raw = need.get("placeholder", "")
-        if not ph.is_placeholder(raw):
-            out.append(Finding(
-                code=f"need-malformed:{ph.normalize(raw)[:80]}",
-                message=f"needs_from_human lists {raw!r}, which is not a placeholder of the "
-                        f"form {ph.EXAMPLE}",
-                severity="must_fix"))
+        if not placeholders.is_placeholder(raw):
+            out.append(
+                Finding(
+                    code=f"need-malformed:{placeholders.normalize(raw)[:80]}",
+                    message=f"needs_from_human lists {raw!r}, which is not a placeholder of the "
+                    f"form {placeholders.EXAMPLE}",
+                    severity="must_fix",
+                )
+            )
             continue
-        listed[ph.normalize(raw)] = raw
+        listed[placeholders.normalize(raw)] = raw
     for key, raw in found.items():
         if key not in listed:
-            out.append(Finding(
-                code=f"placeholder-unlisted:{key}",
-                message=f"The text contains {raw} but needs_from_human does not list it: "
-                        f"add it there with the question a person must answer.",
-                severity="must_fix"))
+            out.append(
+                Finding(
+                    code=f"placeholder-unlisted:{key}",
+                    message=f"The text contains {raw} but needs_from_human does not list it: "
+                    f"add it there with the question a person must answer.",
+                    severity="must_fix",
+                )
+            )
     for key, raw in listed.items():
         if key not in found:
-            out.append(Finding(
-                code=f"need-missing:{key}",
-                message=f"needs_from_human lists {raw} but the text does not contain it: put "
-                        f"the placeholder where the fact belongs, or drop the entry.",
-                severity="must_fix"))
+            out.append(
+                Finding(
+                    code=f"need-missing:{key}",
+                    message=f"needs_from_human lists {raw} but the text does not contain it: put "
+                    f"the placeholder where the fact belongs, or drop the entry.",
+                    severity="must_fix",
+                )
+            )
     return out
 
 
-def check_missing_facts(draft: str, checklist: list[Requirement],
-                        answered: Iterable[str] = ()) -> list[Finding]:
+def check_missing_facts(
+    draft: str, checklist: list[Requirement], answered: Iterable[str] = ()
+) -> list[Finding]:
     """A fact the brief says is not known is a placeholder (or a person's answer to one),
     never a guess or a remark to the readers that it is unknown (unless the brief asks
     for that: kind "gap")."""
     out: list[Finding] = []
     missing = [r for r in checklist if r["kind"] == "missing"]
     given = [r for r in checklist if r["kind"] in ("fact", "ask")]
-    holes = ph.find(draft)
+    holes = placeholders.find(draft)
     # (its words, whether a person answered it) for each placeholder and answer
-    free = [(set(wording.content_terms(p)), i >= len(holes))
-            for i, p in enumerate([*holes, *answered])]
+    free = [
+        (set(wording.content_terms(p)), i >= len(holes)) for i, p in enumerate([*holes, *answered])
+    ]
     for r in missing:
         want = set(r["terms"])
         match = next((i for i, (terms, _) in enumerate(free) if want & terms), None)
@@ -69,64 +80,104 @@ def check_missing_facts(draft: str, checklist: list[Requirement],
         # the sentences that tell the gap, or guess the fact: the ones on its subject
         subject = set(wording.content_terms(label))
         telling = sentences_where(
-            draft, lambda s, r=r: req.tells_gap(ph.without(s), r["subject"]))
-        about = [s for s in sentences_where(draft, lambda s, subject=subject: bool(
-            subject & wording.stems_of(ph.without(s))) and not ph.find(s))
-            if s not in telling] if subject else []
+            draft, lambda s, r=r: req.tells_gap(placeholders.without(s), r["subject"])
+        )
+        about = (
+            [
+                s
+                for s in sentences_where(
+                    draft,
+                    lambda s, subject=subject: (
+                        bool(subject & wording.stems_of(placeholders.without(s)))
+                        and not placeholders.find(s)
+                    ),
+                )
+                if s not in telling
+            ]
+            if subject
+            else []
+        )
         # a sentence that says a fact the brief gives about the same thing ("a training
         # session is planned" beside its unknown date) is no guess
-        guessed = [s for s in about if _about_subject(s, subject) and not any(
-            req.covered(g, s) for g in given)]
+        guessed = [
+            s
+            for s in about
+            if _about_subject(s, subject) and not any(req.covered(g, s) for g in given)
+        ]
         if match is not None and not answered_here and guessed:
             # the placeholder is there, and a sentence says the fact all the same ("The
             # license allows any use" beside [FACT NEEDED: license]): a guess
-            out.append(Finding(
-                code=f"gap-guessed:{r['id']}", severity="must_fix",
-                message=f"The brief says {label} is not known yet, but the text says "
-                        f"{guessed[0][:160]!r}: say nothing of it beyond its placeholder.",
-                repair=rewrite(guessed, f"says nothing about {label}, which is not known "
-                                        f"yet")))
+            out.append(
+                Finding(
+                    code=f"gap-guessed:{r['id']}",
+                    severity="must_fix",
+                    message=f"The brief says {label} is not known yet, but the text says "
+                    f"{guessed[0][:160]!r}: say nothing of it beyond its placeholder.",
+                    repair=rewrite(guessed, f"says nothing about {label}, which is not known yet"),
+                )
+            )
         if match is None:
-            out.append(Finding(
-                code=f"missing-placeholder:{r['id']}", severity="must_fix",
-                message=f"The brief says {label} is not known yet: write the "
-                        f"placeholder {ph.suggest(label)} where it belongs and "
-                        f"list it in needs_from_human; never guess it.",
-                repair=Repair(action="placeholder", placeholder=ph.suggest(label),
-                              sentences=telling or about[:1], fact=r["text"])))
+            out.append(
+                Finding(
+                    code=f"missing-placeholder:{r['id']}",
+                    severity="must_fix",
+                    message=f"The brief says {label} is not known yet: write the "
+                    f"placeholder {placeholders.suggest(label)} where it belongs and "
+                    f"list it in needs_from_human; never guess it.",
+                    repair=Repair(
+                        action="placeholder",
+                        placeholder=placeholders.suggest(label),
+                        sentences=telling or about[:1],
+                        fact=r["text"],
+                    ),
+                )
+            )
         else:
             free.pop(match)
         if telling and match is None:
             # beside its placeholder, "finance will confirm it on Monday" is honest:
             # only told instead of the placeholder is it a remark in place of the fact
-            out.append(Finding(
-                code=f"gap-told:{r['id']}", severity="must_fix",
-                message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
-                        f"known; the brief does not ask for that. Use the placeholder "
-                        f"instead, so a person can fill in the fact.",
-                repair=Repair(action="placeholder", placeholder=ph.suggest(label),
-                              sentences=telling, fact=r["text"])))
+            out.append(
+                Finding(
+                    code=f"gap-told:{r['id']}",
+                    severity="must_fix",
+                    message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
+                    f"known; the brief does not ask for that. Use the placeholder "
+                    f"instead, so a person can fill in the fact.",
+                    repair=Repair(
+                        action="placeholder",
+                        placeholder=placeholders.suggest(label),
+                        sentences=telling,
+                        fact=r["text"],
+                    ),
+                )
+            )
     return out
 
 
 def _about_subject(sentence: str, subject: set[str]) -> bool:
     """A sentence on the missing fact itself: at least two thirds of its subject's words
     (both of "Q3 revenue", not "Q3" alone), and not a line that only names it."""
-    have = len(subject & wording.stems_of(ph.without(sentence)))
+    have = len(subject & wording.stems_of(placeholders.without(sentence)))
     return have * 3 >= 2 * len(subject) and len(wording.WORD.findall(sentence)) > len(subject) + 2
 
 
 def check_placeholder_forms(draft: str) -> list[Finding]:
     out: list[Finding] = []
-    for whole in ph.misspelled(draft):
-        out.append(Finding(
-            code=f"placeholder-form:{ph.normalize(whole)[:80]}", severity="must_fix",
-            message=f"{whole} is a gap that is not a placeholder of the form "
-                    f"{ph.EXAMPLE}: write it in that form and list it in "
-                    f"needs_from_human, or fill it from the brief.",
-            repair=rewrite(sentences_where(draft, lambda s, w=whole: w in s),
-                            f"writes {whole} as a placeholder of the form "
-                            f"{ph.EXAMPLE}")))
+    for whole in placeholders.misspelled(draft):
+        out.append(
+            Finding(
+                code=f"placeholder-form:{placeholders.normalize(whole)[:80]}",
+                severity="must_fix",
+                message=f"{whole} is a gap that is not a placeholder of the form "
+                f"{placeholders.EXAMPLE}: write it in that form and list it in "
+                f"needs_from_human, or fill it from the brief.",
+                repair=rewrite(
+                    sentences_where(draft, lambda s, w=whole: w in s),
+                    f"writes {whole} as a placeholder of the form {placeholders.EXAMPLE}",
+                ),
+            )
+        )
     return out
 
 
@@ -144,22 +195,27 @@ def check_given_as_gap(draft: str, brief: str, unknown: Iterable[str] = ()) -> l
     flat = " ".join(brief.lower().split())
     gaps = [" ".join(u.lower().split()) for u in unknown]
     out: list[Finding] = []
-    for m in ph.BRACKETED.finditer(draft):
+    for m in placeholders.BRACKETED.finditer(draft):
         whole, inside = m.group(0), m.group(1)
         if ":" not in inside:
             continue
         given = inside.split(":", 1)[1].strip().strip(".")
         said = " ".join(given.lower().split())
         if not wording.numbers_of(given) or not re.search(
-                r"(?<!\w)" + re.escape(said) + r"(?!\w)", flat):
+            r"(?<!\w)" + re.escape(said) + r"(?!\w)", flat
+        ):
             continue
         if any(said in gap for gap in gaps):
             continue
-        out.append(Finding(
-            code=f"placeholder-given:{ph.normalize(whole)[:80]}", severity="must_fix",
-            message=f"{whole} asks a person for {given!r}, which the brief gives: write "
-                    f"the fact itself.",
-            repair=Repair(action="replace", old=whole, new=given)))
+        out.append(
+            Finding(
+                code=f"placeholder-given:{placeholders.normalize(whole)[:80]}",
+                severity="must_fix",
+                message=f"{whole} asks a person for {given!r}, which the brief gives: write "
+                f"the fact itself.",
+                repair=Repair(action="replace", old=whole, new=given),
+            )
+        )
     return out
 
 
@@ -198,8 +254,9 @@ class GivenAsGap(Check):
         return bool(ctx.brief)
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_given_as_gap(ctx.draft, ctx.brief, [
-            r["text"] for r in ctx.checklist if r["kind"] == "missing"])
+        return check_given_as_gap(
+            ctx.draft, ctx.brief, [r["text"] for r in ctx.checklist if r["kind"] == "missing"]
+        )
 
 
 class MissingFacts(Check):

@@ -46,8 +46,9 @@ from batch.state import Finding
 
 _FENCE = re.compile(r"^```[ \t]*([\w+-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 _PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
-_SHOWN_IN_COMMENT = re.compile(r"#\s*(?:->|=>|→|returns?:?|output:?|gives:?)\s*(.+?)\s*$",
-                               re.IGNORECASE)
+_SHOWN_IN_COMMENT = re.compile(
+    r"#\s*(?:->|=>|→|returns?:?|output:?|gives:?)\s*(.+?)\s*$", re.IGNORECASE
+)
 _PROMPT_LINE = re.compile(r"^[ \t]*>>> ", re.MULTILINE)
 COPY_LIMIT_BYTES = 20 * 1024 * 1024  # of the source's folder copied beside it
 TIMEOUT_SECONDS = 20.0
@@ -75,9 +76,11 @@ def _doctest_of_block(code: str, names: set[str]) -> str | None:
         tree = ast.parse(code)
     except SyntaxError:
         return None  # a signature shown as code, a shell line: not a runnable example
-    called = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr
-              for n in ast.walk(tree) if isinstance(n, ast.Call)
-              and isinstance(n.func, ast.Name | ast.Attribute)}
+    called = {
+        n.func.id if isinstance(n.func, ast.Name) else n.func.attr
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name | ast.Attribute)
+    }
     if not called & names:
         return None
     lines = code.splitlines()
@@ -132,9 +135,12 @@ def public_names(source: str) -> set[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return set()
-    return {n.name for n in tree.body
-            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-            and not n.name.startswith("_")}
+    return {
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        and not n.name.startswith("_")
+    }
 
 
 def _copy_folder(source_path: Path | None, module: str, source: str, into: Path) -> None:
@@ -181,10 +187,16 @@ def _package_files(package: Path) -> list[Path]:
     """The package's .py files, walked without following a link."""
     out = []
     for root, dirs, files in os.walk(package, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__"
-                         and _plain_dir(Path(root) / d))
-        out += [Path(root) / f for f in sorted(files)
-                if f.endswith(".py") and not f.startswith(".") and _regular(Path(root) / f)]
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d != "__pycache__" and _plain_dir(Path(root) / d)
+        )
+        out += [
+            Path(root) / f
+            for f in sorted(files)
+            if f.endswith(".py") and not f.startswith(".") and _regular(Path(root) / f)
+        ]
     return out
 
 
@@ -211,8 +223,6 @@ def _copy_within(budget: int, pairs: list[tuple[Path, Path]]) -> int:
             dst.parent.mkdir(parents=True, exist_ok=True)
             dst.write_bytes(f.read(COPY_LIMIT_BYTES + 1))
     return budget - sum(sizes)
-
-
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -248,8 +258,9 @@ def _signed_payload(stdout: str, key: str) -> str:
 
 
 # where the seconds of the examples run in this context go (see `timed`)
-_EXAMPLE_SECONDS: ContextVar[list[float] | None] = ContextVar("briefloop_example_seconds",
-                                                              default=None)
+_EXAMPLE_SECONDS: ContextVar[list[float] | None] = ContextVar(
+    "briefloop_example_seconds", default=None
+)
 
 
 @contextmanager
@@ -275,8 +286,9 @@ def _counted() -> Iterator[None]:
             spent[0] += time.perf_counter() - started
 
 
-def _run_harness(texts: list[str], source: str, module: str, source_path: Path | None,
-                 timeout: float) -> HarnessRun:
+def _run_harness(
+    texts: list[str], source: str, module: str, source_path: Path | None, timeout: float
+) -> HarnessRun:
     """Doctest texts run against the module in the sandbox. The report is taken only
     when it is whole: one JSON line last, with a result for every text (a harness that
     was ended early, or whose output overflowed, gave none)."""
@@ -290,27 +302,41 @@ def _run_harness(texts: list[str], source: str, module: str, source_path: Path |
         spec = {"module": module, "examples": texts}
         (work / "_examples.json").write_text(json.dumps(spec), encoding="utf-8")
         key = secrets.token_hex(32)
-        run = run_sandboxed([sys.executable, "-I", "_harness.py"], work, timeout=timeout,
-                            stdin=key + "\n")
+        run = run_sandboxed(
+            [sys.executable, "-I", "_harness.py"], work, timeout=timeout, stdin=key + "\n"
+        )
     if run.timed_out:
         return HarnessRun(None, "stopped at the time limit", "timeout")
     try:
         report = json.loads(_signed_payload(run.stdout, key))
-        whole = (run.returncode == 0 and isinstance(report, dict)
-                 and (report.get("import_error") or len(report["results"]) == len(texts)))
+        whole = (
+            run.returncode == 0
+            and isinstance(report, dict)
+            and (report.get("import_error") or len(report["results"]) == len(texts))
+        )
     except (IndexError, KeyError, TypeError, UnicodeError, json.JSONDecodeError):
         whole = False
     if not whole:
-        return HarnessRun(None, f"the harness did not finish (exit {run.returncode}; "
-                                f"{_short(run.stderr, 200) or 'no message'})", "failed")
+        return HarnessRun(
+            None,
+            f"the harness did not finish (exit {run.returncode}; "
+            f"{_short(run.stderr, 200) or 'no message'})",
+            "failed",
+        )
     if report.get("import_error"):
-        return HarnessRun(None, (f"{module} cannot be imported "
-                                 f"({_short(report['import_error'], 200)})"), "import")
+        return HarnessRun(
+            None, (f"{module} cannot be imported ({_short(report['import_error'], 200)})"), "import"
+        )
     return HarnessRun(report)
 
 
-def run_calls(calls: list[str], source: str, module: str, source_path: Path | None = None,
-              timeout: float = TIMEOUT_SECONDS) -> tuple[list[CallResult] | None, str]:
+def run_calls(
+    calls: list[str],
+    source: str,
+    module: str,
+    source_path: Path | None = None,
+    timeout: float = TIMEOUT_SECONDS,
+) -> tuple[list[CallResult] | None, str]:
     """What each call (a Python expression) gives when run against the module, in the
     sandbox: the values a doc shows under its examples. (None, why) when nothing ran.
     A call batch.judging.doc_examples.rules refuses is not run: its result is that refusal."""
@@ -319,16 +345,17 @@ def run_calls(calls: list[str], source: str, module: str, source_path: Path | No
     to_run = [c for i, c in enumerate(calls) if refused[i] is None]
     results: list[CallResult] = []
     if to_run:
-        run = _run_harness([f">>> {c}\n" for c in to_run], source, module, source_path,
-                           timeout)
+        run = _run_harness([f">>> {c}\n" for c in to_run], source, module, source_path, timeout)
         if run.report is None:
             return None, run.why
         for rows in run.report["results"]:
             row = rows[0] if rows else {"got": "", "error": "no result"}
             results.append(CallResult(got=row.get("got") or "", error=row.get("error") or ""))
     ran = iter(results)
-    return [CallResult(got="", error=f"not run: {refused[i]}") if refused[i] is not None
-            else next(ran) for i in range(len(calls))], ""
+    return [
+        CallResult(got="", error=f"not run: {refused[i]}") if refused[i] is not None else next(ran)
+        for i in range(len(calls))
+    ], ""
 
 
 def gave_what_it_shows(row: dict, checker: doctest.OutputChecker) -> bool:
@@ -341,12 +368,18 @@ def gave_what_it_shows(row: dict, checker: doctest.OutputChecker) -> bool:
     if row.get("exc_msg") is not None:
         last = (got.strip().splitlines() or [""])[-1] + "\n"
         return got.startswith("Traceback") and checker.check_output(
-            str(row["exc_msg"]), last, flags)
+            str(row["exc_msg"]), last, flags
+        )
     return checker.check_output(str(row.get("want", "")), got, flags)
 
 
-def verify(doc: str, source: str, module: str, source_path: Path | None = None,
-           timeout: float = TIMEOUT_SECONDS) -> Verification:
+def verify(
+    doc: str,
+    source: str,
+    module: str,
+    source_path: Path | None = None,
+    timeout: float = TIMEOUT_SECONDS,
+) -> Verification:
     """Run every example of `doc` against `source` (the module `module`, at
     `source_path` if it is a file) and report what differs."""
     started = time.perf_counter()
@@ -355,11 +388,15 @@ def verify(doc: str, source: str, module: str, source_path: Path | None = None,
     result = Verification()
     if not examples:
         if names:
-            result.findings.append(Finding(
-                code="example-none", severity="must_fix",
-                message=f"The docs show no example that runs: add a short doctest-style "
-                        f"example (`>>> {sorted(names)[0]}(...)` and its result) for the "
-                        f"public functions."))
+            result.findings.append(
+                Finding(
+                    code="example-none",
+                    severity="must_fix",
+                    message=f"The docs show no example that runs: add a short doctest-style "
+                    f"example (`>>> {sorted(names)[0]}(...)` and its result) for the "
+                    f"public functions.",
+                )
+            )
         result.note = "no examples to run"
         return result
     rules = Rules(source, module)
@@ -371,29 +408,41 @@ def verify(doc: str, source: str, module: str, source_path: Path | None = None,
             continue
         statement, problem = refusal
         line = _short(" ".join(statement.split()), 120)
-        result.findings.append(Finding(
-            code=f"example-refused:{line[:60]}", severity="must_fix",
-            message=f"The example `{line}` was not run: {problem}. An example shows "
-                    f"plain calls of the module's own names."))
+        result.findings.append(
+            Finding(
+                code=f"example-refused:{line[:60]}",
+                severity="must_fix",
+                message=f"The example `{line}` was not run: {problem}. An example shows "
+                f"plain calls of the module's own names.",
+            )
+        )
     if not runnable:
         result.note = f"examples not run: {len(examples)} refused"
         return result
     run = _run_harness([e.text for e in runnable], source, module, source_path, timeout)
     result.seconds = time.perf_counter() - started
     if run.kind == "timeout":
-        result.findings.append(Finding(
-            code="example-timeout", severity="must_fix",
-            message=f"Running the examples took longer than {timeout:g}s and was stopped: "
-                    f"show examples that finish quickly."))
+        result.findings.append(
+            Finding(
+                code="example-timeout",
+                severity="must_fix",
+                message=f"Running the examples took longer than {timeout:g}s and was stopped: "
+                f"show examples that finish quickly.",
+            )
+        )
         result.note = "examples stopped at the time limit"
         return result
     if run.kind == "failed":
         # what the examples did ended the harness or flooded its output: whatever the
         # reason, nothing shows that the doc's results are the real ones
-        result.findings.append(Finding(
-            code="example-harness", severity="must_fix",
-            message="Running the examples did not finish normally (the run ended early "
-                    "or printed too much): show plain calls that return their result."))
+        result.findings.append(
+            Finding(
+                code="example-harness",
+                severity="must_fix",
+                message="Running the examples did not finish normally (the run ended early "
+                "or printed too much): show plain calls that return their result.",
+            )
+        )
         result.note = f"examples not run: {run.why}"
         return result
     if run.report is None:
@@ -409,17 +458,24 @@ def verify(doc: str, source: str, module: str, source_path: Path | None = None,
             failed += 1
             call = _short(row["source"].strip(), 120)
             if row.get("error"):
-                message = (f"The example `{call}` raises {_short(row['error'], 200)} when "
-                           f"run against the code: fix the example, or show that "
-                           f"exception as its result.")
+                message = (
+                    f"The example `{call}` raises {_short(row['error'], 200)} when "
+                    f"run against the code: fix the example, or show that "
+                    f"exception as its result."
+                )
             else:
-                message = (f"The example `{call}` shows {_short(row['want']) or 'nothing'}; "
-                           f"run against the code it gives {_short(row['got']) or 'nothing'}"
-                           f": show the real result.")
-            result.findings.append(Finding(code=f"example:{call[:60]}", severity="must_fix",
-                                           message=message))
+                message = (
+                    f"The example `{call}` shows {_short(row['want']) or 'nothing'}; "
+                    f"run against the code it gives {_short(row['got']) or 'nothing'}"
+                    f": show the real result."
+                )
+            result.findings.append(
+                Finding(code=f"example:{call[:60]}", severity="must_fix", message=message)
+            )
     refused = len(examples) - len(runnable)
-    result.note = ((f"examples run: {ran - failed} of {ran} gave the result shown"
-                    if ran else "no examples to run")
-                   + (f"; {refused} refused" if refused else ""))
+    result.note = (
+        f"examples run: {ran - failed} of {ran} gave the result shown"
+        if ran
+        else "no examples to run"
+    ) + (f"; {refused} refused" if refused else "")
     return result

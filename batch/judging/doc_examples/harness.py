@@ -50,8 +50,13 @@ class Recorder(doctest.DocTestRunner):
     # shown is made outside the sandbox. `got` is cut, so that one example printing a
     # flood still leaves a report that fits.
     def _row(self, example, got, **more):
-        return {"source": example.source, "want": example.want, "got": got[:GOT_LIMIT],
-                "exc_msg": example.exc_msg, **more}
+        return {
+            "source": example.source,
+            "want": example.want,
+            "got": got[:GOT_LIMIT],
+            "exc_msg": example.exc_msg,
+            **more,
+        }
 
     def report_success(self, out, test, example, got):
         self.rows.append(self._row(example, got))
@@ -102,8 +107,15 @@ def main():
         try:
             test = parser.get_doctest(text, globs, f"example {index + 1}", None, 0)
         except ValueError as e:  # malformed doctest text
-            runner.rows.append({"source": text, "want": "", "got": "", "exc_msg": None,
-                                "error": f"not a valid example: {e}"})
+            runner.rows.append(
+                {
+                    "source": text,
+                    "want": "",
+                    "got": "",
+                    "exc_msg": None,
+                    "error": f"not a valid example: {e}",
+                }
+            )
         else:
             runner.run(test, out=io.StringIO().write, clear_globs=True)
         report["results"].append(runner.rows)

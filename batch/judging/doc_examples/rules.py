@@ -29,20 +29,85 @@ import builtins
 import doctest
 import re
 
-ALLOWED_BUILTINS = frozenset({
-    "abs", "all", "any", "ascii", "bin", "bool", "bytearray", "bytes", "callable", "chr",
-    "complex", "dict", "divmod", "enumerate", "filter", "float", "format", "frozenset",
-    "hash", "hex", "int", "isinstance", "issubclass", "iter", "len", "list", "map", "max",
-    "min", "next", "oct", "ord", "pow", "print", "range", "repr", "reversed", "round",
-    "set", "slice", "sorted", "str", "sum", "tuple", "zip", "Ellipsis", "NotImplemented",
-} | {n for n in dir(builtins) if isinstance(getattr(builtins, n), type)
-     and issubclass(getattr(builtins, n), BaseException) and not n.startswith("_")})
+ALLOWED_BUILTINS = frozenset(
+    {
+        "abs",
+        "all",
+        "any",
+        "ascii",
+        "bin",
+        "bool",
+        "bytearray",
+        "bytes",
+        "callable",
+        "chr",
+        "complex",
+        "dict",
+        "divmod",
+        "enumerate",
+        "filter",
+        "float",
+        "format",
+        "frozenset",
+        "hash",
+        "hex",
+        "int",
+        "isinstance",
+        "issubclass",
+        "iter",
+        "len",
+        "list",
+        "map",
+        "max",
+        "min",
+        "next",
+        "oct",
+        "ord",
+        "pow",
+        "print",
+        "range",
+        "repr",
+        "reversed",
+        "round",
+        "set",
+        "slice",
+        "sorted",
+        "str",
+        "sum",
+        "tuple",
+        "zip",
+        "Ellipsis",
+        "NotImplemented",
+    }
+    | {
+        n
+        for n in dir(builtins)
+        if isinstance(getattr(builtins, n), type)
+        and issubclass(getattr(builtins, n), BaseException)
+        and not n.startswith("_")
+    }
+)
 # attributes of frames, code objects, generators, coroutines and tracebacks: from any
 # of them the harness's own frame, and its locals, are a few steps away
 _INTERNALS = re.compile(r"^(?:f|co|gi|cr|ag|tb)_")
-_STATEMENTS = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.If,
-               ast.While, ast.With, ast.Try, ast.Assert, ast.Pass, ast.Break,
-               ast.Continue, ast.Delete, ast.Import, ast.ImportFrom)
+_STATEMENTS = (
+    ast.Expr,
+    ast.Assign,
+    ast.AugAssign,
+    ast.AnnAssign,
+    ast.For,
+    ast.If,
+    ast.While,
+    ast.With,
+    ast.Try,
+    ast.Assert,
+    ast.Pass,
+    ast.Break,
+    ast.Continue,
+    ast.Delete,
+    ast.Import,
+    ast.ImportFrom,
+)
 
 
 def defined_names(source: str) -> set[str]:
@@ -62,9 +127,14 @@ def defined_names(source: str) -> set[str]:
     return {n for n in out if not n.startswith("_")}
 
 
-_WHAT = {ast.FunctionDef: "defines a function", ast.AsyncFunctionDef: "defines a function",
-         ast.ClassDef: "defines a class", ast.Global: "declares a global name",
-         ast.Nonlocal: "declares a global name", ast.Raise: "raises an exception itself"}
+_WHAT = {
+    ast.FunctionDef: "defines a function",
+    ast.AsyncFunctionDef: "defines a function",
+    ast.ClassDef: "defines a class",
+    ast.Global: "declares a global name",
+    ast.Nonlocal: "declares a global name",
+    ast.Raise: "raises an exception itself",
+}
 
 
 def _bound_by(tree: ast.AST) -> set[str]:
@@ -115,8 +185,11 @@ class Rules:
                 if node.id.startswith("_") and node.id != "_":
                     return f"it uses {node.id}"
                 if node.id not in allowed:
-                    return (f"it calls {node.id}" if hasattr(builtins, node.id)
-                            else f"it uses {node.id}, which is not a name the module defines")
+                    return (
+                        f"it calls {node.id}"
+                        if hasattr(builtins, node.id)
+                        else f"it uses {node.id}, which is not a name the module defines"
+                    )
         return None
 
     def _import_problem(self, node: ast.Import | ast.ImportFrom) -> str | None:
@@ -137,8 +210,12 @@ class Rules:
             return f"it uses the private attribute .{node.attr}"
         if _INTERNALS.match(node.attr):
             return f"it uses .{node.attr}, which reaches into the interpreter"
-        if (isinstance(node.value, ast.Name) and node.value.id == self.module
-                and self.module not in bound and node.attr not in self.defined):
+        if (
+            isinstance(node.value, ast.Name)
+            and node.value.id == self.module
+            and self.module not in bound
+            and node.attr not in self.defined
+        ):
             return f"it uses {self.module}.{node.attr}, which the module does not define"
         return None
 

@@ -112,17 +112,24 @@ def sandbox_problem() -> str | None:
     return _probe()[1]
 
 
-def run_sandboxed(argv: list[str], workdir: Path, *, timeout: float = 10.0,
-                  memory_mb: int = 1024, file_mb: int = 16,
-                  stdin: str | None = None) -> SandboxResult:
+def run_sandboxed(
+    argv: list[str],
+    workdir: Path,
+    *,
+    timeout: float = 10.0,
+    memory_mb: int = 1024,
+    file_mb: int = 16,
+    stdin: str | None = None,
+) -> SandboxResult:
     """Run `argv` in the sandbox with `workdir` (an existing, fresh folder: the only
     place it can write) as its current directory and HOME. Started by root, the
     workdir's contents are handed to uid 65534 first."""
     tools, problem = _probe()
     if problem is not None:
         raise SandboxUnavailable(problem)
-    return _run(tools, argv, workdir, timeout=timeout, memory_mb=memory_mb,
-                file_mb=file_mb, stdin=stdin)
+    return _run(
+        tools, argv, workdir, timeout=timeout, memory_mb=memory_mb, file_mb=file_mb, stdin=stdin
+    )
 
 
 # --- the probe -----------------------------------------------------------------------
@@ -140,8 +147,7 @@ print(caps[0], bool(os.statvfs("/").f_flag & os.ST_RDONLY), os.getuid())
 def _probe() -> tuple[dict[str, str], str | None]:
     """The tools' paths, and None or the reason the sandbox does not work here."""
     tools: dict[str, str] = {}
-    needed = {"bwrap": INSTALL_HINT,
-              "prlimit": "prlimit (util-linux) is not installed"}
+    needed = {"bwrap": INSTALL_HINT, "prlimit": "prlimit (util-linux) is not installed"}
     if os.geteuid() == 0:
         needed["setpriv"] = "setpriv (util-linux) is not installed"
         needed["unshare"] = "unshare (util-linux) is not installed"
@@ -152,8 +158,15 @@ def _probe() -> tuple[dict[str, str], str | None]:
         tools[name] = found
     with tempfile.TemporaryDirectory(prefix="briefloop-sandbox-probe-") as tmp:
         try:
-            result = _run(tools, [sys.executable, "-c", _PROBE_CODE], Path(tmp),
-                          timeout=PROBE_TIMEOUT, memory_mb=1024, file_mb=1, stdin=None)
+            result = _run(
+                tools,
+                [sys.executable, "-c", _PROBE_CODE],
+                Path(tmp),
+                timeout=PROBE_TIMEOUT,
+                memory_mb=1024,
+                file_mb=1,
+                stdin=None,
+            )
         except (OSError, ValueError) as exc:
             return tools, f"bubblewrap cannot start: {exc}"
         wrote = (Path(tmp) / "probe.txt").is_file()
@@ -161,8 +174,10 @@ def _probe() -> tuple[dict[str, str], str | None]:
         return tools, f"the sandbox probe did not finish within {PROBE_TIMEOUT:g}s"
     if result.returncode != 0:
         said = (result.stderr.strip().splitlines() or ["no message"])[-1]
-        return tools, (f"bubblewrap cannot run {sys.executable} in a sandbox here "
-                       f"(exit {result.returncode}): {said}")
+        return tools, (
+            f"bubblewrap cannot run {sys.executable} in a sandbox here "
+            f"(exit {result.returncode}): {said}"
+        )
     fields = result.stdout.split()
     if len(fields) != 3:
         return tools, f"the sandbox probe printed {result.stdout.strip()[:200]!r}"
@@ -180,6 +195,7 @@ def _probe() -> tuple[dict[str, str], str | None]:
 
 # --- the bwrap command line ----------------------------------------------------------
 
+
 def _inside(path: Path, folder: Path) -> bool:
     return path != folder and path.is_relative_to(folder)
 
@@ -196,8 +212,11 @@ def _exposed_paths(argv0: str) -> set[Path]:
     out = set()
     for p in paths:
         resolved = Path(os.path.realpath(p))
-        if resolved.is_dir() and resolved != Path("/") and not any(
-                resolved.is_relative_to(d) for d in SYSTEM_DIRS):
+        if (
+            resolved.is_dir()
+            and resolved != Path("/")
+            and not any(resolved.is_relative_to(d) for d in SYSTEM_DIRS)
+        ):
             out.add(resolved)
     return {p for p in out if not any(_inside(p, q) for q in out)}
 
@@ -213,8 +232,20 @@ def _layout(argv0: str, workdir: Path) -> list[str]:
             args += ["--ro-bind", d, d]
     for f in SYSTEM_FILES:
         args += ["--ro-bind-try", f, f]
-    args += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/tmp",
-             "--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", "/dev/shm"]
+    args += [
+        "--perms",
+        "1777",
+        "--size",
+        str(TMPFS_BYTES),
+        "--tmpfs",
+        "/tmp",
+        "--perms",
+        "1777",
+        "--size",
+        str(TMPFS_BYTES),
+        "--tmpfs",
+        "/dev/shm",
+    ]
     made: set[Path] = set()
 
     def parents_of(dest: Path) -> list[str]:
@@ -234,11 +265,19 @@ def _layout(argv0: str, workdir: Path) -> list[str]:
     return args + ["--remount-ro", "/"]
 
 
-def _command(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: float,
-             memory_mb: int, file_mb: int, info_fd: int, as_root: bool) -> list[str]:
+def _command(
+    tools: dict[str, str],
+    argv: list[str],
+    workdir: Path,
+    *,
+    timeout: float,
+    memory_mb: int,
+    file_mb: int,
+    info_fd: int,
+    as_root: bool,
+) -> list[str]:
     env = {
-        "PATH": (f"{os.path.dirname(argv[0])}:" if os.path.isabs(argv[0]) else "")
-        + _DEFAULT_PATH,
+        "PATH": (f"{os.path.dirname(argv[0])}:" if os.path.isabs(argv[0]) else "") + _DEFAULT_PATH,
         "HOME": str(workdir),
         "LANG": "C.UTF-8",
         "TMPDIR": "/tmp",
@@ -255,26 +294,56 @@ def _command(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: 
     cmd = [tools["bwrap"]]
     if not as_root:
         cmd += ["--unshare-user", "--disable-userns", "--cap-drop", "ALL"]
-    cmd += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
-            "--unshare-cgroup-try", "--hostname", "sandbox",
-            "--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
+    cmd += [
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-net",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--hostname",
+        "sandbox",
+        "--die-with-parent",
+        "--new-session",
+        "--dev",
+        "/dev",
+        "--proc",
+        "/proc",
+    ]
     cmd += _layout(argv[0], workdir)
     cmd += ["--chdir", str(workdir), "--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]
     cmd += ["--info-fd", str(info_fd), "--"]
     if as_root:
-        cmd += [tools["setpriv"], f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_GID}",
-                "--clear-groups", "--inh-caps=-all", "--bounding-set=-all",
-                "--no-new-privs", "--", tools["unshare"], "--user", "--"]
+        cmd += [
+            tools["setpriv"],
+            f"--reuid={SANDBOX_UID}",
+            f"--regid={SANDBOX_GID}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+            tools["unshare"],
+            "--user",
+            "--",
+        ]
     cpu = math.ceil(timeout) + 1
-    cmd += [tools["prlimit"], f"--cpu={cpu}:{cpu + 1}",
-            f"--as={memory_mb * 1024 * 1024}", f"--fsize={file_mb * 1024 * 1024}",
-            f"--nproc={MAX_PROCESSES}", f"--nofile={MAX_OPEN_FILES}", "--core=0", "--"]
+    cmd += [
+        tools["prlimit"],
+        f"--cpu={cpu}:{cpu + 1}",
+        f"--as={memory_mb * 1024 * 1024}",
+        f"--fsize={file_mb * 1024 * 1024}",
+        f"--nproc={MAX_PROCESSES}",
+        f"--nofile={MAX_OPEN_FILES}",
+        "--core=0",
+        "--",
+    ]
     return cmd + list(argv)
 
 
 # --- running it ----------------------------------------------------------------------
+
 
 class _Capture:
     """The first `limit` bytes of a stream; the rest only counted."""
@@ -293,8 +362,10 @@ class _Capture:
     def text(self) -> str:
         text = self.data.decode("utf-8", errors="replace")
         if self.dropped:
-            text += (f"\n[sandbox: output truncated after {self.limit} bytes, "
-                     f"{self.dropped} more dropped]\n")
+            text += (
+                f"\n[sandbox: output truncated after {self.limit} bytes, "
+                f"{self.dropped} more dropped]\n"
+            )
         return text
 
 
@@ -314,17 +385,29 @@ def _check_workdir(workdir: Path) -> Path:
         raise ValueError(f"the sandbox's working folder {workdir} is not a folder")
     temp = Path(os.path.realpath(tempfile.gettempdir()))
     if not _inside(workdir, temp):
-        raise ValueError(f"the sandbox's working folder {workdir} is not inside {temp}: "
-                         f"give it a fresh temporary folder")
+        raise ValueError(
+            f"the sandbox's working folder {workdir} is not inside {temp}: "
+            f"give it a fresh temporary folder"
+        )
     for keep in (Path(sys.prefix), Path.home(), Path.cwd()):
         if Path(os.path.realpath(keep)).is_relative_to(workdir):
-            raise ValueError(f"the sandbox's working folder {workdir} holds {keep}: give "
-                             f"it a fresh temporary folder")
+            raise ValueError(
+                f"the sandbox's working folder {workdir} holds {keep}: give "
+                f"it a fresh temporary folder"
+            )
     return workdir
 
 
-def _run(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: float,
-         memory_mb: int, file_mb: int, stdin: str | None) -> SandboxResult:
+def _run(
+    tools: dict[str, str],
+    argv: list[str],
+    workdir: Path,
+    *,
+    timeout: float,
+    memory_mb: int,
+    file_mb: int,
+    stdin: str | None,
+) -> SandboxResult:
     if not argv or not all(isinstance(a, str) for a in argv):
         raise ValueError("argv must be a non-empty list of strings")
     if timeout <= 0 or memory_mb <= 0 or file_mb <= 0:
@@ -335,22 +418,39 @@ def _run(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: floa
         _give_to_sandbox_user(workdir)
     info_r, info_w = os.pipe()
     try:
-        cmd = _command(tools, argv, workdir, timeout=timeout, memory_mb=memory_mb,
-                       file_mb=file_mb, info_fd=info_w, as_root=as_root)
+        cmd = _command(
+            tools,
+            argv,
+            workdir,
+            timeout=timeout,
+            memory_mb=memory_mb,
+            file_mb=file_mb,
+            info_fd=info_w,
+            as_root=as_root,
+        )
         started = time.monotonic()
         # bwrap itself (pid 1 inside, readable there when not started by root) gets
         # no environment to show: the caller's may hold passwords and DSNs
         proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(info_w,),
-            start_new_session=True, cwd="/", env={"PATH": _DEFAULT_PATH})
+            cmd,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=(info_w,),
+            start_new_session=True,
+            cwd="/",
+            env={"PATH": _DEFAULT_PATH},
+        )
     except BaseException:
         os.close(info_r)
         raise
     finally:
         os.close(info_w)
-    out, err, info = (_Capture(OUTPUT_LIMIT_BYTES), _Capture(OUTPUT_LIMIT_BYTES),
-                      _Capture(64 * 1024))
+    out, err, info = (
+        _Capture(OUTPUT_LIMIT_BYTES),
+        _Capture(OUTPUT_LIMIT_BYTES),
+        _Capture(64 * 1024),
+    )
     timed_out = False
     try:
         with selectors.DefaultSelector() as sel:
@@ -383,13 +483,18 @@ def _run(tools: dict[str, str], argv: list[str], workdir: Path, *, timeout: floa
                 with contextlib.suppress(OSError):
                     stream.close()
         os.close(info_r)
-    return SandboxResult(returncode=None if timed_out else proc.returncode,
-                         stdout=out.text(), stderr=err.text(), timed_out=timed_out,
-                         seconds=time.monotonic() - started)
+    return SandboxResult(
+        returncode=None if timed_out else proc.returncode,
+        stdout=out.text(),
+        stderr=err.text(),
+        timed_out=timed_out,
+        seconds=time.monotonic() - started,
+    )
 
 
-def _pump(sel: selectors.BaseSelector, proc: subprocess.Popen, pending: memoryview,
-          deadline: float) -> bool:
+def _pump(
+    sel: selectors.BaseSelector, proc: subprocess.Popen, pending: memoryview, deadline: float
+) -> bool:
     """Feed stdin and read the outputs until every pipe is closed (True) or the
     deadline passes (False)."""
     sent = 0
@@ -400,7 +505,7 @@ def _pump(sel: selectors.BaseSelector, proc: subprocess.Popen, pending: memoryvi
         for key, _events in sel.select(remaining):
             if key.fileobj is proc.stdin:
                 try:
-                    sent += os.write(key.fd, pending[sent:sent + select.PIPE_BUF])
+                    sent += os.write(key.fd, pending[sent : sent + select.PIPE_BUF])
                 except BrokenPipeError:
                     sent = len(pending)
                 if sent >= len(pending):

@@ -61,9 +61,17 @@ __all__ = ["LANGUAGES", "Export", "coverage_problem", "exported_names"]
 
 
 LANGUAGES: dict[str, str] = {
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescript",
-    ".go": "go", ".rs": "rust", ".java": "java",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "typescript",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
 }
 
 # grammar -> (module of its PyPI package, function returning the compiled language)
@@ -96,8 +104,7 @@ def _language(grammar: str) -> Any:
     except ImportError:
         return "the tree-sitter package is not installed"
     try:
-        language = tree_sitter.Language(getattr(importlib.import_module(module_name),
-                                                function)())
+        language = tree_sitter.Language(getattr(importlib.import_module(module_name), function)())
         tree_sitter.Parser(language)  # an ABI the bindings do not support fails here
     except ImportError:
         return f"the {package} package is not installed"

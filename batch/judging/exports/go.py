@@ -18,13 +18,20 @@ def _go_exported(name: str) -> bool:
 def _go_receiver(r: Reader, method: Node) -> str:
     """The receiver's type name: `(a *Account)` and `(l *List[T])` -> Account, List."""
     receiver = field_of(method, "receiver")
-    params = [p for p in receiver.named_children
-              if p.type == "parameter_declaration"] if receiver else []
+    params = (
+        [p for p in receiver.named_children if p.type == "parameter_declaration"]
+        if receiver
+        else []
+    )
     node = field_of(params[0], "type") if params else None
-    while node is not None and node.type in ("pointer_type", "generic_type",
-                                             "parenthesized_type"):
-        node = (field_of(node, "type") if node.type == "generic_type"
-                else node.named_children[0] if node.named_children else None)
+    while node is not None and node.type in ("pointer_type", "generic_type", "parenthesized_type"):
+        node = (
+            field_of(node, "type")
+            if node.type == "generic_type"
+            else node.named_children[0]
+            if node.named_children
+            else None
+        )
     return r.text(node) if node is not None and node.type == "type_identifier" else ""
 
 

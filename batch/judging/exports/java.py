@@ -10,9 +10,13 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-_JAVA_TYPES = {"class_declaration": "class", "interface_declaration": "interface",
-               "enum_declaration": "enum", "record_declaration": "record",
-               "annotation_type_declaration": "annotation"}
+_JAVA_TYPES = {
+    "class_declaration": "class",
+    "interface_declaration": "interface",
+    "enum_declaration": "enum",
+    "record_declaration": "record",
+    "annotation_type_declaration": "annotation",
+}
 _JAVA_IMPLICITLY_PUBLIC = frozenset({"interface", "annotation"})
 
 
@@ -42,15 +46,22 @@ def _java_type(r: Reader, node: Node, prefix: str) -> None:
             members += child.named_children
     for member in members:
         modifiers = _java_modifiers(member)
-        public = ("private" not in modifiers if kind in _JAVA_IMPLICITLY_PUBLIC
-                  else "public" in modifiers)
+        public = (
+            "private" not in modifiers if kind in _JAVA_IMPLICITLY_PUBLIC else "public" in modifiers
+        )
         if not public:
             continue
         if member.type in _JAVA_TYPES:
             _java_type(r, member, name + ".")
         elif member.type in ("method_declaration", "annotation_type_element_declaration"):
-            r.add(f"{name}.{r.text(field_of(member, 'name'))}", "method",
-                  r.header(member, field_of(member, "body")))
+            r.add(
+                f"{name}.{r.text(field_of(member, 'name'))}",
+                "method",
+                r.header(member, field_of(member, "body")),
+            )
         elif member.type in ("constructor_declaration", "compact_constructor_declaration"):
-            r.add(f"{name}.{r.text(field_of(member, 'name'))}", "constructor",
-                  r.header(member, field_of(member, "body")))
+            r.add(
+                f"{name}.{r.text(field_of(member, 'name'))}",
+                "constructor",
+                r.header(member, field_of(member, "body")),
+            )

@@ -11,13 +11,19 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-_JS_FUNCTION_DECLS = frozenset({"function_declaration", "generator_function_declaration",
-                                "function_signature"})
+_JS_FUNCTION_DECLS = frozenset(
+    {"function_declaration", "generator_function_declaration", "function_signature"}
+)
 _JS_CLASS_DECLS = frozenset({"class_declaration", "abstract_class_declaration"})
-_JS_FUNCTION_VALUES = frozenset({"function_expression", "function", "arrow_function",
-                                 "generator_function"})
-_TS_KINDS = {"interface_declaration": "interface", "type_alias_declaration": "type",
-             "enum_declaration": "enum", "internal_module": "namespace"}
+_JS_FUNCTION_VALUES = frozenset(
+    {"function_expression", "function", "arrow_function", "generator_function"}
+)
+_TS_KINDS = {
+    "interface_declaration": "interface",
+    "type_alias_declaration": "type",
+    "enum_declaration": "enum",
+    "internal_module": "namespace",
+}
 
 
 @dataclass(frozen=True)
@@ -50,13 +56,17 @@ def _js_declarations(r: Reader, node: Node) -> list[tuple[str, _Decl]]:
                 continue
             names = _js_pattern_names(r, field_of(declarator, "name"))
             value = field_of(declarator, "value")
-            if value is not None and len(names) == 1 and (
-                    value.type in _JS_FUNCTION_VALUES or value.type == "class"):
+            if (
+                value is not None
+                and len(names) == 1
+                and (value.type in _JS_FUNCTION_VALUES or value.type == "class")
+            ):
                 value_body = field_of(value, "body")
                 kind = "class" if value.type == "class" else "function"
                 signature = f"{keyword} {r.header(declarator, value_body)}"
-                out.append((names[0], _Decl(kind, signature, value_body
-                                            if kind == "class" else None)))
+                out.append(
+                    (names[0], _Decl(kind, signature, value_body if kind == "class" else None))
+                )
                 continue
             kind = "const" if keyword == "const" else "variable"
             signature = f"{keyword} {r.header(declarator, value)}"
@@ -81,8 +91,9 @@ def _js_pattern_names(r: Reader, pattern: Node | None) -> list[str]:
     return [n for child in pattern.named_children for n in _js_pattern_names(r, child)]
 
 
-def _js_value(r: Reader, value: Node, header_of: Node,
-              local: dict[str, list[_Decl]]) -> list[_Decl]:
+def _js_value(
+    r: Reader, value: Node, header_of: Node, local: dict[str, list[_Decl]]
+) -> list[_Decl]:
     """What an exported expression is: a local name's declarations, a function, a class
     or a plain value (its signature `header_of` up to the value or the function body)."""
     if value.type == "identifier" and r.text(value) in local:
@@ -112,14 +123,19 @@ def _js_emit(r: Reader, name: str, decls: list[_Decl]) -> None:
 def _js_members(r: Reader, owner: str, body: Node) -> None:
     """The public methods of a class body or an interface body."""
     for member in body.named_children:
-        if member.type not in ("method_definition", "method_signature",
-                               "abstract_method_signature"):
+        if member.type not in (
+            "method_definition",
+            "method_signature",
+            "abstract_method_signature",
+        ):
             continue
         name = r.text(field_of(member, "name"))
         if not name or name.startswith(("#", "_")):
             continue
-        if any(c.type == "accessibility_modifier" and r.text(c) in ("private", "protected")
-               for c in member.children):
+        if any(
+            c.type == "accessibility_modifier" and r.text(c) in ("private", "protected")
+            for c in member.children
+        ):
             continue
         kind = "constructor" if name == "constructor" else "method"
         r.add(f"{owner}.{name}", kind, r.header(member, field_of(member, "body")))
@@ -129,8 +145,11 @@ def _js_local(r: Reader, statements: list[Node]) -> dict[str, list[_Decl]]:
     """Every top-level declaration, exported or not: name -> its declarations."""
     local: dict[str, list[_Decl]] = {}
     for statement in statements:
-        declaration = (field_of(statement, "declaration")
-                       if statement.type == "export_statement" else statement)
+        declaration = (
+            field_of(statement, "declaration")
+            if statement.type == "export_statement"
+            else statement
+        )
         if declaration is not None:
             for name, decl in _js_declarations(r, declaration):
                 local.setdefault(name, []).append(decl)
@@ -147,8 +166,7 @@ def js_program(r: Reader, container: Node, prefix: str) -> None:
             _commonjs(r, statement, local)
 
 
-def _js_export(r: Reader, statement: Node, prefix: str,
-               local: dict[str, list[_Decl]]) -> None:
+def _js_export(r: Reader, statement: Node, prefix: str, local: dict[str, list[_Decl]]) -> None:
     declaration = field_of(statement, "declaration")
     if declaration is not None:
         for name, decl in _js_declarations(r, declaration):
@@ -178,9 +196,12 @@ def _js_export(r: Reader, statement: Node, prefix: str,
 
 
 def _is_module_exports(r: Reader, node: Node | None) -> bool:
-    return (node is not None and node.type == "member_expression"
-            and r.text(field_of(node, "object")) == "module"
-            and r.text(field_of(node, "property")) == "exports")
+    return (
+        node is not None
+        and node.type == "member_expression"
+        and r.text(field_of(node, "object")) == "module"
+        and r.text(field_of(node, "property")) == "exports"
+    )
 
 
 def _commonjs(r: Reader, statement: Node, local: dict[str, list[_Decl]]) -> None:
@@ -199,20 +220,27 @@ def _commonjs(r: Reader, statement: Node, local: dict[str, list[_Decl]]) -> None
                     _js_emit(r, name, local.get(name) or [_Decl("reexport", "", None)])
                 elif prop.type == "pair":
                     key, value = field_of(prop, "key"), field_of(prop, "value")
-                    if key is not None and value is not None and key.type in (
-                            "property_identifier", "identifier"):
+                    if (
+                        key is not None
+                        and value is not None
+                        and key.type in ("property_identifier", "identifier")
+                    ):
                         _js_emit(r, r.text(key), _js_value(r, value, prop, local))
                 elif prop.type == "method_definition":
-                    r.add(r.text(field_of(prop, "name")), "function",
-                          r.header(prop, field_of(prop, "body")))
+                    r.add(
+                        r.text(field_of(prop, "name")),
+                        "function",
+                        r.header(prop, field_of(prop, "body")),
+                    )
         else:
             own = field_of(right, "name")
             name = r.text(right) if right.type == "identifier" else r.text(own) or "default"
             _js_emit(r, name, _js_value(r, right, assignment, local))
         return
     target = field_of(left, "object")
-    if _is_module_exports(r, target) or (target is not None and target.type == "identifier"
-                                         and r.text(target) == "exports"):
+    if _is_module_exports(r, target) or (
+        target is not None and target.type == "identifier" and r.text(target) == "exports"
+    ):
         prop = field_of(left, "property")
         if prop is not None and prop.type == "property_identifier":
             _js_emit(r, r.text(prop), _js_value(r, right, assignment, local))

@@ -28,7 +28,7 @@ class Reader:
     def text(self, node: Node | None) -> str:
         if node is None:
             return ""
-        return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     def add(self, name: str, kind: str, signature: str) -> None:
         export = Export(name, kind, signature)
@@ -43,13 +43,13 @@ class Reader:
         end = stop.start_byte if stop is not None and stop.start_byte > start else node.end_byte
         pieces, pos = [], start
         for comment in _comments(node, start, end):
-            pieces.append(self.src[pos:comment.start_byte])
+            pieces.append(self.src[pos : comment.start_byte])
             pos = comment.end_byte
         pieces.append(self.src[pos:end])
         text = " ".join(b" ".join(pieces).decode("utf-8", "replace").split())
         text = text.rstrip("{;= ")
         if len(text) > MAX_SIGNATURE:
-            text = text[:MAX_SIGNATURE - 1].rstrip() + "…"
+            text = text[: MAX_SIGNATURE - 1].rstrip() + "…"
         return text
 
 

@@ -10,9 +10,17 @@ if TYPE_CHECKING:
     from tree_sitter import Node
 
 
-_RUST_KINDS = {"function_item": "function", "struct_item": "struct", "enum_item": "enum",
-               "union_item": "union", "trait_item": "trait", "const_item": "const",
-               "static_item": "static", "type_item": "type", "mod_item": "module"}
+_RUST_KINDS = {
+    "function_item": "function",
+    "struct_item": "struct",
+    "enum_item": "enum",
+    "union_item": "union",
+    "trait_item": "trait",
+    "const_item": "const",
+    "static_item": "static",
+    "type_item": "type",
+    "mod_item": "module",
+}
 
 
 def _rust_pub(r: Reader, item: Node) -> bool:
@@ -34,9 +42,11 @@ def _rust_impl_type(r: Reader, impl: Node) -> str:
 
 def rust_items(r: Reader, container: Node, prefix: str) -> None:
     items = list(top_level(container))
-    private_types = {r.text(field_of(i, "name")) for i in items
-                     if i.type in ("struct_item", "enum_item", "union_item", "type_item")
-                     and not _rust_pub(r, i)}
+    private_types = {
+        r.text(field_of(i, "name"))
+        for i in items
+        if i.type in ("struct_item", "enum_item", "union_item", "type_item") and not _rust_pub(r, i)
+    }
     previous: Node | None = None
     for item in items:
         if item.type in _RUST_KINDS and _rust_pub(r, item):
@@ -46,8 +56,11 @@ def rust_items(r: Reader, container: Node, prefix: str) -> None:
             if item.type == "trait_item" and body is not None:
                 for member in body.named_children:
                     if member.type in ("function_item", "function_signature_item"):
-                        r.add(f"{name}.{r.text(field_of(member, 'name'))}", "method",
-                              _rust_signature(r, member))
+                        r.add(
+                            f"{name}.{r.text(field_of(member, 'name'))}",
+                            "method",
+                            _rust_signature(r, member),
+                        )
             elif item.type == "mod_item" and body is not None:
                 rust_items(r, body, name + ".")
         elif item.type == "impl_item" and field_of(item, "trait") is None:
@@ -57,17 +70,26 @@ def rust_items(r: Reader, container: Node, prefix: str) -> None:
                 for member in body.named_children:
                     if member.type in ("function_item", "const_item") and _rust_pub(r, member):
                         kind = "method" if member.type == "function_item" else "const"
-                        r.add(f"{prefix}{owner}.{r.text(field_of(member, 'name'))}", kind,
-                              _rust_signature(r, member))
+                        r.add(
+                            f"{prefix}{owner}.{r.text(field_of(member, 'name'))}",
+                            kind,
+                            _rust_signature(r, member),
+                        )
         elif item.type == "use_declaration" and _rust_pub(r, item):
             for name in _rust_use_names(r, field_of(item, "argument")):
                 r.add(prefix + name, "reexport", "")
-        elif (item.type == "macro_definition" and previous is not None
-              and previous.type == "attribute_item"
-              and "macro_export" in r.text(previous)):
+        elif (
+            item.type == "macro_definition"
+            and previous is not None
+            and previous.type == "attribute_item"
+            and "macro_export" in r.text(previous)
+        ):
             rules = [c for c in item.named_children if c.type == "macro_rule"]
-            r.add(prefix + r.text(field_of(item, "name")), "macro",
-                  r.header(item, rules[0] if rules else None))
+            r.add(
+                prefix + r.text(field_of(item, "name")),
+                "macro",
+                r.header(item, rules[0] if rules else None),
+            )
         if item.type not in COMMENTS:
             previous = item
 
