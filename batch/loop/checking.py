@@ -102,8 +102,9 @@ def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> ch
 
 # An edit is checked before the thread is resumed (to refuse it at once) and again by the
 # review node, in the same process; an API doc's checks run its examples in a sandbox,
-# seconds each time. Keyed by the whole edited state, so a changed text, value or
-# thread is checked afresh.
+# seconds each time. A clean result is kept for that one second look, keyed by the whole
+# edited state, and taken out when used: a refused edit is not kept (no node follows
+# it), so the same edit sent again is checked afresh, as is any other text or value.
 _EDIT_CHECKS: OrderedDict[str, list[str]] = OrderedDict()
 _EDIT_CHECKS_KEPT = 8
 
@@ -121,10 +122,11 @@ def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[
     key = hashlib.sha256(
         json.dumps(edited, sort_keys=True, default=repr).encode("utf-8", "surrogatepass")
     ).hexdigest()
-    found = _EDIT_CHECKS.get(key)
+    found = _EDIT_CHECKS.pop(key, None)
     if found is None:
         found = [f["message"] for f in checks.judge(context_of(edited)).unvouched()]
-        _EDIT_CHECKS[key] = found
-        while len(_EDIT_CHECKS) > _EDIT_CHECKS_KEPT:
-            _EDIT_CHECKS.popitem(last=False)
+        if not found:
+            _EDIT_CHECKS[key] = found
+            while len(_EDIT_CHECKS) > _EDIT_CHECKS_KEPT:
+                _EDIT_CHECKS.popitem(last=False)
     return list(found)

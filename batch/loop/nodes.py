@@ -155,6 +155,13 @@ def near_copy(a: str, b: str, share: float = 0.9) -> bool:
 
 @dataclass
 class Nodes:
+    """The graph's nodes (batch.loop.graph wires them): `writer` drafts, repairs or
+    rewrites; `critic` runs the code checks and, as `critic_mode` says, a critic model,
+    and computes the verdict; `review` pauses for a person; `finish` writes the text.
+    Each takes the state and returns its update; routing between them is pure
+    (batch.loop.routing). `models` are the roles' models, `output_dir` where finished
+    texts go."""
+
     models: ModelSet
     output_dir: Path
     critic_mode: str = "checks"

@@ -77,6 +77,8 @@ class Attempt:
 
 @dataclass
 class Repaired:
+    """A draft as the repairs left it: its needs and findings, and every repair tried."""
+
     draft: str
     needs: Needs
     findings: list[Finding]
@@ -331,6 +333,11 @@ def subject_of(repair: Repair) -> str:
 
 @dataclass
 class Repairer:
+    """Carries out the repairs the findings describe, one finding at a time (`run`):
+    candidates by code first, then by the model (`ask`), each judged by `judge` and kept
+    only when the must-fix codes shrink. It calls no model and runs no check itself, so
+    the whole procedure is tested with plain functions."""
+
     judge: Judge
     ask: Ask
     samples: int = 2  # model answers tried per task before giving up on it

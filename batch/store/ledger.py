@@ -30,6 +30,9 @@ OPEN_STATES = ("queued", "running")
 
 
 class Ledger:
+    """The `tasks` table of a cluster's run log: `claim` a thread before sending its task,
+    `set` its state as a worker moves it, and find the tasks a broker lost (`lost`)."""
+
     def __init__(self, runlog: RunLog, stale_after: float):
         self.runlog = runlog
         self.engine = runlog.engine
