@@ -28,11 +28,11 @@ demo: setup
 test: lint
 	$(BIN)/python -m pytest
 
-# ruff's lint and format, and the layer contract (tests/test_imports.py)
+# ruff's lint and format, and the layer contract (tests/project/test_imports.py)
 lint: setup
 	$(BIN)/ruff check batch tests bench
 	$(BIN)/ruff format --check batch tests bench
-	$(BIN)/python tests/test_imports.py
+	$(BIN)/python tests/project/test_imports.py
 
 bench: setup
 	$(BIN)/python -m bench

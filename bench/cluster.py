@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO / "tests"))
 from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
 from batch.nightly.job import run_job  # noqa: E402
-from batch.run.runner import Batch  # noqa: E402
+from batch.run.runner import Runner  # noqa: E402
 from bench.run import machine, ollama_settings, project, rounds_responder  # noqa: E402
 
 from fake_ollama import FakeOllama  # noqa: E402
@@ -83,7 +83,7 @@ def timed_cluster(
         calls_before = len(server.chat_requests)
         t = time.perf_counter()
         summary = run_job(settings, root / "briefs")
-        with Batch(settings) as batch:
+        with Runner(settings) as batch:
             row = wait_for_batch(batch, summary.batch_id, timeout=1800, poll=0.05)
         wall = time.perf_counter() - t
     finally:

@@ -33,7 +33,7 @@ from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
 from batch.models import llamacpp
 from batch.outcomes import is_approved
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 from bench import expectations as by_hand
 from bench.projects import NO_LIMIT, copied_project
 from bench.run import machine
@@ -66,7 +66,7 @@ def run_variant(name: str, decoding: dict[str, Any], brief_dirs: list[Path]) -> 
         b for b in scan_source(str(work / "briefs"), 1_000_000).briefs if isinstance(b, Brief)
     ]
     rows = []
-    with Batch(settings) as batch:
+    with Runner(settings) as batch:
         for brief in briefs:
             started = time.perf_counter()
             result = batch.process(brief)

@@ -32,7 +32,7 @@ from batch.judging.checklist import source_checklist
 from batch.judging.checks import facts
 from batch.loop import checking
 from batch.outcomes import is_approved
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 from bench.judge import judge_state, load_cases
 
 REPO = Path(__file__).resolve().parent.parent
@@ -126,7 +126,7 @@ def loop(settings: config_mod.Settings) -> dict[str, Any]:
             }
         )
         started = time.perf_counter()
-        with Batch(local) as batch:
+        with Runner(local) as batch:
             summary = batch.run(folder)
         seconds = time.perf_counter() - started
         for r in summary.results:

@@ -36,7 +36,7 @@ from batch.loop.checking import checklist_of, findings_update
 from batch.loop.verdict import rank
 from batch.models import llamacpp
 from batch.outcomes import is_approved
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 from batch.run.starting import start_state
 from bench import expectations as by_hand
 from bench.projects import NO_LIMIT, copied_project
@@ -91,7 +91,7 @@ def measure(
     }
 
 
-def first_round(batch: Batch, thread_id: str) -> dict[str, Any]:
+def first_round(batch: Runner, thread_id: str) -> dict[str, Any]:
     """The state right after the first round's verdict: the single pass (its draft, and
     the model calls it took: the writer's and the critic's)."""
     cfg = batch.config_for(thread_id)
@@ -152,7 +152,7 @@ class Arm:
         ]
         self.rows: list[dict[str, Any]] = []
         self.reading: list[str] = []
-        self.batch = Batch(self.settings)
+        self.batch = Runner(self.settings)
 
     def result(self) -> dict[str, Any]:
         return summarise(self.batch.models.labels(), self.rows)

@@ -188,7 +188,7 @@ def instrument() -> Timers:
     timers.wrap("~prompt building", nodes, "critic_messages")
     for name in ("upsert", "by_thread"):
         timers.wrap("~run log (SQLite)", runlog.RunLog, name)
-    timers.wrap("~sheet sync (CSV file)", runner.Batch, "sync")
+    timers.wrap("~sheet sync (CSV file)", runner.Runner, "sync")
     timers.wrap("~source scan", runner, "scan_source")
     return timers
 
@@ -389,7 +389,7 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
     from batch.models.gguf import verified_model_path
     from batch.models.llamacpp import build_embedded
     from batch.prompting import critic_messages
-    from batch.run.runner import Batch
+    from batch.run.runner import Runner
 
     settings = config_mod.load(REPO / "config" / "briefloop.toml", environ={})
     cache = settings.path(settings.paths.model_cache)
@@ -400,7 +400,7 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
         overrides={"paths.root": str(root), "log.format": "none"},
         environ={},
     )
-    with Batch(s, models={"writer": None, "critic": None}) as batch:
+    with Runner(s, models={"writer": None, "critic": None}) as batch:
         state, _ = batch.initial_state(
             load_brief_file(REPO / "examples" / "briefs" / "office-closure.md", 10**6)
         )
@@ -563,7 +563,7 @@ def bench_cost() -> dict[str, Any]:
     from batch.loop.answers import WriterAnswer
     from batch.models import ask
     from batch.prompting import writer_messages
-    from batch.run.runner import Batch
+    from batch.run.runner import Runner
 
     root = project(0)
     for f in (REPO / "examples" / "briefs").iterdir():
@@ -580,7 +580,7 @@ def bench_cost() -> dict[str, Any]:
     approved = sum(is_approved(r["stop_reason"]) for r in records)
     single: list[Any] = []
     t = time.perf_counter()
-    with Batch(settings) as batch:
+    with Runner(settings) as batch:
         for brief in scan_folder(root / "briefs", 10**6).briefs:
             state, _ = batch.initial_state(brief)
             ask(batch.models.get("writer"), "writer", writer_messages(state), WriterAnswer, single)

@@ -49,7 +49,7 @@ import sqlalchemy as sa  # noqa: E402
 from batch import config as config_mod  # noqa: E402
 from batch.cluster.queue import wait_for_batch  # noqa: E402
 from batch.nightly.job import run_job  # noqa: E402
-from batch.run.runner import Batch  # noqa: E402
+from batch.run.runner import Runner  # noqa: E402
 from batch.store.backends import open_runlog  # noqa: E402
 from bench.run import machine, project  # noqa: E402
 
@@ -237,7 +237,7 @@ def soak(
             enqueuer.join()
             enqueue_s = enqueued["seconds"]
             memory.append((n, round(rss_mb(pool[0]), 1)))
-            with Batch(settings) as batch:
+            with Runner(settings) as batch:
                 row = wait_for_batch(batch, summary.batch_id, timeout=60)
         finally:
             for w in pool:

@@ -21,7 +21,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
 
 from batch.nightly.job import run_job  # noqa: E402
 from batch.review import threads as review  # noqa: E402
-from batch.run.runner import Batch  # noqa: E402
+from batch.run.runner import Runner  # noqa: E402
 
 from conftest import ScriptedModel, critic_answer, make_settings, writer_answer  # noqa: E402
 
@@ -79,11 +79,11 @@ def models() -> dict:
 def life(project: Path) -> dict:
     settings = make_settings(project, **{"loop.review": "when_needed", "loop.max_rounds": 3})
     run_job(settings, project / "briefs", models=models())
-    with Batch(settings, models=models()) as batch:
+    with Runner(settings, models=models()) as batch:
         for rec in batch.runlog.all():
             if rec["status"] == "awaiting_human":
                 review.answer(batch, rec["thread_id"], "approve", {PH: "4.2M EUR"}, by="drill")
-    with Batch(settings, models=models()) as batch:
+    with Runner(settings, models=models()) as batch:
         rows = [
             {
                 k: rec[k]

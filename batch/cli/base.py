@@ -18,8 +18,8 @@ from batch.cluster import hand_to_workers
 from batch.errors import BriefloopError, StoreError
 from batch.outcomes import AWAITING, OUTCOME_ICONS, is_approved
 from batch.run.runner import (
-    Batch,
     BriefResult,
+    Runner,
 )
 from batch.sheets.run_rows import time_words
 from batch.store.runlog import store_failure
@@ -102,8 +102,8 @@ def cli(ctx: click.Context, config_path: str | None) -> None:
     ctx.obj["config"] = config_path
 
 
-def open_batch(ctx: click.Context) -> Batch:
-    return Batch(load_settings(ctx), resumer=hand_to_workers)
+def open_batch(ctx: click.Context) -> Runner:
+    return Runner(load_settings(ctx), resumer=hand_to_workers)
 
 
 def describe_result(r: BriefResult) -> str:

@@ -32,7 +32,7 @@ from batch.nightly.job import pull_reviews
 from batch.review import attempts, threads
 from batch.review.history import story
 from batch.review.pages import local_time
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 
 # a token other machines can try: long enough that guessing it is out of reach
 MIN_TOKEN_CHARS = 16
@@ -384,7 +384,7 @@ def review_answer(
     sys.exit(1 if result.outcome == "error" else 0)
 
 
-def read_edit(batch: Batch, thread: str, source: str) -> str:
+def read_edit(batch: Runner, thread: str, source: str) -> str:
     """The person's version of the text: from a file, or from $EDITOR on a terminal."""
     if source != "-":
         try:

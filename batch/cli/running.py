@@ -38,10 +38,10 @@ from batch.outcomes import (
 from batch.review import threads
 from batch.run import signals
 from batch.run.runner import (
-    Batch,
     BatchSummary,
     BriefResult,
     Progress,
+    Runner,
     batch_runs,
     list_runs,
     sync_now,
@@ -214,7 +214,7 @@ def follow_batch(
         return None
     from batch.cluster.queue import wait_for_batch  # Celery: for a cluster only
 
-    with Batch(settings) as batch:
+    with Runner(settings) as batch:
         row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
     counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row["counts"].items()))
     out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}", highlight=False)

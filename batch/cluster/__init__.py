@@ -3,7 +3,7 @@ database and the broker.
 
     briefloop run SOURCE / the scheduler          briefloop worker (any number)
       scan, record the batch                        run_brief: the thread's lock, then
-      per brief: thread id + starting state         the same Batch code as in-process
+      per brief: thread id + starting state         the same Runner code as in-process
       ledger claim (batch.store.ledger) -> run_brief      the batch's last brief -> sync_batch
     briefloop review answer -> resume_thread        sync_batch: one at a time, cluster-wide
 
@@ -32,11 +32,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from batch.run.runner import Batch, BriefResult
+    from batch.run.runner import BriefResult, Runner
 
 
-def hand_to_workers(batch: Batch, thread_id: str, response: Any) -> BriefResult:
-    """The resumer of a batch in a cluster (Batch.run_on): a person's answer is queued
+def hand_to_workers(batch: Runner, thread_id: str, response: Any) -> BriefResult:
+    """The resumer of a batch in a cluster (Runner.run_on): a person's answer is queued
     for the workers, which run the thread on."""
     from batch.cluster.queue import enqueue_resume  # Celery: for a cluster only
 

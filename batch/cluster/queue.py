@@ -19,7 +19,7 @@ from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.outcomes import AWAITING
-from batch.run.runner import Batch, BatchSummary, BriefResult
+from batch.run.runner import BatchSummary, BriefResult, Runner
 from batch.run.starting import bad_thread_id
 from batch.store.ledger import Ledger
 from batch.store.runlog import RunLog, is_unreachable
@@ -69,7 +69,7 @@ def ledger_of(runlog: RunLog, settings: Settings) -> Ledger:
     return Ledger(runlog, stale_after=settings.cluster.visibility_timeout)
 
 
-def _ledger(batch: Batch) -> Ledger:
+def _ledger(batch: Runner) -> Ledger:
     return ledger_of(batch.runlog, batch.settings)
 
 
@@ -113,7 +113,7 @@ def brief_task_args(brief: Brief, thread_id: str, state: dict[str, Any], batch_i
 
 
 def enqueue_batch(
-    batch: Batch,
+    batch: Runner,
     source: str | Path,
     rerun: bool = False,
     job: str | None = None,
@@ -168,7 +168,7 @@ def enqueue_batch(
 
 
 def _enqueue_one(
-    batch: Batch, ledger: Ledger, app: Celery, item: Brief | BadBrief, rerun: bool, batch_id: int
+    batch: Runner, ledger: Ledger, app: Celery, item: Brief | BadBrief, rerun: bool, batch_id: int
 ) -> BriefResult:
     if isinstance(item, BadBrief):
         return batch.record_bad(
@@ -197,7 +197,7 @@ def _enqueue_one(
 
 
 def enqueue_resume(
-    batch: Batch, thread_id: str, response: Any, app: Celery | None = None
+    batch: Runner, thread_id: str, response: Any, app: Celery | None = None
 ) -> BriefResult:
     """Hand a person's answer to the workers; the thread runs on there."""
     app = app or make_app(batch.settings)
@@ -221,7 +221,7 @@ def enqueue_resume(
 
 
 def wait_for_batch(
-    batch: Batch, batch_id: int, timeout: float | None = None, poll: float = 0.5
+    batch: Runner, batch_id: int, timeout: float | None = None, poll: float = 0.5
 ) -> dict[str, Any]:
     """Block until the workers have closed the batch; returns its row. A database that
     is unreachable for a while (restarting) is waited for, within the timeout."""

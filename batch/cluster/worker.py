@@ -31,7 +31,7 @@ from batch.errors import LockBusy, StoreError, one_line
 from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review.links import linker, waiting_link
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 from batch.sheets.sync import make_sinks, sync_all
 from batch.store.backends import open_runlog
 from batch.store.ledger import Ledger
@@ -46,14 +46,14 @@ class _Worker:
     """What one worker process works with, opened after the fork, once."""
 
     settings: Settings | None = None
-    _batch: Batch | None = None
+    _batch: Runner | None = None
     _pid: int | None = None
 
     @classmethod
-    def batch(cls) -> Batch:
+    def batch(cls) -> Runner:
         if cls._batch is None or cls._pid != os.getpid():
             assert cls.settings is not None, "the worker's settings were not set"
-            batch = Batch(cls.settings, local=True)
+            batch = Runner(cls.settings, local=True)
             # Sheets are written once per batch by sync_batch, not after each brief.
             batch.resources.sinks = []
             cls._batch, cls._pid = batch, os.getpid()
@@ -205,7 +205,7 @@ def _already_ended(ledger: Ledger, thread_id: str, task_id: str | None) -> bool:
     return row is not None and row["state"] in ("done", "failed") and row["task_id"] == task_id
 
 
-def _notify(batch: Batch, batch_id: int) -> None:
+def _notify(batch: Runner, batch_id: int) -> None:
     """The message after a batch (batch.run.notify), from the run log: what waits for a
     person and what failed among the threads this batch queued. Sent by the sync task
     that follows the batch's close, so once per batch."""
@@ -228,7 +228,7 @@ def _notify(batch: Batch, batch_id: int) -> None:
             log.warning("batch %s: %s", batch_id, warning)
 
 
-def _sync(batch: Batch) -> str:
+def _sync(batch: Runner) -> str:
     from batch.review import sheet as review_sheet
     from batch.sheets.sync import review_table
 

@@ -1,5 +1,5 @@
 """The configuration reference, generated from the sections' field descriptions:
-docs/configuration.md's key tables (tests/test_docs.py keeps them in step).
+docs/configuration.md's key tables (tests/project/test_docs.py keeps them in step).
 `python -m batch.config.reference` prints it."""
 
 from __future__ import annotations

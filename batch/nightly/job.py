@@ -20,7 +20,7 @@ from batch.outcomes import AWAITING, UNFINISHED
 from batch.review import sheet as review_sheet
 from batch.review.links import linker, waiting_link
 from batch.run import notify
-from batch.run.runner import Batch, BatchSummary, Progress
+from batch.run.runner import BatchSummary, Progress, Runner
 from batch.run.signals import STOP
 from batch.sheets.sync import review_table
 from batch.store.backends import Store
@@ -55,7 +55,7 @@ def run_job(
         check_source(str(source))
     try:
         with (
-            Batch(
+            Runner(
                 settings,
                 models=models,
                 progress=progress,
@@ -139,7 +139,7 @@ def out_of_time(settings: Settings, summary: BatchSummary) -> str:
 
 
 def _recorded(
-    batch: Batch, source: str | Path, rerun: bool, concurrency: int | None, job: str | None
+    batch: Runner, source: str | Path, rerun: bool, concurrency: int | None, job: str | None
 ) -> BatchSummary:
     """The batch, with its start, end and counts in the run log's batches table."""
     batch_id = batch.runlog.batch_started(str(source), job)
@@ -160,7 +160,7 @@ def _recorded(
     return summary
 
 
-def _enqueued(batch: Batch, source: str | Path, rerun: bool, job: str | None) -> BatchSummary:
+def _enqueued(batch: Runner, source: str | Path, rerun: bool, job: str | None) -> BatchSummary:
     """A cluster's batch: the review answers pulled (each answer goes to the queue), then
     every brief that needs work queued once. The workers write the sheets at its end."""
     from batch.cluster.queue import enqueue_batch
@@ -173,7 +173,7 @@ def _enqueued(batch: Batch, source: str | Path, rerun: bool, job: str | None) ->
     return summary
 
 
-def _pull(batch: Batch, table) -> tuple[list[review_sheet.Pulled], list[str]]:
+def _pull(batch: Runner, table) -> tuple[list[review_sheet.Pulled], list[str]]:
     """The review sheet's answers acted on, and a warning if it could not be read."""
     if table is None:
         return [], []
@@ -184,7 +184,7 @@ def _pull(batch: Batch, table) -> tuple[list[review_sheet.Pulled], list[str]]:
 
 
 def _pull_run_publish(
-    batch: Batch, source: str | Path, rerun: bool, concurrency: int | None
+    batch: Runner, source: str | Path, rerun: bool, concurrency: int | None
 ) -> BatchSummary:
     table = review_table(batch.settings, batch.google)
     pulled, warnings = _pull(batch, table)
@@ -203,7 +203,7 @@ def pull_reviews(
     settings: Settings, google_client: Callable[[], gspread.Client] | None = None
 ) -> list[review_sheet.Pulled]:
     """Act on the answers in the review sheet, then list what waits now."""
-    with Batch(settings, google_client=google_client, resumer=hand_to_workers) as batch:
+    with Runner(settings, google_client=google_client, resumer=hand_to_workers) as batch:
         table = review_table(settings, batch.google)
         if table is None:
             raise BriefloopError(

@@ -5,7 +5,7 @@
 long line stays one line. A block template (a message, or a section of one) ends with
 its last line's newline; a fragment (part of a line, or a whole message such as the
 retry turns) is filled with `fragment`, which drops the file's final newline. Every
-file is listed in `TEMPLATES`, and tests/test_prompt_texts.py renders each one.
+file is listed in `TEMPLATES`, and tests/prompting/test_prompt_texts.py renders each one.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ what a person reads in the morning: the night's runs and each text's story.
 
     threads.py  list, show, answer (approve, reject, send back) and resume the waiting
                 threads; an answer runs on here or, in a cluster, goes where the
-                batch's resumer sends it (Batch.run_on)
+                batch's resumer sends it (Runner.run_on)
     history.py  a thread's story from its checkpoints: rounds, findings, diffs, decisions
     links.py    links to one thread, with a token scoped to it and expiring
     web.py      the review page's routes (templates/ in the package)

@@ -26,15 +26,15 @@ from batch.loop.nodes import NEEDS_WORK
 from batch.outcomes import APPROVED_REASONS, AWAITING
 from batch.output import safe_filename, written_for
 from batch.review.threads import MAX_NOTE_CHARS, reviewer_name
-from batch.run.runner import Batch, BriefResult, has_work
+from batch.run.runner import BriefResult, Runner, has_work
 
 MIN_REASON_CHARS = 3
 
 
-def _ended(batch: Batch, thread_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def _ended(runner: Runner, thread_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The run-log record and last state of a thread that has ended; else why not."""
-    record = batch.runlog.by_thread(thread_id)
-    snapshot = batch.snapshot(thread_id)
+    record = runner.runlog.by_thread(thread_id)
+    snapshot = runner.snapshot(thread_id)
     if record is None and not snapshot.values:
         raise BriefloopError(f"no thread {thread_id!r} (briefloop runs lists them)")
     status = (record or {}).get("status")
@@ -68,10 +68,10 @@ def brief_of(values: dict[str, Any], record: dict[str, Any]) -> Brief:
     )
 
 
-def retry(batch: Batch, thread_id: str) -> BriefResult:
+def retry(runner: Runner, thread_id: str) -> BriefResult:
     """Run a new attempt of a failed or finished thread's brief, linked to it."""
-    with batch.store.thread_lock(thread_id, wait=10.0):
-        record, values = _ended(batch, thread_id)
+    with runner.store.thread_lock(thread_id, wait=10.0):
+        record, values = _ended(runner, thread_id)
         if not values.get("brief"):
             why = f" ({record['error']})" if record.get("error") else ""
             raise BriefloopError(
@@ -79,9 +79,9 @@ def retry(batch: Batch, thread_id: str) -> BriefResult:
                 f"nothing to retry from; fix the brief and run its file or folder again"
             )
         brief = brief_of(values, record)
-    new_id, state = batch.prepare(brief, rerun=True)
-    batch.records.retry_started(new_id, brief, retry_of=thread_id)
-    return batch.process(brief, prepared=(new_id, state))
+    new_id, state = runner.prepare(brief, rerun=True)
+    runner.records.retry_started(new_id, brief, retry_of=thread_id)
+    return runner.process(brief, prepared=(new_id, state))
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class Reopened:
     case: Path | None  # the judged case saved, for an automatic approval
 
 
-def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> Reopened:
+def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -> Reopened:
     """Send an approved text back to a person: it waits again (approve, edit, send
     back or reject), its output is moved aside, and the reason is recorded."""
     reason = " ".join((reason or "").split())
@@ -102,8 +102,8 @@ def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> 
             f"the reason is {len(reason):,} characters; the limit is {MAX_NOTE_CHARS:,}"
         )
     who = reviewer_name(by)
-    with batch.store.thread_lock(thread_id, wait=10.0):
-        record, values = _ended(batch, thread_id)
+    with runner.store.thread_lock(thread_id, wait=10.0):
+        record, values = _ended(runner, thread_id)
         reason_was = record.get("stop_reason") or values.get("stop_reason")
         if reason_was not in APPROVED_REASONS:
             raise BriefloopError(
@@ -111,7 +111,7 @@ def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> 
                 f"{thread_id} ended {reason_was or 'without a text'}"
                 + (": retry it instead" if reason_was == "error" else "")
             )
-        newer = batch.runlog.newer_of_brief(thread_id)
+        newer = runner.runlog.newer_of_brief(thread_id)
         if newer is not None:
             # its file, if any, is the newer run's text now: never moved aside from here
             raise BriefloopError(
@@ -121,16 +121,16 @@ def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> 
             )
         at = datetime.now(UTC).isoformat(timespec="seconds")
         case = (
-            save_judged_case(batch, values, record, reason, who, at)
+            save_judged_case(runner, values, record, reason, who, at)
             if reason_was == "approved"
             else None
         )
         moved = _move_aside(
-            batch, record.get("output_path") or values.get("output_path"), values["brief"]["id"]
+            runner, record.get("output_path") or values.get("output_path"), values["brief"]["id"]
         )
         limits = values["limits"]
-        batch.graph.update_state(
-            batch.config_for(thread_id),
+        runner.graph.update_state(
+            runner.config_for(thread_id),
             {
                 # back to the person, whatever the review mode it ran under
                 "limits": {**limits, "review": "always"},
@@ -149,11 +149,11 @@ def reopen(batch: Batch, thread_id: str, reason: str, by: str | None = None) -> 
             },
             as_node="critic",
         )
-        result = batch.advance(thread_id, None, None)
+        result = runner.advance(thread_id, None, None)
     return Reopened(result, moved, case)
 
 
-def _move_aside(batch: Batch, output_path: str | None, brief_id: str) -> Path | None:
+def _move_aside(runner: Runner, output_path: str | None, brief_id: str) -> Path | None:
     """The approved text's file into needs-work/, if it is there and still this brief's."""
     if not output_path:
         return None
@@ -167,11 +167,11 @@ def _move_aside(batch: Batch, output_path: str | None, brief_id: str) -> Path | 
 
 
 def save_judged_case(
-    batch: Batch, values: dict[str, Any], record: dict[str, Any], reason: str, by: str, at: str
+    runner: Runner, values: dict[str, Any], record: dict[str, Any], reason: str, by: str, at: str
 ) -> Path:
     """The brief and the text a person took back, as a labelled case of `bench judge`:
     judged/briefs/<brief file>, judged/drafts/<brief id>/<thread>.md (expect: reject)."""
-    settings = batch.settings
+    settings = runner.settings
     root = settings.path(settings.paths.judged)
     briefs = root / "briefs"
     briefs.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from batch.run.records import decision_note
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 
 # a word and the space after it: words are matched, the space goes with its word
 _WORD = re.compile(r"(\S+)(\s*)")
@@ -251,10 +251,10 @@ def _decision(d: dict[str, Any]) -> Decided:
     return Decided(kind, str(d.get("by") or ""), str(d.get("at") or ""), str(note))
 
 
-def story(batch: Batch, thread_id: str) -> Story | None:
+def story(runner: Runner, thread_id: str) -> Story | None:
     """The thread's story, or None when there is no such thread."""
-    record = batch.runlog.by_thread(thread_id)
-    snapshots = list(batch.graph.get_state_history(batch.config_for(thread_id)))
+    record = runner.runlog.by_thread(thread_id)
+    snapshots = list(runner.graph.get_state_history(runner.config_for(thread_id)))
     if not snapshots and record is None:
         return None
     snapshots.reverse()  # oldest first
@@ -302,8 +302,8 @@ def story(batch: Batch, thread_id: str) -> Story | None:
         decisions=decisions,
         record=record,
         pruned=len(rounds) < len(history),
-        calls=batch.runlog.calls(thread_id),
+        calls=runner.runlog.calls(thread_id),
         brief=dict(brief),
         checklist=list(values.get("checklist") or []),
-        retries=batch.runlog.retries_of(thread_id),
+        retries=runner.runlog.retries_of(thread_id),
     )

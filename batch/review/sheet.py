@@ -21,7 +21,7 @@ from batch.errors import BriefloopError
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
-from batch.run.runner import Batch
+from batch.run.runner import Runner
 from batch.sheets.tables import Table, text_key, upsert_rows
 
 COLUMNS = [
@@ -45,15 +45,15 @@ def _cell(row: list[Any], name: str) -> str:
     return "" if i >= len(row) or row[i] is None else str(row[i]).strip()
 
 
-def publish(batch: Batch, table: Table) -> int:
+def publish(runner: Runner, table: Table) -> int:
     """Add rows for every waiting thread not yet in the sheet, and close the open rows of
     threads that no longer wait (decided from the CLI, or paused again in a later round),
     so nobody fills in answers for finished work. Returns rows added."""
     existing = table.read()
     rows: list[list[Any]] = []
     waiting_rounds: set[tuple[str, str]] = set()
-    for item in review.list_waiting(batch):
-        state_round = batch.snapshot(item.thread_id).values["round"]
+    for item in review.list_waiting(runner):
+        state_round = runner.snapshot(item.thread_id).values["round"]
         waiting_rounds.add((item.thread_id, str(state_round)))
         needs = item.needs or [{"placeholder": "", "question": ask_about(item)}]
         note = item.superseded_note()
@@ -86,7 +86,7 @@ def publish(batch: Batch, table: Table) -> int:
         if (thread_id, _cell(row, "round")) in waiting_rounds:
             continue
         row = list(row) + [""] * (len(COLUMNS) - len(row))
-        row[C["status"]], row[C["note"]] = "done", decided_note(batch, thread_id)
+        row[C["status"]], row[C["note"]] = "done", decided_note(runner, thread_id)
         closed.append(row)
     if added or closed:
         upsert_rows(
@@ -110,9 +110,9 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def decided_note(batch: Batch, thread_id: str) -> str:
+def decided_note(runner: Runner, thread_id: str) -> str:
     """What became of a thread that no longer waits, for the rows that asked about it."""
-    record = batch.runlog.by_thread(thread_id) or {}
+    record = runner.runlog.by_thread(thread_id) or {}
     if record.get("status") == AWAITING:
         return "answered: the thread waits again in a later round (see its new rows)"
     outcome = record.get("stop_reason") or record.get("status") or "no longer waiting"
@@ -139,7 +139,7 @@ def parse_decision(text: str) -> tuple[Decision, str | None, str | None]:
     return word, rest.strip() or None, rounds.strip() or None  # type: ignore[return-value]
 
 
-def pull(batch: Batch, table: Table) -> list[Pulled]:
+def pull(runner: Runner, table: Table) -> list[Pulled]:
     """Act on every thread whose open rows carry a decision (see the module docstring)."""
     existing = table.read()
     by_thread: dict[str, list[list[Any]]] = {}
@@ -159,7 +159,7 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
     for thread_id, all_rows in by_thread.items():
         if not any(_cell(r, "decision") for r in all_rows):
             continue
-        state = batch.snapshot(thread_id).values
+        state = runner.snapshot(thread_id).values
         current = str(state.get("round", "")) if state else ""
         stale = [r for r in all_rows if _cell(r, "round") != current]
         if stale:
@@ -168,8 +168,8 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
         decisions = [_cell(r, "decision") for r in rows if _cell(r, "decision")]
         if not decisions:
             continue
-        if review.waiting(batch, thread_id) is None:
-            record = batch.runlog.by_thread(thread_id) or {}
+        if review.waiting(runner, thread_id) is None:
+            record = runner.runlog.by_thread(thread_id) or {}
             note = f"not waiting any more ({record.get('stop_reason') or 'unknown'})"
             mark(rows, "skipped", note)
             results.append(Pulled(thread_id, "skipped", note))
@@ -185,7 +185,7 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
             # "approve: reason" approves over what the code checks still find
             override = text if decision == "approve" else None
             result = review.answer(
-                batch,
+                runner,
                 thread_id,
                 decision,
                 answers,
@@ -198,9 +198,9 @@ def pull(batch: Batch, table: Table) -> list[Pulled]:
             mark(rows, "open", f"not taken: {e}")
             results.append(Pulled(thread_id, "not taken", str(e)))
             continue
-        again = review.waiting(batch, thread_id)
+        again = review.waiting(runner, thread_id)
         same_round = (
-            again is not None and str(batch.snapshot(thread_id).values.get("round", "")) == current
+            again is not None and str(runner.snapshot(thread_id).values.get("round", "")) == current
         )
         if same_round and again.problem:
             # the graph did not take it (the thread asks again): the rows stay open

@@ -25,7 +25,7 @@ from batch.loop.checking import checklist_of
 from batch.loop.decisions import refusal
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING, unfinished_words
-from batch.run.runner import Batch, BriefResult, has_work
+from batch.run.runner import BriefResult, Runner, has_work
 
 
 @dataclass
@@ -101,14 +101,14 @@ def reviewer_name(explicit: str | None = None) -> str:
         return "unknown"
 
 
-def waiting(batch: Batch, thread_id: str) -> Waiting | None:
+def waiting(runner: Runner, thread_id: str) -> Waiting | None:
     """The thread's review state, or None if it is not waiting for a person."""
-    snapshot = batch.snapshot(thread_id)
+    snapshot = runner.snapshot(thread_id)
     if not snapshot.interrupts:
         return None
     values = snapshot.values
     args = snapshot.interrupts[0].value["action_request"]["args"]
-    record = batch.runlog.by_thread(thread_id) or {}
+    record = runner.runlog.by_thread(thread_id) or {}
     return Waiting(
         thread_id=thread_id,
         brief_id=values["brief"]["id"],
@@ -123,7 +123,7 @@ def waiting(batch: Batch, thread_id: str) -> Waiting | None:
         answers=dict(values.get("human_answers") or {}),
         problem=(values.get("decision") or {}).get("problem", ""),
         checklist=checklist_status(values, args["draft"]),
-        superseded_by=batch.runlog.newer_of_brief(thread_id),
+        superseded_by=runner.runlog.newer_of_brief(thread_id),
         stopped=args.get("stopped"),
         must_fix=list(args.get("must_fix") or []),
     )
@@ -138,21 +138,21 @@ def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str,
     ]
 
 
-def list_waiting(batch: Batch) -> list[Waiting]:
+def list_waiting(runner: Runner) -> list[Waiting]:
     out = []
-    for record in batch.runlog.all(status=AWAITING):
-        item = waiting(batch, record["thread_id"])
+    for record in runner.runlog.all(status=AWAITING):
+        item = waiting(runner, record["thread_id"])
         if item is not None:
             out.append(item)
     return out
 
 
-def require_waiting(batch: Batch, thread_id: str) -> Waiting:
-    item = waiting(batch, thread_id)
+def require_waiting(runner: Runner, thread_id: str) -> Waiting:
+    item = waiting(runner, thread_id)
     if item is not None:
         return item
-    record = batch.runlog.by_thread(thread_id)
-    if record is None and not batch.snapshot(thread_id).values:
+    record = runner.runlog.by_thread(thread_id)
+    if record is None and not runner.snapshot(thread_id).values:
         raise BriefloopError(
             f"no thread {thread_id!r} (briefloop review list shows the waiting ones)"
         )
@@ -209,7 +209,7 @@ def _within_limits(
 
 
 def answer(
-    batch: Batch,
+    runner: Runner,
     thread_id: str,
     decision: Decision,
     answers: dict[str, str],
@@ -234,9 +234,9 @@ def answer(
         raise BriefloopError("an edited text goes with approve")
     if rounds is not None and decision != "revise":
         raise BriefloopError("more rounds go with revise (send it back)")
-    with batch.store.thread_lock(thread_id, wait=wait):
+    with runner.store.thread_lock(thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
-        item = require_waiting(batch, thread_id)
+        item = require_waiting(runner, thread_id)
         if item.superseded_by and decision != "reject":
             # Its text answers an older brief and would replace the current output.
             raise BriefloopError(
@@ -265,7 +265,7 @@ def answer(
             # The Inbox's ignore may come without a reason and gets a stock one; a person
             # answering here gives theirs.
             taken["reason"] = text or ""
-        problem = refusal(batch.snapshot(thread_id).values, taken)
+        problem = refusal(runner.snapshot(thread_id).values, taken)
         if problem:
             raise BriefloopError(problem)
         if rounds not in (None, ""):
@@ -273,14 +273,14 @@ def answer(
         sent[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
-        result = batch.run_on(thread_id, sent)
+        result = runner.run_on(thread_id, sent)
     return result
 
 
-def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
+def resume(runner: Runner, thread_id: str) -> tuple[str, BriefResult]:
     """Resume any unfinished thread; returns where it picked up and the result."""
-    with batch.store.thread_lock(thread_id, wait=10.0):
-        snapshot = batch.snapshot(thread_id)
+    with runner.store.thread_lock(thread_id, wait=10.0):
+        snapshot = runner.snapshot(thread_id)
         if not snapshot.values:
             raise BriefloopError(f"no thread {thread_id!r}")
         if snapshot.interrupts:
@@ -293,5 +293,5 @@ def resume(batch: Batch, thread_id: str) -> tuple[str, BriefResult]:
             raise BriefloopError(f"thread {thread_id} has finished ({reason})")
         step = snapshot.next or tuple(f"the writes of {t.name}" for t in snapshot.tasks)
         where = f"round {snapshot.values.get('round', 0)}, before {', '.join(step)}"
-        batch.records.resumed(thread_id)
-        return where, batch.advance(thread_id, None, None)
+        runner.records.resumed(thread_id)
+        return where, runner.advance(thread_id, None, None)

@@ -43,7 +43,7 @@ from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
 from batch.review.pages import runs_csv, runs_view, story_view
 from batch.review.render import render_draft, score_chart
-from batch.run.runner import Batch, Resumer
+from batch.run.runner import Resumer, Runner
 from batch.store.backends import open_runlog
 
 FLASH_COOKIE = "briefloop_flash"
@@ -62,13 +62,13 @@ def _templates() -> Jinja2Templates:
     return Jinja2Templates(env=env)
 
 
-# -- what the pages show (run in a worker thread, one Batch per request) --------------------
+# -- what the pages show (run in a worker thread, one Runner per request) --------------------
 
 
-def thread_view(batch: Batch, item: review.Waiting) -> dict[str, Any]:
+def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
     """A waiting thread's page: what to answer, and its story so far."""
-    told = history.story(batch, item.thread_id)
-    values = batch.snapshot(item.thread_id).values
+    told = history.story(runner, item.thread_id)
+    values = runner.snapshot(item.thread_id).values
     findings = sorted(
         values.get("findings", []) or [], key=lambda f: f.get("severity") != "must_fix"
     )
@@ -100,20 +100,22 @@ def shown_path(settings: Settings, path: str | None) -> str:
         return str(path)
 
 
-def act(batch: Batch, settings: Settings, thread_id: str, action: str, form: dict[str, Any]) -> str:
+def act(
+    runner: Runner, settings: Settings, thread_id: str, action: str, form: dict[str, Any]
+) -> str:
     """Answer the thread as the form asks; the outcome as one line for the list page."""
     by = form["name"] or None
     answers = form["answers"]
     override = form["override"] or None
     if action == "approve":
-        result = review.answer(batch, thread_id, "approve", answers, by=by, override=override)
+        result = review.answer(runner, thread_id, "approve", answers, by=by, override=override)
     elif action == "edit":
         result = review.answer(
-            batch, thread_id, "approve", answers, by=by, edited=form["edited"], override=override
+            runner, thread_id, "approve", answers, by=by, edited=form["edited"], override=override
         )
     elif action == "revise":
         result = review.answer(
-            batch,
+            runner,
             thread_id,
             "revise",
             answers,
@@ -122,7 +124,7 @@ def act(batch: Batch, settings: Settings, thread_id: str, action: str, form: dic
             rounds=form.get("rounds") or None,
         )
     elif action == "reject":
-        result = review.answer(batch, thread_id, "reject", {}, text=form["reason"], by=by)
+        result = review.answer(runner, thread_id, "reject", {}, text=form["reason"], by=by)
     else:
         raise BriefloopError(f"unknown action {action!r}")
     record = result.record or {}
@@ -152,10 +154,10 @@ class LinkSecret:
         return self.key
 
 
-def batch_for(request: Request) -> Batch:
-    """A Batch over the app's settings and models, for one request to open and close."""
+def runner_for(request: Request) -> Runner:
+    """A Runner over the app's settings and models, for one request to open and close."""
     state = request.app.state
-    return Batch(state.settings, models=state.models, strict=state.strict, resumer=state.resumer)
+    return Runner(state.settings, models=state.models, strict=state.strict, resumer=state.resumer)
 
 
 def page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
@@ -182,8 +184,8 @@ def flashed(request: Request, outcome: str, target: str) -> Response:
 
 async def index(request: Request) -> Response:
     def load() -> list[review.Waiting]:
-        with batch_for(request) as batch:
-            return review.list_waiting(batch)
+        with runner_for(request) as runner:
+            return review.list_waiting(runner)
 
     items = await run_in_threadpool(load)
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
@@ -230,11 +232,11 @@ async def thread(request: Request) -> Response:
         return refused
 
     def load() -> dict[str, Any] | None:
-        with batch_for(request) as batch:
-            item = review.waiting(batch, thread_id)
+        with runner_for(request) as runner:
+            item = review.waiting(runner, thread_id)
             if item is not None:
-                return thread_view(batch, item)
-            told = history.story(batch, thread_id)
+                return thread_view(runner, item)
+            told = history.story(runner, thread_id)
             return None if told is None else {"story": told}
 
     view = await run_in_threadpool(load)
@@ -319,8 +321,8 @@ async def answer(request: Request) -> Response:
         return await again(request, thread_id, action, form)
 
     def run() -> str:
-        with batch_for(request) as batch:
-            return act(batch, request.app.state.settings, thread_id, action, form)
+        with runner_for(request) as runner:
+            return act(runner, request.app.state.settings, thread_id, action, form)
 
     try:
         outcome = await run_in_threadpool(run)
@@ -328,9 +330,9 @@ async def answer(request: Request) -> Response:
         status = 409 if isinstance(e, LockBusy) else 400
 
         def reload() -> dict[str, Any] | None:
-            with batch_for(request) as batch:
-                item = review.waiting(batch, thread_id)
-                return None if item is None else thread_view(batch, item)
+            with runner_for(request) as runner:
+                item = review.waiting(runner, thread_id)
+                return None if item is None else thread_view(runner, item)
 
         view = await run_in_threadpool(reload)
         if view is None:  # answered meanwhile, or never there
@@ -351,11 +353,11 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
     """Retry a thread that ended, or reopen an approved one, from its story page."""
 
     def run() -> tuple[str, str]:
-        with batch_for(request) as batch:
+        with runner_for(request) as runner:
             if action == "retry":
-                result = attempts.retry(batch, thread_id)
+                result = attempts.retry(runner, thread_id)
                 return result.thread_id, f"retried as {result.thread_id}: {result.outcome}"
-            done = attempts.reopen(batch, thread_id, form["reason"], form["name"] or None)
+            done = attempts.reopen(runner, thread_id, form["reason"], form["name"] or None)
             saved = " (saved as a judged case)" if done.case else ""
             return thread_id, f"reopened: it waits for a person again{saved}"
 
@@ -364,8 +366,8 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
     except BriefloopError as e:
 
         def reload() -> Any:
-            with batch_for(request) as batch:
-                return history.story(batch, thread_id)
+            with runner_for(request) as runner:
+                return history.story(runner, thread_id)
 
         told = await run_in_threadpool(reload)
         if told is None:
@@ -400,9 +402,9 @@ def create_app(
     allowed_hosts: list[str] | None = None,
     resumer: Resumer | None = None,
 ) -> Starlette:
-    """The review app. `models` replaces configured models by role (tests), as in Batch;
+    """The review app. `models` replaces configured models by role (tests), as in Runner;
     `allowed_hosts` limits the Host header (serve() sets it on loopback, against DNS
-    rebinding); `resumer` hands an answer to a cluster's workers (Batch.run_on)."""
+    rebinding); `resumer` hands an answer to a cluster's workers (Runner.run_on)."""
     link_secret = LinkSecret(settings)
     middleware = [Middleware(Guard, token=token, link_secret=link_secret)]
     if allowed_hosts:

@@ -20,7 +20,7 @@ Row = dict[str, Any]
 
 @dataclass(frozen=True)
 class RunRecorder:
-    """The run-log rows of one Batch: `batch_id` is the batches row of the batch under
+    """The run-log rows of one Runner: `batch_id` is the batches row of the batch under
     way, recorded with every run it moves (None outside a batch)."""
 
     runlog: RunLog

@@ -97,10 +97,10 @@ class Progress:
 
 
 # How a person's answer reaches a cluster's workers (batch.cluster.hand_to_workers).
-Resumer = Callable[["Batch", str, Any], "BriefResult"]
+Resumer = Callable[["Runner", str, Any], "BriefResult"]
 
 
-class Batch:
+class Runner:
     """Runs briefs through the graph and records them: a batch of a source, one thread
     moved on (`advance`, `resume`), or looked at (`snapshot`). Everything it works with
     comes from one Resources object, opened here (or passed in) and closed with it."""
@@ -168,7 +168,7 @@ class Batch:
     def close(self) -> None:
         self.resources.close()
 
-    def __enter__(self) -> Batch:
+    def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -4,7 +4,7 @@ value it holds, and what it holds in words.
 The `runs` table (batch.store.schema), the columns' reference in docs/run-log.md, the
 sheets' headers and how each cell is rendered (batch.sheets.run_rows) are all derived
 from RUN_COLUMNS. A new column is one more RunColumn at the end of it, and one more
-migration step at the end of batch.store.schema.MIGRATIONS (tests/test_store.py fails
+migration step at the end of batch.store.schema.MIGRATIONS (tests/store/test_store.py fails
 while the step is missing).
 """
 

@@ -53,7 +53,7 @@ def round_seconds(seconds: float) -> float:
 
 def column_reference() -> str:
     """The run-log columns as a Markdown table, in the sheets' order, then the ones the
-    sheets leave out: docs/run-log.md's reference, generated (tests/test_docs.py)."""
+    sheets leave out: docs/run-log.md's reference, generated (tests/project/test_docs.py)."""
     lines = ["| column | what it holds |", "|---|---|"]
     for name in [*FIELDS, *INTERNAL_FIELDS]:
         kind = (

@@ -10,7 +10,7 @@ transaction under an advisory lock, so two workers starting at once migrate once
 A new column of the run log is one more RunColumn at the end of
 batch.store.run_columns.RUN_COLUMNS (the `runs` table here, its docs and its sheet column
 are derived from it); a new table is added here. Either also needs a new step at the end
-of MIGRATIONS: tests/test_store.py checks that the steps produce `metadata` on a fresh
+of MIGRATIONS: tests/store/test_store.py checks that the steps produce `metadata` on a fresh
 database and on legacy SQLite files of earlier versions, so it fails while a step is
 missing.
 """

@@ -11,7 +11,7 @@ for, and which findings mean there is no text at all are all read off the regist
 To add a check: a `Check` subclass (see `base`) with its codes, its docstring (the docs'
 lists are generated from it: `check_reference`) and `run(ctx)`, in the module it belongs
 to, and one line in `REGISTRY` (docs/extending.md). Its findings may carry a Repair of
-an action batch.loop.repairs knows; `tests/test_check_registry.py` holds every check to
+an action batch.loop.repairs knows; `tests/judging/test_check_registry.py` holds every check to
 what it declares.
 """
 

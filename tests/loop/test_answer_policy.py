@@ -1,0 +1,145 @@
+"""A person's answer meets one policy (batch.loop.decisions.refusal) wherever it comes
+from: `review.answer` refuses it before the thread is resumed, and the review node marks
+the same answer, resumed straight through LangGraph, invalid with the same words."""
+
+from __future__ import annotations
+
+import pytest
+
+from batch.errors import BriefloopError
+from batch.judging import checks
+from batch.loop import inbox
+from batch.review import threads as review
+from batch.run.runner import BriefResult, Runner
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+PH = "[FIGURE NEEDED: Q3 revenue]"
+DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
+LOSES_BERLIN = f"Q3 revenue was {PH}. Zurich figures follow."
+
+
+def paused(project, **settings):
+    write_brief(
+        project,
+        "q3.md",
+        "Memo on Q3: revenue not known yet; we opened Berlin.",
+        id="q3",
+        title="Q3 memo",
+    )
+    writer = ScriptedModel([writer_answer(DRAFT, needs=[(PH, "What is the Q3 revenue?")])])
+    batch = Runner(
+        make_settings(project, **settings),
+        models={"writer": writer, "critic": ScriptedModel([critic_answer(5)])},
+        strict=True,
+    )
+    [r] = batch.run(project / "briefs").results
+    assert r.outcome == "awaiting_human"
+    return batch, r.thread_id, writer
+
+
+# (review.answer's arguments, the same answer as an Agent Inbox response, the words)
+REFUSED = {
+    "a placeholder left empty": (
+        dict(decision="approve", answers={}),
+        inbox.response("approve", {}, None, "ana"),
+        f"approve needs a value for every placeholder; missing: {PH}",
+    ),
+    "an edit that loses a fact, with a blank override": (
+        dict(decision="approve", answers={PH: "4M"}, edited=LOSES_BERLIN, override="   "),
+        inbox.response("approve", {PH: "4M"}, None, "ana", edited=LOSES_BERLIN, override="   "),
+        "the code checks find in the edited text: ",
+    ),
+    "an empty edit": (
+        dict(decision="approve", answers={PH: "4M"}, edited=" \n "),
+        inbox.response("approve", {PH: "4M"}, None, "ana", edited=" \n "),
+        "the edited text is empty",
+    ),
+    "a send-back with no notes": (
+        dict(decision="revise", answers={}, text="  "),
+        [{"type": "response", "args": "  ", "by": "ana"}],
+        "revise needs a reason or notes",
+    ),
+    "a send-back asking for too many rounds": (
+        dict(decision="revise", answers={}, text="Shorter.", rounds=99),
+        [{"type": "response", "args": "Shorter.", "by": "ana", "rounds": 99}],
+        "more rounds must be 1 to 10, not 99",
+    ),
+    "a rejection with no reason": (
+        dict(decision="reject", answers={}, text=""),
+        [{"type": "reject", "reason": " ", "by": "ana"}],
+        "reject needs a reason or notes",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED, ids=list(REFUSED))
+def test_an_answer_is_refused_in_the_same_words_by_the_cli_and_by_the_graph(project, case):
+    arguments, response, words = REFUSED[case]
+    batch, tid, writer = paused(project)
+    with pytest.raises(BriefloopError) as refused:
+        review.answer(batch, tid, **arguments)
+    assert str(refused.value).startswith(words)
+    assert not batch.snapshot(tid).values.get("decision")  # refused before the resume
+
+    result = batch.resume(tid, response)
+    assert result.outcome == "awaiting_human" and writer.calls == 1
+    decision = batch.snapshot(tid).values["decision"]
+    assert decision == {"type": "invalid", "problem": str(refused.value)}
+    assert not (project / "output" / "q3.md").exists()
+
+
+def test_a_revision_over_the_cap_is_refused_in_the_same_words(project):
+    batch, tid, _ = paused(project, **{"loop.max_revisions": 0})
+    with pytest.raises(BriefloopError) as refused:
+        review.answer(batch, tid, "revise", {}, text="Again.")
+    batch.resume(tid, [{"type": "response", "args": "Again."}])
+    assert batch.snapshot(tid).values["decision"]["problem"] == str(refused.value)
+    assert "loop.max_revisions = 0" in str(refused.value)
+
+
+def test_an_override_with_words_is_taken_by_both(project):
+    batch, tid, _ = paused(project)
+    done = review.answer(batch, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN, override=" known ")
+    assert done.outcome == "approved_by_human"
+
+
+def test_an_edit_is_checked_once_per_answer(project, monkeypatch):
+    batch, tid, _ = paused(project)
+    judge, drafts = checks.judge, []
+
+    def counting(context):
+        drafts.append(context.draft)
+        return judge(context)
+
+    monkeypatch.setattr(checks, "judge", counting)
+    # a refused edit is not kept: sent again, it is checked again (an example that timed
+    # out may run now)
+    for _ in range(2):
+        with pytest.raises(BriefloopError, match="Berlin"):
+            review.answer(batch, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN)
+    mine = "Q3 revenue was 4M EUR. We opened Berlin, our second office."
+    done = review.answer(batch, tid, "approve", {}, edited=mine)
+    assert done.outcome == "approved_by_human"
+    # checked before the resume; the review node takes the same result
+    assert drafts.count(LOSES_BERLIN) == 2 and drafts.count(mine) == 1
+
+
+def test_an_answer_in_a_cluster_goes_to_the_resumer_chosen_above(project):
+    """review.answer never imports the cluster: the batch's opener hands it the way an
+    answer reaches the workers, and a batch of a cluster opened without one refuses to
+    run the thread here, beside them."""
+    batch, tid, writer = paused(project)
+    handed = []
+    batch.local = False
+    batch.resumer = lambda b, thread_id, response: (
+        handed.append((thread_id, response)) or BriefResult("q3", thread_id, "queued", None)
+    )
+    result = review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")
+    assert result.outcome == "queued" and handed[0][0] == tid
+    assert handed[0][1][0]["args"]["args"]["answers"] == {PH: "4M"}
+    assert review.waiting(batch, tid) is not None and writer.calls == 1  # not run here
+
+    batch.resumer = None
+    with pytest.raises(RuntimeError, match="without a resumer"):
+        review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")

@@ -1,0 +1,262 @@
+"""Retry a thread that ended, reopen an approved one: from the library, the CLI and the
+page, linked in the run log and on both threads' pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from batch.cli import cli
+from batch.errors import BriefloopError, ModelUnavailable
+from batch.review import attempts, web
+from batch.review import threads as review
+from batch.run.runner import Runner
+
+from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+
+GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
+
+
+def one_run(project, writer, critic, **over):
+    s = make_settings(project, **{"loop.max_rounds": 2, "retry.attempts": 1, **over})
+    if not (project / "briefs" / "closure.md").exists():
+        write_brief(
+            project,
+            "closure.md",
+            "Office closed Friday from 15:00.",
+            id="closure",
+            title="Office closure",
+        )
+    models = {"writer": writer, "critic": critic}
+    with Runner(s, models=models) as batch:
+        [result] = batch.run(project / "briefs").results
+    return s, models, result
+
+
+def failed(project):
+    down = ModelUnavailable("connection refused")
+    return one_run(project, ScriptedModel([down]), ScriptedModel([]))
+
+
+def approved(project):
+    return one_run(project, ScriptedModel([writer_answer(GOOD)]), ScriptedModel([critic_answer(5)]))
+
+
+def csrf_of(html: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', html).group(1)
+
+
+def test_retry_of_a_failed_thread_is_a_new_linked_attempt(project):
+    s, models, first = failed(project)
+    assert first.outcome == "error"
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        second = attempts.retry(batch, first.thread_id)
+        assert second.thread_id != first.thread_id and second.outcome == "approved"
+        record = batch.runlog.by_thread(second.thread_id)
+        assert record["retry_of"] == first.thread_id and record["brief_id"] == "closure"
+        assert [r["thread_id"] for r in batch.runlog.retries_of(first.thread_id)] == [
+            second.thread_id
+        ]
+        # the old run stays what it was
+        assert batch.runlog.by_thread(first.thread_id)["status"] == "failed"
+    client = TestClient(web.create_app(s, models=models))
+    old_page = client.get(f"/thread/{first.thread_id}").text
+    new_page = client.get(f"/thread/{second.thread_id}").text
+    assert f'href="/thread/{second.thread_id}">{second.thread_id}</a>' in old_page
+    assert f'href="/thread/{first.thread_id}">thread {first.thread_id}</a>' in new_page
+
+
+def test_retry_keeps_the_brief_as_the_thread_holds_it_even_if_the_file_changed(project):
+    s, models, first = failed(project)
+    write_brief(project, "closure.md", "Something else entirely.", id="closure")
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        second = attempts.retry(batch, first.thread_id)
+        values = batch.snapshot(second.thread_id).values
+    assert values["brief"]["text"].strip() == "Office closed Friday from 15:00."
+    assert "Office closed Friday" in models["writer"].sent[-1][-1]["content"]
+
+
+def test_retry_and_reopen_refuse_what_has_not_ended_with_one_line(project):
+    s = make_settings(project)
+    write_brief(project, "q3.md", "Memo on Q3.", id="q3")
+    ph = "[FIGURE NEEDED: Q3 revenue]"
+    models = {
+        "writer": ScriptedModel([writer_answer(f"Revenue was {ph}.", needs=[(ph, "Revenue?")])]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
+    with Runner(s, models=models) as batch:
+        [waiting] = batch.run(project / "briefs").results
+        assert waiting.outcome == "awaiting_human"
+        with pytest.raises(BriefloopError, match="waiting for a person"):
+            attempts.retry(batch, waiting.thread_id)
+        with pytest.raises(BriefloopError, match="waiting for a person"):
+            attempts.reopen(batch, waiting.thread_id, "wrong")
+        with pytest.raises(BriefloopError, match="no thread 'nope'"):
+            attempts.retry(batch, "nope")
+    cfg = ["--config", str(project / "briefloop.toml")]
+    shown = CliRunner().invoke(cli, [*cfg, "review", "retry", waiting.thread_id])
+    assert shown.exit_code == 2 and "waiting for a person" in shown.output
+    assert "Traceback" not in shown.output
+
+
+def test_a_brief_that_never_became_a_thread_cannot_be_retried(project):
+    s = make_settings(project)
+    (project / "briefs" / "broken.md").write_text("---\nid: [1, 2]\n---\ntext\n", "utf-8")
+    with Runner(s) as batch:
+        [bad] = batch.run(project / "briefs").results
+        assert bad.outcome == "error"
+        with pytest.raises(BriefloopError, match="failed before its brief was read"):
+            attempts.retry(batch, bad.thread_id)
+
+
+def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(project):
+    from bench.judge import load_cases
+
+    s, models, first = approved(project)
+    output = Path(first.record["output_path"])
+    assert output.is_file()
+    with Runner(s, models=models) as batch:
+        done = attempts.reopen(batch, first.thread_id, "it dropped the 15:00 time", by="ana")
+        record = batch.runlog.by_thread(first.thread_id)
+        item = review.waiting(batch, first.thread_id)
+    assert done.result.outcome == "awaiting_human" and item is not None
+    assert item.draft == GOOD and item.stopped is None
+    assert not output.exists() and done.moved_to == output.parent / "needs-work" / output.name
+    assert record["decided_by"] == "ana"
+    assert record["decision_note"] == "reopened (approved): it dropped the 15:00 time"
+    [case] = load_cases(project / "judged")
+    assert (case["brief"].id, case["expect"], case["defect"], case["claim"], case["draft"]) == (
+        "closure",
+        "reject",
+        "reopened",
+        "it dropped the 15:00 time",
+        GOOD,
+    )
+    assert "Office closed Friday" in case["brief"].text
+    # answered again: approved by a person, written out again, the aside copy gone
+    with Runner(s, models=models) as batch:
+        again = review.answer(batch, first.thread_id, "approve", {}, by="bo")
+    assert again.outcome == "approved_by_human" and output.is_file()
+    assert not done.moved_to.exists()
+
+
+def test_reopen_of_a_persons_approval_shows_their_text_and_saves_no_case(project):
+    s = make_settings(project, **{"loop.review": "always"})
+    write_brief(project, "closure.md", "Office closed Friday from 15:00.", id="closure")
+    models = {
+        "writer": ScriptedModel([writer_answer(GOOD)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
+    mine = GOOD + " The facilities team locks up."
+    with Runner(s, models=models) as batch:
+        [r] = batch.run(project / "briefs").results
+        review.answer(
+            batch, r.thread_id, "approve", {}, by="ana", edited=mine, override="my own words"
+        )
+        done = attempts.reopen(batch, r.thread_id, "the team is wrong", by="bo")
+        item = review.waiting(batch, r.thread_id)
+    assert done.case is None and not (project / "judged").exists()
+    assert item.draft == mine
+
+
+@pytest.mark.parametrize("reason", ["", "  ", "x"])
+def test_reopen_needs_a_reason(project, reason):
+    s, models, first = approved(project)
+    with Runner(s) as batch:
+        with pytest.raises(BriefloopError, match="needs a reason"):
+            attempts.reopen(batch, first.thread_id, reason)
+        assert batch.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
+
+
+def test_only_an_approved_text_is_reopened(project):
+    s, models, first = failed(project)
+    with (
+        Runner(s) as batch,
+        pytest.raises(BriefloopError, match="only an approved text.*retry it instead"),
+    ):
+        attempts.reopen(batch, first.thread_id, "not good")
+
+
+def test_reopen_and_retry_from_the_page(project):
+    s, models, first = approved(project)
+    client = TestClient(web.create_app(s, models=models))
+    page = client.get(f"/thread/{first.thread_id}").text
+    assert 'id="reopen"' in page and 'id="retry"' in page
+    refused = client.post(
+        f"/thread/{first.thread_id}", data={"csrf": csrf_of(page), "action": "reopen", "reason": ""}
+    )
+    assert refused.status_code == 400 and "needs a reason" in refused.text
+    done = client.post(
+        f"/thread/{first.thread_id}",
+        data={
+            "csrf": csrf_of(page),
+            "action": "reopen",
+            "reason": "it lost the time",
+            "name": "ana",
+        },
+        follow_redirects=False,
+    )
+    assert done.status_code == 303 and done.headers["location"] == f"/thread/{first.thread_id}"
+    waiting = client.get(f"/thread/{first.thread_id}").text
+    assert "reopened: it waits for a person again (saved as a judged case)" in waiting
+    assert 'id="approve"' in waiting  # the answer form: it waits
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    client.post(
+        f"/thread/{first.thread_id}",
+        data={"csrf": csrf_of(waiting), "action": "reject", "reason": "no"},
+    )
+    page = client.get(f"/thread/{first.thread_id}").text
+    retried = client.post(
+        f"/thread/{first.thread_id}",
+        data={"csrf": csrf_of(page), "action": "retry"},
+        follow_redirects=False,
+    )
+    assert retried.status_code == 303
+    new_id = retried.headers["location"].rsplit("/", 1)[1]
+    assert new_id != first.thread_id
+    assert "retried as" in client.get(retried.headers["location"]).text
+
+
+def test_bench_judge_runs_on_a_projects_reversals(project, tmp_path):
+    from bench import judge
+
+    s, models, first = approved(project)
+    with Runner(s, models=models) as batch:
+        attempts.reopen(batch, first.thread_id, "it dropped the 15:00 time")
+    result = judge.run(None, [], None, project / "judged")
+    assert result["drafts"] == 1 and result["briefs"] == 1
+    code = result["modes"]["code checks (= advice mode, any model)"]
+    # the checks approved it once; judged again they still do: the reversal is a miss
+    assert code["defective_rejected"] == "0/1"
+    assert result["misjudged"]["code"] == ["closure/" + first.thread_id]
+
+
+def test_reopen_of_a_superseded_approval_is_refused_and_moves_no_file(project):
+    s, models, first = approved(project)
+    write_brief(
+        project,
+        "closure.md",
+        "Office closed Friday from 14:00.",
+        id="closure",
+        title="Office closure",
+    )
+    newer_text = "The office is closed on Friday from 14:00. Save your work before you leave."
+    models["writer"].queue(writer_answer(newer_text))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        [second] = batch.run(project / "briefs").results
+        assert second.outcome == "approved" and second.thread_id != first.thread_id
+        output = Path(second.record["output_path"])
+        with pytest.raises(BriefloopError, match="superseded by thread .*reopen that one"):
+            attempts.reopen(batch, first.thread_id, "it was wrong")
+    assert output.is_file() and newer_text in output.read_text(encoding="utf-8")
+    assert not (project / "judged").exists()
