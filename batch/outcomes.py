@@ -5,7 +5,8 @@ Three different things, kept apart:
     StopReason   why a thread's loop ended: batch.loop.routing names approved,
                  max_rounds, no_progress and budget (decide, machine_ending); the writer node
                  error; batch.loop.decisions approved_by_human and rejected_by_human;
-                 and the runner error for a thread that failed outside a node.
+                 and the runner's recorder (batch.run.recorder) error for a thread that
+                 failed outside a node.
                  routing.final_reason reads it for the finish node and the run log
     RunStatus    where a thread's run-log row stands: running, awaiting_human,
                  finished, failed, or stopped (part way, when the batch's hours ran
