@@ -40,6 +40,10 @@ elif sys.argv[1:2] == ["decode"]:
     from bench.decode import main as decode_main
 
     decode_main(sys.argv[2:])
+elif sys.argv[1:2] == ["units"]:
+    from bench.units import main as units_main
+
+    units_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 
