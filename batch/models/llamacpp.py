@@ -8,6 +8,7 @@ not safe to use from two threads at once.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import json
 import os
@@ -87,6 +88,19 @@ def load_llama(
             )
             _loaded[key] = (llama, threading.Lock())
         return _loaded[key]
+
+
+def _close_all() -> None:
+    """Free every loaded model while the interpreter still runs: a Llama left for
+    interpreter teardown is freed after llama.cpp's bindings are gone, and prints a
+    TypeError from `free_model` for each one."""
+    with _cache_lock:
+        for llama, _ in _loaded.values():
+            llama.close()
+        _loaded.clear()
+
+
+atexit.register(_close_all)
 
 
 def unload_all() -> None:
