@@ -27,7 +27,6 @@ def uncapped_score(findings: list, weights: dict[str, int]) -> float:
 
 def main(argv: list[str]) -> None:
     settings = config.load(CONFIG, environ={})
-    owner = {code: type(c).__name__ for c in checks.REGISTRY for code in c.codes}
     moved: list[float] = []
     over: Counter[str] = Counter()
     cases = load_cases()
@@ -39,9 +38,7 @@ def main(argv: list[str]) -> None:
         if now == before:
             continue
         moved.append(now - before)
-        found = Counter(
-            owner.get(checks.prefix(f["code"]), "") for f in findings if f["severity"] == "must_fix"
-        )
+        found = checks.must_fix_by_check(findings)
         over.update(name for name, n in found.items() if n > max(weights.get(name, 0), 1))
     print(f"{len(cases)} drafts: the code score moved in {len(moved)}")
     if moved:

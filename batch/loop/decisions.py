@@ -28,10 +28,12 @@ def answers_of(state: LoopState, decision: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def approved_text(state: LoopState, decision: dict[str, Any]) -> tuple[str, list[dict[str, str]]]:
-    """What an approval approves, and its placeholders: the text the person was shown (for
-    a run the machine could not approve, its best draft), or their own version of it."""
-    shown = inbox.shown(state)
+def approved_text(
+    shown: dict[str, Any], decision: dict[str, Any]
+) -> tuple[str, list[dict[str, str]]]:
+    """What an approval approves, and its placeholders: the text the person was `shown`
+    (inbox.shown: for a run the machine could not approve, its best draft), or their own
+    version of it."""
     draft = decision.get("draft", shown["draft"])
     return draft, placeholders.needs_of(draft, shown["needs_from_human"])
 
@@ -41,8 +43,8 @@ def refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
 
     The one policy: `review.answer` asks it to refuse before the thread is resumed, and
     the review node asks it again to mark an answer from any other tooling invalid, so
-    both say the same words. An edited text's checks run once per process
-    (`edit_problems` keeps its recent results)."""
+    both say the same words. An edited text's checks run once per answer (a clean
+    result of `edit_problems` is kept for the review node's look)."""
     kind = decision.get("type")
     if kind == "approve":
         return _approve_refusal(state, decision)
@@ -66,19 +68,18 @@ def refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
 def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
     if "draft" in decision and not str(decision["draft"]).strip():
         return "the edited text is empty"
-    draft, needs = approved_text(state, decision)
-    missing = [
-        n["placeholder"] for n in placeholders.unanswered(needs, answers_of(state, decision))
-    ]
+    shown = inbox.shown(state)
+    draft, needs = approved_text(shown, decision)
+    answers = answers_of(state, decision)
+    missing = [n["placeholder"] for n in placeholders.unanswered(needs, answers)]
     if missing:
         return "approve needs a value for every placeholder; missing: " + ", ".join(missing)
     if str(decision.get("override") or "").strip():
         return None
     if "draft" in decision:
-        found = edit_problems(state, draft, answers_of(state, decision))
+        found = edit_problems(state, draft, answers)
         where = "the code checks find in the edited text: "
     else:
-        shown = inbox.shown(state)
         found = shown["must_fix"]
         where = (
             f"the machine could not approve this text ({shown['stopped']}); the code "
@@ -109,8 +110,8 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
         return {"human_answers": answers, "decision": {"type": "invalid", "problem": problem}}
     kind = decision["type"]
     if kind == "approve":
-        draft, needs = approved_text(state, decision)
         shown = inbox.shown(state)
+        draft, needs = approved_text(shown, decision)
         return {
             "human_answers": answers,
             "decision": decision,

@@ -49,6 +49,8 @@ class Waiting:
     # a run the machine could not approve: why it stopped, what the checks still find
     stopped: str | None = None
     must_fix: list[str] = field(default_factory=list)
+    # the thread's state at the pause, which an answer is checked against
+    state: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         newer = self.superseded_by
@@ -126,6 +128,7 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         superseded_by=runner.runlog.newer_of_brief(thread_id),
         stopped=args.get("stopped"),
         must_fix=list(args.get("must_fix") or []),
+        state=values,
     )
 
 
@@ -265,7 +268,7 @@ def answer(
             # The Inbox's ignore may come without a reason and gets a stock one; a person
             # answering here gives theirs.
             taken["reason"] = text or ""
-        problem = refusal(runner.snapshot(thread_id).values, taken)
+        problem = refusal(item.state, taken)
         if problem:
             raise BriefloopError(problem)
         if rounds not in (None, ""):

@@ -250,7 +250,7 @@ async def thread(request: Request) -> Response:
         response = page(
             request,
             "thread.html",
-            {**view, "form": empty_form(view), "error": "", "flash": flash, "can_edit": True},
+            {**view, "form": empty_form(view), "error": "", "flash": flash},
         )
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
@@ -340,7 +340,7 @@ async def answer(request: Request) -> Response:
         return page(
             request,
             "thread.html",
-            {**view, "form": form, "error": str(e), "action": action, "can_edit": True},
+            {**view, "form": form, "error": str(e), "action": action},
             status_code=status,
         )
     # a link's token opens this thread only: its page then tells the outcome

@@ -129,13 +129,19 @@ def failed_units(
     most its units, so a check that finds many things (five invented numbers) weighs no
     more than one that finds one; a check with no units of its own (a contradiction, a
     copied brief) still fails one."""
+    per_check = must_fix_by_check(findings, registry)
+    return sum(min(n, max(weights.get(name, 0), 1)) for name, n in per_check.items())
+
+
+def must_fix_by_check(findings: list[Finding], registry: tuple[Check, ...] = REGISTRY) -> Counter:
+    """How many must_fix findings each check made, by its name (a code no check declares:
+    by its own prefix)."""
     owner = {code: name_of(c) for c in registry for code in c.codes}
-    per_check = Counter(
+    return Counter(
         owner.get(prefix(f["code"]), prefix(f["code"]))
         for f in findings
         if f["severity"] == "must_fix"
     )
-    return sum(min(n, max(weights.get(name, 0), 1)) for name, n in per_check.items())
 
 
 def score_of(
@@ -182,7 +188,7 @@ def check_reference(
             codes = ", ".join(f"`{c}`" for c in check.codes) or "no findings of its own"
             repairs = ", ".join(sorted(check.repairs)) or "none"
             line = (
-                f"- **{type(check).__name__}** ({codes}; {_weight_words(check)}; "
+                f"- **{name_of(check)}** ({codes}; {_weight_words(check)}; "
                 f"repairs: {repairs}): {doc}"
             )
         out.append(
