@@ -28,6 +28,7 @@ StopReason = Literal[
     "max_rounds",
     "no_progress",
     "budget",
+    "held",
     "error",
     "approved_by_human",
     "rejected_by_human",
@@ -54,7 +55,9 @@ AWAITING: Final = "awaiting_human"  # the run log's status and stop_reason while
 TERMINAL_REASONS: Final[frozenset[str]] = STOP_REASONS - {"error"}
 APPROVED_REASONS: Final[frozenset[str]] = frozenset({"approved", "approved_by_human"})
 # The endings of a text the machine could not finish (routing.machine_ending).
-UNFINISHED: Final[frozenset[str]] = frozenset({"max_rounds", "no_progress", "budget"})
+# held: nothing left to fix, but the checks cannot vouch for the text (a brief they
+# could not read into a checklist), and no person was to be asked (review = "never")
+UNFINISHED: Final[frozenset[str]] = frozenset({"max_rounds", "no_progress", "budget", "held"})
 
 # For people: how `briefloop run` lists outcomes, in this order, and their icons.
 OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (
@@ -65,6 +68,7 @@ OUTCOME_ORDER: Final[tuple[Outcome, ...]] = (
     "max_rounds",
     "no_progress",
     "budget",
+    "held",
     "rejected_by_human",
     "queued",
     "in_queue",
@@ -81,6 +85,7 @@ OUTCOME_LABELS: Final[dict[str, str]] = {
     "not_started": "not started (stopped)",
     "stopped": "stopped part way (the next run resumes it)",
     "budget": "budget (model time spent)",
+    "held": "held (the checks cannot vouch for it)",
     "queued": "queued for the workers",
     "in_queue": "already queued or running",
 }
@@ -98,6 +103,7 @@ OUTCOME_ICONS: Final[dict[str, str]] = {
     "queued": "→",
     "in_queue": "⧗",
     "budget": "…",
+    "held": "…",
     "stopped": "‖",
 }
 
@@ -124,6 +130,7 @@ OUTCOME_TONES: Final[dict[str, str]] = {
     "no_progress": "unfinished",
     "stopped": "unfinished",
     "budget": "unfinished",
+    "held": "unfinished",
     "error": "bad",
     "failed": "bad",
     "unrecorded": "bad",
@@ -150,6 +157,7 @@ UNFINISHED_WORDS: Final[dict[str, str]] = {
     "max_rounds": "max rounds",
     "no_progress": "no progress",
     "budget": "its model time ran out",
+    "held": "the checks cannot vouch for it",
 }
 
 

@@ -51,7 +51,10 @@ class Repair(TypedDict, total=False):
 class Finding(TypedDict):
     code: str  # stable key, e.g. "number:4.2" - the same problem gets the same code
     message: str
-    severity: Literal["must_fix", "warn"]
+    # must_fix: blocks approval, the loop repairs it; warn: passed on as advice; hold:
+    # nothing the writer can fix, but the text may not go out until a person has
+    # looked (what the checks cannot vouch for: a brief they could not read)
+    severity: Literal["must_fix", "warn", "hold"]
     repair: NotRequired[Repair]
 
 
@@ -62,6 +65,7 @@ class BestDraft(TypedDict):
     needs_from_human: list[dict[str, str]]
     deviations: list[dict[str, str]]
     must_fix: list[str]
+    holds: NotRequired[list[str]]
 
 
 class FinalText(TypedDict):
@@ -97,6 +101,7 @@ class LoopState(TypedDict, total=False):
     critic_score: float | None  # None: the critic model was not asked
     must_fix: list[str]
     would_improve: list[str]
+    holds: list[str]  # the findings a person must see before the text goes out
     meets_bar: bool
     # across rounds
     score_history: Annotated[list[float], operator.add]

@@ -44,6 +44,10 @@ elif sys.argv[1:2] == ["units"]:
     from bench.units import main as units_main
 
     units_main(sys.argv[2:])
+elif sys.argv[1:2] == ["shapes"]:
+    from bench.shapes import main as shapes_main
+
+    sys.exit(shapes_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

@@ -187,6 +187,13 @@ def review_show(ctx: click.Context, thread: str) -> None:
         )
         for line in item.must_fix:
             out.print(f"  - {escape(line)}", soft_wrap=True)
+    if item.holds:
+        out.print(
+            "[yellow]the checks cannot vouch for it[/]: read it before it goes out",
+            soft_wrap=True,
+        )
+        for line in item.holds:
+            out.print(f"  - {escape(line)}", soft_wrap=True)
     if item.superseded_by:
         out.print(
             f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "

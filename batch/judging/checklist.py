@@ -33,7 +33,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal, NotRequired, TypedDict
 
+from batch.judging.brief_lines import fragments, logical_lines, run_on_clauses
 from batch.judging.exports import exported_names
+from batch.judging.orders import NO_GUESS_TAIL, is_text_request, order_kind, request_split
 from batch.judging.wording import (
     STOPWORDS,
     WORD,
@@ -47,8 +49,13 @@ from batch.judging.wording import (
 )
 from batch.source_files import is_python, suffix_of
 
-Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "sign"]
+Kind = Literal[
+    "fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"
+]
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
+# orders to the writer: never said, never copied; a rule's subject says what it orders
+# (batch.judging.orders: leave_out, length, layout, tone, no_guess)
+INSTRUCTION_KINDS = frozenset({"task", "style", "rule"})
 
 
 class Requirement(TypedDict):
@@ -66,6 +73,12 @@ class Requirement(TypedDict):
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][\w '/-]{0,30}?)\s*:\s+(.+)$")
 
+# what a brief says it cannot give yet ("can't give a date", "don't have the figure")
+_INFO_NOUN = (
+    r"(?:date|dates|time|times|day|figure|figures|number|numbers|total|price|prices|cost|"
+    r"costs|amount|name|names|venue|location|place|details?|answer|info|information|"
+    r"deadline|result|results|rate|rates|fee|fees|timing|schedule|start|end)\b"
+)
 # "not known yet", "to be confirmed", "finance will confirm it on Monday", "TBD" ...
 MISSING_CUE = re.compile(
     r"\b(?:not|isn't|aren't|hasn't|haven't)\s+(?:been\s+|yet\s+)?"
@@ -79,9 +92,37 @@ MISSING_CUE = re.compile(
     r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bpending\b|\bTB[CDA]\b|\bstill open\b"
     r"|\bleave a (?:gap|placeholder|blank)\b|\b(?:nobody|no one)\s+(?:knows|has)\b"
     r"|\bnothing is (?:yet\s+)?known\b|\bno (?:information|details?|word)\s+(?:yet\s+)?"
-    r"(?:on|about|of|regarding)\b",
+    r"(?:on|about|of|regarding)\b"
+    # the ways a busy colleague says it: "still waiting on the lab", "we don't have the
+    # figure yet", "can't give a date", "no idea yet", "haven't heard back from the
+    # venue", "ask me nearer the time", "details to follow", "don't guess it"
+    r"|\b(?:still|we'?re|we are|i'?m|i am)\s+waiting\s+(?:on|for|to hear)\b"
+    r"|\bwaiting\s+(?:on|to hear from)\b|\bawaiting\b"
+    # "don't have a figure", "can't give a date": not "we don't have parking" or "we
+    # can't give refunds", which are facts
+    r"|\b(?:don'?t|do not|doesn'?t|does not|didn'?t|did not)\s+(?:have|know)\s+"
+    r"(?:(?:the|a|an|any|its|their|our)\s+)?(?:exact\s+|final\s+)?" + _INFO_NOUN + r""
+    r"|\b(?:don'?t|do not|doesn'?t|does not|didn'?t|did not)\s+(?:have|know)\b[^.;]{0,40}\byet\b"
+    r"|\b(?:don'?t|do not|doesn'?t|does not)\s+know\s+(?:when|what|how|who|where|if|whether)\b"
+    r"|\b(?:can'?t|cannot|can not|couldn'?t)\s+(?:give|say|tell|share|confirm|promise|"
+    r"put)\s+(?:you\s+)?(?:(?:the|a|an|any|its|their|our)\s+)?(?:exact\s+|final\s+)?"
+    + _INFO_NOUN
+    + r"|\bno idea\b|\b(?:not sure|unsure)\s+(?:yet\b|of\b|about\b|when\b|what\b|how\b|"
+    r"who\b|where\b)|\bno\s+(?:\w+\s+){0,2}yet\b"
+    r"|\b(?:haven'?t|hasn'?t|have not|has not)\s+(?:yet\s+)?(?:heard|had|got|received)\b"
+    r"|\bask me\s+(?:later|nearer|closer|again)\b|\b(?:details|more|info)\s+to follow\b"
+    r"|\bbeing\s+(?:finali[sz]ed|decided|confirmed|worked out|agreed|checked)\b"
+    r"|\b(?:haven'?t|hasn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|didn'?t|won'?t)\b[^.;:]{0,50}?\byet\b"
+    r"|\b(?:haven'?t|hasn'?t|have not|has not)\s+(?:yet\s+)?(?:been\s+)?(?:worked out|sorted|"
+    r"decided|fixed|set|agreed|confirmed|chosen|booked|arranged|said|sent|replied|given|"
+    r"shared|provided|supplied|told|announced|got back|come back|finali[sz]ed)\b"
+    r"|\bcan'?t\s+(?:say|tell|confirm)\s+(?:yet|for sure|at the moment|right now)\b"
+    r"|['’]ll\s+be\s+(?:announced|confirmed|decided|set|shared|published)\b"
+    r"|\b(?:don'?t|do not|never)\s+(?:guess|make (?:it|one|anything) up|invent)\b",
     re.IGNORECASE,
 )
+# A value given as a question mark ("Battery life: ?", "Price ??"): not known.
+_UNKNOWN_VALUE = re.compile(r"(?:^|:|\s)\?{1,3}\s*[.;]?\s*$")
 # Verbs that open an order to the writer ("Keep it short", "Use a warm tone") as often
 # as one to the readers ("Keep your receipts"): the writer's only when it is about the
 # text.
@@ -135,14 +176,18 @@ RELAY_VERBS = (
 _DOC_NOUNS = (
     r"(?:memo|email|e-mail|note|letter|announcement|message|post|description|"
     r"copy|text|page|documentation|docs|blurb|notice|update|invitation|invite|"
-    r"reminder|newsletter|flyer|brochure|reply|answer|summary|report)"
+    r"reminder|newsletter|flyer|brochure|reply|answer|summary|report|listing|label|"
+    r"card|bio|intro|introduction|paragraph|para|section|write-?up|round-?up|recap|"
+    r"release|press\s+release|advert|poster|leaflet|caption|statement|item|piece|"
+    r"call\s+for\s+\w+|call-?out)s?"
 )
 _TASK_SENTENCE = re.compile(
     # "Memo to team leads", "An email to a customer"; not "Reply to this email if ...",
     # the readers' order
-    r"^(?:(?:a|an|the)\s+)?(?:short\s+|brief\s+)?"
+    r"^(?:(?:a|an|the)\s+)?(?:[\w'&-]+\s+){0,3}?"
     + _DOC_NOUNS
-    + r"\s+(?:to|for|about|on)\b(?!\s+(?:this|that|it|us|me)\b)"
+    + r"(?:\s+(?:to|for|about|on|of)\b(?!\s+(?:this|that|it|us|me)\b)|\s+(?:please|pls)\b"
+    r"|\s*[,:]\s|\s+[-–—]\s)"
     r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b"
     # a title naming the text's form alone: "Release notes.", "Customer notice"
     r"|^(?:[\w'-]+\s+){0,2}" + _DOC_NOUNS + r"s?\s*[.:!]?\s*$",
@@ -211,6 +256,27 @@ _ORDERS = frozenset(
         "plan",
         "expect",
         "allow",
+        "reserve",
+        "ring",
+        "phone",
+        "show",
+        "donate",
+        "give",
+        "text",
+        "arrange",
+        "rearrange",
+        "cancel",
+        "tell",
+        "read",
+        "wait",
+        "queue",
+        "unplug",
+        "stop",
+        "keep",
+        "use",
+        "go",
+        "take",
+        "avoid",
     }
 )
 _WRITER_VERBS = frozenset(
@@ -339,7 +405,28 @@ def _told_by_task(item: str) -> list[str]:
     for found in (topic.group(1) if topic else "", audience.group(1) if audience else ""):
         if found and (numbers_of(found) or _NAMED.search(found)):
             out.append(found.strip(" ."))
+    if not out:
+        # what the text is for, by its name: "the exhibit label for the bronze mirror",
+        # "a blurb for our Full Service package at Spokes & Co", "the reminder text for
+        # Daniel Reyes", "the description for episode 42 of Small Plates"
+        named = _NAMED_OBJECT.search(_LENGTH_PHRASE.sub(" ", item))
+        if named and (re.search(r"\d", named.group(1)) or _NAMED.search(" " + named.group(1))
+                      or re.search(r"[\"“]", named.group(1))):
+            out.append(named.group(1).strip(" .?!,"))
     return out
+
+
+# a length the request gives with what it names ("of under 60 words for our tomato")
+_LENGTH_PHRASE = re.compile(
+    r"(?i)\b(?:of\s+)?(?:under|over|about|around|max(?:imum)?|at\s+most|up\s+to|no\s+more\s+than|"
+    r"less\s+than|fewer\s+than)?\s*\d+\s*(?:-\s*\d+\s*)?words?\b"
+)
+# the phrase a request names its subject in: from the first "for", "about", "on", "to"
+# or "of" after the text it asks for, up to the end or a comma
+_NAMED_OBJECT = re.compile(
+    r"(?i)\b(?:for|about|on|to|of|regarding)\s+((?:(?!\b(?:please|pls)\b)[^,;?!])*?"
+    r"(?:\d|[A-Z][a-z]|[\"“])[^,;?!]*?)\s*(?:\bplease\b|\bpls\b)?\s*(?:[,;?!.]|$)"
+)
 
 
 # a name inside a phrase ("customers on the Standard plan of Fernhill Broadband"): told
@@ -354,12 +441,177 @@ _SIGN = re.compile(
 )
 
 
-def _classify(item: str) -> tuple[Kind, str, str]:
+# labels whose value is an order to the writer ("Leave out: prices", "Length: 80 words")
+_ORDER_LABELS = {
+    "leave out": "leave_out",
+    "leave off": "leave_out",
+    "avoid": "leave_out",
+    "don't": "leave_out",
+    "dont": "leave_out",
+    "do not": "leave_out",
+    "not": "leave_out",
+    "no": "leave_out",
+    "exclude": "leave_out",
+    "omit": "leave_out",
+    "skip": "leave_out",
+    "don't mention": "leave_out",
+    "do not mention": "leave_out",
+    "length": "length",
+    "word count": "length",
+    "words": "length",
+    "max words": "length",
+    "limit": "length",
+    "word limit": "length",
+    "format": "layout",
+    "layout": "layout",
+    "structure": "layout",
+    "style": "tone",
+    "tone": "tone",
+    "voice": "tone",
+}
+_SIGN_LABELS = frozenset(
+    {"from", "signed", "sign off", "sign-off", "signoff", "signature", "sender", "sign as",
+     "signed by", "sign", "sign from", "sign it from", "sign it", "signed off"}
+)
+_TASK_LABELS = frozenset(
+    {"task", "request", "need", "needed", "job", "piece", "deliverable", "output", "type",
+     "doc", "document", "subject", "re", "asking for", "writing"}
+)
+_TO_DO_LABEL = re.compile(r"(?i)^\w+\s+to$|^to[\s-]?do$")
+# a label's value that is an order: its verb, then what it acts on ("ring 01632 960418",
+# "Keep your key card…"); not a noun that can be a verb ("Head of Customer Support")
+_IMPERATIVE_VALUE = re.compile(
+    r"(?i)^(?:please\s+|pls\s+)?(?:don['’]?t\s+|do\s+not\s+|never\s+)?[a-z]+\s+"
+    r"(?:your|the|a|an|it|them|to|at|by|on|in|for|up|off|out|back|away|one|this|these|any|"
+    r"all|their|his|her|via|online|early|before|after|now|today|with|from|\d)"
+)
+_READER_LABEL = re.compile(
+    r"(?i)^(?:action|actions|ask|asks|to do|todo|to-do|please|action needed|what to do|"
+    r"next steps?|call to action|cta|rsvp|reply|(?:customers|staff|guests|residents|"
+    r"parents|members|readers|everyone|people|tenants|users|visitors|attendees|"
+    r"volunteers|you|owners|clients|patients|students|players|drivers)\s+"
+    r"(?:must|should|need to|needs to|have to|has to|can|may|will need to|are asked to)"
+    r"(?:\s+\w+)?)$"
+)
+# a fact given with an order to leave it out, in the same sentence or line
+_WITHHOLDS = re.compile(
+    r"(?i)(?:[;,(:–—-]|\bbut\b|\band\b)\s*(?:but\s+)?(?:please\s+|pls\s+)?"
+    r"(?:(?:don'?t|do\s+not|never)\s+(?:mention|name|include|say|give|list|quote|use|"
+    r"print|publish|state|share|put|call)\b|(?:obviously\s+|just\s+)?leave\s+(?:[\w'’-]+\s+){1,4}?"
+    r"(?:out|off)\b|leave\s+out\b|not\s+for\s+(?:the\s+text|publication|print)\b|"
+    r"off\s+the\s+record\b|no\s+(?:\w+\s+){0,2}?(?:prices?|pricing|costs?|fees?|figures?|"
+    r"names?|mention)\b|(?:she|he|they|we)['’]d\s+rather\s+(?:we|you)\s+(?:didn['’]?t|not)\b|"
+    r"keep\s+(?:it|that|this|them)\s+out\b|(?:internal|background)\s+only\b|"
+    r"no\s+need\s+to\s+(?:mention|say|include)\b)"
+)
+# who the readers are, as a brief speaks of them ("customers should", "he must", "staff
+# to:"); an obligation on them is an ask, whatever shape it comes in
+_READERS = (
+    r"(?:(?:all|the|our|any|every|each)\s+)?(?:customers?|people|staff|members?|guests?|"
+    r"tenants?|clients?|players?|kids|children|owners?|patients?|growers?|everyone|everybody|"
+    r"anyone|residents?|parents?|users?|visitors?|attendees|volunteers?|employees?|"
+    r"colleagues|readers?|drivers?|students?|donors?|couples?|participants?|travell?ers?|"
+    r"team|he|she|they|you)"
+)
+_READERS_OBLIGED = re.compile(
+    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|:\s*|^(?:and|also)\s+)" + _READERS
+    + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?(?:should(?:n['’]t)?|"
+    r"must(?:n['’]t)?|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
+    r"will\s+need\s+to|need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to)"
+    # an action, not a state: "must be at least 21" is a condition, a fact
+    r"\s+(?!be\b|have\s+(?:held|been|had)\b)"
+    r"|(?i:^" + _READERS + r"\s+(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)))"
+)
+# words a brief's clause opens with that say the readers are asked ("asking them to
+# donate online", "to bring a waterproof", "that they update their standing order")
+_ASK_LEAD = re.compile(
+    r"(?i)^(?:(?:and\s+)?(?:asking|ask|reminding|remind|inviting|invite|encouraging|"
+    r"encourage|telling|tell|urging|urge)\s+(?:them|everyone|everybody|people|staff|"
+    r"guests|customers|members|readers|residents|parents|him|her|colleagues|all)\s+to\s+)"
+)
+_QUOTED = re.compile(r"^[\"“”'‘’]+|[\"“”'‘’]+(?=[.,;!]?$)")
+_READERS_DONT = re.compile(r"(?i)^(?:please\s+|pls\s+|kindly\s+)?(?:don'?t|do\s+not|never)\s+\w")
+_POLITE_LEAD = re.compile(r"(?i)^(?:please|pls|plz|kindly)\s+")
+
+
+def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
     """(kind, the text that must be covered, subject or lead phrase)."""
     signed = _SIGN.match(item.strip())
     if signed:
         # an order about the text itself: who signs it, not a fact to say
         return "sign", signed.group("who").strip(), signed.group("who").strip()
+    label = _LABEL_LINE.match(item)
+    name = label.group(1).strip().lower() if label else ""
+    if name in _ORDER_LABELS:
+        return "rule", item, _ORDER_LABELS[name]
+    if label and re.match(r"(?i)(?:no|not|don['’]?t|do\s+not|never|without|leave\s+out)\b", name):
+        # "No prices: Saturday hire is £4,800, but …": what the text leaves out
+        return "rule", item, "leave_out"
+    if label and name in _SIGN_LABELS:
+        who = label.group(2).strip(" .")
+        return "sign", who, who
+    if label and (
+        name in _TASK_LABELS
+        or (name in ("what", "for", "item") and is_text_request(label.group(2)))
+    ):
+        # "What: safety recall notice", "Subject: kettle recall": the text asked for
+        return "task", item, _lead(item)
+    if label and (_READER_LABEL.match(name) or _TO_DO_LABEL.match(name)):
+        # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read"
+        return "ask", item, ""
+    if label and len(name.split()) <= 3 and not _WRITER_LABEL.match(name):
+        # "Booking: ring 01632 960418", "Guests: Keep your key card away from your
+        # phone": what the value is, the line is; never what its name is ("Collect:",
+        # "Claim ref:", "Book:" name a thing, not an order)
+        value = label.group(2).strip()
+        value_kind, _, value_subject = _classify(value, previous)
+        if value_kind == "ask" and not (
+            _IMPERATIVE_VALUE.match(value) or _READERS_DONT.match(value) or _ASK_LEAD.match(value)
+            or _READERS_OBLIGED.search(value)
+        ):
+            value_kind = "fact"
+        if value_kind == "missing":
+            return "missing", item, _missing_subject(item, previous)
+        if value_kind in ("ask", "rule", "gap"):
+            return value_kind, item, value_subject if value_kind != "ask" else ""
+        if value_kind in ("fact", "task", "style", "sign"):
+            return "fact", item, ""
+    unquoted = _QUOTED.sub("", item.strip())
+    if unquoted != item.strip() and unquoted:
+        # '"Don't park on the school grounds"': the brief quotes what the text says
+        return _classify(unquoted, previous)
+    if _ASK_LEAD.match(item) or _READERS_OBLIGED.search(item):
+        return "ask", item, ""
+    if _WITHHOLDS.search(item) and order_kind(item) is None:
+        # "It's made by Kaiyo Appliances, but don't name the manufacturer": what the
+        # text must leave out, given so the writer knows what not to say
+        return "rule", item, "leave_out"
+    tail = NO_GUESS_TAIL.search(item)
+    core = item[: tail.start()].strip(" ,;:-") if tail else item
+    if tail and not core:
+        # "Don't guess it.": the writer's, and a cue for the fact before it
+        return "rule", item, "no_guess"
+    if _UNKNOWN_VALUE.search(core) or (tail and not MISSING_CUE.search(core)):
+        # "Battery life: ?", "Battery life, don't guess it": not known
+        return "missing", item, _missing_subject(core.rstrip(" ?:"), previous)
+    if MISSING_CUE.search(core) and not _HEDGE.search(core) and order_kind(core) is None:
+        told = _TELL_TAIL.match(core)
+        if told and not _RELAY.match(core) and core[told.end() :].strip():
+            # "Tell residents they will be announced later": the gap is told
+            rest = core[told.end() :].strip()
+            return "gap", rest, _missing_subject(rest, previous)
+        if not _RELAY.match(core):
+            return "missing", item, _missing_subject(core, previous)
+    order = order_kind(item)
+    if order == "request":
+        return "task", item, _lead(item)
+    if order is not None:
+        return "rule", item, order
+    if _READERS_DONT.match(item) or (
+        _POLITE_LEAD.match(item) and _first_word(_POLITE_LEAD.sub("", item)) in _ORDERS
+    ):
+        # "Don't park in the loading bay", "Please reply by Friday": the readers'
+        return "ask", item, ""
     first = _first_word(item)
     relay = _RELAY.match(item)
     if relay and first in RELAY_VERBS:
@@ -404,7 +656,7 @@ def _classify(item: str) -> tuple[Kind, str, str]:
         # "Write a memo...", "Memo to all staff.", or a relay with nothing to relay
         return "task", item, _lead(item)
     if MISSING_CUE.search(item) and not _HEDGE.search(item):
-        return "missing", item, _missing_subject(item)
+        return "missing", item, _missing_subject(item, previous)
     # "The time may move; IT will confirm it on the day": an uncertainty about a fact
     # the brief gives, for the text to pass on; nothing to ask a person
     return "fact", item, ""
@@ -525,24 +777,16 @@ def _missing_subject(item: str, context: str = "") -> str:
 
 
 def _items(text: str) -> list[tuple[str, str | None, str]]:
-    """(item text, label, the sentence before it in its block) triples: the sentences
-    of list items and prose paragraphs, a "Label: a, b, c" sentence split on its commas."""
-    blocks: list[str] = []
-    for line in text.splitlines():
-        item = _LIST_ITEM.match(line)
-        if not line.strip():
-            blocks.append("")
-        elif item:
-            blocks.append(item.group(1).strip())
-        elif blocks and blocks[-1]:
-            blocks[-1] += " " + line.strip()
-        else:
-            blocks.append(line.strip())
+    """(item text, label, the sentence before it) triples: the sentences of the brief's
+    lines (batch.judging.brief_lines: a line of notes is one even with no full stop, a
+    wrapped prose line is not), a note's dashes made labels or split, a writer's label
+    ("Facts: a, b, c") split on its commas."""
     out: list[tuple[str, str | None, str]] = []
-    for block in blocks:
-        previous = ""
-        for sentence in sentences(block):
-            out.extend((part, label, previous) for part, label in _split_label(sentence))
+    previous = ""
+    for line in logical_lines(text):
+        for sentence in sentences(line):
+            for piece in fragments(sentence):
+                out.extend((part, label, previous) for part, label in _split_label(piece))
             previous = sentence
     return out
 
@@ -562,6 +806,8 @@ _WRITER_LABEL = re.compile(
 # Where a list of items splits: at a semicolon or comma, but not inside parentheses and
 # not in a number ("more than 5,000 invoices" is one item)
 _LIST_COMMA = re.compile(r";|,(?!\d{3}\b)(?![^()]*\))")
+# and where a note's dash or arrow joins two things ("base can overheat -> fire risk")
+_CLAUSE_BREAK = re.compile(r";|,(?!\d{3}\b)(?![^()]*\))|\s+(?:-{1,2}|–|—|->|→|=>)\s+")
 
 
 def _split_label(sentence: str) -> list[tuple[str, str | None]]:
@@ -575,37 +821,147 @@ def _split_label(sentence: str) -> list[tuple[str, str | None]]:
         return [(p, None) for p in parts if p]
     if not label or len(label.group(1).split()) > 3:
         return [(sentence, None)]
-    name, value = label.group(1).strip(), label.group(2).strip()
-    if name.lower() in STYLE_LABELS:
+    if label.group(1).strip().lower() in STYLE_LABELS:
         return [(sentence, "style")]
-    if MISSING_CUE.search(value):
-        return [(sentence, None)]
-    parts = [p.strip(" .") for p in _LIST_COMMA.split(value)]
-    parts = [p for p in parts if p]
-    if len(parts) > 1:
-        return [(p, name) for p in parts]
+    # "Leek soup: leeks, potato, chives" is one fact, as "Leek soup is made with leeks,
+    # potato and chives" is: the same item whatever the shape (coverage asks for each
+    # member of the list: see `covered`)
     return [(sentence, None)]
+
+
+# "Reply to Daniel Reyes, his order came late": the text is the reply
+_REPLY_TO = re.compile(
+    r"(?i)^(?:please\s+)?(?:reply|respond|write\s+back|answer)\s+to\s+(?:(?:mr|mrs|ms|miss|dr)\b|"
+    r"(?-i:[A-Z][a-z])|(?:the|this|a|an|his|her|their)\s+(?:\w+\s+){0,3}?(?:complaint|claim|"
+    r"email|letter|message|enquiry|inquiry|review|question|customer|request))"
+)
+
+
+def _is_request(item: str) -> bool:
+    return (
+        bool(_REPLY_TO.match(item))
+        or order_kind(item) == "request"
+        or bool(_TASK_SENTENCE.match(item))
+        or _first_word(item) in ("write", "draft", "compose", "prepare", "produce", "create")
+    )
+
+
+def _said(text: str) -> list[str]:
+    """What a request hands over to be said, as items: its sentences, each split where
+    it joins whole clauses ("…, and staff should take their food home")."""
+    out: list[str] = []
+    for sentence in sentences(text):
+        for piece in fragments(sentence):
+            out += [p for p in _clause_items(piece) if p.strip(" .")]
+    return out
+
+
+def _clause_items(sentence: str) -> list[str]:
+    """A sentence as its clauses (`brief_lines.run_on_clauses`), each with words of its
+    own: a clause of fewer than two content words, or one that speaks of the one before
+    ("that time's not confirmed yet", "it isn't final"), stays with it."""
+    out: list[str] = []
+    for part in run_on_clauses(sentence):
+        short = len(content_terms(part)) < 2 and not numbers_of(part) and order_kind(part) is None
+        if out and (short or _BACK_TO_PREVIOUS.match(part)):
+            out[-1] += ", " + part
+        else:
+            out.append(part)
+    return [p.rstrip(".") + "." if len(out) > 1 else p for p in out] if out else [sentence]
+
+
+# a clause about the one before it: its gap, its hedge ("that time's not confirmed yet",
+# "it may move", "which …")
+_BACK_TO_PREVIOUS = re.compile(
+    r"(?i)^(?:but\s+|although\s+|though\s+)?(?:which|who|whose|where|that\s+(?:time|date|"
+    r"day|price|figure|number|one|part|bit)|(?:it|this|that|these|those|they)(?:['’]s|\s+is|"
+    r"\s+are|\s+was|\s+isn['’]t|\s+aren['’]t|\s+may|\s+might|\s+could|\s+will\s+be)\b)"
+)
+
+
+def _fact_clauses(item: str) -> list[str]:
+    """A fact of several whole clauses as one item per clause, the way a list or a set
+    of labelled lines gives them; kept whole when a clause alone would read otherwise
+    ("The time may move; IT will confirm it on the day" is one hedged fact)."""
+    label = _LABEL_LINE.match(item)
+    labelled_order = label and (
+        label.group(1).strip().lower() in {*_ORDER_LABELS, *_SIGN_LABELS, *STYLE_LABELS}
+    )
+    if labelled_order or _HEDGE.search(item) or _classify(item)[0] == "sign":
+        # "Leave out: the price; also the word organic" is one order, "The time may
+        # move; IT will confirm it on the day" one hedged fact; but for a signature at
+        # its end ("Tone: friendly, not pushy, and sign it from me")
+        signed = _SIGN_AT_END.search(item)
+        if signed and signed.start() > 0 and _SIGN.match(signed.group(1)):
+            return [item[: signed.start()].strip(" ,;"), signed.group(1)]
+        return [item]
+    pieces: list[str] = []
+    for piece in _clause_items(item):
+        kind = _classify(piece)[0]
+        before = _classify(pieces[-1])[0] if pieces else ""
+        if before in ("missing", "gap") and (_TELL_TAIL.match(piece) or _WHEN_KNOWN.search(piece)):
+            # "…not decided yet - say so", "…; we'll tell them when it is": told, not filled
+            pieces[-1] = pieces[-1].rstrip(".") + ", " + piece
+        elif pieces and kind == "missing" and (before == "missing" or _POINTS_BACK.search(piece)):
+            # "…not confirmed yet; facilities will confirm it next week": one unknown
+            pieces[-1] = pieces[-1].rstrip(".") + "; " + piece
+        else:
+            pieces.append(piece)
+    return pieces if len(pieces) > 1 else [item]
+
+
+# after a fact not known yet: the order to tell the readers so ("say so", "tell them
+# that", "the notice should say that", "please tell residents they'll be announced")
+_TELL_TAIL = re.compile(
+    r"(?i)^(?:and\s+|so\s+|but\s+|→\s*|->\s*|[-–—]\s*)*(?:please\s+|pls\s+|just\s+)?"
+    r"(?:(?:also\s+)?(?:say|mention|note|explain|tell\s+(?:them|her|him|everyone|people|readers|"
+    r"residents|staff|customers|guests|clients|tenants|members|parents))\b"
+    r"|(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
+    r"summary|reply)\s+(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain)\b"
+    r"|let\s+(?:them|her|him|everyone|people|readers)\s+know\b)"
+)
+# …and that the readers will hear once it is known: part of telling the gap
+_WHEN_KNOWN = re.compile(
+    r"(?i)\b(?:once|when|as\s+soon\s+as)\s+(?:it|they|that|the\s+\w+)(?:['’]s|\s+is|\s+are|"
+    r"\s+has\s+been|\s+have\s+been|['’]re)\b|\b(?:will|['’]ll)\s+(?:follow|hear|be\s+told|"
+    r"let\s+(?:you|them|everyone)\s+know|tell\s+(?:you|them|everyone)|announce|update)\b"
+)
+
+
+_SIGN_AT_END = re.compile(r"(?i)[,;]\s*(?:and\s+)?((?:please\s+)?sign\b[^,;]*)$")
+_POINTS_BACK = re.compile(r"(?i)\b(?:it|them|that|this|these|those|one)\b")
 
 
 def brief_checklist(text: str) -> list[Requirement]:
     out: list[Requirement] = []
+
+    def add(part: str, previous: str) -> None:
+        kind, body, subject = _classify(part, previous)
+        out.append(_req(len(out), kind, body, subject))
+        if kind == "task" or (kind in ("fact", "ask") and subject):
+            # the order itself (kept whole, so that copying it is seen) or a relay's
+            # lead
+            for fact in _told_by_task(part if kind == "task" else subject):
+                out.append(_req(len(out), "fact", fact, ""))
+
     for item, label, previous in _items(text):
         if label == "style":
             out.append(_req(len(out), "style", item, item.split(":")[0].strip() + ":"))
+            continue
+        split = request_split(item) if _is_request(item) else None
+        if split:
+            # "Write a note that X": the request is the writer's, X the text's
+            lead, content = split
+            add(lead, previous)
+            for part in _said(content):
+                add(part, previous)
             continue
         parts, writers = _split_task_clauses(item)
         for clause in writers:
             out.append(_req(len(out), "task", clause, _lead(clause)))
         for part in parts:
-            kind, body, subject = _classify(part)
-            if kind == "missing":
-                subject = _missing_subject(part, previous)
-            out.append(_req(len(out), kind, body, subject))
-            if kind == "task" or (kind in ("fact", "ask") and subject):
-                # the order itself (kept whole, so that copying it is seen) or a relay's
-                # lead
-                for fact in _told_by_task(part if kind == "task" else subject):
-                    out.append(_req(len(out), "fact", fact, ""))
+            for piece in _fact_clauses(part):
+                add(piece, previous)
     # A missing fact right before "Say that it will be announced..." is told, not filled.
     for i, r in enumerate(out[:-1]):
         if r["kind"] == "missing" and out[i + 1]["kind"] == "gap":
@@ -767,8 +1123,10 @@ def covered(req: Requirement, draft: str) -> bool:
         # often as not, and asking for it refused 3 correct drafts of the judged set.)
         claims = {stem(m.group(1)) for m in _MODAL_VERB.finditer(clause)} & set(terms)
         measured = _measured(clause, terms) if len(numbers) == 1 else set()
+        members = _members(clause)
         if not any(
             _says(terms, numbers, denied, w)
+            and all(m & w.stems for m in members)
             and 2 * len(mine & w.stems) >= len(mine)
             and all(c.search(w.text) for c in codes)
             and claims <= w.stems
@@ -955,10 +1313,10 @@ def clauses(text: str) -> list[str]:
     """The clauses of an item, split at its commas and semicolons; a piece with fewer
     than two words of content ("not the lifts") stays with the one before it."""
     out: list[str] = []
-    for piece in _LIST_COMMA.split(text):
+    for piece in _CLAUSE_BREAK.split(text):
         if not piece.strip():
             continue
-        if out and len(content_terms(piece)) < 2:
+        if out and len(content_terms(piece)) < 2 and not numbers_of(piece):
             out[-1] += "," + piece
         else:
             out.append(piece)
@@ -966,6 +1324,26 @@ def clauses(text: str) -> list[str]:
         first = out.pop(0)
         out[0] = first + "," + out[0]
     return out or [text]
+
+
+_LIST_AND = re.compile(r"(?i),\s*(?:and|or|&|plus)\s+|,\s*|\s+(?:and|or|&|plus)\s+")
+
+
+def _members(clause: str) -> list[set[str]]:
+    """The members of a list a clause holds ("leeks, potato and chives", "Wi-Fi, desk,
+    lockers"): each said, not half of them. Only a list of three or more, and only its
+    short members (a word or two of content, no figure: a longer piece is a clause of
+    its own, judged by its words)."""
+    value = clause.split(":", 1)[1] if ":" in clause else clause
+    pieces = [p for p in _LIST_AND.split(value) if p.strip()]
+    if len(pieces) < 3:
+        return []
+    out = []
+    for piece in pieces:
+        terms = content_terms(piece)
+        if 1 <= len(terms) <= 2 and not numbers_of(piece):
+            out.append(set(terms))
+    return out if len(out) >= 2 else []
 
 
 @dataclass(frozen=True)

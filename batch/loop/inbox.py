@@ -44,6 +44,7 @@ def shown(state: LoopState) -> dict[str, Any]:
             "needs_from_human": best["needs_from_human"],
             "deviations": best["deviations"],
             "must_fix": list(best.get("must_fix", [])),
+            "holds": list(best.get("holds", [])),
             "score": best["score"],
             "stopped": ending,
         }
@@ -52,6 +53,7 @@ def shown(state: LoopState) -> dict[str, Any]:
         "needs_from_human": state.get("needs_from_human", []),
         "deviations": state.get("deviations", []),
         "must_fix": list(state.get("must_fix", [])) if ending else [],
+        "holds": list(state.get("holds", [])),
         "score": state.get("score"),
         "stopped": ending,
     }
@@ -74,6 +76,10 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
         )
         lines += [f"- {m}" for m in text["must_fix"]]
         lines.append("")
+    if text["holds"]:
+        lines.append("**The checks cannot vouch for it: look before it goes out.**")
+        lines += [f"- {m}" for m in text["holds"]]
+        lines.append("")
     if needs:
         lines.append("**Needed from you:**")
         lines += [f"- `{n['placeholder']}`: {n['question']}" for n in needs]
@@ -93,6 +99,7 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
                 "deliberate_deviations": text["deviations"],
                 "would_improve": state.get("would_improve", []),
                 "must_fix": text["must_fix"],
+                "holds": text["holds"],
                 "stopped": text["stopped"],
                 "score": text["score"],
                 "score_history": list(state.get("score_history", [])),

@@ -36,9 +36,15 @@ def decide(state: LoopState) -> Route:
     """Where to go after the critic. `limits.review` says which endings a person sees:
     never; when_needed (an approved text with placeholders to fill); unfinished (that,
     and every text the machine could not approve: max rounds, no progress); always
-    (every ending)."""
+    (every ending). A text that meets the bar with holds (findings the checks cannot
+    vouch for) is never approved by the machine: it waits for a person in every mode
+    but never, where it ends `held`."""
     limits = state["limits"]
     mode = limits["review"]
+    if state.get("meets_bar") and state.get("holds"):
+        # nothing left for the writer, and what the checks cannot vouch for is a
+        # person's to judge: never approved by default
+        return Route("finish", "held") if mode == "never" else Route("review", None)
     if state.get("meets_bar"):
         wants_review = mode == "always" or (
             mode in ("when_needed", "unfinished") and bool(state.get("needs_from_human"))

@@ -42,6 +42,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     )
     must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
     would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
+    holds = [f["message"] for f in findings if f["severity"] == "hold"]
     if any(f["code"] in checks.NO_TEXT for f in findings):
         score = 0.0  # whatever a model says of it, no text scores nothing
     elif mode == "gate":
@@ -69,6 +70,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
         "score": score,
         "must_fix": must_fix,
         "would_improve": would_improve,
+        "holds": holds,
         "meets_bar": meets_bar,
         "score_history": [score],
         "must_fix_history": [keys],
@@ -82,5 +84,6 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
             needs_from_human=state.get("needs_from_human", []),
             deviations=state.get("deviations", []),
             must_fix=must_fix,
+            holds=holds,
         )
     return update

@@ -49,6 +49,8 @@ class Waiting:
     # a run the machine could not approve: why it stopped, what the checks still find
     stopped: str | None = None
     must_fix: list[str] = field(default_factory=list)
+    # what the checks cannot vouch for: the text waits for a person's look
+    holds: list[str] = field(default_factory=list)
     # the thread's state at the pause, which an answer is checked against
     state: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -66,6 +68,7 @@ class Waiting:
             "stopped": self.stopped,
             "waits_for": self.waits_for(),
             "open_must_fix": self.must_fix,
+            "holds": self.holds,
             "superseded_by": newer["thread_id"] if newer else None,
         }
 
@@ -75,6 +78,8 @@ class Waiting:
             return f"reject: superseded by {self.superseded_by['thread_id']}"
         if self.stopped:
             return f"needs work ({unfinished_words(self.stopped)})"
+        if self.holds:
+            return "placeholders and your look" if self.needs else "your look"
         return "placeholders" if self.needs else "your review"
 
     def superseded_note(self) -> str:
@@ -128,6 +133,7 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         superseded_by=runner.runlog.newer_of_brief(thread_id),
         stopped=args.get("stopped"),
         must_fix=list(args.get("must_fix") or []),
+        holds=list(args.get("holds") or []),
         state=values,
     )
 

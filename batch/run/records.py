@@ -100,8 +100,10 @@ def record_fields(values: LoopState) -> dict[str, Any]:
 def unfinished(values: LoopState) -> str | None:
     """Why the machine could not finish the text (max_rounds, no_progress), or None: one
     it approved, one still going, one that failed."""
-    if not values.get("brief") or values.get("meets_bar") or values.get("writer_error"):
+    if not values.get("brief") or values.get("writer_error"):
         return None
+    if values.get("meets_bar"):
+        return "held" if values.get("holds") else None
     return machine_ending(values)
 
 

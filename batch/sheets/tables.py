@@ -71,6 +71,7 @@ VALUE_FILLS = {
     "max_rounds": ORANGE,
     "no_progress": ORANGE,
     "budget": ORANGE,
+    "held": ORANGE,
     "stopped": AMBER,
     "error": RED,
     "failed": RED,

@@ -40,18 +40,24 @@ def test_a_brief_becomes_facts_asks_missing_facts_and_style():
     ]
 
 
-def test_label_lines_split_on_commas_and_tasks_are_not_requirements():
+def test_a_labelled_list_is_one_item_whose_every_member_is_asked_for():
+    # one item, as "The kettle has a glass body, holds 1.7 litres and shuts off by
+    # itself" is: the checklist does not depend on the brief's shape
     checklist = brief_checklist(
         "Write the product page for the Kumo kettle.\n\n"
         "Features: glass body, 1.7 litres, auto shut-off."
     )
     assert kinds(checklist) == [
         ("task", "Write the product page for the Kumo kettle."),
-        ("fact", "glass body"),
-        ("fact", "1.7 litres"),
-        ("fact", "auto shut-off"),
+        # what the request names is the text's subject: the page names the Kumo kettle
+        ("fact", "the Kumo kettle"),
+        ("fact", "Features: glass body, 1.7 litres, auto shut-off."),
     ]
     assert checklist[2]["numbers"] == ["1.7"]
+    said = "The Kumo kettle has a glass body, holds 1.7 litres and has an auto shut-off."
+    assert covered(checklist[2], said)
+    for dropped in ("a glass body, ", "holds 1.7 litres and ", " and has an auto shut-off"):
+        assert not covered(checklist[2], said.replace(dropped, " ")), dropped
 
 
 def test_a_gap_the_brief_asks_to_tell_needs_no_placeholder():

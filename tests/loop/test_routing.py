@@ -170,3 +170,17 @@ def test_every_round_spends_every_round():
     s = _rewritten()
     del s["limits"]["spend"]
     assert decide(s) == ("writer", None)
+
+
+def test_a_held_text_waits_for_a_person_in_every_mode_but_never_where_it_ends_held():
+    for mode in ("when_needed", "unfinished", "always"):
+        s = state(meets_bar=True, holds=["the brief could not be read"])
+        s["limits"]["review"] = mode
+        assert decide(s) == ("review", None), mode
+    s = state(meets_bar=True, holds=["the brief could not be read"])
+    s["limits"]["review"] = "never"
+    assert decide(s) == ("finish", "held")
+    # a hold does not stop a text that still has must-fixes: the writer goes on
+    assert decide(state(holds=["x"])) == ("writer", None)
+    # and no hold, no wait
+    assert decide(state(meets_bar=True, holds=[])) == ("finish", "approved")

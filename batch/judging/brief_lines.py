@@ -1,0 +1,155 @@
+"""A brief's text as the lines a reader would take one by one, whatever its shape.
+
+People paste briefs as prose wrapped at 80 characters, as bullets, as labelled lines, as
+terse notes typed line by line with no full stops, or as an email with a greeting and a
+sign-off. A line of notes is a unit of its own even without a full stop ("Leek soup -
+leeks, potato, chives" then "£7" then "no prices"); a wrapped prose line is not (it goes
+on, lower-case, on the next line); an email's greeting, sign-off and headers are for
+the writer, not for the text.
+
+    logical_lines(text) -> ["Leek soup - leeks, potato, chives. £7", "no prices", ...]
+    fragments(sentence) -> "Leek soup: leeks, potato, chives" (a name before a dash is
+                           a label), or the pieces a dash or an arrow joins
+"""
+
+from __future__ import annotations
+
+import re
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•‣◦·]|\d+[.)]|\(?[a-z]\))\s+(.*)$")
+_GREETING = re.compile(
+    r"(?i)^(?:hi|hiya|hey|hello|dear|morning|good\s+(?:morning|afternoon|evening)|"
+    r"afternoon|greetings)\b[^.!?]{0,40}[,!.:–—-]?\s*$"
+)
+_SIGN_OFF = re.compile(
+    r"(?i)^(?:many\s+|huge\s+|big\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best|"
+    r"regards|kind\s+regards|best\s+regards|warm\s+regards|best\s+wishes|all\s+the\s+best|"
+    r"speak\s+soon|talk\s+soon|ttyl|x+)(?:\s+(?:so\s+much|again|in\s+advance|a\s+lot|"
+    r"all|very\s+much|heaps|loads))?\s*[,!.]*\s*(?:[-–—]\s*)?(?:[A-Z][\w'’-]*\.?\s*){0,2}$"
+)
+_HEADER = re.compile(r"(?i)^(?:from|to|cc|bcc|sent|date|subject|re|fwd?)\s*:")
+_LABEL = re.compile(r"^\s*[A-Za-z][\w '/&-]{0,30}?\s*:\s*\S")
+# "Leek soup - leeks, potato, chives": a short name, a spaced dash, what it is
+_DASH = re.compile(r"\s+(?:-{1,2}|–|—|->|→|=>|>)\s+")
+_CLOSED = re.compile(r"[.!?:;]['\"’”)]*$")
+
+
+def _starts_unit(line: str) -> bool:
+    return bool(_LIST_ITEM.match(line) or _LABEL.match(line) or _DASH.search(line[:40]))
+
+
+def logical_lines(text: str) -> list[str]:
+    """The brief's lines, list markers off, a wrapped line joined to the one it goes on
+    from, an email's greeting, headers and sign-off (with the name under it) left out."""
+    raw = [ln.rstrip() for ln in text.splitlines()]
+    headers = sum(1 for ln in raw[:8] if _HEADER.match(ln.strip()))
+    # a pasted email: a greeting at its top, its writer's name at its foot
+    greeted = any(_GREETING.match(ln.strip()) for ln in raw[:3] if ln.strip())
+    if greeted:
+        raw = _without_signature(raw)
+    out: list[str] = []
+    joinable = False  # the last line may go on on the next one
+    signed_off = False
+    for line in raw:
+        stripped = line.strip()
+        if not stripped:
+            joinable = False
+            continue
+        if signed_off:
+            # after "Thanks," comes who wrote it: a name, a role, a phone number
+            continue
+        if headers >= 2 and _HEADER.match(stripped) and not stripped.lower().startswith(
+            ("subject", "re:")
+        ):
+            continue
+        if _GREETING.match(stripped) and len(stripped.split()) <= 6:
+            joinable = False
+            continue
+        if _SIGN_OFF.match(stripped) and len(stripped.split()) <= 5:
+            signed_off = bool(out)
+            joinable = False
+            continue
+        item = _LIST_ITEM.match(line)
+        if item:
+            out.append(item.group(1).strip())
+            joinable = not _CLOSED.search(out[-1])
+            continue
+        goes_on = (
+            joinable
+            and out
+            and (stripped[:1].islower() or (len(out[-1]) >= 70 and not _starts_unit(stripped)))
+        )
+        if goes_on:
+            out[-1] += " " + stripped
+        else:
+            out.append(stripped)
+        joinable = not _CLOSED.search(out[-1])
+    return out
+
+
+def _without_signature(raw: list[str]) -> list[str]:
+    """An email's last lines up to its last sentence, when they are a sign-off and a
+    name ("Happy reading,", "Louise"; "Best,", "Tom Reid", "Accounts"): short lines,
+    no figures, the first of them ending with a comma or on its own."""
+    lines = list(raw)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    tail = 0
+    for line in reversed(lines):
+        text = line.strip()
+        if not text or len(text.split()) > 4 or re.search(r"\d|[.!?:;]$", text):
+            break
+        tail += 1
+        if text.endswith(",") or _SIGN_OFF.match(text):
+            return lines[: len(lines) - tail]
+    return lines
+
+
+def fragments(sentence: str) -> list[str]:
+    """A line of notes as the label form it stands for: a short name before the first
+    dash is a label ("Leek soup - leeks, potato, chives" -> "Leek soup: leeks, potato,
+    chives"). Other dashes and arrows stay: what they join is one item, as the same
+    words joined by "and" are, and coverage reads it piece by piece."""
+    parts = [p.strip() for p in _DASH.split(sentence, maxsplit=1) if p.strip()]
+    if len(parts) < 2:
+        return [sentence]
+    head = parts[0]
+    if len(head.split()) <= 4 and not re.search(r"\d", head) and ":" not in head:
+        return [f"{head}: {parts[1]}"]
+    return [sentence]
+
+
+# Where a run-on sentence of a brief starts a new clause: at "; ", at ", and" / ", so" /
+# ", plus", at "and" before a new subject ("and he should arrive early", "and there's a
+# fee"), and at a comma before an order ("…, keep it friendly") or a new subject ("…,
+# his check-up is on Tuesday"). Not at "but": what follows it qualifies what went
+# before ("exchanged, but not refunded"; "a £25 fee, but don't mention it").
+_SUBJECT = (
+    r"(?:(?:he|she|they|we|you|it|there|i)(?:['’](?:s|re|ll|ve|d|m))?\s"
+    r"|(?:his|her|their|our|its|my|your|the|this|that)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}?\s+"
+    r"(?:is|are|was|were|will|can|must|should|has|have|had|needs?|starts?|opens?|closes?|"
+    r"runs?|costs?)\b)"
+)
+_ORDER_START = (
+    r"(?:keep|don['’]?t|do\s+not|no|please|pls|sign|use|make|avoid|leave|start|mention|"
+    r"say|include|end|open|add|put|write|tell|ask|remind|invite|reply|bring|call|email|"
+    r"book|send|register|aim|stick|tone|max|under|nothing|skip|omit|just|with\s+no|"
+    r"without|plant|sow|water|feed|park|wear|arrive|collect|return|reserve|ring|phone|"
+    r"visit|check|fill|submit|complete|read|join|come|meet|pick|drop|stop|unplug|show|"
+    r"sign|signed)\b"
+)
+_CLAUSE_SPLIT = re.compile(
+    r"\s*;\s+|,\s+(?:and|so|plus|also|then)\s+(?!(?:\w+\s+){0,1}(?:and|or)\b)"
+    r"|,?\s+(?:and\s+)?(?:saying|telling\s+(?:them|everyone|people|staff|readers|her|him))"
+    r"(?:\s+that)?\s+"
+    r"|\s+and\s+(?=" + _SUBJECT + r")"
+    r"|,\s+(?=(?:and\s+)?" + _ORDER_START + r")"
+    r"|,\s+(?=" + _SUBJECT + r")",
+    re.IGNORECASE,
+)
+
+
+def run_on_clauses(sentence: str) -> list[str]:
+    """The clauses of a run-on sentence (see `_CLAUSE_SPLIT`), stripped of the "and" that
+    joined them. A sentence that is not a run-on comes back whole."""
+    return [c.strip(" ,;") for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip(" ,;")]

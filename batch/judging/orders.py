@@ -1,0 +1,292 @@
+"""Orders to the writer in a brief, told apart from orders to the readers in any shape.
+
+A brief mixes what the text must tell its readers with what its writer must do: "Need
+blurbs for the two new soups", "Name in bold, then two lines", "no prices", "Don't
+mention integrations", "Friendly but not gushing", "Keep each under 40 words". Read as
+facts, those end up in the checklist as items to *say*, and a text that pastes them back
+covers them. Orders to the readers look the same on the surface ("Don't park in the
+loading bay", "Keep your receipt", "Leave bikes in the rack"): what tells them apart is
+what the order is about. An order to the writer is about the text: its words, its form,
+its tone, what it leaves out; an order to the readers is about the world.
+
+    order_kind(line) -> "request" | "leave_out" | "layout" | "length" | "tone" |
+                        "no_guess" | None
+
+Plain words and word lists, no model: the same line is read the same way every time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+OrderKind = Literal["request", "leave_out", "layout", "length", "tone", "no_guess"]
+
+# what a text is made of: what "no X" and "leave X out" speak of when they speak of the
+# text ("no prices", "no exclamation marks"), not of the world ("no dogs", "no parking")
+_TEXT_PARTS = (
+    r"(?:prices?|pricing|costs?|figures?|numbers?|names?|surnames?|jargon|emojis?|emoji|"
+    r"hashtags?|exclamation(?:\s+marks?|\s+points?)?|links?|urls?|abbreviations?|acronyms?|"
+    r"superlatives?|puns?|clich[eé]s?|slang|caps|capitals|quotes?|brand\s+names?|"
+    r"comparisons?|promises?|claims?|buzzwords?|technical\s+terms?|specs?|statistics?|"
+    r"stats|percentages?|dates?|times?|addresses?|phone\s+numbers?|email\s+addresses?|"
+    r"headings?|bullets?|bullet\s+points?|lists?|tables?|small\s+print|legalese|fluff|"
+    r"waffle|hype|marketing\s+speak|sales\s+talk|sign-?offs?|greetings?|mention\s+of|"
+    r"references?\s+to|apolog(?:y|ies)|tips|tactics|mentions?|discussion|debate|background|"
+    r"pitch|jokes?|humou?r|banter|slogans?|taglines?|adjectives|opinions?|speculation|"
+    r"rumou?rs?|gossip|blame|excuses|scare\s+tactics|sightseeing(?:\s+tips)?|small\s+talk|"
+    r"history|backstory|sales\s+pitch|calls?\s+to\s+action)"
+)
+# verbs only a writer is asked to do (or not to do) with a text
+_WRITER_ONLY = (
+    r"(?:mention|include|compare|name|say|list|quote|cite|refer|talk\s+about|bring\s+up|"
+    r"state|promise|claim|reveal|disclose|guess|invent|make\s+up|make\s+(?:any|a)\s+"
+    r"(?:claims?|promises?)|exaggerate|oversell|overdo|overstate|hype|gush|speculate|"
+    r"describe|spoil|nag|grovel|lecture|preach|patroni[sz]e|overpromise|pressure|scare|"
+    r"alarm|blame|moralise|moralize|dwell|call\s+(?:it|them|him|her)|use\s+(?:the\s+)?(?:word|words|term|terms|"
+    r"phrase|phrases|jargon|emojis?|exclamation|caps|capitals|abbreviations?|acronyms?|"
+    r"bullet|bullets|headings?|first\s+names?|surnames?|full\s+names?|we|I|you)|"
+    r"write|add|put\s+(?:in|the)|go\s+into|dwell\s+on|make\s+it|sound|"
+    r"apologi[sz]e|start\s+with|open\s+with|begin\s+with|end\s+with|finish\s+with|"
+    r"close\s+with|lead\s+with|sign\s+off|address\s+(?:them|readers|people))"
+)
+_POLITE = r"(?:(?:please|pls|plz|kindly)\s+)?"
+# what only a writer does too much of ("no comparing with other brands", "no grovelling")
+_WRITER_GERUNDS = (
+    r"comparing|comparisons|mentioning|naming|grovell?ing|gushing|overselling|waffling|"
+    r"rambling|preaching|lecturing|nagging|guessing|promising|swearing|name-dropping|hyping|"
+    r"exaggerating|repeating|quoting|scaremongering|moralising|moralizing|padding|"
+    r"speculating|apologi[sz]ing|blaming|jargon|sales\s+talk|hard\s+sell"
+)
+
+_REQUEST = re.compile(
+    r"(?i)^\W*(?:(?:hi|hey|hello)\b[^,.!:]{0,30}[,.!:-]\s*)?"
+    r"(?:(?:for|on|about|re)\s+[^,]{2,60},\s+)?"
+    r"(?:(?:could|can|would|will)\s+(?:you|u|someone|somebody|anyone|one\s+of\s+you)\s+"
+    r"(?:please\s+|pls\s+)?(?:also\s+)?(?:mind\s+)?"
+    r"|(?:please|pls|plz|kindly)\s+|(?:i|we)(?:['’]d|\s+would)\s+like\s+you\s+to\s+"
+    r"|(?:quick|small|one)\s+(?:favour|favor|ask|job|request)\s*[-:,]?\s*)?"
+    r"(?:write(?:\s+up)?|writing(?:\s+up)?|drafting|doing|putting\s+together|draft|do|"
+    r"put\s+together|prepare|produce|create|compose|knock\s+up|"
+    r"whip\s+up|pull\s+together|come\s+up\s+with|make|turn\s+(?:this|these|the)\b"
+    r"[^.]{0,40}?\binto|rewrite|redo|need|needs|needed|want|wanted)\b"
+    r"|^\W*(?:(?:i|we)['’]d\s+like|(?:i|we)\s+(?:still\s+|also\s+|just\s+|really\s+)?"
+    r"(?:need|want|would\s+like|are\s+after|am\s+after|are\s+looking\s+for|"
+    r"am\s+looking\s+for)|looking\s+for|after|in\s+need\s+of|need(?:s|ed)?)\b"
+)
+# a request's object: the text itself ("a note", "blurbs", "something", "copy")
+_TEXT_NOUN = re.compile(
+    r"(?i)\b(?:memo|email|e-mail|mail|note|notes|letter|announcement|message|post|"
+    r"posts|description|descriptions|copy|text|page|section|blurb|blurbs|notice|"
+    r"update|invitation|invite|reminder|newsletter|flyer|brochure|reply|answer|summary|"
+    r"report|write-?up|release|press\s+release|card|label|listing|bio|blurb|intro|"
+    r"introduction|paragraph|para|piece|item|article|statement|advert|ad|poster|sign|"
+    r"leaflet|caption|script|something|few\s+lines|couple\s+of\s+lines|line|lines|words|"
+    r"wording|thank[- ]you|thanks|welcome|follow-?up|round-?up|recap|digest|teaser|"
+    r"tweet|social\s+post|menu|programme|program|itinerary|overview|outline|draft|"
+    r"call\s+for\s+\w+|call-?out|appeal|listing)\b"
+)
+_LEAVE_OUT = re.compile(
+    r"(?i)^\W*" + _POLITE + r"(?:(?:don'?t|do\s+not|never|no\s+need\s+to|avoid|without)\s+"
+    r"(?:\w+\s+)?" + _WRITER_ONLY + r"\b"
+    r"|(?:leave|keep)\s+(?:out|off)\b|leave\s+(?:[\w'’-]+\s+){1,5}?out\b"
+    r"|keep\s+(?:[\w'’-]+\s+){1,4}?out\s+of\s+(?:it|this|the\s+(?:text|copy|post|note))\b"
+    r"|(?:(?:with\s+)?no|without|skip|omit|drop|avoid|nothing\s+(?:about|on)|not\s+a\s+word\s+about|"
+    r"no\s+mention\s+of|no\s+talk\s+of)\s+(?:any\s+|the\s+|our\s+|their\s+|its\s+)?"
+    r"(?:[\w'’-]+\s+){0,2}?" + _TEXT_PARTS + r"\b"
+    r"|nothing\s+(?:about|on)\b|no\s+mention\s+of\b|not\s+a\s+word\s+(?:about|on)\b"
+    r"|(?:with\s+)?no\s+(?:" + _WRITER_GERUNDS + r")\b|no\s+[\w'’-]+\s+mention\b"
+    r"|(?:(?:she|he|they|we|i)['’]d\s+|(?:she|he|they|we|i)\s+would\s+)?(?:rather|prefer)\s+"
+    r"(?:we|you|it)\s+(?:didn['’]?t|did\s+not|don['’]?t|not|never|wasn['’]?t)\b)"
+)
+_NO_GUESS = re.compile(
+    r"(?i)^\W*(?:just\s+|please\s+)?leave\s+(?:that|it|this|them|those|its\s+\w+|their\s+\w+|"
+    r"the\s+\w+|a\s+(?:space|gap|blank|placeholder))(?:\s+for\s+(?:it|them|that))?\s+"
+    r"(?:open|blank|empty|as\s+a\s+(?:gap|placeholder|blank)|for\s+now|for\s+later)\b"
+    r"|^\W*(?:just\s+)?leave\s+a\s+(?:space|gap|blank|placeholder)\b"
+    r"|\b(?:don'?t|do\s+not|never)\s+(?:put|fill|add|give|write)\s+(?:in\s+)?(?:a|an|any|the)\s+"
+    r"(?:figure|date|number|name|time|price|amount|total|estimate|link|url)\b"
+    r"|\b(?:don'?t|do\s+not|never|no)\s+(?:guess(?:ing)?|invent(?:ing)?|"
+    r"make\s+(?:it|one|them|anything|something|a\s+\w+(?:\s+\w+)?)\s+up|making\s+(?:it|"
+    r"anything)\s+up|speculat\w*|fill\s+(?:it|that|this)\s+in)\b"
+)
+_LENGTH = re.compile(
+    r"(?i)\b(?:under|below|max(?:imum)?\.?|at\s+most|no\s+more\s+than|not\s+more\s+than|"
+    r"up\s+to|less\s+than|fewer\s+than|within|around|about|roughly|approx\.?|"
+    r"at\s+least|min(?:imum)?\.?|no\s+longer\s+than)?\s*\d+\s*(?:-\s*\d+\s*)?"
+    r"(?:words?|lines?|sentences?|paragraphs?|characters?|chars?)\b"
+    r"|\b(?:one|two|three|four|five|a|single)\s+(?:short\s+)?(?:lines?|sentences?|"
+    r"paragraphs?|para)\b(?:\s+(?:each|max|only|tops|at\s+most))?"
+    r"|\bkeep\s+(?:it|them|each(?:\s+\w+)?|the\s+\w+|things|this)\s+(?:short|brief|tight|"
+    r"snappy|punchy|concise|to\s+the\s+point|under|below|to\b)"
+    r"|^\W*(?:short|brief|concise|snappy)\s*(?:please|pls)?\W*$"
+)
+# what a text may be limited to ("decisions only", "just the facts", "practical only")
+_SCOPE = (
+    r"decisions|facts|essentials|basics|practical|practicalities|highlights|key\s+points|"
+    r"headlines|outcomes|actions|dates|changes|news|main\s+points|logistics|details"
+)
+_LAYOUT = re.compile(
+    r"(?i)\b(?:in\s+)?(?:bold|italics?|capitals|caps|block\s+capitals)\b"
+    r"|\b(?:as\s+(?:a|the)\s+)?(?:heading|headline|subheading|sub-heading|title\s+line)\b"
+    r"|\bbullet(?:s|\s+points?|ed)?\b|\bnumbered\s+list\b|\bas\s+a\s+list\b"
+    r"|\b(?:start|open|begin|end|finish|close|lead)\s+(?:it\s+|each\s+\w+\s+)?with\b"
+    r"|\bsign\s+(?:it\s+)?off\b|\bthen\s+(?:a|one|two|three|\d+)\s+(?:short\s+)?"
+    r"(?:lines?|sentences?)\b|\bat\s+the\s+(?:top|bottom|end|start)\b"
+    r"|\bin\s+(?:the\s+)?(?:first|second|last|opening|closing)\s+(?:line|sentence|paragraph)\b"
+    r"|\bone\s+(?:per|for\s+each)\b|\beach\s+(?:on|in)\s+its\s+own\b|\bsubject\s+line\b"
+    r"|\bsections?\b|\bin\s+a\s+list\b|\blist\s+(?:them|it|the\s+\w+\s+)?by\b"
+    r"|^\W*(?:third|first|second)\s+person\b|^\W*(?:apologi[sz]e|say\s+sorry)\s+(?:once|briefly|"
+    r"sincerely|first|up\s+front|at\s+the\s+start|only\s+once)\b"
+    r"|^\W*(?:just|only)\s+(?:the\s+)?(?:" + _SCOPE + r")\b|^\W*(?:" + _SCOPE + r")\s+only\b"
+)
+_TONE_WORDS = frozenset(
+    """friendly warm upbeat cheerful formal informal casual chatty professional plain
+    simple clear concise short brief punchy snappy calm reassuring apologetic sincere
+    positive light fun playful serious respectful polite gentle firm neutral factual
+    enthusiastic gushing salesy pushy corporate stuffy stiff jokey cheesy cute quirky
+    witty dry honest humble confident excited exciting welcoming inviting personal human
+    conversational relaxed sober measured grown-up grown adult kind empathetic caring
+    supportive encouraging optimistic hopeful tone voice style register british american
+    english spelling spellings us uk jargon-free gushy breezy lively elegant classy
+    understated overblown effusive fluffy flowery over top hard sell sell-y salesey too
+    not but and very bit little please pls tone: nothing overly overly-formal alarmist
+    alarming scary preachy pushy naggy nagging grovelling groveling defensive chirpy
+    patronising patronizing condescending language plain-english reassurance practical
+    matter-of-fact upbeat-ish heartfelt grateful thankful appreciative cheerful
+    sympathetic compassionate sensitive tactful clear-cut straightforward direct
+    third person first tone-wise keep light-hearted lighthearted""".split()
+)
+# who a tone is for, allowed at its end: "Plain English for families"
+_TONE_FOR = re.compile(
+    r"(?i)[,\s]+(?:for\s+)?(?:families|kids|children|parents|beginners|everyone|staff|"
+    r"customers|guests|locals|visitors|members|donors|readers|non-experts|laypeople|"
+    r"a\s+general\s+audience)\.?$"
+)
+# "Make it formal", "Please write it in plain English", "keep it light": the order's
+# frame, off before its tone is read
+_TONE_FRAME = re.compile(
+    r"(?i)^\W*(?:please\s+|pls\s+)?(?:write|make|keep|do|put|have|want|pitch|set)\s+"
+    r"(?:it|this|them|the\s+\w+)\s+(?:in\s+|as\s+|a\s+bit\s+|nice\s+and\s+|at\s+)?"
+)
+_ABOUT_TEXT = re.compile(
+    r"(?i)\b(?:it|this|the\s+(?:text|copy|note|post|blurbs?|memo|email|letter|notice|"
+    r"card|release|piece|page|section|label|listing|bio|reply|summary|update|message|"
+    r"description|wording|advert|intro)|each(?:\s+(?:one|blurb|item|entry|bit|line|"
+    r"paragraph|post))?)\b"
+)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", text.lower())
+
+
+def is_tone(text: str) -> bool:
+    """A line that is only a tone: "Friendly but not gushing.", "British spelling pls",
+    "warm, plain English", "Make it formal", "Plain English for families"."""
+    words = _words(_TONE_FOR.sub("", _TONE_FRAME.sub("", text)))
+    if not words or re.search(r"\d", text):
+        return False
+    toned = [w for w in words if w in _TONE_WORDS]
+    core = [w for w in toned if w not in {"not", "but", "and", "very", "bit", "little",
+                                           "please", "pls", "too", "over", "top"}]
+    return bool(core) and len(toned) == len(words) and len(words) <= 10
+
+
+def is_text_request(value: str) -> bool:
+    """A phrase naming the text asked for ("safety recall notice", "website blurb for
+    the Full Service package"): a text noun among its first words."""
+    noun = _TEXT_NOUN.search(value)
+    return noun is not None and len(value[: noun.start()].split()) <= 3
+
+
+def is_request(text: str) -> bool:
+    """A request for the text: its verb, then what it asks for within a few words ("Need
+    blurbs for…", "Could you write a note…"; not "Need everyone to update the CRM")."""
+    found = _REQUEST.match(text)
+    if not found:
+        return False
+    noun = _TEXT_NOUN.search(text, found.end())
+    return noun is not None and len(text[found.end() : noun.start()].split()) <= 4
+
+
+_RANK: dict[str, int] = {"leave_out": 5, "no_guess": 4, "length": 3, "layout": 2, "tone": 1}
+_ORDER_PIECES = re.compile(r"(?i),\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+(?=no\b|not\b|don)")
+
+
+def order_kind(line: str) -> OrderKind | None:
+    """What kind of order to the writer `line` is, or None: a fact, an order to the
+    readers, or anything else. A line of several orders ("Friendly, don't nag";
+    "Cheerful, but no exclamation marks") is the strongest of them."""
+    text = re.sub(r"(?i)\bw/\s*", "with ", line.strip())
+    if not text:
+        return None
+    kind = _one_order(text)
+    if kind is not None:
+        return kind
+    pieces = [p for p in _ORDER_PIECES.split(text) if p.strip(" .")]
+    if len(pieces) > 1:
+        kinds = [_one_order(p.strip()) or ("tone" if is_tone(p) else None) for p in pieces]
+        if all(kinds) and "request" not in kinds:
+            return max(kinds, key=lambda k: _RANK[k])  # type: ignore[arg-type]
+    return None
+
+
+def _one_order(text: str) -> OrderKind | None:
+    if _NO_GUESS.search(text) and not _REQUEST.match(text):
+        return "no_guess"
+    if _LEAVE_OUT.match(text):
+        return "leave_out"
+    if is_request(text):
+        return "request"
+    if _LENGTH.search(text) and (
+        re.search(r"(?i)\bwords?\b|\bkeep\b|\beach\b|\bmax\b|\bunder\b|\btops\b", text)
+        or len(_words(text)) <= 6
+    ):
+        return "length"
+    if is_tone(text):
+        return "tone"
+    if _LAYOUT.search(text) and (_ABOUT_TEXT.search(text) or len(_words(text)) <= 8):
+        return "layout"
+    return None
+
+
+# ", so don't guess it" after a fact not known yet: the writer's order, the fact's cue
+NO_GUESS_TAIL = re.compile(
+    r"(?i)[,;:]?\s*(?:-|–|—)?\s*(?:so|and|but|just)?\s*" + _POLITE + r"(?:don'?t|do\s+not|"
+    r"never|no)\s+(?:guess(?:ing)?|invent(?:ing)?|speculat\w*|make\s+(?:it|one|them|"
+    r"anything|something)\s+up|making\s+(?:it|anything)\s+up)\b(?:\s+(?:it|them|that|this|"
+    r"one|anything|at\s+it))?(?:\s+(?:pls|please))?\s*[.!]*\s*$"
+)
+# where a request hands over what the text is to say: "Write a note that X", "a memo
+# saying X", "an email telling everyone that X", "Write a notice: X"
+_REQUEST_CONTENT = re.compile(
+    r"(?i)(?::\s+|\s+[-–—]\s+|\b(?:please|pls),\s+|,\s+(?=(?:it|there|they|he|she|we)['’]|"
+    r"(?:his|her|their|its|our|the|this|it|there|he|she|they|we)\s|from\s|on\s|[\w'’-]+(?:\s+[\w'’-]+){0,3}\s+"
+    r"(?:is|are|was|were|will|goes|go|moves|starts|opens|closes|runs|costs|has|have|came|"
+    r"arrived|had|did|got|broke|needs?)\b)|\s+(?:that|saying(?:\s+that)?|to\s+say(?:\s+that)?|which\s+says(?:\s+that)?|"
+    r"explaining(?:\s+that)?|announcing(?:\s+that)?|"
+    r"(?:telling|informing|reminding|warning|notifying)\s+(?:them|everyone|everybody|all|"
+    r"people|staff|readers|customers|guests|members|residents|parents|the\s+\w+)"
+    r"(?:\s+that)?|(?:to\s+)?let(?:ting)?\s+(?:them|everyone|everybody|people|staff|"
+    r"readers|customers|guests|members|residents|parents|the\s+\w+)\s+know(?:\s+that)?)\s+)"
+)
+
+
+def request_split(line: str) -> tuple[str, str] | None:
+    """A request that carries what the text must say, as (the request, what it says):
+    "Write a note that the kitchen closes on Friday" -> ("Write a note", "the kitchen
+    closes on Friday"). None for a request that carries nothing ("Could you write a
+    note for the staff kitchen?") and for a line that is no request."""
+    noun = _TEXT_NOUN.search(line)
+    if not noun:
+        return None
+    found = _REQUEST_CONTENT.search(line, noun.end())
+    if not found or not line[found.end() :].strip(" .,:;-"):
+        return None
+    between = line[noun.end() : found.start()]
+    # the text noun, perhaps who it is for ("a note for the staff"), then what it says;
+    # not a relative clause of some later noun ("blurbs for the soups that are new")
+    if found.group(0).strip().lower() == "that" and len(between.split()) > 5:
+        return None
+    return line[: found.start()].strip(" ,:;-"), line[found.end() :].strip()

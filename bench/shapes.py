@@ -1,0 +1,266 @@
+"""Does the checklist depend on the brief's shape? The shape corpus (bench/shapes/).
+
+    python -m bench shapes [--set DIR] [--show ID] [--json FILE]
+
+Every brief of the corpus is written in several shapes with the same facts, and
+labelled by hand (checklist.yaml: its facts, asks, unknowns, instructions, what it says
+to leave out, each with the words that pick it out). Each shape's checklist is read
+back onto those labels: a checklist item *carries* a label when every key of the label
+is among the item's words or numbers. A shape's reading is then the list of (what the
+item asks of the text, the labels it carries), and:
+
+- the brief **agrees** when every shape gives the same reading;
+- a shape is **right** when its reading is the labels': each fact, ask, signature and
+  unknown carried by one item of its kind and by no other, no item that asks the text
+  for an instruction or for what it must leave out, and no item the labels do not know.
+
+Both are reported per brief and over the corpus (bench/results/shapes.json, .md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from batch.inputs.briefs import load_brief_file
+from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.wording import STOPWORDS, WORD, numbers_of, stem
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "bench" / "shapes"
+UNSEEN = REPO / "bench" / "shapes-unseen"
+RESULTS = REPO / "bench" / "results"
+
+# what a checklist item asks of the text, by kind; and what a label expects
+ITEM_CLASS = {
+    "fact": "fact",
+    "ask": "ask",
+    "sign": "sign",
+    "gap": "tell",
+    "missing": "missing",
+    "task": "instruction",
+    "style": "instruction",
+    "rule": "instruction",
+}
+LABEL_CLASS = {
+    "fact": "fact",
+    "ask": "ask",
+    "sign": "sign",
+    "tell": "tell",
+    "missing": "missing",
+    "instruction": "instruction",
+    "withheld": "withheld",
+}
+REQUIRED = frozenset({"fact", "ask", "sign", "tell", "missing"})
+
+
+@dataclass
+class Label:
+    id: str
+    type: str
+    say: str
+    keys: list[str]
+
+    @property
+    def wanted(self) -> frozenset[str]:
+        """The key words as stems, the key numbers as numbers."""
+        return frozenset(set().union(*(_words_of(str(k)) for k in self.keys)) if self.keys else set())
+
+
+def _words_of(text: str) -> set[str]:
+    """Stems of the words of a text (a hyphenated word also by its parts: "8am-2pm"),
+    and its numbers as "#n"."""
+    out = {f"#{n}" for n in numbers_of(text)}
+    for w in WORD.findall(text):
+        for part in {w, *re.split(r"[-–]", w)}:
+            if part and not re.fullmatch(r"[\d.,:]+", part):
+                out.add(stem(part))
+    return out
+
+
+@dataclass
+class Brief:
+    id: str
+    folder: Path
+    kind: str
+    shapes: list[str]
+    labels: list[Label] = field(default_factory=list)
+
+    def shape_path(self, shape: str) -> Path:
+        return self.folder / f"{shape}.md"
+
+
+def load_corpus(folder: Path = CORPUS) -> list[Brief]:
+    out: list[Brief] = []
+    for path in sorted(folder.glob("*/checklist.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        labels = [
+            Label(str(i["id"]), str(i["type"]), str(i.get("say", "")), list(i.get("keys") or []))
+            for i in data.get("items") or []
+        ]
+        out.append(
+            Brief(str(data["id"]), path.parent, str(data.get("kind", "")), data["shapes"], labels)
+        )
+    return out
+
+
+def item_words(r: Requirement) -> frozenset[str]:
+    return frozenset(_words_of(f"{r['text']} {r.get('subject', '')}"))
+
+
+def carried(r: Requirement, labels: list[Label]) -> frozenset[str]:
+    """The labels whose every key the item holds; failing that, the one label whose own
+    words hold all the item's (a part of one fact the labels keep whole: "Where: Corn
+    Exchange" of "items were left at the Corn Exchange after the concert")."""
+    have = item_words(r)
+    found = frozenset(lab.id for lab in labels if lab.wanted and lab.wanted <= have)
+    if found:
+        return found
+    mine = {w for w in _words_of(r["text"]) if w not in STOPWORDS and len(w) > 1}
+    if not mine:
+        return found
+    within = [lab.id for lab in labels if mine <= _words_of(f"{lab.say} {' '.join(map(str, lab.keys))}")]
+    return frozenset(within[:1]) if len(within) == 1 else found
+
+
+Reading = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def reading(checklist: list[Requirement], labels: list[Label]) -> Reading:
+    """What the checklist makes of each label: the kinds of the items that carry it
+    (sorted, without repeats), and an entry ("?", class) for each item that asks the
+    text for something no label knows. How the facts are grouped into items is left
+    out: one sentence of three facts, or three lines of one, ask the same of the text
+    (coverage reads an item clause by clause)."""
+    classes: dict[str, set[str]] = {lab.id: set() for lab in labels}
+    unknown: list[str] = []
+    for r in checklist:
+        cls = ITEM_CLASS.get(r["kind"], r["kind"])
+        ids = carried(r, labels)
+        for i in ids:
+            classes[i].add(cls)
+        if not ids and cls != "instruction":
+            unknown.append(cls)
+    out = [(i, tuple(sorted(c))) for i, c in classes.items()]
+    out += [("?", (cls,)) for cls in sorted(unknown)]
+    return tuple(out)
+
+
+def problems(read: Reading, labels: list[Label]) -> list[str]:
+    """How a shape's reading differs from the labels'."""
+    by_id = {lab.id: lab for lab in labels}
+    out: list[str] = []
+    for lid, classes in read:
+        if lid == "?":
+            out.append(f"a {classes[0]} item no label knows")
+            continue
+        lab = by_id[lid]
+        want = LABEL_CLASS[lab.type]
+        if want in REQUIRED:
+            if not classes:
+                out.append(f"{lid} ({want}) not an item: {lab.say}")
+            elif want not in classes:
+                out.append(f"{lid} ({want}) read as {'/'.join(classes)}: {lab.say}")
+        else:
+            asked = [c for c in classes if c in REQUIRED]
+            if asked:
+                out.append(f"{lid} ({lab.type}) read as {'/'.join(asked)}: {lab.say}")
+    return out
+
+
+@dataclass
+class Result:
+    brief: Brief
+    readings: dict[str, Reading]
+    checklists: dict[str, list[Requirement]]
+
+    @property
+    def agrees(self) -> bool:
+        return len(set(self.readings.values())) == 1
+
+    def wrong(self, shape: str) -> list[str]:
+        return problems(self.readings[shape], self.brief.labels)
+
+    @property
+    def collapsed(self) -> list[str]:
+        """Shapes whose checklist holds one item the text must say, or none."""
+        return [
+            s
+            for s, cl in self.checklists.items()
+            if sum(1 for r in cl if ITEM_CLASS.get(r["kind"]) in REQUIRED) <= 1
+        ]
+
+
+def judge_brief(brief: Brief) -> Result:
+    readings: dict[str, Reading] = {}
+    checklists: dict[str, list[Requirement]] = {}
+    for shape in brief.shapes:
+        parsed = load_brief_file(brief.shape_path(shape), 1 << 20)
+        cl = build_checklist({"kind": "brief", "text": parsed.text, "title": parsed.title})
+        checklists[shape] = cl
+        readings[shape] = reading(cl, brief.labels)
+    return Result(brief, readings, checklists)
+
+
+def summary(results: list[Result]) -> dict:
+    shapes = [(r, s) for r in results for s in r.brief.shapes]
+    wrong = Counter(s for r, s in shapes if r.wrong(s))
+    per_shape = Counter(s for _, s in shapes)
+    return {
+        "briefs": len(results),
+        "shape_files": len(shapes),
+        "agree": sum(r.agrees for r in results),
+        "right_shapes": sum(1 for r, s in shapes if not r.wrong(s)),
+        "right_briefs": sum(1 for r in results if not any(r.wrong(s) for s in r.brief.shapes)),
+        "collapsed": sorted(f"{r.brief.id}/{s}" for r in results for s in r.collapsed),
+        "right_by_shape": {s: f"{n - wrong[s]}/{n}" for s, n in sorted(per_shape.items())},
+        "disagree": sorted(r.brief.id for r in results if not r.agrees),
+    }
+
+
+def show(result: Result) -> str:
+    lines = [
+        f"# {result.brief.id} ({result.brief.kind}): {'agrees' if result.agrees else 'DISAGREES'}"
+    ]
+    for shape, cl in result.checklists.items():
+        lines.append(f"## {shape}")
+        for r in cl:
+            ids = ",".join(sorted(carried(r, result.brief.labels))) or "-"
+            lines.append(f"  {r['id']:4} {r['kind']:8} [{ids}] {r['text'][:100]!r}")
+        lines += [f"  ! {p}" for p in result.wrong(shape)]
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench shapes",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--set", type=Path, default=CORPUS, help="the corpus folder")
+    parser.add_argument("--show", action="append", default=[], help="print a brief's checklists")
+    parser.add_argument("--all", action="store_true", help="print every brief that is wrong")
+    parser.add_argument("--json", type=Path, help="write the summary here")
+    args = parser.parse_args(argv)
+    results = [judge_brief(b) for b in load_corpus(args.set)]
+    for r in results:
+        if r.brief.id in args.show or (
+            args.all and (not r.agrees or any(r.wrong(s) for s in r.brief.shapes))
+        ):
+            print(show(r), end="\n\n")
+    s = summary(results)
+    print(json.dumps(s, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(s, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

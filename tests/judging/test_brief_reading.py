@@ -1,0 +1,139 @@
+"""A brief's lines read the same whatever their shape: an order to the writer is told apart
+from an order to the readers, a fact and a fact that is not known yet, in prose, notes,
+labels, bullets and pasted emails alike.
+
+Each case is one brief line and what a careful assistant reads in it, written before the
+reading was changed to pass them; the variants are the point, not the one example."""
+
+from __future__ import annotations
+
+import pytest
+
+from batch.judging.checklist import brief_checklist
+
+INSTRUCTION = {"task", "style", "rule"}
+
+
+def kinds(text: str) -> list[str]:
+    return [r["kind"] for r in brief_checklist(text)]
+
+
+# orders to the writer: never an item the text must say
+WRITER = [
+    "Need blurbs for the two new soups for the menu board.",
+    "need a short press release for the launch",
+    "Could you write a note for the staff kitchen?",
+    "Can you put together a quick notice for the lobby?",
+    "Pls draft something for the newsletter.",
+    "Looking for a short welcome card for the rooms.",
+    "Name in bold, then two lines.",
+    "Name in bold, then two lines, no prices.",
+    "no prices",
+    "No prices pls.",
+    "Leave the prices out.",
+    "Leave out the supplier's name.",
+    "Don't mention integrations.",
+    "Do not compare it with other brands.",
+    "don't compare w/ other brands",
+    "Don't name the old supplier.",
+    "Keep it under 80 words.",
+    "Keep each blurb under 40 words.",
+    "keep it short and friendly",
+    "Friendly but not gushing.",
+    "Tone: warm, plain English.",
+    "No exclamation marks.",
+    "British spelling please.",
+    "Use the product name as a heading.",
+    "Start with the date.",
+    "One short paragraph.",
+    "Max 60 words.",
+    "Under 100 words please.",
+    "Don't make up a battery figure.",
+    "Avoid jargon.",
+    "No emojis, no hashtags.",
+    "Nothing about the old price.",
+]
+
+# orders to the readers: the text must ask them
+READERS = [
+    "Don't park in the loading bay.",
+    "Keep your receipt.",
+    "Leave bikes in the rack by the gate.",
+    "Use the side entrance on Mill Lane.",
+    "Please reply by Friday 12 May.",
+    "Bring your badge.",
+    "Don't leave bags in the corridor.",
+    "Keep the fire doors closed.",
+]
+
+# facts the text must tell
+FACTS = [
+    "Leek soup - leeks, potato, chives.",
+    "The kitchen closes on Friday 3 May for a deep clean.",
+    "Ships 4 March, £129.",
+    "We don't have parking on site.",
+    "We can't give refunds on sale items.",
+    "No dogs allowed in the garden.",
+    "The lifts keep working as normal.",
+    "Doors open at 19:00.",
+]
+
+# facts the brief says are not known
+MISSING = [
+    "Battery life: still waiting on the lab, so don't guess it.",
+    "Battery life - TBC",
+    "battery life ??",
+    "We don't have the Q3 revenue figure yet.",
+    "Can't give a launch date, still waiting on legal.",
+    "The speaker's name is unknown at this point.",
+    "Venue: no idea yet",
+    "Haven't heard back from the venue about the start time.",
+    "Start time: ask me nearer the time",
+    "Price: tbd",
+]
+
+
+@pytest.mark.parametrize("line", WRITER)
+def test_an_order_to_the_writer_is_never_an_item_to_say(line):
+    got = kinds(line)
+    assert got and set(got) <= INSTRUCTION, (line, got)
+
+
+@pytest.mark.parametrize("line", READERS)
+def test_an_order_to_the_readers_is_an_ask(line):
+    assert kinds(line) == ["ask"], line
+
+
+@pytest.mark.parametrize("line", FACTS)
+def test_a_fact_is_a_fact(line):
+    assert kinds(line) == ["fact"], line
+
+
+@pytest.mark.parametrize("line", MISSING)
+def test_a_fact_not_known_yet_is_missing_in_any_wording(line):
+    got = [k for k in kinds(line) if k not in INSTRUCTION]
+    assert got == ["missing"], (line, kinds(line))
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "Write a note that",
+        "Write a memo saying",
+        "Write a short notice to say",
+        "Draft an email telling everyone that",
+        "Write a note:",
+        "Quick note for the team -",
+    ],
+)
+def test_write_a_note_that_gives_its_facts_not_one_item(lead):
+    brief = (
+        f"{lead} the kitchen will be closed on Friday 3 May for a deep clean, and "
+        "staff should take their food home by Thursday 2 May."
+    )
+    cl = brief_checklist(brief)
+    said = [r for r in cl if r["kind"] not in INSTRUCTION]
+    assert len(said) >= 2, cl
+    assert any("3" in r["numbers"] for r in said) and any("2" in r["numbers"] for r in said)
+    # the lead itself is the writer's, and never to be said
+    assert not any(r["text"].lower().startswith(lead.lower()[:5]) for r in said), cl
