@@ -148,7 +148,9 @@ def reading(checklist: list[Requirement], labels: list[Label]) -> Reading:
             classes[i].add(cls)
         if not ids and cls != "instruction":
             unknown.append(cls)
-    out = [(i, tuple(sorted(c))) for i, c in classes.items()]
+    # a request that names what a fact says ("the listing for the Albany Road flat")
+    # beside the fact's own item reads it the same as the fact's item alone
+    out = [(i, tuple(sorted(c - {"instruction"} if len(c) > 1 else c))) for i, c in classes.items()]
     out += [("?", (cls,)) for cls in sorted(unknown)]
     return tuple(out)
 
@@ -183,7 +185,20 @@ class Result:
 
     @property
     def agrees(self) -> bool:
-        return len(set(self.readings.values())) == 1
+        """Every label read the same way in every shape, and what the shapes ask that no
+        label knows is the same too: each such item's words are asked by the other
+        shapes' such items (a topic named in one line of notes and in the request of
+        the prose shape is one demand, whatever the count of items)."""
+        labelled = {tuple(e for e in read if e[0] != "?") for read in self.readings.values()}
+        if len(labelled) != 1:
+            return False
+        extra = {s: _unknown_words(cl, self.brief.labels) for s, cl in self.checklists.items()}
+        return all(
+            _asked_by(mine, theirs)
+            for s, mine in extra.items()
+            for t, theirs in extra.items()
+            if s != t
+        )
 
     def wrong(self, shape: str) -> list[str]:
         return problems(self.readings[shape], self.brief.labels)
@@ -196,6 +211,21 @@ class Result:
             for s, cl in self.checklists.items()
             if sum(1 for r in cl if ITEM_CLASS.get(r["kind"]) in REQUIRED) <= 1
         ]
+
+
+def _unknown_words(checklist: list[Requirement], labels: list[Label]) -> list[set[str]]:
+    """The words (stems) of each item that asks the text for what no label knows."""
+    return [
+        {w for w in _words_of(r["text"]) if w not in STOPWORDS and len(w) > 2}
+        for r in checklist
+        if ITEM_CLASS.get(r["kind"]) != "instruction" and not carried(r, labels)
+    ]
+
+
+def _asked_by(mine: list[set[str]], theirs: list[set[str]]) -> bool:
+    """Each of `mine` is asked by `theirs`: half its words at least are among theirs."""
+    pool = set().union(*theirs) if theirs else set()
+    return all(2 * len(words & pool) >= len(words) for words in mine if words)
 
 
 def judge_brief(brief: Brief) -> Result:

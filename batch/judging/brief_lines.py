@@ -125,7 +125,7 @@ def fragments(sentence: str) -> list[str]:
 # his check-up is on Tuesday"). Not at "but": what follows it qualifies what went
 # before ("exchanged, but not refunded"; "a £25 fee, but don't mention it").
 _SUBJECT = (
-    r"(?:(?:he|she|they|we|you|it|there|i)(?:['’](?:s|re|ll|ve|d|m))?\s"
+    r"(?:(?-i:he|she|they|we|you|it|there|i|He|She|They|We|You|It|There|I)(?:['’](?:s|re|ll|ve|d|m))?\s"
     r"|(?:his|her|their|our|its|my|your|the|this|that)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}?\s+"
     r"(?:is|are|was|were|will|can|must|should|has|have|had|needs?|starts?|opens?|closes?|"
     r"runs?|costs?)\b)"

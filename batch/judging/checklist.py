@@ -122,7 +122,7 @@ MISSING_CUE = re.compile(
     re.IGNORECASE,
 )
 # A value given as a question mark ("Battery life: ?", "Price ??"): not known.
-_UNKNOWN_VALUE = re.compile(r"(?:^|:|\s)\?{1,3}\s*[.;]?\s*$")
+_UNKNOWN_VALUE = re.compile(r"(?:^|:|\s)\?{1,3}\s*(?:[.;]\s*)?(?:\([^)]*\)\s*)?$")
 # Verbs that open an order to the writer ("Keep it short", "Use a warm tone") as often
 # as one to the readers ("Keep your receipts"): the writer's only when it is about the
 # text.
@@ -486,8 +486,12 @@ _IMPERATIVE_VALUE = re.compile(
     r"all|their|his|her|via|online|early|before|after|now|today|with|from|\d)"
 )
 _READER_LABEL = re.compile(
-    r"(?i)^(?:action|actions|ask|asks|to do|todo|to-do|please|action needed|what to do|"
-    r"next steps?|call to action|cta|rsvp|reply|(?:customers|staff|guests|residents|"
+    r"(?i)^(?:action|actions|to do|todo|to-do|please|action needed|what to do|"
+    r"next steps?|call to action|cta|rsvp|reply|bring|please bring|wear|remember|"
+    r"don't forget|dont forget|you'll need|you will need|what to bring|to bring|pack|"
+    r"(?:and\s+)?(?:please\s+)?(?:ask|asks|remind|tell|warn)(?:\s+(?:him|her|them|everyone|"
+    r"everybody|people|customers|guests|staff|readers|residents|parents|tenants|members|"
+    r"players|clients|owners))?|(?:customers|staff|guests|residents|"
     r"parents|members|readers|everyone|people|tenants|users|visitors|attendees|"
     r"volunteers|you|owners|clients|patients|students|players|drivers)\s+"
     r"(?:must|should|need to|needs to|have to|has to|can|may|will need to|are asked to)"
@@ -497,7 +501,7 @@ _READER_LABEL = re.compile(
 _WITHHOLDS = re.compile(
     r"(?i)(?:[;,(:–—-]|\bbut\b|\band\b)\s*(?:but\s+)?(?:please\s+|pls\s+)?"
     r"(?:(?:don'?t|do\s+not|never)\s+(?:mention|name|include|say|give|list|quote|use|"
-    r"print|publish|state|share|put|call)\b|(?:obviously\s+|just\s+)?leave\s+(?:[\w'’-]+\s+){1,4}?"
+    r"print|publish|state|share|put|call|spoil|reveal|give\s+away)\b|(?:obviously\s+|just\s+)?leave\s+(?:[\w'’-]+\s+){1,4}?"
     r"(?:out|off)\b|leave\s+out\b|not\s+for\s+(?:the\s+text|publication|print)\b|"
     r"off\s+the\s+record\b|no\s+(?:\w+\s+){0,2}?(?:prices?|pricing|costs?|fees?|figures?|"
     r"names?|mention)\b|(?:she|he|they|we)['’]d\s+rather\s+(?:we|you)\s+(?:didn['’]?t|not)\b|"
@@ -514,13 +518,14 @@ _READERS = (
     r"team|he|she|they|you)"
 )
 _READERS_OBLIGED = re.compile(
-    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|:\s*|^(?:and|also)\s+)" + _READERS
+    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*|^(?:and|also)\s+)" + _READERS
     + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?(?:should(?:n['’]t)?|"
     r"must(?:n['’]t)?|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
     r"will\s+need\s+to|need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to)"
     # an action, not a state: "must be at least 21" is a condition, a fact
     r"\s+(?!be\b|have\s+(?:held|been|had)\b)"
-    r"|(?i:^" + _READERS + r"\s+(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)))"
+    r"|(?i:^" + _READERS + r"\s+(?:just\s+|simply\s+|then\s+|also\s+|first\s+)?"
+    r"(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)))"
 )
 # words a brief's clause opens with that say the readers are asked ("asking them to
 # donate online", "to bring a waterproof", "that they update their standing order")
@@ -529,13 +534,52 @@ _ASK_LEAD = re.compile(
     r"encourage|telling|tell|urging|urge)\s+(?:them|everyone|everybody|people|staff|"
     r"guests|customers|members|readers|residents|parents|him|her|colleagues|all)\s+to\s+)"
 )
+# what joined a clause to the one before ("and sign it from Maria", "also bring a coat")
+_JOINING_WORD = re.compile(r"(?i)^(?:and|also|plus|then)\s+(?=\w)")
+_READERS_NAME = re.compile(r"(?i)^" + _READERS + r"$")
+_SIGNED_BY = re.compile(
+    r"(?i)^(?:and\s+)?(?:signed(?:\s+off)?(?:\s+by)?|sign\s+off\s+as|sign(?:\s+it)?(?:\s+off)?:?|"
+    r"from)\s+(?P<who>(?:the\s+)?(?-i:[A-Z])[^,;.0-9]{1,60}?(?:,\s*[^,;.0-9]{1,40}){0,2})\s*[.;]?$"
+    # "Marcus Webb, IT Manager (sign)"
+    r"|^(?P<named>(?-i:[A-Z])[^;.0-9()]{1,80}?)\s*\((?:sign(?:ed)?|sign-?off|signature|"
+    r"sender|from)\)\s*\.?$"
+)
+_DATE_NAME = re.compile(
+    r"(?i)^(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|"
+    r"sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
+    r"july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|next|this|"
+    r"today|tomorrow|now|then)\b"
+)
 _QUOTED = re.compile(r"^[\"“”'‘’]+|[\"“”'‘’]+(?=[.,;!]?$)")
 _READERS_DONT = re.compile(r"(?i)^(?:please\s+|pls\s+|kindly\s+)?(?:don'?t|do\s+not|never)\s+\w")
 _POLITE_LEAD = re.compile(r"(?i)^(?:please|pls|plz|kindly)\s+")
 
 
 def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
-    """(kind, the text that must be covered, subject or lead phrase)."""
+    """(kind, the text that must be covered, subject or lead phrase). A fact not known
+    yet that the brief asks to tell the readers about ("not set yet - say so", "staff
+    will hear when it is") is a gap to tell, not a placeholder to fill."""
+    kind, body, subject = _classify_one(item, previous)
+    if kind == "missing" and (_TELLS_INSIDE.search(item) or _READERS_TOLD.search(item)):
+        return "gap", body, subject
+    return kind, body, subject
+
+
+_TELLS_INSIDE = re.compile(
+    r"(?i)(?:[,;:→]|->|\s[-–—]|\bso\b|\band\b)\s*(?:please\s+|pls\s+|just\s+)?(?:say\s+(?:so|that|it)|"
+    r"tell\s+(?:them|her|him|everyone|people|readers|residents|staff|customers|guests|clients|"
+    r"tenants|members|parents)\b|mention\s+(?:that|it)|let\s+(?:them|everyone|people)\s+know|"
+    r"(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
+    r"summary|reply)\s+(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain))"
+)
+_READERS_TOLD = re.compile(
+    r"(?i)\b(?:will|['’]ll)\s+(?:hear|be\s+told|be\s+let\s+know|let\s+(?:you|them|everyone|"
+    r"people|staff|residents|customers|clients)\s+know|tell\s+(?:you|them|everyone)|follow)\b"
+)
+
+
+def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
+    item = _JOINING_WORD.sub("", item)
     signed = _SIGN.match(item.strip())
     if signed:
         # an order about the text itself: who signs it, not a fact to say
@@ -544,7 +588,7 @@ def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
     name = label.group(1).strip().lower() if label else ""
     if name in _ORDER_LABELS:
         return "rule", item, _ORDER_LABELS[name]
-    if label and re.match(r"(?i)(?:no|not|don['’]?t|do\s+not|never|without|leave\s+out)\b", name):
+    if label and order_kind(name) == "leave_out":
         # "No prices: Saturday hire is £4,800, but …": what the text leaves out
         return "rule", item, "leave_out"
     if label and name in _SIGN_LABELS:
@@ -559,7 +603,10 @@ def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
     if label and (_READER_LABEL.match(name) or _TO_DO_LABEL.match(name)):
         # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read"
         return "ask", item, ""
-    if label and len(name.split()) <= 3 and not _WRITER_LABEL.match(name):
+    if label and _READERS_NAME.match(name) and _first_word(label.group(2)) in _ORDERS:
+        # "tenants: update standing order before the first April payment"
+        return "ask", item, ""
+    if label and len(name.split()) <= 5 and not _WRITER_LABEL.match(name):
         # "Booking: ring 01632 960418", "Guests: Keep your key card away from your
         # phone": what the value is, the line is; never what its name is ("Collect:",
         # "Claim ref:", "Book:" name a thing, not an order)
@@ -576,6 +623,11 @@ def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
             return value_kind, item, value_subject if value_kind != "ask" else ""
         if value_kind in ("fact", "task", "style", "sign"):
             return "fact", item, ""
+    signed = _SIGNED_BY.match(item.strip())
+    who = (signed.group("who") or signed.group("named") or "").strip() if signed else ""
+    if who and not _DATE_NAME.match(who):
+        # "…, signed Coach Dave Pryor", "from the Homewise Customer Safety Team"
+        return "sign", who, who
     unquoted = _QUOTED.sub("", item.strip())
     if unquoted != item.strip() and unquoted:
         # '"Don't park on the school grounds"': the brief quotes what the text says
@@ -614,6 +666,8 @@ def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
         return "ask", item, ""
     first = _first_word(item)
     relay = _RELAY.match(item)
+    if relay and first == "please":
+        first = _first_word(_POLITE_LEAD.sub("", item))
     if relay and first in RELAY_VERBS:
         rest = relay.group("rest")
         if MISSING_CUE.search(rest):
@@ -776,6 +830,18 @@ def _missing_subject(item: str, context: str = "") -> str:
     return " ".join(tokens[-6:]) if 0 < len(tokens) <= 8 else " ".join(subject[-4:])
 
 
+def _with_asides(said: list[str]) -> list[str]:
+    """Sentences, an aside in brackets kept with the one before it ("link: ? (page not set
+    up yet)" is split after its question mark)."""
+    out: list[str] = []
+    for sentence in said:
+        if out and sentence.startswith("("):
+            out[-1] += " " + sentence
+        else:
+            out.append(sentence)
+    return out
+
+
 def _items(text: str) -> list[tuple[str, str | None, str]]:
     """(item text, label, the sentence before it) triples: the sentences of the brief's
     lines (batch.judging.brief_lines: a line of notes is one even with no full stop, a
@@ -784,7 +850,7 @@ def _items(text: str) -> list[tuple[str, str | None, str]]:
     out: list[tuple[str, str | None, str]] = []
     previous = ""
     for line in logical_lines(text):
-        for sentence in sentences(line):
+        for sentence in _with_asides(sentences(line)):
             for piece in fragments(sentence):
                 out.extend((part, label, previous) for part, label in _split_label(piece))
             previous = sentence
@@ -834,6 +900,12 @@ _REPLY_TO = re.compile(
     r"(?i)^(?:please\s+)?(?:reply|respond|write\s+back|answer)\s+to\s+(?:(?:mr|mrs|ms|miss|dr)\b|"
     r"(?-i:[A-Z][a-z])|(?:the|this|a|an|his|her|their)\s+(?:\w+\s+){0,3}?(?:complaint|claim|"
     r"email|letter|message|enquiry|inquiry|review|question|customer|request))"
+)
+
+
+# a request that hands over what the text is to say
+_RELAYS = re.compile(
+    r"(?i)\b(?:saying|to\s+say|telling|informing|letting|explaining|announcing|that)\b|:\s*$"
 )
 
 
@@ -936,6 +1008,12 @@ def brief_checklist(text: str) -> list[Requirement]:
     out: list[Requirement] = []
 
     def add(part: str, previous: str) -> None:
+        last = out[-1] if out else None
+        if last and last["kind"] in ("missing", "gap") and _tells_the_gap(part):
+            # "…not set yet. The letter should say so.": the gap is told, not filled
+            told = _req(int(last["id"][1:]) - 1, "gap", f"{last['text'].rstrip('.')}. {part}", "")
+            last.update(kind="gap", text=told["text"])
+            return
         kind, body, subject = _classify(part, previous)
         out.append(_req(len(out), kind, body, subject))
         if kind == "task" or (kind in ("fact", "ask") and subject):
@@ -952,9 +1030,13 @@ def brief_checklist(text: str) -> list[Requirement]:
         if split:
             # "Write a note that X": the request is the writer's, X the text's
             lead, content = split
+            joint = item[len(lead) : len(item) - len(content)]
             add(lead, previous)
             for part in _said(content):
                 add(part, previous)
+                if out[-1]["kind"] == "missing" and _RELAYS.search(joint):
+                    # "Write a memo saying the date is not decided yet": told
+                    out[-1]["kind"] = "gap"
             continue
         parts, writers = _split_task_clauses(item)
         for clause in writers:
@@ -966,6 +1048,7 @@ def brief_checklist(text: str) -> list[Requirement]:
     for i, r in enumerate(out[:-1]):
         if r["kind"] == "missing" and out[i + 1]["kind"] == "gap":
             r["kind"] = "gap"
+    _withhold(out)
     for r in out:
         if r["kind"] in ("fact", "ask"):
             others = {
@@ -973,6 +1056,66 @@ def brief_checklist(text: str) -> list[Requirement]:
             }
             r["own"] = [t for t in r["terms"] if t not in others]
     return out
+
+
+def _tells_the_gap(part: str) -> bool:
+    """A line after a fact not known yet that only asks to tell the readers so ("The
+    letter should say so.", "Please say so, and that we'll let everyone know once it
+    is.", "We'll tell them when it is.")."""
+    told = _TELL_TAIL.match(part)
+    if told:
+        rest = _WHEN_KNOWN.sub(" ", part[told.end() :])
+        return len(content_terms(re.sub(r"(?i)\b(?:so|that|and|this|it|is|once)\b", " ", rest))) < 2
+    return bool(_WHEN_KNOWN.search(part)) and len(content_terms(part)) <= 3 and not numbers_of(part)
+
+
+# the words of a leave-out order that are the order, not what it leaves out
+_ORDER_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "don't dont do not never mention mentioning name naming say include list quote cite "
+        "refer talk about bring up state give leave out off no any pls please skip omit drop "
+        "avoid nothing word words call use put in spoil reveal give away print publish share "
+        "how many much exact figure detail details rather we'd prefer obviously just keep "
+        "text note letter post copy label blurb notice the our their its her his"
+    ).split()
+)
+_PRICE_WORDS = frozenset(stem(w) for w in ("price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "rate", "rates"))
+_MONEY = re.compile(
+    r"(?i)(?:£|\$|€|\b(?:EUR|GBP|USD)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:a|an|per)\s+\w+)?"
+    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds?|euros?|dollars?|GBP|EUR|USD)\b"
+)
+
+
+def _withhold(checklist: list[Requirement]) -> None:
+    """What a leave-out order elsewhere in the brief speaks of is not for the text: a fact
+    of the brief that says it ("Her new salary is £52,000." beside "Don't mention her
+    salary") becomes part of the order, and "no prices" takes the amounts of money out
+    of every fact (the soup's description stays, its price goes)."""
+    orders = [r for r in checklist if r["kind"] == "rule" and r["subject"] == "leave_out"]
+    for order in orders:
+        # what the order speaks of: after its cue, when it comes with the fact it
+        # withholds ("made by Kaiyo Appliances, but don't name the manufacturer")
+        cue = _WITHHOLDS.search(order["text"])
+        said = order["text"][cue.start() :] if cue else order["text"]
+        # not what it gives in brackets or after a colon: that is what it withholds
+        # ("Don't say how anyone voted (the four-day week vote was 4 to 3)")
+        said = re.sub(r"\([^)]*\)?", " ", said).split(":")[0]
+        about = set(content_terms(said)) - _ORDER_WORDS
+        for r in checklist:
+            if r["kind"] not in ("fact", "ask") or r is order:
+                continue
+            if about and about <= _PRICE_WORDS and _MONEY.search(r["text"]):
+                rest = _MONEY.sub("", r["text"]).strip(" ,;:.-")
+                if len(content_terms(rest)) < 2:
+                    r.update(kind="rule", subject="leave_out")
+                else:
+                    r.update(text=rest, terms=content_terms(rest), numbers=numbers_of(rest))
+                continue
+            mine = set(r["terms"])
+            plain = about - _PRICE_WORDS
+            if plain and (plain <= mine if len(plain) <= 2 else len(plain & mine) >= 2):
+                r.update(kind="rule", subject="leave_out")
 
 
 def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:

@@ -261,7 +261,7 @@ NO_GUESS_TAIL = re.compile(
 # where a request hands over what the text is to say: "Write a note that X", "a memo
 # saying X", "an email telling everyone that X", "Write a notice: X"
 _REQUEST_CONTENT = re.compile(
-    r"(?i)(?::\s+|\s+[-–—]\s+|\b(?:please|pls),\s+|,\s+(?=(?:it|there|they|he|she|we)['’]|"
+    r"(?i)(?::\s+|\s+[-–—]\s+|\b(?:please|pls),\s+|,\s+(?=[^,]*(?:\d|[\"“]|\b(?-i:[A-Z][a-z])))|,\s+(?=(?:it|there|they|he|she|we)['’]|"
     r"(?:his|her|their|its|our|the|this|it|there|he|she|they|we)\s|from\s|on\s|[\w'’-]+(?:\s+[\w'’-]+){0,3}\s+"
     r"(?:is|are|was|were|will|goes|go|moves|starts|opens|closes|runs|costs|has|have|came|"
     r"arrived|had|did|got|broke|needs?)\b)|\s+(?:that|saying(?:\s+that)?|to\s+say(?:\s+that)?|which\s+says(?:\s+that)?|"
