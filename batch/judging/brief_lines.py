@@ -28,7 +28,7 @@ _SIGN_OFF = re.compile(
     r"all|very\s+much|heaps|loads))?\s*[,!.]*\s*(?:[-–—]\s*)?(?:[A-Z][\w'’-]*\.?\s*){0,2}$"
 )
 _HEADER = re.compile(r"(?i)^(?:from|to|cc|bcc|sent|date|subject|re|fwd?)\s*:")
-_LABEL = re.compile(r"^\s*[A-Za-z][\w '/&-]{0,30}?\s*:\s*\S")
+_LABEL = re.compile(r"^\s*[A-Za-z][\w '/&-]{0,30}?\s*(?<!\d):(?!\d)\s*\S")
 # "Leek soup - leeks, potato, chives": a short name, a spaced dash, what it is
 _DASH = re.compile(r"\s+(?:-{1,2}|–|—|->|→|=>|>)\s+")
 _CLOSED = re.compile(r"[.!?:;]['\"’”)]*$")
@@ -52,6 +52,8 @@ def logical_lines(text: str) -> list[str]:
     signed_off = False
     for line in raw:
         stripped = line.strip()
+        if re.fullmatch(r"[-*_=~#]{3,}", stripped):
+            stripped = ""  # a rule between parts, no text of its own
         if not stripped:
             joinable = False
             continue
@@ -138,13 +140,32 @@ _ORDER_START = (
     r"visit|check|fill|submit|complete|read|join|come|meet|pick|drop|stop|unplug|show|"
     r"sign|signed)\b"
 )
+# a clause of a list of clauses: "…, the budget stays at €18,000, Jonas owns the content
+# migration": a subject of a few words, then its verb
+_FINITE = (
+    r"(?:is|are|was|were|will|won['’]t|can|can['’]t|must|should|has|have|had|stays?|moves?|"
+    r"owns?|leads?|starts?|opens?|closes?|runs?|costs?|goes|comes?|takes?|gets?|needs?|"
+    r"includes?|changes?|remains?|becomes?|keeps?|arrives?|ends?|begins?|applies|"
+    r"happens?|works?|lasts?|holds?|sits?|sleeps?|serves?|offers?|gives?|makes?|helps?|"
+    r"means?|covers?|counts?|meets?|joins?|follows?|replaces?|reopens?|returns?|shows?|"
+    r"sells?|ships?|launches?|raised|paid|joined|went|came|got|broke|found|won|left)\b"
+)
+_CLAUSE_SUBJECT = (
+    r"(?:(?:the|a|an|our|their|his|her|its|this|that|these|those|every|each|all|no|both)\s+)?"
+    r"(?:[\w][\w'’&-]*\s+){0,3}?" + _FINITE + r"\s+\w"
+)
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s+|,\s+(?:and|so|plus|also|then)\s+(?!(?:\w+\s+){0,1}(?:and|or)\b)"
     r"|,?\s+(?:and\s+)?(?:saying|telling\s+(?:them|everyone|people|staff|readers|her|him))"
-    r"(?:\s+that)?\s+"
-    r"|\s+and\s+(?=" + _SUBJECT + r")"
+    r"(?:\s+that)?\s+(?!to\b)"
+    r"|,\s+(?:and\s+)?that\s+"
+    r"|,?\s+(?=(?:and\s+)?(?:asking|reminding|inviting|encouraging|telling|urging)\s+\w+\s+to\b)"
+    r"|\s+and\s+(?=" + _SUBJECT + r"|(?:keep|sign|put|use|don['’]?t|no|leave)\b)"
     r"|,\s+(?=(?:and\s+)?" + _ORDER_START + r")"
-    r"|,\s+(?=" + _SUBJECT + r")",
+    r"|,\s+(?=" + _SUBJECT + r")"
+    r"|,\s+(?=" + _CLAUSE_SUBJECT + r")"
+    r"|,\s+(?=with\s+(?:the|a|an|no)\b)"
+    r"|,\s+(?=(?:for|about|on)\s+(?:the\s+|our\s+)?(?-i:[A-Z]))",
     re.IGNORECASE,
 )
 

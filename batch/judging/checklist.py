@@ -405,15 +405,34 @@ def _told_by_task(item: str) -> list[str]:
     for found in (topic.group(1) if topic else "", audience.group(1) if audience else ""):
         if found and (numbers_of(found) or _NAMED.search(found)):
             out.append(found.strip(" ."))
-    if not out:
-        # what the text is for, by its name: "the exhibit label for the bronze mirror",
-        # "a blurb for our Full Service package at Spokes & Co", "the reminder text for
-        # Daniel Reyes", "the description for episode 42 of Small Plates"
-        named = _NAMED_OBJECT.search(_LENGTH_PHRASE.sub(" ", item))
-        if named and (re.search(r"\d", named.group(1)) or _NAMED.search(" " + named.group(1))
-                      or re.search(r"[\"“]", named.group(1))):
-            out.append(named.group(1).strip(" .?!,"))
-    return out
+    named = _named_subject(item) if not out else ""
+    return [*out, named] if named else out
+
+
+def _named_subject(request: str) -> str:
+    """What a request names as its text's subject, by a name, a figure or a title: "a
+    blurb for the website for our Full Service package at Spokes & Co" -> "our Full
+    Service package at Spokes & Co"; "weekend offer post: Rise & Crumb" -> "Rise &
+    Crumb"; "the description for episode 42 of Small Plates". "" when it names none
+    ("a note for the staff kitchen")."""
+    text = _LENGTH_PHRASE.sub(" ", request)
+    head, colon, tail = text.partition(":")
+    if colon and _has_name(tail):
+        return tail.strip(" .?!,")
+    parts = _SUBJECT_PREP.split(text)
+    # parts: [before, prep, phrase, prep, phrase, ...]
+    for phrase in parts[2::2]:
+        phrase = re.split(r"[,;?!]|\.(?:\s|$)|\s(?:please|pls)\b", phrase)[0]
+        if _has_name(phrase):
+            return phrase.strip(" .?!,")
+    return ""
+
+
+_SUBJECT_PREP = re.compile(r"(?i)\b(for|about|on|to|regarding|announcing)\s+")
+
+
+def _has_name(phrase: str) -> bool:
+    return bool(re.search(r"\d|[\"“]|(?:^|\s)(?:[A-Z][a-z]+|[A-Z]{2,}\b)", phrase.strip()))
 
 
 # a length the request gives with what it names ("of under 60 words for our tomato")
@@ -423,10 +442,6 @@ _LENGTH_PHRASE = re.compile(
 )
 # the phrase a request names its subject in: from the first "for", "about", "on", "to"
 # or "of" after the text it asks for, up to the end or a comma
-_NAMED_OBJECT = re.compile(
-    r"(?i)\b(?:for|about|on|to|of|regarding)\s+((?:(?!\b(?:please|pls)\b)[^,;?!])*?"
-    r"(?:\d|[A-Z][a-z]|[\"“])[^,;?!]*?)\s*(?:\bplease\b|\bpls\b)?\s*(?:[,;?!.]|$)"
-)
 
 
 # a name inside a phrase ("customers on the Standard plan of Fernhill Broadband"): told
@@ -536,9 +551,17 @@ _ASK_LEAD = re.compile(
 )
 # what joined a clause to the one before ("and sign it from Maria", "also bring a coat")
 _JOINING_WORD = re.compile(r"(?i)^(?:and|also|plus|then)\s+(?=\w)")
+_GAP_FOR = re.compile(
+    r"(?i)^(?:please\s+|just\s+)?(?:leave|put|add)\s+(?:a|an)\s+(?:gap|space|blank|placeholder)"
+    r"\s+(?:for|where)\s+(?:the\s+)?(.+?)(?:\s+(?:because|as|since|until|till)\b.*)?[.;]?$"
+)
+_TOLD_QUOTE = re.compile(
+    r"(?i)^(?:please\s+)?(?:tell|remind|ask|warn)\s+(?:them|everyone|people|him|her|readers|"
+    r"guests|customers|staff|tenants|residents|parents)\s*[:,]?\s*[\"“](.+?)[\"”]?\s*[.]?$"
+)
 _READERS_NAME = re.compile(r"(?i)^" + _READERS + r"$")
 _SIGNED_BY = re.compile(
-    r"(?i)^(?:and\s+)?(?:signed(?:\s+off)?(?:\s+by)?|sign\s+off\s+as|sign(?:\s+it)?(?:\s+off)?:?|"
+    r"(?i)^(?:and\s+)?(?:signed(?:\s+(?:off|by|from|as))*|sign\s+off\s+as|sign(?:\s+it)?(?:\s+off)?:?|"
     r"from)\s+(?P<who>(?:the\s+)?(?-i:[A-Z])[^,;.0-9]{1,60}?(?:,\s*[^,;.0-9]{1,40}){0,2})\s*[.;]?$"
     # "Marcus Webb, IT Manager (sign)"
     r"|^(?P<named>(?-i:[A-Z])[^;.0-9()]{1,80}?)\s*\((?:sign(?:ed)?|sign-?off|signature|"
@@ -638,6 +661,14 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # "It's made by Kaiyo Appliances, but don't name the manufacturer": what the
         # text must leave out, given so the writer knows what not to say
         return "rule", item, "leave_out"
+    gap_for = _GAP_FOR.match(item)
+    if gap_for:
+        # "leave a gap for the end-of-year reading scores because we're still waiting"
+        return "missing", item, _missing_subject(gap_for.group(1), previous)
+    quoted = _TOLD_QUOTE.match(item)
+    if quoted:
+        # 'Tell them "Use your flat number as the payment reference"': what they are told
+        return _classify(quoted.group(1), previous)
     tail = NO_GUESS_TAIL.search(item)
     core = item[: tail.start()].strip(" ,;:-") if tail else item
     if tail and not core:
@@ -675,7 +706,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
             return "gap", rest, _missing_subject(rest)
         kind: Kind = "ask" if first in ("ask", "invite", "encourage", "remind") else "fact"
         return kind, rest, relay.group("lead")
-    if first in _READER_VERBS and not _ABOUT_THE_TEXT.search(item):
+    if first in _READER_VERBS and (
+        not _ABOUT_THE_TEXT.search(item) or re.match(r"(?i)^\w+\s+(?:your|their)\b", item)
+    ):
         # "Keep your receipts", "Use the side entrance": what the readers must do
         return "ask", item, ""
     if (
@@ -946,8 +979,9 @@ def _clause_items(sentence: str) -> list[str]:
 # "it may move", "which …")
 _BACK_TO_PREVIOUS = re.compile(
     r"(?i)^(?:but\s+|although\s+|though\s+)?(?:which|who|whose|where|that\s+(?:time|date|"
-    r"day|price|figure|number|one|part|bit)|(?:it|this|that|these|those|they)(?:['’]s|\s+is|"
-    r"\s+are|\s+was|\s+isn['’]t|\s+aren['’]t|\s+may|\s+might|\s+could|\s+will\s+be)\b)"
+    r"day|price|figure|number|one|part|bit)|(?:it|this|that|these|those|they)(?:(?:['’]s|\s+is|"
+    r"\s+are|\s+was)\s+(?:not|still|only|yet)\b|\s+isn['’]t|\s+aren['’]t|\s+wasn['’]t|\s+may|"
+    r"\s+might|\s+could|\s+will\s+be\s+(?:confirmed|announced|decided|set)\b))"
 )
 
 
@@ -1000,7 +1034,7 @@ _WHEN_KNOWN = re.compile(
 )
 
 
-_SIGN_AT_END = re.compile(r"(?i)[,;]\s*(?:and\s+)?((?:please\s+)?sign\b[^,;]*)$")
+_SIGN_AT_END = re.compile(r"(?i)(?:[,;]\s*|\s+)(?:and\s+)?((?:please\s+)?sign\b.*)$")
 _POINTS_BACK = re.compile(r"(?i)\b(?:it|them|that|this|these|those|one)\b")
 
 

@@ -261,12 +261,12 @@ NO_GUESS_TAIL = re.compile(
 # where a request hands over what the text is to say: "Write a note that X", "a memo
 # saying X", "an email telling everyone that X", "Write a notice: X"
 _REQUEST_CONTENT = re.compile(
-    r"(?i)(?::\s+|\s+[-–—]\s+|\b(?:please|pls),\s+|,\s+(?=[^,]*(?:\d|[\"“]|\b(?-i:[A-Z][a-z])))|,\s+(?=(?:it|there|they|he|she|we)['’]|"
+    r"(?i)(?::\s+|\s+[-–—]\s+|\b(?:please|pls),\s+|,(?![^()]*\))\s+|,\s+(?=(?:it|there|they|he|she|we)['’]|"
     r"(?:his|her|their|its|our|the|this|it|there|he|she|they|we)\s|from\s|on\s|[\w'’-]+(?:\s+[\w'’-]+){0,3}\s+"
     r"(?:is|are|was|were|will|goes|go|moves|starts|opens|closes|runs|costs|has|have|came|"
     r"arrived|had|did|got|broke|needs?)\b)|\s+(?:that|saying(?:\s+that)?|to\s+say(?:\s+that)?|which\s+says(?:\s+that)?|"
     r"explaining(?:\s+that)?|announcing(?:\s+that)?|"
-    r"(?:telling|informing|reminding|warning|notifying)\s+(?:them|everyone|everybody|all|"
+    r"(?:telling|informing|warning|notifying)\s+(?:them|everyone|everybody|all|"
     r"people|staff|readers|customers|guests|members|residents|parents|the\s+\w+)"
     r"(?:\s+that)?|(?:to\s+)?let(?:ting)?\s+(?:them|everyone|everybody|people|staff|"
     r"readers|customers|guests|members|residents|parents|the\s+\w+)\s+know(?:\s+that)?)\s+)"
@@ -281,12 +281,16 @@ def request_split(line: str) -> tuple[str, str] | None:
     noun = _TEXT_NOUN.search(line)
     if not noun:
         return None
-    found = _REQUEST_CONTENT.search(line, noun.end())
-    if not found or not line[found.end() :].strip(" .,:;-"):
-        return None
-    between = line[noun.end() : found.start()]
-    # the text noun, perhaps who it is for ("a note for the staff"), then what it says;
-    # not a relative clause of some later noun ("blurbs for the soups that are new")
-    if found.group(0).strip().lower() == "that" and len(between.split()) > 5:
+    for found in _REQUEST_CONTENT.finditer(line, noun.end()):
+        if not line[found.end() :].strip(" .,:;-"):
+            continue
+        between = line[noun.end() : found.start()]
+        # the text noun, perhaps who it is for ("a note for the staff"), then what it
+        # says; not a relative clause of some later noun ("blurbs for the soups that
+        # are new")
+        if found.group(0).strip().lower() == "that" and len(between.split()) > 6:
+            continue
+        break
+    else:
         return None
     return line[: found.start()].strip(" ,:;-"), line[found.end() :].strip()
