@@ -44,6 +44,10 @@ elif sys.argv[1:2] == ["units"]:
     from bench.units import main as units_main
 
     units_main(sys.argv[2:])
+elif sys.argv[1:2] == ["pasted"]:
+    from bench.pasted import main as pasted_main
+
+    sys.exit(pasted_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["shapes"]:
     from bench.shapes import main as shapes_main
 

@@ -71,7 +71,9 @@ class Label:
     @property
     def wanted(self) -> frozenset[str]:
         """The key words as stems, the key numbers as numbers."""
-        return frozenset(set().union(*(_words_of(str(k)) for k in self.keys)) if self.keys else set())
+        return frozenset(
+            set().union(*(_words_of(str(k)) for k in self.keys)) if self.keys else set()
+        )
 
 
 def _words_of(text: str) -> set[str]:
@@ -126,7 +128,9 @@ def carried(r: Requirement, labels: list[Label]) -> frozenset[str]:
     mine = {w for w in _words_of(r["text"]) if w not in STOPWORDS and len(w) > 1}
     if not mine:
         return found
-    within = [lab.id for lab in labels if mine <= _words_of(f"{lab.say} {' '.join(map(str, lab.keys))}")]
+    within = [
+        lab.id for lab in labels if mine <= _words_of(f"{lab.say} {' '.join(map(str, lab.keys))}")
+    ]
     return frozenset(within[:1]) if len(within) == 1 else found
 
 
@@ -150,7 +154,17 @@ def reading(checklist: list[Requirement], labels: list[Label]) -> Reading:
             unknown.append(cls)
     # a request that names what a fact says ("the listing for the Albany Road flat")
     # beside the fact's own item reads it the same as the fact's item alone
-    out = [(i, tuple(sorted(c - {"instruction"} if len(c) > 1 else c))) for i, c in classes.items()]
+    # and a label carried by an item of its own kind is read right, whatever else
+    # shares its keys (a lead's name, a fact that names what another item does)
+    by_id = {lab.id: lab for lab in labels}
+    out = []
+    for i, c in classes.items():
+        want = LABEL_CLASS[by_id[i].type]
+        if want in c:
+            c = {want}
+        elif len(c) > 1:
+            c = c - {"instruction"}
+        out.append((i, tuple(sorted(c))))
     out += [("?", (cls,)) for cls in sorted(unknown)]
     return tuple(out)
 
@@ -193,11 +207,9 @@ class Result:
         if len(labelled) != 1:
             return False
         extra = {s: _unknown_words(cl, self.brief.labels) for s, cl in self.checklists.items()}
+        asked = {s: _asked_words(cl) for s, cl in self.checklists.items()}
         return all(
-            _asked_by(mine, theirs)
-            for s, mine in extra.items()
-            for t, theirs in extra.items()
-            if s != t
+            _asked_by(mine, [asked[t]]) for s, mine in extra.items() for t in extra if s != t
         )
 
     def wrong(self, shape: str) -> list[str]:
@@ -220,6 +232,17 @@ def _unknown_words(checklist: list[Requirement], labels: list[Label]) -> list[se
         for r in checklist
         if ITEM_CLASS.get(r["kind"]) != "instruction" and not carried(r, labels)
     ]
+
+
+def _asked_words(checklist: list[Requirement]) -> set[str]:
+    """Every word a checklist asks the text to say (its orders to the writer left out)."""
+    return set().union(
+        *(
+            {w for w in _words_of(r["text"]) if w not in STOPWORDS and len(w) > 2}
+            for r in checklist
+            if ITEM_CLASS.get(r["kind"]) != "instruction"
+        )
+    )
 
 
 def _asked_by(mine: list[set[str]], theirs: list[set[str]]) -> bool:

@@ -60,8 +60,10 @@ def logical_lines(text: str) -> list[str]:
         if signed_off:
             # after "Thanks," comes who wrote it: a name, a role, a phone number
             continue
-        if headers >= 2 and _HEADER.match(stripped) and not stripped.lower().startswith(
-            ("subject", "re:")
+        if (
+            headers >= 2
+            and _HEADER.match(stripped)
+            and not stripped.lower().startswith(("subject", "re:"))
         ):
             continue
         if _GREETING.match(stripped) and len(stripped.split()) <= 6:
@@ -96,12 +98,10 @@ def _without_signature(raw: list[str]) -> list[str]:
     lines = list(raw)
     while lines and not lines[-1].strip():
         lines.pop()
-    tail = 0
-    for line in reversed(lines):
+    for tail, line in enumerate(reversed(lines), start=1):
         text = line.strip()
         if not text or len(text.split()) > 4 or re.search(r"\d|[.!?:;]$", text):
             break
-        tail += 1
         if text.endswith(",") or _SIGN_OFF.match(text):
             return lines[: len(lines) - tail]
     return lines

@@ -35,7 +35,15 @@ from typing import Literal, NotRequired, TypedDict
 
 from batch.judging.brief_lines import fragments, logical_lines, run_on_clauses
 from batch.judging.exports import exported_names
-from batch.judging.orders import NO_GUESS_TAIL, is_text_request, order_kind, request_split
+from batch.judging.orders import (
+    MONEY,
+    NO_GUESS_TAIL,
+    PRICE_WORDS,
+    is_text_request,
+    left_out,
+    order_kind,
+    request_split,
+)
 from batch.judging.wording import (
     STOPWORDS,
     WORD,
@@ -49,9 +57,7 @@ from batch.judging.wording import (
 )
 from batch.source_files import is_python, suffix_of
 
-Kind = Literal[
-    "fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"
-]
+Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"]
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
 # orders to the writer: never said, never copied; a rule's subject says what it orders
 # (batch.judging.orders: leave_out, length, layout, tone, no_guess)
@@ -184,7 +190,10 @@ _DOC_NOUNS = (
 _TASK_SENTENCE = re.compile(
     # "Memo to team leads", "An email to a customer"; not "Reply to this email if ...",
     # the readers' order
-    r"^(?:(?:a|an|the)\s+)?(?:[\w'&-]+\s+){0,3}?"
+    # up to three words that name it ("Lost property notice for"), none of them a verb
+    # ("Ledger-7 replicates every message to three nodes" is a fact)
+    r"^(?:(?:a|an|the)\s+)?(?:(?!(?:is|are|was|were|has|have|had|will|can|must|should)\b)"
+    r"[\w'&-]+(?<!ed)(?<!es)\s+(?!(?:every|a|an|the|all|our|their|its|his|her|your)\b)){0,3}?"
     + _DOC_NOUNS
     + r"(?:\s+(?:to|for|about|on|of)\b(?!\s+(?:this|that|it|us|me)\b)|\s+(?:please|pls)\b"
     r"|\s*[,:]\s|\s+[-–—]\s)"
@@ -271,7 +280,6 @@ _ORDERS = frozenset(
         "wait",
         "queue",
         "unplug",
-        "stop",
         "keep",
         "use",
         "go",
@@ -409,6 +417,16 @@ def _told_by_task(item: str) -> list[str]:
     return [*out, named] if named else out
 
 
+# where a text goes, not what it is about: "for the help centre", "for the website"
+_CHANNEL = re.compile(
+    r"(?i)^(?:the\s+|our\s+|this\s+|next\s+|a\s+)?(?:help\s*cent(?:re|er)|faq|website|site|"
+    r"newsletter|intranet|blog|app\s+store|menu(?:\s+board)?|brochure|programme|program|"
+    r"notice\s*board|foyer|lobby|staff\s+room|page|feed|socials|instagram|facebook|"
+    r"linkedin|twitter|x|shop\s+window|window|wall|board|guest\s+rooms?|rooms?|"
+    r"team|staff|everyone|all\s+staff|customers|clients|members|residents|parents|guests)\b"
+)
+
+
 def _named_subject(request: str) -> str:
     """What a request names as its text's subject, by a name, a figure or a title: "a
     blurb for the website for our Full Service package at Spokes & Co" -> "our Full
@@ -422,13 +440,17 @@ def _named_subject(request: str) -> str:
     parts = _SUBJECT_PREP.split(text)
     # parts: [before, prep, phrase, prep, phrase, ...]
     for phrase in parts[2::2]:
+        if re.match(r"[\"“'‘]", phrase.strip()):
+            continue  # a question it answers ('an FAQ answer to "What happens if …?"')
         phrase = re.split(r"[,;?!]|\.(?:\s|$)|\s(?:please|pls)\b", phrase)[0]
+        if _CHANNEL.match(phrase):
+            continue
         if _has_name(phrase):
             return phrase.strip(" .?!,")
     return ""
 
 
-_SUBJECT_PREP = re.compile(r"(?i)\b(for|about|on|to|regarding|announcing)\s+")
+_SUBJECT_PREP = re.compile(r"(?i)\b(for|about|on|to|at|regarding|announcing)\s+")
 
 
 def _has_name(phrase: str) -> bool:
@@ -485,12 +507,41 @@ _ORDER_LABELS = {
     "voice": "tone",
 }
 _SIGN_LABELS = frozenset(
-    {"from", "signed", "sign off", "sign-off", "signoff", "signature", "sender", "sign as",
-     "signed by", "sign", "sign from", "sign it from", "sign it", "signed off"}
+    {
+        "from",
+        "signed",
+        "sign off",
+        "sign-off",
+        "signoff",
+        "signature",
+        "sender",
+        "sign as",
+        "signed by",
+        "sign",
+        "sign from",
+        "sign it from",
+        "sign it",
+        "signed off",
+    }
 )
 _TASK_LABELS = frozenset(
-    {"task", "request", "need", "needed", "job", "piece", "deliverable", "output", "type",
-     "doc", "document", "subject", "re", "asking for", "writing"}
+    {
+        "task",
+        "request",
+        "need",
+        "needed",
+        "job",
+        "piece",
+        "deliverable",
+        "output",
+        "type",
+        "doc",
+        "document",
+        "subject",
+        "re",
+        "asking for",
+        "writing",
+    }
 )
 _TO_DO_LABEL = re.compile(r"(?i)^\w+\s+to$|^to[\s-]?do$")
 # a label's value that is an order: its verb, then what it acts on ("ring 01632 960418",
@@ -530,16 +581,23 @@ _READERS = (
     r"tenants?|clients?|players?|kids|children|owners?|patients?|growers?|everyone|everybody|"
     r"anyone|residents?|parents?|users?|visitors?|attendees|volunteers?|employees?|"
     r"colleagues|readers?|drivers?|students?|donors?|couples?|participants?|travell?ers?|"
-    r"team|he|she|they|you)"
+    r"team|he|she|they|you|nobody|no\s+one|none\s+of\s+you)"
 )
 _READERS_OBLIGED = re.compile(
-    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*|^(?:and|also)\s+)" + _READERS
+    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*|→\s*|->\s*|^(?:and|also)\s+|"
+    r"\b(?:i|we)(?:['’]d|\s+would)\s+like\s+)"
+    + _READERS
     + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?(?:should(?:n['’]t)?|"
     r"must(?:n['’]t)?|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
-    r"will\s+need\s+to|need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to)"
+    r"will\s+need\s+to|need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to|to|"
+    r"(?:is|are)\s+(?:invited|welcome)\s+to|(?:can|could)\s+(?=come|join|drop|pop|stop\s+by))"
     # an action, not a state: "must be at least 21" is a condition, a fact
     r"\s+(?!be\b|have\s+(?:held|been|had)\b)"
-    r"|(?i:^" + _READERS + r"\s+(?:just\s+|simply\s+|then\s+|also\s+|first\s+)?"
+    # an obligation with no subject ("must bring photo ID"), or the readers and an order
+    # after an arrow ("cake in the kitchen Fri 4pm → everyone come"); not the readers
+    # and a verb in a plain statement ("Staff park in the north car park"), a fact
+    r"|(?i:^(?:must|should|need\s+to|have\s+to|will\s+need\s+to)\s+(?!be\b)\w)"
+    r"|(?i:(?:→\s*|->\s*)" + _READERS + r"\s+(?:just\s+|simply\s+|then\s+|also\s+|first\s+)?"
     r"(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)))"
 )
 # words a brief's clause opens with that say the readers are asked ("asking them to
@@ -557,7 +615,13 @@ _GAP_FOR = re.compile(
 )
 _TOLD_QUOTE = re.compile(
     r"(?i)^(?:please\s+)?(?:tell|remind|ask|warn)\s+(?:them|everyone|people|him|her|readers|"
-    r"guests|customers|staff|tenants|residents|parents)\s*[:,]?\s*[\"“](.+?)[\"”]?\s*[.]?$"
+    r"guests|customers|staff|tenants|residents|parents)\s*[:,]?\s*(?:[\"“](.+?)[\"”]?\s*[.]?$"
+    r"|(?:that\s+)?((?:don['’]?t|do\s+not|never|please)\b.+)$)"
+)
+_OBLIGED_LEAD = re.compile(
+    r"(?i)^" + _READERS + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?"
+    r"(?:should|must|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
+    r"will\s+need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to)\s+(?=\w)"
 )
 _READERS_NAME = re.compile(r"(?i)^" + _READERS + r"$")
 _SIGNED_BY = re.compile(
@@ -608,6 +672,8 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # an order about the text itself: who signs it, not a fact to say
         return "sign", signed.group("who").strip(), signed.group("who").strip()
     label = _LABEL_LINE.match(item)
+    if label and _RELAY.match(item) and _first_word(item) in RELAY_VERBS:
+        label = None  # "Ask guests to: reply by Friday" is a relay, read below
     name = label.group(1).strip().lower() if label else ""
     if name in _ORDER_LABELS:
         return "rule", item, _ORDER_LABELS[name]
@@ -623,7 +689,13 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     ):
         # "What: safety recall notice", "Subject: kettle recall": the text asked for
         return "task", item, _lead(item)
-    if label and (_READER_LABEL.match(name) or _TO_DO_LABEL.match(name)):
+    if label and (
+        _READER_LABEL.match(name)
+        or _TO_DO_LABEL.match(name)
+        or _READERS_DONT.match(name)
+        or _READERS_OBLIGED.search(name + " ")
+        or (_first_word(name) in _ORDERS and _IMPERATIVE_VALUE.match(name + " "))
+    ):
         # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read"
         return "ask", item, ""
     if label and _READERS_NAME.match(name) and _first_word(label.group(2)) in _ORDERS:
@@ -636,7 +708,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         value = label.group(2).strip()
         value_kind, _, value_subject = _classify(value, previous)
         if value_kind == "ask" and not (
-            _IMPERATIVE_VALUE.match(value) or _READERS_DONT.match(value) or _ASK_LEAD.match(value)
+            _IMPERATIVE_VALUE.match(value)
+            or _READERS_DONT.match(value)
+            or _ASK_LEAD.match(value)
             or _READERS_OBLIGED.search(value)
         ):
             value_kind = "fact"
@@ -655,8 +729,14 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     if unquoted != item.strip() and unquoted:
         # '"Don't park on the school grounds"': the brief quotes what the text says
         return _classify(unquoted, previous)
-    if _ASK_LEAD.match(item) or _READERS_OBLIGED.search(item):
-        return "ask", item, ""
+    asked = _ASK_LEAD.match(item)
+    if asked and asked.group(0).split()[-3].lower().endswith("ing"):
+        # "asking them to donate online": what they are asked, after its lead
+        return "ask", item[asked.end() :], asked.group(0).strip()
+    if _READERS_OBLIGED.search(item):
+        # "Staff should save their work…": the ask is what they are to do
+        obliged = _OBLIGED_LEAD.match(item)
+        return "ask", item[obliged.end() :] if obliged else item, ""
     if _WITHHOLDS.search(item) and order_kind(item) is None:
         # "It's made by Kaiyo Appliances, but don't name the manufacturer": what the
         # text must leave out, given so the writer knows what not to say
@@ -668,7 +748,7 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     quoted = _TOLD_QUOTE.match(item)
     if quoted:
         # 'Tell them "Use your flat number as the payment reference"': what they are told
-        return _classify(quoted.group(1), previous)
+        return _classify(quoted.group(1) or quoted.group(2), previous)
     tail = NO_GUESS_TAIL.search(item)
     core = item[: tail.start()].strip(" ,;:-") if tail else item
     if tail and not core:
@@ -707,7 +787,10 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         kind: Kind = "ask" if first in ("ask", "invite", "encourage", "remind") else "fact"
         return kind, rest, relay.group("lead")
     if first in _READER_VERBS and (
-        not _ABOUT_THE_TEXT.search(item) or re.match(r"(?i)^\w+\s+(?:your|their)\b", item)
+        # "Keep it short", "Use a warm tone": about the text within its first words;
+        # "Use a bag with your child's name on it" is not
+        not _ABOUT_THE_TEXT.search(" ".join(item.split()[:4]))
+        or re.match(r"(?i)^\w+\s+(?:your|their)\b", item)
     ):
         # "Keep your receipts", "Use the side entrance": what the readers must do
         return "ask", item, ""
@@ -938,7 +1021,7 @@ _REPLY_TO = re.compile(
 
 # a request that hands over what the text is to say
 _RELAYS = re.compile(
-    r"(?i)\b(?:saying|to\s+say|telling|informing|letting|explaining|announcing|that)\b|:\s*$"
+    r"(?i)\b(?:saying|to\s+say|telling|informing|letting|explaining|announcing|that)\b"
 )
 
 
@@ -1103,24 +1186,6 @@ def _tells_the_gap(part: str) -> bool:
     return bool(_WHEN_KNOWN.search(part)) and len(content_terms(part)) <= 3 and not numbers_of(part)
 
 
-# the words of a leave-out order that are the order, not what it leaves out
-_ORDER_WORDS = frozenset(
-    stem(w)
-    for w in (
-        "don't dont do not never mention mentioning name naming say include list quote cite "
-        "refer talk about bring up state give leave out off no any pls please skip omit drop "
-        "avoid nothing word words call use put in spoil reveal give away print publish share "
-        "how many much exact figure detail details rather we'd prefer obviously just keep "
-        "text note letter post copy label blurb notice the our their its her his"
-    ).split()
-)
-_PRICE_WORDS = frozenset(stem(w) for w in ("price", "prices", "pricing", "cost", "costs", "fee", "fees", "charge", "rate", "rates"))
-_MONEY = re.compile(
-    r"(?i)(?:£|\$|€|\b(?:EUR|GBP|USD)\s?)\d[\d,]*(?:\.\d+)?(?:\s?(?:a|an|per)\s+\w+)?"
-    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds?|euros?|dollars?|GBP|EUR|USD)\b"
-)
-
-
 def _withhold(checklist: list[Requirement]) -> None:
     """What a leave-out order elsewhere in the brief speaks of is not for the text: a fact
     of the brief that says it ("Her new salary is £52,000." beside "Don't mention her
@@ -1128,26 +1193,19 @@ def _withhold(checklist: list[Requirement]) -> None:
     of every fact (the soup's description stays, its price goes)."""
     orders = [r for r in checklist if r["kind"] == "rule" and r["subject"] == "leave_out"]
     for order in orders:
-        # what the order speaks of: after its cue, when it comes with the fact it
-        # withholds ("made by Kaiyo Appliances, but don't name the manufacturer")
-        cue = _WITHHOLDS.search(order["text"])
-        said = order["text"][cue.start() :] if cue else order["text"]
-        # not what it gives in brackets or after a colon: that is what it withholds
-        # ("Don't say how anyone voted (the four-day week vote was 4 to 3)")
-        said = re.sub(r"\([^)]*\)?", " ", said).split(":")[0]
-        about = set(content_terms(said)) - _ORDER_WORDS
+        about, _ = left_out(order["text"])
         for r in checklist:
             if r["kind"] not in ("fact", "ask") or r is order:
                 continue
-            if about and about <= _PRICE_WORDS and _MONEY.search(r["text"]):
-                rest = _MONEY.sub("", r["text"]).strip(" ,;:.-")
+            if about and about <= PRICE_WORDS and MONEY.search(r["text"]):
+                rest = MONEY.sub("", r["text"]).strip(" ,;:.-")
                 if len(content_terms(rest)) < 2:
                     r.update(kind="rule", subject="leave_out")
                 else:
                     r.update(text=rest, terms=content_terms(rest), numbers=numbers_of(rest))
                 continue
             mine = set(r["terms"])
-            plain = about - _PRICE_WORDS
+            plain = about - PRICE_WORDS
             if plain and (plain <= mine if len(plain) <= 2 else len(plain & mine) >= 2):
                 r.update(kind="rule", subject="leave_out")
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from batch.judging.wording import content_terms, stem
+
 OrderKind = Literal["request", "leave_out", "layout", "length", "tone", "no_guess"]
 
 # what a text is made of: what "no X" and "leave X out" speak of when they speak of the
@@ -141,21 +143,156 @@ _LAYOUT = re.compile(
     r"|^\W*(?:just|only)\s+(?:the\s+)?(?:" + _SCOPE + r")\b|^\W*(?:" + _SCOPE + r")\s+only\b"
 )
 _TONE_WORDS = frozenset(
-    """friendly warm upbeat cheerful formal informal casual chatty professional plain
-    simple clear concise short brief punchy snappy calm reassuring apologetic sincere
-    positive light fun playful serious respectful polite gentle firm neutral factual
-    enthusiastic gushing salesy pushy corporate stuffy stiff jokey cheesy cute quirky
-    witty dry honest humble confident excited exciting welcoming inviting personal human
-    conversational relaxed sober measured grown-up grown adult kind empathetic caring
-    supportive encouraging optimistic hopeful tone voice style register british american
-    english spelling spellings us uk jargon-free gushy breezy lively elegant classy
-    understated overblown effusive fluffy flowery over top hard sell sell-y salesey too
-    not but and very bit little please pls tone: nothing overly overly-formal alarmist
-    alarming scary preachy pushy naggy nagging grovelling groveling defensive chirpy
-    patronising patronizing condescending language plain-english reassurance practical
-    matter-of-fact upbeat-ish heartfelt grateful thankful appreciative cheerful
-    sympathetic compassionate sensitive tactful clear-cut straightforward direct
-    third person first tone-wise keep light-hearted lighthearted""".split()
+    [
+        "friendly",
+        "warm",
+        "upbeat",
+        "cheerful",
+        "formal",
+        "informal",
+        "casual",
+        "chatty",
+        "professional",
+        "plain",
+        "simple",
+        "clear",
+        "concise",
+        "short",
+        "brief",
+        "punchy",
+        "snappy",
+        "calm",
+        "reassuring",
+        "apologetic",
+        "sincere",
+        "positive",
+        "light",
+        "fun",
+        "playful",
+        "serious",
+        "respectful",
+        "polite",
+        "gentle",
+        "firm",
+        "neutral",
+        "factual",
+        "enthusiastic",
+        "gushing",
+        "salesy",
+        "pushy",
+        "corporate",
+        "stuffy",
+        "stiff",
+        "jokey",
+        "cheesy",
+        "cute",
+        "quirky",
+        "witty",
+        "dry",
+        "honest",
+        "humble",
+        "confident",
+        "excited",
+        "exciting",
+        "welcoming",
+        "inviting",
+        "personal",
+        "human",
+        "conversational",
+        "relaxed",
+        "sober",
+        "measured",
+        "grown-up",
+        "grown",
+        "adult",
+        "kind",
+        "empathetic",
+        "caring",
+        "supportive",
+        "encouraging",
+        "optimistic",
+        "hopeful",
+        "tone",
+        "voice",
+        "style",
+        "register",
+        "british",
+        "american",
+        "english",
+        "spelling",
+        "spellings",
+        "us",
+        "uk",
+        "jargon-free",
+        "gushy",
+        "breezy",
+        "lively",
+        "elegant",
+        "classy",
+        "understated",
+        "overblown",
+        "effusive",
+        "fluffy",
+        "flowery",
+        "over",
+        "top",
+        "hard",
+        "sell",
+        "sell-y",
+        "salesey",
+        "too",
+        "not",
+        "but",
+        "and",
+        "very",
+        "bit",
+        "little",
+        "please",
+        "pls",
+        "tone:",
+        "nothing",
+        "overly",
+        "overly-formal",
+        "alarmist",
+        "alarming",
+        "scary",
+        "preachy",
+        "pushy",
+        "naggy",
+        "nagging",
+        "grovelling",
+        "groveling",
+        "defensive",
+        "chirpy",
+        "patronising",
+        "patronizing",
+        "condescending",
+        "language",
+        "plain-english",
+        "reassurance",
+        "practical",
+        "matter-of-fact",
+        "upbeat-ish",
+        "heartfelt",
+        "grateful",
+        "thankful",
+        "appreciative",
+        "cheerful",
+        "sympathetic",
+        "compassionate",
+        "sensitive",
+        "tactful",
+        "clear-cut",
+        "straightforward",
+        "direct",
+        "third",
+        "person",
+        "first",
+        "tone-wise",
+        "keep",
+        "light-hearted",
+        "lighthearted",
+    ]
 )
 # who a tone is for, allowed at its end: "Plain English for families"
 _TONE_FOR = re.compile(
@@ -188,8 +325,12 @@ def is_tone(text: str) -> bool:
     if not words or re.search(r"\d", text):
         return False
     toned = [w for w in words if w in _TONE_WORDS]
-    core = [w for w in toned if w not in {"not", "but", "and", "very", "bit", "little",
-                                           "please", "pls", "too", "over", "top"}]
+    core = [
+        w
+        for w in toned
+        if w
+        not in {"not", "but", "and", "very", "bit", "little", "please", "pls", "too", "over", "top"}
+    ]
     return bool(core) and len(toned) == len(words) and len(words) <= 10
 
 
@@ -294,3 +435,139 @@ def request_split(line: str) -> tuple[str, str] | None:
     else:
         return None
     return line[: found.start()].strip(" ,:;-"), line[found.end() :].strip()
+
+
+# amounts of money ("£7.50", "7 pounds", "€18,000", "$5", "50p")
+MONEY = re.compile(
+    r"(?i)(?:£|\$|€|\b(?:EUR|GBP|USD)\s?)\s?\d[\d,]*(?:\.\d+)?"
+    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:pounds?|quid|euros?|dollars?|pence|GBP|EUR|USD)\b"
+    r"|\b\d+p\b"
+)
+# what "no prices" speaks of
+PRICE_WORDS = frozenset(
+    stem(w)
+    for w in [
+        "price",
+        "prices",
+        "pricing",
+        "cost",
+        "costs",
+        "fee",
+        "fees",
+        "charge",
+        "rate",
+        "rates",
+    ]
+)
+# the words of a leave-out order that are the order, not what it leaves out
+_ORDER_WORDS = frozenset(
+    stem(w)
+    for w in [
+        "don't",
+        "dont",
+        "do",
+        "not",
+        "never",
+        "mention",
+        "mentioning",
+        "name",
+        "naming",
+        "say",
+        "include",
+        "list",
+        "quote",
+        "cite",
+        "refer",
+        "talk",
+        "about",
+        "bring",
+        "up",
+        "state",
+        "give",
+        "leave",
+        "out",
+        "off",
+        "no",
+        "any",
+        "pls",
+        "please",
+        "skip",
+        "omit",
+        "drop",
+        "avoid",
+        "nothing",
+        "word",
+        "words",
+        "call",
+        "use",
+        "put",
+        "in",
+        "spoil",
+        "reveal",
+        "away",
+        "print",
+        "publish",
+        "share",
+        "how",
+        "many",
+        "much",
+        "exact",
+        "figure",
+        "detail",
+        "details",
+        "rather",
+        "we'd",
+        "she'd",
+        "he'd",
+        "they'd",
+        "prefer",
+        "obviously",
+        "just",
+        "keep",
+        "text",
+        "note",
+        "letter",
+        "post",
+        "copy",
+        "label",
+        "blurb",
+        "blurbs",
+        "notice",
+        "the",
+        "our",
+        "their",
+        "its",
+        "her",
+        "his",
+        "it",
+        "them",
+        "that",
+        "this",
+        "these",
+        "those",
+        "also",
+        "anything",
+        "listing",
+        "menu",
+    ]
+)
+_LEAVE_CUE = re.compile(
+    r"(?i)(?:don['’]?t|do\s+not|never|no|leave|without|avoid|skip|omit|nothing|rather|"
+    r"keep\s+\w+\s+out)\b"
+)
+
+
+def left_out(order: str) -> tuple[set[str], str]:
+    """What a leave-out order speaks of, as words ("Don't mention her salary": {"salari"}),
+    and what it gives to be left out: the part before its cue, and what it says in
+    brackets or after a colon ("It's made by Kaiyo Appliances, but don't name the
+    manufacturer": "It's made by Kaiyo Appliances"; "Don't say how anyone voted (the
+    vote was 4 to 3)": "the vote was 4 to 3")."""
+    cue = _LEAVE_CUE.search(order)
+    before, after = (order[: cue.start()], order[cue.start() :]) if cue else ("", order)
+    given = " ".join([before, *re.findall(r"\(([^)]*)\)", after)])
+    if ":" in after:
+        head, _, tail = after.partition(":")
+        after, given = head, f"{given} {tail}"
+    about = set(content_terms(re.sub(r"\([^)]*\)?", " ", after))) - _ORDER_WORDS
+    return about, given

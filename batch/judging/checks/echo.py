@@ -205,11 +205,19 @@ def check_echo(
         )
     lowered = draft.lower()
     starts = [s.lower() for s in wording.sentences(draft)]
+    joined = " ".join(draft_words)
     for r in checklist:
         copied = False
-        if r["kind"] == "task":
+        if r["kind"] in ("task", "rule"):
             mine = grams(words(r["text"]), 3)
             copied = bool(mine) and len(mine & grams(draft_words, 3)) / len(mine) >= 0.75
+            if r["kind"] == "rule" and not copied:
+                # a short order pasted whole ("no prices", "Friendly, not gushing")
+                said = " ".join(words(r["text"]))
+                copied = (
+                    2 <= len(said.split()) <= 6
+                    and re.search(rf"(?<!\w){re.escape(said)}(?!\w)", joined) is not None
+                )
         elif r["kind"] == "style":
             copied = re.search(r"(?m)^\W*" + re.escape(r["subject"].lower()), lowered) is not None
         elif r["subject"] and r["kind"] in ("fact", "ask"):
@@ -280,7 +288,7 @@ def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
 def _copied_repair(draft: str, r: Requirement) -> Repair:
     """An order to the writer copied into the text: dropped when it carries nothing the
     readers must be told (a task, a style note), else said as the text's own words."""
-    if r["kind"] in ("task", "style"):
+    if r["kind"] in ("task", "style", "rule"):
         mine = grams(words(r["text"]), 3)
         lead = r["subject"].lower()
 
