@@ -194,6 +194,10 @@ def review_show(ctx: click.Context, thread: str) -> None:
         )
         for line in item.holds:
             out.print(f"  - {escape(line)}", soft_wrap=True)
+    if item.unchecked_orders:
+        out.print("the brief's orders no check can hold the text to (read it for these):")
+        for line in item.unchecked_orders:
+            out.print(f"  - {escape(line)}", soft_wrap=True)
     if item.superseded_by:
         out.print(
             f"[yellow]{escape(item.superseded_note())}[/]: approving it is refused; "

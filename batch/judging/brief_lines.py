@@ -31,6 +31,11 @@ _HEADER = re.compile(r"(?i)^(?:from|to|cc|bcc|sent|date|subject|re|fwd?)\s*:")
 _LABEL = re.compile(r"^\s*[A-Za-z][\w '/&-]{0,30}?\s*(?<!\d):(?!\d)\s*\S")
 # "Leek soup - leeks, potato, chives": a short name, a spaced dash, what it is
 _DASH = re.compile(r"\s+(?:-{1,2}|–|—|->|→|=>|>)\s+")
+# a line that stops on a word no sentence ends on ("Leave out the" / "roadmap: …")
+_DANGLING = re.compile(
+    r"(?i)(?:^|\s)(?:the|a|an|of|to|and|or|for|with|in|on|at|by|from|that|this|my|our|your|their|"
+    r"his|her|its|is|are|was|were|be|but|as|than)$"
+)
 _CLOSED = re.compile(r"[.!?:;]['\"’”)]*$")
 
 
@@ -49,6 +54,7 @@ def logical_lines(text: str) -> list[str]:
         raw = _without_signature(raw)
     out: list[str] = []
     joinable = False  # the last line may go on on the next one
+    raw_last = ""  # the last line as written (not joined), for its length
     signed_off = False
     for line in raw:
         stripped = line.strip()
@@ -77,16 +83,24 @@ def logical_lines(text: str) -> list[str]:
         if item:
             out.append(item.group(1).strip())
             joinable = not _CLOSED.search(out[-1])
+            raw_last = stripped
             continue
+        # a line wrapped in a paragraph: the one before it runs to the wrap width with no
+        # full stop. A short line of notes is a unit of its own, whatever case it opens
+        # with ("follow-up email - …, Wed 5 March" then "decisions first, then owners")
         goes_on = (
             joinable
-            and out
-            and (stripped[:1].islower() or (len(out[-1]) >= 70 and not _starts_unit(stripped)))
+            and bool(out)
+            and (
+                (len(raw_last) >= 65 and not _starts_unit(stripped))
+                or bool(_DANGLING.search(raw_last))
+            )
         )
         if goes_on:
             out[-1] += " " + stripped
         else:
             out.append(stripped)
+        raw_last = stripped
         joinable = not _CLOSED.search(out[-1])
     return out
 
@@ -155,7 +169,7 @@ _CLAUSE_SUBJECT = (
     r"(?:[\w][\w'’&-]*\s+){0,3}?" + _FINITE + r"\s+\w"
 )
 _CLAUSE_SPLIT = re.compile(
-    r"\s*;\s+|,\s+(?:and|so|plus|also|then)\s+(?!(?:\w+\s+){0,1}(?:and|or)\b)"
+    r"\s*;\s+|,\s+(?:and|so|plus|also)\s+(?!(?:\w+\s+){0,1}(?:and|or)\b)"
     r"|,?\s+(?:and\s+)?(?:saying|telling\s+(?:them|everyone|people|staff|readers|her|him))"
     r"(?:\s+that)?\s+(?!to\b)"
     r"|,\s+(?:and\s+)?that\s+"
@@ -173,4 +187,17 @@ _CLAUSE_SPLIT = re.compile(
 def run_on_clauses(sentence: str) -> list[str]:
     """The clauses of a run-on sentence (see `_CLAUSE_SPLIT`), stripped of the "and" that
     joined them. A sentence that is not a run-on comes back whole."""
-    return [c.strip(" ,;") for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip(" ,;")]
+    # what stands in brackets is one aside, whatever commas it has: "(so leave out that
+    # the largest gift, £2,000, came from the Patel family)"
+    asides: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        asides.append(m.group(0))
+        return f"\x00{len(asides) - 1}\x00"
+
+    masked = re.sub(r"\([^()]*\)", keep, sentence)
+    out = []
+    for c in _CLAUSE_SPLIT.split(masked):
+        if c and c.strip(" ,;"):
+            out.append(re.sub(r"\x00(\d+)\x00", lambda m: asides[int(m.group(1))], c.strip(" ,;")))
+    return out

@@ -306,6 +306,13 @@ _WRITER_VERBS = frozenset(
 # Notes about the text, not items of it; "Question:" is what an answer answers
 STYLE_LABELS = frozenset(
     {
+        "write for",
+        "aimed at",
+        "aim at",
+        "pitch at",
+        "target",
+        "target audience",
+        "who for",
         "tone",
         "style",
         "audience",
@@ -454,7 +461,10 @@ _SUBJECT_PREP = re.compile(r"(?i)\b(for|about|on|to|at|regarding|announcing)\s+"
 
 
 def _has_name(phrase: str) -> bool:
-    return bool(re.search(r"\d|[\"“]|(?:^|\s)(?:[A-Z][a-z]+|[A-Z]{2,}\b)", phrase.strip()))
+    """A name or a title ("Daniel Reyes", "Small Plates", '"Salt and Stone"'), not a day,
+    a month or a figure alone ("Memo on Q3" is told by any memo on the quarter)."""
+    names = re.findall(r"(?:^|\s)([A-Z][a-z]+|[A-Z]{2,}\b)", phrase.strip())
+    return bool(re.search(r"[\"“]", phrase)) or any(not _DATE_NAME.match(n) for n in names)
 
 
 # a length the request gives with what it names ("of under 60 words for our tomato")
@@ -569,6 +579,7 @@ _WITHHOLDS = re.compile(
     r"(?:(?:don'?t|do\s+not|never)\s+(?:mention|name|include|say|give|list|quote|use|"
     r"print|publish|state|share|put|call|spoil|reveal|give\s+away)\b|(?:obviously\s+|just\s+)?leave\s+(?:[\w'’-]+\s+){1,4}?"
     r"(?:out|off)\b|leave\s+out\b|not\s+for\s+(?:the\s+text|publication|print)\b|"
+    r"keep\s+(?:[\w'’-]+\s+){1,3}?out\b|"
     r"off\s+the\s+record\b|no\s+(?:\w+\s+){0,2}?(?:prices?|pricing|costs?|fees?|figures?|"
     r"names?|mention)\b|(?:she|he|they|we)['’]d\s+rather\s+(?:we|you)\s+(?:didn['’]?t|not)\b|"
     r"keep\s+(?:it|that|this|them)\s+out\b|(?:internal|background)\s+only\b|"
@@ -1049,8 +1060,21 @@ def _clause_items(sentence: str) -> list[str]:
     own: a clause of fewer than two content words, or one that speaks of the one before
     ("that time's not confirmed yet", "it isn't final"), stays with it."""
     out: list[str] = []
+    parts: list[str] = []
     for part in run_on_clauses(sentence):
-        short = len(content_terms(part)) < 2 and not numbers_of(part) and order_kind(part) is None
+        head, colon, rest = part.partition(": ")
+        if colon and rest.strip() and order_kind(head) in ("layout", "tone", "length"):
+            # "decisions first, then owners: the launch moves to 14 April"
+            parts += [head, rest]
+        else:
+            parts.append(part)
+    for part in parts:
+        short = (
+            len(content_terms(part)) < 2
+            and not numbers_of(part)
+            and order_kind(part) is None
+            and not _SIGN.match(part)
+        )
         if out and (short or _BACK_TO_PREVIOUS.match(part)):
             out[-1] += ", " + part
         else:
@@ -1086,9 +1110,18 @@ def _fact_clauses(item: str) -> list[str]:
         return [item]
     pieces: list[str] = []
     for piece in _clause_items(item):
-        kind = _classify(piece)[0]
-        before = _classify(pieces[-1])[0] if pieces else ""
-        if before in ("missing", "gap") and (_TELL_TAIL.match(piece) or _WHEN_KNOWN.search(piece)):
+        kind, _, subject = _classify(piece)
+        before, _, before_subject = _classify(pieces[-1]) if pieces else ("", "", "")
+        if _withholds_before(before, piece, kind, subject, pieces[-1] if pieces else ""):
+            # "The landlord is Gerald Pike, leave his name out": the fact is what the
+            # order keeps out of the text, one order with it
+            pieces[-1] = pieces[-1].rstrip(".") + ", " + piece
+        elif before == "rule" and before_subject == "leave_out" and _IT_AGAIN.match(piece):
+            # "Don't mention the old price; it used to be £75.": what it leaves out
+            pieces[-1] = pieces[-1].rstrip(".") + "; " + piece
+        elif before in ("missing", "gap") and (
+            _TELL_TAIL.match(piece) or _WHEN_KNOWN.search(piece)
+        ):
             # "…not decided yet - say so", "…; we'll tell them when it is": told, not filled
             pieces[-1] = pieces[-1].rstrip(".") + ", " + piece
         elif pieces and kind == "missing" and (before == "missing" or _POINTS_BACK.search(piece)):
@@ -1118,6 +1151,25 @@ _WHEN_KNOWN = re.compile(
 
 
 _SIGN_AT_END = re.compile(r"(?i)(?:[,;]\s*|\s+)(?:and\s+)?((?:please\s+)?sign\b.*)$")
+_IT_AGAIN = re.compile(r"(?i)^(?:it|that|this|they|those|which|its|their)\b")
+_PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][a-z]+|\b[A-Z][a-z]+\s+[A-Z][a-z]+")
+
+
+def _withholds_before(before: str, piece: str, kind: str, subject: str, previous: str) -> bool:
+    """A leave-out order right after a fact, speaking of it: by a pronoun ("leave his name
+    out", "keep it out"), or naming what the fact names ("don't name the manufacturer"
+    after "made by Kaiyo Appliances")."""
+    if before not in ("fact", "ask") or kind != "rule" or subject != "leave_out":
+        return False
+    if re.search(r"(?i)\b(?:his|her|its|their|it|them|that|this|these|those)\b", piece):
+        return True
+    about, _ = left_out(piece)
+    if {t[:5] for t in about if len(t) >= 5} & {t[:5] for t in content_terms(previous)}:
+        return True  # "insured £40,000 - leave out the insurance value"
+    names = [n for n in _PROPER_NAME.findall(previous) if not _DATE_NAME.match(n)]
+    return bool(re.search(r"(?i)\bnames?\b", piece) and names)
+
+
 _POINTS_BACK = re.compile(r"(?i)\b(?:it|them|that|this|these|those|one)\b")
 
 
@@ -1126,6 +1178,12 @@ def brief_checklist(text: str) -> list[Requirement]:
 
     def add(part: str, previous: str) -> None:
         last = out[-1] if out else None
+        kind, _, subject = _classify(part, previous)
+        if last and previous and _withholds_before(last["kind"], part, kind, subject, last["text"]):
+            # "The largest gift was £2,000 from the Patel family. Don't name individual
+            # donors.": the fact before is what the order keeps out
+            last.update(kind="rule", subject="leave_out", text=f"{last['text']} {part}")
+            return
         if last and last["kind"] in ("missing", "gap") and _tells_the_gap(part):
             # "…not set yet. The letter should say so.": the gap is told, not filled
             told = _req(int(last["id"][1:]) - 1, "gap", f"{last['text'].rstrip('.')}. {part}", "")

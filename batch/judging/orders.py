@@ -37,6 +37,7 @@ _TEXT_PARTS = (
     r"references?\s+to|apolog(?:y|ies)|tips|tactics|mentions?|discussion|debate|background|"
     r"pitch|jokes?|humou?r|banter|slogans?|taglines?|adjectives|opinions?|speculation|"
     r"rumou?rs?|gossip|blame|excuses|scare\s+tactics|sightseeing(?:\s+tips)?|small\s+talk|"
+    r"competitors?|competition|rivals?|other\s+brands?|brands?|"
     r"history|backstory|sales\s+pitch|calls?\s+to\s+action)"
 )
 # verbs only a writer is asked to do (or not to do) with a text
@@ -91,7 +92,8 @@ _TEXT_NOUN = re.compile(
 _LEAVE_OUT = re.compile(
     r"(?i)^\W*" + _POLITE + r"(?:(?:don'?t|do\s+not|never|no\s+need\s+to|avoid|without)\s+"
     r"(?:\w+\s+)?" + _WRITER_ONLY + r"\b"
-    r"|(?:leave|keep)\s+(?:out|off)\b|leave\s+(?:[\w'’-]+\s+){1,5}?out\b"
+    r"|(?:leave|keep)\s+(?:out|off)\b|leave\s+(?:[\w'’-]+\s+){1,5}?(?:out|off)\b"
+    r"|no\s+[\w\s]{1,30}?\s+(?:named|mentioned|listed|quoted|shown|given)\b"
     r"|keep\s+(?:[\w'’-]+\s+){1,4}?out\s+of\s+(?:it|this|the\s+(?:text|copy|post|note))\b"
     r"|(?:(?:with\s+)?no|without|skip|omit|drop|avoid|nothing\s+(?:about|on)|not\s+a\s+word\s+about|"
     r"no\s+mention\s+of|no\s+talk\s+of)\s+(?:any\s+|the\s+|our\s+|their\s+|its\s+)?"
@@ -141,6 +143,9 @@ _LAYOUT = re.compile(
     r"|^\W*(?:third|first|second)\s+person\b|^\W*(?:apologi[sz]e|say\s+sorry)\s+(?:once|briefly|"
     r"sincerely|first|up\s+front|at\s+the\s+start|only\s+once)\b"
     r"|^\W*(?:just|only)\s+(?:the\s+)?(?:" + _SCOPE + r")\b|^\W*(?:" + _SCOPE + r")\s+only\b"
+    r"|\bfirst,?\s+then\s+(?:the\s+)?[a-z]+\b(?![^.]*\d)"
+    r"|^\W*(?:please\s+)?(?:write|aim|pitch|target|gear|angle)\s+(?:it|this|the\s+\w+)\s+"
+    r"(?:at|for|to(?:wards)?)\s+"
 )
 _TONE_WORDS = frozenset(
     [

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from batch.judging.checks.obey import unchecked_orders
+from batch.loop.checking import checklist_of
 from batch.loop.routing import machine_ending
 from batch.state import LoopState
 
@@ -80,6 +82,11 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
         lines.append("**The checks cannot vouch for it: look before it goes out.**")
         lines += [f"- {m}" for m in text["holds"]]
         lines.append("")
+    orders = unchecked_orders(checklist_of(state)) if state.get("checklist") else []
+    if orders:
+        lines.append("**The brief's orders no check can hold the text to** (read it for these):")
+        lines += [f"- {o}" for o in orders]
+        lines.append("")
     if needs:
         lines.append("**Needed from you:**")
         lines += [f"- `{n['placeholder']}`: {n['question']}" for n in needs]
@@ -100,6 +107,7 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
                 "would_improve": state.get("would_improve", []),
                 "must_fix": text["must_fix"],
                 "holds": text["holds"],
+                "unchecked_orders": orders,
                 "stopped": text["stopped"],
                 "score": text["score"],
                 "score_history": list(state.get("score_history", [])),

@@ -51,6 +51,8 @@ class Waiting:
     must_fix: list[str] = field(default_factory=list)
     # what the checks cannot vouch for: the text waits for a person's look
     holds: list[str] = field(default_factory=list)
+    # the brief's orders no check can hold the text to: for the person to read it for
+    unchecked_orders: list[str] = field(default_factory=list)
     # the thread's state at the pause, which an answer is checked against
     state: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -134,6 +136,7 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         stopped=args.get("stopped"),
         must_fix=list(args.get("must_fix") or []),
         holds=list(args.get("holds") or []),
+        unchecked_orders=list(args.get("unchecked_orders") or []),
         state=values,
     )
 

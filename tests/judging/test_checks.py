@@ -2,7 +2,7 @@ import pytest
 
 from batch.draft_cleanup import html_to_markdown, strip_chatter
 from batch.judging import feedback
-from batch.judging.checklist import build_checklist
+from batch.judging.checklist import brief_checklist, build_checklist
 from batch.judging.checks import facts, form, gaps
 from batch.judging.wording import is_degenerate, numbers_in, word_count
 
@@ -149,19 +149,30 @@ def test_html_to_markdown_leaves_code_and_tagless_text_as_written():
     assert html_to_markdown(table) == table and form.check_html(table)
 
 
-def test_a_draft_that_copies_the_brief_is_a_warning():
+def test_a_draft_that_copies_the_brief_is_refused_for_its_orders_and_warned_of():
     brief = (
         "Write a two-sentence note to the finance team. First sentence: the Q3 revenue, "
         "which is not known yet. Second sentence: thank the team for closing the quarter."
     )
-    copied = run_checks(brief, [], [brief], "must_fix", None, None, [], brief=brief)
-    assert [(f["code"], f["severity"]) for f in copied] == [("copies-brief", "warn")]
+    checklist = brief_checklist(brief)
+    copied = run_checks(
+        brief, [], [brief], "must_fix", None, None, [], brief=brief, checklist=checklist
+    )
+    found = {(f["code"].split(":")[0], f["severity"]) for f in copied}
+    # the copy as a whole is a warning (a template brief is rightly copied); the
+    # brief's orders to the writer in it are what refuses it
+    assert ("copies-brief", "warn") in found and ("echo", "must_fix") in found
     own = (
         "Q3 revenue was [FIGURE NEEDED: Q3 revenue]. Thank you all for closing the "
         "quarter so smoothly and on time this year."
     )
     needs = [{"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "?"}]
-    assert run_checks(own, needs, [brief], "must_fix", None, None, [], brief=brief) == []
+    assert (
+        run_checks(
+            own, needs, [brief], "must_fix", None, None, [], brief=brief, checklist=checklist
+        )
+        == []
+    )
 
 
 def test_letter_furniture_is_stripped_but_content_stays():

@@ -32,6 +32,7 @@ __all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "check_reference", "co
 # when it finds something, nothing else runs.
 REGISTRY: tuple[Check, ...] = (
     form.NoText(),
+    obey.BriefRead(),
     form.CopiedBrief(),
     gaps.Placeholders(),
     gaps.PlaceholderForms(),

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from batch.judging import wording
+from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import COVERED_KINDS, Requirement
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.orders import MONEY, PRICE_WORDS, left_out
@@ -210,3 +211,52 @@ class Obeyed(Check):
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_orders(ctx.draft, ctx.checklist)
+
+
+def unread(brief: str, checklist: list[Requirement]) -> str:
+    """Why the brief was not read into a checklist, or "": one item (or none) for a brief
+    that plainly holds several facts; an item so long it was never taken apart; figures
+    of the brief that no item carries."""
+    said = [r for r in checklist if r["kind"] in COVERED_KINDS or r["kind"] == "missing"]
+    read = "\n".join(logical_lines(brief))  # an email's greeting and signature are not its
+    figures = set(wording.numbers_of(read))
+    words = wording.word_count(read)
+    if len(said) <= 1 and len(figures) >= 3:
+        return (
+            f"it holds {len(figures)} figure(s) and {words} words, and only "
+            f"{len(said)} item was found in it"
+        )
+    long = next((r for r in said if wording.word_count(r["text"]) > 40), None)
+    if long:
+        return f"one item is {wording.word_count(long['text'])} words long: {long['text'][:80]!r}…"
+    carried = {n for r in checklist for n in wording.numbers_of(r["text"])}
+    lost = sorted(figures - carried, key=len)
+    if lost:
+        return f"no item carries its figure(s) {', '.join(lost[:4])}"
+    return ""
+
+
+class BriefRead(Check):
+    """The brief was read into a checklist: a brief with several facts gives more than
+    one item, no item is a long run the reader never took apart, every figure of the
+    brief is in an item. When it was not, the checks cannot vouch for the text, and it
+    waits for a person (a hold: never approved by default)."""
+
+    codes = ("brief-unread",)
+    scored = False
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return bool(ctx.brief) and not ctx.documents_source
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        why = unread(ctx.brief, ctx.checklist)
+        if not why:
+            return []
+        return [
+            Finding(
+                code="brief-unread",
+                severity="hold",
+                message=f"The brief could not be read into a checklist ({why}): the checks "
+                f"cannot vouch for this text, so read it against the brief before it goes out.",
+            )
+        ]
