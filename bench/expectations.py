@@ -23,7 +23,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parent.parent
 EXPECT = REPO / "bench" / "expect"
-USABLE_OUTCOMES = frozenset({"approved", "awaiting_human", "approved_by_human"})
+USABLE_OUTCOMES = frozenset({"approved", "awaiting_human", "approved_by_human", "held"})
 
 _PLACEHOLDER = re.compile(r"\[([A-Z][A-Z ]*?)\s+NEEDED:\s*([^\]]*)\]")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")

@@ -24,6 +24,7 @@ import argparse
 import csv
 import json
 import shutil
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,8 @@ from batch.run.runner import Runner
 from batch.run.starting import start_state
 from bench import expectations as by_hand
 from bench.projects import NO_LIMIT, copied_project
+from bench.shapes import CORPUS as SHAPES
+from bench.shapes import load_corpus
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "bench" / "results"
@@ -130,8 +133,9 @@ class Arm:
         writer: str | None,
         overrides: dict[str, Any],
         keep_texts: bool,
+        texts: str = "loop",
     ):
-        self.name, self.keep_texts = name, keep_texts
+        self.name, self.keep_texts, self.texts = name, keep_texts, texts
         self.work = copied_project(
             brief_dirs, Path(config) if config else None, prefix="briefloop-loop-"
         )
@@ -221,7 +225,9 @@ class Arm:
             }
         )
         if self.keep_texts:
-            (RESULTS / "loop-reading.md").write_text(reading_page(self.reading), encoding="utf-8")
+            (RESULTS / f"{self.texts}-reading.md").write_text(
+                reading_page(self.reading), encoding="utf-8"
+            )
         return (
             f"{self.name} {brief.id}: single {single} | loop {result.outcome} {loop} "
             f"({seconds:.0f}s, {self.rows[-1]['seconds']} model s)"
@@ -230,7 +236,7 @@ class Arm:
     def close(self) -> None:
         self.batch.close()
         # what the loop wrote, to be read as its readers would read it
-        texts = RESULTS / "loop-texts"
+        texts = RESULTS / f"{self.texts}-texts"
         if self.keep_texts:
             shutil.rmtree(texts, ignore_errors=True)
             if (self.work / "output").is_dir():
@@ -246,6 +252,7 @@ def run(
     writer: str | None,
     save=lambda results: None,
     baseline: bool = False,
+    texts: str = "loop",
 ) -> dict[str, dict[str, Any]]:
     """Every brief through the shipped loop, and first through the baseline's too when
     asked: brief by brief, so that both meet the machine as it is at that moment.
@@ -257,7 +264,7 @@ def run(
         if baseline
         else []
     )
-    arms.append(Arm("shipped", config, brief_dirs, writer, {}, keep_texts=True))
+    arms.append(Arm("shipped", config, brief_dirs, writer, {}, keep_texts=True, texts=texts))
     try:
         briefs = arms[-1].briefs
         for i, brief in enumerate(briefs, 1):
@@ -522,8 +529,19 @@ def main(argv: list[str]) -> None:
         "brief through both in turn, in the same process; compared in "
         "loop-spend.md",
     )
+    parser.add_argument(
+        "--shapes",
+        nargs="?",
+        const=SHAPES,
+        type=Path,
+        help="run the first shape of each brief of a shape corpus instead (default "
+        "bench/shapes/); results as loop-shapes.*",
+    )
     args = parser.parse_args(argv)
     name = "loop" if not args.writer else f"loop-{args.writer}"
+    if args.shapes:
+        args.briefs = [first_shapes(args.shapes)]
+        name = f"{name}-shapes" if args.shapes == SHAPES else f"{name}-{args.shapes.name}"
 
     def save(results: dict[str, dict[str, Any]]) -> None:
         write(results["shipped"], name)
@@ -533,9 +551,20 @@ def main(argv: list[str]) -> None:
                 spend_page(results["baseline"], results["shipped"]), encoding="utf-8"
             )
 
-    results = run(args.config, args.briefs, args.writer, save=save, baseline=args.baseline)
+    results = run(
+        args.config, args.briefs, args.writer, save=save, baseline=args.baseline, texts=name
+    )
     save(results)
     print(json.dumps(results["shipped"]["totals"], indent=2))
+
+
+def first_shapes(corpus: Path) -> Path:
+    """A folder of the first shape of each brief of a shape corpus (bench/shapes/), each
+    named by its brief: what `--shapes` runs, judged by bench/expect/<id>.yaml."""
+    folder = Path(tempfile.mkdtemp(prefix="briefloop-shapes-"))
+    for brief in load_corpus(corpus):
+        shutil.copy(brief.shape_path(brief.shapes[0]), folder / f"{brief.id}.md")
+    return folder
 
 
 def spend_page(before: dict[str, Any], after: dict[str, Any]) -> str:

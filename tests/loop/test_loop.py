@@ -617,3 +617,43 @@ def test_a_stopped_text_waiting_for_a_person_is_recorded_as_the_page_shows_it(pr
     assert record["needs_from_human"] == [] == shown["needs_from_human"]
     assert record["open_must_fix"] == shown["must_fix"] and record["score"] == shown["score"]
     assert record["uncovered"] == ["R2"]
+
+
+UNREAD = "Kitchen closed Fri 3 May deep clean staff take food home Thu 2 May fridge emptied 5pm"
+UNREAD_TEXT = (
+    "The kitchen is closed on Friday 3 May for a deep clean. Please take your food home "
+    "by Thursday 2 May; the fridge is emptied at 5pm."
+)
+
+
+def test_a_brief_the_checks_could_not_read_waits_for_a_person_with_why(project, settings):
+    # the brief is one run of notes with no break: one item for four figures. The text
+    # may well be right, but the checks cannot vouch for it: never approved by default
+    write_brief(project, "kitchen.md", UNREAD)
+    writer = ScriptedModel([writer_answer(UNREAD_TEXT)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "awaiting_human"
+    runner = Runner(settings, models={"writer": writer, "critic": critic})
+    try:
+        from batch.review import threads
+
+        item = threads.waiting(runner, r.thread_id)
+        assert item is not None and item.holds and "could not be read" in item.holds[0]
+        assert item.waits_for() == "your look"
+        payload = runner.snapshot(r.thread_id).interrupts[0].value
+        assert "The checks cannot vouch for it" in payload["description"]
+    finally:
+        runner.close()
+    assert not list((project / "output").glob("*.md"))  # nothing approved went out
+
+
+def test_a_held_text_with_no_review_ends_held_and_is_set_aside(project):
+    settings = make_settings(project, **{"loop.review": "never"})
+    write_brief(project, "kitchen.md", UNREAD)
+    writer = ScriptedModel([writer_answer(UNREAD_TEXT)])
+    critic = ScriptedModel([critic_answer(5)])
+    [r] = run(settings, project, writer, critic).results
+    assert r.outcome == "held" and r.record["stop_reason"] == "held"
+    assert not list((project / "output").glob("*.md"))
+    assert list((project / "output" / "needs-work").glob("*.md"))
