@@ -443,7 +443,7 @@ def _named_subject(request: str) -> str:
     text = _LENGTH_PHRASE.sub(" ", request)
     head, colon, tail = text.partition(":")
     if colon and _has_name(tail):
-        return tail.strip(" .?!,")
+        return _names_only(tail)
     parts = _SUBJECT_PREP.split(text)
     # parts: [before, prep, phrase, prep, phrase, ...]
     for phrase in parts[2::2]:
@@ -453,8 +453,25 @@ def _named_subject(request: str) -> str:
         if _CHANNEL.match(phrase):
             continue
         if _has_name(phrase):
-            return phrase.strip(" .?!,")
+            return _names_only(phrase)
     return ""
+
+
+_NAME_RUN = re.compile(
+    r"[\"“][^\"”]+[\"”]"
+    r"|(?:[A-Z][\w'’.-]*|\d[\w.-]*)(?:\s+(?:(?:&|of|and|de|la|the|on|upon)\s+)?"
+    r"(?:[A-Z][\w'’.-]*|\d[\w.-]*))*"
+)
+
+
+def _names_only(phrase: str) -> str:
+    """The names and titles of a phrase, which is what a text must say of what its
+    request names: "the Lumo 2 speaker launch" -> "Lumo 2"; "our Full Service package at
+    Spokes & Co" -> "Full Service, Spokes & Co" ("speaker launch", "package" are the
+    writer's words for it, not the readers')."""
+    runs = [m.group(0).strip() for m in _NAME_RUN.finditer(phrase)]
+    runs = [r for r in runs if not _DATE_NAME.match(r) or len(r.split()) > 1]
+    return ", ".join(runs) if runs else phrase.strip(" .?!,")
 
 
 _SUBJECT_PREP = re.compile(r"(?i)\b(for|about|on|to|at|regarding|announcing)\s+")
@@ -939,6 +956,13 @@ def _missing_subject(item: str, context: str = "") -> str:
     inner = ""
     if cue and cue.group(0).lower().startswith("not") and cue.group(0).lower().endswith("yet"):
         inner = cue.group(0)[3:-3]  # "has not sent us the address yet": the address
+    elif cue and cue.group(0).lower().endswith("yet"):
+        # "we don't have the battery life figure yet": the battery life figure
+        inner = re.sub(
+            r"(?i)^\w+n['’]?t\s+(?:have|know|got|received|heard|sent|been)?\s*|\s*yet$",
+            "",
+            cue.group(0),
+        )
     if words(inner):
         clause = inner
     subject = words(clause)
@@ -1256,7 +1280,12 @@ def _withhold(checklist: list[Requirement]) -> None:
             if r["kind"] not in ("fact", "ask") or r is order:
                 continue
             if about and about <= PRICE_WORDS and MONEY.search(r["text"]):
-                rest = MONEY.sub("", r["text"]).strip(" ,;:.-")
+                rest = MONEY.sub("", r["text"])
+                # and what said it: "… and costs", "(at )", "£7 each"
+                rest = re.sub(
+                    r"\(\s*\)|\s*\b(?:and\s+)?(?:costs?|priced\s+at|at|for)\s*(?=[.;,]|$)", "", rest
+                )
+                rest = rest.strip(" ,;:.-")
                 if len(content_terms(rest)) < 2:
                     r.update(kind="rule", subject="leave_out")
                 else:

@@ -571,8 +571,12 @@ def left_out(order: str) -> tuple[set[str], str]:
     cue = _LEAVE_CUE.search(order)
     before, after = (order[: cue.start()], order[cue.start() :]) if cue else ("", order)
     given = " ".join([before, *re.findall(r"\(([^)]*)\)", after)])
+    tail = ""
     if ":" in after:
         head, _, tail = after.partition(":")
         after, given = head, f"{given} {tail}"
     about = set(content_terms(re.sub(r"\([^)]*\)?", " ", after))) - _ORDER_WORDS
+    if not about and tail:
+        # "Leave out: the prices": what it leaves out is named after the colon
+        about = set(content_terms(re.sub(r"\([^)]*\)?", " ", tail))) - _ORDER_WORDS
     return about, given

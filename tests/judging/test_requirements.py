@@ -49,8 +49,9 @@ def test_a_labelled_list_is_one_item_whose_every_member_is_asked_for():
     )
     assert kinds(checklist) == [
         ("task", "Write the product page for the Kumo kettle."),
-        # what the request names is the text's subject: the page names the Kumo kettle
-        ("fact", "the Kumo kettle"),
+        # what the request names is the text's subject: the page names the Kumo kettle, by
+        # its name (what it is, the writer may word as it likes)
+        ("fact", "Kumo"),
         ("fact", "Features: glass body, 1.7 litres, auto shut-off."),
     ]
     assert checklist[2]["numbers"] == ["1.7"]

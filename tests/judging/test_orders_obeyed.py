@@ -1,0 +1,195 @@
+"""A brief's orders to the writer, in the text: never copied, always carried out. Each
+case of the kind that was approved before (a pasted brief, an order pasted into a press
+release, a price a menu brief says to leave out, a whole brief read as one item), and
+variants of it written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from batch.judging import checks
+from batch.judging.checklist import brief_checklist
+from batch.judging.checks.obey import unchecked_orders, unread
+
+
+def findings(brief: str, draft: str, needs=()) -> list[tuple[str, str]]:
+    checklist = brief_checklist(brief)
+    ctx = checks.CheckContext(
+        draft=draft,
+        needs=[{"placeholder": p, "question": "?"} for p in needs],
+        sources=(brief,),
+        brief=brief,
+        checklist=checklist,
+    )
+    return [(f["code"].split(":")[0], f["severity"]) for f in checks.judge(ctx).findings]
+
+
+def refused(brief: str, draft: str, needs=()) -> set[str]:
+    return {code for code, sev in findings(brief, draft, needs) if sev in ("must_fix", "hold")}
+
+
+SOUPS = {
+    "notes": (
+        "Need blurbs for the two new soups for the menu board.\n"
+        "Leek soup - leeks, potato, chives. £7\n"
+        "Mushroom soup - chestnut mushrooms, thyme, cream. £7.50\n"
+        "Name in bold, then two lines, no prices.\n"
+    ),
+    "labels": (
+        "What: menu board blurbs for two new soups\n"
+        "Leek soup: leeks, potato, chives (£7)\n"
+        "Mushroom soup: chestnut mushrooms, thyme, cream (£7.50)\n"
+        "Layout: name in bold, then two lines\n"
+        "Leave out: the prices\n"
+    ),
+    "prose": (
+        "I need a blurb for each of our two new soups for the menu board. The leek soup "
+        "is made with leeks, potato and chives and costs £7; the mushroom soup has chestnut "
+        "mushrooms, thyme and cream and costs £7.50. Put the name in bold, then two lines, "
+        "and leave the prices off.\n"
+    ),
+}
+SOUP_TEXT = (
+    "**Leek soup**\nSoft leeks and potato, finished with fresh chives.\n\n"
+    "**Mushroom soup**\nChestnut mushrooms with thyme and a little cream."
+)
+
+
+@pytest.mark.parametrize("shape", sorted(SOUPS))
+def test_a_soup_brief_pasted_back_is_refused_in_every_shape(shape):
+    brief = SOUPS[shape]
+    assert refused(brief, brief)
+
+
+@pytest.mark.parametrize("shape", sorted(SOUPS))
+def test_the_blurbs_that_carry_it_out_pass_and_a_price_in_them_does_not(shape):
+    brief = SOUPS[shape]
+    assert refused(brief, SOUP_TEXT) == set(), findings(brief, SOUP_TEXT)
+    priced = SOUP_TEXT.replace("fresh chives.", "fresh chives. Only £7.")
+    assert "left-in" in refused(brief, priced)
+
+
+PRESS = (
+    "Press release for the Lumo 2 speaker launch. It ships on 4 March. Battery life: "
+    "still waiting on the lab, so don't guess it. Do not compare it with other brands."
+)
+PRESS_TEXT = "Lumo 2 ships on 4 March. Battery life: [FIGURE NEEDED: battery life of the Lumo 2]."
+
+
+def test_a_press_release_that_obeys_its_brief_passes():
+    assert refused(PRESS, PRESS_TEXT, ["[FIGURE NEEDED: battery life of the Lumo 2]"]) == set()
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "Do not compare it with other brands.",  # the order itself
+        "So don't guess it.",  # the missing fact's order
+        "It is louder than any other speaker its size.",  # the order broken
+        "Unlike other brands, it ships on time.",
+    ],
+)
+def test_an_order_pasted_or_broken_in_the_press_release_is_refused(pasted):
+    needs = ["[FIGURE NEEDED: battery life of the Lumo 2]"]
+    assert refused(PRESS, f"{PRESS_TEXT} {pasted}", needs) & {"echo", "left-in"}
+
+
+@pytest.mark.parametrize(
+    "unknown",
+    [
+        "Battery life: still waiting on the lab, so don't guess it.",
+        "Battery life: TBC.",
+        "We don't have the battery life figure yet.",
+        "Battery life - unknown at this point.",
+        "Battery life: ? (the lab hasn't sent it)",
+        "Can't give the battery life yet, still waiting on the lab.",
+    ],
+)
+def test_a_fact_not_known_in_any_wording_must_be_a_placeholder_not_a_guess(unknown):
+    brief = f"Press release for the Lumo 2 speaker launch. It ships on 4 March. {unknown}"
+    guessed = "Lumo 2 ships on 4 March. Its battery lasts a full day."
+    assert "missing-placeholder" in refused(brief, guessed)
+    filled = "Lumo 2 ships on 4 March. Battery life: [FIGURE NEEDED: battery life]."
+    assert "missing-placeholder" not in refused(brief, filled, ["[FIGURE NEEDED: battery life]"])
+
+
+KITCHEN_FACTS = (
+    "the kitchen will be closed on Friday 3 May for a deep clean, and staff should take "
+    "their food home by Thursday 2 May."
+)
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["Write a note that", "Write a memo saying", "Write a note:", "Draft an email telling staff"],
+)
+def test_a_write_that_brief_is_not_one_unchecked_item(lead):
+    brief = f"{lead} {KITCHEN_FACTS}"
+    unrelated = "The new coffee machine arrives next week. Enjoy your coffee."
+    assert refused(brief, unrelated) & {"uncovered", "brief-unread"}
+    good = (
+        "The kitchen will be closed on Friday 3 May for a deep clean. Please take your food "
+        "home by Thursday 2 May."
+    )
+    assert refused(brief, good) == set(), findings(brief, good)
+
+
+@pytest.mark.parametrize(
+    "order,broken",
+    [
+        ("Don't mention integrations.", "Driftbox also integrates with Slack."),
+        ("No prices.", "It costs £12 a month."),
+        ("Leave the prices out.", "Plans start at 12 pounds."),
+        ("No exclamation marks.", "Your files, everywhere!"),
+        ("The landlord is Gerald Pike, but leave his name out.", "Contact Gerald Pike."),
+        ("Don't compare it with other brands.", "It is faster than other sync tools."),
+    ],
+)
+def test_what_an_order_says_to_leave_out_is_not_in_the_text(order, broken):
+    brief = f"Write a landing-page section for Driftbox Selective Sync. It syncs chosen folders. {order}"
+    ok = "Driftbox Selective Sync syncs the folders you choose."
+    assert "left-in" not in refused(brief, ok), findings(brief, ok)
+    assert "left-in" in refused(brief, f"{ok} {broken}")
+
+
+def test_a_length_for_each_piece_is_kept():
+    brief = SOUPS["notes"] + "Keep each blurb under 12 words.\n"
+    assert "piece-too-long" not in refused(brief, SOUP_TEXT)
+    long = SOUP_TEXT.replace(
+        "Soft leeks and potato, finished with fresh chives.",
+        "Soft leeks and floury potato, slowly simmered and finished with plenty of chives.",
+    )
+    assert "piece-too-long" in refused(brief, long)
+
+
+def test_carrying_out_a_readers_order_is_not_copying_it():
+    brief = "Invite the team to the summer lunch on Friday 5 July.\nPlease reply to the invitation by Friday 28 June."
+    text = "You are invited to the summer lunch on Friday 5 July. Please reply to the invitation by Friday 28 June."
+    assert refused(brief, text) == set(), findings(brief, text)
+
+
+def test_orders_no_check_can_hold_a_text_to_are_listed_for_the_person():
+    brief = SOUPS["notes"] + "Friendly but not gushing.\nDon't mention integrations.\n"
+    listed = unchecked_orders(brief_checklist(brief))
+    assert any("gushing" in o for o in listed)
+    assert any("bold" in o for o in listed)
+    # an order a check holds the text to is not listed
+    assert not any("integrations" in o for o in listed)
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Kitchen closed Fri 3 May deep clean staff take food home Thu 2 May fridge emptied 5pm",
+        "kitchen shut fri 3 may deep clean staff take food home by thu 2 may fridge emptied "
+        "5pm thu cleaners in 7am sat 4 may back to normal mon 6 may",
+    ],
+)
+def test_a_brief_read_as_one_item_waits_for_a_person(brief):
+    assert unread(brief, brief_checklist(brief))
+    assert ("brief-unread", "hold") in findings(brief, "The kitchen is closed.")
+
+
+def test_a_brief_read_well_is_not_held():
+    for brief in [*SOUPS.values(), PRESS, f"Write a note that {KITCHEN_FACTS}"]:
+        assert unread(brief, brief_checklist(brief)) == "", brief
