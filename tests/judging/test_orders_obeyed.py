@@ -146,7 +146,10 @@ def test_a_write_that_brief_is_not_one_unchecked_item(lead):
     ],
 )
 def test_what_an_order_says_to_leave_out_is_not_in_the_text(order, broken):
-    brief = f"Write a landing-page section for Driftbox Selective Sync. It syncs chosen folders. {order}"
+    brief = (
+        "Write a landing-page section for Driftbox Selective Sync. It syncs chosen folders. "
+        + order
+    )
     ok = "Driftbox Selective Sync syncs the folders you choose."
     assert "left-in" not in refused(brief, ok), findings(brief, ok)
     assert "left-in" in refused(brief, f"{ok} {broken}")
@@ -163,8 +166,14 @@ def test_a_length_for_each_piece_is_kept():
 
 
 def test_carrying_out_a_readers_order_is_not_copying_it():
-    brief = "Invite the team to the summer lunch on Friday 5 July.\nPlease reply to the invitation by Friday 28 June."
-    text = "You are invited to the summer lunch on Friday 5 July. Please reply to the invitation by Friday 28 June."
+    brief = (
+        "Invite the team to the summer lunch on Friday 5 July.\n"
+        "Please reply to the invitation by Friday 28 June."
+    )
+    text = (
+        "You are invited to the summer lunch on Friday 5 July. "
+        "Please reply to the invitation by Friday 28 June."
+    )
     assert refused(brief, text) == set(), findings(brief, text)
 
 
