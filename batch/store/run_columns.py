@@ -110,7 +110,8 @@ RUN_COLUMNS: list[RunColumn] = [
         sa.Text,
         TEXT,
         "why the loop stopped: `approved`, `max_rounds`, `no_progress`, `budget` (its "
-        "model seconds spent), `error`, `approved_by_human`, `rejected_by_human`; "
+        "model seconds spent), `held` (the checks cannot vouch for it and no person was "
+        "to be asked), `error`, `approved_by_human`, `rejected_by_human`; "
         "`awaiting_human` while it waits",
     ),
     RunColumn(
@@ -265,7 +266,7 @@ RUN_COLUMNS: list[RunColumn] = [
         sa.Text,
         TEXT,
         "why the machine could not finish the text "
-        "(`max_rounds`, `no_progress`, `budget`), while it waits for a person and "
+        "(`max_rounds`, `no_progress`, `budget`, `held`), while it waits for a person and "
         "after",
     ),
     RunColumn(
