@@ -262,6 +262,30 @@ def judge_brief(brief: Brief) -> Result:
     return Result(brief, readings, checklists)
 
 
+def label_readings(results: list[Result]) -> dict[str, str]:
+    """Every label in every shape read right, by the label's type: a fact, ask, unknown or
+    signature carried by an item of its kind; an order to the writer or what it
+    withholds carried by no item the text must say."""
+    ok: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for result in results:
+        by_id = {lab.id: lab for lab in result.brief.labels}
+        for shape in result.brief.shapes:
+            for lid, classes in result.readings[shape]:
+                if lid == "?":
+                    continue
+                kind = by_id[lid].type
+                want = LABEL_CLASS[kind]
+                total[kind] += 1
+                if want in REQUIRED:
+                    ok[kind] += want in classes
+                else:
+                    ok[kind] += not any(c in REQUIRED for c in classes)
+    out = {kind: f"{ok[kind]}/{total[kind]}" for kind in sorted(total)}
+    out["all"] = f"{sum(ok.values())}/{sum(total.values())}"
+    return out
+
+
 def summary(results: list[Result]) -> dict:
     shapes = [(r, s) for r in results for s in r.brief.shapes]
     wrong = Counter(s for r, s in shapes if r.wrong(s))
@@ -274,6 +298,7 @@ def summary(results: list[Result]) -> dict:
         "right_briefs": sum(1 for r in results if not any(r.wrong(s) for s in r.brief.shapes)),
         "collapsed": sorted(f"{r.brief.id}/{s}" for r in results for s in r.collapsed),
         "right_by_shape": {s: f"{n - wrong[s]}/{n}" for s, n in sorted(per_shape.items())},
+        "labels_read_right": label_readings(results),
         "disagree": sorted(r.brief.id for r in results if not r.agrees),
     }
 
