@@ -45,6 +45,8 @@ from batch.judging.orders import (
     request_split,
 )
 from batch.judging.wording import (
+    CALENDAR_NAMES,
+    CALENDAR_SHORT,
     STOPWORDS,
     WORD,
     content_terms,
@@ -659,11 +661,11 @@ _SIGNED_BY = re.compile(
     r"|^(?P<named>(?-i:[A-Z])[^;.0-9()]{1,80}?)\s*\((?:sign(?:ed)?|sign-?off|signature|"
     r"sender|from)\)\s*\.?$"
 )
+# a day, a month (or its short form), or a word of time: not a name of its own
 _DATE_NAME = re.compile(
-    r"(?i)^(?:mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|"
-    r"sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|"
-    r"july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|next|this|"
-    r"today|tomorrow|now|then)\b"
+    r"(?i)^(?:"
+    + "|".join(sorted({*CALENDAR_NAMES, *CALENDAR_SHORT}, key=len, reverse=True))
+    + r"|next|this|today|tomorrow|now|then)\b"
 )
 _QUOTED = re.compile(r"^[\"“”'‘’]+|[\"“”'‘’]+(?=[.,;!]?$)")
 _READERS_DONT = re.compile(r"(?i)^(?:please\s+|pls\s+|kindly\s+)?(?:don'?t|do\s+not|never)\s+\w")
@@ -1459,30 +1461,7 @@ def covered(req: Requirement, draft: str) -> bool:
     return True
 
 
-_DATE_WORDS = frozenset(
-    stem(w)
-    for w in [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-)
+_DATE_WORDS = frozenset(stem(w) for w in CALENDAR_NAMES)
 
 
 def _measured(clause: str, terms: list[str]) -> set[str]:

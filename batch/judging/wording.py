@@ -305,6 +305,37 @@ _IRREGULAR = {
 }
 
 
+# the names of days and months, and the short forms notes write them in ("Fri 3 May",
+# "Mar–Aug", "Thurs"): a short form stands for its name
+CALENDAR_NAMES = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+CALENDAR_SHORT = {
+    short: full
+    for full in CALENDAR_NAMES
+    for short in {full[:3], full[:4], *({"tues", "thur", "thurs", "sept"} & {full[:4], full[:5]})}
+    if short != full
+}
+
+
 def stem(word: str) -> str:
     """A light stemmer: enough to match close, closed, closes and closing, retire and
     retirement, and the past forms of common irregular verbs (paid, sold, kept)."""

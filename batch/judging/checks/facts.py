@@ -240,34 +240,8 @@ def _source_words(sources: Iterable[str]) -> set[str]:
             words.add(lw)
             words.update(p for p in re.split(r"['-]", lw) if p)
     # a day or a month a note abbreviates ("Fri 3 May", "Mar–Aug") is given by name
-    words |= {_CALENDAR[w] for w in words if w in _CALENDAR}
+    words |= {wording.CALENDAR_SHORT[w] for w in words if w in wording.CALENDAR_SHORT}
     return words
-
-
-_CALENDAR = {
-    short: full
-    for full in [
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ]
-    for short in {full[:3], full[:4]} | ({"tues", "thur", "thurs", "sept"} & {full[:4], full[:5]})
-}
 
 
 def names_in(text: str) -> list[str]:
