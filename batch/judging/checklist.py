@@ -826,6 +826,8 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         return "ask", item, ""
     if (
         first in _ORDERS
+        # "Email and calendar were down": a noun that is also an order's verb
+        and not re.match(r"(?i)^\w+\s+(?:and|or|is|are|was|were|has|have|had|will|of)\b", item)
         and first not in TASK_VERBS
         and first not in RELAY_VERBS
         and not _TASK_SENTENCE.match(item)
@@ -1181,17 +1183,23 @@ _IT_AGAIN = re.compile(r"(?i)^(?:it|that|this|they|those|which|its|their)\b")
 _PROPER_NAME = re.compile(r"(?<=\w\s)[A-Z][a-z]+|\b[A-Z][a-z]+\s+[A-Z][a-z]+")
 
 
-def _withholds_before(before: str, piece: str, kind: str, subject: str, previous: str) -> bool:
+def _withholds_before(
+    before: str, piece: str, kind: str, subject: str, previous: str, same_sentence: bool = True
+) -> bool:
     """A leave-out order right after a fact, speaking of it: by a pronoun ("leave his name
-    out", "keep it out"), or naming what the fact names ("don't name the manufacturer"
+    out", "keep it out"), by its words in the same sentence ("insured £40,000 - leave out
+    the insurance value"), or naming what the fact names ("don't name the manufacturer"
     after "made by Kaiyo Appliances")."""
-    if before not in ("fact", "ask") or kind != "rule" or subject != "leave_out":
+    if before != "fact" or kind != "rule" or subject != "leave_out":
         return False
     if re.search(r"(?i)\b(?:his|her|its|their|it|them|that|this|these|those)\b", piece):
         return True
     about, _ = left_out(piece)
-    if {t[:5] for t in about if len(t) >= 5} & {t[:5] for t in content_terms(previous)}:
-        return True  # "insured £40,000 - leave out the insurance value"
+    # a word's first letters: "insured" and "insurance" stem apart ("insur", "insuranc")
+    if same_sentence and {t[:5] for t in about if len(t) >= 5} & {
+        t[:5] for t in content_terms(previous)
+    }:
+        return True
     names = [n for n in _PROPER_NAME.findall(previous) if not _DATE_NAME.match(n)]
     return bool(re.search(r"(?i)\bnames?\b", piece) and names)
 
@@ -1205,7 +1213,11 @@ def brief_checklist(text: str) -> list[Requirement]:
     def add(part: str, previous: str) -> None:
         last = out[-1] if out else None
         kind, _, subject = _classify(part, previous)
-        if last and previous and _withholds_before(last["kind"], part, kind, subject, last["text"]):
+        if (
+            last
+            and previous
+            and _withholds_before(last["kind"], part, kind, subject, last["text"], False)
+        ):
             # "The largest gift was £2,000 from the Patel family. Don't name individual
             # donors.": the fact before is what the order keeps out
             last.update(kind="rule", subject="leave_out", text=f"{last['text']} {part}")
@@ -1233,9 +1245,11 @@ def brief_checklist(text: str) -> list[Requirement]:
             lead, content = split
             joint = item[len(lead) : len(item) - len(content)]
             add(lead, previous)
-            for part in _said(content):
+            for n, part in enumerate(_said(content)):
                 add(part, previous)
-                if out[-1]["kind"] == "missing" and _RELAYS.search(joint):
+                # only what the relay hands over directly: a remark later in the run
+                # ("…; we're still waiting on the number") is the writer's to fill
+                if n == 0 and out[-1]["kind"] == "missing" and _RELAYS.search(joint):
                     # "Write a memo saying the date is not decided yet": told
                     out[-1]["kind"] = "gap"
             continue

@@ -387,7 +387,12 @@ def _one_order(text: str) -> OrderKind | None:
         return "request"
     if _LENGTH.search(text) and (
         re.search(r"(?i)\bwords?\b|\bkeep\b|\beach\b|\bmax\b|\bunder\b|\btops\b", text)
-        or len(_words(text)) <= 6
+        # a short line that is only a length ("One short paragraph"), not a fact that
+        # counts something else ("new passwords need at least 14 characters")
+        or (
+            len(_words(text)) <= 6
+            and re.match(r"(?i)^\W*(?:\d|one|two|three|a|single|short|<)", text)
+        )
     ):
         return "length"
     if is_tone(text):
