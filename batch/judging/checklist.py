@@ -572,6 +572,7 @@ _TASK_LABELS = frozenset(
         "writing",
     }
 )
+_READERS_LABEL_NAME = re.compile(r"(?i)^\w+(?:\s+\w+)?\s+(?:must|should|to|need\s+to|have\s+to)$")
 _TO_DO_LABEL = re.compile(r"(?i)^\w+\s+to$|^to[\s-]?do$")
 # a label's value that is an order: its verb, then what it acts on ("ring 01632 960418",
 # "Keep your key card…"); not a noun that can be a verb ("Head of Customer Support")
@@ -677,12 +678,12 @@ def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
     yet that the brief asks to tell the readers about ("not set yet - say so", "staff
     will hear when it is") is a gap to tell, not a placeholder to fill."""
     kind, body, subject = _classify_one(item, previous)
-    if kind == "missing" and (_TELLS_INSIDE.search(item) or _READERS_TOLD.search(item)):
+    if kind == "missing" and (TELLS_INSIDE.search(item) or _READERS_TOLD.search(item)):
         return "gap", body, subject
     return kind, body, subject
 
 
-_TELLS_INSIDE = re.compile(
+TELLS_INSIDE = re.compile(
     r"(?i)(?:[,;:→]|->|\s[-–—]|\bso\b|\band\b)\s*(?:please\s+|pls\s+|just\s+)?(?:say\s+(?:so|that|it)|"
     r"tell\s+(?:them|her|him|everyone|people|readers|residents|staff|customers|guests|clients|"
     r"tenants|members|parents)\b|mention\s+(?:that|it)|let\s+(?:them|everyone|people)\s+know|"
@@ -726,8 +727,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         or _READERS_OBLIGED.search(name + " ")
         or (_first_word(name) in _ORDERS and _IMPERATIVE_VALUE.match(name + " "))
     ):
-        # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read"
-        return "ask", item, ""
+        # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read";
+        # its label is the brief's, never the text's ("Owner should: book online")
+        return "ask", item, label.group(1).strip() if _READERS_LABEL_NAME.match(name) else ""
     if label and _READERS_NAME.match(name) and _first_word(label.group(2)) in _ORDERS:
         # "tenants: update standing order before the first April payment"
         return "ask", item, ""
@@ -930,6 +932,43 @@ _WH_AS_NOUN = {
 
 
 def _missing_subject(item: str, context: str = "") -> str:
+    """What is not known, in a few words (see `_subject_of`); when that is only who does
+    not know it ("we're still waiting on the number from the call centre"), what they
+    are waiting for or asking about, named by the clause before it when it is a bare
+    "number" or "date" ("There will be a helpline, but …" -> "helpline number")."""
+    found = _subject_of(item, context)
+    if not _WHO_WAITS.match(found) and found.strip():
+        return found
+    cue = MISSING_CUE.search(item)
+    after = item[cue.start() :] if cue else item
+    what = _WAITED_FOR.search(after)
+    named = what.group(1).strip() if what else ""
+    before = item[: cue.start()] if cue else ""
+    prior = [
+        w
+        for w in WORD.findall(re.split(r"\b(?:but|and|so|because)\b", before)[0])
+        if w.lower() not in STOPWORDS and w.lower() not in _NOT_SUBJECT and not _WHO_WAITS.match(w)
+    ]
+    if named and (not prior or named.split()[-1].lower() not in _GENERIC_SUBJECTS):
+        return named
+    if prior:
+        return " ".join([*prior[-2:], *(named.split()[-1:] if named else [])])
+    return found
+
+
+# who is waiting, not what for: "we're", "We still haven't heard back from the age…"
+_WHO_WAITS = re.compile(
+    r"(?i)^(?:we|we['’]re|we['’]ve|i|i['’]m|they|they['’]re|you|it|us|our)\b"
+    r"(?:\s+(?:still|are|have|haven['’]t|don['’]t|do|can['’]t)\b.*)?$"
+)
+_WAITED_FOR = re.compile(
+    r"(?i)\b(?:waiting\s+(?:on|for)|heard\s+back\s+(?:from\s+[\w\s]{1,30}?\s+)?about|"
+    r"(?:told|sent|given)\s+us|about|know|have)\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?"
+    r"((?:[\w'’-]+\s+){0,3}?[\w'’-]+?)(?=\s+(?:from|to|yet|by|until|till|for|so)\b|\s*[,.;)]|\s*$)"
+)
+
+
+def _subject_of(item: str, context: str = "") -> str:
     """What is not known, in a few words: the label of "Price: not decided yet", else
     the clause before the cue ("The launch date is to be confirmed" -> "launch date");
     a question as a name ("How many stories there will be" -> "number of stories")."""
@@ -1192,9 +1231,16 @@ def _withholds_before(
     after "made by Kaiyo Appliances")."""
     if before != "fact" or kind != "rule" or subject != "leave_out":
         return False
-    if re.search(r"(?i)\b(?:his|her|its|their|it|them|that|this|these|those)\b", piece):
+    about, given = left_out(piece)
+    if not same_sentence and given.strip(" ,;:.-"):
+        return False  # "The landlord is Gerald Pike, but leave his name out": its own
+    pronouns = (
+        r"his|her|its|their|it|them|that|this|these|those"
+        if same_sentence
+        else r"his|her|their|that|this|these|those"  # "it" is the text's subject as often
+    )
+    if re.search(rf"(?i)\b(?:{pronouns})\b", piece):
         return True
-    about, _ = left_out(piece)
     # a word's first letters: "insured" and "insurance" stem apart ("insur", "insuranc")
     if same_sentence and {t[:5] for t in about if len(t) >= 5} & {
         t[:5] for t in content_terms(previous)

@@ -202,3 +202,51 @@ def test_a_brief_read_as_one_item_waits_for_a_person(brief):
 def test_a_brief_read_well_is_not_held():
     for brief in [*SOUPS.values(), PRESS, f"Write a note that {KITCHEN_FACTS}"]:
         assert unread(brief, brief_checklist(brief)) == "", brief
+
+
+@pytest.mark.parametrize(
+    "line,subject",
+    [
+        (
+            "There will be a helpline, but we're still waiting on the number from the call "
+            "centre.",
+            "helpline number",
+        ),
+        ("We still haven't heard back from the agency about the hotel name.", "hotel name"),
+        ("We don't have the battery life figure yet.", "battery life figure"),
+        ("Device limit per account: engineering haven't told us yet.", "Device limit per account"),
+    ],
+)
+def test_the_placeholder_names_what_is_missing_not_who_is_waiting(line, subject):
+    [missing] = [r for r in brief_checklist(line) if r["kind"] == "missing"]
+    assert missing["subject"] == subject
+
+
+TOLD = (
+    "Reminder to Mrs Hollis that Biscuit's booster is due on 3 March.\n"
+    "This year's booster price: not set yet - tell her that.\n"
+    "Warm, apologise once. Keep it under 80 words.\n"
+)
+TOLD_TEXT = (
+    "Dear Mrs Hollis, Biscuit's booster is due on 3 March. This year's booster price is "
+    "not set yet."
+)
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    ["We were asked to tell her that.", "Apologise once.", "This note is under 80 words."],
+)
+def test_a_piece_of_an_order_pasted_is_an_echo(pasted):
+    assert "echo" not in refused(TOLD, TOLD_TEXT), findings(TOLD, TOLD_TEXT)
+    assert "echo" in refused(TOLD, f"{TOLD_TEXT} {pasted}")
+
+
+def test_what_an_order_gives_to_be_left_out_is_not_said_in_other_words():
+    brief = (
+        "Write a landing-page section for Driftbox Selective Sync. It syncs chosen folders.\n"
+        "Leave out the roadmap: mobile support comes in the autumn, but it isn't public."
+    )
+    ok = "Driftbox Selective Sync syncs the folders you choose."
+    assert "left-in" not in refused(brief, ok)
+    assert "left-in" in refused(brief, f"{ok} Mobile support arrives this autumn.")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
-from batch.judging.checklist import Requirement, joined_clauses
+from batch.judging.checklist import TELLS_INSIDE, Requirement, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
 from batch.state import Finding, Repair
@@ -212,12 +212,15 @@ def check_echo(
             mine = grams(words(r["text"]), 3)
             copied = bool(mine) and len(mine & grams(draft_words, 3)) / len(mine) >= 0.75
             if r["kind"] == "rule" and not copied:
-                # a short order pasted whole ("no prices", "Friendly, not gushing")
-                said = " ".join(words(r["text"]))
-                copied = (
-                    2 <= len(said.split()) <= 6
-                    and re.search(rf"(?<!\w){re.escape(said)}(?!\w)", joined) is not None
+                # an order pasted whole or in part ("no prices", "apologise once" of
+                # "warm, apologise once"), or a length the text gives of itself
+                copied = any(_pasted(piece, joined) for piece in _ORDER_PIECES.split(r["text"]))
+                copied = copied or (
+                    r["subject"] == "length" and _OWN_LENGTH.search(draft) is not None
                 )
+        elif r["kind"] == "gap" and (told := TELLS_INSIDE.search(r["text"])):
+            # "… not set yet - tell her that": the order to tell, pasted
+            copied = _pasted(told.group(0), joined)
         elif r["kind"] == "style":
             copied = re.search(r"(?m)^\W*" + re.escape(r["subject"].lower()), lowered) is not None
         elif r["subject"] and r["kind"] in ("fact", "ask"):
@@ -234,6 +237,21 @@ def check_echo(
                 )
             )
     return out + _readers_as_they(draft, checklist)
+
+
+# where an order of several parts splits ("Friendly, not pushy, and sign it from me")
+_ORDER_PIECES = re.compile(r"(?i)[,;:()]|\s+(?:and|but|then)\s+|\s+[-–—]\s+")
+# a text that gives its own length ("in under 200 words")
+_OWN_LENGTH = re.compile(r"(?i)\b\d+\s*(?:-\s*\d+\s*)?words?\b")
+
+
+def _pasted(piece: str, joined: str) -> bool:
+    """A piece of an order of two to six words stands in the text as written."""
+    said = " ".join(words(piece))
+    return (
+        2 <= len(said.split()) <= 6
+        and re.search(rf"(?<!\w){re.escape(said)}(?!\w)", joined) is not None
+    )
 
 
 _TO_READERS = re.compile(r"(?i)\b(?:you|your|yours|yourself|please)\b")

@@ -17,7 +17,7 @@ from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import COVERED_KINDS, Requirement
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.orders import MONEY, PRICE_WORDS, left_out
-from batch.judging.wording import sentences_where, stem
+from batch.judging.wording import content_terms, sentences_where, stem
 from batch.state import Finding
 
 _EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")
@@ -40,6 +40,9 @@ class Forbidden:
     money: bool = False  # "no prices": no amount of money at all
     marks: str = ""  # "!" for "no exclamation marks"
     compares: bool = False  # "don't compare it with other brands": no comparison
+    # the words of what it gives to be left out that no item of the brief says ("Leave
+    # out the roadmap: mobile support comes in the autumn"): two of them in a sentence
+    withheld: frozenset[str] = field(default_factory=frozenset)
 
     def hits(self, sentence: str) -> str | None:
         """What of this order's the sentence says, or None."""
@@ -57,6 +60,9 @@ class Forbidden:
         mine = {s[:5] if len(s) >= 5 else s for s in self.stems}
         if mine and (mine <= stems if len(mine) <= 2 else len(mine & stems) >= 2):
             return " ".join(sorted(mine & stems))
+        withheld = {s[:5] if len(s) >= 5 else s for s in self.withheld}
+        if len(withheld & stems) >= min(2, len(withheld)) and withheld & stems:
+            return " ".join(sorted(withheld & stems))
         if "!" in self.marks and "!" in plain:
             return "!"
         if "☺" in self.marks and (m := _EMOJI.search(plain)):
@@ -65,7 +71,9 @@ class Forbidden:
 
     @property
     def checkable(self) -> bool:
-        return bool(self.stems or self.exact or self.money or self.marks or self.compares)
+        return bool(
+            self.stems or self.exact or self.money or self.marks or self.compares or self.withheld
+        )
 
 
 def forbidden_by(order: Requirement, checklist: list[Requirement]) -> Forbidden:
@@ -93,6 +101,11 @@ def forbidden_by(order: Requirement, checklist: list[Requirement]) -> Forbidden:
         money=bool(about & PRICE_WORDS) and not (about - PRICE_WORDS - said - _GENERIC),
         marks=("!" if "exclamation" in lowered else "") + ("☺" if "emoji" in lowered else ""),
         compares=compares,
+        withheld=frozenset(
+            t
+            for t in content_terms(MONEY.sub(" ", given))
+            if len(t) >= 4 and t not in said and t not in _GENERIC and not t.isdigit()
+        ),
     )
 
 
