@@ -36,7 +36,7 @@ def pasted_verdicts(folder: Path = CORPUS) -> list[tuple[str, str, bool, list[st
             state["needs_from_human"] = []
             state.update(findings_update(state))
             judged = verdict(state, None, "checks")
-            approved = bool(judged["meets_bar"]) and not judged["holds"]
+            approved = bool(judged["meets_bar"]) and not judged.get("holds")
             refusing = [
                 f["code"] for f in state["findings"] if f["severity"] in ("must_fix", "hold")
             ]

@@ -208,8 +208,7 @@ def test_a_brief_read_well_is_not_held():
     "line,subject",
     [
         (
-            "There will be a helpline, but we're still waiting on the number from the call "
-            "centre.",
+            "There will be a helpline, but we're still waiting on the number from the call centre.",
             "helpline number",
         ),
         ("We still haven't heard back from the agency about the hotel name.", "hotel name"),
