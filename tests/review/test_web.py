@@ -451,3 +451,31 @@ def test_a_placeholder_inside_a_link_renders_without_nested_anchors(draft):
     parser.feed(html)
     assert parser.deepest == 1 and parser.depth == 0, html
     assert 'class="ph"' in html and "URL NEEDED: form link" in html
+
+
+def test_a_held_text_shows_why_the_checks_cannot_vouch_for_it_and_the_unchecked_orders(
+    project, settings
+):
+    write_brief(
+        project,
+        "kitchen.md",
+        "Kitchen closed Fri 3 May deep clean staff take food home Thu 2 May fridge emptied "
+        "5pm\n\nFriendly but not gushing.",
+        id="kitchen",
+    )
+    text = (
+        "The kitchen is closed on Friday 3 May for a deep clean. Please take your food "
+        "home by Thursday 2 May; the fridge is emptied at 5pm."
+    )
+    models = {
+        "writer": ScriptedModel([writer_answer(text)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
+    with Runner(settings, models=models, strict=True) as batch:
+        [r] = batch.run(project / "briefs").results
+    assert r.outcome == "awaiting_human"
+    with client_for(settings, models) as client:
+        page = client.get(f"/thread/{r.thread_id}")
+    assert page.status_code == 200
+    assert 'id="holds"' in page.text and "could not be read into a checklist" in page.text
+    assert 'id="unchecked-orders"' in page.text and "Friendly but not gushing" in page.text
