@@ -729,6 +729,8 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     ):
         # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read";
         # its label is the brief's, never the text's ("Owner should: book online")
+        if re.match(r"(?i)^(?:and\s+)?(?:please\s+)?(?:ask|remind|tell|warn)\b", name):
+            return "ask", label.group(2).strip(), label.group(1).strip()
         return "ask", item, label.group(1).strip() if _READERS_LABEL_NAME.match(name) else ""
     if label and _READERS_NAME.match(name) and _first_word(label.group(2)) in _ORDERS:
         # "tenants: update standing order before the first April payment"
@@ -779,8 +781,12 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         return "missing", item, _missing_subject(gap_for.group(1), previous)
     quoted = _TOLD_QUOTE.match(item)
     if quoted:
-        # 'Tell them "Use your flat number as the payment reference"': what they are told
-        return _classify(quoted.group(1) or quoted.group(2), previous)
+        # 'Tell them "Use your flat number as the payment reference"': what they are told,
+        # and its lead the brief's ("Please tell people" is never the text's)
+        told = quoted.group(1) or quoted.group(2)
+        kind, body, subject = _classify(told, previous)
+        lead = item[: item.find(told)].strip(' :,"“')
+        return kind, body, subject or (lead if kind in ("fact", "ask") else "")
     tail = NO_GUESS_TAIL.search(item)
     core = item[: tail.start()].strip(" ,;:-") if tail else item
     if tail and not core:
@@ -956,6 +962,15 @@ def _missing_subject(item: str, context: str = "") -> str:
     return found
 
 
+# a label naming a part of the text, not a fact: "First sentence: the Q3 revenue, which
+# is not known yet"
+_TEXT_PART = re.compile(
+    r"(?i)^\s*(?:first|second|third|last|final|opening|closing|next)\s+(?:sentence|line|"
+    r"paragraph|part|bit|section)|^\s*(?:intro|introduction|heading|headline|title|opening|"
+    r"closing|ending|end|start)\s*$"
+)
+
+
 # who is waiting, not what for: "we're", "We still haven't heard back from the age…"
 _WHO_WAITS = re.compile(
     r"(?i)^(?:we|we['’]re|we['’]ve|i|i['’]m|they|they['’]re|you|it|us|our)\b"
@@ -980,7 +995,7 @@ def _subject_of(item: str, context: str = "") -> str:
             return f"price of {costs.group(1)}"
         return _WH_AS_NOUN[wh.group(1).lower()].format(" ".join(rest.split()))
     label = _LABEL_LINE.match(item)
-    if label and MISSING_CUE.search(label.group(2)):
+    if label and MISSING_CUE.search(label.group(2)) and not _TEXT_PART.match(label.group(1)):
         return label.group(1).strip()
     cue = MISSING_CUE.search(item)
     before = item[: cue.start()] if cue else item
@@ -1006,6 +1021,8 @@ def _subject_of(item: str, context: str = "") -> str:
             "",
             cue.group(0),
         )
+        if not re.match(r"(?i)(?:the|a|an|any|our|their|its)\s", inner):
+            inner = ""  # "the page link isn't live yet": "live" says how, not what
     if words(inner):
         clause = inner
     subject = words(clause)
@@ -1290,7 +1307,11 @@ def brief_checklist(text: str) -> list[Requirement]:
             # "Write a note that X": the request is the writer's, X the text's
             lead, content = split
             joint = item[len(lead) : len(item) - len(content)]
-            add(lead, previous)
+            # the request itself is the writer's, whatever verb opens it ("Note to the
+            # relaunch team: …" is no "Note that …")
+            out.append(_req(len(out), "task", lead, _lead(lead)))
+            for fact in _told_by_task(lead):
+                out.append(_req(len(out), "fact", fact, ""))
             for n, part in enumerate(_said(content)):
                 add(part, previous)
                 # only what the relay hands over directly: a remark later in the run

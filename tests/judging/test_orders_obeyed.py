@@ -249,3 +249,45 @@ def test_what_an_order_gives_to_be_left_out_is_not_said_in_other_words():
     ok = "Driftbox Selective Sync syncs the folders you choose."
     assert "left-in" not in refused(brief, ok)
     assert "left-in" in refused(brief, f"{ok} Mobile support arrives this autumn.")
+
+
+def test_a_signature_order_pasted_with_the_name_is_an_echo():
+    brief = "Note to the relaunch team: the launch moves to 14 April. Sign it from Marta."
+    good = "The launch moves to 14 April.\n\nMarta"
+    assert refused(brief, good) == set(), findings(brief, good)
+    assert "echo" in refused(brief, "The launch moves to 14 April.\n\nSign it from Marta")
+
+
+def test_the_lead_of_an_order_to_tell_the_readers_is_never_the_texts():
+    brief = (
+        "Summary for all staff: email was down on Tuesday.\n"
+        "Please tell people: don't resend messages."
+    )
+    good = "Email was down on Tuesday. Please don't resend your messages."
+    assert "echo" not in refused(brief, good), findings(brief, good)
+    assert "echo" in refused(
+        brief, "Email was down on Tuesday. Please tell people: don't resend messages."
+    )
+
+
+@pytest.mark.parametrize(
+    "line,subject",
+    [
+        ("The page link isn't live yet.", "page link"),
+        (
+            "The summer open day date: we haven't heard back from the council yet.",
+            "The summer open day date",
+        ),
+    ],
+)
+def test_a_placeholder_must_name_what_is_missing_not_how_the_brief_said_so(line, subject):
+    brief = f"Newsletter item for the garden club. We meet on Sundays. {line}"
+    [missing] = [r for r in brief_checklist(brief) if r["kind"] == "missing"]
+    assert missing["subject"] == subject
+    named = f"We meet on Sundays. [FACT NEEDED: {subject.lower()}]."
+    assert "missing-placeholder" not in refused(brief, named, [f"[FACT NEEDED: {subject.lower()}]"])
+    if "council" in line:
+        cue = "We meet on Sundays. [FACT NEEDED: we haven't heard back from the council]."
+        assert "missing-placeholder" in refused(
+            brief, cue, ["[FACT NEEDED: we haven't heard back from the council]"]
+        )

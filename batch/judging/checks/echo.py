@@ -218,6 +218,9 @@ def check_echo(
                 copied = copied or (
                     r["subject"] == "length" and _OWN_LENGTH.search(draft) is not None
                 )
+        elif r["kind"] == "sign":
+            # the order to sign pasted with the name ("Sign it from Marta")
+            copied = _SIGN_ORDER.search(draft) is not None
         elif r["kind"] == "gap" and (told := TELLS_INSIDE.search(r["text"])):
             # "… not set yet - tell her that": the order to tell, pasted
             copied = _pasted(told.group(0), joined)
@@ -239,6 +242,7 @@ def check_echo(
     return out + _readers_as_they(draft, checklist)
 
 
+_SIGN_ORDER = re.compile(r"(?i)\bsign(?:ed)?\s+(?:it\s+|this\s+)?(?:off\s+)?(?:from|as|by)\b")
 # where an order of several parts splits ("Friendly, not pushy, and sign it from me")
 _ORDER_PIECES = re.compile(r"(?i)[,;:()]|\s+(?:and|but|then)\s+|\s+[-–—]\s+")
 # a text that gives its own length ("in under 200 words")

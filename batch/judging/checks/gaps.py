@@ -70,7 +70,12 @@ def check_missing_facts(
         (set(wording.content_terms(p)), i >= len(holes)) for i, p in enumerate([*holes, *answered])
     ]
     for r in missing:
-        want = set(r["terms"])
+        # a placeholder is for this fact when it names what it is about ("[DATE NEEDED:
+        # summer open day date]"), not when it shares a word of how the brief said it is
+        # missing ("[FACT NEEDED: we haven't heard back from the council]")
+        cue = req.MISSING_CUE.search(r["text"])
+        said_before = r["text"][: cue.start()] if cue else ""
+        want = set(wording.content_terms(f"{r['subject']} {said_before}")) or set(r["terms"])
         match = next((i for i, (terms, _) in enumerate(free) if want & terms), None)
         if match is None and len(free) > 0 and not want:
             match = 0
