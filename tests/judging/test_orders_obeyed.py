@@ -291,3 +291,20 @@ def test_a_placeholder_must_name_what_is_missing_not_how_the_brief_said_so(line,
         assert "missing-placeholder" in refused(
             brief, cue, ["[FACT NEEDED: we haven't heard back from the council]"]
         )
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        "Priya Shah, Customer Care, asks the readers to keep the damaged panel.",
+        "We ask the readers to keep the damaged panel.",
+        "This note tells the readers to keep the damaged panel.",
+    ],
+)
+def test_the_prompts_words_for_the_readers_are_never_the_texts(meta):
+    brief = (
+        "Reply to Daniel Reyes. Ask him to keep the damaged panel until the courier collects it."
+    )
+    good = "Please keep the damaged panel until the courier collects it."
+    assert "echo" not in refused(brief, good)
+    assert "echo" in refused(brief, meta)

@@ -21,7 +21,8 @@ ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincid
 # tags prompts put around material (<brief-1a2b3c>).
 _META_TALK = re.compile(
     r"(?i)\b(?:this|the|my|your|previous|revised)\s+(?:draft|brief|critique|rubric)\b|"
-    r"\bhouse rules\b|\b(?:must[ _]fix|would[ _]improve|needs_from_human|"
+    r"\bhouse rules\b|\b(?:asks?|asking|tells?|telling|reminds?)\s+the\s+readers?\b|"
+    r"\b(?:must[ _]fix|would[ _]improve|needs_from_human|"
     r"deliberate[ _]deviations)\b"
 )
 # A sentence that tells a writer what to write ("Write API docs for this file.").
