@@ -977,9 +977,12 @@ _WHO_WAITS = re.compile(
     r"(?:\s+(?:still|are|have|haven['’]t|don['’]t|do|can['’]t)\b.*)?$"
 )
 _WAITED_FOR = re.compile(
-    r"(?i)\b(?:waiting\s+(?:on|for)|heard\s+back\s+(?:from\s+[\w\s]{1,30}?\s+)?about|"
-    r"(?:told|sent|given)\s+us|about|know|have)\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?"
-    r"((?:[\w'’-]+\s+){0,3}?[\w'’-]+?)(?=\s+(?:from|to|yet|by|until|till|for|so)\b|\s*[,.;)]|\s*$)"
+    # "waiting on engineering for the device limit": what for, not on whom
+    r"(?i)\b(?:waiting\s+(?:on|for)\s+[\w'’\s]{1,30}?\s+(?:for|about)|waiting\s+(?:on|for)|"
+    r"heard\s+back\s+(?:from\s+[\w\s]{1,30}?\s+)?about|(?:told|sent|given)\s+us|about|know|"
+    r"have)\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?"
+    r"((?:[\w'’-]+\s+){0,6}?[\w'’-]+?)(?=\s+(?:from|to|yet|by|until|till|for|so|and|but|"
+    r"because|which)\b|\s*[,.;)]|\s*$)"
 )
 
 

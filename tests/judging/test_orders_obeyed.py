@@ -214,6 +214,14 @@ def test_a_brief_read_well_is_not_held():
         ("We still haven't heard back from the agency about the hotel name.", "hotel name"),
         ("We don't have the battery life figure yet.", "battery life figure"),
         ("Device limit per account: engineering haven't told us yet.", "Device limit per account"),
+        (
+            "We're still waiting on engineering for the device limit per account.",
+            "device limit per account",
+        ),
+        (
+            "We haven't heard back from the council about the date of the summer open day.",
+            "date of the summer open day",
+        ),
     ],
 )
 def test_the_placeholder_names_what_is_missing_not_who_is_waiting(line, subject):
