@@ -133,18 +133,17 @@ def _names(text: str) -> set[str]:
 
 def check_orders(draft: str, checklist: list[Requirement]) -> list[Finding]:
     out: list[Finding] = []
-    body = draft
     for order in checklist:
         if order["kind"] != "rule":
             continue
         if order["subject"] == "leave_out":
-            out += _left_in(body, forbidden_by(order, checklist), len(out))
+            out += _left_in(draft, forbidden_by(order, checklist))
         elif order["subject"] == "length":
-            out += _pieces_too_long(body, order)
+            out += _pieces_too_long(draft, order)
     return out
 
 
-def _left_in(draft: str, rule: Forbidden, n: int) -> list[Finding]:
+def _left_in(draft: str, rule: Forbidden) -> list[Finding]:
     hits = [(what, s) for s in wording.sentences(draft) if (what := rule.hits(s))]
     if not hits:
         return []
