@@ -64,6 +64,12 @@ READERS = [
     "Bring your badge.",
     "Don't leave bags in the corridor.",
     "Keep the fire doors closed.",
+    # the readers and what they do, as a statement: an order all the same
+    "Customers show this post at the till.",
+    "Players arrive 30 minutes before kick-off in full kit.",
+    "Visitors sign in at reception.",
+    "Staff park in the north car park on weekdays.",
+    "People book by ringing 01632 960418.",
 ]
 
 # facts the text must tell
@@ -76,6 +82,11 @@ FACTS = [
     "No dogs allowed in the garden.",
     "The lifts keep working as normal.",
     "Doors open at 19:00.",
+    # the readers and what they get or are: not an order
+    "Customers get 10% off all week.",
+    "Members receive a free tote bag.",
+    "Visitors love the walled garden.",
+    "Staff with a disability park next to the main entrance.",
 ]
 
 # facts the brief says are not known
@@ -137,3 +148,19 @@ def test_write_a_note_that_gives_its_facts_not_one_item(lead):
     assert any("3" in r["numbers"] for r in said) and any("2" in r["numbers"] for r in said)
     # the lead itself is the writer's, and never to be said
     assert not any(r["text"].lower().startswith(lead.lower()[:5]) for r in said), cl
+
+
+@pytest.mark.parametrize(
+    "draft,asked",
+    [
+        ("Customers show this post at the till to get the offer.", True),
+        ("Just show this post at the till.", True),
+        ("Please show this post at the till.", True),
+        ("The offer runs all weekend at the till.", False),
+    ],
+)
+def test_an_ask_worded_as_a_statement_may_be_told_as_one(draft, asked):
+    from batch.judging.checklist import covered
+
+    (ask,) = [r for r in brief_checklist("Customers show this post at the till.")]
+    assert covered(ask, draft) is asked
