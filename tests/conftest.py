@@ -159,7 +159,7 @@ def write_brief(project: Path, name: str, body: str, **front: Any) -> Path:
 UNIVERSAL = json.dumps(
     {
         "needs_from_human": [],
-        "draft": "The office is closed on Friday. Save your work before you leave.",
+        "draft": "The office is closed on Friday.",
         "deliberate_deviations": [],
         "must_fix": [],
         "would_improve": [],

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from batch.errors import ConfigError, InputError
 
 Severity = Literal["must_fix", "warn", "off"]
+# what a sentence that adds to the brief does to the text: wait for a person, a warning
+AdditionSeverity = Literal["hold", "warn", "off"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
@@ -38,6 +40,7 @@ class Rubric(BaseModel):
     scale: tuple[int, int] = (1, 5)
     threshold: float = Field(75, ge=0, le=100)
     number_check: Severity = "must_fix"
+    additions: AdditionSeverity = "hold"
     criteria: list[Criterion] = Field(min_length=1)
     text: str = Field("", exclude=True)
 

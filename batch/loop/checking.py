@@ -70,6 +70,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         needs=list(state.get("needs_from_human", [])),
         sources=tuple(sources_of(state)),
         number_severity=rubric.number_check,
+        addition_severity=rubric.additions,
         min_words=brief.get("min_words"),
         max_words=brief.get("max_words"),
         banned_phrases=house_rules_of(state).banned_phrases,

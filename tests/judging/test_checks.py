@@ -162,10 +162,7 @@ def test_a_draft_that_copies_the_brief_is_refused_for_its_orders_and_warned_of()
     # the copy as a whole is a warning (a template brief is rightly copied); the
     # brief's orders to the writer in it are what refuses it
     assert ("copies-brief", "warn") in found and ("echo", "must_fix") in found
-    own = (
-        "Q3 revenue was [FIGURE NEEDED: Q3 revenue]. Thank you all for closing the "
-        "quarter so smoothly and on time this year."
-    )
+    own = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]. Thank you all for closing the quarter."
     needs = [{"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "?"}]
     assert (
         run_checks(
@@ -173,6 +170,12 @@ def test_a_draft_that_copies_the_brief_is_refused_for_its_orders_and_warned_of()
         )
         == []
     )
+    # "so smoothly and on time" is the writer's praise, not the brief's: held for a person
+    praised = own.replace("quarter.", "quarter so smoothly and on time this year.")
+    held = run_checks(
+        praised, needs, [brief], "must_fix", None, None, [], brief=brief, checklist=checklist
+    )
+    assert [(f["code"], f["severity"]) for f in held] == [("adds:2", "hold")]
 
 
 def test_letter_furniture_is_stripped_but_content_stays():

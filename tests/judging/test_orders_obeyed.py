@@ -50,8 +50,8 @@ SOUPS = {
     ),
 }
 SOUP_TEXT = (
-    "**Leek soup**\nSoft leeks and potato, finished with fresh chives.\n\n"
-    "**Mushroom soup**\nChestnut mushrooms with thyme and a little cream."
+    "**Leek soup**\nLeeks and potato, with chives on top.\n\n"
+    "**Mushroom soup**\nChestnut mushrooms with thyme and cream."
 )
 
 
@@ -65,8 +65,11 @@ def test_a_soup_brief_pasted_back_is_refused_in_every_shape(shape):
 def test_the_blurbs_that_carry_it_out_pass_and_a_price_in_them_does_not(shape):
     brief = SOUPS[shape]
     assert refused(brief, SOUP_TEXT) == set(), findings(brief, SOUP_TEXT)
-    priced = SOUP_TEXT.replace("fresh chives.", "fresh chives. Only £7.")
+    priced = SOUP_TEXT.replace("on top.", "on top. Only £7.")
     assert "left-in" in refused(brief, priced)
+    # what the brief never said waits for a person, named
+    sold = SOUP_TEXT.replace("on top.", "on top, slow-cooked every morning in our kitchen.")
+    assert ("adds", "hold") in findings(brief, sold)
 
 
 PRESS = (
@@ -159,8 +162,8 @@ def test_a_length_for_each_piece_is_kept():
     brief = SOUPS["notes"] + "Keep each blurb under 12 words.\n"
     assert "piece-too-long" not in refused(brief, SOUP_TEXT)
     long = SOUP_TEXT.replace(
-        "Soft leeks and potato, finished with fresh chives.",
-        "Soft leeks and floury potato, slowly simmered and finished with plenty of chives.",
+        "Leeks and potato, with chives on top.",
+        "Leeks and floury potato, slowly simmered and finished with plenty of chives.",
     )
     assert "piece-too-long" in refused(brief, long)
 

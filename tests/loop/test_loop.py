@@ -14,7 +14,7 @@ from batch.run.runner import Runner
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
-GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
+GOOD = "The office is closed on Friday from 15:00."
 
 
 def run(settings, project, writer, critic, **kw):
@@ -46,7 +46,9 @@ def test_approved_in_one_round(project, settings):
 
 
 def test_a_text_answered_in_html_is_written_and_judged_as_markdown(project, settings):
-    write_brief(project, "closure.md", "Office closed Friday from 15:00.")
+    write_brief(
+        project, "closure.md", "Office closed Friday from 15:00. Save your work before you leave."
+    )
     html = (
         "<p><strong>The office is closed on Friday</strong> from 15:00.</p>"
         "<p>Save your work before you leave.</p>"

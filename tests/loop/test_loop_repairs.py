@@ -18,7 +18,7 @@ LAMP = (
 )
 NO_ARM = (
     "The Lumo desk lamp has a USB-C charging port in the base and 5 brightness "
-    "levels. It folds flat for travel, so it goes where you work."
+    "levels. It folds flat for travel."
 )
 CRITERIA = {"accuracy": 4, "benefits": 4, "tone": 4, "length_fit": 4}
 

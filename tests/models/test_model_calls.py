@@ -20,7 +20,7 @@ from batch.store.retention import prune
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
-GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
+GOOD = "The office is closed on Friday from 15:00."
 MUST = "Name the team that closes the office."
 
 

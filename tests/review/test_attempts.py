@@ -18,7 +18,7 @@ from batch.run.runner import Runner
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
-GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
+GOOD = "The office is closed on Friday from 15:00."
 
 
 def one_run(project, writer, critic, **over):
@@ -249,7 +249,7 @@ def test_reopen_of_a_superseded_approval_is_refused_and_moves_no_file(project):
         id="closure",
         title="Office closure",
     )
-    newer_text = "The office is closed on Friday from 14:00. Save your work before you leave."
+    newer_text = "The office is closed on Friday from 14:00."
     models["writer"].queue(writer_answer(newer_text))
     models["critic"].queue(critic_answer(5))
     with Runner(s, models=models) as batch:

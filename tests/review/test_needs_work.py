@@ -22,7 +22,7 @@ from batch.run.runner import Runner
 
 from conftest import REPO, ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
-GOOD = "The office is closed on Friday from 15:00. Save your work before you leave."
+GOOD = "The office is closed on Friday from 15:00."
 MUST = "Name the team that closes the office."
 
 

@@ -22,7 +22,7 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
-from batch.judging.checks import code, echo, facts, form, gaps, obey
+from batch.judging.checks import code, echo, facts, form, gaps, obey, support
 from batch.judging.checks.base import Check, CheckContext
 from batch.state import Finding
 
@@ -49,6 +49,7 @@ REGISTRY: tuple[Check, ...] = (
     facts.Names(),
     echo.Echo(),
     obey.Obeyed(),
+    support.Additions(),
     code.ApiDocs(),
     code.Bleed(),
     form.CopiedSource(),

@@ -40,6 +40,7 @@ class CheckContext:
     module: str = ""  # that file's module name
     source_path: Path | None = None  # where it lies, when it is a file
     source_suffix: str = ""  # of any source file to document (".py", ".js", ...)
+    addition_severity: str = "hold"  # the rubric's additions: hold, warn or off
 
     @property
     def documents_python(self) -> bool:

@@ -1,0 +1,82 @@
+"""The check on what a draft adds to its brief (batch.judging.support has the map)."""
+
+from __future__ import annotations
+
+from batch import placeholders
+from batch.judging.checks.base import Check, CheckContext
+from batch.judging.support import SentenceSupport, support_map
+from batch.judging.wording import stems_of
+from batch.state import Finding
+
+# A sentence with this many words no source gives is an addition. Chosen on the labelled
+# sentences of bench/additions (docs/benchmarks.md, "Additions"): the lowest count that
+# keeps most texts without an invented sentence approved while catching most of them.
+ADDED_WORDS = 2
+
+
+def additions(ctx: CheckContext) -> list[SentenceSupport]:
+    """The sentences of the draft that add what no source says: not greetings nor
+    closings, with at least `ADDED_WORDS` words of their own."""
+    return [
+        s
+        for s in support_map(ctx.draft, ctx.checklist, ctx.sources)
+        if not s.glue and len(s.added) >= ADDED_WORDS
+    ]
+
+
+def unasked_placeholders(ctx: CheckContext) -> list[str]:
+    """The placeholders that ask a person for what the brief never needs: nothing the
+    brief says is not known yet, nor any word of the brief at all ("[PHONE NEEDED:
+    help desk]" in a notice whose brief names no help desk). A person asked to fill
+    one would be asked to supply an addition."""
+    unknown: set[str] = set()
+    for r in ctx.checklist:
+        if r["kind"] in ("missing", "gap"):
+            unknown |= set(r["terms"]) | stems_of(r["subject"] or "")
+    given = stems_of(" ".join(ctx.sources))
+    out = []
+    for p in placeholders.find(ctx.draft):
+        words = stems_of(placeholders.detail(p))
+        if words and not words & unknown and not words & given:
+            out.append(p)
+    return out
+
+
+class Additions(Check):
+    """Adds what the brief does not say: a sentence using several words that no source
+    gives (the brief, its title, a person's answers) may
+    invent a feature, a motive, a benefit or an instruction to the readers; a placeholder
+    for what the brief neither gives nor says is unknown asks a person for one. Words
+    are not enough to refuse a text, so it waits for a person with each addition named
+    (a hold; the rubric's `additions` makes it a warning or turns it off)."""
+
+    codes = ("adds",)
+    scored = False
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return bool(ctx.brief) and not ctx.documents_source and ctx.addition_severity != "off"
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        severity = "hold" if ctx.addition_severity == "hold" else "warn"
+        return [
+            Finding(
+                code=f"adds:{s.n}",
+                severity=severity,
+                message=(
+                    f"Sentence {s.n} adds what the brief does not say ("
+                    + ", ".join(repr(w) for w in s.added)
+                    + f"): {s.text!r}. Check it against the brief: cut it, or vouch for it."
+                ),
+            )
+            for s in additions(ctx)
+        ] + [
+            Finding(
+                code=f"adds:placeholder:{p}",
+                severity=severity,
+                message=(
+                    f"The placeholder {p} asks for something the brief never mentions: "
+                    "check whether the text needs it at all."
+                ),
+            )
+            for p in unasked_placeholders(ctx)
+        ]

@@ -1,0 +1,142 @@
+"""What each sentence of a draft rests on: the support map.
+
+For every sentence, the checklist items it carries and the words it *adds*: content words
+no source gives (the brief, its title, a person's answers), by the checks' own stems. A
+sentence that adds several such words says something the brief never said more often
+than not: a feature, a motive, a benefit, an instruction to the readers. bench/additions
+measures how often, per sentence, on texts the loop wrote, labelled by hand. That is good
+enough to decide which texts a person must see, and which sentences to show them; it is
+not good enough to refuse a text on its own, so the check built on it
+(`checks.support.Additions`) holds, it does not reject.
+
+The rubric's and the house rules' words are not sources: counted as known, they hid the
+writer's talk about its own text ("This text adheres to all the given rules") and
+separated invented sentences no better. Greetings and closings ("Dear residents,", "Kind
+regards,") are glue: they claim nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from batch import placeholders
+from batch.judging.checklist import Requirement, covered
+from batch.judging.wording import NUMBER, STOPWORDS, content_terms, sentences, stem, stems_of
+
+# the kinds of item a sentence carries: what the text must tell
+_CARRIED = frozenset({"fact", "ask", "gap", "sign"})
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+# a greeting, a sign-off, thanks: said by every letter, about nothing in the world
+_GLUE = re.compile(
+    r"(?i)^(?:dear|hi|hello|hey|good\s+(?:morning|afternoon|evening))\b[^.!?]{0,60}[,!:]?$"
+    r"|^(?:(?:with\s+)?(?:best|kind|warm|many)\s+(?:regards|wishes|thanks)|regards|cheers|"
+    r"sincerely|yours(?:\s+(?:sincerely|faithfully|truly))?|thanks|thank\s+you|"
+    r"all\s+the\s+best|best)\b[^.!?]{0,40}[,.!]?$"
+)
+
+
+# The words of stock business English that claim nothing about the world: how a letter
+# opens, closes, thanks, announces and schedules ("We are pleased to announce", "will take
+# place", "feel free to contact us", "due to"). Written from common usage, not from any
+# one text; bench/additions measures them on sentences they were not chosen on.
+STOCK_WORDS = frozenset(
+    stem(w)
+    for w in re.findall(
+        r"\w+",
+        "take place taking took held due currently recently still usual usually remain "
+        "remains unchanged scheduled aware pleased delighted excited thrilled happy glad "
+        "announce share report inform informing writing let know hope finds well look "
+        "looking forward feel free reach contact hesitate question questions concern "
+        "concerns assistance information help thank thanks appreciate understanding "
+        "cooperation patience support apologise apologize sorry inconvenience caused "
+        "note kindly please available offer offers include including provide allow "
+        "located want need like between regarding following detail details below above "
+        "also just simply find out more",
+    )
+)
+_ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
+
+
+@dataclass(frozen=True)
+class SentenceSupport:
+    """One sentence of a draft, and what it rests on."""
+
+    n: int  # its place in the draft, from 1
+    text: str
+    items: tuple[str, ...]  # the ids of the checklist items it carries
+    added: tuple[str, ...]  # the words it uses that no source gives, as written
+    glue: bool  # a greeting or a closing: claims nothing
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "text": self.text,
+            "items": list(self.items),
+            "added": list(self.added),
+            "glue": self.glue,
+        }
+
+
+def known_stems(texts: Iterable[str]) -> frozenset[str]:
+    """Every stem the sources give: a sentence may use these without adding anything."""
+    out: set[str] = set()
+    for text in texts:
+        out |= stems_of(text or "")
+    return frozenset(out)
+
+
+def added_words(sentence: str, known: frozenset[str]) -> tuple[str, ...]:
+    """The content words of `sentence` that no source gives, as written, in order, each
+    once. Placeholders ask, they add nothing; figures are the number check's."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for word in _WORD.findall(placeholders.without(sentence)):
+        low = word.lower()
+        if low in STOPWORDS or NUMBER.fullmatch(word) or _ORDINAL.match(word) or len(low) < 2:
+            continue
+        if not content_terms(word):  # a word the checks never count (meta words)
+            continue
+        s = stem(low)
+        if s in known or s in seen or s in STOCK_WORDS:
+            continue
+        seen.add(s)
+        out.append(word)
+    return tuple(out)
+
+
+def is_glue(sentence: str) -> bool:
+    return bool(_GLUE.match(sentence.strip()))
+
+
+def carried_items(sentence: str, checklist: list[Requirement]) -> tuple[str, ...]:
+    """The items a sentence carries: it tells the item by the checks' own rule, or it
+    holds half the item's words at least (an item told over two sentences is carried by
+    each)."""
+    mine = stems_of(sentence)
+    out: list[str] = []
+    for r in checklist:
+        if r["kind"] not in _CARRIED:
+            continue
+        terms = set(r["terms"])
+        if (terms and 2 * len(terms & mine) >= len(terms)) or covered(r, sentence):
+            out.append(r["id"])
+    return tuple(out)
+
+
+def support_map(
+    draft: str, checklist: list[Requirement], sources: Iterable[str]
+) -> list[SentenceSupport]:
+    """The support map of `draft`: each sentence, the items it carries, the words it adds."""
+    known = known_stems(sources)
+    return [
+        SentenceSupport(
+            n=n,
+            text=s,
+            items=carried_items(s, checklist),
+            added=added_words(s, known),
+            glue=is_glue(s),
+        )
+        for n, s in enumerate(sentences(draft), start=1)
+    ]
