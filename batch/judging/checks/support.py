@@ -26,9 +26,10 @@ def additions(ctx: CheckContext) -> list[SentenceSupport]:
 
 def unasked_placeholders(ctx: CheckContext) -> list[str]:
     """The placeholders that ask a person for what the brief never needs: nothing the
-    brief says is not known yet, nor any word of the brief at all ("[PHONE NEEDED:
-    help desk]" in a notice whose brief names no help desk). A person asked to fill
-    one would be asked to supply an addition."""
+    brief says is not known yet, and something it never names ("[NUMBER NEEDED: help
+    desk phone]" in a notice whose brief names no help desk, "[NAME NEEDED: coach
+    company]" beside a brief's coach). A person asked to fill one would be asked to
+    supply an addition."""
     unknown: set[str] = set()
     for r in ctx.checklist:
         if r["kind"] in ("missing", "gap"):
@@ -37,7 +38,8 @@ def unasked_placeholders(ctx: CheckContext) -> list[str]:
     out = []
     for p in placeholders.find(ctx.draft):
         words = stems_of(placeholders.detail(p))
-        if words and not words & unknown and not words & given:
+        # every word given: a fact the brief names (or gives: GivenAsGap's to say)
+        if words and not words & unknown and not words <= given:
             out.append(p)
     return out
 
