@@ -56,6 +56,18 @@ class Finding(TypedDict):
     # looked (what the checks cannot vouch for: a brief they could not read)
     severity: Literal["must_fix", "warn", "hold"]
     repair: NotRequired[Repair]
+    # a sentence that adds what no source says: the sentence, and the words it adds
+    sentence: NotRequired[str]
+    added: NotRequired[list[str]]
+
+
+class Addition(TypedDict):
+    """A sentence of a draft that adds what the brief does not say, for a person to see."""
+
+    n: int  # its place in the draft, from 1
+    sentence: str
+    added: list[str]  # the words it adds, as the draft writes them
+    message: str  # the hold's message, as the holds list has it
 
 
 class BestDraft(TypedDict):
@@ -66,6 +78,7 @@ class BestDraft(TypedDict):
     deviations: list[dict[str, str]]
     must_fix: list[str]
     holds: NotRequired[list[str]]
+    additions: NotRequired[list[Addition]]
 
 
 class FinalText(TypedDict):
@@ -102,6 +115,7 @@ class LoopState(TypedDict, total=False):
     must_fix: list[str]
     would_improve: list[str]
     holds: list[str]  # the findings a person must see before the text goes out
+    additions: list[Addition]  # the sentences among them that add to the brief
     meets_bar: bool
     # across rounds
     score_history: Annotated[list[float], operator.add]

@@ -28,6 +28,7 @@ from batch.cli.terminal import fitted_table, json_for_terminal
 from batch.cluster import hand_to_workers
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml
+from batch.judging.support import pieces
 from batch.nightly.job import pull_reviews
 from batch.review import attempts, threads
 from batch.review.history import story
@@ -37,6 +38,14 @@ from batch.run.runner import Runner
 # a token other machines can try: long enough that guessing it is out of reach
 MIN_TOKEN_CHARS = 16
 CALL_TEXT_CHARS = 600  # of each message and answer `review calls` prints without --full
+
+
+def marked_words(addition: dict) -> str:
+    """A sentence that adds to the brief, each added word in «» (and bold on a terminal)."""
+    return "".join(
+        f"[bold]«{escape(text)}»[/]" if is_added else escape(text)
+        for text, is_added in pieces(addition["sentence"], addition["added"])
+    )
 
 
 def highlight_placeholders(text: str) -> str:
@@ -192,8 +201,18 @@ def review_show(ctx: click.Context, thread: str) -> None:
             "[yellow]the checks cannot vouch for it[/]: read it before it goes out",
             soft_wrap=True,
         )
-        for line in item.holds:
+        for line in item.other_holds():
             out.print(f"  - {escape(line)}", soft_wrap=True)
+        if item.additions:
+            n = len(item.additions)
+            out.print(
+                f"{n} sentence{'s' if n != 1 else ''} add{'' if n != 1 else 's'} what the brief "
+                "does not say (the added words in «»): cut them with --edit, or "
+                "approve and say they are fine:",
+                soft_wrap=True,
+            )
+            for a in item.additions:
+                out.print(f"  - sentence {a['n']}: {marked_words(a)}", soft_wrap=True)
     if item.unchecked_orders:
         out.print("the brief's orders no check can hold the text to (read it for these):")
         for line in item.unchecked_orders:

@@ -106,6 +106,25 @@ def added_words(sentence: str, known: frozenset[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def pieces(sentence: str, added: Iterable[str]) -> list[tuple[str, bool]]:
+    """The sentence cut into (text, whether it is a word the sentence adds), in order:
+    what a page or a terminal marks."""
+    words = [w for w in added if w]
+    if not words:
+        return [(sentence, False)]
+    pattern = re.compile(r"(?<![\w'’])(?:" + "|".join(map(re.escape, words)) + r")(?![\w'’])")
+    out: list[tuple[str, bool]] = []
+    last = 0
+    for m in pattern.finditer(sentence):
+        if m.start() > last:
+            out.append((sentence[last : m.start()], False))
+        out.append((m.group(0), True))
+        last = m.end()
+    if last < len(sentence):
+        out.append((sentence[last:], False))
+    return out
+
+
 def is_glue(sentence: str) -> bool:
     return bool(_GLUE.match(sentence.strip()))
 

@@ -112,6 +112,13 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
     if kind == "approve":
         shown = inbox.shown(state)
         draft, needs = approved_text(shown, decision)
+        if shown.get("additions") and "draft" not in decision:
+            # approved as shown, its additions marked: the person vouches for them
+            n = len(shown["additions"])
+            decision["vouched"] = (
+                f"the {n} sentence{'s' if n != 1 else ''} adding to the brief "
+                f"{'are' if n != 1 else 'is'} fine"
+            )
         return {
             "human_answers": answers,
             "decision": decision,

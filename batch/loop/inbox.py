@@ -47,6 +47,7 @@ def shown(state: LoopState) -> dict[str, Any]:
             "deviations": best["deviations"],
             "must_fix": list(best.get("must_fix", [])),
             "holds": list(best.get("holds", [])),
+            "additions": list(best.get("additions", [])),
             "score": best["score"],
             "stopped": ending,
         }
@@ -56,6 +57,7 @@ def shown(state: LoopState) -> dict[str, Any]:
         "deviations": state.get("deviations", []),
         "must_fix": list(state.get("must_fix", [])) if ending else [],
         "holds": list(state.get("holds", [])),
+        "additions": list(state.get("additions", [])),
         "score": state.get("score"),
         "stopped": ending,
     }
@@ -107,6 +109,7 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
                 "would_improve": state.get("would_improve", []),
                 "must_fix": text["must_fix"],
                 "holds": text["holds"],
+                "additions": text["additions"],
                 "unchecked_orders": orders,
                 "stopped": text["stopped"],
                 "score": text["score"],

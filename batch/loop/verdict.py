@@ -14,7 +14,7 @@ from batch.judging.feedback import (
     split_echoes,
 )
 from batch.loop.checking import context_of, rubric_of, sources_of
-from batch.state import BestDraft, LoopState
+from batch.state import Addition, BestDraft, Finding, LoopState
 
 
 def rank(score: float, must_fix: list[str]) -> tuple[float, int]:
@@ -43,6 +43,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     must_fix = [f["message"] for f in findings if f["severity"] == "must_fix"]
     would_improve = [f["message"] for f in findings if f["severity"] == "warn"]
     holds = [f["message"] for f in findings if f["severity"] == "hold"]
+    additions = additions_of(findings)
     if any(f["code"] in checks.NO_TEXT for f in findings):
         score = 0.0  # whatever a model says of it, no text scores nothing
     elif mode == "gate":
@@ -71,6 +72,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
         "must_fix": must_fix,
         "would_improve": would_improve,
         "holds": holds,
+        "additions": additions,
         "meets_bar": meets_bar,
         "score_history": [score],
         "must_fix_history": [keys],
@@ -85,5 +87,20 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
             deviations=state.get("deviations", []),
             must_fix=must_fix,
             holds=holds,
+            additions=additions,
         )
     return update
+
+
+def additions_of(findings: list[Finding]) -> list[Addition]:
+    """The held sentences that add to the brief, as a person is shown them."""
+    return [
+        Addition(
+            n=int(f["code"].split(":")[1]),
+            sentence=f["sentence"],
+            added=f["added"],
+            message=f["message"],
+        )
+        for f in findings
+        if f["severity"] == "hold" and f.get("added") and f.get("sentence")
+    ]

@@ -11,6 +11,8 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
+from batch.judging.support import pieces
+
 _markdown = MarkdownIt("commonmark", {"html": False})
 
 
@@ -65,6 +67,14 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
             piece = pattern.sub(mark, piece)
         out.append(piece)
     return Markup("".join(out))
+
+
+def mark_added(sentence: str, added: list[str]) -> Markup:
+    """A sentence as HTML, each word it adds to the brief in a <mark class="added">."""
+    return Markup("").join(
+        Markup('<mark class="added">{}</mark>').format(text) if is_added else escape(text)
+        for text, is_added in pieces(sentence, added)
+    )
 
 
 def score_chart(history: list[float], width: int = 320, height: int = 90) -> Markup:

@@ -51,6 +51,8 @@ class Waiting:
     must_fix: list[str] = field(default_factory=list)
     # what the checks cannot vouch for: the text waits for a person's look
     holds: list[str] = field(default_factory=list)
+    # the sentences among them that add what the brief does not say, with the words
+    additions: list[dict[str, Any]] = field(default_factory=list)
     # the brief's orders no check can hold the text to: for the person to read it for
     unchecked_orders: list[str] = field(default_factory=list)
     # the thread's state at the pause, which an answer is checked against
@@ -71,8 +73,14 @@ class Waiting:
             "waits_for": self.waits_for(),
             "open_must_fix": self.must_fix,
             "holds": self.holds,
+            "additions": self.additions,
             "superseded_by": newer["thread_id"] if newer else None,
         }
+
+    def other_holds(self) -> list[str]:
+        """The holds that are not sentences adding to the brief (those are shown marked)."""
+        marked = {a.get("message") for a in self.additions}
+        return [h for h in self.holds if h not in marked]
 
     def waits_for(self) -> str:
         """What it waits for, in a few words."""
@@ -136,6 +144,7 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         stopped=args.get("stopped"),
         must_fix=list(args.get("must_fix") or []),
         holds=list(args.get("holds") or []),
+        additions=list(args.get("additions") or []),
         unchecked_orders=list(args.get("unchecked_orders") or []),
         state=values,
     )

@@ -42,7 +42,7 @@ from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
 from batch.review.pages import runs_csv, runs_view, story_view
-from batch.review.render import render_draft, score_chart
+from batch.review.render import mark_added, render_draft, score_chart
 from batch.run.runner import Resumer, Runner
 from batch.store.backends import open_runlog
 
@@ -77,6 +77,9 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
         "item": item,
         "brief_text": (values.get("brief") or {}).get("text", ""),
         "draft_html": render_draft(item.draft, placeholders),
+        "additions": [
+            {"n": a["n"], "html": mark_added(a["sentence"], a["added"])} for a in item.additions
+        ],
         # a text the machine could not approve: what its best draft still has wrong
         "must_fix": item.must_fix if item.stopped else list(values.get("must_fix", []) or []),
         # a stopped text shows its best draft: the last round's findings are of another

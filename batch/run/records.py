@@ -117,6 +117,8 @@ def decision_note(decision: dict[str, Any]) -> str | None:
         note = f"approved over the checks' findings: {decision['override']}"
     if decision.get("draft") is not None:
         note = f"edited by the reviewer; {note}" if note else "edited by the reviewer"
+    if decision.get("vouched"):
+        note = f"{decision['vouched']}; {note}" if note else decision["vouched"]
     return note
 
 

@@ -69,6 +69,8 @@ class Additions(Check):
                     + ", ".join(repr(w) for w in s.added)
                     + f"): {s.text!r}. Check it against the brief: cut it, or vouch for it."
                 ),
+                sentence=s.text,
+                added=list(s.added),
             )
             for s in additions(ctx)
         ] + [
