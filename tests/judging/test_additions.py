@@ -136,7 +136,10 @@ def test_what_the_brief_gives_in_other_words_and_a_letters_greetings_are_not_hel
 
 
 def test_a_persons_answer_is_a_source():
-    draft = "The Year 4 trip to the Science Museum is on Thursday 12 June. Meet at the Mill Lane depot gates."
+    draft = (
+        "The Year 4 trip to the Science Museum is on Thursday 12 June. "
+        "Meet at the Mill Lane depot gates."
+    )
     assert held(TRIP, draft) == ["adds:2"]
     assert held(TRIP, draft, answers=("the Mill Lane depot gates",)) == []
 
