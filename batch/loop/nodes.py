@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,7 +45,7 @@ from batch.loop.checking import (
     rubric_of,
 )
 from batch.loop.decisions import apply_review_response
-from batch.loop.routing import final_reason, has_repair, model_seconds
+from batch.loop.routing import final_reason, has_repair, model_seconds, repair_key
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.models.budget import spending
@@ -191,6 +190,10 @@ class Nodes:
         repaired = self._repaired(state, stats, log)
         if repaired is not None:
             return repaired
+        if state.get("meets_bar"):
+            # sent back only for what a text at the bar adds, and no repair was kept:
+            # no rewrite of a text that passes; it goes on as it is, judged already
+            return {"calls": _calls(stats), "writer_log": log}
         if _python_source(state):
             return self._documented(state, stats, log)
         try:
@@ -362,7 +365,7 @@ class Nodes:
         samples = state["limits"].get("repair_samples", 2)
         if not best or not best["draft"].strip() or samples < 1:
             return None
-        key = hashlib.sha256(best["draft"].encode("utf-8")).hexdigest()[:16]
+        key = repair_key(best["draft"])
         if any(e.get("repaired") == key for e in state.get("writer_log", [])):
             return None  # its repairs were all tried; the same tries would fail again
         findings = self._findings(state, best["draft"], best["needs_from_human"])

@@ -49,10 +49,36 @@ def must_fix(findings: list[Finding]) -> frozenset[str]:
     return frozenset(f["code"] for f in findings if f["severity"] == "must_fix")
 
 
+def additions(findings: list[Finding]) -> int:
+    """How many sentences (and placeholders) add what the brief does not say."""
+    return sum(1 for f in findings if f["code"].startswith("adds:"))
+
+
+def other_holds(findings: list[Finding]) -> frozenset[str]:
+    return frozenset(
+        f["code"] for f in findings if f["severity"] == "hold" and not f["code"].startswith("adds:")
+    )
+
+
 def better(before: list[Finding], after: list[Finding]) -> bool:
     """The checks find strictly less: every problem after was there before, and at
-    least one is gone."""
-    return must_fix(after) < must_fix(before)
+    least one is gone; or the same problems and fewer sentences that add to the brief
+    (their codes are places in the text, which a dropped sentence renumbers: counted)."""
+    if must_fix(after) < must_fix(before):
+        return True
+    return (
+        must_fix(after) <= must_fix(before)
+        and other_holds(after) <= other_holds(before)
+        and additions(after) < additions(before)
+    )
+
+
+def repairable(finding: Finding) -> bool:
+    """A finding the repairer tries: a must-fix, or a sentence adding to the brief,
+    either with a repair."""
+    return bool(finding.get("repair")) and (
+        finding["severity"] == "must_fix" or finding["code"].startswith("adds:")
+    )
 
 
 @dataclass
@@ -361,14 +387,17 @@ class Repairer:
         state = Repaired(draft, needs_for(draft, needs), findings, [])
         tried: set[str] = set()
         while len(tried) < self.max_tasks:
-            todo = [
-                f
-                for f in state.findings
-                if f["severity"] == "must_fix" and f.get("repair") and f["code"] not in tried
-            ]
+            todo = [f for f in state.findings if repairable(f) and f["code"] not in tried]
             if not todo:
                 break
-            finding = min(todo, key=lambda f: f["repair"]["action"] in _LENGTH_ACTIONS)
+            # what must be fixed before what only a person would be shown; length last
+            finding = min(
+                todo,
+                key=lambda f: (
+                    f["severity"] != "must_fix",
+                    f["repair"]["action"] in _LENGTH_ACTIONS,
+                ),
+            )
             tried.add(finding["code"])
             self._repair(state, finding)
         return state

@@ -8,6 +8,7 @@ so the edge and the logged reason can never disagree.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Literal, NamedTuple
 
 from batch.outcomes import STOP_REASONS, StopReason
@@ -42,8 +43,10 @@ def decide(state: LoopState) -> Route:
     limits = state["limits"]
     mode = limits["review"]
     if state.get("meets_bar") and state.get("holds"):
-        # nothing left for the writer, and what the checks cannot vouch for is a
-        # person's to judge: never approved by default
+        # what the checks cannot vouch for is a person's to judge, never approved by
+        # default; what the text adds is repaired first, where it can be
+        if additions_to_repair(state):
+            return Route("writer", None)
         return Route("finish", "held") if mode == "never" else Route("review", None)
     if state.get("meets_bar"):
         wants_review = mode == "always" or (
@@ -95,8 +98,32 @@ def repairs_next(state: LoopState) -> bool:
 
 
 def has_repair(findings: list[Finding]) -> bool:
-    """A must-fix among the findings has a repair (batch.loop.repairs)."""
-    return any(f.get("repair") for f in findings if f["severity"] == "must_fix")
+    """A must-fix among the findings, or a sentence adding to the brief, has a repair
+    (batch.loop.repairs)."""
+    return any(
+        f.get("repair") and (f["severity"] == "must_fix" or f["code"].startswith("adds:"))
+        for f in findings
+    )
+
+
+def additions_to_repair(state: LoopState) -> bool:
+    """A text that meets the bar but adds to its brief goes back to the writer once, for
+    the repairs that remove what it adds (batch.loop.repairs), before a person sees it:
+    when repairs are on, rounds and budget are left, and this draft's were not tried."""
+    if state.get("round", 0) >= state["limits"]["max_rounds"] or over_budget(state):
+        return False
+    if not any(
+        f["code"].startswith("adds:") and f.get("repair") for f in state.get("findings", [])
+    ):
+        return False
+    best = state.get("best")
+    tried = {e.get("repaired") for e in state.get("writer_log", [])}
+    return repairs_next(state) and best is not None and repair_key(best["draft"]) not in tried
+
+
+def repair_key(draft: str) -> str:
+    """What the writer's log keeps of a draft whose repairs were tried."""
+    return hashlib.sha256(draft.encode("utf-8")).hexdigest()[:16]
 
 
 def whole_round_seconds(state: LoopState) -> float:
@@ -173,6 +200,10 @@ def route_after_writer(state: LoopState) -> Literal["critic", "review", "finish"
     if state.get("writer_error"):
         return "finish"
     if state.get("out_of_budget") and state.get("best"):
+        return "review" if decide(state).next == "review" else "finish"
+    if state.get("meets_bar"):
+        # sent back only to repair what a text at the bar adds, and no repair was kept:
+        # the draft was judged already, and goes on as it is
         return "review" if decide(state).next == "review" else "finish"
     return "critic"
 

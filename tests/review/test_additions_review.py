@@ -3,6 +3,8 @@ word marked on every channel, and whose approval says the additions are fine, by
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from batch.cli import cli
@@ -107,3 +109,66 @@ def test_a_person_who_cuts_the_addition_vouches_for_nothing(project):
     with Runner(settings, models=models) as runner:
         record = runner.runlog.by_thread(r.thread_id)
     assert record["decision_note"] == "edited by the reviewer"
+
+
+# -- the loop removes what it can before it holds -----------------------------------------
+
+
+def repairing(project, writer, **kw):
+    settings = make_settings(
+        project,
+        **{"paths.root": str(project), "loop.repairs": True, "models.critic_mode": "checks", **kw},
+    )
+    write_brief(project, "trip.md", BRIEF, id="trip")
+    models = {"writer": writer, "critic": ScriptedModel([])}
+    with Runner(settings, models=models, strict=True) as batch:
+        [r] = batch.run(project / "briefs").results
+        log = batch.snapshot(r.thread_id).values["writer_log"]
+    return r, log
+
+
+def test_a_sentence_that_only_adds_is_dropped_by_code_and_the_text_approved(project):
+    r, log = repairing(project, ScriptedModel([writer_answer(TEXT)]))
+    assert r.outcome == "approved", r.record
+    body = Path(r.record["output_path"]).read_text().split("---\n", 2)[2]
+    assert "lunch" not in body and "Thursday 12 June" in body and "8:30" in body
+    [repaired] = [e for e in log if e["kind"] == "repairs"]
+    assert [(a["action"], a["by"], a["kept"]) for a in repaired["attempts"]] == [
+        ("drop", "code", True)
+    ]
+
+
+def test_a_sentence_with_a_fact_and_an_addition_is_said_again_with_the_fact_alone(project):
+    text = (
+        "The Year 4 trip to the Science Museum is on Thursday 12 June, a wonderful day of "
+        "hands-on discovery. The coach leaves at 8:30."
+    )
+    writer = ScriptedModel(
+        [
+            writer_answer(text),
+            {"text": "The Year 4 trip to the Science Museum is on Thursday 12 June."},
+        ]
+    )
+    r, log = repairing(project, writer)
+    assert r.outcome == "approved", r.record
+    body = Path(r.record["output_path"]).read_text()
+    assert "wonderful" not in body and "Thursday 12 June" in body
+    # the model was asked for that sentence alone, with the fact it must keep
+    task = writer.sent[1][-1]["content"]
+    assert "wonderful day" in task and "Thursday 12 June" in task
+
+
+def test_a_repair_that_would_lose_a_fact_is_rolled_back_and_the_text_waits(project):
+    text = (
+        "The Year 4 trip to the Science Museum is on Thursday 12 June, a wonderful day of "
+        "hands-on discovery. The coach leaves at 8:30."
+    )
+    # both samples drop the date with the addition: never kept
+    writer = ScriptedModel(
+        [writer_answer(text), {"text": "It is a museum trip."}, {"text": "A trip, for Year 4."}]
+    )
+    r, log = repairing(project, writer)
+    assert r.outcome == "awaiting_human"
+    [repaired] = [e for e in log if e["kind"] == "repairs"]
+    assert [a["kept"] for a in repaired["attempts"]] == [False]
+    assert writer.calls == 3  # no whole rewrite of a text that meets the bar

@@ -6,7 +6,7 @@ from batch import placeholders
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.support import SentenceSupport, support_map
 from batch.judging.wording import stems_of
-from batch.state import Finding
+from batch.state import Finding, Repair
 
 # A sentence with this many words no source gives is an addition. Chosen on the labelled
 # sentences of bench/additions (docs/benchmarks.md, "Additions"): the lowest count that
@@ -22,6 +22,18 @@ def additions(ctx: CheckContext) -> list[SentenceSupport]:
         for s in support_map(ctx.draft, ctx.checklist, ctx.sources)
         if not s.glue and len(s.added) >= ADDED_WORDS
     ]
+
+
+def _repair(s: SentenceSupport, ctx: CheckContext) -> Repair:
+    if not s.items:
+        return Repair(action="drop", sentences=[s.text])
+    said = " ".join(r["text"] for r in ctx.checklist if r["id"] in s.items)
+    return Repair(
+        action="rewrite",
+        sentences=[s.text],
+        goal="says only this fact of the brief, in plain words, adding nothing of its own",
+        fact=said,
+    )
 
 
 def unasked_placeholders(ctx: CheckContext) -> list[str]:
@@ -54,6 +66,10 @@ class Additions(Check):
 
     codes = ("adds",)
     scored = False
+    # the loop tries these before it holds (batch.loop.repairs): a sentence that carries
+    # nothing of the brief is dropped, one that carries an item is said again with only
+    # that item; each kept only when nothing the checks find is worse
+    repairs = frozenset({"drop", "rewrite"})
 
     def applies(self, ctx: CheckContext) -> bool:
         return bool(ctx.brief) and not ctx.documents_source and ctx.addition_severity != "off"
@@ -71,6 +87,7 @@ class Additions(Check):
                 ),
                 sentence=s.text,
                 added=list(s.added),
+                repair=_repair(s, ctx),
             )
             for s in additions(ctx)
         ] + [
