@@ -71,6 +71,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         sources=tuple(sources_of(state)),
         number_severity=rubric.number_check,
         addition_severity=rubric.additions,
+        deviations=tuple(state.get("deviations", [])),
         min_words=brief.get("min_words"),
         max_words=brief.get("max_words"),
         banned_phrases=house_rules_of(state).banned_phrases,
@@ -119,6 +120,8 @@ def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[
         "draft": text,
         "needs_from_human": placeholders.needs_of(text, []),
         "human_answers": {**(state.get("human_answers") or {}), **answers},
+        # the writer's account is of its draft, not of a person's own version
+        "deviations": [],
     }
     key = hashlib.sha256(
         json.dumps(edited, sort_keys=True, default=repr).encode("utf-8", "surrogatepass")

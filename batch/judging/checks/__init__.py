@@ -22,7 +22,7 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
-from batch.judging.checks import code, echo, facts, form, gaps, obey, support
+from batch.judging.checks import code, deviations, echo, facts, form, gaps, obey, support
 from batch.judging.checks.base import Check, CheckContext
 from batch.state import Finding
 
@@ -50,6 +50,7 @@ REGISTRY: tuple[Check, ...] = (
     echo.Echo(),
     obey.Obeyed(),
     support.Additions(),
+    deviations.Deviations(),
     code.ApiDocs(),
     code.Bleed(),
     form.CopiedSource(),

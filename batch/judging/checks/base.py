@@ -41,6 +41,8 @@ class CheckContext:
     source_path: Path | None = None  # where it lies, when it is a file
     source_suffix: str = ""  # of any source file to document (".py", ".js", ...)
     addition_severity: str = "hold"  # the rubric's additions: hold, warn or off
+    # the writer's deliberate deviations: what it says of this draft
+    deviations: tuple[dict[str, str], ...] = ()
 
     @property
     def documents_python(self) -> bool:
