@@ -655,6 +655,12 @@ _OBLIGED_LEAD = re.compile(
     r"will\s+need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to)\s+(?=\w)"
 )
 _READERS_NAME = re.compile(r"(?i)^" + _READERS + r"$")
+# a deadline: "by Friday", "by 28 June", "by Fri 28 June", "by the end of May"
+_BY_WHEN = re.compile(
+    r"(?i)\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:"
+    + "|".join(sorted({*CALENDAR_NAMES, *CALENDAR_SHORT}, key=len, reverse=True))
+    + r")\b|tomorrow|tonight|noon|midday)"
+)
 _READERS_FIRST = re.compile(r"(?i)^" + _READERS + r"\s+(?!with\b)\w")
 _SIGNED_BY = re.compile(
     r"(?i)^(?:and\s+)?(?:signed(?:\s+(?:off|by|from|as))*|sign\s+off\s+as|sign(?:\s+it)?(?:\s+off)?:?|"
@@ -832,6 +838,10 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         or re.match(r"(?i)^\w+\s+(?:your|their)\b", item)
     ):
         # "Keep your receipts", "Use the side entrance": what the readers must do
+        return "ask", item, ""
+    if first in ("reply", "respond", "rsvp") and _BY_WHEN.search(item):
+        # "Reply to the invitation by Friday 28 June": a deadline is the readers'; the
+        # writer's own reply ("Reply to this complaint") has none
         return "ask", item, ""
     if (
         first in _ORDERS

@@ -260,6 +260,29 @@ META_TERMS = frozenset(
     }
 )
 # Past forms that no suffix rule reaches: "paid" is "pay", "not sold" denies "sell".
+# words whose "ly" is no adverb's ending: cut, "reply" met "rep" and "apply" met "app"
+_LY_WORDS = frozenset(
+    {
+        "reply",
+        "apply",
+        "supply",
+        "comply",
+        "multiply",
+        "imply",
+        "daily",
+        "early",
+        "family",
+        "assembly",
+        "italy",
+        "rally",
+        "tally",
+        "belly",
+        "jelly",
+        "anomaly",
+        "monopoly",
+        "ally",
+    }
+)
 _IRREGULAR = {
     "paid": "pay",
     "sold": "sell",
@@ -343,6 +366,8 @@ def stem(word: str) -> str:
     if w.endswith("'s"):
         w = w[:-2]
     w = _IRREGULAR.get(w, w)
+    if w in _LY_WORDS:  # "reply" is no "rep" + "ly": "replies" and "replied" give "reply"
+        return w
     for suffix in ("ations", "ation", "ings", "ing", "edly", "ies", "ied", "ed", "es", "ly", "s"):
         if len(w) - len(suffix) >= 3 and w.endswith(suffix):
             w = w[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
@@ -359,9 +384,16 @@ def _without_ment(w: str) -> str:
 
 
 def restem(term: str) -> str:
-    """A term `stem` gave before it took -ment off ("retirement"), as it gives it now
-    ("retir"): a thread's checklist is frozen when it starts."""
+    """A term `stem` gave before it took -ment off ("retirement"), or cut the "ly" of
+    "reply", as it gives it now ("retir", "reply"): a thread's checklist is frozen when it
+    starts."""
+    if term in _CUT_LY:
+        return _CUT_LY[term]
     return _without_ment(term) if term.endswith("ment") else term
+
+
+# what `stem` once made of those words, where it names no other word ("app" and "ear" do)
+_CUT_LY = {"rep": "reply", "supp": "supply", "dai": "daily", "fami": "family", "assemb": "assembly"}
 
 
 def normalize_number(token: str) -> str:

@@ -319,3 +319,46 @@ def test_the_prompts_words_for_the_readers_are_never_the_texts(meta):
     good = "Please keep the damaged panel until the courier collects it."
     assert "echo" not in refused(brief, good)
     assert "echo" in refused(brief, meta)
+
+
+LUNCH = "Invite the team to the summer lunch on Friday 5 July.\n"
+INVITED = "You are invited to the summer lunch on Friday 5 July."
+
+
+@pytest.mark.parametrize(
+    "line,asked",
+    [
+        ("Please reply to the invitation by Friday 28 June.", None),
+        ("Ask everyone to reply to the invitation by Friday 28 June.", None),
+        ("Remind them to reply to the invitation by Friday 28 June.", None),
+        ("Everyone should reply to the invitation by Friday 28 June.", None),
+        ("Guests must reply to the invitation by Friday 28 June.", None),
+        ("Reply to the invitation by Friday 28 June", None),
+        ("- reply to the invitation by Fri 28 June pls", None),
+        ("Replies by Friday 28 June, please.", "Please reply by Friday 28 June."),
+        ("RSVP by Friday 28 June please.", "Please RSVP by Friday 28 June."),
+        (
+            "Tell them that they need to reply to the invitation by Friday 28 June.",
+            "You need to reply to the invitation by Friday 28 June.",
+        ),
+    ],
+)
+def test_an_ask_carried_out_in_any_wording_is_neither_copying_nor_cut(line, asked):
+    """The class of "Please reply to the invitation by Friday", which a code repair once
+    deleted as a copied instruction: an order to the readers, asked of them, whatever
+    words the brief gave it in."""
+    from batch.loop import repairs
+
+    brief = LUNCH + line + "\n"
+    asked = asked or "Please reply to the invitation by Friday 28 June."
+    text = f"{INVITED} {asked}"
+    assert refused(brief, text) == set(), findings(brief, text)
+
+    def judge(draft, needs):
+        ctx = checks.CheckContext(
+            draft=draft, sources=(brief,), brief=brief, checklist=brief_checklist(brief)
+        )
+        return checks.judge(ctx).findings
+
+    out = repairs.Repairer(judge=judge, ask=lambda *a: None).run(text, [], judge(text, []))
+    assert asked in out.draft and not out.attempts
