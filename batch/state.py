@@ -79,6 +79,7 @@ class BestDraft(TypedDict):
     must_fix: list[str]
     holds: NotRequired[list[str]]
     additions: NotRequired[list[Addition]]
+    judgement: NotRequired[dict[str, Any]]  # batch.judging.record.Judgement of this draft
 
 
 class FinalText(TypedDict):
@@ -108,6 +109,7 @@ class LoopState(TypedDict, total=False):
     deviations: list[dict[str, str]]
     needs_from_human: list[dict[str, str]]
     findings: list[Finding]
+    judgement: dict[str, Any]  # batch.judging.record.Judgement: the draft's, made once
     verification: str  # what running code verified this round (API docs), or why not
     scores: dict[str, int]
     score: float  # the verdict's score: the critic's (gate) or the code checks' (else)

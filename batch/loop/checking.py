@@ -13,8 +13,9 @@ from typing import Any
 from batch import placeholders
 from batch.inputs.house_rules import HouseRules
 from batch.inputs.rubrics import Rubric
-from batch.judging import checks
+from batch.judging import checks, record
 from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.record import Judgement
 from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
 from batch.source_files import is_python, suffix_of
@@ -88,18 +89,18 @@ def context_of(state: LoopState) -> checks.CheckContext:
 
 
 def findings_update(state: LoopState) -> dict[str, Any]:
-    """The code checks' findings on the state's draft (and what running its examples
-    verified): the state update they make."""
-    judged = checks.judge(context_of(state))
-    update: dict[str, Any] = {"findings": judged.findings}
-    if judged.verification:
-        update["verification"] = judged.verification
+    """The judgement of the state's draft (batch.judging.record), and its findings and
+    what running its examples verified: the state update they make."""
+    made = record.judged(context_of(state))
+    update: dict[str, Any] = {"findings": made["findings"], "judgement": made}
+    if made.get("verification"):
+        update["verification"] = made["verification"]
     return update
 
 
-def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> checks.Judged:
-    """What the checks find in `draft` (with `needs`) as the state's draft."""
-    return checks.judge(context_of({**state, "draft": draft, "needs_from_human": needs}))
+def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> Judgement:
+    """The judgement of `draft` (with `needs`) as the state's draft."""
+    return record.judged(context_of({**state, "draft": draft, "needs_from_human": needs}))
 
 
 # An edit is checked before the thread is resumed (to refuse it at once) and again by the

@@ -230,7 +230,7 @@ class Nodes:
         ).strip()
 
     def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]):
-        return findings_of(state, draft, needs).findings
+        return findings_of(state, draft, needs)["findings"]
 
     def _sampling(
         self, sample: int, temperature: float | None = None, seeds_used: int = 0
@@ -289,7 +289,7 @@ class Nodes:
                 best = (0, 0.0, draft, needs, answer, sample)
                 break
             judged = findings_of(state, draft, needs)
-            wrong, score = len(repairs.must_fix(judged.findings)), judged.score
+            wrong, score = len(repairs.must_fix(judged["findings"])), judged["score"]
             tried.append({"sample": sample, "valid": True, "must_fix": wrong, "score": score})
             if best is None or (wrong, -score) < (best[0], -best[1]):
                 best = (wrong, score, draft, needs, answer, sample)

@@ -52,7 +52,12 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     else:
         # Checks or advice: the code checks carry the verdict; an advising model's points
         # are passed on to the writer as suggestions only.
-        score = checks.code_score(findings, context_of(state))
+        # the record's, made with the findings: never judged again here (a state from
+        # before records were kept is scored from its findings)
+        made = state.get("judgement")
+        score = (
+            made["score"] if made is not None else checks.code_score(findings, context_of(state))
+        )
         would_improve += critic_must
     would_improve += critic_improve
     if echoes + more:
@@ -88,6 +93,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
             must_fix=must_fix,
             holds=holds,
             additions=additions,
+            **({"judgement": state["judgement"]} if state.get("judgement") else {}),
         )
     return update
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from batch import placeholders
 from batch.judging.checks.facts import check_requirements
+from batch.judging.record import draft_hash
 from batch.loop import inbox
 from batch.loop.checking import checklist_of
 from batch.loop.routing import machine_ending
@@ -77,9 +78,16 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         text, score, must_fix, needs = "", values.get("score"), [], []
     open_needs = placeholders.unanswered(needs, values.get("human_answers") or {})
     checklist = checklist_of(values) if values.get("brief") else []
-    uncovered = (
-        [f["code"].split(":", 1)[1] for f in check_requirements(text, checklist)] if text else []
+    made = judgement_of(values, text)
+    found = (
+        made["findings"]
+        if made is not None
+        # a person's own version, or a thread from before records were kept
+        else check_requirements(text, checklist)
+        if text
+        else []
     )
+    uncovered = [f["code"].split(":", 1)[1] for f in found if f["code"].startswith("uncovered:")]
     return {
         "unfinished": unfinished(values),
         "checklist": [f"{r['id']} {r['kind']}: {r['text']}" for r in checklist],
@@ -92,9 +100,23 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         "deviations": deviations,
         "output_path": values.get("output_path"),
         "verification": values.get("verification", ""),
+        "judgement": made or {},
         **decision_fields(values.get("decision") or {}),
         **call_totals(values.get("calls", [])),
     }
+
+
+def judgement_of(values: LoopState, text: str) -> dict[str, Any] | None:
+    """The record the checks made of `text`, the text the run stands for: the current
+    round's or the best draft's; None for a text no record is of (a person's own)."""
+    if not text:
+        return None
+    key = draft_hash(text)
+    best = values.get("best") or {}
+    for made in (values.get("judgement"), best.get("judgement")):
+        if made and made.get("draft") == key:
+            return made
+    return None
 
 
 def unfinished(values: LoopState) -> str | None:

@@ -23,6 +23,7 @@ from typing import Any
 import gspread
 
 from batch.config import GSheetLog
+from batch.judging.record import why_lines
 from batch.sheets.google import GSheetTable
 from batch.sheets.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
 from batch.store.run_columns import NUMBER, TIME, names_of
@@ -69,6 +70,7 @@ JSON_CELLS: dict[str, Callable[[Any], Any]] = {
     "deviations": lambda v: "\n".join(f"{d['point']} — {d['reason']}" for d in v),
     "models": lambda v: ", ".join(f"{role}={name}" for role, name in v.items()),
     "time_split": lambda v: time_words(v) if isinstance(v, dict) else v,
+    "judgement": lambda v: "\n".join(why_lines(v)) if isinstance(v, dict) else v,
     # one entry per call: shown as calls per role and host
     "hosts": lambda v: ", ".join(f"{host} ×{n}" for host, n in Counter(v).items()),
 }

@@ -287,6 +287,16 @@ RUN_COLUMNS: list[RunColumn] = [
         nullable=False,
         server_default="{}",
     ),
+    RunColumn(
+        "judgement",
+        sa.Text,
+        JSON,
+        "why the text is where it is: the record the checks made of it (the checks that "
+        "ran and their units, their findings, the code score, each sentence's checklist "
+        "items and the words it adds, and a fingerprint of the checks' code)",
+        nullable=False,
+        server_default="{}",
+    ),
 ]
 
 

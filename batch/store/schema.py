@@ -222,6 +222,11 @@ def _m013_time_split(conn: sa.Connection) -> None:
     _add_columns(conn, runs, "time_split")
 
 
+def _m014_judgement(conn: sa.Connection) -> None:
+    # The checks' record of the text a run stands for: why it was approved, or not.
+    _add_columns(conn, runs, "judgement")
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs,
     _m002_outbox,
@@ -236,6 +241,7 @@ MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m011_every_ending,
     _m012_batch_runs,
     _m013_time_split,
+    _m014_judgement,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)

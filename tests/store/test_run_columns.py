@@ -67,6 +67,7 @@ SHEET_HEADERS = [
     "unfinished",
     "retry_of",
     "time_split",
+    "judgement",
 ]
 
 
