@@ -28,6 +28,7 @@ from batch.cli.terminal import fitted_table, json_for_terminal
 from batch.cluster import hand_to_workers
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml
+from batch.judging.record import why_lines
 from batch.judging.support import pieces
 from batch.nightly.job import pull_reviews
 from batch.review import attempts, threads
@@ -46,6 +47,26 @@ def marked_words(addition: dict) -> str:
         f"[bold]«{escape(text)}»[/]" if is_added else escape(text)
         for text, is_added in pieces(addition["sentence"], addition["added"])
     )
+
+
+def print_why(record: dict) -> None:
+    """Why an ended thread's text is where it is, from its run-log record."""
+    title = record.get("title") or record.get("brief_id") or ""
+    ending = str(record.get("stop_reason") or record.get("status"))
+    out.print(
+        f"[bold]{escape(title)}[/] ({escape(record['thread_id'])}): {escape(ending)}",
+        soft_wrap=True,
+    )
+    if record.get("decided_by"):
+        note = f": {record['decision_note']}" if record.get("decision_note") else ""
+        out.print(f"decided by {escape(record['decided_by'])}{escape(note)}", soft_wrap=True)
+    if record.get("output_path"):
+        out.print(f"output: {escape(record['output_path'])}", soft_wrap=True)
+    lines = why_lines(record.get("judgement") or {})
+    if not lines:
+        out.print("no record of the checks was kept for this run (it ran before they were)")
+    for line in lines:
+        out.print(f"  - {escape(line)}", soft_wrap=True)
 
 
 def highlight_placeholders(text: str) -> str:
@@ -181,9 +202,15 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
 @click.pass_context
 @user_errors
 def review_show(ctx: click.Context, thread: str) -> None:
-    """Show a waiting thread: the draft, what it needs from you, deviations, notes."""
+    """Show a waiting thread: the draft, what it needs from you, deviations, notes. For
+    one that ended, why: who or what decided, the checks that ran, their findings, and
+    what each sentence of the text carries and adds (from the run log, after gc too)."""
     with open_batch(ctx) as batch:
-        item = threads.require_waiting(batch, thread)
+        item = threads.waiting(batch, thread)
+        record = threads.ended(batch, thread) if item is None else None
+    if item is None:
+        print_why(record or {})
+        return
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)

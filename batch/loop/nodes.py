@@ -368,7 +368,13 @@ class Nodes:
         key = repair_key(best["draft"])
         if any(e.get("repaired") == key for e in state.get("writer_log", [])):
             return None  # its repairs were all tried; the same tries would fail again
-        findings = self._findings(state, best["draft"], best["needs_from_human"])
+        # the best draft's own record: judged when it was written, not again here
+        made = best.get("judgement")
+        findings = (
+            made["findings"]
+            if made is not None
+            else self._findings(state, best["draft"], best["needs_from_human"])
+        )
         if not has_repair(findings):
             return None
         model = self.models.get("writer")

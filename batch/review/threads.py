@@ -168,6 +168,17 @@ def list_waiting(runner: Runner) -> list[Waiting]:
     return out
 
 
+def ended(runner: Runner, thread_id: str) -> dict[str, Any]:
+    """The run-log record of a thread that is not waiting for a person: why it ended
+    where it did (its `judgement` survives `gc`, which drops the checkpoints)."""
+    record = runner.runlog.by_thread(thread_id)
+    if record is None:
+        raise BriefloopError(f"no thread {thread_id!r} (briefloop runs lists them)")
+    if record.get("status") == "running":
+        raise BriefloopError(f"thread {thread_id} is still running")
+    return record
+
+
 def require_waiting(runner: Runner, thread_id: str) -> Waiting:
     item = waiting(runner, thread_id)
     if item is not None:
