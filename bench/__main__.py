@@ -48,6 +48,10 @@ elif sys.argv[1:2] == ["pasted"]:
     from bench.pasted import main as pasted_main
 
     sys.exit(pasted_main(sys.argv[2:]))
+elif sys.argv[1:2] == ["invent"]:
+    from bench.invent import main as invent_main
+
+    sys.exit(invent_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["additions"]:
     from bench.additions import main as additions_main
 

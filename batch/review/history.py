@@ -39,6 +39,8 @@ class Round:
     would_improve: list[str]
     writer: list[str]  # what the writer was asked to do for this draft, and how it went
     changes: list[Change] = field(default_factory=list)  # against the round before
+    # the checks' support map of the draft: each sentence, its items, the words it adds
+    support: list[dict[str, Any]] = field(default_factory=list)
     score_change: float | None = None  # this round's score minus the one before
 
     @property
@@ -278,6 +280,7 @@ def story(runner: Runner, thread_id: str) -> Story | None:
                     writer=writer_steps(
                         [e for e in values.get("writer_log") or [] if e.get("round") == number]
                     ),
+                    support=list((values.get("judgement") or {}).get("support") or []),
                 )
             )
         decision = values.get("decision")

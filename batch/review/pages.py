@@ -21,7 +21,7 @@ from batch.outcomes import (
     tone,
 )
 from batch.review.history import Story
-from batch.review.render import changes_html, render_draft, score_chart
+from batch.review.render import changes_html, mark_added, render_draft, score_chart
 from batch.sheets.run_rows import render_cell, row_for
 from batch.sheets.tables import csv_safe
 from batch.store.runlog import FIELDS, RunLog
@@ -256,6 +256,9 @@ def story_view(story: Story) -> dict[str, Any]:
                 "first": number == 0,
                 "draft_html": render_draft(r.draft, []),
                 "changes_html": changes_html(r.changes) if number else "",
+                "support": [
+                    {**s, "html": mark_added(s["text"], s.get("added") or [])} for s in r.support
+                ],
             }
         )
     record = story.record

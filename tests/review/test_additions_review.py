@@ -69,6 +69,9 @@ def test_review_show_marks_the_added_words_and_the_page_marks_them_too(project):
         page = client.get(f"/thread/{r.thread_id}").text
     assert 'id="additions"' in page
     assert '<mark class="added">lunch</mark>' in page and '<mark class="added">coach' not in page
+    # every round's support map, in the story below
+    assert 'class="support"' in page and "1 of 3 use words the brief does not give" in page
+    assert "no checklist item" in page
 
 
 def test_approving_as_shown_vouches_for_the_additions_by_name(project):
