@@ -292,3 +292,11 @@ def run_checks(*args, **kw):
     from batch.judging import checks
 
     return checks.judge(checks.CheckContext(*args, **kw)).findings
+
+
+def csv_log_config(project: Path) -> Path:
+    """A config file for `project` with its run log in output/runs.csv: what the CLI
+    reads in tests that drive it."""
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    return cfg

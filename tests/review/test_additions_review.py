@@ -11,7 +11,14 @@ from batch.cli import cli
 from batch.review import threads
 from batch.run.runner import Runner
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    ScriptedModel,
+    critic_answer,
+    csv_log_config,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 BRIEF = (
     "Letter to parents: the Year 4 trip to the Science Museum is on Thursday 12 June. "
@@ -59,8 +66,7 @@ def test_review_show_marks_the_added_words_and_the_page_marks_them_too(project):
     from test_web import client_for
 
     settings, models, r = held_thread(project)
-    cfg = project / "briefloop.toml"
-    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    cfg = csv_log_config(project)
     shown = CliRunner().invoke(cli, ["--config", str(cfg), "review", "show", r.thread_id])
     assert shown.exit_code == 0, shown.output
     assert "1 sentence adds what the brief does not say" in shown.output
@@ -76,8 +82,7 @@ def test_review_show_marks_the_added_words_and_the_page_marks_them_too(project):
 
 def test_approving_as_shown_vouches_for_the_additions_by_name(project):
     settings, models, r = held_thread(project)
-    cfg = project / "briefloop.toml"
-    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    cfg = csv_log_config(project)
     done = CliRunner().invoke(
         cli, ["--config", str(cfg), "review", "answer", r.thread_id, "--approve", "--by", "Ana"]
     )
@@ -90,8 +95,7 @@ def test_approving_as_shown_vouches_for_the_additions_by_name(project):
 
 def test_a_person_who_cuts_the_addition_vouches_for_nothing(project):
     settings, models, r = held_thread(project)
-    cfg = project / "briefloop.toml"
-    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
+    cfg = csv_log_config(project)
     edited = project / "edited.md"
     edited.write_text(TEXT.replace(" Remember to pack a lunch and a waterproof coat.", ""))
     done = CliRunner().invoke(

@@ -16,7 +16,14 @@ from batch.loop import inbox
 from batch.review import threads as review
 from batch.run.runner import Runner
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    ScriptedModel,
+    critic_answer,
+    csv_log_config,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 PH = "[FIGURE NEEDED: Q3 revenue]"
 DRAFT = f"Q3 revenue was {PH}. We opened Berlin."
@@ -201,10 +208,7 @@ def test_agent_inbox_shapes(project, settings):
 # -- the command line ---------------------------------------------------------------------
 
 
-def cli_project(project):
-    cfg = project / "briefloop.toml"
-    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
-    return cfg
+cli_project = csv_log_config
 
 
 def test_cli_list_show_answer(project, settings):

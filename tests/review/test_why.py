@@ -17,16 +17,17 @@ from batch.judging.record import draft_hash, why_lines
 from batch.run.runner import Runner
 from batch.store.retention import prune
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    ScriptedModel,
+    critic_answer,
+    csv_log_config,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 BRIEF = "Office closed Friday from 15:00. Staff should save their work before they leave."
 TEXT = "The office is closed on Friday from 15:00. Please save your work before you leave."
-
-
-def config(project: Path) -> Path:
-    cfg = project / "briefloop.toml"
-    cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
-    return cfg
 
 
 def test_why_it_was_approved_is_one_read_and_survives_gc(project):
@@ -46,7 +47,7 @@ def test_why_it_was_approved_is_one_read_and_survives_gc(project):
     assert {"Requirements", "Additions", "Numbers"} <= set(kept["checks"])
     assert [s["items"] for s in kept["support"]] == [["R1"], ["R2"]]
     prune(settings, keep_days=0)
-    cfg = config(project)
+    cfg = csv_log_config(project)
     shown = CliRunner().invoke(cli, ["--config", str(cfg), "review", "show", r.thread_id])
     assert shown.exit_code == 0, shown.output
     assert "approved" in shown.output
