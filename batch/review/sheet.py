@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from batch.errors import BriefloopError
+from batch.judging.support import marked
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
@@ -61,6 +62,8 @@ def publish(runner: Runner, table: Table) -> int:
             note += ": only reject is taken"
         elif item.stopped and item.needs:
             note = ask_about(item)
+        elif item.additions:
+            note = additions_note(item)
         for need in needs:
             rows.append(
                 [
@@ -104,6 +107,15 @@ def ask_about(item: review.Waiting) -> str:
             f"{found}): approve: reason, reject: reason or revise N: notes"
         )
     return "approve, reject or revise"
+
+
+def additions_note(item: review.Waiting) -> str:
+    """The sentences that add what the brief does not say, the added words in «»."""
+    n = len(item.additions)
+    return (
+        f"{_plural(n, 'sentence')} {'adds' if n == 1 else 'add'} what the brief does not say: "
+        + " | ".join(marked(a["sentence"], a["added"]) for a in item.additions)
+    )
 
 
 def _plural(n: int, word: str) -> str:

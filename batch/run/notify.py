@@ -29,6 +29,7 @@ from email.utils import formatdate, make_msgid
 import requests
 
 from batch.config import Notify, Settings, mask_credentials, scrub_url, url_shown
+from batch.judging.support import additions_in
 from batch.outcomes import OUTCOME_ORDER, label, unfinished_words
 
 BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
@@ -47,6 +48,8 @@ class Waiting:
     link: str = ""  # its own page on the review page, when the message links threads
     unfinished: str = ""  # why the machine could not finish it (max_rounds, no_progress)
     findings: int = 0  # what the checks still find in it
+    # its sentences that add what the brief does not say, the added words in «»
+    additions: tuple[str, ...] = ()
 
 
 def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None = None) -> Waiting:
@@ -59,6 +62,7 @@ def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None =
         link(str(record["thread_id"])) if link and record.get("thread_id") else "",
         str(record.get("unfinished") or ""),
         len(record.get("open_must_fix") or []),
+        tuple(additions_in(record.get("judgement") or {})),  # type: ignore[arg-type]
     )  # type: ignore[arg-type]
 
 
@@ -128,6 +132,13 @@ def _named(w: Waiting) -> list[str]:
             f"    needs work: the machine could not finish it "
             f"({unfinished_words(_one_line(w.unfinished))}){still}"
         )
+    if w.additions:
+        n = len(w.additions)
+        lines.append(
+            f"    {_plural(n, 'sentence adds', 'sentences add')} what the brief does not "
+            "say (added words in «»):"
+        )
+        lines += [f"      {_one_line(a)}" for a in w.additions]
     return lines
 
 

@@ -179,3 +179,27 @@ def test_a_repair_that_would_lose_a_fact_is_rolled_back_and_the_text_waits(proje
     [repaired] = [e for e in log if e["kind"] == "repairs"]
     assert [a["kept"] for a in repaired["attempts"]] == [False]
     assert writer.calls == 3  # no whole rewrite of a text that meets the bar
+
+
+def test_the_review_sheet_and_the_morning_message_mark_the_added_words(project):
+    from openpyxl import load_workbook
+
+    from batch.nightly.job import run_job
+    from batch.review.sheet import COLUMNS
+    from batch.run.notify import Report, message, waiting_of
+
+    settings = make_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
+    write_brief(project, "trip.md", BRIEF, id="trip")
+    models = {
+        "writer": ScriptedModel([writer_answer(TEXT)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
+    [r] = run_job(settings, project / "briefs", models=models, strict=True).results
+    assert r.outcome == "awaiting_human"
+    ws = load_workbook(project / "output" / "runs.xlsx")["Review"]
+    [row] = [dict(zip(COLUMNS, v, strict=False)) for v in ws.iter_rows(min_row=2, values_only=True)]
+    assert row["note"].startswith("1 sentence adds what the brief does not say")
+    assert "«Remember» to «pack» a «lunch»" in row["note"]
+    _, body = message(Report({"awaiting_human": 1}, [waiting_of(r.record)], [], "briefs"))
+    assert "1 sentence adds what the brief does not say" in body
+    assert "«waterproof» «coat»" in body
