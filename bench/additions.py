@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +145,12 @@ def verdicts_now(folder: Path = LABELS) -> dict[str, dict[str, Any]]:
             "refused": [f["code"] for f in state["findings"] if f["severity"] == "must_fix"],
             "added_sentences": sorted(int(f["code"].split(":")[1]) for f in held),
             "score": judged["score"],
+            # what each refusing or holding finding points at: its message and sentences
+            "pointed": [
+                f["message"] + " " + " ".join((f.get("repair") or {}).get("sentences") or [])
+                for f in state["findings"]
+                if f["severity"] in ("must_fix", "hold")
+            ],
             "holds": [f["code"] for f in state["findings"] if f["severity"] == "hold"],
             "placeholders": len(state["needs_from_human"]),
             "unasked_placeholders": [
@@ -183,8 +190,18 @@ def with_every_check(rows: list[dict[str, Any]], now: dict[str, dict[str, Any]])
         ],
         "invented_in_texts_a_person_sees": sum(1 for r in invented if not now[r["text"]]["auto"]),
         "invented_highlighted": len(shown),
+        # not marked word by word, but quoted by another check's finding (an order pasted
+        # in, a signature copied): at least 60 % of the sentence's words in what it says
+        "invented_named_by_a_finding": sum(
+            1 for r in invented if r not in shown and _named(r, now[r["text"]]["pointed"])
+        ),
         "invented": len(invented),
     }
+
+
+def _named(row: dict[str, Any], pointed: list[str]) -> bool:
+    words = set(re.findall(r"\w+", row["say"].lower()))
+    return any(len(words & set(re.findall(r"\w+", p.lower()))) >= 0.6 * len(words) for p in pointed)
 
 
 def measure(rows: list[dict[str, Any]], threshold: int) -> dict[str, Any]:
