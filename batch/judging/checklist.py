@@ -126,7 +126,13 @@ MISSING_CUE = re.compile(
     r"shared|provided|supplied|told|announced|got back|come back|finali[sz]ed)\b"
     r"|\bcan'?t\s+(?:say|tell|confirm)\s+(?:yet|for sure|at the moment|right now)\b"
     r"|['’]ll\s+be\s+(?:announced|confirmed|decided|set|shared|published)\b"
-    r"|\b(?:don'?t|do not|never)\s+(?:guess|make (?:it|one|anything) up|invent)\b",
+    r"|\b(?:don'?t|do not|never)\s+(?:guess|make (?:it|one|anything) up|invent)\b"
+    # "is anyone's guess", "still up in the air", "it's unclear when", "till the supplier
+    # gets back to us", "no word yet from the printer"
+    r"|\banyone['’]s guess\b|\bup in the air\b"
+    r"|\bunclear\s+(?:yet\s+)?(?:when|whether|if|how|who|what|where)\b"
+    r"|\b(?:until|till)\b[^.;:]{1,40}?\b(?:gets?|comes?)\s+back\s+to\s+(?:us|me)\b"
+    r"|\bno\s+word\s+(?:yet\s+)?from\b",
     re.IGNORECASE,
 )
 # A value given as a question mark ("Battery life: ?", "Price ??"): not known.
@@ -953,7 +959,11 @@ def _missing_subject(item: str, context: str = "") -> str:
     not know it ("we're still waiting on the number from the call centre"), what they
     are waiting for or asking about, named by the clause before it when it is a bare
     "number" or "date" ("There will be a helpline, but …" -> "helpline number")."""
-    found = _subject_of(item, context)
+    heard = _HEARD_ABOUT.search(item)
+    if heard:
+        # "waiting to hear from the council about the date": the date, not the council
+        return heard.group(1).strip()
+    found = _UNCLEAR_LEAD.sub("", _subject_of(item, context))
     if not _WHO_WAITS.match(found) and found.strip():
         return found
     cue = MISSING_CUE.search(item)
@@ -982,6 +992,12 @@ _TEXT_PART = re.compile(
 )
 
 
+# what a word from someone is awaited about, and how an unclear fact is led in
+_HEARD_ABOUT = re.compile(
+    r"(?i)\b(?:hear|heard|word)\s+(?:back\s+|yet\s+)?from\s+[\w'’\s]{1,30}?\s+(?:about|on)\s+"
+    r"(?:the\s+)?(.+?)\s*[.;]?$"
+)
+_UNCLEAR_LEAD = re.compile(r"(?i)^(?:it['’]s|it\s+is)\s+(?:still\s+)?unclear\s+")
 # who is waiting, not what for: "we're", "We still haven't heard back from the age…"
 _WHO_WAITS = re.compile(
     r"(?i)^(?:we|we['’]re|we['’]ve|i|i['’]m|they|they['’]re|you|it|us|our)\b"
@@ -990,7 +1006,9 @@ _WHO_WAITS = re.compile(
 _WAITED_FOR = re.compile(
     # "waiting on engineering for the device limit": what for, not on whom
     r"(?i)\b(?:waiting\s+(?:on|for)\s+[\w'’\s]{1,30}?\s+(?:for|about)|waiting\s+(?:on|for)|"
-    r"heard\s+back\s+(?:from\s+[\w\s]{1,30}?\s+)?about|(?:told|sent|given)\s+us|about|know|"
+    r"heard\s+back\s+(?:from\s+[\w\s]{1,30}?\s+)?about|(?:told|sent|given)\s+us|"
+    r"(?:hear|word)\s+(?:yet\s+)?from\s+[\w'’\s]{1,30}?\s+(?:about|on)|"
+    r"(?:not\s+sure|unsure)(?:\s+yet)?|about|know|"
     r"have)\s+(?:the\s+|a\s+|an\s+|their\s+|our\s+)?"
     r"((?:[\w'’-]+\s+){0,6}?[\w'’-]+?)(?=\s+(?:from|to|yet|by|until|till|for|so|and|but|"
     r"because|which)\b|\s*[,.;)]|\s*$)"

@@ -101,6 +101,13 @@ MISSING = [
     "Haven't heard back from the venue about the start time.",
     "Start time: ask me nearer the time",
     "Price: tbd",
+    # idioms of not knowing
+    "Whether we'll have gluten-free buns is anyone's guess till the flour supplier gets back.",
+    "The start time is still up in the air.",
+    "It's unclear when the lift will be fixed.",
+    "Waiting to hear from the council about the date.",
+    "No word yet from the printer on the delivery day.",
+    "We're not sure yet who will host.",
 ]
 
 
@@ -164,3 +171,31 @@ def test_an_ask_worded_as_a_statement_may_be_told_as_one(draft, asked):
 
     (ask,) = [r for r in brief_checklist("Customers show this post at the till.")]
     assert covered(ask, draft) is asked
+
+
+@pytest.mark.parametrize(
+    "line,subject",
+    [
+        ("Waiting to hear from the council about the date.", "date"),
+        ("No word yet from the printer on the delivery day.", "delivery day"),
+        ("We're not sure yet who will host.", "who will host"),
+        ("It's unclear when the lift will be fixed.", "when the lift will be fixed"),
+        ("The start time is still up in the air.", "start time"),
+    ],
+)
+def test_what_is_not_known_is_named_not_who_we_wait_on(line, subject):
+    [item] = brief_checklist(line)
+    assert item["subject"] == subject
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Our bakery is open till 2pm.",
+        "We'll get back to you within a day.",
+        "The air conditioning is up and running.",
+        "The lift is fixed.",
+    ],
+)
+def test_a_fact_with_the_idioms_words_is_still_a_fact(line):
+    assert kinds(line) == ["fact"]
