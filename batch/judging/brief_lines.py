@@ -93,6 +93,13 @@ def logical_lines(text: str) -> list[str]:
             and bool(out)
             and (
                 (len(raw_last) >= 65 and not _starts_unit(stripped))
+                # "… online shop, in 90" then "words or fewer: …": a lower-case label
+                # after a line cut mid-phrase goes on from it
+                or (
+                    len(raw_last) >= 65
+                    and stripped[:1].islower()
+                    and not _LIST_ITEM.match(stripped)
+                )
                 or bool(_DANGLING.search(raw_last))
             )
         )

@@ -701,7 +701,8 @@ TELLS_INSIDE = re.compile(
     r"tell\s+(?:them|her|him|everyone|people|readers|residents|staff|customers|guests|clients|"
     r"tenants|members|parents)\b|mention\s+(?:that|it)|let\s+(?:them|everyone|people)\s+know|"
     r"(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
-    r"summary|reply)\s+(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain))"
+    r"summary|reply|page|listing|description|blurb|section|advert|ad|label|release)\s+"
+    r"(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain|state|show))"
 )
 _READERS_TOLD = re.compile(
     r"(?i)\b(?:will|['’]ll)\s+(?:hear|be\s+told|be\s+let\s+know|let\s+(?:you|them|everyone|"
@@ -1255,7 +1256,8 @@ _TELL_TAIL = re.compile(
     r"(?:(?:also\s+)?(?:say|mention|note|explain|tell\s+(?:them|her|him|everyone|people|readers|"
     r"residents|staff|customers|guests|clients|tenants|members|parents))\b"
     r"|(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
-    r"summary|reply)\s+(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain)\b"
+    r"summary|reply|page|listing|description|blurb|section|advert|ad|label|release)\s+"
+    r"(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain|state|show)\b"
     r"|let\s+(?:them|her|him|everyone|people|readers)\s+know\b)"
 )
 # …and that the readers will hear once it is known: part of telling the gap

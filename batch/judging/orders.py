@@ -75,7 +75,9 @@ _REQUEST = re.compile(
     r"[^.]{0,40}?\binto|rewrite|redo|need|needs|needed|want|wanted)\b"
     r"|^\W*(?:(?:i|we)['’]d\s+like|(?:i|we)\s+(?:still\s+|also\s+|just\s+|really\s+)?"
     r"(?:need|want|would\s+like|are\s+after|am\s+after|are\s+looking\s+for|"
-    r"am\s+looking\s+for)|looking\s+for|after|in\s+need\s+of|need(?:s|ed)?)\b"
+    # "after a blurb for …" asks; "After the move, any script …" says when
+    r"am\s+looking\s+for)|looking\s+for|after(?=\s+(?:a|an|some|one|two)\b)|in\s+need\s+of|"
+    r"need(?:s|ed)?)\b"
 )
 # a request's object: the text itself ("a note", "blurbs", "something", "copy")
 _TEXT_NOUN = re.compile(
@@ -444,7 +446,18 @@ def request_split(line: str) -> tuple[str, str] | None:
         break
     else:
         return None
-    return line[: found.start()].strip(" ,:;-"), line[found.end() :].strip()
+    content = line[found.end() :].strip()
+    if found.group(0).strip() == "," and _APPOSITION.match(content):
+        return None  # "… for Ledgerly 3.2, our invoicing app, for our customers."
+    return line[: found.start()].strip(" ,:;-"), content
+
+
+# what follows a request's comma when it names the subject again and its readers: no
+# content of its own ("our invoicing app, for our customers")
+_APPOSITION = re.compile(
+    r"(?i)^(?:our|their|its|the|a|an|your)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}\s*,?\s*"
+    r"(?:for|to)\s+(?:our|the|all|its|their|your)?\s*[\w'’-]+(?:\s+[\w'’-]+){0,2}\s*\.?$"
+)
 
 
 # amounts of money ("£7.50", "7 pounds", "€18,000", "$5", "50p")

@@ -199,3 +199,55 @@ def test_what_is_not_known_is_named_not_who_we_wait_on(line, subject):
 )
 def test_a_fact_with_the_idioms_words_is_still_a_fact(line):
     assert kinds(line) == ["fact"]
+
+
+# regressions found by checking the labelled texts of bench/additions against the checks:
+# the reader must not cut a sentence where a request would be cut
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "After the move, any script that calls the build server directly must use its new hostname.",
+        "After lunch, every guest who wants a tour meets at the gate.",
+        "After the update, the page that lists orders loads faster.",
+    ],
+)
+def test_a_sentence_opening_with_after_is_no_request(line):
+    assert "task" not in kinds(line), brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Write the release notes for Ledgerly 3.2, our invoicing app, for our customers.",
+        "Write a blurb for Kumo, our new kettle, for the shop page.",
+    ],
+)
+def test_a_request_naming_its_subject_again_and_its_readers_is_one_task(line):
+    items = brief_checklist(line)
+    assert items[0]["kind"] == "task" and items[0]["text"] == line
+    assert not [r for r in items if r["text"].lower().startswith("our ")]
+
+
+def test_a_wrapped_line_going_on_in_a_lower_case_label_is_joined():
+    brief = (
+        "Write the answer to this question for the FAQ page of the Linden & Co online shop, in 90\n"
+        'words or fewer: "Can I return something I bought in the sale?"\n'
+    )
+    items = brief_checklist(brief)
+    assert any(r["kind"] == "rule" and "90 words" in r["text"] for r in items), items
+    assert not any(r["text"] == "in 90" for r in items)
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "and the page must state it",
+        "and the listing should say so",
+        "the description must mention it",
+    ],
+)
+def test_a_fact_not_known_that_the_text_must_state_is_a_gap_to_tell(tail):
+    line = f"How many stories there will be at launch is still open: not confirmed yet, {tail}."
+    assert kinds(line) == ["gap"]
