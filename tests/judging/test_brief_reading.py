@@ -208,7 +208,7 @@ def test_a_fact_with_the_idioms_words_is_still_a_fact(line):
 @pytest.mark.parametrize(
     "line",
     [
-        "After the move, any script that calls the build server directly must use its new hostname.",
+        "After the move, any script that calls the build server must use its new hostname.",
         "After lunch, every guest who wants a tour meets at the gate.",
         "After the update, the page that lists orders loads faster.",
     ],
