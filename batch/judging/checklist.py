@@ -993,6 +993,11 @@ _TEXT_PART = re.compile(
 )
 
 
+# the thing a cue itself names: "don't know the date", "can't give a time"
+_CUE_NAMES = re.compile(
+    r"(?i)\b(?:have|know|give|say|tell|share|confirm|promise|put)\s+(?:you\s+)?"
+    r"(?:(?:the|a|an|any|its|their|our)\s+)?((?:exact\s+|final\s+)?\w+)$"
+)
 # what a word from someone is awaited about, and how an unclear fact is led in
 _HEARD_ABOUT = re.compile(
     r"(?i)\b(?:hear|heard|word)\s+(?:back\s+|yet\s+)?from\s+[\w'’\s]{1,30}?\s+(?:about|on)\s+"
@@ -1056,6 +1061,12 @@ def _subject_of(item: str, context: str = "") -> str:
         )
         if not re.match(r"(?i)(?:the|a|an|any|our|their|its)\s", inner):
             inner = ""  # "the page link isn't live yet": "live" says how, not what
+    named = _CUE_NAMES.search(cue.group(0)) if cue and not words(before) else None
+    if named and not words(inner):
+        # "We still don't know the date of the summer open day (…)": the cue names it,
+        # and what follows it up to a break says whose
+        tail = re.split(r"[,;:(.]|\b(?:yet|so|and|but|because|until|till)\b", item[cue.end() :])[0]
+        inner = named.group(1) + tail
     if words(inner):
         clause = inner
     subject = words(clause)

@@ -181,6 +181,11 @@ def test_an_ask_worded_as_a_statement_may_be_told_as_one(draft, asked):
         ("We're not sure yet who will host.", "who will host"),
         ("It's unclear when the lift will be fixed.", "when the lift will be fixed"),
         ("The start time is still up in the air.", "start time"),
+        (
+            "We still don't know the date of the summer open day (the council hasn't got back).",
+            "date of the summer open day",
+        ),
+        ("We can't give a date for the reopening yet.", "date for the reopening"),
     ],
 )
 def test_what_is_not_known_is_named_not_who_we_wait_on(line, subject):

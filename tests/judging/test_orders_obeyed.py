@@ -362,3 +362,22 @@ def test_an_ask_carried_out_in_any_wording_is_neither_copying_nor_cut(line, aske
 
     out = repairs.Repairer(judge=judge, ask=lambda *a: None).run(text, [], judge(text, []))
     assert asked in out.draft and not out.attempts
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        "don't mention old price (was £75)",
+        "Don't mention the previous price.",
+        "Leave out the usual price of £9.",
+    ],
+)
+def test_an_order_about_one_price_keeps_out_that_price_not_the_one_to_say(order):
+    brief = f"Blurb for our Full Service package: £85, gears and brakes adjusted.\n{order}\n"
+    ok = "Our Full Service package costs £85, with gears and brakes adjusted."
+    assert "left-in" not in refused(brief, ok), findings(brief, ok)
+    if "£" in order:
+        old = order.split("£")[1].rstrip(").")
+        assert "left-in" in refused(brief, f"{ok} It was £{old}.")
+    # "no prices" still keeps out every price
+    assert "left-in" in refused(brief.replace(order, "No prices."), ok)

@@ -86,7 +86,8 @@ def forbidden_by(order: Requirement, checklist: list[Requirement]) -> Forbidden:
     said = {t for r in checklist if r["kind"] in COVERED_KINDS for t in r["terms"]}
     exact = tuple(
         sorted(
-            {m.group(0) for m in MONEY.finditer(given)}
+            # the amounts it gives, or names in its own words ("the usual price of £9")
+            {m.group(0) for m in MONEY.finditer(given or text)}
             | {n for n in _names(given)}
             | {m.group(0) for m in re.finditer(r"\b\d+(?:[.,]\d+)*%?", given)}
         )
@@ -98,7 +99,12 @@ def forbidden_by(order: Requirement, checklist: list[Requirement]) -> Forbidden:
         order=order,
         stems=frozenset() if re.search(r"(?i)exclamation|emoji", text) else frozenset(plain),
         exact=exact,
-        money=bool(about & PRICE_WORDS) and not (about - PRICE_WORDS - said - _GENERIC),
+        # "no prices" keeps out all money; "don't mention the old price (was £75)" only
+        # the amount it gives: the new price is the text's to say
+        money=bool(about & PRICE_WORDS)
+        and not (about - PRICE_WORDS - said - _GENERIC)
+        and not MONEY.search(given or text)
+        and not _ONE_PRICE.search(text),
         marks=("!" if "exclamation" in lowered else "") + ("☺" if "emoji" in lowered else ""),
         compares=compares,
         withheld=frozenset(
@@ -109,6 +115,10 @@ def forbidden_by(order: Requirement, checklist: list[Requirement]) -> Forbidden:
     )
 
 
+_ONE_PRICE = re.compile(
+    r"(?i)\b(?:old|previous|former|usual|original|normal|regular|last\s+year['’]?s?)\s+"
+    r"(?:prices?|costs?|fees?|rates?|figures?)\b"
+)
 # words that say too little alone to be what an order leaves out
 _GENERIC = frozenset(
     stem(w)
