@@ -1001,7 +1001,7 @@ _CUE_NAMES = re.compile(
 # what a word from someone is awaited about, and how an unclear fact is led in
 _HEARD_ABOUT = re.compile(
     r"(?i)\b(?:hear|heard|word)\s+(?:back\s+|yet\s+)?from\s+[\w'’\s]{1,30}?\s+(?:about|on)\s+"
-    r"(?:the\s+)?(.+?)\s*[.;]?$"
+    r"(?:the\s+)?(.+?)(?=\s+(?:so|and|but|because|until|till|which)\b|\s*[,.;(]|\s*$)"
 )
 _UNCLEAR_LEAD = re.compile(r"(?i)^(?:it['’]s|it\s+is)\s+(?:still\s+)?unclear\s+")
 # who is waiting, not what for: "we're", "We still haven't heard back from the age…"

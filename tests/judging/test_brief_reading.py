@@ -186,6 +186,10 @@ def test_an_ask_worded_as_a_statement_may_be_told_as_one(draft, asked):
             "date of the summer open day",
         ),
         ("We can't give a date for the reopening yet.", "date for the reopening"),
+        (
+            "we haven't heard back from the council about the date of the open day so leave that open",
+            "date of the open day",
+        ),
     ],
 )
 def test_what_is_not_known_is_named_not_who_we_wait_on(line, subject):
