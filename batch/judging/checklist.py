@@ -702,7 +702,7 @@ TELLS_INSIDE = re.compile(
     r"tenants|members|parents)\b|mention\s+(?:that|it)|let\s+(?:them|everyone|people)\s+know|"
     r"(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
     r"summary|reply|page|listing|description|blurb|section|advert|ad|label|release)\s+"
-    r"(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain|state|show))"
+    r"(?:should|must|can|could|needs?\s+to)\s+(?:say|tell|explain)\s+(?:so|that)\b)"
 )
 _READERS_TOLD = re.compile(
     r"(?i)\b(?:will|['’]ll)\s+(?:hear|be\s+told|be\s+let\s+know|let\s+(?:you|them|everyone|"
@@ -1268,7 +1268,7 @@ _TELL_TAIL = re.compile(
     r"residents|staff|customers|guests|clients|tenants|members|parents))\b"
     r"|(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
     r"summary|reply|page|listing|description|blurb|section|advert|ad|label|release)\s+"
-    r"(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain|state|show)\b"
+    r"(?:should|must|can|could|needs?\s+to)\s+(?:say|mention|tell|explain)\b"
     r"|let\s+(?:them|her|him|everyone|people|readers)\s+know\b)"
 )
 # …and that the readers will hear once it is known: part of telling the gap
@@ -1312,6 +1312,12 @@ def _withholds_before(
     return bool(re.search(r"(?i)\bnames?\b", piece) and names)
 
 
+_STATE_IT = re.compile(
+    r"(?i)^(?:and\s+|but\s+)?(?:the|this|our)\s+(?:page|notice|letter|note|text|email|post|"
+    r"listing|description|blurb|section|advert|memo|card|label)\s+(?:should|must|needs?\s+to|"
+    r"has\s+to)\s+(?:state|show|give|include|mention|carry|have)\s+(?:it|that|them|this|the\s+\w+)"
+    r"\s*[.!]?$"
+)
 _POINTS_BACK = re.compile(r"(?i)\b(?:it|them|that|this|these|those|one)\b")
 
 
@@ -1329,6 +1335,11 @@ def brief_checklist(text: str) -> list[Requirement]:
             # "The largest gift was £2,000 from the Patel family. Don't name individual
             # donors.": the fact before is what the order keeps out
             last.update(kind="rule", subject="leave_out", text=f"{last['text']} {part}")
+            return
+        if last and last["kind"] == "missing" and _STATE_IT.match(part):
+            # "…not confirmed yet, and the page must state it": the fact belongs in the
+            # text (a placeholder until a person gives it), not an item of its own
+            last.update(text=f"{last['text'].rstrip('.')}, {part}")
             return
         if last and last["kind"] in ("missing", "gap") and _tells_the_gap(part):
             # "…not set yet. The letter should say so.": the gap is told, not filled
