@@ -1347,6 +1347,18 @@ def brief_checklist(text: str) -> list[Requirement]:
             last.update(kind="gap", text=told["text"])
             return
         kind, body, subject = _classify(part, previous)
+        if (
+            kind == "ask"
+            and last
+            and last["kind"] == "ask"
+            and body[:1].islower()
+            and _READERS_FIRST.match(last["text"])
+            and not _READERS_FIRST.match(body)
+            and _first_word(body) in _ORDERS
+        ):
+            # "they leave by the stairs, and go to the assembly point": the second ask
+            # is theirs too, and may be told as the first is, as a statement
+            body = f"{last['text'].split()[0]} {body}"
         out.append(_req(len(out), kind, body, subject))
         if kind == "task" or (kind in ("fact", "ask") and subject):
             # the order itself (kept whole, so that copying it is seen) or a relay's

@@ -263,3 +263,20 @@ def test_a_wrapped_line_going_on_in_a_lower_case_label_is_joined():
 def test_a_fact_not_known_that_the_text_must_state_or_say_is_unknown(tail, kind):
     line = f"How many stories there will be at launch is still open: not confirmed yet, {tail}."
     assert kinds(line) == [kind], brief_checklist(line)
+
+
+def test_an_ask_split_from_the_readers_clause_before_it_keeps_their_name():
+    from batch.judging.checklist import covered
+
+    brief = (
+        "When the alarm sounds, they leave by the stairs, not the lifts, and go to the "
+        "assembly point in the front car park."
+    )
+    asks = [r for r in brief_checklist(brief) if r["kind"] == "ask"]
+    assert [r["text"].split()[0] for r in asks] == ["they", "they"]
+    told = (
+        "When the alarm sounds, everyone leaves by the stairs, not the lifts, and goes to "
+        "the assembly point in the front car park."
+    )
+    assert all(covered(r, told) for r in asks)
+    assert not covered(asks[1], "Everyone leaves by the stairs, not the lifts.")
