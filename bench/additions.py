@@ -302,6 +302,8 @@ def markdown(result: dict[str, Any]) -> str:
         "",
         f"With every check of today on these texts: {result.get('every_check')}",
         "",
+        f"Held out (written after the signal was fixed): {result.get('heldout')}",
+        "",
         "| added >= | hard | soft | supported | glue | correct texts held | texts with a hard "
         "addition unflagged |",
         "|---|---|---|---|---|---|---|",
@@ -314,6 +316,57 @@ def markdown(result: dict[str, Any]) -> str:
             f"of {result['correct_texts']} | {len(row['texts_with_hard_unflagged'])} |"
         )
     return "\n".join(lines) + "\n"
+
+
+HELDOUT = REPO / "bench" / "additions" / "heldout"
+
+
+def heldout(folder: Path = HELDOUT, threshold: int = 2) -> dict[str, Any]:
+    """The held-out set (bench/additions/heldout/): briefs written with a faithful and an
+    embellished text each, every sentence labelled by its writer, after the signal and
+    its stock words were fixed. Per sentence the AUC; per text, how many faithful texts
+    the check would hold and how many embellished ones it catches."""
+    rows: list[dict[str, Any]] = []
+    for path in sorted(folder.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        known = known_stems([data["brief"]])
+        for text in data["texts"]:
+            for n, s in enumerate(text["sentences"], start=1):
+                added = added_words(s["say"], known)
+                rows.append(
+                    {
+                        "text": f"{path.stem}/{text['name']}",
+                        "n": n,
+                        "label": s["label"],
+                        "added": len(added),
+                        "flagged": len(added) >= threshold and not is_glue(s["say"]),
+                    }
+                )
+    invented = [r["added"] for r in rows if r["label"] in INVENTED]
+    supported = [r["added"] for r in rows if r["label"] == "supported"]
+    texts: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        texts.setdefault(r["text"], []).append(r)
+    faithful = [t for t in texts if t.endswith("/faithful")]
+    embellished = [t for t in texts if t.endswith("/embellished")]
+    return {
+        "sentences": len(rows),
+        "labels": {
+            k: sum(1 for r in rows if r["label"] == k) for k in ("supported", "glue", *INVENTED)
+        },
+        "auc_invented": round(auc(invented, supported), 3),
+        "invented_flagged": sum(1 for r in rows if r["label"] in INVENTED and r["flagged"]),
+        "hard_flagged": sum(1 for r in rows if r["label"] == "hard" and r["flagged"]),
+        "soft_flagged": sum(1 for r in rows if r["label"] == "soft" and r["flagged"]),
+        "supported_flagged": sum(1 for r in rows if r["label"] == "supported" and r["flagged"]),
+        "glue_flagged": sum(1 for r in rows if r["label"] == "glue" and r["flagged"]),
+        "faithful_texts_held": sum(1 for t in faithful if any(r["flagged"] for r in texts[t])),
+        "faithful_texts": len(faithful),
+        "embellished_texts_held": sum(
+            1 for t in embellished if any(r["flagged"] for r in texts[t])
+        ),
+        "embellished_texts": len(embellished),
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -330,6 +383,8 @@ def main(argv: list[str]) -> int:
     rows = scored_sentences()
     result = measure(rows, ADDED_WORDS)
     result["every_check"] = with_every_check(rows, verdicts_now())
+    if HELDOUT.exists():
+        result["heldout"] = heldout(threshold=ADDED_WORDS)
     args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     args.json.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
     if args.rows:

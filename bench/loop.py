@@ -302,7 +302,9 @@ def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
             for a in entry.get("attempts", []):
                 out.append(
                     {
-                        "step": f"repair: {a['action']} by {a['by']}",
+                        # what a text adds is repaired apart: its own line in the table
+                        "step": f"repair{' (addition)' if a['code'].startswith('adds:') else ''}: "
+                        f"{a['action']} by {a['by']}",
                         "round": r,
                         "calls": a.get("calls", 0),
                         "seconds": a.get("seconds", 0.0),

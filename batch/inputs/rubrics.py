@@ -41,6 +41,8 @@ class Rubric(BaseModel):
     threshold: float = Field(75, ge=0, le=100)
     number_check: Severity = "must_fix"
     additions: AdditionSeverity = "hold"
+    # how many words no source gives make a sentence an addition (docs/benchmarks.md)
+    additions_words: int = Field(2, ge=1, le=12)
     criteria: list[Criterion] = Field(min_length=1)
     text: str = Field("", exclude=True)
 

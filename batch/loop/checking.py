@@ -72,6 +72,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         sources=tuple(sources_of(state)),
         number_severity=rubric.number_check,
         addition_severity=rubric.additions,
+        addition_words=rubric.additions_words,
         deviations=tuple(state.get("deviations", [])),
         min_words=brief.get("min_words"),
         max_words=brief.get("max_words"),

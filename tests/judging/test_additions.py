@@ -161,6 +161,19 @@ def test_a_placeholder_for_what_the_brief_never_needs_is_an_addition(brief, plac
     assert (codes == []) is asked, (codes, draft)
 
 
+def test_the_rubric_sets_how_many_new_words_make_an_addition():
+    draft = "The office fridge is cleared out on Friday at 4pm. Fresh fruit arrives."
+    assert held(FRIDGE, draft) == ["adds:2"]  # "Fresh", "fruit", "arrives"
+    ctx = checks.CheckContext(
+        draft=draft,
+        sources=(FRIDGE,),
+        brief=FRIDGE,
+        checklist=brief_checklist(FRIDGE),
+        addition_words=4,
+    )
+    assert not [f for f in checks.judge(ctx).findings if f["code"].startswith("adds")]
+
+
 def test_the_rubric_makes_an_addition_a_warning_or_nothing():
     draft = "The office fridge is cleared out on Friday at 4pm. Fresh fruit arrives every Monday."
     assert held(FRIDGE, draft) == ["adds:2"]

@@ -41,6 +41,7 @@ class CheckContext:
     source_path: Path | None = None  # where it lies, when it is a file
     source_suffix: str = ""  # of any source file to document (".py", ".js", ...)
     addition_severity: str = "hold"  # the rubric's additions: hold, warn or off
+    addition_words: int = 2  # the rubric's additions_words: how many new words add
     # the writer's deliberate deviations: what it says of this draft
     deviations: tuple[dict[str, str], ...] = ()
 
