@@ -303,7 +303,7 @@ def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
                 out.append(
                     {
                         # what a text adds is repaired apart: its own line in the table
-                        "step": f"repair{' (addition)' if a['code'].startswith('adds:') else ''}: "
+                        "step": f"repair{' (addition)' if a.get('code', '').startswith('adds:') else ''}: "
                         f"{a['action']} by {a['by']}",
                         "round": r,
                         "calls": a.get("calls", 0),
