@@ -300,11 +300,11 @@ def steps_of(values: dict[str, Any]) -> list[dict[str, Any]]:
         r, kind = entry.get("round", 0), entry.get("kind", "")
         if kind == "repairs":
             for a in entry.get("attempts", []):
+                # what a text adds is repaired apart: its own line in the table
+                what = " (addition)" if a.get("code", "").startswith("adds:") else ""
                 out.append(
                     {
-                        # what a text adds is repaired apart: its own line in the table
-                        "step": f"repair{' (addition)' if a.get('code', '').startswith('adds:') else ''}: "
-                        f"{a['action']} by {a['by']}",
+                        "step": f"repair{what}: {a['action']} by {a['by']}",
                         "round": r,
                         "calls": a.get("calls", 0),
                         "seconds": a.get("seconds", 0.0),
