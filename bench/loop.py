@@ -539,8 +539,9 @@ def main(argv: list[str]) -> None:
         help="run the first shape of each brief of a shape corpus instead (default "
         "bench/shapes/); results as loop-shapes.*",
     )
+    parser.add_argument("--name", help="the results' name, bench/results/<name>.* (default: loop)")
     args = parser.parse_args(argv)
-    name = "loop" if not args.writer else f"loop-{args.writer}"
+    name = args.name or ("loop" if not args.writer else f"loop-{args.writer}")
     if args.shapes:
         args.briefs = [first_shapes(args.shapes)]
         name = f"{name}-shapes" if args.shapes == SHAPES else f"{name}-{args.shapes.name}"
