@@ -264,3 +264,36 @@ def test_a_sentence_said_twice_is_must_fix_and_its_repair_drops_the_copy():
     placeholder = "Time: [DATE NEEDED: reopening time].\n\n**Time:** [DATE NEEDED: reopening time]"
     assert form.check_repeated(placeholder)
     assert not form.check_repeated("Save your work. Save your files before you leave.")
+
+
+@pytest.mark.parametrize(
+    "text,repeated",
+    [
+        # a repair said again a fact a longer sentence carries
+        (
+            "The Fjell flask is double-walled stainless steel and keeps drinks hot for 12 "
+            "hours. The Fjell flask keeps drinks hot for 12 hours. It holds 750 ml.",
+            "The Fjell flask keeps drinks hot for 12 hours.",
+        ),
+        (
+            "The leak-proof lid fits car cup holders, perfect for commuters and hikers. "
+            "Perfect for commuters and hikers!",
+            "Perfect for commuters and hikers!",
+        ),
+        # a heading, a name line, a new figure, the other way round: not said again
+        ("## Water supply off on Tuesday\n\nThe water supply is off on Tuesday from 8:00.", None),
+        (
+            "Thanks to Dr Helen Mbeki, project lead, for her help.\n\nDr Helen Mbeki, project lead",
+            None,
+        ),
+        ("The office is closed on Friday. On Friday the office is closed from 15:00.", None),
+        (
+            "A message is confirmed once two nodes have stored it. A message is not "
+            "confirmed until two nodes have stored it.",
+            None,
+        ),
+    ],
+)
+def test_a_sentence_another_one_says_already_is_a_repeat(text, repeated):
+    found = [f["repair"]["sentences"][0] for f in form.check_repeated(text)]
+    assert found == ([repeated] if repeated else []), found

@@ -137,6 +137,58 @@ def check_repeated(draft: str) -> list[Finding]:
                 repair=Repair(action="drop", sentences=[sentence]),
             )
         )
+    return out + _said_before(draft, {f["repair"]["sentences"][0] for f in out})
+
+
+# a heading, a bold title line, a name under a letter: no sentence, and rightly said
+# again by the text below it
+_HEADING_LIKE = re.compile(r"^\s*(?:#|\*\*[^*]+\*\*\s*$|[-*]\s)|^[^.!?]*$")
+
+
+_NEGATION = re.compile(r"(?i)\b(?:not|never|no|none|nothing|without)\b|n['’]t\b")
+
+
+def _said_before(draft: str, dropped: set[str]) -> list[Finding]:
+    """A sentence every word and figure of which another sentence already says ("The
+    flask keeps drinks hot for 12 hours." after "a steel flask that keeps drinks hot for
+    12 hours, with a leak-proof lid"): it tells the reader nothing new. Seen when a
+    repair says a fact again that a longer sentence carries."""
+    said = [
+        (s, set(wording.content_terms(s)), set(wording.numbers_of(s)))
+        for s in wording.sentences(CODE.sub(" ", draft))
+        if s not in dropped
+    ]
+    out: list[Finding] = []
+    for i, (sentence, terms, numbers) in enumerate(said):
+        if len(terms) < 3 or sentence not in draft or _HEADING_LIKE.match(sentence):
+            continue
+        wider = next(
+            (
+                other
+                for j, (other, others, figures) in enumerate(said)
+                if j != i
+                and terms < others
+                and numbers <= figures
+                # "not confirmed until two nodes have stored it": said the other way
+                # round, which is more than the same words
+                and bool(_NEGATION.search(sentence)) <= bool(_NEGATION.search(other))
+            ),
+            None,
+        )
+        if wider is None:
+            continue
+        words = [w.lower() for w in WORD.findall(sentence)]
+        out.append(
+            Finding(
+                code=f"repeated:{' '.join(words[:8])}",
+                severity="must_fix",
+                message=(
+                    f"{sentence[:120]!r} says nothing {wider[:120]!r} does not say already: "
+                    "say it once."
+                ),
+                repair=Repair(action="drop", sentences=[sentence]),
+            )
+        )
     return out
 
 
