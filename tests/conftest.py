@@ -300,3 +300,19 @@ def csv_log_config(project: Path) -> Path:
     cfg = project / "briefloop.toml"
     cfg.write_text('[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n')
     return cfg
+
+
+def run_one(project: Path, brief: str, text: str, brief_id: str, **settings_overrides):
+    """One brief run to its end by a writer that answers `text` and a critic that gives
+    full marks, the project's paths its own: (settings, models, the brief's result)."""
+    from batch.run.runner import Runner
+
+    settings = make_settings(project, **{"paths.root": str(project), **settings_overrides})
+    write_brief(project, f"{brief_id}.md", brief, id=brief_id)
+    models = {
+        "writer": ScriptedModel([writer_answer(text)]),
+        "critic": ScriptedModel([critic_answer(5)]),
+    }
+    with Runner(settings, models=models, strict=True) as batch:
+        [result] = batch.run(project / "briefs").results
+    return settings, models, result

@@ -16,6 +16,7 @@ from conftest import (
     critic_answer,
     csv_log_config,
     make_settings,
+    run_one,
     write_brief,
     writer_answer,
 )
@@ -31,15 +32,7 @@ TEXT = (
 
 
 def held_thread(project):
-    settings = make_settings(project, **{"paths.root": str(project)})
-    write_brief(project, "trip.md", BRIEF, id="trip")
-    models = {
-        "writer": ScriptedModel([writer_answer(TEXT)]),
-        "critic": ScriptedModel([critic_answer(5)]),
-    }
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
-    return settings, models, r
+    return run_one(project, BRIEF, TEXT, "trip")
 
 
 def test_a_text_that_adds_waits_with_each_added_word_named(project):

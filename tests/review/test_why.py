@@ -22,6 +22,7 @@ from conftest import (
     critic_answer,
     csv_log_config,
     make_settings,
+    run_one,
     write_brief,
     writer_answer,
 )
@@ -31,14 +32,8 @@ TEXT = "The office is closed on Friday from 15:00. Please save your work before 
 
 
 def test_why_it_was_approved_is_one_read_and_survives_gc(project):
-    settings = make_settings(project, **{"paths.root": str(project)})
-    write_brief(project, "closure.md", BRIEF, id="closure")
-    models = {
-        "writer": ScriptedModel([writer_answer(TEXT)]),
-        "critic": ScriptedModel([critic_answer(5)]),
-    }
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    settings, models, r = run_one(project, BRIEF, TEXT, "closure")
+    with Runner(settings, models=models) as batch:
         kept = batch.snapshot(r.thread_id).values["judgement"]
     assert r.outcome == "approved"
     # the record is of the text that went out, and says why
