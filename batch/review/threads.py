@@ -89,7 +89,13 @@ class Waiting:
         if self.stopped:
             return f"needs work ({unfinished_words(self.stopped)})"
         if self.holds:
-            return "placeholders and your look" if self.needs else "your look"
+            look = "placeholders and your look" if self.needs else "your look"
+            n = len(self.additions)
+            return (
+                f"{look} ({n} sentence{'s' if n != 1 else ''} add{'' if n != 1 else 's'})"
+                if n
+                else look
+            )
         return "placeholders" if self.needs else "your review"
 
     def superseded_note(self) -> str:

@@ -42,7 +42,7 @@ def test_a_text_that_adds_waits_with_each_added_word_named(project):
     with Runner(settings, models=models) as runner:
         item = threads.waiting(runner, r.thread_id)
         payload = runner.snapshot(r.thread_id).interrupts[0].value
-    assert item is not None and item.waits_for() == "your look"
+    assert item is not None and item.waits_for() == "your look (1 sentence adds)"
     [added] = item.additions
     assert added["n"] == 3 and set(added["added"]) == {
         "Remember",
