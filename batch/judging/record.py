@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
 from batch.judging import checks
-from batch.judging.support import support_map
 from batch.state import Finding
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -68,7 +67,7 @@ def judge(ctx: checks.CheckContext) -> Judgement:
         support=(
             [
                 {**s.as_dict(), "text": s.text[:SENTENCE_CHARS]}
-                for s in support_map(ctx.draft, ctx.checklist, ctx.sources)
+                for s in ctx.support
             ]
             if ctx.brief and not ctx.documents_source
             else []

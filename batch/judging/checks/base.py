@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
 from batch.judging.checklist import Requirement
+from batch.judging.support import SentenceSupport, support_map
 from batch.state import Finding, Repair
 
 
@@ -44,6 +46,12 @@ class CheckContext:
     addition_words: int = 2  # the rubric's additions_words: how many new words add
     # the writer's deliberate deviations: what it says of this draft
     deviations: tuple[dict[str, str], ...] = ()
+
+    @cached_property
+    def support(self) -> list[SentenceSupport]:
+        """The draft's support map (batch.judging.support), made once: the Additions
+        check and the judgement record both read it."""
+        return support_map(self.draft, self.checklist, self.sources)
 
     @property
     def documents_python(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from batch import placeholders
 from batch.judging.checks.base import Check, CheckContext
-from batch.judging.support import SentenceSupport, support_map
+from batch.judging.support import SentenceSupport
 from batch.judging.wording import stems_of
 from batch.state import Finding, Repair
 
@@ -21,7 +21,7 @@ def additions(ctx: CheckContext) -> list[SentenceSupport]:
     closings, with at least the rubric's `additions_words` (`ADDED_WORDS`) of their own."""
     return [
         s
-        for s in support_map(ctx.draft, ctx.checklist, ctx.sources)
+        for s in ctx.support
         if not s.glue and len(s.added) >= ctx.addition_words
     ]
 
