@@ -65,10 +65,7 @@ def judge(ctx: checks.CheckContext) -> Judgement:
         findings=judged.findings,
         score=judged.score,
         support=(
-            [
-                {**s.as_dict(), "text": s.text[:SENTENCE_CHARS]}
-                for s in ctx.support
-            ]
+            [{**s.as_dict(), "text": s.text[:SENTENCE_CHARS]} for s in ctx.support]
             if ctx.brief and not ctx.documents_source
             else []
         ),

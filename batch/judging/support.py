@@ -130,15 +130,6 @@ def marked(sentence: str, added: Iterable[str]) -> str:
     return "".join(f"«{text}»" if is_added else text for text, is_added in pieces(sentence, added))
 
 
-def additions_in(made: dict) -> list[str]:
-    """The sentences a judgement record holds as additions, marked (`marked`)."""
-    return [
-        marked(f["sentence"], f["added"])
-        for f in made.get("findings") or []
-        if f["code"].startswith("adds:") and f.get("sentence") and f.get("added")
-    ]
-
-
 def is_glue(sentence: str) -> bool:
     return bool(_GLUE.match(sentence.strip()))
 

@@ -45,7 +45,7 @@ from batch.loop.checking import (
     rubric_of,
 )
 from batch.loop.decisions import apply_review_response
-from batch.loop.routing import final_reason, has_repair, model_seconds, repair_key
+from batch.loop.routing import final_reason, has_repair, model_seconds, repair_key, repairs_tried
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.models.budget import spending
@@ -366,7 +366,7 @@ class Nodes:
         if not best or not best["draft"].strip() or samples < 1:
             return None
         key = repair_key(best["draft"])
-        if any(e.get("repaired") == key for e in state.get("writer_log", [])):
+        if repairs_tried(state):
             return None  # its repairs were all tried; the same tries would fail again
         # the best draft's own record: judged when it was written, not again here
         made = best.get("judgement")

@@ -27,7 +27,9 @@ from batch import placeholders
 from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.checks.facts import names_in
+from batch.judging.checks.support import is_addition
 from batch.judging.wording import word_count
+from batch.loop.routing import repairable
 from batch.prompts import fragment
 from batch.state import Finding, Repair
 
@@ -51,13 +53,11 @@ def must_fix(findings: list[Finding]) -> frozenset[str]:
 
 def additions(findings: list[Finding]) -> int:
     """How many sentences (and placeholders) add what the brief does not say."""
-    return sum(1 for f in findings if f["code"].startswith("adds:"))
+    return sum(1 for f in findings if is_addition(f))
 
 
 def other_holds(findings: list[Finding]) -> frozenset[str]:
-    return frozenset(
-        f["code"] for f in findings if f["severity"] == "hold" and not f["code"].startswith("adds:")
-    )
+    return frozenset(f["code"] for f in findings if f["severity"] == "hold" and not is_addition(f))
 
 
 def better(before: list[Finding], after: list[Finding]) -> bool:
@@ -70,14 +70,6 @@ def better(before: list[Finding], after: list[Finding]) -> bool:
         must_fix(after) <= must_fix(before)
         and other_holds(after) <= other_holds(before)
         and additions(after) < additions(before)
-    )
-
-
-def repairable(finding: Finding) -> bool:
-    """A finding the repairer tries: a must-fix, or a sentence adding to the brief,
-    either with a repair."""
-    return bool(finding.get("repair")) and (
-        finding["severity"] == "must_fix" or finding["code"].startswith("adds:")
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Literal, NamedTuple
 
+from batch.judging.checks.support import is_addition
 from batch.outcomes import STOP_REASONS, StopReason
 from batch.state import Finding, LoopState
 
@@ -97,13 +98,27 @@ def repairs_next(state: LoopState) -> bool:
     return has_repair(state.get("findings", []))
 
 
-def has_repair(findings: list[Finding]) -> bool:
-    """A must-fix among the findings, or a sentence adding to the brief, has a repair
-    (batch.loop.repairs)."""
-    return any(
-        f.get("repair") and (f["severity"] == "must_fix" or f["code"].startswith("adds:"))
-        for f in findings
+def repairable(finding: Finding) -> bool:
+    """A finding the repairer tries (batch.loop.repairs): a must-fix, or a sentence
+    adding to the brief, either with a repair."""
+    return bool(finding.get("repair")) and (
+        finding["severity"] == "must_fix" or is_addition(finding)
     )
+
+
+def has_repair(findings: list[Finding]) -> bool:
+    """A finding the repairer tries is among them."""
+    return any(repairable(f) for f in findings)
+
+
+def repairs_tried(state: LoopState) -> bool:
+    """The writer's log says the best draft's repairs were all tried: the same tries
+    would fail again."""
+    best = state.get("best")
+    if not best:
+        return False
+    key = repair_key(best["draft"])
+    return any(e.get("repaired") == key for e in state.get("writer_log", []))
 
 
 def additions_to_repair(state: LoopState) -> bool:
@@ -112,13 +127,9 @@ def additions_to_repair(state: LoopState) -> bool:
     when repairs are on, rounds and budget are left, and this draft's were not tried."""
     if state.get("round", 0) >= state["limits"]["max_rounds"] or over_budget(state):
         return False
-    if not any(
-        f["code"].startswith("adds:") and f.get("repair") for f in state.get("findings", [])
-    ):
+    if not any(is_addition(f) and repairable(f) for f in state.get("findings", [])):
         return False
-    best = state.get("best")
-    tried = {e.get("repaired") for e in state.get("writer_log", [])}
-    return repairs_next(state) and best is not None and repair_key(best["draft"]) not in tried
+    return repairs_next(state) and not repairs_tried(state)
 
 
 def repair_key(draft: str) -> str:

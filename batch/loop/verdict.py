@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from batch.judging import checks
+from batch.judging.checks.support import additions_of
 from batch.judging.feedback import (
     GENERIC_FEEDBACK,
     feedback_key,
@@ -14,7 +15,7 @@ from batch.judging.feedback import (
     split_echoes,
 )
 from batch.loop.checking import context_of, rubric_of, sources_of
-from batch.state import Addition, BestDraft, Finding, LoopState
+from batch.state import BestDraft, LoopState
 
 
 def rank(score: float, must_fix: list[str]) -> tuple[float, int]:
@@ -96,17 +97,3 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
             **({"judgement": state["judgement"]} if state.get("judgement") else {}),
         )
     return update
-
-
-def additions_of(findings: list[Finding]) -> list[Addition]:
-    """The held sentences that add to the brief, as a person is shown them."""
-    return [
-        Addition(
-            n=int(f["code"].split(":")[1]),
-            sentence=f["sentence"],
-            added=f["added"],
-            message=f["message"],
-        )
-        for f in findings
-        if f["severity"] == "hold" and f.get("added") and f.get("sentence")
-    ]

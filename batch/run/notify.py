@@ -29,7 +29,8 @@ from email.utils import formatdate, make_msgid
 import requests
 
 from batch.config import Notify, Settings, mask_credentials, scrub_url, url_shown
-from batch.judging.support import additions_in
+from batch.judging.checks.support import additions_of
+from batch.judging.support import marked
 from batch.outcomes import OUTCOME_ORDER, label, unfinished_words
 
 BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
@@ -62,7 +63,13 @@ def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None =
         link(str(record["thread_id"])) if link and record.get("thread_id") else "",
         str(record.get("unfinished") or ""),
         len(record.get("open_must_fix") or []),
-        tuple(additions_in(record.get("judgement") or {})),  # type: ignore[arg-type]
+        tuple(
+            marked(a["sentence"], a["added"])
+            for a in additions_of(
+                (record.get("judgement") or {}).get("findings") or [],  # type: ignore[union-attr]
+                held_only=False,
+            )
+        ),
     )  # type: ignore[arg-type]
 
 

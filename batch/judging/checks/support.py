@@ -6,7 +6,7 @@ from batch import placeholders
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.support import SentenceSupport
 from batch.judging.wording import stems_of
-from batch.state import Finding, Repair
+from batch.state import Addition, Finding, Repair
 
 # A sentence with this many words no source gives is an addition (the rubric's
 # `additions_words` may set another). Chosen on the labelled sentences of bench/additions
@@ -16,14 +16,33 @@ from batch.state import Finding, Repair
 ADDED_WORDS = 2
 
 
+def is_addition(finding: Finding) -> bool:
+    """A finding of the Additions check: a sentence, or a placeholder, that adds."""
+    return finding["code"].startswith("adds:")
+
+
+def additions_of(findings: list[Finding], held_only: bool = True) -> list[Addition]:
+    """The sentences that add to the brief, as a person is shown them (the held ones;
+    with `held_only` off, warned ones too)."""
+    return [
+        Addition(
+            n=int(f["code"].split(":")[1]),
+            sentence=f["sentence"],
+            added=f["added"],
+            message=f["message"],
+        )
+        for f in findings
+        if is_addition(f)
+        and f.get("added")
+        and f.get("sentence")
+        and (f["severity"] == "hold" or not held_only)
+    ]
+
+
 def additions(ctx: CheckContext) -> list[SentenceSupport]:
     """The sentences of the draft that add what no source says: not greetings nor
     closings, with at least the rubric's `additions_words` (`ADDED_WORDS`) of their own."""
-    return [
-        s
-        for s in ctx.support
-        if not s.glue and len(s.added) >= ctx.addition_words
-    ]
+    return [s for s in ctx.support if not s.glue and len(s.added) >= ctx.addition_words]
 
 
 def _repair(s: SentenceSupport, ctx: CheckContext) -> Repair:
