@@ -36,17 +36,13 @@ from typing import Any
 import yaml
 
 from batch import config as config_mod
-from batch import placeholders
 from batch.inputs.briefs import load_brief_file
 from batch.inputs.house_rules import load_house_rules
 from batch.inputs.rubrics import load_rubric
 from batch.judging.checklist import brief_checklist
 from batch.judging.support import added_words, carried_items, is_glue, known_stems
 from batch.judging.wording import content_terms
-from batch.loop.checking import findings_update
-from batch.loop.verdict import verdict
-from batch.run.starting import start_state
-from bench.projects import copied_project
+from bench.projects import copied_project, judged_as_draft
 
 REPO = Path(__file__).resolve().parent.parent
 LABELS = REPO / "bench" / "additions" / "labels"
@@ -129,11 +125,7 @@ def verdicts_now(folder: Path = LABELS) -> dict[str, dict[str, Any]]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         brief = load_brief_file(REPO / data["brief"], 1_000_000)
         draft = "\n".join(s["say"] for s in data["sentences"])
-        state, _ = start_state(settings, brief)
-        state["draft"] = draft
-        state["needs_from_human"] = placeholders.needs_of(draft, [])
-        state.update(findings_update(state))
-        judged = verdict(state, None, "checks")
+        state, judged = judged_as_draft(settings, brief, draft)
         held = [
             f
             for f in state["findings"]

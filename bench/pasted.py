@@ -16,10 +16,7 @@ from pathlib import Path
 
 from batch import config as config_mod
 from batch.inputs.briefs import load_brief_file
-from batch.loop.checking import findings_update
-from batch.loop.verdict import verdict
-from batch.run.starting import start_state
-from bench.projects import copied_project
+from bench.projects import copied_project, judged_as_draft
 from bench.shapes import CORPUS, load_corpus
 
 
@@ -31,11 +28,7 @@ def pasted_verdicts(folder: Path = CORPUS) -> list[tuple[str, str, bool, list[st
     for brief in load_corpus(folder):
         for shape in brief.shapes:
             parsed = load_brief_file(brief.shape_path(shape), 1 << 20)
-            state, _ = start_state(settings, parsed)
-            state["draft"] = parsed.text
-            state["needs_from_human"] = []
-            state.update(findings_update(state))
-            judged = verdict(state, None, "checks")
+            state, judged = judged_as_draft(settings, parsed, parsed.text)
             approved = bool(judged["meets_bar"]) and not judged.get("holds")
             refusing = [
                 f["code"] for f in state["findings"] if f["severity"] in ("must_fix", "hold")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 # "No limit" as a config override: a None override means "not given" and leaves the
@@ -30,3 +31,19 @@ def copied_project(
         shipped.read_text(encoding="utf-8").replace('root = ".."', 'root = "."')
     )
     return work
+
+
+def judged_as_draft(settings: Any, brief: Any, draft: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`draft` judged as the loop would judge its brief's draft: today's checks, then the
+    verdict with the code checks as the critic. (The state with its findings, the
+    verdict's update.)"""
+    from batch import placeholders
+    from batch.loop.checking import findings_update
+    from batch.loop.verdict import verdict
+    from batch.run.starting import start_state
+
+    state, _ = start_state(settings, brief)
+    state["draft"] = draft
+    state["needs_from_human"] = placeholders.needs_of(draft, [])
+    state.update(findings_update(state))
+    return state, verdict(state, None, "checks")

@@ -661,11 +661,11 @@ _OBLIGED_LEAD = re.compile(
     r"will\s+need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to)\s+(?=\w)"
 )
 _READERS_NAME = re.compile(r"(?i)^" + _READERS + r"$")
+# the names of days and months, and their short forms, longest first
+_CALENDAR = "|".join(sorted({*CALENDAR_NAMES, *CALENDAR_SHORT}, key=len, reverse=True))
 # a deadline: "by Friday", "by 28 June", "by Fri 28 June", "by the end of May"
 _BY_WHEN = re.compile(
-    r"(?i)\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:"
-    + "|".join(sorted({*CALENDAR_NAMES, *CALENDAR_SHORT}, key=len, reverse=True))
-    + r")\b|tomorrow|tonight|noon|midday)"
+    r"(?i)\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|noon|midday)"
 )
 _READERS_FIRST = re.compile(r"(?i)^" + _READERS + r"\s+(?!with\b)\w")
 _SIGNED_BY = re.compile(
@@ -676,11 +676,7 @@ _SIGNED_BY = re.compile(
     r"sender|from)\)\s*\.?$"
 )
 # a day, a month (or its short form), or a word of time: not a name of its own
-_DATE_NAME = re.compile(
-    r"(?i)^(?:"
-    + "|".join(sorted({*CALENDAR_NAMES, *CALENDAR_SHORT}, key=len, reverse=True))
-    + r"|next|this|today|tomorrow|now|then)\b"
-)
+_DATE_NAME = re.compile(r"(?i)^(?:" + _CALENDAR + r"|next|this|today|tomorrow|now|then)\b")
 _QUOTED = re.compile(r"^[\"“”'‘’]+|[\"“”'‘’]+(?=[.,;!]?$)")
 _READERS_DONT = re.compile(r"(?i)^(?:please\s+|pls\s+|kindly\s+)?(?:don'?t|do\s+not|never)\s+\w")
 _POLITE_LEAD = re.compile(r"(?i)^(?:please|pls|plz|kindly)\s+")
