@@ -109,6 +109,8 @@ def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> Ju
 # seconds each time. A clean result is kept for that one second look, keyed by the whole
 # edited state, and taken out when used: a refused edit is not kept (no node follows
 # it), so the same edit sent again is checked afresh, as is any other text or value.
+# (Not batch.judging.record's cache: that keeps refusals too, and a person who sends an
+# edit again after an example timed out must get it run again.)
 _EDIT_CHECKS: OrderedDict[str, list[str]] = OrderedDict()
 _EDIT_CHECKS_KEPT = 8
 

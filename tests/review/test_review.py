@@ -208,11 +208,8 @@ def test_agent_inbox_shapes(project, settings):
 # -- the command line ---------------------------------------------------------------------
 
 
-cli_project = csv_log_config
-
-
 def test_cli_list_show_answer(project, settings):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     runner = CliRunner()
@@ -249,7 +246,7 @@ def test_cli_list_show_answer(project, settings):
 
 
 def test_cli_set_and_bad_set(project):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     runner = CliRunner()
@@ -264,7 +261,7 @@ def test_cli_set_and_bad_set(project):
 
 
 def test_cli_asks_on_a_terminal(project, monkeypatch):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     monkeypatch.setattr("batch.cli.reviewing.interactive", lambda: True)
@@ -276,7 +273,7 @@ def test_cli_asks_on_a_terminal(project, monkeypatch):
 
 
 def test_cli_resume_and_pull_errors(project):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     runner = CliRunner()
     missing = runner.invoke(cli, ["--config", str(cfg), "resume", "nope"])
     assert missing.exit_code == 2 and "no thread 'nope'" in missing.output
@@ -300,7 +297,7 @@ def test_a_revision_that_runs_out_writes_a_new_draft_not_the_rejected_one(projec
 
 def approve_with_answers_file(project, yaml_value):
     """A paused thread approved from the CLI with `--answers` holding one value."""
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     answers = project / "answers.yaml"
@@ -367,7 +364,7 @@ def test_a_thread_of_an_older_brief_never_replaces_the_current_text(project, set
 
 
 def test_cli_list_and_show_say_a_thread_is_superseded(project):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     settings = make_settings(project, **{"paths.root": str(project)})
     batch, old, *_ = paused(project, settings)
     batch.close()
@@ -472,7 +469,7 @@ def test_an_edit_with_a_finding_needs_an_override(project, settings):
 
 
 def test_cli_edit_from_a_file(project):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     mine = project / "mine.md"
@@ -498,7 +495,7 @@ def test_an_inbox_edit_carries_the_text(project, settings):
 
 
 def test_cli_edit_on_a_terminal_opens_the_editor(project, monkeypatch):
-    cfg = cli_project(project)
+    cfg = csv_log_config(project)
     batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
     batch.close()
     editor = project / "editor.sh"  # stands in for $EDITOR: rewrites the file it is given

@@ -79,11 +79,11 @@ def unasked_placeholders(ctx: CheckContext) -> list[str]:
 
 class Additions(Check):
     """Adds what the brief does not say: a sentence using several words that no source
-    gives (the brief, its title, a person's answers) may
-    invent a feature, a motive, a benefit or an instruction to the readers; a placeholder
-    for what the brief neither gives nor says is unknown asks a person for one. Words
-    are not enough to refuse a text, so it waits for a person with each addition named
-    (a hold; the rubric's `additions` makes it a warning or turns it off)."""
+    gives (the brief, its title, a person's answers) may invent a feature, a motive, a
+    benefit or an instruction to the readers; a placeholder for what the brief neither
+    gives nor says is unknown asks a person for one. Words are not enough to refuse a
+    text, so it waits for a person with each addition named (a hold; the rubric's
+    `additions` makes it a warning or turns it off)."""
 
     codes = ("adds",)
     scored = False
