@@ -34,6 +34,7 @@ from batch.config import Settings, mask_credentials
 from batch.errors import ConfigError
 from batch.store.locks import acquire_polling, file_lock
 from batch.store.runlog import RunLog
+from batch.store.sqlite_wal import use_wal
 
 if TYPE_CHECKING:
     from batch.models.hosts import SlotGate
@@ -47,8 +48,9 @@ LOCK_PREFIX = "briefloop:"
 def open_sqlite_checkpointer(path: Path) -> SqliteSaver:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
+    use_wal(conn)  # before setup(), whose own switch does not wait for another process
     saver = SqliteSaver(conn)
-    saver.setup()  # turns on WAL
+    saver.setup()
     # In WAL mode, NORMAL keeps every commit through a process crash (kill -9): only an
     # OS crash or power cut can lose the last few, which a rerun then repeats. FULL
     # (the default) fsyncs every checkpoint and was the largest cost of a batch.

@@ -39,6 +39,7 @@ from batch.store.schema import (
     sink_sync,
     tasks,
 )
+from batch.store.sqlite_wal import use_wal
 
 # Fields in the order the spreadsheet views show them (batch.store.run_columns).
 FIELDS: list[str] = sheet_order()
@@ -154,7 +155,7 @@ def sqlite_engine(path: Path) -> sa.Engine:
 
     @sa.event.listens_for(engine, "connect")
     def _pragmas(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
-        dbapi_connection.execute("PRAGMA journal_mode = WAL")
+        use_wal(dbapi_connection)
         # see batch.store.open_sqlite_checkpointer
         dbapi_connection.execute("PRAGMA synchronous = NORMAL")
         dbapi_connection.execute("PRAGMA busy_timeout = 30000")
