@@ -171,9 +171,11 @@ _FINITE = (
     r"means?|covers?|counts?|meets?|joins?|follows?|replaces?|reopens?|returns?|shows?|"
     r"sells?|ships?|launches?|raised|paid|joined|went|came|got|broke|found|won|left)\b"
 )
+# a subject of one to four words, then its verb: a clause that opens on the verb ("…,
+# which the council has to fix, is not known yet") goes on the one before
 _CLAUSE_SUBJECT = (
-    r"(?:(?:the|a|an|our|their|his|her|its|this|that|these|those|every|each|all|no|both)\s+)?"
-    r"(?:[\w][\w'’&-]*\s+){0,3}?" + _FINITE + r"\s+\w"
+    r"(?:(?:the|a|an|our|their|his|her|its|this|that|these|those|every|each|all|no|both)\s+"
+    r"(?:[\w][\w'’&-]*\s+){0,3}?|(?:[\w][\w'’&-]*\s+){1,3}?)" + _FINITE + r"\s+\w"
 )
 _CLAUSE_SPLIT = re.compile(
     r"\s*;\s+|,\s+(?:and|so|plus|also)\s+(?!(?:\w+\s+){0,1}(?:and|or)\b)"

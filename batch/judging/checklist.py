@@ -82,11 +82,12 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][\w '/-]{0,30}?)\s*:\s+(.+)$")
 
 # what a brief says it cannot give yet ("can't give a date", "don't have the figure")
-_INFO_NOUN = (
-    r"(?:date|dates|time|times|day|figure|figures|number|numbers|total|price|prices|cost|"
+_INFO_WORDS = (
+    r"date|dates|time|times|day|figure|figures|number|numbers|total|price|prices|cost|"
     r"costs|amount|name|names|venue|location|place|details?|answer|info|information|"
-    r"deadline|result|results|rate|rates|fee|fees|timing|schedule|start|end)\b"
+    r"deadline|result|results|rate|rates|fee|fees|timing|schedule|start|end"
 )
+_INFO_NOUN = r"(?:" + _INFO_WORDS + r")\b"
 # "not known yet", "to be confirmed", "finance will confirm it on Monday", "TBD" ...
 MISSING_CUE = re.compile(
     r"\b(?:not|isn't|aren't|hasn't|haven't)\s+(?:been\s+|yet\s+)?"
@@ -114,13 +115,15 @@ MISSING_CUE = re.compile(
     r"|\b(?:don'?t|do not|doesn'?t|does not)\s+know\s+(?:when|what|how|who|where|if|whether)\b"
     r"|\b(?:can'?t|cannot|can not|couldn'?t)\s+(?:give|say|tell|share|confirm|promise|"
     r"put)\s+(?:you\s+)?(?:(?:the|a|an|any|its|their|our)\s+)?(?:exact\s+|final\s+)?"
+    r"(?:[a-z][\w-]*\s+)?"  # "can't give a launch date"
     + _INFO_NOUN
     + r"|\bno idea\b|\b(?:not sure|unsure)\s+(?:yet\b|of\b|about\b|when\b|what\b|how\b|"
     r"who\b|where\b)|\bno\s+(?:\w+\s+){0,2}yet\b"
     r"|\b(?:haven'?t|hasn'?t|have not|has not)\s+(?:yet\s+)?(?:heard|had|got|received)\b"
     r"|\bask me\s+(?:later|nearer|closer|again)\b|\b(?:details|more|info)\s+to follow\b"
     r"|\bbeing\s+(?:finali[sz]ed|decided|confirmed|worked out|agreed|checked)\b"
-    r"|\b(?:haven'?t|hasn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|didn'?t|won'?t)\b[^.;:]{0,50}?\byet\b"
+    r"|\b(?:haven'?t|hasn'?t|isn'?t|aren'?t|wasn'?t|weren'?t|didn'?t|won'?t|can'?t|cannot|"
+    r"couldn'?t)\b[^.;:]{0,50}?\byet\b"
     r"|\b(?:haven'?t|hasn'?t|have not|has not)\s+(?:yet\s+)?(?:been\s+)?(?:worked out|sorted|"
     r"decided|fixed|set|agreed|confirmed|chosen|booked|arranged|said|sent|replied|given|"
     r"shared|provided|supplied|told|announced|got back|come back|finali[sz]ed)\b"
@@ -718,6 +721,14 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     name = label.group(1).strip().lower() if label else ""
     if name in _ORDER_LABELS:
         return "rule", item, _ORDER_LABELS[name]
+    if (
+        label
+        and order_kind(name) in ("layout", "length", "tone")
+        and not numbers_of(label.group(2))
+        and len(content_terms(label.group(2))) <= 3
+    ):
+        # "Split it into two sections: before and after": the value is the order's own
+        return "rule", item, order_kind(name) or ""
     if label and order_kind(name) == "leave_out":
         # "No prices: Saturday hire is £4,800, but …": what the text leaves out
         return "rule", item, "leave_out"
@@ -1051,7 +1062,8 @@ def _subject_of(item: str, context: str = "") -> str:
     elif cue and cue.group(0).lower().endswith("yet"):
         # "we don't have the battery life figure yet": the battery life figure
         inner = re.sub(
-            r"(?i)^\w+n['’]?t\s+(?:have|know|got|received|heard|sent|been)?\s*|\s*yet$",
+            r"(?i)^\w+n['’]?t\s+(?:have|know|got|received|heard|sent|been|give|say|tell|share|"
+            r"confirm)?\s*(?:you\s+|us\s+)?|\s*yet$",
             "",
             cue.group(0),
         )
@@ -1321,6 +1333,11 @@ def brief_checklist(text: str) -> list[Requirement]:
     out: list[Requirement] = []
 
     def add(part: str, previous: str) -> None:
+        halves = _known_beside_unknown(part, previous)
+        if halves:
+            for half in halves:
+                add(half, previous)
+            return
         last = out[-1] if out else None
         kind, _, subject = _classify(part, previous)
         if (
@@ -1402,6 +1419,65 @@ def brief_checklist(text: str) -> list[Requirement]:
             }
             r["own"] = [t for t in r["terms"] if t not in others]
     return out
+
+
+# where a known fact and an unknown one meet in one sentence: "…by courier on Thursday 14
+# November but the tracking number isn't through yet", "…for the training, trainer TBC"
+_KNOWN_BREAK = re.compile(r",?\s+but\s+|,\s+|;\s+")
+_UNKNOWN = ("missing", "gap")
+# a clause that speaks of the one before, or opens on its verb: not a fact of its own
+_NOT_ITS_OWN = re.compile(
+    r"(?i)^(?:then\s+)?(?:it|that|this|they|those|which|who|whose|where|is|are|was|were|has|"
+    r"have|had|will|isn['’]t|aren['’]t|so|and|or)\b"
+)
+
+
+def _known_beside_unknown(part: str, previous: str = "") -> list[str]:
+    """A fact and a fact not known yet, said in one sentence, as the two items they are;
+    [] when `part` is not one. Read as one unknown, the known half was never asked of
+    the text: a placeholder for all of it, the date and the courier lost."""
+    if _classify(part, previous)[0] not in _UNKNOWN:
+        return []
+    # an aside in brackets that is the unknown: "Customer Apps (lead not yet named)"
+    for aside in re.finditer(r"\s*\(([^()]+)\)", part):
+        if _classify(aside.group(1))[0] not in _UNKNOWN:
+            continue
+        rest = (part[: aside.start()] + part[aside.end() :]).strip()
+        if _classify(rest, previous)[0] == "fact" and _has_own_content(rest):
+            what = aside.group(1).strip()
+            if not re.match(r"(?i)(?:the|a|an|our|its|their|his|her|this|we|i)\b", what):
+                # "Customer Apps (lead not yet named)": whose lead
+                owner = re.findall(r"[\w'’&-]+", part[: aside.start()])[-2:]
+                what = " ".join([*owner, what])
+            return [rest, what]
+    masked = re.sub(r"\([^()]*\)", lambda m: "\x00" * len(m.group(0)), part)
+    for m in _KNOWN_BREAK.finditer(masked):
+        left, right = part[: m.start()].strip(), part[m.end() :].strip()
+        if not left or not right or _NOT_ITS_OWN.match(right):
+            continue
+        kinds = (_classify(left, previous)[0], _classify(right, previous)[0])
+        if (
+            kinds[0] == "fact"
+            and kinds[1] in _UNKNOWN
+            and _has_own_content(left)
+            and not _ITS_UNKNOWN.search(right)
+        ) or (kinds[0] in _UNKNOWN and kinds[1] == "fact" and _has_own_content(right)):
+            return [left, right]
+    return []
+
+
+# the unknown of the clause before, named by a bare noun: "She mentions her new
+# cookbook, but the title isn't settled yet", "…, but the partners haven't sent the
+# figure yet", "…, so no name yet": one unknown, the clause before says whose
+_ITS_UNKNOWN = re.compile(
+    r"(?i)(?:^|\b(?:the|that|this|its|their|his|her|no|a)\s+)(?:title|titles|" + _INFO_WORDS + r")"
+    r"(?=\s*(?:[.,;!]|$)|\s+(?:is|are|was|isn['’]t|aren['’]t|hasn['’]t|has|yet|still|tb[cda]|"
+    r"unknown|not)\b)"
+)
+
+
+def _has_own_content(text: str) -> bool:
+    return bool(numbers_of(text)) or len(content_terms(text)) >= 2
 
 
 def _tells_the_gap(part: str) -> bool:

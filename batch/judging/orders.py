@@ -321,6 +321,31 @@ _ABOUT_TEXT = re.compile(
 )
 
 
+# A statement about the world in a layout order's words ("The headline act is Mavis
+# Staples", "Our bold new menu starts on 3 May", "The park has three sections"): a
+# subject of its own, whose head is a thing and not a part of the text, and a verb.
+_WORLD_STATEMENT = re.compile(
+    r"(?i)^\W*(?:the|our|their|its|his|her|a|an|this|these|that|(?-i:[A-Z])[\w'’-]*['’]s)\s+"
+    r"(?P<subject>(?:[\w'’-]+\s+){0,4}?)"
+    r"(?:is|are|was|were|has|have|had|opens?|starts?|runs?|comes?|closes?|costs?|features?|"
+    r"includes?|offers?|takes?|gets?|goes|stays?|moves?|begins?|ends?|plays?|sells?|serves?|"
+    r"performs?|pays?|rises?|falls?|will|can)\b"
+)
+_TEXT_PART = re.compile(
+    r"(?i)^(?:text|copy|names?|titles?|headings?|headlines?|prices?|dates?|lines?|words?|"
+    r"list|intro|opening|closing|sign-off|subject|it|each|first|last|one|bit|part|"
+    r"paragraphs?|sentences?|blurbs?|post|note|notice|email|letter|message|page)$"
+)
+
+
+def _states_of_the_world(text: str) -> bool:
+    said = _WORLD_STATEMENT.match(text)
+    if not said or not said.group("subject").strip():
+        return False
+    head = said.group("subject").split()[-1]
+    return not _TEXT_PART.match(head)
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", text.lower())
 
@@ -399,7 +424,11 @@ def _one_order(text: str) -> OrderKind | None:
         return "length"
     if is_tone(text):
         return "tone"
-    if _LAYOUT.search(text) and (_ABOUT_TEXT.search(text) or len(_words(text)) <= 8):
+    if (
+        _LAYOUT.search(text)
+        and (_ABOUT_TEXT.search(text) or len(_words(text)) <= 8)
+        and not _states_of_the_world(text)
+    ):
         return "layout"
     return None
 
