@@ -510,7 +510,7 @@ _NAMED = re.compile(r"(?<=\s)[A-Z][a-z]+")
 
 
 _SIGN = re.compile(
-    r"^(?:please\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"
+    r"^(?:(?:please|pls|plz|kindly)\s+)?sign(?:\s+(?:it|this|the\s+\w+))?(?:\s+off)?\s+"
     r"(?:as|from|with|by|in the name of)\s+(?P<who>[^.;]{2,80}?)\s*[.;]?$",
     re.IGNORECASE,
 )
@@ -1241,7 +1241,8 @@ def _fact_clauses(item: str) -> list[str]:
         # move; IT will confirm it on the day" one hedged fact; but for a signature at
         # its end ("Tone: friendly, not pushy, and sign it from me")
         signed = _SIGN_AT_END.search(item)
-        if signed and signed.start() > 0 and _SIGN.match(signed.group(1)):
+        before = _POLITE_LEAD.sub("", item[: signed.start()] + " ") if signed else ""
+        if signed and content_terms(before) and _SIGN.match(signed.group(1)):
             return [item[: signed.start()].strip(" ,;"), signed.group(1)]
         return [item]
     pieces: list[str] = []

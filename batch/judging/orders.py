@@ -275,6 +275,7 @@ _TONE_WORDS = frozenset(
         "patronizing",
         "condescending",
         "language",
+        "lang",
         "plain-english",
         "reassurance",
         "practical",
@@ -305,7 +306,7 @@ _TONE_WORDS = frozenset(
 _TONE_FOR = re.compile(
     r"(?i)[,\s]+(?:for\s+)?(?:families|kids|children|parents|beginners|everyone|staff|"
     r"customers|guests|locals|visitors|members|donors|readers|non-experts|laypeople|"
-    r"a\s+general\s+audience)\.?$"
+    r"a\s+general\s+audience)(?:,?\s+(?:please|pls))?\s*[.!]?$"
 )
 # "Make it formal", "Please write it in plain English", "keep it light": the order's
 # frame, off before its tone is read
@@ -472,6 +473,10 @@ def request_split(line: str) -> tuple[str, str] | None:
         # are new")
         if found.group(0).strip().lower() == "that" and len(between.split()) > 6:
             continue
+        if found.group(0).strip() == "," and _WHERE_IT_GOES.match(
+            line[found.end() :].split(",")[0].strip()
+        ):
+            continue  # "Write a note, for the staff kitchen, that …"
         break
     else:
         return None
@@ -487,6 +492,11 @@ _APPOSITION = re.compile(
     r"(?i)^(?:our|their|its|the|a|an|your)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}\s*,?\s*"
     r"(?:for|to)\s+(?:our|the|all|its|their|your)?\s*[\w'’-]+(?:\s+[\w'’-]+){0,2}\s*\.?$"
 )
+
+
+# where a request's text goes, or whom for, after its comma: "for the website?", "for
+# the staff noticeboard", "on Instagram"
+_WHERE_IT_GOES = re.compile(r"(?i)^(?:for|on|in|to)\s+(?:[^\W\d]+\s*){1,4}[.?!]?$")
 
 
 # amounts of money ("£7.50", "7 pounds", "€18,000", "$5", "50p")

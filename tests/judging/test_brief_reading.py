@@ -59,6 +59,11 @@ WRITER = [
     "Three short sections please.",
     "Add a heading with the date.",
     "Bold the prices.",
+    "Plain English for families please.",
+    "Plain English for kids, please.",
+    "plain lang.",
+    "Could you write a short blurb for our bike service, for the website?",
+    "Can you do a notice, for the staff noticeboard?",
 ]
 
 # orders to the readers: the text must ask them
@@ -371,3 +376,29 @@ ONE_UNKNOWN = [
 def test_one_unknown_in_several_clauses_stays_one(line):
     got = [k for k in kinds(line) if k not in INSTRUCTION]
     assert got in (["missing"], ["gap"]), (line, brief_checklist(line))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Write a note, for the staff kitchen, that the fridge is cleared on Friday.",
+        "Could you draft a notice, for the lobby, saying the fridge is cleared on Friday?",
+        "Write a post, on Instagram, that the fridge is cleared on Friday.",
+    ],
+)
+def test_where_a_text_goes_is_no_fact_to_say(line):
+    said = [r for r in brief_checklist(line) if r["kind"] not in INSTRUCTION]
+    assert [r["numbers"] or r["text"] for r in said] and len(said) == 1, said
+    assert "fridge" in said[0]["text"], said
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Please sign it from Karen in HR.",
+        "Pls sign it from Karen in HR",
+        "Kindly sign it as Karen in HR.",
+    ],
+)
+def test_a_polite_signature_order_is_one_signature(line):
+    assert kinds(line) == ["sign"], brief_checklist(line)
