@@ -207,6 +207,17 @@ def run_on_clauses(sentence: str) -> list[str]:
     masked = re.sub(r"\([^()]*\)", keep, sentence)
     out = []
     for c in _CLAUSE_SPLIT.split(masked):
-        if c and c.strip(" ,;"):
-            out.append(re.sub(r"\x00(\d+)\x00", lambda m: asides[int(m.group(1))], c.strip(" ,;")))
+        if not c or not c.strip(" ,;"):
+            continue
+        listed: list[str] = []
+        for m in re.finditer(r"\x00(\d+)\x00", c):
+            inner = asides[int(m.group(1))][1:-1]
+            if inner.count(";") >= 1:
+                # "…by date (Sat 5 Oct home v Hillcrest, 10am; Sat 12 Oct away …; and the
+                # cup game, whose date we don't have yet)": a list, one clause a member
+                listed += [re.sub(r"^(?:and|or)\s+", "", p.strip()) for p in inner.split(";")]
+        if listed:
+            c = re.sub(r"\s*\x00(\d+)\x00", "", c)
+        text = re.sub(r"\x00(\d+)\x00", lambda m: asides[int(m.group(1))], c.strip(" ,;"))
+        out += [t for t in [text, *listed] if t.strip(" ,;")]
     return out

@@ -709,6 +709,14 @@ _READERS_TOLD = re.compile(
 )
 
 
+# a label that names the text or a part of it, whose length a value may limit
+_TEXT_LABEL = re.compile(
+    r"(?i)\b(?:length|max(?:imum)?|limit|words?|size|each|it|text|copy|blurbs?|posts?|"
+    r"tweets?|captions?|titles?|headlines?|headings?|descriptions?|summary|bio|intro|"
+    r"paragraphs?|lines?|sentences?|subject|message|notes?|notice|email|letter|label)\b"
+)
+
+
 def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     item = _JOINING_WORD.sub("", item)
     signed = _SIGN.match(item.strip())
@@ -771,6 +779,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
             value_kind = "fact"
         if value_kind == "missing":
             return "missing", item, _missing_subject(item, previous)
+        if value_kind == "rule" and order_kind(value) == "length" and not _TEXT_LABEL.search(name):
+            # "New passwords: at least 14 characters": a length of something in the world
+            return "fact", item, ""
         if value_kind in ("ask", "rule", "gap"):
             return value_kind, item, value_subject if value_kind != "ask" else ""
         if value_kind in ("fact", "task", "style", "sign"):
@@ -1150,7 +1161,11 @@ def _split_label(sentence: str) -> list[tuple[str, str | None]]:
         return [(p, None) for p in parts if p]
     if not label or len(label.group(1).split()) > 3:
         return [(sentence, None)]
-    if label.group(1).strip().lower() in STYLE_LABELS:
+    name, value = label.group(1).strip().lower(), label.group(2)
+    if name in STYLE_LABELS and not (
+        name == "target" and numbers_of(value) and order_kind(value) != "length"
+    ):
+        # ("Target: 60 children" is a figure the text tells, not whom it is for)
         return [(sentence, "style")]
     # "Leek soup: leeks, potato, chives" is one fact, as "Leek soup is made with leeks,
     # potato and chives" is: the same item whatever the shape (coverage asks for each

@@ -468,6 +468,14 @@ def request_split(line: str) -> tuple[str, str] | None:
         if not line[found.end() :].strip(" .,:;-"):
             continue
         between = line[noun.end() : found.start()]
+        if between.count("(") > between.count(")"):
+            continue  # inside an aside in brackets
+        listed = re.search(r"\([^()]*;[^()]*\)", between)
+        if listed:
+            # "…giving October's games as a list by date (Sat 5 Oct home v Hillcrest,
+            # 10am; Sat 12 Oct away …), saying …": the list is what the text says
+            start = noun.end() + listed.start()
+            return line[:start].strip(" ,:;-"), line[start:].strip()
         # the text noun, perhaps who it is for ("a note for the staff"), then what it
         # says; not a relative clause of some later noun ("blurbs for the soups that
         # are new")

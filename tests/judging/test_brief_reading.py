@@ -59,6 +59,9 @@ WRITER = [
     "Three short sections please.",
     "Add a heading with the date.",
     "Bold the prices.",
+    "Each tweet: max 280 characters",
+    "Target: under 100 words",
+    "Max: 80 words",
     "Plain English for families please.",
     "Plain English for kids, please.",
     "plain lang.",
@@ -107,6 +110,11 @@ FACTS = [
     "The park has three sections.",
     "The museum's new section opens on 1 June.",
     "The sign over the door is in capitals.",
+    # a label naming a thing of the world, and its size: not a length for the text
+    "New passwords: at least 14 characters",
+    "Target: 60 children",
+    "Rope: 30 metres",
+    "Group size: at least 8 people",
 ]
 
 # facts the brief says are not known
@@ -402,3 +410,27 @@ def test_where_a_text_goes_is_no_fact_to_say(line):
 )
 def test_a_polite_signature_order_is_one_signature(line):
     assert kinds(line) == ["sign"], brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "line,members",
+    [
+        (
+            "Write a notice for members listing next week's classes (Monday yoga, 7pm; "
+            "Wednesday pilates, 6pm; and Friday spin, whose instructor we don't know yet), "
+            "saying all classes are in Studio 2.",
+            ["7pm", "6pm", "instructor", "Studio 2"],
+        ),
+        (
+            "The shop hours change next week (Monday closed; Tuesday to Friday 9am to 5pm; "
+            "Saturday 10am to 2pm) and the café stays open as usual.",
+            ["Monday", "5pm", "2pm", "café"],
+        ),
+    ],
+)
+def test_a_list_in_brackets_is_one_item_a_member(line, members):
+    said = [r for r in brief_checklist(line) if r["kind"] not in INSTRUCTION]
+    for member in members:
+        holding = [r for r in said if member.lower() in r["text"].lower()]
+        assert len(holding) == 1, (member, said)
+    assert len({r["id"] for r in said if any(m in r["text"] for m in members)}) == len(members)
