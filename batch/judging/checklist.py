@@ -431,6 +431,11 @@ def _told_by_task(item: str) -> list[str]:
     for found in (topic.group(1) if topic else "", audience.group(1) if audience else ""):
         if found and (numbers_of(found) or _NAMED.search(found)):
             out.append(found.strip(" ."))
+    occasion = _WHEN_OCCASION.search(item)
+    if occasion and not any(occasion.group(1) in o or o in occasion.group(1) for o in out):
+        # "a follow-up email to the team after the meeting on Wednesday 5 March": which
+        # meeting, when
+        out.append(occasion.group(1).strip(" ."))
     named = _named_subject(item) if not out else ""
     return [*out, named] if named else out
 
@@ -666,6 +671,14 @@ _OBLIGED_LEAD = re.compile(
 _READERS_NAME = re.compile(r"(?i)^" + _READERS + r"$")
 # the names of days and months, and their short forms, longest first
 _CALENDAR = "|".join(sorted({*CALENDAR_NAMES, *CALENDAR_SHORT}, key=len, reverse=True))
+# the occasion a request names with its day: "after the meeting on Wednesday 5 March",
+# "for the open day on Saturday 14 June"
+_WHEN_OCCASION = re.compile(
+    r"(?i)\b(?:after|before|following|ahead\s+of|for|from|of)\s+((?:the|our|this|next|last|"
+    r"yesterday['’]s|today['’]s)\s+[\w'’& -]{1,40}?\s+(?:on|at|in|of)\s+(?:(?:"
+    + _CALENDAR
+    + r")\b|\d)[^,;.()?!]*?)(?=\s+(?:for|to|please|pls)\b|\s*[,;.()?!]|\s*$)"
+)
 # a deadline: "by Friday", "by 28 June", "by Fri 28 June", "by the end of May"
 _BY_WHEN = re.compile(
     r"(?i)\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|noon|midday)"

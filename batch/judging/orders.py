@@ -146,6 +146,7 @@ _LAYOUT = re.compile(
     r"sincerely|first|up\s+front|at\s+the\s+start|only\s+once)\b"
     r"|^\W*(?:just|only)\s+(?:the\s+)?(?:" + _SCOPE + r")\b|^\W*(?:" + _SCOPE + r")\s+only\b"
     r"|\bfirst,?\s+then\s+(?:the\s+)?[a-z]+\b(?![^.]*\d)"
+    r"|^\W*(?:the\s+)?(?:" + _SCOPE + r"|date|price|headline|good\s+news|bad\s+news)\s+first\W*$"
     r"|^\W*(?:please\s+)?(?:write|aim|pitch|target|gear|angle)\s+(?:it|this|the\s+\w+)\s+"
     r"(?:at|for|to(?:wards)?)\s+"
 )

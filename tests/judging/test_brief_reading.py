@@ -7,6 +7,8 @@ reading was changed to pass them; the variants are the point, not the one exampl
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from batch.judging.checklist import brief_checklist
@@ -434,3 +436,30 @@ def test_a_list_in_brackets_is_one_item_a_member(line, members):
         holding = [r for r in said if member.lower() in r["text"].lower()]
         assert len(holding) == 1, (member, said)
     assert len({r["id"] for r in said if any(m in r["text"] for m in members)}) == len(members)
+
+
+@pytest.mark.parametrize(
+    "line,day",
+    [
+        (
+            "Write a follow-up email to the website team after the meeting on Wednesday "
+            "5 March, decisions first.",
+            "5",
+        ),
+        ("Please write a thank-you note to volunteers for the litter pick on Sunday 8 June.", "8"),
+        ("Could you write a summary of the board meeting on Tuesday 4 March for staff?", "4"),
+        ("Write a reminder for the quiz night on 12 May at the Red Lion.", "12"),
+    ],
+)
+def test_the_occasion_a_request_names_with_its_day_is_a_fact(line, day):
+    facts = [r for r in brief_checklist(line) if r["kind"] == "fact"]
+    assert any(day in r["numbers"] for r in facts), brief_checklist(line)
+    # and nothing of the request but the occasion
+    assert not any(re.search(r"(?i)\b(?:write|staff|decisions)\b", r["text"]) for r in facts)
+
+
+@pytest.mark.parametrize(
+    "line", ["Decisions first.", "The news first, then the dates.", "dates first"]
+)
+def test_what_comes_first_is_an_order(line):
+    assert set(kinds(line)) <= INSTRUCTION, brief_checklist(line)
