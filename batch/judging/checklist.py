@@ -118,7 +118,7 @@ MISSING_CUE = re.compile(
     r"(?:[a-z][\w-]*\s+)?"  # "can't give a launch date"
     + _INFO_NOUN
     + r"|\bno idea\b|\b(?:not sure|unsure)\s+(?:yet\b|of\b|about\b|when\b|what\b|how\b|"
-    r"who\b|where\b)|\bno\s+(?:\w+\s+){0,2}yet\b"
+    r"who\b|where\b)|\bno\s+(?:\w+\s+){0,2}(?:yet|so\s+far)\b"
     r"|\b(?:haven'?t|hasn'?t|have not|has not)\s+(?:yet\s+)?(?:heard|had|got|received)\b"
     r"|\bask me\s+(?:later|nearer|closer|again)\b|\b(?:details|more|info)\s+to follow\b"
     r"|\bbeing\s+(?:finali[sz]ed|decided|confirmed|worked out|agreed|checked)\b"

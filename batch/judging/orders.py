@@ -407,10 +407,14 @@ def order_kind(line: str) -> OrderKind | None:
     return None
 
 
+_NOT_YET = re.compile(r"(?i)\b(?:yet|so\s+far|for\s+now)\s*[.!]?$|\bTB[CDA]\b")
+
+
 def _one_order(text: str) -> OrderKind | None:
     if _NO_GUESS.search(text) and not _REQUEST.match(text):
         return "no_guess"
-    if _LEAVE_OUT.match(text):
+    if _LEAVE_OUT.match(text) and not _NOT_YET.search(text):
+        # ("no date yet" is a fact not known, not an order to leave the date out)
         return "leave_out"
     if is_request(text):
         return "request"

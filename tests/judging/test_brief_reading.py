@@ -138,6 +138,11 @@ MISSING = [
     "Waiting to hear from the council about the date.",
     "No word yet from the printer on the delivery day.",
     "We're not sure yet who will host.",
+    # "no X yet" does not know X; it does not order X left out
+    "Cup game v Oakfield: no date yet",
+    "No prices yet.",
+    "Price: no figure yet",
+    "Speaker: no name so far",
 ]
 
 
