@@ -19,7 +19,7 @@ import re
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•‣◦·]|\d+[.)]|\(?[a-z]\))\s+(.*)$")
 _GREETING = re.compile(
     r"(?i)^(?:hi|hiya|hey|hello|dear|morning|good\s+(?:morning|afternoon|evening)|"
-    r"afternoon|greetings)\b[^.!?]{0,40}[,!.:–—-]?\s*$"
+    r"afternoon|greetings)\b[^.!?:]{0,40}[,!.:–—-]?\s*$"
 )
 _SIGN_OFF = re.compile(
     r"(?i)^(?:many\s+|huge\s+|big\s+)?(?:thanks|thank\s+you|thx|ta|cheers|best|"

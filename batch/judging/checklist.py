@@ -740,6 +740,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     if label and _RELAY.match(item) and _first_word(item) in RELAY_VERBS:
         label = None  # "Ask guests to: reply by Friday" is a relay, read below
     name = label.group(1).strip().lower() if label else ""
+    if label and MISSING_CUE.search(name) and order_kind(label.group(2)) in (None, "no_guess"):
+        # "price tbc: don't guess", "venue not confirmed: leave a gap"
+        return "missing", item, _missing_subject(name, previous)
     if name in _ORDER_LABELS:
         return "rule", item, _ORDER_LABELS[name]
     if (
@@ -1482,7 +1485,8 @@ def _known_beside_unknown(part: str, previous: str = "") -> list[str]:
     masked = re.sub(r"\([^()]*\)", lambda m: "\x00" * len(m.group(0)), part)
     for m in _KNOWN_BREAK.finditer(masked):
         left, right = part[: m.start()].strip(), part[m.end() :].strip()
-        if not left or not right or _NOT_ITS_OWN.match(right):
+        if not left or not right or (_NOT_ITS_OWN.match(right) and not _WH_SUBJECT.match(right)):
+            # ("…, who owns the press announcement is still undecided" is its own)
             continue
         kinds = (_classify(left, previous)[0], _classify(right, previous)[0])
         if (

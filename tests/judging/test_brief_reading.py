@@ -143,6 +143,9 @@ MISSING = [
     "No prices yet.",
     "Price: no figure yet",
     "Speaker: no name so far",
+    # a label that says it is not known, and a writer's order with it
+    "price tbc: don't guess",
+    "venue not confirmed: leave a gap",
 ]
 
 
@@ -359,6 +362,12 @@ KNOWN_AND_UNKNOWN = [
         "installer",
     ),
     ("Room 4B is booked for the training, trainer TBC.", "4B", "trainer"),
+    (
+        "Leila owns accessibility testing, who owns the press announcement is still undecided.",
+        "Leila",
+        "press",
+    ),
+    ("The hall is booked, when the doors open is not known yet.", "hall", "doors"),
     # what is known of an unknown is told too
     ("The price is not decided yet, but it will be under £20.", "20", "price"),
 ]
@@ -468,3 +477,10 @@ def test_the_occasion_a_request_names_with_its_day_is_a_fact(line, day):
 )
 def test_what_comes_first_is_an_order(line):
     assert set(kinds(line)) <= INSTRUCTION, brief_checklist(line)
+
+
+@pytest.mark.parametrize("label", ["Morning", "Afternoon", "Evening", "Hello Kitty bag", "Dear"])
+def test_a_labelled_line_is_no_greeting_whatever_its_first_word(label):
+    brief = f"Hi Fiona,\nCould you write the itinerary?\n{label}: guided visit to Carrick Castle\nThanks"
+    facts = [r for r in brief_checklist(brief) if r["kind"] == "fact"]
+    assert any("Carrick" in r["text"] for r in facts), brief_checklist(brief)
