@@ -481,6 +481,9 @@ def test_what_comes_first_is_an_order(line):
 
 @pytest.mark.parametrize("label", ["Morning", "Afternoon", "Evening", "Hello Kitty bag", "Dear"])
 def test_a_labelled_line_is_no_greeting_whatever_its_first_word(label):
-    brief = f"Hi Fiona,\nCould you write the itinerary?\n{label}: guided visit to Carrick Castle\nThanks"
+    brief = (
+        f"Hi Fiona,\nCould you write the itinerary?\n{label}: guided visit to Carrick Castle"
+        "\nThanks"
+    )
     facts = [r for r in brief_checklist(brief) if r["kind"] == "fact"]
     assert any("Carrick" in r["text"] for r in facts), brief_checklist(brief)
