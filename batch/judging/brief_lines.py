@@ -188,6 +188,10 @@ _CLAUSE_SPLIT = re.compile(
     r"|,\s+(?=" + _SUBJECT + r")"
     r"|,\s+(?=" + _CLAUSE_SUBJECT + r")"
     r"|,\s+(?=with\s+(?:the|a|an|no)\b)"
+    # "…was delivered by 11:30 so they should not resend messages": what they must do
+    r"|\s+(?=so\s+(?:they|everyone|everybody|staff|people|you|customers|guests|readers|"
+    r"residents|members|parents|tenants)\s+(?:should|must|need|have\s+to|don['’]t|do\s+not|"
+    r"shouldn['’]t|mustn['’]t)\b)"
     r"|,\s+(?=(?:for|about|on)\s+(?:the\s+|our\s+)?(?-i:[A-Z]))",
     re.IGNORECASE,
 )

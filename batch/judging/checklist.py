@@ -765,12 +765,17 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     ):
         # "What: safety recall notice", "Subject: kettle recall": the text asked for
         return "task", item, _lead(item)
-    if label and (
-        _READER_LABEL.match(name)
-        or _TO_DO_LABEL.match(name)
-        or _READERS_DONT.match(name)
-        or _READERS_OBLIGED.search(name + " ")
-        or (_first_word(name) in _ORDERS and _IMPERATIVE_VALUE.match(name + " "))
+    if (
+        label
+        # ("Next step: we email him a courier label" is what we do, a fact)
+        and not _WE_DO.match(label.group(2).strip())
+        and (
+            _READER_LABEL.match(name)
+            or _TO_DO_LABEL.match(name)
+            or _READERS_DONT.match(name)
+            or _READERS_OBLIGED.search(name + " ")
+            or (_first_word(name) in _ORDERS and _IMPERATIVE_VALUE.match(name + " "))
+        )
     ):
         # "Customers must: stop using it", "Action: reply by Friday", "Staff to: read";
         # its label is the brief's, never the text's ("Owner should: book online")
@@ -888,6 +893,7 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         first in _ORDERS
         # "Email and calendar were down": a noun that is also an order's verb
         and not re.match(r"(?i)^\w+\s+(?:and|or|is|are|was|were|has|have|had|will|of)\b", item)
+        and not _NOUN_FIRST.match(item)
         and first not in TASK_VERBS
         and first not in RELAY_VERBS
         and not _TASK_SENTENCE.match(item)
@@ -922,6 +928,16 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     # "The time may move; IT will confirm it on the day": an uncertainty about a fact
     # the brief gives, for the text to pass on; nothing to ask a person
     return "fact", item, ""
+
+
+_WE_DO = re.compile(r"(?i)^(?:we|we['’]ll|we['’]re|i|i['’]ll|our\s+\w+)\b")
+# an order's verb that is a noun here: one of a list ("email + calendar down"), or what
+# a number or a reference names ("order 48213 arrived late", "claim reference KW-20931")
+_NOUN_FIRST = re.compile(
+    r"(?i)^\w+\s*(?:\+|&)\s*\w"
+    r"|^(?:order|claim|ticket|case|invoice|flight|room|table|form|item|booking)\s+"
+    r"(?:(?:ref(?:erence)?|no\.?|number|id)\s+)?#?[A-Z]*-?\d"
+)
 
 
 # Words of the cue itself, never what is missing ("dispatch date", not "date known").
@@ -1241,6 +1257,7 @@ def _clause_items(sentence: str) -> list[str]:
             and not numbers_of(part)
             and order_kind(part) is None
             and not _SIGN.match(part)
+            and not _READERS_OBLIGED.search(part)  # "so they should not resend it"
         )
         if out and (short or _BACK_TO_PREVIOUS.match(part)):
             out[-1] += ", " + part

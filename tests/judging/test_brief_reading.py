@@ -87,6 +87,9 @@ READERS = [
     "Visitors sign in at reception.",
     "Staff park in the north car park on weekdays.",
     "People book by ringing 01632 960418.",
+    "Call 01632 960418 to book.",
+    "Order online at shop.example.com.",
+    "Next step: book a slot online",
 ]
 
 # facts the text must tell
@@ -117,6 +120,15 @@ FACTS = [
     "Target: 60 children",
     "Rope: 30 metres",
     "Group size: at least 8 people",
+    # an order's verb as a noun: of a list, or of a number
+    "order 48213, the Oslo bookcase, arrived 6 days late",
+    "email + calendar down Tue 11 Feb, 09:40-11:15",
+    "Email & phone lines are down.",
+    "claim reference KW-20931.",
+    "Ticket 5512 was refunded on Monday.",
+    # what we do next, under a label for the next step
+    "Next step: we email him a prepaid courier label and the courier collects the machine",
+    "Action: we will send the forms on Monday",
 ]
 
 # facts the brief says are not known
@@ -487,3 +499,15 @@ def test_a_labelled_line_is_no_greeting_whatever_its_first_word(label):
     )
     facts = [r for r in brief_checklist(brief) if r["kind"] == "fact"]
     assert any("Carrick" in r["text"] for r in facts), brief_checklist(brief)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The lift is broken so staff should use the stairs.",
+        "The road is closed so you need to park on Mill Lane.",
+        "Everything sent during the outage was delivered by 11:30 so they should not resend it.",
+    ],
+)
+def test_a_fact_then_what_the_readers_must_do_about_it_is_a_fact_and_an_ask(line):
+    assert kinds(line) == ["fact", "ask"], brief_checklist(line)

@@ -68,4 +68,4 @@ def test_the_agreement_between_shapes_does_not_fall():
 # where the reader stands (docs/benchmarks.md, "Reading briefs in any shape"): raise
 # these when it gets better, never lower them
 AGREE_FLOOR = 15
-RIGHT_FLOOR = 98
+RIGHT_FLOOR = 100
