@@ -630,12 +630,17 @@ _READERS = (
 )
 _READERS_OBLIGED = re.compile(
     r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*|→\s*|->\s*|^(?:and|also)\s+|"
+    r"\bmake\s+(?:it\s+)?(?:clear|sure)\s+|"
     r"\b(?:i|we)(?:['’]d|\s+would)\s+like\s+)"
     + _READERS
     + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?(?:should(?:n['’]t)?|"
     r"must(?:n['’]t)?|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
     r"will\s+need\s+to|need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to|to|"
-    r"(?:is|are)\s+(?:invited|welcome)\s+to|(?:can|could)\s+(?=come|join|drop|pop|stop\s+by))"
+    r"(?:is|are)\s+(?:invited|welcome)\s+to|(?:can|could)(?=\s+(?:come|join|drop|pop|stop\s+by|"
+    # "members can reserve a copy at the library", "she can book online or call": how
+    # they do it, which is asking them to
+    r"reserve|book|call|ring|phone|email|e-mail|reply|register|sign\s+up|order|pay|collect|"
+    r"donate|apply|rsvp|contact|get\s+in\s+touch|pick\s+up|drop\s+off)\b))"
     # an action, not a state: "must be at least 21" is a condition, a fact
     r"\s+(?!be\b|have\s+(?:held|been|had)\b)"
     # an obligation with no subject ("must bring photo ID"), or the readers and a verb
@@ -663,6 +668,7 @@ _TOLD_QUOTE = re.compile(
     r"guests|customers|staff|tenants|residents|parents)\s*[:,]?\s*(?:[\"“](.+?)[\"”]?\s*[.]?$"
     r"|(?:that\s+)?((?:don['’]?t|do\s+not|never|please)\b.+)$)"
 )
+_MAKE_CLEAR = re.compile(r"(?i)^(?:please\s+)?make\s+(?:it\s+)?(?:clear|sure)\s+(?:that\s+)?")
 _OBLIGED_LEAD = re.compile(
     r"(?i)^" + _READERS + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?"
     r"(?:should|must|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
@@ -821,7 +827,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # "asking them to donate online": what they are asked, after its lead
         return "ask", item[asked.end() :], asked.group(0).strip()
     if _READERS_OBLIGED.search(item):
-        # "Staff should save their work…": the ask is what they are to do
+        # "Staff should save their work…": the ask is what they are to do; "Please make
+        # clear people shouldn't book…": the lead is the writer's
+        item = _MAKE_CLEAR.sub("", item)
         obliged = _OBLIGED_LEAD.match(item)
         return "ask", item[obliged.end() :] if obliged else item, ""
     if _WITHHOLDS.search(item) and order_kind(item) is None:

@@ -90,6 +90,14 @@ READERS = [
     "Call 01632 960418 to book.",
     "Order online at shop.example.com.",
     "Next step: book a slot online",
+    # how they can do it is asking them to
+    "Members can reserve a copy at Westgate Library.",
+    "She can book online at greenfieldvets.co.uk or call 01632 488120.",
+    "Everyone can come along to the cake at 4pm.",
+    "Parents can pay on ParentPay by 9 May.",
+    # a relay that makes an order of the readers' clear
+    "Please make clear people shouldn't book their own flights.",
+    "Make it clear that guests must not smoke indoors.",
 ]
 
 # facts the text must tell
@@ -129,6 +137,9 @@ FACTS = [
     # what we do next, under a label for the next step
     "Next step: we email him a prepaid courier label and the courier collects the machine",
     "Action: we will send the forms on Monday",
+    # what they can do that is no action asked of them
+    "Members can use the gym for free.",
+    "Children under 5 can travel free.",
 ]
 
 # facts the brief says are not known
