@@ -43,10 +43,45 @@ def _starts_unit(line: str) -> bool:
     return bool(_LIST_ITEM.match(line) or _LABEL.match(line) or _DASH.search(line[:40]))
 
 
+# a table's rule row ("|---|:--:|"), and the quote marks of a forwarded email ("> ")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
+_QUOTED_LINE = re.compile(r"^\s*(?:>\s?)+")
+_FORWARDED = re.compile(
+    r"(?i)^(?:fwd?|forwarded)(?:\s+(?:from|message|email|mail)\b[^:]{0,40})?\s*:?\s*$"
+    r"|^-{2,}\s*forwarded\s+message\s*-{2,}$"
+)
+# a greeting that opens a line of content ("Hi both, quick one - can we get a notice up")
+_GREETING_LEAD = re.compile(
+    r"(?i)^(?:hi|hiya|hey|hello|morning)\b[^,.!?:-]{0,25}[,!]\s*"
+    r"(?:(?:quick|small|just\s+a\s+quick)\s+(?:one|q|question|favour|favor)\s*[-–—:,]\s*)?"
+)
+
+
+def _unboxed(lines: list[str]) -> list[str]:
+    """The lines of a pasted table as labelled lines ("| When | Sunday 13 April |" ->
+    "When: Sunday 13 April"; its header row and rule off), of a forwarded email without
+    its quote marks."""
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        line = _QUOTED_LINE.sub("", line)
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and stripped.count("|") >= 3:
+            if _TABLE_RULE.match(stripped):
+                continue
+            after = _QUOTED_LINE.sub("", lines[n + 1]).strip() if n + 1 < len(lines) else ""
+            if _TABLE_RULE.match(after):
+                continue  # the header row names the columns, it says nothing
+            cells = [c.strip() for c in stripped.strip("|").split("|") if c.strip()]
+            line = f"{cells[0]}: {cells[1]}" if len(cells) == 2 else ", ".join(cells)
+        out.append(line)
+    return out
+
+
 def logical_lines(text: str) -> list[str]:
     """The brief's lines, list markers off, a wrapped line joined to the one it goes on
-    from, an email's greeting, headers and sign-off (with the name under it) left out."""
-    raw = [ln.rstrip() for ln in text.splitlines()]
+    from, an email's greeting, headers and sign-off (with the name under it) left out,
+    a pasted table's rows as labelled lines."""
+    raw = _unboxed([ln.rstrip() for ln in text.splitlines()])
     headers = sum(1 for ln in raw[:8] if _HEADER.match(ln.strip()))
     # a pasted email: a greeting at its top, its writer's name at its foot
     greeted = any(_GREETING.match(ln.strip()) for ln in raw[:3] if ln.strip())
@@ -63,9 +98,15 @@ def logical_lines(text: str) -> list[str]:
         if not stripped:
             joinable = False
             continue
-        if signed_off:
+        if signed_off and len(stripped.split()) <= 5 and not _CLOSED.search(stripped):
             # after "Thanks," comes who wrote it: a name, a role, a phone number
             continue
+        # a longer line after a sign-off is the brief going on (under a forwarded email)
+        signed_off = False
+        if _FORWARDED.match(stripped):
+            continue
+        stripped = _GREETING_LEAD.sub("", stripped) or stripped
+        line = _GREETING_LEAD.sub("", line.strip()) or line
         if (
             headers >= 2
             and _HEADER.match(stripped)

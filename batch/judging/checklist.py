@@ -1022,6 +1022,10 @@ def _missing_subject(item: str, context: str = "") -> str:
     if heard:
         # "waiting to hear from the council about the date": the date, not the council
         return heard.group(1).strip()
+    whether = _NOT_SURE_IF.search(item)
+    if whether:
+        # "Not sure yet if the showers will be back by the evening"
+        return "whether " + whether.group(1).strip()
     found = _UNCLEAR_LEAD.sub("", _subject_of(item, context))
     if not _WHO_WAITS.match(found) and found.strip():
         return found
@@ -1060,6 +1064,11 @@ _CUE_NAMES = re.compile(
 _HEARD_ABOUT = re.compile(
     r"(?i)\b(?:hear|heard|word)\s+(?:back\s+|yet\s+)?from\s+[\w'’\s]{1,30}?\s+(?:about|on)\s+"
     r"(?:the\s+)?(.+?)(?=\s+(?:so|and|but|because|until|till|which)\b|\s*[,.;(]|\s*$)"
+)
+_NOT_SURE_IF = re.compile(
+    r"(?i)\b(?:not\s+sure|unsure|don['’]t\s+know|do\s+not\s+know|no\s+idea|unclear|"
+    r"can['’]t\s+say)\s+(?:yet\s+)?(?:if|whether)\s+(.+?)(?=\s+(?:yet|so|but|because)\b|"
+    r"\s*[,.;:?!(]|\s*$)"
 )
 _UNCLEAR_LEAD = re.compile(r"(?i)^(?:it['’]s|it\s+is)\s+(?:still\s+)?unclear\s+")
 # who is waiting, not what for: "we're", "We still haven't heard back from the age…"

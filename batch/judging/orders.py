@@ -73,6 +73,9 @@ _REQUEST = re.compile(
     r"put\s+together|prepare|produce|create|compose|knock\s+up|"
     r"whip\s+up|pull\s+together|come\s+up\s+with|make|turn\s+(?:this|these|the)\b"
     r"[^.]{0,40}?\binto|rewrite|redo|need|needs|needed|want|wanted)\b"
+    # "can we get a notice up about the boiler?", "could we have a blurb for the menu?"
+    r"|^\W*(?:(?:could|can|would|will)\s+(?:we|you|u|someone|somebody|anyone)\s+"
+    r"(?:please\s+)?(?:get|put|have)(?=\s+(?:a|an|the|some)\s))"
     r"|^\W*(?:(?:i|we)['’]d\s+like|(?:i|we)\s+(?:still\s+|also\s+|just\s+|really\s+)?"
     r"(?:need|want|would\s+like|are\s+after|am\s+after|are\s+looking\s+for|"
     # "after a blurb for …" asks; "After the move, any script …" says when

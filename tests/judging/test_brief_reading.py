@@ -522,3 +522,71 @@ def test_a_labelled_line_is_no_greeting_whatever_its_first_word(label):
 )
 def test_a_fact_then_what_the_readers_must_do_about_it_is_a_fact_and_an_ask(line):
     assert kinds(line) == ["fact", "ask"], brief_checklist(line)
+
+
+TABLE = """| what | detail |
+|---|---|
+| Event | Spring plant swap |
+| When | Sunday 13 April, 10am-1pm |
+| Bring | cuttings or seedlings in labelled pots |
+| Parking | not sorted yet |
+| Tone | friendly, under 100 words |
+"""
+
+
+def test_a_pasted_table_reads_as_its_labelled_lines():
+    cl = brief_checklist(TABLE)
+    assert [r["kind"] for r in cl] == ["fact", "fact", "ask", "missing", "style"], cl
+    assert not any("|" in r["text"] or "---" in r["text"] for r in cl), cl
+    # the same facts as labelled lines read the same
+    lines = "\n".join(row.strip("|").replace(" | ", ": ").strip() for row in TABLE.splitlines()[2:])
+    assert [r["kind"] for r in brief_checklist(lines)] == [r["kind"] for r in cl]
+
+
+def test_a_wider_table_gives_one_item_a_row():
+    table = (
+        "| Date | Opponent | Kick-off |\n|:--|:--|--:|\n"
+        "| Sat 5 Oct | Hillcrest (home) | 10am |\n| Sat 12 Oct | Marsh Lane (away) | 9:30am |\n"
+    )
+    cl = brief_checklist(table)
+    assert [r["kind"] for r in cl] == ["fact", "fact"], cl
+    assert "Hillcrest" in cl[0]["text"] and "Marsh Lane" in cl[1]["text"]
+
+
+FORWARDED = """Fwd from Sam:
+
+> Hi both, quick one - can we get a notice up about the boiler?
+> It's being replaced on Tuesday 8 April, hot water off 8am to 4pm.
+> Not sure yet if the showers will be back by the evening.
+> Don't say anything about the cost (£4,200).
+> Thanks, Sam
+
+Keep it short and sign it from the Facilities Team.
+"""
+
+
+def test_a_forwarded_email_reads_as_its_lines_and_the_note_under_it():
+    cl = brief_checklist(FORWARDED)
+    assert [r["kind"] for r in cl] == ["task", "fact", "missing", "rule", "rule", "sign"], cl
+    assert cl[2]["subject"] == "whether the showers will be back by the evening"
+    assert cl[-1]["text"] == "the Facilities Team"  # the lines after Sam's sign-off count
+    assert not any(r["text"].startswith((">", "Fwd", "Thanks")) for r in cl), cl
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "can we get a notice up about the boiler?",
+        "Can you get a post out about the sale?",
+        "Could we have a short blurb for the menu?",
+    ],
+)
+def test_can_we_get_a_text_is_a_request(line):
+    assert kinds(line) == ["task"], brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["Can we get the boiler fixed by Friday?", "We can get a refund for the tickets."]
+)
+def test_can_we_get_a_thing_is_no_request(line):
+    assert "task" not in kinds(line), brief_checklist(line)
