@@ -1973,7 +1973,8 @@ def _says(terms: list[str], numbers: list[str], denied: set[str], window: _Windo
 def signed_by(draft: str, who: str) -> bool:
     """The text ends with `who` as its signature: in one of its last two lines."""
     lines = [ln.strip(" *_-—,") for ln in draft.strip().splitlines() if ln.strip()]
-    want = " ".join(who.lower().split())
+    # "sign it from the Facilities Team" is signed "Facilities Team" as well
+    want = re.sub(r"^(?:the|our)\s+", "", " ".join(who.lower().split()))
     return any(want in " ".join(ln.lower().split()) for ln in lines[-2:])
 
 

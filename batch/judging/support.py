@@ -23,7 +23,15 @@ from dataclasses import dataclass
 
 from batch import placeholders
 from batch.judging.checklist import Requirement, covered
-from batch.judging.wording import NUMBER, STOPWORDS, content_terms, sentences, stem, stems_of
+from batch.judging.wording import (
+    CALENDAR_SHORT,
+    NUMBER,
+    STOPWORDS,
+    content_terms,
+    sentences,
+    stem,
+    stems_of,
+)
 
 # the kinds of item a sentence carries: what the text must tell
 _CARRIED = frozenset({"fact", "ask", "gap", "sign"})
@@ -84,6 +92,9 @@ def known_stems(texts: Iterable[str]) -> frozenset[str]:
     out: set[str] = set()
     for text in texts:
         out |= stems_of(text or "")
+    # "Mon-Fri" gives "Monday to Friday", and "Monday" gives "Mon"
+    out |= {stem(CALENDAR_SHORT[s]) for s in out if s in CALENDAR_SHORT}
+    out |= {short for short, full in CALENDAR_SHORT.items() if stem(full) in out}
     return frozenset(out)
 
 

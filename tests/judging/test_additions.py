@@ -135,6 +135,28 @@ def test_what_the_brief_gives_in_other_words_and_a_letters_greetings_are_not_hel
     assert held(brief, draft) == []
 
 
+@pytest.mark.parametrize(
+    "brief,draft",
+    [
+        (
+            "Gym notice. New hours from 1 May: Mon-Fri 7am-9pm, Sat-Sun 8am-6pm.",
+            "From 1 May the gym is open Monday to Friday 7am to 9pm, Saturday and Sunday "
+            "8am to 6pm.",
+        ),
+        (
+            "Gym notice. New hours from 1 May: Monday to Friday 7am-9pm, weekends 8am-6pm.",
+            "From 1 May the gym is open Mon-Fri 7am-9pm.",
+        ),
+        (
+            "Choir notice. Rehearsals restart Thurs 4 Sept in the hall.",
+            "Rehearsals restart on Thursday 4 September in the hall.",
+        ),
+    ],
+)
+def test_a_day_or_month_written_short_in_the_brief_and_long_in_the_text_adds_nothing(brief, draft):
+    assert held(brief, draft) == []
+
+
 def test_a_persons_answer_is_a_source():
     draft = (
         "The Year 4 trip to the Science Museum is on Thursday 12 June. "

@@ -590,3 +590,19 @@ def test_can_we_get_a_text_is_a_request(line):
 )
 def test_can_we_get_a_thing_is_no_request(line):
     assert "task" not in kinds(line), brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "order,signature,signed",
+    [
+        ("Sign it from the Facilities Team.", "Facilities Team", True),
+        ("Sign it from the Facilities Team.", "The Facilities Team", True),
+        ("Sign it from our Events Team.", "Events Team", True),
+        ("Sign it from the Facilities Team.", "Events Team", False),
+    ],
+)
+def test_a_signature_need_not_carry_the_orders_article(order, signature, signed):
+    from batch.judging.checklist import covered
+
+    (sign,) = brief_checklist(order)
+    assert covered(sign, f"The boiler is replaced on Tuesday.\n\n{signature}") is signed
