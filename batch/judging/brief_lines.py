@@ -57,13 +57,63 @@ _GREETING_LEAD = re.compile(
 )
 
 
+# emoji and pictographs, which a chat message uses between its sentences
+_EMOJI = re.compile(
+    "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF]+[\uFE0F\u200D]*"
+)
+def _at_emoji(line: str) -> list[str]:
+    """A chat line cut at its emoji, each piece closed as the sentence it is."""
+    parts = [p.strip() for p in _EMOJI.split(line)]
+    parts = [p for p in parts if p]
+    if len(parts) <= 1:
+        return [_EMOJI.sub("", line)] if parts else []
+    return [p if _CLOSED.search(p) else p + "." for p in parts[:-1]] + parts[-1:]
+
+
+# a sentence typed in lower case after a full stop ("back tues as normal. don't mention
+# the refit"), not after an abbreviation ("bring NHS no. under 160 chars")
+_LOWER_NEXT = re.compile(r"(?<=[^\W\d_][.!?])\s+(?=[a-z])")
+_ABBREVIATION = re.compile(
+    r"(?i)(?:^|\s)(?:no|nos|approx|e\.?g|i\.?e|etc|vs|incl|min|max|st|rd|nr|tel|ext|dept|est|"
+    r"ref|wk|wks|hrs?|mins?|a\.?m|p\.?m|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|"
+    r"mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|prof|co|ltd|inc|[a-z])\.$"
+)
+
+
+def lower_case_sentences(sentence: str) -> list[str]:
+    """`sentence` cut where a brief typed in lower case starts its next sentence."""
+    out: list[str] = []
+    start = 0
+    for m in _LOWER_NEXT.finditer(sentence):
+        if _ABBREVIATION.search(sentence[start : m.start()]):
+            continue
+        out.append(sentence[start : m.start()].strip())
+        start = m.end()
+    out.append(sentence[start:].strip())
+    return [s for s in out if s]
+
+
+_QUESTION = re.compile(r"(?i)^\s*(?:q|question)\s*[:.)-]\s*(.+?)\s*$")
+_ANSWER = re.compile(r"(?i)^\s*(?:a|answer)\s*[:.)-]\s*(.+?)\s*$")
+
+
 def _unboxed(lines: list[str]) -> list[str]:
     """The lines of a pasted table as labelled lines ("| When | Sunday 13 April |" ->
     "When: Sunday 13 April"; its header row and rule off), of a forwarded email without
-    its quote marks."""
+    its quote marks, of a chat message split at its emoji, and a question and its answer
+    as one labelled line ("Q: When does it reopen?" "A: Not confirmed yet." -> "When
+    does it reopen: Not confirmed yet.")."""
+    lines = [part for line in lines for part in _at_emoji(line)]
     out: list[str] = []
     for n, line in enumerate(lines):
         line = _QUOTED_LINE.sub("", line)
+        question = _QUESTION.match(line)
+        answer = _ANSWER.match(lines[n + 1]) if question and n + 1 < len(lines) else None
+        if question and answer:
+            lines[n + 1] = f"{question.group(1).rstrip('?').strip()}: {answer.group(1)}"
+            continue
+        if question:
+            continue  # a question with no answer under it asks nothing of the text
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|") and stripped.count("|") >= 3:
             if _TABLE_RULE.match(stripped):
@@ -229,6 +279,9 @@ _CLAUSE_SPLIT = re.compile(
     r"|,\s+(?=" + _SUBJECT + r")"
     r"|,\s+(?=" + _CLAUSE_SUBJECT + r")"
     r"|,\s+(?=with\s+(?:the|a|an|no)\b)"
+    # "…, bring NHS no. under 160 chars": a length for the text, at the end of a line
+    r"|(?<=[.!?])\s+(?=(?:under|max(?:imum)?|no\s+more\s+than|up\s+to|less\s+than|at\s+most)\s+\d+\s*"
+    r"(?:words?|chars?|characters?|lines?)\W*$)"
     # "…was delivered by 11:30 so they should not resend messages": what they must do
     r"|\s+(?=so\s+(?:they|everyone|everybody|staff|people|you|customers|guests|readers|"
     r"residents|members|parents|tenants)\s+(?:should|must|need|have\s+to|don['’]t|do\s+not|"

@@ -33,7 +33,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal, NotRequired, TypedDict
 
-from batch.judging.brief_lines import fragments, logical_lines, run_on_clauses
+from batch.judging.brief_lines import (
+    fragments,
+    logical_lines,
+    lower_case_sentences,
+    run_on_clauses,
+)
 from batch.judging.exports import exported_names
 from batch.judging.orders import (
     MONEY,
@@ -1173,7 +1178,8 @@ def _items(text: str) -> list[tuple[str, str | None, str]]:
     out: list[tuple[str, str | None, str]] = []
     previous = ""
     for line in logical_lines(text):
-        for sentence in _with_asides(sentences(line)):
+        said = [part for s in sentences(line) for part in lower_case_sentences(s)]
+        for sentence in _with_asides(said):
             for piece in fragments(sentence):
                 out.extend((part, label, previous) for part, label in _split_label(piece))
             previous = sentence

@@ -606,3 +606,48 @@ def test_a_signature_need_not_carry_the_orders_article(order, signature, signed)
 
     (sign,) = brief_checklist(order)
     assert covered(sign, f"The boiler is replaced on Tuesday.\n\n{signature}") is signed
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "hey team 👋 need a quick post for insta: we're closed mon 14th for staff training 🙏 "
+        "back tues as normal. don't mention the refit",
+        "need a quick post for insta: we're closed mon 14th for staff training. back tues as "
+        "normal. don't mention the refit",
+        "need a quick post for insta 📣 we're closed mon 14th for staff training ✨ back tues "
+        "as normal 🙂 don't mention the refit",
+    ],
+)
+def test_a_chat_message_in_lower_case_or_cut_by_emoji_reads_sentence_by_sentence(brief):
+    cl = brief_checklist(brief)
+    assert [r["kind"] for r in cl] == ["task", "fact", "fact", "rule"], cl
+    assert "14th" in cl[1]["text"] and "tues" in cl[2]["text"], cl
+    assert not any(ch in r["text"] for r in cl for ch in "👋🙏📣✨🙂"), cl
+
+
+def test_an_abbreviation_does_not_end_a_lower_case_sentence():
+    brief = (
+        "pls write txt reminder 2 patients: flu jabs sat 9-12 @ surgery, walk-in ok, "
+        "bring NHS no. under 160 chars"
+    )
+    cl = brief_checklist(brief)
+    assert [r["kind"] for r in cl] == ["task", "fact", "ask", "rule"], cl
+    assert cl[2]["text"] == "bring NHS no."
+
+
+QA = """Q: What's happening?
+A: The car park is being resurfaced.
+Q: When?
+A: 9 to 13 June.
+Q: When does it reopen?
+A: Not confirmed yet.
+Q: Anything else?
+Write this up as a short memo to staff, signed Facilities."""
+
+
+def test_a_question_and_its_answer_are_one_item_named_by_the_question():
+    cl = brief_checklist(QA)
+    assert [r["kind"] for r in cl] == ["fact", "fact", "missing", "task", "sign"], cl
+    assert "reopen" in cl[2]["subject"], cl
+    assert not any(r["text"].startswith(("Q:", "A:", "Anything")) for r in cl), cl
