@@ -59,8 +59,10 @@ _GREETING_LEAD = re.compile(
 
 # emoji and pictographs, which a chat message uses between its sentences
 _EMOJI = re.compile(
-    "[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2300-\u23FF]+[\uFE0F\u200D]*"
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff]+[\ufe0f\u200d]*"
 )
+
+
 def _at_emoji(line: str) -> list[str]:
     """A chat line cut at its emoji, each piece closed as the sentence it is."""
     parts = [p.strip() for p in _EMOJI.split(line)]
