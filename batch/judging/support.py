@@ -107,6 +107,12 @@ def added_words(sentence: str, known: frozenset[str]) -> tuple[str, ...]:
         low = word.lower()
         if low in STOPWORDS or NUMBER.fullmatch(word) or _ORDINAL.match(word) or len(low) < 2:
             continue
+        if (
+            low.endswith("s")
+            and low[:-1] in STOPWORDS
+            and re.search(r"\w-" + re.escape(word) + r"\b", sentence)
+        ):
+            continue  # the plural end of a compound: "walk-ins", "sign-ups", "add-ons"
         if not content_terms(word):  # a word the checks never count (meta words)
             continue
         s = stem(low)

@@ -151,9 +151,15 @@ def test_what_the_brief_gives_in_other_words_and_a_letters_greetings_are_not_hel
             "Choir notice. Rehearsals restart Thurs 4 Sept in the hall.",
             "Rehearsals restart on Thursday 4 September in the hall.",
         ),
+        # the plural end of a compound the brief gives in the singular
+        (
+            "Flu clinic notice. Flu jabs Saturday 9-12 at the surgery, walk-in ok, "
+            "sign-up optional.",
+            "Flu jabs on Saturday 9-12 at the surgery. Walk-ins are ok and sign-ups are optional.",
+        ),
     ],
 )
-def test_a_day_or_month_written_short_in_the_brief_and_long_in_the_text_adds_nothing(brief, draft):
+def test_the_briefs_words_written_short_or_in_another_form_add_nothing(brief, draft):
     assert held(brief, draft) == []
 
 
