@@ -65,10 +65,12 @@ _EMOJI = re.compile(
 
 def _at_emoji(line: str) -> list[str]:
     """A chat line cut at its emoji, each piece closed as the sentence it is."""
+    if not _EMOJI.search(line):
+        return [line]  # blank lines too: they part paragraphs
     parts = [p.strip() for p in _EMOJI.split(line)]
     parts = [p for p in parts if p]
     if len(parts) <= 1:
-        return [_EMOJI.sub("", line)] if parts else []
+        return [_EMOJI.sub("", line)]
     return [p if _CLOSED.search(p) else p + "." for p in parts[:-1]] + parts[-1:]
 
 

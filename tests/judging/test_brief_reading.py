@@ -651,3 +651,13 @@ def test_a_question_and_its_answer_are_one_item_named_by_the_question():
     assert [r["kind"] for r in cl] == ["fact", "fact", "missing", "task", "sign"], cl
     assert "reopen" in cl[2]["subject"], cl
     assert not any(r["text"].startswith(("Q:", "A:", "Anything")) for r in cl), cl
+
+
+@pytest.mark.parametrize("gap", ["\n\n", "\n \n", "\n\n\n"])
+def test_a_blank_line_parts_two_paragraphs_of_notes(gap):
+    brief = (
+        "Kitchen closed Fri 3 May deep clean staff take food home Thu 2 May fridge emptied "
+        f"5pm{gap}Friendly but not gushing."
+    )
+    assert kinds(brief)[-1] == "rule", brief_checklist(brief)
+    assert not any("gushing" in r["text"] for r in brief_checklist(brief)[:-1])
