@@ -13,10 +13,12 @@ from __future__ import annotations
 import ast
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.types import interrupt
 
 from batch import placeholders
@@ -164,6 +166,9 @@ class Nodes:
     models: ModelSet
     output_dir: Path
     critic_mode: str = "checks"
+    # the thread that replaced a thread, by its id (a newer run of its brief, a retry),
+    # or None: a replaced thread never writes output/ (see `finish`)
+    replaced_by: Callable[[str], str | None] | None = None
 
     # -- writer ------------------------------------------------------------------------
     def writer(self, state: LoopState) -> dict[str, Any]:
@@ -472,7 +477,7 @@ class Nodes:
         return apply_review_response(state, response)
 
     # -- finish ------------------------------------------------------------------------
-    def finish(self, state: LoopState) -> dict[str, Any]:
+    def finish(self, state: LoopState, config: RunnableConfig | None = None) -> dict[str, Any]:
         reason = final_reason(state)
         if reason == "rejected_by_human":
             return {"stop_reason": reason}
@@ -534,6 +539,12 @@ class Nodes:
         update["final"] = {"score": score, "must_fix": list(must_fix), "needs": open_needs}
         if not text.strip():
             # No text, no file: an empty output would read as a finished text.
+            update["output_path"] = None
+            return update
+        thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+        if self.replaced_by is not None and thread_id and self.replaced_by(thread_id):
+            # A newer run of this brief, or a retry, is its live thread now: this older
+            # one ends without touching the newer one's file (the run log keeps its text).
             update["output_path"] = None
             return update
         target = self.output_dir if approved else self.output_dir / NEEDS_WORK

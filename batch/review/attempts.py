@@ -69,7 +69,11 @@ def brief_of(values: dict[str, Any], record: dict[str, Any]) -> Brief:
 
 
 def retry(runner: Runner, thread_id: str) -> BriefResult:
-    """Run a new attempt of a failed or finished thread's brief, linked to it."""
+    """Run a new attempt of a failed or finished thread's brief, linked to it. One live
+    thread per brief: a thread a newer run replaced, or one already retried, is not
+    tried again (its attempt would write over the newer text); the check and the new
+    attempt's row are made under the old thread's lock, so retries sent at once give one
+    attempt."""
     with runner.store.thread_lock(thread_id, wait=10.0):
         record, values = _ended(runner, thread_id)
         if not values.get("brief"):
@@ -78,9 +82,22 @@ def retry(runner: Runner, thread_id: str) -> BriefResult:
                 f"thread {thread_id} failed before its brief was read{why}: there is "
                 f"nothing to retry from; fix the brief and run its file or folder again"
             )
+        again = runner.runlog.latest_retry(thread_id)
+        if again is not None:
+            raise BriefloopError(
+                f"thread {thread_id} was already retried as thread {again['thread_id']} "
+                f"({again.get('status')}): see that one (briefloop review show "
+                f"{again['thread_id']})"
+            )
+        newer = runner.runlog.newer_of_brief(thread_id)
+        if newer is not None:
+            raise BriefloopError(
+                f"thread {thread_id} is superseded by thread {newer['thread_id']} (a newer "
+                f"run of brief {values['brief']['id']!r}): retry that one if it needs it"
+            )
         brief = brief_of(values, record)
-    new_id, state = runner.prepare(brief, rerun=True)
-    runner.records.retry_started(new_id, brief, retry_of=thread_id)
+        new_id, state = runner.prepare(brief, rerun=True)
+        runner.records.retry_started(new_id, brief, retry_of=thread_id)
     return runner.process(brief, prepared=(new_id, state))
 
 

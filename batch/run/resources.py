@@ -48,10 +48,15 @@ class Resources:
             models=self.models,
             output_dir=settings.output_dir,
             critic_mode=settings.models.critic_mode,
+            replaced_by=self._replaced_by,
         )
         self.graph = build_graph(self.nodes, settings.retry, self.checkpointer)
         self.google = client_opener(settings.google, google_client)
         self.sinks: list[RunLogSink] = make_sinks(settings, self.google)
+
+    def _replaced_by(self, thread_id: str) -> str | None:
+        newer = self.runlog.latest_retry(thread_id) or self.runlog.newer_of_brief(thread_id)
+        return newer["thread_id"] if newer else None
 
     def close(self) -> None:
         self.store.close()

@@ -318,6 +318,11 @@ class Runner:
     ) -> BriefResult:
         thread_id, state = prepared or self.prepare(brief, rerun)
         existing = self.runlog.by_thread(thread_id)
+        retried = self.runlog.latest_retry(thread_id) if existing and not prepared else None
+        if retried is not None:
+            # A person tried this brief again: its live thread is the retry, never the
+            # attempt it replaced (resumed, that one would write over the retry's text).
+            thread_id, existing = retried["thread_id"], retried
         if existing and existing["status"] == "finished":
             return BriefResult(brief.id, thread_id, "skipped", existing)
         try:

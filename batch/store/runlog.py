@@ -260,6 +260,17 @@ class RunLog:
             sa.select(runs).where(runs.c.retry_of == thread_id).order_by(runs.c.seq)
         )
 
+    def latest_retry(self, thread_id: str) -> dict[str, Any] | None:
+        """The newest attempt down the chain of retries from `thread_id` (a retry of a
+        retry counts), or None when it was never retried."""
+        found, seen = None, {thread_id}
+        while True:
+            tries = self.retries_of(found["thread_id"] if found else thread_id)
+            if not tries or tries[-1]["thread_id"] in seen:
+                return found
+            found = tries[-1]
+            seen.add(found["thread_id"])
+
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""
         unknown = set(fields) - {*FIELDS, "batch_id"}

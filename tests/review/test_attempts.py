@@ -260,3 +260,108 @@ def test_reopen_of_a_superseded_approval_is_refused_and_moves_no_file(project):
             attempts.reopen(batch, first.thread_id, "it was wrong")
     assert output.is_file() and newer_text in output.read_text(encoding="utf-8")
     assert not (project / "judged").exists()
+
+
+# One live thread per brief: a thread a newer run or a retry replaced never writes
+# output/, whoever moves it on.
+
+
+def edited_and_approved_again(project, s, models):
+    write_brief(
+        project, "closure.md", "Office closed Friday from 14:00.", id="closure", title="Closure"
+    )
+    newer_text = "The office is closed on Friday from 14:00."
+    models["writer"].queue(writer_answer(newer_text))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        [second] = batch.run(project / "briefs").results
+    assert second.outcome == "approved"
+    return second, newer_text
+
+
+@pytest.mark.parametrize("first_run", [approved, failed])
+def test_retry_of_a_thread_a_newer_run_replaced_is_refused_and_writes_nothing(project, first_run):
+    s, models, first = first_run(project)
+    second, newer_text = edited_and_approved_again(project, s, models)
+    output = Path(second.record["output_path"])
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        with pytest.raises(BriefloopError, match="superseded by thread"):
+            attempts.retry(batch, first.thread_id)
+        assert batch.runlog.retries_of(first.thread_id) == []
+    assert newer_text in output.read_text(encoding="utf-8")
+
+
+def test_a_retried_thread_is_never_resumed_by_the_next_run(project):
+    s, models, first = failed(project)
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        retried = attempts.retry(batch, first.thread_id)
+    assert retried.outcome == "approved"
+    output = Path(retried.record["output_path"])
+    before = output.read_text(encoding="utf-8")
+    sent = len(models["writer"].sent)
+    with Runner(s, models=models) as batch:
+        [again] = batch.run(project / "briefs").results
+    # the night finds the brief's live thread, the retry, done: no model call, no write
+    assert again.thread_id == retried.thread_id and again.outcome == "skipped"
+    assert len(models["writer"].sent) == sent
+    assert output.read_text(encoding="utf-8") == before
+    with Runner(s, models=models) as batch:
+        assert batch.runlog.by_thread(first.thread_id)["status"] == "failed"
+
+
+def test_a_thread_is_retried_once_however_often_it_is_asked(project):
+    s, models, first = failed(project)
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        attempts.retry(batch, first.thread_id)
+        for _ in range(3):
+            with pytest.raises(BriefloopError, match="already retried as thread"):
+                attempts.retry(batch, first.thread_id)
+        assert len(batch.runlog.retries_of(first.thread_id)) == 1
+
+
+def test_retries_sent_at_once_give_one_attempt(project):
+    import threading
+
+    s, models, first = failed(project)
+    for _ in range(6):
+        models["writer"].queue(writer_answer(GOOD))
+        models["critic"].queue(critic_answer(5))
+    outcomes: list[str] = []
+
+    def one() -> None:
+        with Runner(s, models=models) as batch:
+            try:
+                outcomes.append(attempts.retry(batch, first.thread_id).outcome)
+            except BriefloopError as e:
+                outcomes.append(str(e))
+
+    workers = [threading.Thread(target=one) for _ in range(6)]
+    [w.start() for w in workers]
+    [w.join(60) for w in workers]
+    assert outcomes.count("approved") == 1, outcomes
+    assert sum("already retried" in o for o in outcomes) == 5, outcomes
+    with Runner(s, models=models) as batch:
+        assert len(batch.runlog.retries_of(first.thread_id)) == 1
+
+
+def test_an_old_thread_moved_on_after_a_newer_run_never_writes_output(project):
+    """The guard under every path: whatever moves a replaced thread to its end (a
+    resume, an answer), its text stays in the run log and output/ keeps the newer one."""
+    s, models, first = approved(project)
+    second, newer_text = edited_and_approved_again(project, s, models)
+    output = Path(second.record["output_path"])
+    with Runner(s, models=models) as batch:
+        assert batch.resources.nodes.replaced_by(first.thread_id) == second.thread_id
+        assert batch.resources.nodes.replaced_by(second.thread_id) is None
+        # the old thread's finish, run again as if it had just got there
+        update = batch.resources.nodes.finish(
+            batch.snapshot(first.thread_id).values, batch.config_for(first.thread_id)
+        )
+    assert update["output_path"] is None
+    assert newer_text in output.read_text(encoding="utf-8")
