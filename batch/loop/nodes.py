@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
 from langgraph.types import interrupt
 
 from batch import placeholders
@@ -152,6 +152,16 @@ def near_copy(a: str, b: str, share: float = 0.9) -> bool:
     if not ga or not gb:
         return a.strip() == b.strip()
     return len(ga & gb) / len(ga | gb) >= share
+
+
+def _running_thread() -> str | None:
+    """The id of the thread the graph is running this node for; None when a node is
+    called outside a graph (a test, a bench), which has no thread to be replaced."""
+    try:
+        config = get_config()
+    except RuntimeError:
+        return None
+    return (config.get("configurable") or {}).get("thread_id")
 
 
 @dataclass
@@ -477,7 +487,7 @@ class Nodes:
         return apply_review_response(state, response)
 
     # -- finish ------------------------------------------------------------------------
-    def finish(self, state: LoopState, config: RunnableConfig | None = None) -> dict[str, Any]:
+    def finish(self, state: LoopState) -> dict[str, Any]:
         reason = final_reason(state)
         if reason == "rejected_by_human":
             return {"stop_reason": reason}
@@ -541,7 +551,7 @@ class Nodes:
             # No text, no file: an empty output would read as a finished text.
             update["output_path"] = None
             return update
-        thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+        thread_id = _running_thread()
         if self.replaced_by is not None and thread_id and self.replaced_by(thread_id):
             # A newer run of this brief, or a retry, is its live thread now: this older
             # one ends without touching the newer one's file (the run log keeps its text).

@@ -185,6 +185,12 @@ def ended(runner: Runner, thread_id: str) -> dict[str, Any]:
     return record
 
 
+def state_mark(runner: Runner, thread_id: str) -> str:
+    """Which state of the thread this is: its last checkpoint's id ("" before any)."""
+    config = runner.snapshot(thread_id).config or {}
+    return str((config.get("configurable") or {}).get("checkpoint_id") or "")
+
+
 def require_waiting(runner: Runner, thread_id: str) -> Waiting:
     item = waiting(runner, thread_id)
     if item is not None:
@@ -257,8 +263,13 @@ def answer(
     edited: str | None = None,
     override: str | None = None,
     rounds: int | str | None = None,
+    seen: str | None = None,
 ) -> BriefResult:
     """Answer a waiting thread and run it on until it finishes or pauses again.
+
+    `seen` is the `state_mark` of the thread as the person saw it (a page's form carries
+    it): the answer is refused when the thread has moved since, so a page or a link
+    opened before a reopen or another answer never decides a text nobody looked at.
 
     `edited` (with approve) is the person's own version of the text; the code checks
     run on it, and approving over what they find, or over what they found in a text
@@ -275,6 +286,11 @@ def answer(
     with runner.store.thread_lock(thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
         item = require_waiting(runner, thread_id)
+        if seen is not None and seen != state_mark(runner, thread_id):
+            raise BriefloopError(
+                f"thread {thread_id} has changed since this page was opened (answered, "
+                f"reopened or run on meanwhile): reload it and answer the text it shows now"
+            )
         if item.superseded_by and decision != "reject":
             # Its text answers an older brief and would replace the current output.
             raise BriefloopError(

@@ -85,6 +85,7 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
         # a stopped text shows its best draft: the last round's findings are of another
         "findings": [] if item.stopped else findings,
         "chart": score_chart(item.score_history),
+        "seen": review.state_mark(runner, item.thread_id),
         "superseded": item.superseded_note(),
         "max_more_rounds": MAX_MORE_ROUNDS,
         "rounds_default": values["limits"].get(
@@ -110,11 +111,21 @@ def act(
     by = form["name"] or None
     answers = form["answers"]
     override = form["override"] or None
+    seen = form.get("seen") or None  # a form without it (an older page) is not held to it
     if action == "approve":
-        result = review.answer(runner, thread_id, "approve", answers, by=by, override=override)
+        result = review.answer(
+            runner, thread_id, "approve", answers, by=by, override=override, seen=seen
+        )
     elif action == "edit":
         result = review.answer(
-            runner, thread_id, "approve", answers, by=by, edited=form["edited"], override=override
+            runner,
+            thread_id,
+            "approve",
+            answers,
+            by=by,
+            edited=form["edited"],
+            override=override,
+            seen=seen,
         )
     elif action == "revise":
         result = review.answer(
@@ -125,9 +136,12 @@ def act(
             text=form["notes"],
             by=by,
             rounds=form.get("rounds") or None,
+            seen=seen,
         )
     elif action == "reject":
-        result = review.answer(runner, thread_id, "reject", {}, text=form["reason"], by=by)
+        result = review.answer(
+            runner, thread_id, "reject", {}, text=form["reason"], by=by, seen=seen
+        )
     else:
         raise BriefloopError(f"unknown action {action!r}")
     record = result.record or {}
@@ -319,6 +333,7 @@ async def answer(request: Request) -> Response:
         "notes": str(raw.get("notes", "")),
         "reason": str(raw.get("reason", "")),
         "rounds": str(raw.get("rounds", "")).strip(),
+        "seen": str(raw.get("seen", "")).strip(),
     }
     if action in ("retry", "reopen"):
         return await again(request, thread_id, action, form)
@@ -353,7 +368,19 @@ async def answer(request: Request) -> Response:
 
 
 async def again(request: Request, thread_id: str, action: str, form: dict[str, Any]) -> Response:
-    """Retry a thread that ended, or reopen an approved one, from its story page."""
+    """Retry a thread that ended, or reopen an approved one, from its story page. Not
+    through a link: a link answers the text it was sent for, and a thread decided since
+    is not its to start again."""
+    if request.state.scoped is not None:
+        return page(
+            request,
+            "error.html",
+            {
+                "message": f"a link answers the text it was sent for; to {action} thread "
+                f"{thread_id}, open the review page with its token"
+            },
+            status_code=403,
+        )
 
     def run() -> tuple[str, str]:
         with runner_for(request) as runner:

@@ -350,18 +350,39 @@ def test_retries_sent_at_once_give_one_attempt(project):
         assert len(batch.runlog.retries_of(first.thread_id)) == 1
 
 
-def test_an_old_thread_moved_on_after_a_newer_run_never_writes_output(project):
-    """The guard under every path: whatever moves a replaced thread to its end (a
-    resume, an answer), its text stays in the run log and output/ keeps the newer one."""
-    s, models, first = approved(project)
-    second, newer_text = edited_and_approved_again(project, s, models)
+def test_an_old_thread_answered_after_a_newer_run_never_writes_output(project):
+    """The guard under every path: a replaced thread moved to its end by any answer
+    (here a rejection, the one a superseded thread still takes) leaves output/ and
+    needs-work/ to the newer run; the run log keeps the old text."""
+    s, models, first = one_run(
+        project,
+        ScriptedModel([writer_answer(GOOD)]),
+        ScriptedModel([critic_answer(5)]),
+        **{"loop.review": "always"},
+    )
+    assert first.outcome == "awaiting_human"
+    night = make_settings(project, **{"loop.max_rounds": 2, "retry.attempts": 1})
+    second, newer_text = edited_and_approved_again(project, night, models)
     output = Path(second.record["output_path"])
     with Runner(s, models=models) as batch:
         assert batch.resources.nodes.replaced_by(first.thread_id) == second.thread_id
         assert batch.resources.nodes.replaced_by(second.thread_id) is None
-        # the old thread's finish, run again as if it had just got there
-        update = batch.resources.nodes.finish(
-            batch.snapshot(first.thread_id).values, batch.config_for(first.thread_id)
-        )
-    assert update["output_path"] is None
+        done = review.answer(batch, first.thread_id, "reject", {}, text="superseded")
+        assert done.outcome == "rejected_by_human" and not done.record.get("output_path")
+    assert newer_text in output.read_text(encoding="utf-8")
+    assert not (output.parent / "needs-work").exists() or not list(
+        (output.parent / "needs-work").iterdir()
+    )
+
+
+def test_an_old_failed_thread_resumed_after_a_newer_run_never_writes_output(project):
+    s, models, first = failed(project)
+    second, newer_text = edited_and_approved_again(project, s, models)
+    output = Path(second.record["output_path"])
+    models["writer"].queue(writer_answer(GOOD))
+    models["critic"].queue(critic_answer(5))
+    with Runner(s, models=models) as batch:
+        _, done = review.resume(batch, first.thread_id)
+    # it ends approved in the run log, and the newer run's file stays as it was
+    assert done.outcome == "approved" and not done.record.get("output_path")
     assert newer_text in output.read_text(encoding="utf-8")

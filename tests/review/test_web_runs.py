@@ -507,3 +507,68 @@ def test_every_round_is_rendered_the_same_way_with_its_changes_folded(project):
         draft = block.split('<div class="story-draft">')[1].split("</div>")[0]
         assert "<strong>" in draft and "**" not in draft  # Markdown rendered, not raw
     assert 'class="changes"' not in blocks[0] and 'class="changes"' in blocks[1]
+
+
+def scoped_client(s, models, tid):
+    with open_runlog(s) as log:
+        secret = log.secret(links.SECRET_NAME)
+    token = links.thread_url("https://review.example", tid, secret, days=7).split("?link=")[1]
+    app = web.create_app(s, models=models, strict=True, token="full-token")
+    client = TestClient(app, base_url="https://review.example")
+    assert client.get(f"/thread/{tid}?link={token}", follow_redirects=False).status_code == 303
+    return client
+
+
+@pytest.mark.parametrize("brief,action", [("a-dock", "reopen"), ("c-lamp", "retry")])
+def test_a_link_answers_its_text_and_never_starts_a_thread_again(project, brief, action):
+    s, threads, models = night(project)
+    tid = threads[brief]
+    with scoped_client(s, models, tid) as client:
+        page = client.get(f"/thread/{tid}")
+        assert page.status_code == 200 and 'id="again"' not in page.text
+        csrf = client.cookies.get("briefloop_csrf")  # the form's field is its cookie
+        sent = client.post(
+            f"/thread/{tid}",
+            data={"csrf": csrf, "action": action, "reason": "the time is wrong"},
+            follow_redirects=False,
+        )
+    assert sent.status_code == 403 and "open the review page with its token" in sent.text
+    with Runner(s, models=models) as runner:
+        assert runner.runlog.retries_of(tid) == []
+        assert runner.runlog.by_thread(tid)["stop_reason"] in ("approved", "max_rounds")
+
+
+def test_a_page_opened_before_the_thread_moved_on_cannot_answer_it(project):
+    s, threads, models = night(project)
+    tid = threads["b-q3"]
+    app = web.create_app(s, models=models, strict=True)
+    with TestClient(app) as client:
+        old_page = client.get(f"/thread/{tid}")
+        seen = re.search(r'name="seen" value="([^"]*)"', old_page.text).group(1)
+        csrf = re.search(r'name="csrf" value="([^"]+)"', old_page.text).group(1)
+        assert seen
+        # meanwhile a person approves it from the terminal, and another takes it back:
+        # it waits again, and the old page shows a text that is no longer the one waiting
+        from batch.review import attempts
+
+        with Runner(s, models=models) as runner:
+            review.answer(runner, tid, "approve", {PH: "3.9M"})
+            again = attempts.reopen(runner, tid, "the figure is last year's").result
+        assert again.outcome == "awaiting_human", again
+        stale = client.post(
+            f"/thread/{tid}",
+            data={"csrf": csrf, "seen": seen, "action": "approve", f"ph:{PH}": "4.2M"},
+            follow_redirects=False,
+        )
+        assert stale.status_code == 400 and "has changed since this page was opened" in stale.text
+        fresh = client.get(f"/thread/{tid}")
+        now = re.search(r'name="seen" value="([^"]*)"', fresh.text).group(1)
+        assert now != seen
+        done = client.post(
+            f"/thread/{tid}",
+            data={"csrf": csrf, "seen": now, "action": "approve", f"ph:{PH}": "4.2M"},
+            follow_redirects=False,
+        )
+        assert done.status_code == 303
+    with Runner(s, models=models) as runner:
+        assert runner.runlog.by_thread(tid)["stop_reason"] == "approved_by_human"
