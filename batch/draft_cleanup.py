@@ -118,6 +118,15 @@ def strip_fence_tags(text: str) -> str:
 # C1, and the bidirectional overrides that make it show text in another order
 TERMINAL_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
+# A whole escape sequence, not only its first byte (what is left of "ESC [31m" is
+# "[31m"): CSI (ESC [ or C1 0x9b), OSC to its terminator (a hyperlink, a window
+# title), and the two-byte ESC forms
+ESCAPE_SEQUENCE = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]"
+)
+
 _UNSTORABLE = re.compile("[\ud800-\udfff\x00]")
 
 
@@ -131,6 +140,22 @@ def encodable(value: Any) -> Any:
         return {encodable(k): encodable(v) for k, v in value.items()}
     if isinstance(value, list):
         return [encodable(v) for v in value]
+    return value
+
+
+def from_a_person(value: Any) -> Any:
+    """What a person typed or pasted (an answer, an edited text, a reason, a name), as a
+    text can hold it: storable (see `encodable`), its line ends "\n", and without the
+    control characters a terminal obeys: an escape sequence pasted into an answer would
+    land in the output file and act in every terminal that shows it."""
+    value = encodable(value)
+    if isinstance(value, str):
+        value = ESCAPE_SEQUENCE.sub("", value.replace("\r\n", "\n").replace("\r", "\n"))
+        return TERMINAL_CONTROLS.sub("", value)
+    if isinstance(value, dict):
+        return {from_a_person(k): from_a_person(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_a_person(v) for v in value]
     return value
 
 

@@ -27,7 +27,7 @@ from batch.cli.stories import print_calls, print_story
 from batch.cli.terminal import fitted_table, json_for_terminal
 from batch.cluster import hand_to_workers
 from batch.errors import one_line
-from batch.inputs.briefs import load_yaml
+from batch.inputs.briefs import load_yaml, read_text_file
 from batch.judging.record import why_lines
 from batch.judging.support import pieces
 from batch.nightly.job import pull_reviews
@@ -293,10 +293,25 @@ def parse_sets(values: tuple[str, ...]) -> dict[str, str]:
     return out_
 
 
-def read_answers_file(path: str) -> dict[str, str]:
+# what a file a person hands in may hold: answers are short, an edited text is a text
+MAX_ANSWERS_FILE_BYTES = 1 << 20
+MAX_EDITED_FILE_BYTES = 4 * threads.MAX_EDITED_CHARS
+
+
+def read_person_file(path: str, what: str, max_bytes: int) -> str:
+    """A file a person names: a regular file (a FIFO would hang the command), within
+    `max_bytes`, UTF-8; else one line saying why."""
     try:
-        data = load_yaml(Path(path).read_text(encoding="utf-8"))  # JSON is YAML too
-    except (OSError, yaml.YAMLError) as e:
+        return read_text_file(Path(path), max_bytes)
+    except ValueError as e:
+        raise UserError(f"{path}: cannot read {what}: {e}") from None
+
+
+def read_answers_file(path: str) -> dict[str, str]:
+    text = read_person_file(path, "answers", MAX_ANSWERS_FILE_BYTES)
+    try:
+        data = load_yaml(text)  # JSON is YAML too
+    except yaml.YAMLError as e:
         raise UserError(f"{path}: cannot read answers: {one_line(e)}") from None
     if not isinstance(data, dict):
         raise UserError(f"{path}: expected a mapping of placeholder to value")
@@ -444,10 +459,7 @@ def review_answer(
 def read_edit(batch: Runner, thread: str, source: str) -> str:
     """The person's version of the text: from a file, or from $EDITOR on a terminal."""
     if source != "-":
-        try:
-            return Path(source).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"{source}: cannot read the edited text: {e}") from None
+        return read_person_file(source, "the edited text", MAX_EDITED_FILE_BYTES)
     if not interactive():
         raise UserError("--edit without a FILE opens $EDITOR, which needs a terminal")
     edited = click.edit(threads.require_waiting(batch, thread).draft, extension=".md")

@@ -261,7 +261,9 @@ def read_text_file(path: Path, max_bytes: int) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ValueError(f"not UTF-8 text (bad byte at offset {e.start})") from None
-    return text
+    # Windows and old Mac line ends: with "\r" alone, the front matter was not seen and
+    # the whole file was one line
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def load_brief_file(path: Path, max_bytes: int) -> Brief:

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.inputs.briefs import Brief, load_brief_file
 from batch.loop.nodes import NEEDS_WORK
@@ -111,7 +112,7 @@ class Reopened:
 def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -> Reopened:
     """Send an approved text back to a person: it waits again (approve, edit, send
     back or reject), its output is moved aside, and the reason is recorded."""
-    reason = " ".join((reason or "").split())
+    reason = " ".join(from_a_person(reason or "").split())
     if len(reason) < MIN_REASON_CHARS:
         raise BriefloopError("reopening needs a reason: what is wrong with the text")
     if len(reason) > MAX_NOTE_CHARS:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from batch import placeholders
-from batch.draft_cleanup import encodable
+from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
 from batch.loop import inbox
@@ -275,9 +275,10 @@ def answer(
     run on it, and approving over what they find, or over what they found in a text
     the machine could not approve, needs an `override` reason. `rounds` (with revise)
     is how many more rounds the writer gets (default: loop.max_rounds)."""
-    # argv and files can carry lone surrogates (undecodable bytes): never into the text
-    answers, text, by = encodable(answers), encodable(text), encodable(by)
-    edited, override = encodable(edited), encodable(override)
+    # argv and files can carry lone surrogates (undecodable bytes), a paste can carry
+    # escape sequences: neither goes into the text
+    answers, text, by = from_a_person(answers), from_a_person(text), from_a_person(by)
+    edited, override = from_a_person(edited), from_a_person(override)
     _within_limits(answers, text, by, edited, override)
     if edited is not None and decision != "approve":
         raise BriefloopError("an edited text goes with approve")
