@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,9 @@ def _int_or_none(value: str, column: str) -> int | None:
     return number
 
 
+_UNDECODED = re.compile("[\udc80-\udcff]")  # what surrogateescape makes of a bad byte
+
+
 def briefs_from_rows(
     rows: Sequence[Sequence[Any]],
     origin: str,
@@ -77,7 +81,7 @@ def briefs_from_rows(
     """Header + rows to briefs. `base_dir` resolves relative `source_file` paths."""
     if not rows:
         raise BriefloopError(f"{origin}: the sheet is empty (it needs a header row)")
-    header = [cell_text(h).lower() for h in rows[0]]
+    header = [_UNDECODED.sub("\ufffd", cell_text(h)).lower() for h in rows[0]]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         raise BriefloopError(
@@ -96,6 +100,17 @@ def briefs_from_rows(
         if not any(values.values()):
             continue  # blank rows are common at the end of sheets
         where = f"{origin} row {number}"
+        undecoded = [name for name, value in values.items() if _UNDECODED.search(value)]
+        if undecoded:
+            scan.briefs.append(
+                BadBrief(
+                    id=f"row-{number}",
+                    origin=where,
+                    reason=f"not UTF-8 text in column {undecoded[0]!r} (a byte that is no "
+                    f"character): save the sheet as UTF-8",
+                )
+            )
+            continue
         brief_id = values.get("id", "")
         if not brief_id or CONTROL_CHARS.search(brief_id):
             problem = (
@@ -174,12 +189,12 @@ def read_csv_rows(path: Path) -> list[list[str]]:
     (131,072 characters) would refuse the whole sheet for one long brief, which is
     that row's to refuse (loop.max_brief_bytes)."""
     try:
-        with path.open(newline="", encoding="utf-8-sig") as f:
+        # a byte that is no UTF-8 is kept as a lone surrogate in its cell: that row is
+        # refused (briefs_from_rows), not the whole sheet
+        with path.open(newline="", encoding="utf-8-sig", errors="surrogateescape") as f:
             limit = max(csv.field_size_limit(), os.fstat(f.fileno()).st_size + 1)
             csv.field_size_limit(limit)
             return [list(r) for r in csv.reader(f)]
-    except UnicodeDecodeError as e:
-        raise BriefloopError(f"{path}: not UTF-8 text (bad byte at offset {e.start})") from None
     except (OSError, csv.Error) as e:
         raise BriefloopError(f"{path}: cannot read: {e}") from None
 

@@ -181,3 +181,34 @@ def test_one_brief_file_that_is_a_link_out_or_a_loop_is_its_error(tmp_path, name
     else:  # a link to itself is no file at all: the source given is none
         with pytest.raises(BriefloopError, match="no such"):
             scan_source(str(link), 100_000)
+
+
+@pytest.mark.parametrize(
+    "bad_cell", [b"caf\xe9 opens at 8", b"\xff\xfe", b"price \x80 tbc"], ids=["latin1", "bom", "c1"]
+)
+@pytest.mark.parametrize("column", ["brief", "title", "id"])
+def test_a_bad_byte_in_one_csv_cell_refuses_that_row_only(tmp_path, bad_cell, column):
+    cells = {"id": b"b-2", "brief": b"The cafe opens at 8 on Monday.", "title": b"Cafe"}
+    cells[column] = bad_cell
+    path = tmp_path / "briefs.csv"
+    path.write_bytes(
+        b"id,brief,title\n"
+        b"b-1,The shop closes at 5 on Friday.,Shop\n"
+        + b",".join(b'"' + cells[c] + b'"' for c in ("id", "brief", "title"))
+        + b"\nb-3,The gym opens at 6 on Sunday.,Gym\n"
+    )
+    scan = scan_source(str(path), 10_000)
+    good = [b.id for b in scan.briefs if isinstance(b, Brief)]
+    bad = [b for b in scan.briefs if isinstance(b, BadBrief)]
+    assert good == ["b-1", "b-3"]
+    assert [b.id for b in bad] == ["row-3"] and "not UTF-8" in bad[0].reason
+    assert repr(column) in bad[0].reason
+    bad[0].reason.encode("utf-8")  # what is shown can be printed
+
+
+def test_a_bad_byte_in_the_header_is_named_and_printable(tmp_path):
+    path = tmp_path / "briefs.csv"
+    path.write_bytes(b"id,br\xefef\nb-1,The shop closes at 5.\n")
+    with pytest.raises(BriefloopError, match="missing required column") as e:
+        scan_source(str(path), 10_000)
+    str(e.value).encode("utf-8")
