@@ -489,8 +489,6 @@ class Nodes:
     # -- finish ------------------------------------------------------------------------
     def finish(self, state: LoopState) -> dict[str, Any]:
         reason = final_reason(state)
-        if reason == "rejected_by_human":
-            return {"stop_reason": reason}
         approved = is_approved(reason)
         best = state.get("best")
         if approved or best is None:
@@ -532,6 +530,11 @@ class Nodes:
         if reason == "approved_by_human":
             meta["approved_by"] = decision.get("by")
             meta["approved_at"] = decision.get("at")
+        if reason == "rejected_by_human":
+            # set aside like any text nobody approved, with who said no and why
+            meta["rejected_by"] = decision.get("by")
+            meta["rejected_at"] = decision.get("at")
+            meta["rejected_because"] = decision.get("reason")
         if state.get("writer_error"):
             meta["error"] = state["writer_error"]
         if not approved:

@@ -102,7 +102,14 @@ def test_reject_ends_the_run_with_the_reason(project, settings):
     result = review.answer(batch, tid, "reject", {}, text="Wrong audience", by="bo")
     rec = result.record
     assert result.outcome == "rejected_by_human" and rec["decision_note"] == "Wrong audience"
-    assert rec["output_path"] is None and not (project / "output" / "q3.md").exists()
+    # never in output/, but set aside as every text nobody approved is, with who and why
+    assert not (project / "output" / "q3.md").exists()
+    aside = Path(rec["output_path"])
+    assert aside == (project / "output" / "needs-work" / "q3.md").resolve()
+    front = yaml.safe_load(aside.read_text(encoding="utf-8").split("---\n", 2)[1])
+    assert front["approved"] is False and front["stop_reason"] == "rejected_by_human"
+    assert (front["rejected_by"], front["rejected_because"]) == ("bo", "Wrong audience")
+    assert body_of(aside) == DRAFT
 
 
 def test_revise_loops_once_more_and_a_number_from_an_answer_is_allowed(project, settings):
@@ -360,6 +367,9 @@ def test_a_thread_of_an_older_brief_never_replaces_the_current_text(project, set
     assert body_of(output) == current_text
     closed = review.answer(batch, old, "reject", {}, text="superseded", by="ana")
     assert closed.outcome == "rejected_by_human" and body_of(output) == current_text
+    # a replaced thread sets nothing aside either: the brief's text is the newer one
+    assert not closed.record.get("output_path")
+    assert not (output.parent / "needs-work" / output.name).exists()
     assert review.list_waiting(batch) == []
 
 
