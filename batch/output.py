@@ -68,3 +68,24 @@ def write_output(out_dir: Path, brief_id: str, meta: dict[str, Any], body: str) 
     except OSError as e:
         raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
     return path
+
+
+def no_link_between(root: Path, folder: Path) -> Path:
+    """`folder`, made if missing, after checking that no folder from `root` down to it
+    is a symbolic link: a link planted there (`needs-work/` pointing at another
+    project, at /etc) would have every file written "inside" land where it points.
+    `root` itself may be a link: that is the person's choice of where it lives."""
+    try:
+        parts = folder.relative_to(root).parts
+    except ValueError:
+        raise OutputError(f"{folder} is not inside {root}") from None
+    here = root
+    for part in parts:
+        here = here / part
+        if here.is_symlink():
+            raise OutputError(
+                f"{here} is a symbolic link: briefloop writes only into real folders "
+                f"inside {root}; remove the link"
+            )
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

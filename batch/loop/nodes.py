@@ -52,7 +52,7 @@ from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.models.budget import spending
 from batch.outcomes import is_approved
-from batch.output import write_output, written_for
+from batch.output import no_link_between, write_output, written_for
 from batch.prompting import (
     critic_messages,
     critique_texts,
@@ -561,7 +561,7 @@ class Nodes:
             update["output_path"] = None
             return update
         target = self.output_dir if approved else self.output_dir / NEEDS_WORK
-        path = write_output(target, brief["id"], meta, text)
+        path = write_output(no_link_between(self.output_dir, target), brief["id"], meta, text)
         if approved:
             # An earlier run's unfinished text of this brief is superseded now.
             earlier = self.output_dir / NEEDS_WORK / path.name

@@ -22,10 +22,11 @@ import yaml
 
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
+from batch.files import atomic_write_text
 from batch.inputs.briefs import Brief, load_brief_file
 from batch.loop.nodes import NEEDS_WORK
 from batch.outcomes import APPROVED_REASONS, AWAITING
-from batch.output import safe_filename, written_for
+from batch.output import no_link_between, safe_filename, written_for
 from batch.review.threads import MAX_NOTE_CHARS, reviewer_name
 from batch.run.runner import BriefResult, Runner, has_work
 
@@ -138,14 +139,16 @@ def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -
                 f"{values['brief']['id']!r}): reopen that one"
             )
         at = datetime.now(UTC).isoformat(timespec="seconds")
+        output_path = record.get("output_path") or values.get("output_path")
+        if output_path:
+            # where the file will go is checked before anything is written
+            no_link_between(Path(output_path).parent, Path(output_path).parent / NEEDS_WORK)
         case = (
             save_judged_case(runner, values, record, reason, who, at)
             if reason_was == "approved"
             else None
         )
-        moved = _move_aside(
-            runner, record.get("output_path") or values.get("output_path"), values["brief"]["id"]
-        )
+        moved = _move_aside(runner, output_path, values["brief"]["id"])
         limits = values["limits"]
         runner.graph.update_state(
             runner.config_for(thread_id),
@@ -178,8 +181,7 @@ def _move_aside(runner: Runner, output_path: str | None, brief_id: str) -> Path 
     path = Path(output_path)
     if not path.is_file() or written_for(path) != brief_id:
         return None  # gone, or since replaced by another brief's text: left alone
-    target = path.parent / NEEDS_WORK / path.name
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = no_link_between(path.parent, path.parent / NEEDS_WORK) / path.name
     os.replace(path, target)
     return target
 
@@ -191,12 +193,11 @@ def save_judged_case(
     judged/briefs/<brief file>, judged/drafts/<brief id>/<thread>.md (expect: reject)."""
     settings = runner.settings
     root = settings.path(settings.paths.judged)
-    briefs = root / "briefs"
-    briefs.mkdir(parents=True, exist_ok=True)
+    briefs = no_link_between(root, root / "briefs")
     fields = values["brief"]
     if fields.get("kind") == "source":
         brief_path = briefs / Path(fields.get("origin_name") or f"{fields['id']}.py").name
-        brief_path.write_text(fields.get("source_text", ""), encoding="utf-8")
+        atomic_write_text(brief_path, fields.get("source_text", ""))
     else:
         front = {
             k: v
@@ -211,18 +212,19 @@ def save_judged_case(
             if v
         }
         brief_path = briefs / f"{safe_filename(str(fields['id']))}.md"
-        brief_path.write_text(
+        # written beside and renamed over: a link planted as the file is replaced, not
+        # written through
+        atomic_write_text(
+            brief_path,
             "---\n"
             + yaml.safe_dump(front, allow_unicode=True, sort_keys=False)
             + "---\n"
             + fields["text"].rstrip()
             + "\n",
-            encoding="utf-8",
         )
     # the id the benchmark will read back, whatever the file's name makes of it
     brief_id = load_brief_file(brief_path, settings.loop.max_brief_bytes).id
-    drafts = root / "drafts" / safe_filename(brief_id)
-    drafts.mkdir(parents=True, exist_ok=True)
+    drafts = no_link_between(root, root / "drafts" / safe_filename(brief_id))
     meta = {
         "expect": "reject",
         "defect": "reopened",
@@ -235,12 +237,12 @@ def save_judged_case(
         "deliberate_deviations": values.get("deviations") or [],
     }
     path = drafts / f"{safe_filename(record.get('thread_id') or brief_id)}.md"
-    path.write_text(
+    atomic_write_text(
+        path,
         "---\n"
         + yaml.safe_dump(meta, allow_unicode=True, sort_keys=False)
         + "---\n"
         + values.get("draft", "").rstrip()
         + "\n",
-        encoding="utf-8",
     )
     return path

@@ -386,3 +386,66 @@ def test_an_old_failed_thread_resumed_after_a_newer_run_never_writes_output(proj
     # it ends approved in the run log, and the newer run's file stays as it was
     assert done.outcome == "approved" and not done.record.get("output_path")
     assert newer_text in output.read_text(encoding="utf-8")
+
+
+# A link planted inside the project's output or judged folders is never written through.
+
+
+def test_a_needs_work_folder_that_is_a_link_is_never_written_through(project, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (project / "output").mkdir(exist_ok=True)
+    (project / "output" / "needs-work").symlink_to(elsewhere, target_is_directory=True)
+    s, models, first = one_run(
+        project,
+        ScriptedModel([writer_answer("Closed.")] * 3),
+        ScriptedModel([critic_answer(1)] * 3),
+        **{"loop.review": "never"},
+    )
+    assert first.outcome == "error" and "symbolic link" in (first.error or ""), first
+    assert list(elsewhere.iterdir()) == []
+
+
+@pytest.mark.parametrize("planted", ["briefs", "drafts", "drafts/closure"])
+def test_reopen_never_writes_a_judged_case_through_a_link(project, tmp_path, planted):
+    s, models, first = approved(project)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    link = project / "judged" / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(elsewhere, target_is_directory=True)
+    output = Path(first.record["output_path"])
+    with Runner(s, models=models) as batch:
+        with pytest.raises(BriefloopError, match="symbolic link"):
+            attempts.reopen(batch, first.thread_id, "it was wrong")
+        # nothing moved, nothing decided: the approval stands as it was
+        assert batch.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
+    assert output.is_file() and list(elsewhere.iterdir()) == []
+
+
+def test_a_judged_file_that_is_a_link_is_replaced_not_written_through(project, tmp_path):
+    s, models, first = approved(project)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    briefs = project / "judged" / "briefs"
+    briefs.mkdir(parents=True)
+    (briefs / "closure.md").symlink_to(victim)
+    with Runner(s, models=models) as batch:
+        attempts.reopen(batch, first.thread_id, "it was wrong")
+    assert victim.read_text() == "keep me"
+    assert not (briefs / "closure.md").is_symlink()
+
+
+def test_reopen_never_moves_a_text_into_a_linked_needs_work(project, tmp_path):
+    s, models, first = approved(project)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    output = Path(first.record["output_path"])
+    (output.parent / "needs-work").symlink_to(elsewhere, target_is_directory=True)
+    with (
+        Runner(s, models=models) as batch,
+        pytest.raises(BriefloopError, match="symbolic link"),
+    ):
+        attempts.reopen(batch, first.thread_id, "it was wrong")
+    assert output.is_file() and list(elsewhere.iterdir()) == []
+    assert not (project / "judged").exists()  # refused before anything was written
