@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 # Only talk about the text, never a sentence that could belong to it: "Please let me
@@ -130,33 +131,35 @@ ESCAPE_SEQUENCE = re.compile(
 _UNSTORABLE = re.compile("[\ud800-\udfff\x00]")
 
 
+def _on_strings(value: Any, clean: Callable[[str], str]) -> Any:
+    """`value` with `clean` applied to every string in it, keys of mappings included."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {_on_strings(k, clean): _on_strings(v, clean) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_on_strings(v, clean) for v in value]
+    return value
+
+
 def encodable(value: Any) -> Any:
     """`value` with every lone surrogate (a JSON "\\ud800" escape, a YAML "\\ud800")
     and every NUL replaced by U+FFFD: no UTF-8 file, database or sheet can store the
     first, and PostgreSQL refuses the second in text."""
-    if isinstance(value, str):
-        return _UNSTORABLE.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {encodable(k): encodable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [encodable(v) for v in value]
-    return value
+    return _on_strings(value, lambda text: _UNSTORABLE.sub("\ufffd", text))
 
 
 def from_a_person(value: Any) -> Any:
     """What a person typed or pasted (an answer, an edited text, a reason, a name), as a
-    text can hold it: storable (see `encodable`), its line ends "\n", and without the
+    text can hold it: storable (see `encodable`), its line ends "\\n", and without the
     control characters a terminal obeys: an escape sequence pasted into an answer would
     land in the output file and act in every terminal that shows it."""
-    value = encodable(value)
-    if isinstance(value, str):
-        value = ESCAPE_SEQUENCE.sub("", value.replace("\r\n", "\n").replace("\r", "\n"))
-        return TERMINAL_CONTROLS.sub("", value)
-    if isinstance(value, dict):
-        return {from_a_person(k): from_a_person(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [from_a_person(v) for v in value]
-    return value
+
+    def typed(text: str) -> str:
+        text = ESCAPE_SEQUENCE.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+        return TERMINAL_CONTROLS.sub("", text)
+
+    return _on_strings(encodable(value), typed)
 
 
 # Code (fenced blocks, inline spans): left as written here (a tag there is meant), and
