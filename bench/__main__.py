@@ -52,6 +52,10 @@ elif sys.argv[1:2] == ["invent"]:
     from bench.invent import main as invent_main
 
     sys.exit(invent_main(sys.argv[2:]))
+elif sys.argv[1:2] == ["additions-model"]:
+    from bench.additions_model import main as additions_model_main
+
+    sys.exit(additions_model_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["additions"]:
     from bench.additions import main as additions_main
 
