@@ -180,6 +180,13 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
         decisions = [_cell(r, "decision") for r in rows if _cell(r, "decision")]
         if not decisions:
             continue
+        said = sorted({" ".join(d.split()).lower() for d in decisions})
+        if len(said) > 1:
+            # two people, or one twice, said different things: neither is taken
+            note = "not taken: its rows say " + " and ".join(repr(d) for d in said)
+            mark(rows, "open", f"{note}; leave one decision")
+            results.append(Pulled(thread_id, "not taken", note))
+            continue
         if review.waiting(runner, thread_id) is None:
             record = runner.runlog.by_thread(thread_id) or {}
             note = f"not waiting any more ({record.get('stop_reason') or 'unknown'})"

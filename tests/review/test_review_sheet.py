@@ -134,7 +134,7 @@ def test_review_through_the_google_sheet(project):
     person = fake.client().open_by_key(LOG_KEY).worksheet("Review")
     person.update(filled, "A1", value_input_option="USER_ENTERED")
     summary = run_job(s, project / "briefs", models=models(), strict=True, google_client=factory)
-    assert summary.pulled[0].outcome == "approved_by_human"
+    assert summary.pulled[0].outcome == "approved_by_human", summary.pulled
     after = fake.values(LOG_KEY, "Review")
     assert [r[col["status"]] for r in after[1:]] == ["done", "done"]
     assert fake.formulas == set()
@@ -206,3 +206,40 @@ def test_approve_with_a_reason_in_the_sheet_approves_over_the_findings(project):
     second = run_job(s, project / "briefs", models=models(), strict=True)
     assert second.pulled[0].outcome == "approved_by_human"
     assert [r["status"] for r in xlsx_rows(book)] == ["done"]
+
+
+def test_rows_of_one_thread_that_disagree_are_not_taken(project):
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    fill(book, {PH: "4.2M EUR", PH2: "1 November"}, "approve")
+    wb = load_workbook(book)
+    ws = wb["Review"]
+    ws.cell(row=3, column=COLUMNS.index("decision") + 1, value="reject: not needed")
+    wb.save(book)
+    summary = run_job(s, project / "briefs", models=models(), strict=True)
+    [pulled] = summary.pulled
+    assert pulled.outcome == "not taken" and "'approve' and 'reject: not needed'" in pulled.message
+    rows = xlsx_rows(book)
+    assert {r["status"] for r in rows} == {"open"}
+    assert all("leave one decision" in r["note"] for r in rows)
+    assert not (project / "output" / "q3.md").exists()
+    # one decision left: taken on the next pull
+    wb = load_workbook(book)
+    for row in wb["Review"].iter_rows(min_row=2):
+        cell = row[COLUMNS.index("decision")]
+        if str(cell.value or "").startswith("reject"):
+            cell.value = None
+    wb.save(book)
+    again = run_job(s, project / "briefs", models=models(), strict=True)
+    assert again.pulled[0].outcome == "approved_by_human", again.pulled
+
+
+def test_the_same_decision_on_several_rows_is_one_decision(project):
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    fill(book, {PH: "4.2M EUR", PH2: "1 November"}, "approve")
+    wb = load_workbook(book)
+    wb["Review"].cell(row=3, column=COLUMNS.index("decision") + 1, value=" Approve ")
+    wb.save(book)
+    summary = run_job(s, project / "briefs", models=models(), strict=True)
+    assert summary.pulled[0].outcome == "approved_by_human", summary.pulled
