@@ -661,3 +661,29 @@ def test_a_blank_line_parts_two_paragraphs_of_notes(gap):
     )
     assert kinds(brief)[-1] == "rule", brief_checklist(brief)
     assert not any("gushing" in r["text"] for r in brief_checklist(brief)[:-1])
+
+
+CHAT = (
+    "hey team 👋 need a quick post for insta: we're closed mon 14th for staff training 🙏 "
+    "back tues as normal. don't mention the refit"
+)
+SMS = (
+    "pls write txt reminder 2 patients: flu jabs sat 9-12 @ surgery, walk-in ok, "
+    "bring NHS no. under 160 chars"
+)
+
+
+@pytest.mark.parametrize(
+    "brief", [TABLE, FORWARDED, QA, CHAT, SMS], ids=["table", "forwarded", "qa", "chat", "sms"]
+)
+def test_a_brief_of_a_new_shape_pasted_as_its_text_is_never_approved(tmp_path, brief):
+    from batch import config as config_mod
+    from batch.inputs.briefs import load_brief_file
+    from bench.projects import copied_project, judged_as_draft
+
+    settings = config_mod.load(copied_project([], prefix="bl-pasted-") / "briefloop.toml")
+    path = tmp_path / "b.md"
+    path.write_text(f"---\nid: b\ntitle: Note\nrubric: memo\n---\n{brief}\n", encoding="utf-8")
+    parsed = load_brief_file(path, 1 << 20)
+    state, judged = judged_as_draft(settings, parsed, parsed.text)
+    assert not (judged["meets_bar"] and not judged.get("holds")), state["findings"]
