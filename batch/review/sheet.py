@@ -198,6 +198,14 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
             for r in rows
             if _cell(r, "placeholder") and _cell(r, "answer")
         }
+        formulas = [p for p, a in answers.items() if a.lstrip().startswith("=")]
+        if formulas:
+            # what a workbook gives back for a formula is its text, not the value the
+            # reviewer saw: never into the output
+            note = f"not taken: the answer to {formulas[0]} is a formula; type the value"
+            mark(rows, "open", note)
+            results.append(Pulled(thread_id, "not taken", note))
+            continue
         by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
         try:
             decision, text, rounds = parse_decision(decisions[0])

@@ -243,3 +243,19 @@ def test_the_same_decision_on_several_rows_is_one_decision(project):
     wb.save(book)
     summary = run_job(s, project / "briefs", models=models(), strict=True)
     assert summary.pulled[0].outcome == "approved_by_human", summary.pulled
+
+
+def test_a_formula_in_an_answer_cell_is_not_taken_as_its_text(project):
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    fill(book, {PH: "=4.2*1000000", PH2: "1 November"}, "approve")
+    summary = run_job(s, project / "briefs", models=models(), strict=True)
+    [pulled] = summary.pulled
+    assert pulled.outcome == "not taken" and "is a formula" in pulled.message
+    assert {r["status"] for r in xlsx_rows(book)} == {"open"}
+    assert not (project / "output" / "q3.md").exists()
+    # a value that only starts like one is a value
+    fill(book, {PH: "-4% on Q2", PH2: "1 November"}, "approve")
+    again = run_job(s, project / "briefs", models=models(), strict=True)
+    assert again.pulled[0].outcome == "approved_by_human", again.pulled
+    assert "Q3 revenue was -4% on Q2." in (project / "output" / "q3.md").read_text()
