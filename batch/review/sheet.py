@@ -168,6 +168,11 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
             row[C["status"]], row[C["note"]] = status, note
         upsert_rows(table, COLUMNS, rows, key=lambda r: text_key(r, KEY), existing=existing)
 
+    def not_taken(thread_id: str, rows: list[list[Any]], why: str) -> None:
+        # the rows stay open, saying why, for the person to put right
+        mark(rows, "open", f"not taken: {why}")
+        results.append(Pulled(thread_id, "not taken", why))
+
     for thread_id, all_rows in by_thread.items():
         if not any(_cell(r, "decision") for r in all_rows):
             continue
@@ -183,9 +188,8 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
         said = sorted({" ".join(d.split()).lower() for d in decisions})
         if len(said) > 1:
             # two people, or one twice, said different things: neither is taken
-            note = "not taken: its rows say " + " and ".join(repr(d) for d in said)
-            mark(rows, "open", f"{note}; leave one decision")
-            results.append(Pulled(thread_id, "not taken", note))
+            why = " and ".join(repr(d) for d in said)
+            not_taken(thread_id, rows, f"its rows say {why}; leave one decision")
             continue
         if review.waiting(runner, thread_id) is None:
             record = runner.runlog.by_thread(thread_id) or {}
@@ -202,9 +206,7 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
         if formulas:
             # what a workbook gives back for a formula is its text, not the value the
             # reviewer saw: never into the output
-            note = f"not taken: the answer to {formulas[0]} is a formula; type the value"
-            mark(rows, "open", note)
-            results.append(Pulled(thread_id, "not taken", note))
+            not_taken(thread_id, rows, f"the answer to {formulas[0]} is a formula; type the value")
             continue
         by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
         try:
@@ -222,17 +224,15 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
                 rounds=rounds,
             )
         except BriefloopError as e:
-            mark(rows, "open", f"not taken: {e}")
-            results.append(Pulled(thread_id, "not taken", str(e)))
+            not_taken(thread_id, rows, str(e))
             continue
         again = review.waiting(runner, thread_id)
         same_round = (
             again is not None and str(runner.snapshot(thread_id).values.get("round", "")) == current
         )
         if same_round and again.problem:
-            # the graph did not take it (the thread asks again): the rows stay open
-            mark(rows, "open", f"not taken: {again.problem}")
-            results.append(Pulled(thread_id, "not taken", again.problem))
+            # the graph did not take it (the thread asks again)
+            not_taken(thread_id, rows, again.problem)
             continue
         mark(rows, "done", result.outcome)
         results.append(Pulled(thread_id, result.outcome, result.error))
