@@ -633,9 +633,11 @@ _READERS = (
     r"colleagues|readers?|drivers?|students?|donors?|couples?|participants?|travell?ers?|"
     r"team|he|she|they|you|nobody|no\s+one|none\s+of\s+you)"
 )
+# a writer's lead before what the readers must do: "Please make clear people shouldn't…"
+_MAKE_CLEAR = r"make\s+(?:it\s+)?(?:clear|sure)\s+"
 _READERS_OBLIGED = re.compile(
     r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*|→\s*|->\s*|^(?:and|also)\s+|"
-    r"\bmake\s+(?:it\s+)?(?:clear|sure)\s+|"
+    r"\b" + _MAKE_CLEAR + r"|"
     r"\b(?:i|we)(?:['’]d|\s+would)\s+like\s+)"
     + _READERS
     + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?(?:should(?:n['’]t)?|"
@@ -673,7 +675,7 @@ _TOLD_QUOTE = re.compile(
     r"guests|customers|staff|tenants|residents|parents)\s*[:,]?\s*(?:[\"“](.+?)[\"”]?\s*[.]?$"
     r"|(?:that\s+)?((?:don['’]?t|do\s+not|never|please)\b.+)$)"
 )
-_MAKE_CLEAR = re.compile(r"(?i)^(?:please\s+)?make\s+(?:it\s+)?(?:clear|sure)\s+(?:that\s+)?")
+_MAKE_CLEAR_LEAD = re.compile(r"(?i)^(?:please\s+)?" + _MAKE_CLEAR + r"(?:that\s+)?")
 _OBLIGED_LEAD = re.compile(
     r"(?i)^" + _READERS + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?"
     r"(?:should|must|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
@@ -834,7 +836,7 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     if _READERS_OBLIGED.search(item):
         # "Staff should save their work…": the ask is what they are to do; "Please make
         # clear people shouldn't book…": the lead is the writer's
-        item = _MAKE_CLEAR.sub("", item)
+        item = _MAKE_CLEAR_LEAD.sub("", item)
         obliged = _OBLIGED_LEAD.match(item)
         return "ask", item[obliged.end() :] if obliged else item, ""
     if _WITHHOLDS.search(item) and order_kind(item) is None:
@@ -1405,13 +1407,13 @@ def brief_checklist(text: str) -> list[Requirement]:
     out: list[Requirement] = []
 
     def add(part: str, previous: str) -> None:
-        halves = _known_beside_unknown(part, previous)
+        kind, _, subject = _classify(part, previous)
+        halves = _known_beside_unknown(part, previous) if kind in _UNKNOWN else []
         if halves:
             for half in halves:
                 add(half, previous)
             return
         last = out[-1] if out else None
-        kind, _, subject = _classify(part, previous)
         if (
             last
             and previous
@@ -1505,11 +1507,10 @@ _NOT_ITS_OWN = re.compile(
 
 
 def _known_beside_unknown(part: str, previous: str = "") -> list[str]:
-    """A fact and a fact not known yet, said in one sentence, as the two items they are;
-    [] when `part` is not one. Read as one unknown, the known half was never asked of
-    the text: a placeholder for all of it, the date and the courier lost."""
-    if _classify(part, previous)[0] not in _UNKNOWN:
-        return []
+    """An unknown (`part`, read as missing or gap) that also says a known fact in the
+    same sentence, as the two items they are; [] when it says no fact of its own. Read
+    as one unknown, the known half was never asked of the text: a placeholder for all
+    of it, the date and the courier lost."""
     # an aside in brackets that is the unknown: "Customer Apps (lead not yet named)"
     for aside in re.finditer(r"\s*\(([^()]+)\)", part):
         if _classify(aside.group(1))[0] not in _UNKNOWN:
