@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from batch.judging.wording import CALENDAR_SHORT
+
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•‣◦·]|\d+[.)]|\(?[a-z]\))\s+(.*)$")
 _GREETING = re.compile(
     r"(?i)^(?:hi|hiya|hey|hello|dear|morning|good\s+(?:morning|afternoon|evening)|"
@@ -79,8 +81,9 @@ def _at_emoji(line: str) -> list[str]:
 _LOWER_NEXT = re.compile(r"(?<=[^\W\d_][.!?])\s+(?=[a-z])")
 _ABBREVIATION = re.compile(
     r"(?i)(?:^|\s)(?:no|nos|approx|e\.?g|i\.?e|etc|vs|incl|min|max|st|rd|nr|tel|ext|dept|est|"
-    r"ref|wk|wks|hrs?|mins?|a\.?m|p\.?m|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|"
-    r"mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|mr|mrs|ms|dr|prof|co|ltd|inc|[a-z])\.$"
+    r"ref|wk|wks|hrs?|mins?|a\.?m|p\.?m|mr|mrs|ms|dr|prof|co|ltd|inc|[a-z]|"
+    + "|".join(CALENDAR_SHORT)  # "sat.", "tues.", "sept."
+    + r")\.$"
 )
 
 
@@ -107,10 +110,9 @@ def _unboxed(lines: list[str]) -> list[str]:
     its quote marks, of a chat message split at its emoji, and a question and its answer
     as one labelled line ("Q: When does it reopen?" "A: Not confirmed yet." -> "When
     does it reopen: Not confirmed yet.")."""
-    lines = [part for line in lines for part in _at_emoji(line)]
+    lines = [part for line in lines for part in _at_emoji(_QUOTED_LINE.sub("", line))]
     out: list[str] = []
     for n, line in enumerate(lines):
-        line = _QUOTED_LINE.sub("", line)
         question = _QUESTION.match(line)
         answer = _ANSWER.match(lines[n + 1]) if question and n + 1 < len(lines) else None
         if question and answer:
@@ -122,7 +124,7 @@ def _unboxed(lines: list[str]) -> list[str]:
         if stripped.startswith("|") and stripped.endswith("|") and stripped.count("|") >= 3:
             if _TABLE_RULE.match(stripped):
                 continue
-            after = _QUOTED_LINE.sub("", lines[n + 1]).strip() if n + 1 < len(lines) else ""
+            after = lines[n + 1].strip() if n + 1 < len(lines) else ""
             if _TABLE_RULE.match(after):
                 continue  # the header row names the columns, it says nothing
             cells = [c.strip() for c in stripped.strip("|").split("|") if c.strip()]

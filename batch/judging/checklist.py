@@ -44,6 +44,7 @@ from batch.judging.orders import (
     MONEY,
     NO_GUESS_TAIL,
     PRICE_WORDS,
+    TEXT_PARTS,
     is_text_request,
     left_out,
     order_kind,
@@ -736,11 +737,7 @@ _READERS_TOLD = re.compile(
 
 
 # a label that names the text or a part of it, whose length a value may limit
-_TEXT_LABEL = re.compile(
-    r"(?i)\b(?:length|max(?:imum)?|limit|words?|size|each|it|text|copy|blurbs?|posts?|"
-    r"tweets?|captions?|titles?|headlines?|headings?|descriptions?|summary|bio|intro|"
-    r"paragraphs?|lines?|sentences?|subject|message|notes?|notice|email|letter|label)\b"
-)
+_TEXT_LABEL = re.compile(r"(?i)\b(?:" + TEXT_PARTS + r")\b")
 
 
 def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:

@@ -336,11 +336,14 @@ _WORLD_STATEMENT = re.compile(
     r"includes?|offers?|takes?|gets?|goes|stays?|moves?|begins?|ends?|plays?|sells?|serves?|"
     r"performs?|pays?|rises?|falls?|will|can)\b"
 )
-_TEXT_PART = re.compile(
-    r"(?i)^(?:text|copy|names?|titles?|headings?|headlines?|prices?|dates?|lines?|words?|"
-    r"list|intro|opening|closing|sign-off|subject|it|each|first|last|one|bit|part|"
-    r"paragraphs?|sentences?|blurbs?|post|note|notice|email|letter|message|page)$"
+# the words that name the text or a part of it ("the name", "each blurb", "Length:")
+TEXT_PARTS = (
+    r"text|copy|names?|titles?|headings?|headlines?|prices?|dates?|lines?|words?|list|intro|"
+    r"opening|closing|sign-off|subject|it|each|first|last|one|bit|part|paragraphs?|"
+    r"sentences?|blurbs?|posts?|notes?|notice|email|letter|message|page|length|max(?:imum)?|"
+    r"limit|size|tweets?|captions?|descriptions?|summary|bio|label"
 )
+_TEXT_PART = re.compile(r"(?i)^(?:" + TEXT_PARTS + r")$")
 
 
 def _states_of_the_world(text: str) -> bool:
