@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from langgraph.types import StateSnapshot
+
 from batch import placeholders
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
@@ -187,7 +189,12 @@ def ended(runner: Runner, thread_id: str) -> dict[str, Any]:
 
 def state_mark(runner: Runner, thread_id: str) -> str:
     """Which state of the thread this is: its last checkpoint's id ("" before any)."""
-    config = runner.snapshot(thread_id).config or {}
+    return mark_of(runner.snapshot(thread_id))
+
+
+def mark_of(snapshot: StateSnapshot) -> str:
+    """`state_mark` of a snapshot already read."""
+    config = snapshot.config or {}
     return str((config.get("configurable") or {}).get("checkpoint_id") or "")
 
 

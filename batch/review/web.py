@@ -68,7 +68,8 @@ def _templates() -> Jinja2Templates:
 def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
     """A waiting thread's page: what to answer, and its story so far."""
     told = history.story(runner, item.thread_id)
-    values = runner.snapshot(item.thread_id).values
+    snapshot = runner.snapshot(item.thread_id)
+    values = snapshot.values
     findings = sorted(
         values.get("findings", []) or [], key=lambda f: f.get("severity") != "must_fix"
     )
@@ -85,7 +86,7 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
         # a stopped text shows its best draft: the last round's findings are of another
         "findings": [] if item.stopped else findings,
         "chart": score_chart(item.score_history),
-        "seen": review.state_mark(runner, item.thread_id),
+        "seen": review.mark_of(snapshot),
         "superseded": item.superseded_note(),
         "max_more_rounds": MAX_MORE_ROUNDS,
         "rounds_default": values["limits"].get(
