@@ -93,10 +93,12 @@ def findings_update(state: LoopState) -> dict[str, Any]:
     """The judgement of the state's draft (batch.judging.record), and its findings and
     what running its examples verified: the state update they make."""
     made = record.judged(context_of(state))
-    update: dict[str, Any] = {"findings": made["findings"], "judgement": made}
-    if made.get("verification"):
-        update["verification"] = made["verification"]
-    return update
+    # always set: a draft whose checks ran nothing must not keep an earlier one's note
+    return {
+        "findings": made["findings"],
+        "judgement": made,
+        "verification": made.get("verification", ""),
+    }
 
 
 def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> Judgement:
@@ -105,20 +107,22 @@ def findings_of(state: LoopState, draft: str, needs: list[dict[str, str]]) -> Ju
 
 
 # An edit is checked before the thread is resumed (to refuse it at once) and again by the
-# review node, in the same process; an API doc's checks run its examples in a sandbox,
-# seconds each time. A clean result is kept for that one second look, keyed by the whole
-# edited state, and taken out when used: a refused edit is not kept (no node follows
-# it), so the same edit sent again is checked afresh, as is any other text or value.
-# (Not batch.judging.record's cache: that keeps refusals too, and a person who sends an
-# edit again after an example timed out must get it run again.)
-_EDIT_CHECKS: OrderedDict[str, list[str]] = OrderedDict()
+# review node, in the same process, which then records what running its examples showed;
+# an API doc's checks run its examples in a sandbox, seconds each time. A clean result is
+# kept for those looks, keyed by the whole edited state, and taken out by the approval
+# that uses it: a refused edit is not kept (no node follows it), so the same edit sent
+# again is checked afresh, as is any other text or value. (Not batch.judging.record's
+# cache: that keeps refusals too, and a person who sends an edit again after an example
+# timed out must get it run again.)
+_EDIT_CHECKS: OrderedDict[str, tuple[list[str], str]] = OrderedDict()
 _EDIT_CHECKS_KEPT = 8
 
 
-def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[str]:
-    """What the code checks find in a person's own version of the text, the
-    placeholders counted as answered by `answers`: the must-fix messages that stand
-    (a figure or a name the person wrote is theirs to vouch for)."""
+def _checked_edit(
+    state: LoopState, text: str, answers: dict[str, str], *, take: bool
+) -> tuple[list[str], str]:
+    """The must-fix messages that stand in a person's own version of the text, and what
+    running its examples showed."""
     edited: LoopState = {
         **state,
         "draft": text,
@@ -130,11 +134,25 @@ def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[
     key = hashlib.sha256(
         json.dumps(edited, sort_keys=True, default=repr).encode("utf-8", "surrogatepass")
     ).hexdigest()
-    found = _EDIT_CHECKS.pop(key, None)
-    if found is None:
-        found = [f["message"] for f in checks.judge(context_of(edited)).unvouched()]
-        if not found:
-            _EDIT_CHECKS[key] = found
+    kept = _EDIT_CHECKS.pop(key, None) if take else _EDIT_CHECKS.get(key)
+    if kept is None:
+        judged = checks.judge(context_of(edited))
+        kept = [f["message"] for f in judged.unvouched()], judged.verification or ""
+        if not kept[0] and not take:
+            _EDIT_CHECKS[key] = kept
             while len(_EDIT_CHECKS) > _EDIT_CHECKS_KEPT:
                 _EDIT_CHECKS.popitem(last=False)
-    return list(found)
+    return list(kept[0]), kept[1]
+
+
+def edit_problems(state: LoopState, text: str, answers: dict[str, str]) -> list[str]:
+    """What the code checks find in a person's own version of the text, the
+    placeholders counted as answered by `answers`: the must-fix messages that stand
+    (a figure or a name the person wrote is theirs to vouch for)."""
+    return _checked_edit(state, text, answers, take=False)[0]
+
+
+def edit_verification(state: LoopState, text: str, answers: dict[str, str]) -> str:
+    """What running the examples of a person's own version showed, for the approval
+    that takes it (the run log must not keep the note of a draft it replaced)."""
+    return _checked_edit(state, text, answers, take=True)[1]

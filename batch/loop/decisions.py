@@ -10,7 +10,7 @@ from typing import Any
 
 from batch import placeholders
 from batch.loop import inbox
-from batch.loop.checking import edit_problems
+from batch.loop.checking import edit_problems, edit_verification, findings_of
 from batch.loop.routing import model_seconds
 from batch.state import LoopState
 
@@ -119,10 +119,19 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
                 f"the {n} sentence{'s' if n != 1 else ''} adding to the brief "
                 f"{'are' if n != 1 else 'is'} fine"
             )
+        # what running the approved text's examples shows, not an earlier draft's
+        verified = (
+            edit_verification(state, draft, answers)
+            if "draft" in decision
+            else findings_of({**state, "human_answers": answers}, draft, needs).get(
+                "verification", ""
+            )
+        )
         return {
             "human_answers": answers,
             "decision": decision,
             "draft": draft,
+            "verification": verified,
             "needs_from_human": needs,
             "deviations": shown["deviations"],
             "score": shown["score"],

@@ -99,7 +99,8 @@ def record_fields(values: LoopState) -> dict[str, Any]:
         "needs_from_human": open_needs,
         "deviations": deviations,
         "output_path": values.get("output_path"),
-        "verification": values.get("verification", ""),
+        # of the text the run stands for: the last round's may be of another draft
+        "verification": (made or {}).get("verification", values.get("verification", "")),
         "judgement": made or {},
         **decision_fields(values.get("decision") or {}),
         **call_totals(values.get("calls", [])),

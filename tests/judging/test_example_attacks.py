@@ -1,6 +1,8 @@
 """A doc's examples trying to forge or skip their own verdict, run for real (bubblewrap):
 the doc shows `add(2, 3)` giving 6, which is wrong, and something else in it tries to
-get that past the check."""
+get that past the check. Two layers are tested apart: the rules (what an example may
+say, read before it runs) and the process boundary (what running one can change,
+tested with the rules out of the way)."""
 
 from __future__ import annotations
 
@@ -83,7 +85,15 @@ def test_a_harness_that_does_not_finish_is_a_must_fix_never_a_pass(tmp_path):
     source = SOURCE + "\nprint('y' * 3_000_000)\n"
     v = verify(tmp_path, "```python\n>>> add(2, 3)\n5\n```\n", source)
     assert codes(v) == ["example-harness"], v
-    assert v.note.startswith("examples not run: the harness did not finish")
+    assert v.note.startswith("examples not run: importing calc printed more than")
+    # a module that ends the process as it is imported, or one that cannot be imported:
+    # nothing ran, so nothing is verified, and a person checks it
+    for broken, code in (
+        ("import os\nos._exit(9)\n", "example-harness"),
+        ("1/0\n", "example-unverified"),
+    ):
+        v = verify(tmp_path, "```python\n>>> add(2, 3)\n5\n```\n", SOURCE + broken)
+        assert codes(v) == [code], (broken, v)
 
 
 def test_plain_examples_still_run_and_pass(tmp_path):
@@ -118,9 +128,9 @@ def test_what_an_example_printed_is_quoted_bounded_and_without_control_character
     assert len(f["message"]) < 800
 
 
-def test_a_report_printed_by_anything_but_the_harness_is_not_taken(tmp_path):
-    # the module's own code prints a passing report as the process ends: the harness's
-    # signed report is the one read, and the wrong example is still caught
+def test_what_the_module_prints_as_it_ends_is_no_statement_s_output(tmp_path):
+    # the module's own code prints a passing report as the process ends: no report is
+    # read at all, and what exit hooks print is not taken for the last statement's
     forged = (
         '{"import_error": null, "results": [[{"source": "add(2, 3)\\n", '
         '"want": "6\\n", "got": "6\\n", "exc_msg": null}]]}'
@@ -131,3 +141,172 @@ def test_a_report_printed_by_anything_but_the_harness_is_not_taken(tmp_path):
     assert "gives 5" in str(v.findings)
     source = SOURCE + f"\nimport atexit\natexit.register(print, '0' * 64 + ' ' + {forged!r})\n"
     assert codes(verify(tmp_path, WRONG, source)) == ["example"]
+
+
+SOURCE_TWO = SOURCE + "\n\ndef mul(a, b):\n    return a * b\n"
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        # the module under another name leads to what it imports
+        ">>> x = calc\n>>> x.os",
+        ">>> [calc][0].os",
+        ">>> (m := calc)",
+        ">>> import calc as c",
+        ">>> {'m': calc}['m']",
+        ">>> print(calc)",
+        ">>> for m in [calc]:\n...     m",
+        ">>> import calc\n>>> calc.os.getcwd()",
+        # a name of the module made to mean something else
+        ">>> add = lambda a, b: 6",
+        ">>> from calc import mul as add",
+        ">>> from calc import add as plus",
+        ">>> for add in [lambda a, b: 6]:\n...     pass",
+        ">>> (add := lambda a, b: 6)",
+        ">>> del add",
+        ">>> calc = [1]",
+        ">>> sorted([1], key=lambda add: add)",
+        ">>> try:\n...     mul(1, None)\n... except TypeError as add:\n...     pass",
+        # a format string reads attributes by names the rules never see
+        ">>> '{0.__globals__}'.format(add)",
+        ">>> '{a.__code__}'.format_map({'a': add})",
+        ">>> s = '{0.gi_frame}'\n>>> s.format((x for x in [1]))",
+    ],
+)
+def test_an_example_may_not_rename_or_rebind_the_module_or_format_by_name(tmp_path, attack):
+    v = verify(tmp_path, f"```python\n{attack}\n```\n\n{WRONG}", SOURCE_TWO)
+    assert "example-refused" in codes(v), (attack, v)
+    assert "gives 5" in str(v.findings), v  # the wrong one is still caught
+
+
+def test_the_rules_still_let_plain_examples_through():
+    rules = Rules(
+        SOURCE_TWO + "\n\nclass Money:\n    def format(self):\n        return 'x'\n", "calc"
+    )
+    for fine in (
+        "calc.add(1, 2)",
+        "import calc",
+        "from calc import add, mul",
+        "total = add(1, 2)",
+        "[mul(x, 2) for x in range(3)]",
+        "Money().format()",  # the module's own method called format
+        "f'{add(1, 2)}'",
+    ):
+        assert rules.problem(fine) is None, fine
+    # a module named like its own function: that name is the function
+    chunks = Rules("def chunks(xs, n):\n    return [xs]\n", "chunks")
+    assert chunks.problem("chunks([1, 2], 1)") is None
+
+
+@pytest.mark.parametrize(
+    "directive,shown",
+    [
+        ("+SKIP", "6"),
+        ("+ELLIPSIS", "..."),
+        ("+NORMALIZE_WHITESPACE", "6"),
+        ("+IGNORE_EXCEPTION_DETAIL", "6"),
+        ("+SKIP, +ELLIPSIS", "6"),
+    ],
+)
+def test_a_doctest_directive_is_a_finding_and_changes_no_comparison(tmp_path, directive, shown):
+    v = verify(tmp_path, f"```python\n>>> add(2, 3)  # doctest: {directive}\n{shown}\n```\n")
+    assert "example-directive" in codes(v), v
+    assert "example" in codes(v) and "gives 5" in str(v.findings), v  # still run, still wrong
+    assert v.note == "examples run: 0 of 1 gave the result shown"
+    # on a right result the directive is still a finding
+    right = verify(tmp_path, f"```python\n>>> add(2, 3)  # doctest: {directive}\n5\n```\n")
+    assert codes(right) == ["example-directive"], right
+
+
+@pytest.mark.parametrize(
+    "call,shown,passes",
+    [
+        ("'a  b'", "'a b'", False),  # one space shown where the code gives two
+        ("1 == 1", "1", False),  # True shown as 1
+        (
+            "list(range(30))",
+            "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,\n"
+            " 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29]",
+            True,
+        ),
+        ("print('a\\n\\nb')", "a\n<BLANKLINE>\nb", True),
+        ("add(2, 3)", "5", True),
+    ],
+)
+def test_a_result_compares_as_shown_only_its_line_breaks_may_differ(tmp_path, call, shown, passes):
+    v = verify(tmp_path, f"```python\n>>> {call}\n{shown}\n```\n")
+    assert (codes(v) == []) is passes, v
+
+
+# -- the process boundary, with the rules out of the way: what running an example can
+# change is what its own statements print, nothing else
+
+
+def run_raw(tmp_path, examples, source=SOURCE):
+    from batch.judging.doc_examples import running
+
+    folder = tmp_path / "src"
+    folder.mkdir(exist_ok=True)
+    (folder / "calc.py").write_text(source)
+    return running.run_statements(examples, source, "calc", folder / "calc.py")
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        # rewrite the module file for whoever imports it next
+        ["open('_src/calc.py', 'w').write('def add(a, b):\\n    return 6\\n')"],
+        # make every later value print as 6: the display hook, stdout, builtins
+        ["import sys", "sys.displayhook = lambda v: print(6)"],
+        ["import sys, io", "sys.stdout.write = lambda t: 0"],
+        ["import builtins", "builtins.repr = lambda v: '6'"],
+        # end the process early, or print what a report or a boundary could look like
+        ["import os", "os.write(1, b'6\\n')", "os._exit(0)"],
+        ["import atexit", "atexit.register(print, '6')"],
+        ["import gc", "[o.clear() for o in gc.get_objects() if isinstance(o, list)]"],
+        [
+            "import threading, time, os",
+            "threading.Thread(target=lambda: (time.sleep(0.2), os.write(1, b'6\\n'))).start()",
+        ],
+    ],
+)
+def test_one_example_cannot_change_what_another_prints(tmp_path, attack):
+    outcome = run_raw(tmp_path, [attack, ["add(2, 3)"], ["add(1, 1)"]])
+    assert outcome.printed is not None, outcome
+    assert outcome.printed[1][0].got == "5\n" and outcome.printed[2][0].got == "2\n"
+
+
+def test_the_sandbox_is_never_told_a_result_the_doc_shows(tmp_path, monkeypatch):
+    from batch.judging.doc_examples import running
+
+    sent = []
+    real = running.run_sandboxed
+
+    def recording(argv, workdir, **kw):
+        sent.append(kw.get("stdin") or "")
+        sent.extend(p.read_text(errors="replace") for p in Path(workdir).rglob("*") if p.is_file())
+        return real(argv, workdir, **kw)
+
+    monkeypatch.setattr(running, "run_sandboxed", recording)
+    doc = "```python\n>>> add(20, 30)\n4711\n>>> add(1, 2)  # a comment\n'shown-result'\n```\n"
+    v = verify(tmp_path, doc)
+    assert codes(v) == ["example", "example"]
+    assert sent and not any("4711" in s or "shown-result" in s for s in sent)
+
+
+def test_statements_of_one_example_see_each_other_as_in_a_session(tmp_path):
+    outcome = run_raw(
+        tmp_path,
+        [["x = add(1, 2)", "print('between')", "x", "add(x, None)", "x + 1"]],
+    )
+    [rows] = outcome.printed
+    assert [r.got for r in rows] == ["", "between\n", "3\n", "", "4\n"]
+    assert rows[3].raised.startswith("TypeError: unsupported operand")
+
+
+def test_output_that_changes_from_run_to_run_is_not_judged(tmp_path):
+    source = SOURCE + "\nimport random\n\n\ndef roll():\n    print(random.random())\n"
+    outcome = run_raw(tmp_path, [["roll()", "add(2, 3)"]], source)
+    [rows] = outcome.printed
+    assert rows[1].unjudged, rows  # what came before it differs between the two runs

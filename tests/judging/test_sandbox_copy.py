@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from batch.judging.doc_examples import _copy_folder
+from batch.judging.doc_examples.running import _copy_folder
 
 SECRET = "LINK-SIGNING-KEY-0123456789"
 

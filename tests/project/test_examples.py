@@ -94,11 +94,13 @@ def test_sibling_and_relative_imports_work_from_a_copy_of_the_folder(tmp_path):
     assert not (tmp_path / "__pycache__").exists()  # the real folder is never written
 
 
-def test_a_module_that_cannot_be_imported_is_reported_not_failed(tmp_path):
+def test_a_module_that_cannot_be_imported_is_not_verified_and_waits_for_a_person(tmp_path):
     source = "import not_installed_anywhere\n\n\ndef add(a, b):\n    return a + b\n"
     doc = "```python\n>>> add(1, 2)\n3\n```\n"
     v = doc_examples.verify(doc, source, "needs", write_module(tmp_path, source, "needs"))
-    assert v.findings == []
+    [finding] = v.findings
+    assert finding["code"] == "example-unverified" and finding["severity"] == "must_fix"
+    assert "not_installed_anywhere" in finding["message"]
     assert v.note.startswith("examples not run: needs cannot be imported")
     assert "not_installed_anywhere" in v.note
 
@@ -128,10 +130,13 @@ def test_an_example_that_opens_a_file_is_refused_and_never_run(tmp_path):
     assert f"open({str(target)!r}, 'w')" in f["message"]
 
 
-def test_without_a_sandbox_nothing_runs_and_the_note_says_so(tmp_path, monkeypatch):
-    monkeypatch.setattr(doc_examples, "sandbox_problem", lambda: "bubblewrap is not installed")
+def test_without_a_sandbox_nothing_runs_and_a_person_checks(tmp_path, monkeypatch):
+    from batch.judging.doc_examples import running
+
+    monkeypatch.setattr(running, "sandbox_problem", lambda: "bubblewrap is not installed")
     v = doc_examples.verify(GOOD, SOURCE, "sums", write_module(tmp_path))
-    assert v.findings == []
+    assert [f["code"] for f in v.findings] == ["example-unverified"]
+    assert "bubblewrap is not installed" in v.findings[0]["message"]
     assert v.note == "examples not run: no sandbox (bubblewrap is not installed)"
 
 

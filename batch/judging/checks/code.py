@@ -47,7 +47,15 @@ class Examples(Check):
     """Every example of the docs, run against the real module, gives the result it
     shows (batch.judging.doc_examples)."""
 
-    codes = ("example", "example-none", "example-refused", "example-timeout", "example-harness")
+    codes = (
+        "example",
+        "example-none",
+        "example-refused",
+        "example-directive",
+        "example-timeout",
+        "example-harness",
+        "example-unverified",
+    )
 
     def applies(self, ctx: CheckContext) -> bool:
         return ctx.documents_python

@@ -3,46 +3,45 @@
 An example is a doctest (`>>> call(...)` and the result shown under it), in a fenced
 block or in the text, or a fenced Python block that calls the module; a line of such a
 block may show its result in a comment (`total(2, 3)  # -> 5`). Each runs in a fresh
-namespace holding the module's names, through `doctest`, inside the sandbox (`sandbox`:
-the examples are model-written code). A shown result that differs from the real one, or an
+namespace holding the module's names, inside the sandbox (`sandbox`: the examples are
+model-written code), each statement's output read from outside the process
+(`running`). A shown result that differs from the real one, or an
 example that raises, is a must_fix carrying the real output, so the values a finished
 doc shows come from running the code, never from the model.
 
 Before anything runs, batch.judging.doc_examples.rules reads each example: one that does more than
 call the module (an import of os, a dunder, open) is refused, never run. What each
-example printed comes back from the sandbox and is compared here, outside it; a run that
-does not come back whole is a must_fix, never a pass.
+example printed comes back from the sandbox and is compared here, outside it, the way
+doctest compares (no directive changes that: one is itself a must_fix); a run that does
+not come back whole is a must_fix, never a pass.
 
 The module is imported from a copy of its folder (sibling imports work, relative ones
-too); a module that cannot be imported, or no sandbox on this machine, means the doc is
-judged without running anything, and the verification note says so.
+too). A module that cannot be imported, or no sandbox on this machine, means nothing is
+run: a must_fix says so (a person checks the examples), and so does the verification
+note.
 """
 
 from __future__ import annotations
 
 import ast
 import doctest
-import hashlib
-import hmac
-import json
-import os
 import re
-import secrets
-import shutil
-import stat
-import sys
-import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from batch.draft_cleanup import TERMINAL_CONTROLS
 from batch.judging.doc_examples.rules import Rules
-from batch.judging.doc_examples.sandbox import run_sandboxed, sandbox_problem
+from batch.judging.doc_examples.running import (
+    TIMEOUT_SECONDS,
+    Outcome,
+    Printed,
+    quoted,
+    run_statements,
+    timed,
+)
 from batch.state import Finding
+
+__all__ = ["CallResult", "Example", "Verification", "examples_in", "run_calls", "timed", "verify"]
 
 _FENCE = re.compile(r"^```[ \t]*([\w+-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 _PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
@@ -50,9 +49,6 @@ _SHOWN_IN_COMMENT = re.compile(
     r"#\s*(?:->|=>|→|returns?:?|output:?|gives:?)\s*(.+?)\s*$", re.IGNORECASE
 )
 _PROMPT_LINE = re.compile(r"^[ \t]*>>> ", re.MULTILINE)
-COPY_LIMIT_BYTES = 20 * 1024 * 1024  # of the source's folder copied beside it
-TIMEOUT_SECONDS = 20.0
-HARNESS = Path(__file__).with_name("harness.py")
 
 
 @dataclass(frozen=True)
@@ -143,191 +139,10 @@ def public_names(source: str) -> set[str]:
     }
 
 
-def _copy_folder(source_path: Path | None, module: str, source: str, into: Path) -> None:
-    """The source's folder (its .py files and packages, within a size limit) as the
-    package `_src` in `into`, with the module file holding exactly `source`. Only
-    regular files that are not links are copied, from inside the folder: a link named
-    `leak.py` would carry any file this process can read (the run log, a private key)
-    into the sandbox."""
-    pkg = into / "_src"
-    pkg.mkdir()
-    folder = source_path.parent if source_path is not None else None
-    if folder is not None and folder.is_dir() and not folder.is_symlink():
-        budget = COPY_LIMIT_BYTES
-        for item in sorted(folder.iterdir()):
-            if item.name.startswith("."):
-                continue
-            if _regular(item) and item.suffix == ".py":
-                budget = _copy_within(budget, [(item, pkg / item.name)])
-            elif _plain_dir(item) and _regular(item / "__init__.py"):
-                files = [(f, pkg / f.relative_to(folder)) for f in _package_files(item)]
-                budget = _copy_within(budget, files)
-    (pkg / f"{module}.py").write_text(source, encoding="utf-8")
-    if not (pkg / "__init__.py").exists():
-        (pkg / "__init__.py").write_text("", encoding="utf-8")
-
-
-def _regular(path: Path) -> bool:
-    """A regular file, not a link to one."""
-    try:
-        return stat.S_ISREG(path.lstat().st_mode)
-    except OSError:
-        return False
-
-
-def _plain_dir(path: Path) -> bool:
-    """A folder, not a link to one."""
-    try:
-        return stat.S_ISDIR(path.lstat().st_mode)
-    except OSError:
-        return False
-
-
-def _package_files(package: Path) -> list[Path]:
-    """The package's .py files, walked without following a link."""
-    out = []
-    for root, dirs, files in os.walk(package, followlinks=False):
-        dirs[:] = sorted(
-            d
-            for d in dirs
-            if not d.startswith(".") and d != "__pycache__" and _plain_dir(Path(root) / d)
-        )
-        out += [
-            Path(root) / f
-            for f in sorted(files)
-            if f.endswith(".py") and not f.startswith(".") and _regular(Path(root) / f)
-        ]
-    return out
-
-
-def _copy_within(budget: int, pairs: list[tuple[Path, Path]]) -> int:
-    """Copy every (file, to) pair if together they fit in `budget`; what is left of it.
-    Each file is opened without following a link, so one swapped for a link between
-    the look and the copy is not read."""
-    sizes = []
-    for src, _ in pairs:
-        try:
-            sizes.append(src.lstat().st_size)
-        except OSError:
-            return budget
-    if sum(sizes) > budget:
-        return budget
-    for src, dst in pairs:
-        try:
-            fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                continue
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            dst.write_bytes(f.read(COPY_LIMIT_BYTES + 1))
-    return budget - sum(sizes)
-
-
-def _short(text: str, limit: int = 300) -> str:
-    """What an example printed, as a finding may quote it: bounded, and without control
-    characters (a terminal's escape codes, text-direction overrides)."""
-    text = TERMINAL_CONTROLS.sub("", text).strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 @dataclass(frozen=True)
 class CallResult:
     got: str  # what the call printed as its value ("" when it raised)
     error: str = ""  # the exception, "ValueError: below absolute zero"
-
-
-@dataclass(frozen=True)
-class HarnessRun:
-    report: dict | None  # the harness's report, or None
-    why: str = ""  # why there is none
-    kind: str = ""  # "" (a report) | "no-sandbox" | "import" | "timeout" | "failed"
-
-
-def _signed_payload(stdout: str, key: str) -> str:
-    """The last line of `stdout` that the harness signed with `key`, without its
-    signature: a report anything else printed (an exit hook, the module) is passed over.
-    Raises IndexError when there is none."""
-    for line in reversed(stdout.splitlines()):
-        mac, _, payload = line.strip().partition(" ")
-        want = hmac.new(key.encode(), payload.encode("utf-8"), hashlib.sha256).hexdigest()
-        if hmac.compare_digest(mac.encode(), want.encode()):
-            return payload
-    raise IndexError("no signed report")
-
-
-# where the seconds of the examples run in this context go (see `timed`)
-_EXAMPLE_SECONDS: ContextVar[list[float] | None] = ContextVar(
-    "briefloop_example_seconds", default=None
-)
-
-
-@contextmanager
-def timed() -> Iterator[list[float]]:
-    """The seconds the examples run in this context take, summed into the one-item list
-    it yields: the run log's `time_split` counts them apart from the other checks."""
-    spent = [0.0]
-    token = _EXAMPLE_SECONDS.set(spent)
-    try:
-        yield spent
-    finally:
-        _EXAMPLE_SECONDS.reset(token)
-
-
-@contextmanager
-def _counted() -> Iterator[None]:
-    started = time.perf_counter()
-    try:
-        yield
-    finally:
-        spent = _EXAMPLE_SECONDS.get()
-        if spent is not None:
-            spent[0] += time.perf_counter() - started
-
-
-def _run_harness(
-    texts: list[str], source: str, module: str, source_path: Path | None, timeout: float
-) -> HarnessRun:
-    """Doctest texts run against the module in the sandbox. The report is taken only
-    when it is whole: one JSON line last, with a result for every text (a harness that
-    was ended early, or whose output overflowed, gave none)."""
-    problem = sandbox_problem()
-    if problem is not None:
-        return HarnessRun(None, f"no sandbox ({problem})", "no-sandbox")
-    with _counted(), tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
-        work = Path(tmp)
-        _copy_folder(source_path, module, source, work)
-        shutil.copyfile(HARNESS, work / "_harness.py")
-        spec = {"module": module, "examples": texts}
-        (work / "_examples.json").write_text(json.dumps(spec), encoding="utf-8")
-        key = secrets.token_hex(32)
-        run = run_sandboxed(
-            [sys.executable, "-I", "_harness.py"], work, timeout=timeout, stdin=key + "\n"
-        )
-    if run.timed_out:
-        return HarnessRun(None, "stopped at the time limit", "timeout")
-    try:
-        report = json.loads(_signed_payload(run.stdout, key))
-        whole = (
-            run.returncode == 0
-            and isinstance(report, dict)
-            and (report.get("import_error") or len(report["results"]) == len(texts))
-        )
-    except (IndexError, KeyError, TypeError, UnicodeError, json.JSONDecodeError):
-        whole = False
-    if not whole:
-        return HarnessRun(
-            None,
-            f"the harness did not finish (exit {run.returncode}; "
-            f"{_short(run.stderr, 200) or 'no message'})",
-            "failed",
-        )
-    if report.get("import_error"):
-        return HarnessRun(
-            None, (f"{module} cannot be imported ({_short(report['import_error'], 200)})"), "import"
-        )
-    return HarnessRun(report)
 
 
 def run_calls(
@@ -338,19 +153,20 @@ def run_calls(
     timeout: float = TIMEOUT_SECONDS,
 ) -> tuple[list[CallResult] | None, str]:
     """What each call (a Python expression) gives when run against the module, in the
-    sandbox: the values a doc shows under its examples. (None, why) when nothing ran.
-    A call batch.judging.doc_examples.rules refuses is not run: its result is that refusal."""
+    sandbox, each in a fresh interpreter: the values a doc shows under its examples.
+    (None, why) when nothing ran. A call batch.judging.doc_examples.rules refuses is not
+    run: its result is that refusal."""
     rules = Rules(source, module)
     refused = {i: rules.problem(c) for i, c in enumerate(calls)}
-    to_run = [c for i, c in enumerate(calls) if refused[i] is None]
+    to_run = [[c] for i, c in enumerate(calls) if refused[i] is None]
     results: list[CallResult] = []
     if to_run:
-        run = _run_harness([f">>> {c}\n" for c in to_run], source, module, source_path, timeout)
-        if run.report is None:
+        run = run_statements(to_run, source, module, source_path, timeout)
+        if run.printed is None:
             return None, run.why
-        for rows in run.report["results"]:
-            row = rows[0] if rows else {"got": "", "error": "no result"}
-            results.append(CallResult(got=row.get("got") or "", error=row.get("error") or ""))
+        for [printed] in run.printed:
+            error = printed.raised or (f"not run: {printed.unjudged}" if printed.unjudged else "")
+            results.append(CallResult(got=printed.got, error=error))
     ran = iter(results)
     return [
         CallResult(got="", error=f"not run: {refused[i]}") if refused[i] is not None else next(ran)
@@ -358,19 +174,60 @@ def run_calls(
     ], ""
 
 
-def gave_what_it_shows(row: dict, checker: doctest.OutputChecker) -> bool:
-    """The verdict on one example's row, made here and not in the sandboxed process
-    (whose code the example could have changed): as doctest judges it, a shown result
-    against what it printed, a shown exception against the last line of what it raised."""
-    if row.get("error"):
+# doctest's comparison, less lenient: "1" is not shown for True
+_FLAGS = doctest.DONT_ACCEPT_TRUE_FOR_1
+_LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
+
+
+def _same(checker: doctest.OutputChecker, want: str, got: str) -> bool:
+    """`got` as `want` shows it, or with its lines broken elsewhere (a long value
+    wrapped to fit the page): no other difference of white space passes, so a string
+    shown with one space where the code gives two does not."""
+    if checker.check_output(want, got, _FLAGS):
+        return True
+    return _LINE_BREAK.sub(" ", want.strip()) == _LINE_BREAK.sub(" ", got.strip())
+
+
+def gave_what_it_shows(
+    example: doctest.Example, printed: Printed, checker: doctest.OutputChecker
+) -> bool:
+    """The verdict on one statement, made here and not in the sandbox: a shown result
+    against what it printed, a shown exception against the last line of the one it
+    raised."""
+    if printed.unjudged:
         return False
-    got, flags = str(row.get("got", "")), doctest.NORMALIZE_WHITESPACE
-    if row.get("exc_msg") is not None:
-        last = (got.strip().splitlines() or [""])[-1] + "\n"
-        return got.startswith("Traceback") and checker.check_output(
-            str(row["exc_msg"]), last, flags
+    if example.exc_msg is not None or printed.raised:
+        return (
+            example.exc_msg is not None
+            and bool(printed.raised)
+            and _same(checker, example.exc_msg, printed.raised + "\n")
         )
-    return checker.check_output(str(row.get("want", "")), got, flags)
+    return _same(checker, example.want, printed.got)
+
+
+def _message(example: doctest.Example, printed: Printed) -> str:
+    call = quoted(example.source.strip(), 120)
+    if printed.unjudged:
+        return f"The example `{call}` could not be checked: {printed.unjudged}."
+    if printed.raised and example.exc_msg is None:
+        return (
+            f"The example `{call}` raises {quoted(printed.raised, 200)} when run against "
+            f"the code: fix the example, or show that exception as its result."
+        )
+    shown = quoted(example.exc_msg or example.want) or "nothing"
+    gives = quoted(printed.raised or printed.got) or "nothing"
+    return (
+        f"The example `{call}` shows {shown}; run against the code it gives {gives}: "
+        f"show the real result."
+    )
+
+
+def _statements(text: str) -> list[doctest.Example] | str:
+    """The statements of a doctest-style example, or why it is not a valid one."""
+    try:
+        return doctest.DocTestParser().get_examples(text)
+    except ValueError as e:
+        return f"it is not a valid example ({quoted(str(e), 200)})"
 
 
 def verify(
@@ -400,82 +257,108 @@ def verify(
         result.note = "no examples to run"
         return result
     rules = Rules(source, module)
-    runnable = []
+    runnable: list[list[doctest.Example]] = []
     for e in examples:
         refusal = rules.doctest_problem(e.text)
-        if refusal is None:
-            runnable.append(e)
-            continue
-        statement, problem = refusal
-        line = _short(" ".join(statement.split()), 120)
-        result.findings.append(
-            Finding(
-                code=f"example-refused:{line[:60]}",
-                severity="must_fix",
-                message=f"The example `{line}` was not run: {problem}. An example shows "
-                f"plain calls of the module's own names.",
+        parsed = _statements(e.text)
+        if refusal is None and isinstance(parsed, str):
+            refusal = (" ".join(e.text.split()), parsed)
+        if refusal is not None:
+            statement, problem = refusal
+            line = quoted(" ".join(statement.split()), 120)
+            result.findings.append(
+                Finding(
+                    code=f"example-refused:{line[:60]}",
+                    severity="must_fix",
+                    message=f"The example `{line}` was not run: {problem}. An example shows "
+                    f"plain calls of the module's own names.",
+                )
             )
-        )
+            continue
+        assert not isinstance(parsed, str)
+        runnable.append(parsed)
+        result.findings += _directive_findings(parsed)
+    refused = len(examples) - len(runnable)
     if not runnable:
         result.note = f"examples not run: {len(examples)} refused"
         return result
-    run = _run_harness([e.text for e in runnable], source, module, source_path, timeout)
+    run = run_statements(
+        [[s.source for s in statements] for statements in runnable],
+        source,
+        module,
+        source_path,
+        timeout,
+    )
     result.seconds = time.perf_counter() - started
-    if run.kind == "timeout":
-        result.findings.append(
-            Finding(
-                code="example-timeout",
-                severity="must_fix",
-                message=f"Running the examples took longer than {timeout:g}s and was stopped: "
-                f"show examples that finish quickly.",
-            )
-        )
-        result.note = "examples stopped at the time limit"
-        return result
-    if run.kind == "failed":
-        # what the examples did ended the harness or flooded its output: whatever the
-        # reason, nothing shows that the doc's results are the real ones
-        result.findings.append(
-            Finding(
-                code="example-harness",
-                severity="must_fix",
-                message="Running the examples did not finish normally (the run ended early "
-                "or printed too much): show plain calls that return their result.",
-            )
-        )
-        result.note = f"examples not run: {run.why}"
-        return result
-    if run.report is None:
+    if run.printed is None:
+        result.findings.append(_not_run(run, timeout))
         result.note = f"examples not run: {run.why}"
         return result
     checker = doctest.OutputChecker()
     ran = failed = 0
-    for rows in run.report["results"]:
-        for row in rows:
+    for statements, printed in zip(runnable, run.printed, strict=True):
+        for example, out in zip(statements, printed, strict=True):
             ran += 1
-            if gave_what_it_shows(row, checker):
+            if gave_what_it_shows(example, out, checker):
                 continue
             failed += 1
-            call = _short(row["source"].strip(), 120)
-            if row.get("error"):
-                message = (
-                    f"The example `{call}` raises {_short(row['error'], 200)} when "
-                    f"run against the code: fix the example, or show that "
-                    f"exception as its result."
-                )
-            else:
-                message = (
-                    f"The example `{call}` shows {_short(row['want']) or 'nothing'}; "
-                    f"run against the code it gives {_short(row['got']) or 'nothing'}"
-                    f": show the real result."
-                )
+            call = quoted(example.source.strip(), 120)
             result.findings.append(
-                Finding(code=f"example:{call[:60]}", severity="must_fix", message=message)
+                Finding(
+                    code=f"example:{call[:60]}",
+                    severity="must_fix",
+                    message=_message(example, out),
+                )
             )
-    refused = len(examples) - len(runnable)
     result.note = (
         f"examples run: {ran - failed} of {ran} gave the result shown"
         if ran
         else "no examples to run"
     ) + (f"; {refused} refused" if refused else "")
     return result
+
+
+def _directive_findings(statements: list[doctest.Example]) -> list[Finding]:
+    """A doctest directive (`# doctest: +SKIP`, `+ELLIPSIS`...) turns doctest's check off
+    or loosens it for a statement. Here they change nothing (each statement is run and
+    compared the same way), and a doc that keeps one tells its readers the example may
+    not hold: each is a must-fix."""
+    out = []
+    for example in statements:
+        if example.options:
+            call = quoted(example.source.strip(), 120)
+            out.append(
+                Finding(
+                    code=f"example-directive:{call[:60]}",
+                    severity="must_fix",
+                    message=f"The example `{call}` carries a doctest directive, which turns "
+                    f"the check of its result off or loosens it: remove the directive and "
+                    f"show the real result.",
+                )
+            )
+    return out
+
+
+def _not_run(run: Outcome, timeout: float) -> Finding:
+    """The must-fix of a doc whose examples gave no result: whatever the reason, nothing
+    shows that the results it shows are the real ones."""
+    if run.kind == "timeout":
+        return Finding(
+            code="example-timeout",
+            severity="must_fix",
+            message=f"Running the examples took longer than {timeout:g}s and was stopped: "
+            f"show examples that finish quickly.",
+        )
+    if run.kind == "failed":
+        return Finding(
+            code="example-harness",
+            severity="must_fix",
+            message="Running the examples did not finish normally (the run ended early "
+            "or printed too much): show plain calls that return their result.",
+        )
+    return Finding(
+        code="example-unverified",
+        severity="must_fix",
+        message=f"The examples could not be run ({quoted(run.why, 200)}), so nothing "
+        f"shows that the results they show are real: a person has to check them.",
+    )

@@ -1,25 +1,29 @@
 """What a doc's example may do before it is run: call the module, nothing else.
 
-Examples are model-written code, and the verdict on a doc rests on what running them
-gives. Code that can reach the process it runs in can forge that verdict (patch
-json.dumps, register an exit hook that prints a report, end the process early) or read
-the machine. Any module leads to the others (`typing.sys`, `dataclasses.builtins`), so
-the rules are an allowlist, read before anything runs. An example may use:
+These rules keep a doc's examples plain: what a reader can copy and run. They are not
+what protects the verdict. That is the process boundary (batch.judging.doc_examples.
+running): each example runs in fresh interpreters that are never told the results the
+doc shows and hold nothing of the verdict, so whatever an example's code does, it can
+change only what its own statements print. An example may use:
 
 - a name the source defines at its top level (function, class, constant), or the
   module's own name with such a name after it (`calc.add`);
-- a name the example binds itself (assignment, loop, comprehension, lambda argument);
+- a name the example binds itself (assignment, loop, comprehension, lambda argument),
+  when it is not one of the module's names;
 - a builtin of ALLOWED_BUILTINS: pure functions on values (len, sorted, round, ...),
   the built-in types and the exceptions;
-- `import <the module>` or `from <the module> import <its names>`, and nothing else.
+- `import <the module>` or `from <the module> import <its names>`, under their own
+  names, and nothing else.
 
-And it may not: import anything else, define a function or a class, assign to or
-delete an attribute, use a name or an attribute that starts with "_", or an attribute
-of a frame, a code object, a generator or a traceback (`gi_frame`, `f_back`,
-`tb_frame`), which lead back into the harness. Anything else refuses the example with
-the reason; it is never run. The sandbox (batch.judging.doc_examples.sandbox) still
-bounds what the module's own code can do, and the harness signs its report with a key
-the examples never see, so a report they print is not taken.
+And it may not: import anything else, define a function or a class, rebind a name of
+the module (`add = lambda a, b: 7`), use the module itself as a value (`x = calc`, then
+`x.os`), assign to or delete an attribute, use a name or an attribute that starts with
+"_", an attribute of a frame, a code object, a generator or a traceback (`gi_frame`,
+`f_back`, `tb_frame`), or `.format` / `.format_map`, which read attributes by names
+held as text (unless the module's classes define a method of that name). Anything else
+refuses the example with the reason; it is never run. The sandbox
+(batch.judging.doc_examples.sandbox) bounds what any code run there can do to the
+machine.
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ ALLOWED_BUILTINS = frozenset(
 # attributes of frames, code objects, generators, coroutines and tracebacks: from any
 # of them the harness's own frame, and its locals, are a few steps away
 _INTERNALS = re.compile(r"^(?:f|co|gi|cr|ag|tb)_")
+_FORMATTERS = frozenset({"format", "format_map"})
 _STATEMENTS = (
     ast.Expr,
     ast.Assign,
@@ -137,15 +142,44 @@ _WHAT = {
 }
 
 
-def _bound_by(tree: ast.AST) -> set[str]:
-    """Names an example binds itself: stored names, arguments, imports it may make."""
-    out: set[str] = set()
+def method_names(source: str) -> set[str]:
+    """Names the source's top-level classes define (methods and class attributes)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    return {
+        name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        for item in node.body
+        for name in (
+            [item.name]
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            else defined_names(ast.unparse(item))
+        )
+    }
+
+
+def _stored(tree: ast.AST) -> list[str]:
+    """Names an example's own code binds, imports aside: stored or deleted names,
+    arguments of a lambda, the name of a caught exception."""
+    out: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            out.add(node.id)
+            out.append(node.id)
         elif isinstance(node, ast.arg):
-            out.add(node.arg)
-        elif isinstance(node, ast.alias):
+            out.append(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.append(node.name)
+    return out
+
+
+def _bound_by(tree: ast.AST) -> set[str]:
+    """Names an example binds itself: stored names, arguments, imports it may make."""
+    out = set(_stored(tree))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.alias):
             out.add((node.asname or node.name).split(".")[0])
     return out
 
@@ -156,6 +190,7 @@ class Rules:
     def __init__(self, source: str, module: str):
         self.module = module
         self.defined = defined_names(source)
+        self.methods = method_names(source)
 
     def problem(self, code: str, bound: set[str] | None = None) -> str | None:
         """Why this example code may not run, or None. `bound`: names the earlier
@@ -165,6 +200,9 @@ class Rules:
         except SyntaxError:
             return None  # it cannot run at all: doctest reports that as its result
         bound = set() if bound is None else bound
+        refused = self._rebinding_problem(tree)
+        if refused:
+            return refused
         for node in ast.walk(tree):
             if isinstance(node, ast.stmt) and not isinstance(node, _STATEMENTS):
                 return f"it {_WHAT.get(type(node), 'has a ' + type(node).__name__)}"
@@ -173,11 +211,14 @@ class Rules:
                 if refused:
                     return refused
             elif isinstance(node, ast.Attribute):
-                refused = self._attribute_problem(node, bound)
+                refused = self._attribute_problem(node)
                 if refused:
                     return refused
             elif isinstance(node, ast.Await | ast.Yield | ast.YieldFrom):
                 return "it awaits or yields"
+        refused = self._module_value_problem(tree)
+        if refused:
+            return refused
         bound |= _bound_by(tree)
         allowed = self.defined | bound | ALLOWED_BUILTINS | {self.module}
         for node in ast.walk(tree):
@@ -192,28 +233,67 @@ class Rules:
                     )
         return None
 
+    def _rebinding_problem(self, tree: ast.AST) -> str | None:
+        """A name of the module bound to something else: `add = lambda a, b: 7` makes
+        every later `add(2, 3)` show what the example chose, not what the code gives."""
+        for name in _stored(tree):
+            if name in self.defined or name == self.module:
+                return f"it rebinds {name}, a name of the module"
+        return None
+
+    def _module_value_problem(self, tree: ast.AST) -> str | None:
+        """The module itself used as a value (`x = calc`, `[calc][0]`, `f(calc)`): under
+        another name its imports (`x.os`) are one attribute away. It may only be read
+        as `calc.<a name it defines>`."""
+        allowed = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.attr in self.defined
+        }
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Name)
+                and node.id == self.module
+                and isinstance(node.ctx, ast.Load)
+                and id(node) not in allowed
+                and self.module not in self.defined
+            ):
+                return f"it uses the module {self.module} itself as a value"
+        return None
+
     def _import_problem(self, node: ast.Import | ast.ImportFrom) -> str | None:
+        renamed = [a for a in node.names if a.asname and a.asname != a.name]
         if isinstance(node, ast.ImportFrom):
             if node.level or node.module != self.module:
                 return f"it imports {node.module or 'a relative module'}"
             wrong = [a.name for a in node.names if a.name not in self.defined]
-            return f"it imports {wrong[0]} from {self.module}" if wrong else None
-        for alias in node.names:
-            if alias.name != self.module:
-                return f"it imports {alias.name}"
+            if wrong:
+                return f"it imports {wrong[0]} from {self.module}"
+        else:
+            for alias in node.names:
+                if alias.name != self.module:
+                    return f"it imports {alias.name}"
+        if renamed:
+            return f"it imports {renamed[0].name} under another name ({renamed[0].asname})"
         return None
 
-    def _attribute_problem(self, node: ast.Attribute, bound: set[str]) -> str | None:
+    def _attribute_problem(self, node: ast.Attribute) -> str | None:
         if isinstance(node.ctx, ast.Store | ast.Del):
             return f"it assigns to the attribute .{node.attr}"
         if node.attr.startswith("_"):
             return f"it uses the private attribute .{node.attr}"
         if _INTERNALS.match(node.attr):
             return f"it uses .{node.attr}, which reaches into the interpreter"
+        if node.attr in _FORMATTERS and node.attr not in self.methods:
+            # "{0.__globals__}".format(add): a format string reads attributes by names
+            # the example holds as text, where no rule can see them
+            return f"it formats text with .{node.attr}, which reads attributes by name"
         if (
             isinstance(node.value, ast.Name)
             and node.value.id == self.module
-            and self.module not in bound
+            and self.module not in self.defined
             and node.attr not in self.defined
         ):
             return f"it uses {self.module}.{node.attr}, which the module does not define"

@@ -103,6 +103,7 @@ class SandboxResult:
     stderr: str
     timed_out: bool
     seconds: float
+    cut: bool = False  # stdout was longer than OUTPUT_LIMIT_BYTES: the rest was dropped
 
 
 def sandbox_problem() -> str | None:
@@ -489,6 +490,7 @@ def _run(
         stderr=err.text(),
         timed_out=timed_out,
         seconds=time.monotonic() - started,
+        cut=out.dropped > 0,
     )
 
 

@@ -1,0 +1,273 @@
+"""What each statement of a doc's examples prints when run against the real module,
+in the sandbox (batch.judging.doc_examples.sandbox).
+
+Nothing that runs in the sandbox is trusted to say where a statement's output ends, or
+what it was: the module's code and the example's run there, and either could print a
+line that looks like a boundary or a report. So the only boundary is the process. For
+an example of statements s1..sn, process P_k runs s1..sk in a fresh interpreter
+(harness.py) and exits; what sk printed is what P_k printed after everything P_(k-1)
+printed, P_0 being the module's import alone. When P_(k-1)'s output is not where P_k's
+starts (it changes from run to run), sk has no result. No process is ever told a result
+the doc shows, holds a key, or sees another example: what one example does can change
+only what its own statements print, as it would in a fresh interactive session.
+
+An example of n statements costs n processes (about 0.05 s each). The source's folder
+is copied once, and each process gets its own copy: a file one of them writes is not
+there for the next.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+
+from batch.draft_cleanup import TERMINAL_CONTROLS
+from batch.judging.doc_examples.harness import IMPORT_FAILED, TRACEBACK_HEADER
+from batch.judging.doc_examples.sandbox import (
+    OUTPUT_LIMIT_BYTES,
+    SandboxResult,
+    run_sandboxed,
+    sandbox_problem,
+)
+
+COPY_LIMIT_BYTES = 20 * 1024 * 1024  # of the source's folder copied beside it
+TIMEOUT_SECONDS = 20.0  # for all the processes of one doc
+HARNESS = Path(__file__).with_name("harness.py")
+
+
+@dataclass(frozen=True)
+class Printed:
+    """What one statement printed."""
+
+    got: str = ""  # its output, an exception it raised aside
+    raised: str = ""  # the exception's last line ("ValueError: below zero"), if it raised
+    unjudged: str = ""  # why its output cannot be told, when it cannot
+
+
+@dataclass(frozen=True)
+class Outcome:
+    printed: list[list[Printed]] | None  # per example, per statement; None: nothing ran
+    why: str = ""  # why nothing ran
+    kind: str = ""  # "" | "no-sandbox" | "import" | "timeout" | "failed"
+
+
+# where the seconds of the examples run in this context go (see `timed`)
+_EXAMPLE_SECONDS: ContextVar[list[float] | None] = ContextVar(
+    "briefloop_example_seconds", default=None
+)
+
+
+@contextmanager
+def timed() -> Iterator[list[float]]:
+    """The seconds the examples run in this context take, summed into the one-item list
+    it yields: the run log's `time_split` counts them apart from the other checks."""
+    spent = [0.0]
+    token = _EXAMPLE_SECONDS.set(spent)
+    try:
+        yield spent
+    finally:
+        _EXAMPLE_SECONDS.reset(token)
+
+
+@contextmanager
+def _counted() -> Iterator[None]:
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        spent = _EXAMPLE_SECONDS.get()
+        if spent is not None:
+            spent[0] += time.perf_counter() - started
+
+
+def run_statements(
+    examples: list[list[str]],
+    source: str,
+    module: str,
+    source_path: Path | None = None,
+    timeout: float = TIMEOUT_SECONDS,
+) -> Outcome:
+    """What each statement of each example (its source code) prints, run against
+    `source` (the module `module`, at `source_path` if it is a file); within `timeout`
+    seconds for them all."""
+    problem = sandbox_problem()
+    if problem is not None:
+        return Outcome(None, f"no sandbox ({problem})", "no-sandbox")
+    deadline = time.monotonic() + timeout
+    with _counted(), tempfile.TemporaryDirectory(prefix="briefloop-example-src-") as tmp:
+        template = Path(tmp)
+        _copy_folder(source_path, module, source, template)
+        shutil.copyfile(HARNESS, template / "_harness.py")
+        session = _Session(template, module, deadline)
+        imported = session.run([])
+        if isinstance(imported, Outcome):
+            return imported
+        if imported.cut:
+            why = f"importing {module} printed more than {OUTPUT_LIMIT_BYTES} bytes"
+            return Outcome(None, why, "failed")
+        printed = []
+        for statements in examples:
+            rows = session.example(statements, imported.stdout)
+            if isinstance(rows, Outcome):
+                return rows
+            printed.append(rows)
+    return Outcome(printed)
+
+
+@dataclass
+class _Session:
+    template: Path  # the module's folder and the harness, copied for each process
+    module: str
+    deadline: float
+
+    def run(self, statements: list[str]) -> SandboxResult | Outcome:
+        """One fresh process running `statements`; an Outcome when it did not end well."""
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            return Outcome(None, "stopped at the time limit", "timeout")
+        with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
+            work = Path(tmp)
+            shutil.copytree(self.template, work, dirs_exist_ok=True)
+            spec = json.dumps({"module": self.module, "statements": statements})
+            run = run_sandboxed(
+                [sys.executable, "-I", "_harness.py"], work, timeout=remaining, stdin=spec
+            )
+        if run.timed_out:
+            return Outcome(None, "stopped at the time limit", "timeout")
+        if run.returncode == IMPORT_FAILED and not statements:
+            said = quoted(run.stderr.strip(), 200)
+            return Outcome(None, f"{self.module} cannot be imported ({said})", "import")
+        if run.returncode != 0:
+            said = quoted(run.stderr.strip(), 200) or "no message"
+            return Outcome(None, f"the example ended with exit {run.returncode} ({said})", "failed")
+        return run
+
+    def example(self, statements: list[str], imported: str) -> list[Printed] | Outcome:
+        """What each statement printed: P_k's output after P_(k-1)'s."""
+        rows: list[Printed] = []
+        before = imported
+        for k in range(1, len(statements) + 1):
+            run = self.run(statements[:k])
+            if isinstance(run, Outcome):
+                return run
+            if not run.stdout.startswith(before):
+                why = "what the statements before it print changes from run to run"
+                return rows + [Printed(unjudged=why)] * (len(statements) - len(rows))
+            rows.append(_split(run.stdout[len(before) :]))
+            if run.cut:
+                why = f"a statement before it printed more than {OUTPUT_LIMIT_BYTES} bytes"
+                return rows + [Printed(unjudged=why)] * (len(statements) - len(rows))
+            before = run.stdout
+        return rows
+
+
+def _split(printed: str) -> Printed:
+    """A statement's output, and the exception it ended with (shown last, as doctest
+    shows one: the header line, then the exception's lines)."""
+    at = printed.rfind(TRACEBACK_HEADER)
+    if at < 0 or (at > 0 and printed[at - 1] != "\n"):
+        return Printed(got=printed)
+    lines = printed[at + len(TRACEBACK_HEADER) :].strip().splitlines()
+    return Printed(got=printed[:at], raised=lines[-1] if lines else "")
+
+
+def quoted(text: str, limit: int = 300) -> str:
+    """What an example printed, as a finding may quote it: bounded, and without control
+    characters (a terminal's escape codes, text-direction overrides)."""
+    text = TERMINAL_CONTROLS.sub("", text).strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- the copy of the source's folder -------------------------------------------------
+
+
+def _copy_folder(source_path: Path | None, module: str, source: str, into: Path) -> None:
+    """The source's folder (its .py files and packages, within a size limit) as the
+    package `_src` in `into`, with the module file holding exactly `source`. Only
+    regular files that are not links are copied, from inside the folder: a link named
+    `leak.py` would carry any file this process can read (the run log, a private key)
+    into the sandbox."""
+    pkg = into / "_src"
+    pkg.mkdir()
+    folder = source_path.parent if source_path is not None else None
+    if folder is not None and folder.is_dir() and not folder.is_symlink():
+        budget = COPY_LIMIT_BYTES
+        for item in sorted(folder.iterdir()):
+            if item.name.startswith("."):
+                continue
+            if _regular(item) and item.suffix == ".py":
+                budget = _copy_within(budget, [(item, pkg / item.name)])
+            elif _plain_dir(item) and _regular(item / "__init__.py"):
+                files = [(f, pkg / f.relative_to(folder)) for f in _package_files(item)]
+                budget = _copy_within(budget, files)
+    (pkg / f"{module}.py").write_text(source, encoding="utf-8")
+    if not (pkg / "__init__.py").exists():
+        (pkg / "__init__.py").write_text("", encoding="utf-8")
+
+
+def _regular(path: Path) -> bool:
+    """A regular file, not a link to one."""
+    try:
+        return stat.S_ISREG(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _plain_dir(path: Path) -> bool:
+    """A folder, not a link to one."""
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:
+        return False
+
+
+def _package_files(package: Path) -> list[Path]:
+    """The package's .py files, walked without following a link."""
+    out = []
+    for root, dirs, files in os.walk(package, followlinks=False):
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and d != "__pycache__" and _plain_dir(Path(root) / d)
+        )
+        out += [
+            Path(root) / f
+            for f in sorted(files)
+            if f.endswith(".py") and not f.startswith(".") and _regular(Path(root) / f)
+        ]
+    return out
+
+
+def _copy_within(budget: int, pairs: list[tuple[Path, Path]]) -> int:
+    """Copy every (file, to) pair if together they fit in `budget`; what is left of it.
+    Each file is opened without following a link, so one swapped for a link between
+    the look and the copy is not read."""
+    sizes = []
+    for src, _ in pairs:
+        try:
+            sizes.append(src.lstat().st_size)
+        except OSError:
+            return budget
+    if sum(sizes) > budget:
+        return budget
+    for src, dst in pairs:
+        try:
+            fd = os.open(src, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            dst.write_bytes(f.read(COPY_LIMIT_BYTES + 1))
+    return budget - sum(sizes)
