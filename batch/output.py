@@ -47,6 +47,47 @@ def written_for(path: Path) -> str | None:
     return None if found is None else str(found)
 
 
+def front_matter_of(path: Path) -> tuple[dict[str, Any], str] | None:
+    """An output file's front matter and body, or None when it has none that reads."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    m = re.match(r"---\n(.*?)\n---\n", text, re.DOTALL)
+    if not m:
+        return None
+    try:
+        front = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        return None
+    return (front, text[m.end() :]) if isinstance(front, dict) else None
+
+
+def restamp(path: Path, changes: dict[str, Any]) -> None:
+    """Change fields of an output file's front matter (a text taken back is no longer
+    `approved: true`), its body as it was; written atomically. A file without front
+    matter that reads is left alone."""
+    found = front_matter_of(path)
+    if found is None:
+        return
+    front, body = found
+    updated = {**front, **changes}
+    if updated == front:
+        return
+    text = yaml.safe_dump(updated, sort_keys=False, allow_unicode=True).strip()
+    atomic_write_text(path, f"---\n{text}\n---\n{body}")
+
+
+def in_this_project(output_dir: Path, stored: str) -> Path:
+    """The file a run record's output path names, in this project's output folder: only
+    its name (and whether it was set aside in `needs-work/`) is taken from the path, so
+    a project copied or moved elsewhere acts on its own files, never on the folder the
+    path was recorded in."""
+    path = Path(stored)
+    folder = output_dir / "needs-work" if path.parent.name == "needs-work" else output_dir
+    return folder / path.name
+
+
 def write_output(out_dir: Path, brief_id: str, meta: dict[str, Any], body: str) -> Path:
     """Write a brief's text to its file. Raises OutputError when the file holds another
     brief's text (a name that clashes on a case-insensitive disk, or a file put there by

@@ -35,7 +35,7 @@ from batch.outcomes import (
     VIEW_OUTCOMES,
     label,
 )
-from batch.review import threads
+from batch.review import pending, threads
 from batch.run import signals
 from batch.run.runner import (
     BatchSummary,
@@ -363,6 +363,31 @@ def sync(ctx: click.Context, resend: bool) -> None:
         else:
             out.print(f"{r.sink}: sent {r.sent} row(s)", highlight=False, soft_wrap=True)
     sys.exit(1 if any(r.error for r in results) else 0)
+
+
+@cli.command()
+@click.pass_context
+@user_errors
+def repair(ctx: click.Context) -> None:
+    """Finish every retry or reopen that was cut short (a crash, a kill, a full disk).
+    Each touches the thread's state, the run log and the output files; it is finished
+    as it was asked, with the same result as if nothing had happened. The nightly run
+    does this first."""
+    with open_batch(ctx) as batch:
+        done = pending.finish_pending(batch)
+    if not done:
+        out.print("nothing to repair", highlight=False)
+    for f in done:
+        what = (
+            "still under way in another process; left alone"
+            if f.outcome == "busy"
+            else f"finished: {f.outcome}"
+        )
+        out.print(
+            f"{f.kind} of thread {escape(f.thread_id)} (begun {f.started_at}): {what}",
+            highlight=False,
+            soft_wrap=True,
+        )
 
 
 @cli.command()

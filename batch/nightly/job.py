@@ -19,6 +19,7 @@ from batch.models import RoleModel
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review import sheet as review_sheet
 from batch.review.links import linker, waiting_link
+from batch.review.pending import finish_pending
 from batch.run import notify
 from batch.run.runner import BatchSummary, Progress, Runner
 from batch.run.signals import STOP
@@ -187,7 +188,15 @@ def _pull_run_publish(
     batch: Runner, source: str | Path, rerun: bool, concurrency: int | None
 ) -> BatchSummary:
     table = review_table(batch.settings, batch.google)
+    # a retry or reopen cut short (a crash, a kill) is finished before anything else
+    repaired = [
+        f"finished a {f.kind} of thread {f.thread_id} that was cut short: {f.outcome}"
+        if f.outcome != "busy"
+        else f"a {f.kind} of thread {f.thread_id} is still under way elsewhere"
+        for f in finish_pending(batch)
+    ]
     pulled, warnings = _pull(batch, table)
+    warnings = repaired + warnings
     summary = batch.run(source, rerun=rerun, concurrency=concurrency)
     if table is not None:
         try:

@@ -26,7 +26,7 @@ from batch.files import atomic_write_text
 from batch.inputs.briefs import Brief, load_brief_file
 from batch.loop.nodes import NEEDS_WORK
 from batch.outcomes import APPROVED_REASONS, AWAITING
-from batch.output import no_link_between, safe_filename, written_for
+from batch.output import in_this_project, no_link_between, restamp, safe_filename, written_for
 from batch.review.threads import MAX_NOTE_CHARS, reviewer_name
 from batch.run.runner import BriefResult, Runner, has_work
 
@@ -77,6 +77,20 @@ def retry(runner: Runner, thread_id: str) -> BriefResult:
     attempt's row are made under the old thread's lock, so retries sent at once give one
     attempt."""
     with runner.store.thread_lock(thread_id, wait=10.0):
+        cut_short = [a for a in runner.runlog.open_actions(thread_id) if a["kind"] == "retry"]
+    if cut_short:
+        # this retry was asked before and cut short: it is finished, not made twice
+        intent = cut_short[0]["payload"]
+        result = finish_retry(runner, thread_id, intent, cut_short[0]["id"])
+        if result.outcome in ("busy", "skipped"):
+            # another process is running it, or just ran it to its end
+            now = "is being" if result.outcome == "busy" else "was already"
+            raise BriefloopError(
+                f"thread {thread_id} {now} retried as thread {intent['new']}: see that "
+                f"one (briefloop review show {intent['new']})"
+            )
+        return result
+    with runner.store.thread_lock(thread_id, wait=10.0):
         record, values = _ended(runner, thread_id)
         if not values.get("brief"):
             why = f" ({record['error']})" if record.get("error") else ""
@@ -98,9 +112,29 @@ def retry(runner: Runner, thread_id: str) -> BriefResult:
                 f"run of brief {values['brief']['id']!r}): retry that one if it needs it"
             )
         brief = brief_of(values, record)
-        new_id, state = runner.prepare(brief, rerun=True)
+        new_id, _ = runner.prepare(brief, rerun=True)
+        # recorded before the new attempt's row: a retry cut short anywhere after this
+        # is finished by `briefloop repair` (batch.review.pending), never left an
+        # orphan row that can be neither resumed nor retried
+        action = runner.runlog.action_begun(thread_id, "retry", {"new": new_id})
+    return finish_retry(runner, thread_id, {"new": new_id}, action)
+
+
+def finish_retry(
+    runner: Runner, thread_id: str, intent: dict[str, Any], action: int
+) -> BriefResult:
+    """The steps of a retry of `thread_id` into thread intent["new"], each of which may
+    have been done already: its run-log row, then its run (resumed where it stopped)."""
+    record, values = runner.runlog.by_thread(thread_id) or {}, runner.snapshot(thread_id).values
+    brief = brief_of(values, record)
+    new_id = intent["new"]
+    if runner.runlog.by_thread(new_id) is None:
         runner.records.retry_started(new_id, brief, retry_of=thread_id)
-    return runner.process(brief, prepared=(new_id, state))
+    state, _ = runner.initial_state(brief)
+    result = runner.process(brief, prepared=(new_id, state))
+    if result.outcome not in ("busy", "not_started"):
+        runner.runlog.action_ended(action)
+    return result
 
 
 @dataclass(frozen=True)
@@ -122,6 +156,10 @@ def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -
         )
     who = reviewer_name(by)
     with runner.store.thread_lock(thread_id, wait=10.0):
+        cut_short = [a for a in runner.runlog.open_actions(thread_id) if a["kind"] == "reopen"]
+        if cut_short:
+            # a reopen asked before and cut short: finished as it was asked
+            return finish_reopen(runner, thread_id, cut_short[0]["payload"], cut_short[0]["id"])
         record, values = _ended(runner, thread_id)
         reason_was = record.get("stop_reason") or values.get("stop_reason")
         if reason_was not in APPROVED_REASONS:
@@ -138,29 +176,59 @@ def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -
                 f"{newer['thread_id']} (a newer run of brief "
                 f"{values['brief']['id']!r}): reopen that one"
             )
-        at = datetime.now(UTC).isoformat(timespec="seconds")
-        output_path = record.get("output_path") or values.get("output_path")
-        if output_path:
+        intent = {
+            "reason": reason,
+            "by": who,
+            "at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "was": reason_was,
+            "output": record.get("output_path") or values.get("output_path") or "",
+        }
+        output = _output_file(runner, intent)
+        if output is not None:
             # where the file will go is checked before anything is written
-            no_link_between(Path(output_path).parent, Path(output_path).parent / NEEDS_WORK)
-        case = (
-            save_judged_case(runner, values, record, reason, who, at)
-            if reason_was == "approved"
-            else None
+            no_link_between(output.parent, output.parent / NEEDS_WORK)
+        # recorded before the first step: a reopen cut short anywhere after this is
+        # finished by `briefloop repair` (batch.review.pending)
+        action = runner.runlog.action_begun(thread_id, "reopen", intent)
+        return finish_reopen(runner, thread_id, intent, action)
+
+
+def finish_reopen(runner: Runner, thread_id: str, intent: dict[str, Any], action: int) -> Reopened:
+    """The steps of a reopen, each of which may have been done already: the judged case
+    (written over), the file moved aside and marked as no longer approved, the
+    thread's state, its pause and its run-log row. The caller holds the thread's lock."""
+    record = runner.runlog.by_thread(thread_id) or {}
+    values = runner.snapshot(thread_id).values
+    case = (
+        save_judged_case(runner, values, record, intent["reason"], intent["by"], intent["at"])
+        if intent["was"] == "approved"
+        else None
+    )
+    moved = _move_aside(_output_file(runner, intent), values["brief"]["id"])
+    if moved is not None:
+        restamp(
+            moved,
+            {
+                "approved": False,
+                "stop_reason": "reopened",
+                "reopened_by": intent["by"],
+                "reopened_at": intent["at"],
+                "reopened_because": intent["reason"],
+            },
         )
-        moved = _move_aside(runner, output_path, values["brief"]["id"])
-        limits = values["limits"]
+    decision = values.get("decision") or {}
+    if not (decision.get("type") == "reopen" and decision.get("at") == intent["at"]):
         runner.graph.update_state(
             runner.config_for(thread_id),
             {
                 # back to the person, whatever the review mode it ran under
-                "limits": {**limits, "review": "always"},
+                "limits": {**values["limits"], "review": "always"},
                 "decision": {
                     "type": "reopen",
-                    "by": who,
-                    "at": at,
-                    "reason": reason,
-                    "was": reason_was,
+                    "by": intent["by"],
+                    "at": intent["at"],
+                    "reason": intent["reason"],
+                    "was": intent["was"],
                 },
                 "stop_reason": None,
                 "final": None,
@@ -170,20 +238,36 @@ def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -
             },
             as_node="critic",
         )
-        result = runner.advance(thread_id, None, None)
+    snapshot = runner.snapshot(thread_id)
+    result = (
+        runner.settle(thread_id)
+        if snapshot.interrupts
+        else runner.advance(thread_id, None, None, snapshot=snapshot)
+    )
+    runner.runlog.action_ended(action)
     return Reopened(result, moved, case)
 
 
-def _move_aside(runner: Runner, output_path: str | None, brief_id: str) -> Path | None:
-    """The approved text's file into needs-work/, if it is there and still this brief's."""
-    if not output_path:
+def _output_file(runner: Runner, intent: dict[str, Any]) -> Path | None:
+    """The reopened text's file in this project (batch.output.in_this_project)."""
+    if not intent.get("output"):
         return None
-    path = Path(output_path)
-    if not path.is_file() or written_for(path) != brief_id:
-        return None  # gone, or since replaced by another brief's text: left alone
+    settings = runner.settings
+    return in_this_project(settings.path(settings.paths.output), intent["output"])
+
+
+def _move_aside(path: Path | None, brief_id: str) -> Path | None:
+    """The approved text's file moved into needs-work/, if it is there and still this
+    brief's; where it is when a step before moved it already."""
+    if path is None:
+        return None
     target = no_link_between(path.parent, path.parent / NEEDS_WORK) / path.name
-    os.replace(path, target)
-    return target
+    if path.is_file() and written_for(path) == brief_id:
+        os.replace(path, target)
+        return target
+    if target.is_file() and written_for(target) == brief_id:
+        return target  # moved before the step after it was cut short
+    return None  # gone, or since replaced by another brief's text: left alone
 
 
 def save_judged_case(

@@ -453,6 +453,16 @@ class Runner:
 
         return sink
 
+    def settle(self, thread_id: str) -> BriefResult:
+        """Record the thread as its last checkpoint has it (waiting, or ended) without
+        running it: for a step that was cut short after the checkpointer took it."""
+        snapshot = self.snapshot(thread_id)
+        values = snapshot.values
+        waiting = bool(snapshot.interrupts)
+        record = self._settled(thread_id, None, values, 0.0, waiting=waiting)
+        outcome: Outcome = AWAITING if waiting else record["stop_reason"]
+        return BriefResult(values.get("brief", {}).get("id", ""), thread_id, outcome, record)
+
     def _settled(
         self,
         thread_id: str,

@@ -30,6 +30,7 @@ from batch.outcomes import AWAITING, STOP_REASONS
 from batch.store.run_columns import INTERNAL, JSON, names_of, sheet_order
 from batch.store.schema import (
     RUN_COLUMN_DOCS,
+    actions,
     batch_runs,
     batches,
     migrate,
@@ -270,6 +271,33 @@ class RunLog:
                 return found
             found = tries[-1]
             seen.add(found["thread_id"])
+
+    # -- actions over several stores (see batch.store.schema.actions) --------------------
+    def action_begun(self, thread_id: str, kind: str, payload: dict[str, Any]) -> int:
+        """Record an action before its first step; its id, to end it with."""
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                actions.insert().values(
+                    thread_id=thread_id,
+                    kind=kind,
+                    payload=json.dumps(payload, ensure_ascii=False),
+                    started_at=now_precise(),
+                )
+            )
+            return int(result.inserted_primary_key[0])
+
+    def action_ended(self, action_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(actions.delete().where(actions.c.id == action_id))
+
+    def open_actions(self, thread_id: str | None = None) -> list[dict[str, Any]]:
+        """The actions begun and not ended (all, or one thread's), oldest first."""
+        query = sa.select(actions).order_by(actions.c.id)
+        if thread_id is not None:
+            query = query.where(actions.c.thread_id == thread_id)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).mappings().all()
+        return [{**row, "payload": json.loads(row["payload"])} for row in rows]
 
     def upsert(self, thread_id: str, **fields: Any) -> dict[str, Any]:
         """Create the thread's run row or update it in place; returns the whole record."""

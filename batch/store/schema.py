@@ -100,6 +100,20 @@ secrets = sa.Table(
 )
 
 
+# An action that touches more than one store (the checkpointer, the run log, files),
+# written before its first step and deleted after its last: one still here was cut
+# short, and `briefloop repair` (batch.review.pending) finishes it.
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("thread_id", sa.Text, nullable=False, index=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("started_at", sa.Text, nullable=False),
+)
+
+
 # Every model call of every thread, in order: what it was sent and what it answered
 # (`briefloop review calls THREAD`, the story page). Pruned with the checkpoints.
 model_calls = sa.Table(
@@ -227,6 +241,11 @@ def _m014_judgement(conn: sa.Connection) -> None:
     _add_columns(conn, runs, "judgement")
 
 
+def _m015_actions(conn: sa.Connection) -> None:
+    # Actions over several stores, so that one cut short is finished, not left half-done.
+    _create(conn, actions)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs,
     _m002_outbox,
@@ -242,6 +261,7 @@ MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m012_batch_runs,
     _m013_time_split,
     _m014_judgement,
+    _m015_actions,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)

@@ -1,0 +1,53 @@
+"""Actions over several stores that were cut short, finished (`briefloop repair`).
+
+A retry and a reopen each touch the checkpointer, the run log and files. Each records
+what it is about to do (the run log's `actions` table) before its first step and ends
+the record after its last, and every step can be done again (batch.review.attempts:
+`finish_retry`, `finish_reopen`). So a crash or a kill anywhere in between leaves an
+action that is finished here, by `briefloop repair`, by the next nightly run, or by the
+same command given again, with the same result as if nothing had happened.
+
+An action whose thread another process holds is still under way there: it is left
+alone, and said so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from batch.errors import LockBusy
+from batch.review.attempts import finish_reopen, finish_retry
+from batch.run.runner import Runner
+
+
+@dataclass(frozen=True)
+class Finished:
+    thread_id: str
+    kind: str  # "retry" | "reopen"
+    outcome: str  # the thread's outcome once finished; "busy" when left alone
+    started_at: str
+
+
+def finish_pending(runner: Runner) -> list[Finished]:
+    """Finish every action cut short, oldest first."""
+    done = []
+    for action in runner.runlog.open_actions():
+        thread_id, kind = action["thread_id"], action["kind"]
+        try:
+            outcome = _finish(runner, action)
+        except LockBusy:
+            outcome = "busy"
+        done.append(Finished(thread_id, kind, outcome, action["started_at"]))
+    return done
+
+
+def _finish(runner: Runner, action: dict) -> str:
+    thread_id, intent = action["thread_id"], action["payload"]
+    if action["kind"] == "reopen":
+        with runner.store.thread_lock(thread_id):
+            if not runner.runlog.open_actions(thread_id):
+                return "done"  # finished by another process since it was listed
+            return finish_reopen(runner, thread_id, intent, action["id"]).result.outcome
+    if action["kind"] == "retry":
+        return finish_retry(runner, thread_id, intent, action["id"]).outcome
+    raise ValueError(f"unknown action {action['kind']!r} of thread {thread_id}")

@@ -1,0 +1,175 @@
+"""One person's action on a thread, cut short after any write to any store, and what the
+next nightly run makes of it: for the kill drills of tests/run/test_action_kills.py.
+
+    python tests/action_kill_driver.py PROJECT ACTION PHASE
+
+ACTION: reopen | retry | approve | reject. PHASE:
+- setup: the batch that leaves the thread for the action (approved, or waiting);
+- act: the action. With KILL_AT=n in the environment the process ends (exit 77) right
+  after the n-th write lands: a checkpoint write (SqliteSaver.put, put_writes), a
+  commit to the run log, or a file renamed into place (every file briefloop writes is
+  written beside and renamed: the output, the judged case, the spreadsheet views).
+  Without it, it prints how many writes the action took;
+- recover: `briefloop repair` (reopen, retry) or the next nightly run (approve, reject:
+  a thread the checkpointer took an answer for is resumed there) and, if the action
+  left no trace (the kill came
+  before its first step), the person giving it again. Prints what the stores hold,
+  as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import sqlalchemy as sa  # noqa: E402
+from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
+
+from batch.nightly.job import run_job  # noqa: E402
+from batch.output import front_matter_of  # noqa: E402
+from batch.review import attempts  # noqa: E402
+from batch.review import threads as review  # noqa: E402
+from batch.review.pending import finish_pending  # noqa: E402
+from batch.run.runner import Runner  # noqa: E402
+
+from conftest import ScriptedModel, critic_answer, make_settings, writer_answer  # noqa: E402
+
+PH = "[FIGURE NEEDED: Q3 revenue]"
+BRIEFS = {
+    "approved": "Office closed on Friday from 15:00.",
+    "waiting": "Memo on Q3: revenue not known yet; we opened Berlin.",
+}
+TEXTS = {
+    "approved": "The office is closed on Friday from 15:00.",
+    "waiting": f"Q3 revenue was {PH}. We opened Berlin.",
+}
+
+writes = 0
+kill_at = int(os.environ.get("KILL_AT", "0"))
+
+
+def _count() -> None:
+    global writes
+    writes += 1
+    if writes == kill_at:
+        os._exit(77)  # as a power cut: no cleanup, no atexit, no flush
+
+
+def _counted(real):
+    def write(*args, **kwargs):
+        out = real(*args, **kwargs)
+        _count()
+        return out
+
+    return write
+
+
+def count_every_write() -> None:
+    SqliteSaver.put = _counted(SqliteSaver.put)
+    SqliteSaver.put_writes = _counted(SqliteSaver.put_writes)
+    os.replace = _counted(os.replace)
+    sa.event.listen(sa.engine.Engine, "commit", lambda conn: _count())
+
+
+def models(kind: str) -> dict:
+    needs = [(PH, "What was Q3 revenue?")] if kind == "waiting" else []
+    return {
+        "writer": ScriptedModel([writer_answer(TEXTS[kind], needs=needs)] * 5, name="writer"),
+        "critic": ScriptedModel([critic_answer(5)] * 5, name="critic"),
+    }
+
+
+def kind_of(action: str) -> str:
+    return "waiting" if action in ("approve", "reject") else "approved"
+
+
+def settings_of(project: Path):
+    return make_settings(project, **{"loop.review": "when_needed"})
+
+
+def the_thread(batch: Runner) -> str:
+    [first] = [r for r in batch.runlog.all() if not r.get("retry_of")]
+    return first["thread_id"]
+
+
+def act(batch: Runner, action: str, thread_id: str) -> None:
+    if action == "reopen":
+        attempts.reopen(batch, thread_id, "the closing time is wrong", by="drill")
+    elif action == "retry":
+        attempts.retry(batch, thread_id)
+    elif action == "approve":
+        review.answer(batch, thread_id, "approve", {PH: "4.2M EUR"}, by="drill")
+    else:
+        review.answer(batch, thread_id, "reject", {}, text="not what we meant", by="drill")
+
+
+def not_taken(batch: Runner, action: str, thread_id: str) -> bool:
+    """The action left no trace (the kill came before its first step): the person, who
+    sees that, gives it again."""
+    if action in ("approve", "reject"):
+        return bool(batch.snapshot(thread_id).interrupts)
+    if action == "retry":
+        return not batch.runlog.retries_of(thread_id)
+    return (batch.runlog.by_thread(thread_id) or {}).get("stop_reason") == "approved"
+
+
+def state(project: Path, batch: Runner) -> dict:
+    ids = {}
+    rows = []
+    for r in sorted(batch.runlog.all(), key=lambda r: bool(r.get("retry_of"))):
+        ids[r["thread_id"]] = "retry" if r.get("retry_of") else "first"
+        snapshot = batch.snapshot(r["thread_id"])
+        rows.append(
+            {
+                "thread": ids[r["thread_id"]],
+                "status": r["status"],
+                "stop_reason": r["stop_reason"],
+                "waits": bool(snapshot.interrupts),
+                "decision": (snapshot.values.get("decision") or {}).get("type"),
+            }
+        )
+    files = {}
+    for folder in ("output", "judged"):
+        for path in sorted((project / folder).rglob("*.md")):
+            found = front_matter_of(path)
+            front = found[0] if found else {}
+            files[str(path.relative_to(project))] = {
+                k: front.get(k) for k in ("approved", "stop_reason", "expect") if k in front
+            }
+    return {"runs": rows, "files": files, "open_actions": len(batch.runlog.open_actions())}
+
+
+def main(project: Path, action: str, phase: str) -> None:
+    settings = settings_of(project)
+    kind = kind_of(action)
+    if phase == "setup":
+        (project / "briefs" / "a.md").write_text(f"---\nid: a\n---\n{BRIEFS[kind]}\n")
+        run_job(settings, project / "briefs", models=models(kind))
+        return
+    if phase == "act":
+        with Runner(settings, models=models(kind)) as batch:
+            thread_id = the_thread(batch)
+        count_every_write()
+        with Runner(settings, models=models(kind)) as batch:
+            act(batch, action, thread_id)
+        print(json.dumps({"writes": writes}))
+        return
+    if action in ("reopen", "retry"):
+        # `briefloop repair`, which needs no brief file: a retry's brief may be gone
+        with Runner(settings, models=models(kind)) as batch:
+            finish_pending(batch)
+    else:
+        run_job(settings, project / "briefs", models=models(kind))
+    with Runner(settings, models=models(kind)) as batch:
+        thread_id = the_thread(batch)
+        if not_taken(batch, action, thread_id):
+            act(batch, action, thread_id)  # the person sees nothing happened: again
+        print(json.dumps(state(project, batch), default=str))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), sys.argv[2], sys.argv[3])
