@@ -104,7 +104,8 @@ def test_plain_examples_still_run_and_pass(tmp_path):
         'TypeError: can only concatenate str (not "NoneType") to str\n```\n'
     )
     v = verify(tmp_path, doc)
-    assert codes(v) == [] and v.note == "examples run: 6 of 6 gave the result shown", v
+    # the import and the assignment show nothing: they vouch for no result
+    assert codes(v) == [] and v.note == "examples run: 4 of 4 gave the result shown", v
 
 
 def test_the_rules_name_what_they_refuse():
@@ -310,3 +311,126 @@ def test_output_that_changes_from_run_to_run_is_not_judged(tmp_path):
     outcome = run_raw(tmp_path, [["roll()", "add(2, 3)"]], source)
     [rows] = outcome.printed
     assert rows[1].unjudged, rows  # what came before it differs between the two runs
+
+
+# -- a second adversarial pass: each doc shows something a fresh session would not
+# print, or hides a result from the check; none may pass
+
+F = "```"
+ADD = SOURCE
+IMPORT_PRINT = '"""Sums."""\nprint("calc ready")\n\n\ndef add(a, b):\n    return a + b\n'
+TAGS = '"""Tags."""\n\n\ndef tags(text):\n    return set(text.split())\n'
+WRAP = (
+    '"""Text."""\n\n\ndef wrap(text, width):\n    return text\n\n\n'
+    'def pad(s, n):\n    return " " * n + s\n'
+)
+PARSE = (
+    '"""Parse."""\n\n\ndef parse(s):\n    if not s.isdigit():\n'
+    '        raise ValueError(f"cannot parse {s!r}\\nexpected digits only")\n    return int(s)\n'
+)
+ALIAS = '"""Sums."""\nimport operator\n\nadd = operator.add\n'
+INSTANCE = (
+    '"""Parse."""\n\n\nclass Parser:\n    def parse(self, s):\n        return int(s) * 2\n\n\n'
+    "default = Parser()\n"
+)
+MONEY = (
+    '"""Money."""\nimport os\n\n\nclass Money:\n    def format(self):\n        return "x"\n\n\n'
+    "def total():\n    return 1\n"
+)
+
+WRONG_BUT_HIDDEN = {
+    # a binding that never runs leaves the builtin's name usable
+    "builtin bound, never run": (
+        ADD,
+        '>>> if False: eval = 0\n>>> eval("globals().update(add=lambda a, b: 7)")\n'
+        ">>> add(2, 2)\n7\n",
+    ),
+    "builtin bound to itself": (ADD, ">>> open = open\n>>> add(2, 2)\n7\n"),
+    "builtin as a lambda default": (ADD, ">>> (lambda vars=vars: vars)()\n>>> add(2, 2)\n7\n"),
+    # what the module prints as it is imported is not the first statement's
+    "import output credited": (IMPORT_PRINT, ">>> add(2, 3)\ncalc ready\n5\n"),
+    # the order of a set of strings is a matter of chance
+    "set order": (
+        '"""Tags."""\n\n\ndef tags(t):\n    return set(t.split())\n',
+        ">>> tags('red green blue')\n{'red', 'green', 'blue'}\n",
+    ),
+    "hash of the seed": (ADD, '>>> add(2, 2) + (hash("a") == 4644417185603328019)\n5\n'),
+    # white space: only a value's line breaks may differ
+    "one line shown as three": (WRAP, '>>> print(wrap("aaa bbb ccc", 3))\naaa\nbbb\nccc\n'),
+    "leading spaces dropped": (WRAP, '>>> print(pad("7", 3))\n7\n'),
+    "blank lines dropped": (WRAP, '>>> print("\\n\\n" + wrap("x", 1))\nx\n'),
+    # exceptions: the whole message, and only a real one
+    "last line of a message": (
+        PARSE,
+        '>>> parse("x")\nTraceback (most recent call last):\nexpected digits only\n',
+    ),
+    "assert with a message": (
+        ADD,
+        '>>> assert add(2, 2) == 5, "sum\\nTypeError: unsupported operand"\n'
+        "Traceback (most recent call last):\nTypeError: unsupported operand\n",
+    ),
+    "printed traceback": (
+        ADD,
+        '>>> print(add(2, 2)); print("Traceback (most recent call last):"); '
+        'print("ValueError: no")\nTraceback (most recent call last):\nValueError: no\n',
+    ),
+    "bare printed header": (
+        ADD,
+        '>>> print(add(2, 3)); print("Traceback (most recent call last):")\n5\n',
+    ),
+    # examples hidden from the check by where they stand or how they show a result
+    "text fence": (ADD, f"{F}text\n>>> add(2, 3)\n6\n{F}\n"),
+    "python-repl fence": (ADD, f"{F}python-repl\n>>> add(2, 3)\n6\n{F}\n"),
+    "tab after the prompt": (ADD, ">>>\tadd(2, 3)\n6\n"),
+    "block quote": (ADD, "> >>> add(2, 3)\n> 6\n"),
+    "indented fence": (ADD, f"1. Call it:\n\n   {F}python\n   add(2, 3)  # -> 6\n   {F}\n"),
+    "assignment comment": (ADD, f"{F}python\ntotal = add(2, 3)  # -> 6\n{F}\n"),
+    "first-line comment": (ADD, f"{F}python\nadd(2,  # -> 6\n    3)\n{F}\n"),
+    "bare comment": (ADD, f"{F}python\nadd(2, 3)  # 6\n{F}\n"),
+    "== comment": (ADD, f"{F}python\nadd(2, 3)  # == 6\n{F}\n"),
+    "result: comment": (ADD, f"{F}python\nadd(2, 3)  # result: 6\n{F}\n"),
+    "code after a doctest": (ADD, f"{F}python\n>>> add(1, 1)\n2\n\nadd(2, 3)  # -> 6\n{F}\n"),
+    "prompt in a string": (
+        ADD,
+        f'{F}python\nadd(2, 3)  # -> 6\nx = """\n>>> print(1)\n"""\n{F}\n',
+    ),
+    "a name assigned, not defined": (ALIAS, f"{F}python\nadd(2, 3)  # -> 6\n{F}\n"),
+    "an instance's method": (INSTANCE, f"{F}python\ndefault.parse('2')  # -> 5\n{F}\n"),
+    # the module's own method called format, on a string of the example's
+    "format beside a format method": (
+        MONEY,
+        '>>> "{0.__globals__[os].environ}".format(total)\n{}\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(WRONG_BUT_HIDDEN))
+def test_a_wrong_or_hidden_result_never_passes(tmp_path, case):
+    source, doc = WRONG_BUT_HIDDEN[case]
+    v = verify(tmp_path, doc + "\n>>> 1 + 1\n2\n", source)
+    assert codes(v), (case, v)
+    assert v.note != "examples run: 2 of 2 gave the result shown", v
+
+
+RIGHT = {
+    "import output apart": (IMPORT_PRINT, ">>> add(2, 3)\n5\n"),
+    "set of small numbers": (ADD, ">>> {add(1, 1), add(0, 1)}\n{1, 2}\n"),
+    "whole message": (
+        PARSE,
+        '>>> parse("x")\nTraceback (most recent call last):\n    ...\n'
+        "ValueError: cannot parse 'x'\nexpected digits only\n",
+    ),
+    "text fence": (ADD, f"{F}text\n>>> add(2, 3)\n5\n{F}\n"),
+    "indented fence": (ADD, f"1. Call it:\n\n   {F}python\n   add(2, 3)  # -> 5\n   {F}\n"),
+    "assignment comment": (ADD, f"{F}python\ntotal = add(2, 3)  # -> 5\nadd(total, 1)\n{F}\n"),
+    "an instance's method": (INSTANCE, f"{F}python\ndefault.parse('2')  # -> 4\n{F}\n"),
+    "the module's own format": (MONEY, ">>> Money().format()\n'x'\n"),
+    "a comment that is prose": (ADD, f"{F}python\n# add two numbers\nadd(2, 3)  # -> 5\n{F}\n"),
+}
+
+
+@pytest.mark.parametrize("case", list(RIGHT))
+def test_a_right_result_still_passes(tmp_path, case):
+    source, doc = RIGHT[case]
+    v = verify(tmp_path, doc, source)
+    assert codes(v) == [], (case, v)

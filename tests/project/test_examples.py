@@ -53,7 +53,8 @@ def test_doctests_fenced_or_not_and_annotated_blocks_are_examples():
     found = doc_examples.examples_in(doc, {"add"})
     assert [e.text for e in found] == [
         ">>> add(1, 2)\n3\n",
-        ">>> total = add(2, 2)\n>>> _ = print(total)\n",
+        # the value an assignment's comment shows is checked too
+        ">>> total = add(2, 2)\n>>> total\n4\n>>> _ = print(total)\n",
     ]
 
 

@@ -52,6 +52,7 @@ class Examples(Check):
         "example-none",
         "example-refused",
         "example-directive",
+        "example-unchecked",
         "example-timeout",
         "example-harness",
         "example-unverified",

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from batch.judging.doc_examples.rules import Rules
+from batch.judging.doc_examples.rules import Rules, defined_names
 from batch.judging.doc_examples.running import (
     TIMEOUT_SECONDS,
     Outcome,
@@ -43,11 +43,19 @@ from batch.state import Finding
 
 __all__ = ["CallResult", "Example", "Verification", "examples_in", "run_calls", "timed", "verify"]
 
-_FENCE = re.compile(r"^```[ \t]*([\w+-]*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
-_PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
-_SHOWN_IN_COMMENT = re.compile(
-    r"#\s*(?:->|=>|→|returns?:?|output:?|gives:?)\s*(.+?)\s*$", re.IGNORECASE
+_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)```[ \t]*(?P<tag>[\w+-]*)[^\n]*\n(?P<body>.*?)^[ \t]*```[ \t]*$",
+    re.DOTALL | re.MULTILINE,
 )
+_PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
+# a result shown in a comment: marked (`# -> 5`, `# returns 5`, `# == 5`) or a bare value
+_SHOWN_IN_COMMENT = re.compile(
+    r"#\s*(?:(?:->|=>|→|==|=|returns?|output|gives|prints?|result|value)\s*:?\s*(?P<marked>.+?)"
+    r"|(?P<bare>[-+]?\d[\d_.]*(?:[eE][-+]?\d+)?|'[^']*'|\"[^\"]*\"|\[.*\]|\(.*\)|\{.*\}"
+    r"|True|False|None))\s*$",
+    re.IGNORECASE,
+)
+_PROMPT = ">>>"
 _PROMPT_LINE = re.compile(r"^[ \t]*>>> ", re.MULTILINE)
 
 
@@ -57,6 +65,14 @@ class Example:
     line: int  # where it starts in the doc, 1-based
 
 
+@dataclass(frozen=True)
+class Unchecked:
+    """A line that looks like an example, or shows a result, that is never run."""
+
+    line: int  # in the doc, 1-based
+    text: str
+
+
 @dataclass
 class Verification:
     findings: list[Finding] = field(default_factory=list)
@@ -64,60 +80,118 @@ class Verification:
     seconds: float = 0.0
 
 
-def _doctest_of_block(code: str, names: set[str]) -> str | None:
-    """A fenced block as a doctest, or None when it is not an example of this module
-    (does not parse, or calls none of its names). Statements run for their effect; an
-    expression whose line shows a result in a comment is compared with it."""
+def _shown_in(line: str) -> str | None:
+    m = _SHOWN_IN_COMMENT.search(line)
+    return (m.group("marked") or m.group("bare")) if m else None
+
+
+def _doctest_of_block(code: str, names: set[str]) -> tuple[str, set[int]] | None:
+    """A fenced block as a doctest, and the lines (0-based) whose comment it compares,
+    or None when it is not an example of this module (does not parse, or uses none of
+    its names). Statements run for their effect; an expression, or an assignment to
+    one name, whose last line shows a result in a comment is compared with it."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
         return None  # a signature shown as code, a shell line: not a runnable example
-    called = {
-        n.func.id if isinstance(n.func, ast.Name) else n.func.attr
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name | ast.Attribute)
+    used_names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
     }
-    if not called & names:
+    if not used_names & names:
         return None
     lines = code.splitlines()
     out: list[str] = []
+    compared: set[int] = set()
     for stmt in tree.body:
         source = ast.get_source_segment(code, stmt) or ""
-        shown = None
-        if isinstance(stmt, ast.Expr) and stmt.end_lineno is not None:
-            m = _SHOWN_IN_COMMENT.search(lines[stmt.end_lineno - 1])
-            shown = m.group(1) if m else None
+        last = (stmt.end_lineno or stmt.lineno) - 1
+        shown = _shown_in(lines[last]) if last < len(lines) else None
+        named = (
+            stmt.targets[0].id
+            if isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            else None
+        )
+        if not isinstance(stmt, ast.Expr) and named is None:
+            shown = None
         if isinstance(stmt, ast.Expr) and shown is None:
             source = f"_ = {source}"  # run it; its value was not shown, so not compared
         first, *rest = source.splitlines()
         out.append(">>> " + first)
         out += ["... " + r for r in rest]
         if shown is not None:
+            compared.add(last)
+            if named is not None:
+                out.append(f">>> {named}")  # the value assigned, shown as the comment says
             out.append(shown)
-    return "\n".join(out) + "\n"
+    return "\n".join(out) + "\n", compared
+
+
+def _doctest_lines(text: str) -> set[int]:
+    """The lines (0-based) of a doctest text that its examples take: the source and the
+    result shown under it. All of them when it does not parse (verify says why)."""
+    try:
+        parsed = doctest.DocTestParser().get_examples(text)
+    except ValueError:
+        return set(range(text.count("\n") + 1))
+    return {
+        line
+        for e in parsed
+        for line in range(e.lineno, e.lineno + e.source.count("\n") + e.want.count("\n"))
+    }
+
+
+def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchecked]]:
+    """Every example in a doc, and every line that looks like one, or shows a result in
+    a comment, but that no example runs (a `>>>` in a quote, a comment on a statement
+    that is not compared). `names` are the module's names and its own."""
+    found: list[Example] = []
+    unchecked: list[Unchecked] = []
+    fenced: set[int] = set()
+    for m in _FENCE.finditer(doc):
+        body_start = doc.count("\n", 0, m.start("body"))
+        fenced |= set(range(body_start - 1, doc.count("\n", 0, m.end()) + 1))
+        indent = len(m.group("indent"))
+        body = [
+            x[indent:] if x[:indent].isspace() else x.lstrip() for x in m.group("body").splitlines()
+        ]
+        first = next((i for i, x in enumerate(body) if x.strip()), len(body))
+        body = body[first:]
+        text = "\n".join(body) + "\n"
+        if any(x.lstrip().startswith(_PROMPT) for x in body):
+            # a doctest in any block, whatever its tag says (text, console, python-repl)
+            doctest_text = _dedent_doctest(text)
+            found.append(Example(doctest_text, body_start + first + 1))
+            taken = _doctest_lines(doctest_text)
+            compared: set[int] = set()
+        elif m.group("tag").lower() in _PYTHON_FENCES and (made := _doctest_of_block(text, names)):
+            found.append(Example(made[0], body_start + first + 1))
+            taken, compared = set(), made[1]
+        else:
+            continue
+        for i, x in enumerate(body):
+            stray = _PROMPT in x and i not in taken
+            shown = i not in compared and i not in taken and _shown_in(x) is not None
+            if stray or shown:
+                unchecked.append(Unchecked(body_start + first + i + 1, x.strip()))
+    # doctests in the running text, outside any fence
+    lines = doc.splitlines()
+    outside = "\n".join("" if i in fenced else x for i, x in enumerate(lines)) + "\n"
+    covered: set[int] = set(fenced)
+    for m in re.finditer(r"(?:^[ \t]*>>> .*\n(?:^[ \t]*\S.*\n?)*)", outside, re.MULTILINE):
+        start = outside.count("\n", 0, m.start())
+        found.append(Example(_dedent_doctest(m.group(0)), start + 1))
+        covered |= set(range(start, start + m.group(0).rstrip("\n").count("\n") + 1))
+    for i, x in enumerate(lines):
+        if i not in covered and _PROMPT in x:
+            unchecked.append(Unchecked(i + 1, x.strip()))
+    return sorted(found, key=lambda e: e.line), sorted(unchecked, key=lambda u: u.line)
 
 
 def examples_in(doc: str, names: set[str]) -> list[Example]:
-    """Every example in a doc; `names` are the module's public names and its own."""
-    found: list[Example] = []
-    spans: list[tuple[int, int]] = []
-    for m in _FENCE.finditer(doc):
-        spans.append(m.span())
-        if m.group(1).lower() not in _PYTHON_FENCES:
-            continue
-        body = m.group(2)
-        line = doc.count("\n", 0, m.start(2)) + 1
-        if _PROMPT_LINE.search(body):
-            found.append(Example(_dedent_doctest(body), line))
-        elif (text := _doctest_of_block(body, names)) is not None:
-            found.append(Example(text, line))
-    # doctests in the running text, outside any fence
-    outside = doc
-    for start, end in reversed(spans):
-        outside = outside[:start] + "\n" * doc.count("\n", start, end) + outside[end:]
-    for m in re.finditer(r"(?:^[ \t]*>>> .*\n(?:^[ \t]*\S.*\n?)*)", outside, re.MULTILINE):
-        found.append(Example(_dedent_doctest(m.group(0)), outside.count("\n", 0, m.start()) + 1))
-    return sorted(found, key=lambda e: e.line)
+    """Every example in a doc; `names` are the module's names and its own."""
+    return read_examples(doc, names)[0]
 
 
 def _dedent_doctest(text: str) -> str:
@@ -177,15 +251,21 @@ def run_calls(
 # doctest's comparison, less lenient: "1" is not shown for True
 _FLAGS = doctest.DONT_ACCEPT_TRUE_FOR_1
 _LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
+_CLOSING = {"[": "]", "(": ")", "{": "}"}
 
 
 def _same(checker: doctest.OutputChecker, want: str, got: str) -> bool:
-    """`got` as `want` shows it, or with its lines broken elsewhere (a long value
-    wrapped to fit the page): no other difference of white space passes, so a string
-    shown with one space where the code gives two does not."""
+    """`got` as `want` shows it, the way doctest compares. One difference more is
+    allowed: a value printed on one line (a list, a tuple, a dict) shown broken over
+    several to fit the page, each break where the value has a space. Nothing else of
+    white space may differ: a string shown with one space where the code gives two,
+    or text printed on one line shown on three, does not pass."""
     if checker.check_output(want, got, _FLAGS):
         return True
-    return _LINE_BREAK.sub(" ", want.strip()) == _LINE_BREAK.sub(" ", got.strip())
+    line = got.removesuffix("\n")
+    if not line or "\n" in line or _CLOSING.get(line[0]) != line[-1]:
+        return False
+    return _LINE_BREAK.sub(" ", want.removesuffix("\n")) == line
 
 
 def gave_what_it_shows(
@@ -241,8 +321,8 @@ def verify(
     `source_path` if it is a file) and report what differs."""
     started = time.perf_counter()
     names = public_names(source)
-    examples = examples_in(doc, names | {module})
-    result = Verification()
+    examples, unchecked = read_examples(doc, names | defined_names(source) | {module})
+    result = Verification(findings=[_unchecked_finding(u) for u in unchecked])
     if not examples:
         if names:
             result.findings.append(
@@ -295,11 +375,14 @@ def verify(
         result.note = f"examples not run: {run.why}"
         return result
     checker = doctest.OutputChecker()
-    ran = failed = 0
+    shown = failed = 0
     for statements, printed in zip(runnable, run.printed, strict=True):
         for example, out in zip(statements, printed, strict=True):
-            ran += 1
-            if gave_what_it_shows(example, out, checker):
+            right = gave_what_it_shows(example, out, checker)
+            # a statement that shows nothing and gives nothing vouches for no result
+            shows = bool(example.want.strip()) or example.exc_msg is not None
+            shown += shows or not right
+            if right:
                 continue
             failed += 1
             call = quoted(example.source.strip(), 120)
@@ -311,11 +394,26 @@ def verify(
                 )
             )
     result.note = (
-        f"examples run: {ran - failed} of {ran} gave the result shown"
-        if ran
-        else "no examples to run"
-    ) + (f"; {refused} refused" if refused else "")
+        (
+            f"examples run: {shown - failed} of {shown} gave the result shown"
+            if shown
+            else "examples run: none shows a result"
+        )
+        + (f"; {refused} refused" if refused else "")
+        + (f"; {len(unchecked)} line(s) showing a result not run" if unchecked else "")
+    )
     return result
+
+
+def _unchecked_finding(line: Unchecked) -> Finding:
+    text = quoted(line.text, 120)
+    return Finding(
+        code=f"example-unchecked:{text[:60]}",
+        severity="must_fix",
+        message=f"Line {line.line} (`{text}`) shows a call or a result that is never run: "
+        f"write it as a doctest (`>>> call` and the result under it) in a python block, or "
+        f"take the result out.",
+    )
 
 
 def _directive_findings(statements: list[doctest.Example]) -> list[Finding]:

@@ -1,17 +1,20 @@
 """Runs inside the sandbox (batch.judging.doc_examples): import the module, then run
-the statements of one example as a fresh interactive session would, printing what each
-prints (an expression's value through the display hook, an exception as doctest shows
-one) and nothing else. Standard library only; imports nothing of briefloop, whose code
-is not what is being tested.
+the statements of one example as a fresh interactive session would: what each prints
+(an expression's value through the display hook) goes to standard output, an exception
+it raises to standard error as doctest reads one (the header line, then the message),
+and nothing else is written. Standard library only; imports nothing of briefloop, whose
+code is not what is being tested.
 
 It holds nothing that decides the verdict: it is never told the results the doc shows,
 it writes no report, it holds no key and nothing of any other example. briefloop, outside
 the sandbox, reads what the whole process printed and compares it there.
 
-Reads {"module": name, "statements": [source, ...]} as JSON on its standard input,
-which is closed before the module is imported; the source's folder was copied into the
-working folder as the package `_src`. Exits with IMPORT_FAILED, the reason on standard
-error, when the module cannot be imported.
+Reads {"module": name, "names": [...], "statements": [source, ...]} as JSON on its
+standard input, which is closed before the module is imported; the source's folder was
+copied into the working folder as the package `_src`. The statements see the module
+under its name and the names listed (those the source defines), nothing else of it.
+Exits with IMPORT_FAILED, the reason on standard error, when the module cannot be
+imported.
 """
 
 import importlib
@@ -51,9 +54,20 @@ def take_spec():
 
 
 def show_exception(error):
-    """An exception as doctest shows one: the header, then its last lines."""
-    sys.stdout.write(TRACEBACK_HEADER)
-    sys.stdout.write("".join(traceback.format_exception_only(type(error), error)))
+    """An exception as doctest reads one, on standard error (standard output is what
+    the statement printed): the header, then its message, whole."""
+    sys.stdout.flush()
+    sys.stderr.write(TRACEBACK_HEADER)
+    sys.stderr.write(traceback.format_exception_only(type(error), error)[-1])
+    sys.stderr.flush()
+
+
+def end():
+    """End here, without the exit hooks: what the module prints as the process ends
+    belongs to no statement, and would be read as the last one's."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def main():
@@ -64,7 +78,8 @@ def main():
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         sys.stderr.flush()
         os._exit(IMPORT_FAILED)
-    names = {k: v for k, v in vars(module).items() if not k.startswith("__")}
+    own = vars(module)
+    names = {k: own[k] for k in spec["names"] if k in own}
     # the module's own names win over the module's name: `chunks` in chunks.py is the
     # function, not the module
     namespace = {spec["module"]: module, **names, "__name__": "__example__"}
@@ -76,10 +91,7 @@ def main():
         except BaseException as e:  # noqa: BLE001 - an exception is the statement's output
             show_exception(e)
         sys.stdout.flush()
-    # Ended here, without the exit hooks: what the module prints as the process ends
-    # belongs to no statement, and would be read as the last one's.
-    sys.stderr.flush()
-    os._exit(0)
+    end()
 
 
 if __name__ == "__main__":

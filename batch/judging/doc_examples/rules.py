@@ -9,7 +9,7 @@ change only what its own statements print. An example may use:
 - a name the source defines at its top level (function, class, constant), or the
   module's own name with such a name after it (`calc.add`);
 - a name the example binds itself (assignment, loop, comprehension, lambda argument),
-  when it is not one of the module's names;
+  when it is not one of the module's names nor a builtin's;
 - a builtin of ALLOWED_BUILTINS: pure functions on values (len, sorted, round, ...),
   the built-in types and the exceptions;
 - `import <the module>` or `from <the module> import <its names>`, under their own
@@ -20,7 +20,8 @@ the module (`add = lambda a, b: 7`), use the module itself as a value (`x = calc
 `x.os`), assign to or delete an attribute, use a name or an attribute that starts with
 "_", an attribute of a frame, a code object, a generator or a traceback (`gi_frame`,
 `f_back`, `tb_frame`), or `.format` / `.format_map`, which read attributes by names
-held as text (unless the module's classes define a method of that name). Anything else
+held as text (unless the module's classes define a method of that name and it is
+called on the module's own objects). Anything else
 refuses the example with the reason; it is never run. The sandbox
 (batch.judging.doc_examples.sandbox) bounds what any code run there can do to the
 machine.
@@ -235,10 +236,14 @@ class Rules:
 
     def _rebinding_problem(self, tree: ast.AST) -> str | None:
         """A name of the module bound to something else: `add = lambda a, b: 7` makes
-        every later `add(2, 3)` show what the example chose, not what the code gives."""
+        every later `add(2, 3)` show what the example chose, not what the code gives.
+        Nor a builtin's name: a binding the example never runs (`if False: open = 0`)
+        would leave the name meaning the builtin, past the rule on builtins."""
         for name in _stored(tree):
             if name in self.defined or name == self.module:
                 return f"it rebinds {name}, a name of the module"
+            if hasattr(builtins, name):
+                return f"it binds {name}, the name of a builtin"
         return None
 
     def _module_value_problem(self, tree: ast.AST) -> str | None:
@@ -263,6 +268,14 @@ class Rules:
                 return f"it uses the module {self.module} itself as a value"
         return None
 
+    def _rooted_in_module(self, node: ast.expr) -> bool:
+        """An expression made from the module's own names by calls, attributes and
+        subscripts (`calc.Money(5)`, `Money(5).rounded()`), not from a literal or a
+        name the example bound."""
+        while isinstance(node, ast.Call | ast.Attribute | ast.Subscript):
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return isinstance(node, ast.Name) and (node.id in self.defined or node.id == self.module)
+
     def _import_problem(self, node: ast.Import | ast.ImportFrom) -> str | None:
         renamed = [a for a in node.names if a.asname and a.asname != a.name]
         if isinstance(node, ast.ImportFrom):
@@ -286,9 +299,12 @@ class Rules:
             return f"it uses the private attribute .{node.attr}"
         if _INTERNALS.match(node.attr):
             return f"it uses .{node.attr}, which reaches into the interpreter"
-        if node.attr in _FORMATTERS and node.attr not in self.methods:
+        if node.attr in _FORMATTERS and not (
+            node.attr in self.methods and self._rooted_in_module(node.value)
+        ):
             # "{0.__globals__}".format(add): a format string reads attributes by names
-            # the example holds as text, where no rule can see them
+            # the example holds as text, where no rule can see them. A method of the
+            # module's own called format is called on the module's own objects only.
             return f"it formats text with .{node.attr}, which reads attributes by name"
         if (
             isinstance(node.value, ast.Name)

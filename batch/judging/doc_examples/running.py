@@ -6,14 +6,18 @@ what it was: the module's code and the example's run there, and either could pri
 line that looks like a boundary or a report. So the only boundary is the process. For
 an example of statements s1..sn, process P_k runs s1..sk in a fresh interpreter
 (harness.py) and exits; what sk printed is what P_k printed after everything P_(k-1)
-printed, P_0 being the module's import alone. When P_(k-1)'s output is not where P_k's
-starts (it changes from run to run), sk has no result. No process is ever told a result
-the doc shows, holds a key, or sees another example: what one example does can change
-only what its own statements print, as it would in a fresh interactive session.
+printed, P_0 being the module's import alone, and likewise for the exception it raised
+(written to standard error, apart from what it printed). When P_(k-1)'s output is not
+where P_k's starts, or when P_n run again gives another output, the statement's output
+changes from run to run and it has no result. Each process has its own hash seed, so a
+set of strings whose order is a matter of chance is told apart this way too. No process
+is ever told a result the doc shows, holds a key, or sees another example: what one
+example does can change only what its own statements print, as it would in a fresh
+interactive session.
 
-An example of n statements costs n processes (about 0.05 s each). The source's folder
-is copied once, and each process gets its own copy: a file one of them writes is not
-there for the next.
+An example of n statements costs n + 1 processes (about 0.05 s each). The source's
+folder is copied once, and each process gets its own copy: a file one of them writes is
+not there for the next.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pathlib import Path
 
 from batch.draft_cleanup import TERMINAL_CONTROLS
 from batch.judging.doc_examples.harness import IMPORT_FAILED, TRACEBACK_HEADER
+from batch.judging.doc_examples.rules import defined_names
 from batch.judging.doc_examples.sandbox import (
     OUTPUT_LIMIT_BYTES,
     SandboxResult,
@@ -49,8 +54,8 @@ HARNESS = Path(__file__).with_name("harness.py")
 class Printed:
     """What one statement printed."""
 
-    got: str = ""  # its output, an exception it raised aside
-    raised: str = ""  # the exception's last line ("ValueError: below zero"), if it raised
+    got: str = ""  # what it printed
+    raised: str = ""  # the exception it raised, as doctest reads it ("ValueError: below zero")
     unjudged: str = ""  # why its output cannot be told, when it cannot
 
 
@@ -96,10 +101,12 @@ def run_statements(
     module: str,
     source_path: Path | None = None,
     timeout: float = TIMEOUT_SECONDS,
+    names: set[str] | None = None,
 ) -> Outcome:
     """What each statement of each example (its source code) prints, run against
     `source` (the module `module`, at `source_path` if it is a file); within `timeout`
-    seconds for them all."""
+    seconds for them all. The statements see the module's `names` (default: every name
+    its source defines at the top) and the module under its own name."""
     problem = sandbox_problem()
     if problem is not None:
         return Outcome(None, f"no sandbox ({problem})", "no-sandbox")
@@ -108,7 +115,8 @@ def run_statements(
         template = Path(tmp)
         _copy_folder(source_path, module, source, template)
         shutil.copyfile(HARNESS, template / "_harness.py")
-        session = _Session(template, module, deadline)
+        shown = sorted(defined_names(source) if names is None else names)
+        session = _Session(template, module, shown, deadline)
         imported = session.run([])
         if isinstance(imported, Outcome):
             return imported
@@ -117,7 +125,7 @@ def run_statements(
             return Outcome(None, why, "failed")
         printed = []
         for statements in examples:
-            rows = session.example(statements, imported.stdout)
+            rows = session.example(statements, imported)
             if isinstance(rows, Outcome):
                 return rows
             printed.append(rows)
@@ -128,19 +136,27 @@ def run_statements(
 class _Session:
     template: Path  # the module's folder and the harness, copied for each process
     module: str
+    names: list[str]  # of the module, that the statements see
     deadline: float
 
-    def run(self, statements: list[str]) -> SandboxResult | Outcome:
-        """One fresh process running `statements`; an Outcome when it did not end well."""
+    def run(self, statements: list[str], seed: int = 0) -> SandboxResult | Outcome:
+        """One fresh process running `statements` with hash seed `seed`; an Outcome when
+        it did not end well."""
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             return Outcome(None, "stopped at the time limit", "timeout")
         with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
             work = Path(tmp)
             shutil.copytree(self.template, work, dirs_exist_ok=True)
-            spec = json.dumps({"module": self.module, "statements": statements})
+            spec = {"module": self.module, "names": self.names, "statements": statements}
+            # not -I nor -E: they would drop the environment the sandbox sets (the hash
+            # seed, unbuffered output), and that environment is all there is
             run = run_sandboxed(
-                [sys.executable, "-I", "_harness.py"], work, timeout=remaining, stdin=spec
+                [sys.executable, "-s", "-B", "-u", "_harness.py"],
+                work,
+                timeout=remaining,
+                stdin=json.dumps(spec),
+                hash_seed=seed,
             )
         if run.timed_out:
             return Outcome(None, "stopped at the time limit", "timeout")
@@ -152,33 +168,41 @@ class _Session:
             return Outcome(None, f"the example ended with exit {run.returncode} ({said})", "failed")
         return run
 
-    def example(self, statements: list[str], imported: str) -> list[Printed] | Outcome:
+    def example(self, statements: list[str], imported: SandboxResult) -> list[Printed] | Outcome:
         """What each statement printed: P_k's output after P_(k-1)'s."""
         rows: list[Printed] = []
         before = imported
+        changes = "what the statements before it print changes from run to run"
         for k in range(1, len(statements) + 1):
-            run = self.run(statements[:k])
+            run = self.run(statements[:k], seed=k)
             if isinstance(run, Outcome):
                 return run
-            if not run.stdout.startswith(before):
-                why = "what the statements before it print changes from run to run"
-                return rows + [Printed(unjudged=why)] * (len(statements) - len(rows))
-            rows.append(_split(run.stdout[len(before) :]))
+            if not (run.stdout.startswith(before.stdout) and run.stderr.startswith(before.stderr)):
+                return rows + [Printed(unjudged=changes)] * (len(statements) - len(rows))
+            rows.append(_printed(run, before))
             if run.cut:
                 why = f"a statement before it printed more than {OUTPUT_LIMIT_BYTES} bytes"
                 return rows + [Printed(unjudged=why)] * (len(statements) - len(rows))
-            before = run.stdout
+            before = run
+        if statements:
+            # the last statement once more, under another hash seed
+            again = self.run(statements, seed=len(statements) + 1)
+            if isinstance(again, Outcome):
+                return again
+            if (again.stdout, again.stderr) != (before.stdout, before.stderr):
+                rows[-1] = Printed(unjudged="what it prints changes from run to run")
         return rows
 
 
-def _split(printed: str) -> Printed:
-    """A statement's output, and the exception it ended with (shown last, as doctest
-    shows one: the header line, then the exception's lines)."""
-    at = printed.rfind(TRACEBACK_HEADER)
-    if at < 0 or (at > 0 and printed[at - 1] != "\n"):
-        return Printed(got=printed)
-    lines = printed[at + len(TRACEBACK_HEADER) :].strip().splitlines()
-    return Printed(got=printed[:at], raised=lines[-1] if lines else "")
+def _printed(run: SandboxResult, before: SandboxResult) -> Printed:
+    """What the last statement of `run` printed, and the exception it ended with (on
+    standard error, after the header line doctest reads)."""
+    got = run.stdout[len(before.stdout) :]
+    errors = run.stderr[len(before.stderr) :]
+    at = errors.rfind(TRACEBACK_HEADER)
+    if at < 0 or (at > 0 and errors[at - 1] != "\n"):
+        return Printed(got=got)
+    return Printed(got=got, raised=errors[at + len(TRACEBACK_HEADER) :].rstrip("\n"))
 
 
 def quoted(text: str, limit: int = 300) -> str:

@@ -17,7 +17,8 @@ What the sandboxed command sees
                   project folder, checkpoint or secrets file
     no network    its own network namespace with only a loopback (`--unshare-net`)
     environment   cleared: PATH, HOME (= the workdir), LANG, TMPDIR, PYTHON* (no bytecode,
-                  no user site, fixed hash seed, unbuffered) and one BLAS/OpenMP thread;
+                  no user site, the hash seed asked for, unbuffered: a Python started
+                  with -I or -E ignores them) and one BLAS/OpenMP thread;
                   bwrap itself is started with PATH only, so its /proc/1/environ shows
                   nothing of the caller's
 
@@ -121,15 +122,24 @@ def run_sandboxed(
     memory_mb: int = 1024,
     file_mb: int = 16,
     stdin: str | None = None,
+    hash_seed: int = 0,
 ) -> SandboxResult:
     """Run `argv` in the sandbox with `workdir` (an existing, fresh folder: the only
     place it can write) as its current directory and HOME. Started by root, the
-    workdir's contents are handed to uid 65534 first."""
+    workdir's contents are handed to uid 65534 first. `hash_seed`: PYTHONHASHSEED, the
+    order of a set of strings (a Python started with -I or -E ignores it)."""
     tools, problem = _probe()
     if problem is not None:
         raise SandboxUnavailable(problem)
     return _run(
-        tools, argv, workdir, timeout=timeout, memory_mb=memory_mb, file_mb=file_mb, stdin=stdin
+        tools,
+        argv,
+        workdir,
+        timeout=timeout,
+        memory_mb=memory_mb,
+        file_mb=file_mb,
+        stdin=stdin,
+        hash_seed=hash_seed,
     )
 
 
@@ -167,6 +177,7 @@ def _probe() -> tuple[dict[str, str], str | None]:
                 memory_mb=1024,
                 file_mb=1,
                 stdin=None,
+                hash_seed=0,
             )
         except (OSError, ValueError) as exc:
             return tools, f"bubblewrap cannot start: {exc}"
@@ -276,6 +287,7 @@ def _command(
     file_mb: int,
     info_fd: int,
     as_root: bool,
+    hash_seed: int,
 ) -> list[str]:
     env = {
         "PATH": (f"{os.path.dirname(argv[0])}:" if os.path.isabs(argv[0]) else "") + _DEFAULT_PATH,
@@ -284,7 +296,7 @@ def _command(
         "TMPDIR": "/tmp",
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONNOUSERSITE": "1",
-        "PYTHONHASHSEED": "0",  # set and dict orders the same on every run
+        "PYTHONHASHSEED": str(hash_seed),  # the same orders for the same seed
         "PYTHONUNBUFFERED": "1",  # what it printed before a timeout still comes back
         # numeric libraries start one thread per core otherwise, each with its own
         # buffers: on a many-core machine they would not fit RLIMIT_AS/RLIMIT_NPROC
@@ -408,6 +420,7 @@ def _run(
     memory_mb: int,
     file_mb: int,
     stdin: str | None,
+    hash_seed: int,
 ) -> SandboxResult:
     if not argv or not all(isinstance(a, str) for a in argv):
         raise ValueError("argv must be a non-empty list of strings")
@@ -428,6 +441,7 @@ def _run(
             file_mb=file_mb,
             info_fd=info_w,
             as_root=as_root,
+            hash_seed=hash_seed,
         )
         started = time.monotonic()
         # bwrap itself (pid 1 inside, readable there when not started by root) gets
