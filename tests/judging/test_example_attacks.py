@@ -434,3 +434,30 @@ def test_a_right_result_still_passes(tmp_path, case):
     source, doc = RIGHT[case]
     v = verify(tmp_path, doc, source)
     assert codes(v) == [], (case, v)
+
+
+def test_nothing_an_example_or_the_module_writes_reaches_the_hosts_disk(tmp_path):
+    # many files, each under the per-file limit: written to the host, they once added up
+    # to gigabytes
+    source = SOURCE + (
+        "\nimport os\n\n\ndef flood(where):\n"
+        "    written = 0\n"
+        "    try:\n"
+        "        for i in range(30):\n"
+        "            with open(os.path.join(where, f'flood{i}.bin'), 'wb') as f:\n"
+        "                for _ in range(10):\n"
+        "                    f.write(b'x' * 1024 * 1024)\n"
+        "                    written += 1\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "    return written\n"
+    )
+    outcome = run_raw(
+        tmp_path,
+        [["flood('.')"], ["import os", "flood(os.environ['HOME']) <= 64"], ["flood('/tmp') <= 64"]],
+        source,
+    )
+    assert outcome.printed is not None, outcome
+    assert outcome.printed[0][0].got == "0\n"  # its own folder is read-only
+    assert outcome.printed[1][1].got == "True\n"  # its home is that /tmp
+    assert outcome.printed[2][0].got == "True\n"  # /tmp is a small private tmpfs

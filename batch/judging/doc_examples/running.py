@@ -157,6 +157,9 @@ class _Session:
                 timeout=remaining,
                 stdin=json.dumps(spec),
                 hash_seed=seed,
+                # nothing an example or the module writes reaches the host's disk: the
+                # sandbox's own /tmp (64 MiB) is where it can write
+                writable=False,
             )
         if run.timed_out:
             return Outcome(None, "stopped at the time limit", "timeout")

@@ -12,7 +12,9 @@ What the sandboxed command sees
     /tmp          a private, empty tmpfs (64 MiB), also /dev/shm; a minimal /dev (null,
                   zero, random, tty...) and the /proc of its own pid namespace (its own
                   processes only)
-    the workdir   bind-mounted read-write at its own path, and the current directory
+    the workdir   bind-mounted at its own path, and the current directory: read-write,
+                  or read-only (`writable=False`: a doc's examples), when nothing the
+                  command does may grow the host's disk
     nothing else  no home, no /run or /var/run (no host sockets), no /etc/passwd, no
                   project folder, checkpoint or secrets file
     no network    its own network namespace with only a loopback (`--unshare-net`)
@@ -123,11 +125,15 @@ def run_sandboxed(
     file_mb: int = 16,
     stdin: str | None = None,
     hash_seed: int = 0,
+    writable: bool = True,
 ) -> SandboxResult:
-    """Run `argv` in the sandbox with `workdir` (an existing, fresh folder: the only
-    place it can write) as its current directory and HOME. Started by root, the
-    workdir's contents are handed to uid 65534 first. `hash_seed`: PYTHONHASHSEED, the
-    order of a set of strings (a Python started with -I or -E ignores it)."""
+    """Run `argv` in the sandbox with `workdir` (an existing, fresh folder) as its
+    current directory. `writable`: the workdir is the command's HOME and the one place
+    on the host's disk it can write; else it is read-only, HOME is the private /tmp, and
+    the command writes nothing to the host's disk at all (only to the size-limited
+    /tmp and /dev/shm). Started by root, the workdir's contents are handed to uid 65534
+    first. `hash_seed`: PYTHONHASHSEED, the order of a set of strings (a Python started
+    with -I or -E ignores it)."""
     tools, problem = _probe()
     if problem is not None:
         raise SandboxUnavailable(problem)
@@ -140,6 +146,7 @@ def run_sandboxed(
         file_mb=file_mb,
         stdin=stdin,
         hash_seed=hash_seed,
+        writable=writable,
     )
 
 
@@ -178,6 +185,7 @@ def _probe() -> tuple[dict[str, str], str | None]:
                 file_mb=1,
                 stdin=None,
                 hash_seed=0,
+                writable=True,
             )
         except (OSError, ValueError) as exc:
             return tools, f"bubblewrap cannot start: {exc}"
@@ -233,7 +241,7 @@ def _exposed_paths(argv0: str) -> set[Path]:
     return {p for p in out if not any(_inside(p, q) for q in out)}
 
 
-def _layout(argv0: str, workdir: Path) -> list[str]:
+def _layout(argv0: str, workdir: Path, writable: bool) -> list[str]:
     """bwrap's mount arguments: an empty root, then only what a Python program needs
     (read-only), a private /tmp, the workdir."""
     args: list[str] = []
@@ -273,7 +281,8 @@ def _layout(argv0: str, workdir: Path) -> list[str]:
 
     for p in sorted(_exposed_paths(argv0), key=lambda p: len(p.parts)):
         args += parents_of(p) + ["--ro-bind", str(p), str(p)]
-    args += parents_of(workdir) + ["--bind", str(workdir), str(workdir)]
+    bind = "--bind" if writable else "--ro-bind"
+    args += parents_of(workdir) + [bind, str(workdir), str(workdir)]
     return args + ["--remount-ro", "/"]
 
 
@@ -288,10 +297,11 @@ def _command(
     info_fd: int,
     as_root: bool,
     hash_seed: int,
+    writable: bool,
 ) -> list[str]:
     env = {
         "PATH": (f"{os.path.dirname(argv[0])}:" if os.path.isabs(argv[0]) else "") + _DEFAULT_PATH,
-        "HOME": str(workdir),
+        "HOME": str(workdir) if writable else "/tmp",
         "LANG": "C.UTF-8",
         "TMPDIR": "/tmp",
         "PYTHONDONTWRITEBYTECODE": "1",
@@ -322,7 +332,7 @@ def _command(
         "--proc",
         "/proc",
     ]
-    cmd += _layout(argv[0], workdir)
+    cmd += _layout(argv[0], workdir, writable)
     cmd += ["--chdir", str(workdir), "--clearenv"]
     for key, value in env.items():
         cmd += ["--setenv", key, value]
@@ -421,6 +431,7 @@ def _run(
     file_mb: int,
     stdin: str | None,
     hash_seed: int,
+    writable: bool,
 ) -> SandboxResult:
     if not argv or not all(isinstance(a, str) for a in argv):
         raise ValueError("argv must be a non-empty list of strings")
@@ -442,6 +453,7 @@ def _run(
             info_fd=info_w,
             as_root=as_root,
             hash_seed=hash_seed,
+            writable=writable,
         )
         started = time.monotonic()
         # bwrap itself (pid 1 inside, readable there when not started by root) gets
