@@ -8,7 +8,10 @@ budget, and a batch its hours, by the one call in flight at most.
 
 The brief's budget comes from the state (the nodes set it per step: a send-back gives
 the text more seconds, as it gives more rounds); the batch's end from the runner, for
-every thread it runs.
+every thread it runs. What the thread has spent is the larger of what its finished
+steps hold and what its call journal holds (`journaled_from`): the journal sees every
+attempt, also those of a node that failed and was run again, whose calls never reached
+the state.
 """
 
 from __future__ import annotations
@@ -37,14 +40,36 @@ class Spending:
 
 
 _SPENDING: ContextVar[Spending | None] = ContextVar("briefloop_spending", default=None)
+# the model seconds the running thread's call journal holds (a one-item list, grown by
+# the journal's sink as each call is recorded)
+_JOURNALED: ContextVar[list[float] | None] = ContextVar("briefloop_journaled", default=None)
+
+
+@contextmanager
+def journaled_from(seconds: float) -> Iterator[list[float]]:
+    """The thread run in this block has `seconds` in its call journal already; the
+    list it yields is where each call journaled from now on is added."""
+    box = [seconds]
+    token = _JOURNALED.set(box)
+    try:
+        yield box
+    finally:
+        _JOURNALED.reset(token)
+
+
+def journaled_seconds() -> float:
+    box = _JOURNALED.get()
+    return box[0] if box is not None else 0.0
+
+
 _BATCH_END: ContextVar[float | None] = ContextVar("briefloop_batch_end", default=None)
 
 
 @contextmanager
 def spending(limit: float | None, spent: float) -> Iterator[Spending]:
     """Charge the model calls made in this block to a thread that has spent `spent` of
-    its `limit` model seconds already."""
-    budget = Spending(limit, spent)
+    its `limit` model seconds already (or more, if its call journal says so)."""
+    budget = Spending(limit, max(spent, journaled_seconds()))
     token = _SPENDING.set(budget)
     try:
         yield budget

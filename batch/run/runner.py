@@ -27,7 +27,7 @@ from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.models import ModelSet, RoleModel
-from batch.models.budget import batch_ends_at
+from batch.models.budget import batch_ends_at, journaled_from
 from batch.models.journal import CallRecord, journal_to
 from batch.outcomes import AWAITING, Outcome
 from batch.run.recorder import RunRecorder
@@ -387,8 +387,10 @@ class Runner:
         started = time.perf_counter()
         error, stopped = "", ""
         try:
+            _, by_step = self.runlog.call_totals(thread_id)
             with (
-                journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0))),
+                journaled_from(sum(seconds for _, _, seconds in by_step)) as journaled,
+                journal_to(self._call_sink(thread_id, snapshot.values.get("round", 0), journaled)),
                 batch_ends_at(self.ends_at),
             ):
                 self.graph.invoke(start, cfg, durability="sync")
@@ -424,7 +426,9 @@ class Runner:
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]
         return BriefResult(brief_id, thread_id, outcome, record, made, seconds)
 
-    def _call_sink(self, thread_id: str, round_now: int) -> Callable[[CallRecord], None]:
+    def _call_sink(
+        self, thread_id: str, round_now: int, journaled: list[float]
+    ) -> Callable[[CallRecord], None]:
         """Where the model calls of one invoke of `thread_id` go: its rows in the run log,
         each with the node that made it and the round (a writer step starts the next)."""
         current = {"round": round_now, "writer_step": None}
@@ -435,6 +439,7 @@ class Runner:
             if node == "writer" and step != current["writer_step"]:
                 current["round"] += 1
                 current["writer_step"] = step
+            journaled[0] += call.seconds  # what the thread's budget counts as spent
             self.runlog.record_call(
                 thread_id,
                 node=node,

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from batch.errors import BatchTimeUp, OutOfBudget
+from batch.errors import BatchTimeUp, ModelUnavailable, OutOfBudget
 from batch.loop.routing import machine_ending, over_budget
 from batch.models import ask, base
 from batch.models.budget import batch_ends_at, spending
@@ -510,3 +510,26 @@ def test_twenty_briefs_on_a_budget_of_hours_end_within_it_plus_one_call(project)
     # each brief's four calls made once across both nights
     assert models["writer"].calls + models["critic"].calls == 4 * briefs
     assert answered < 4 * briefs
+
+
+@pytest.mark.parametrize("attempts", [3, 10])
+def test_failed_attempts_are_charged_so_retries_stop_at_the_budget(project, clock, attempts):
+    s = budget_settings(project, 1, **{"retry.attempts": attempts})
+    models = {
+        # each call costs 0.4 s and fails as a lost connection does: a fault the graph
+        # retries
+        "writer": CostlyModel(
+            [ModelUnavailable("connection reset by peer")] * 12, clock, 0.4, "writer"
+        ),
+        "critic": CostlyModel([critic_answer(5)], clock, 0.1, "critic"),
+    }
+    summary = night(project, s, models)
+    [result] = summary.results
+    with Runner(s) as batch:
+        record = batch.runlog.by_thread(result.thread_id)
+    # started at 0, 0.4 and 0.8 spent; at 1.2 no further attempt is made
+    assert models["writer"].calls == min(3, attempts), record
+    assert record["model_seconds"] <= 1 + 0.4
+    if attempts > 3:
+        # no draft was ever made: nothing to show a person, and the error says why
+        assert "model time is spent" in record["error"], record
