@@ -335,7 +335,11 @@ INSTANCE = (
 )
 MONEY = (
     '"""Money."""\nimport os\n\n\nclass Money:\n    def format(self):\n        return "x"\n\n\n'
-    "def total():\n    return 1\n"
+    "def total():\n    return 1\n\n\ndef greet(name):\n    return 'Hello ' + name\n"
+)
+NOTED = (
+    '"""Checks."""\n\n\ndef check(i):\n    try:\n        raise ValueError("bad value")\n'
+    '    except ValueError as e:\n        e.add_note(f"on line {i}")\n        raise\n'
 )
 
 WRONG_BUT_HIDDEN = {
@@ -396,6 +400,45 @@ WRONG_BUT_HIDDEN = {
     ),
     "a name assigned, not defined": (ALIAS, f"{F}python\nadd(2, 3)  # -> 6\n{F}\n"),
     "an instance's method": (INSTANCE, f"{F}python\ndefault.parse('2')  # -> 5\n{F}\n"),
+    # a third pass: fences that were read wrong or not at all
+    "block with an indented line": (
+        ADD,
+        f"{F}python\nadd(2, 3)  # -> 6\nfor i in range(2):\n    add(i, 1)\n{F}\n",
+    ),
+    "block that does not parse": (ADD, f"{F}python\nadd(2, 3)  # -> 6\nadd(<a>, <b>)\n{F}\n"),
+    "tilde fence": (ADD, f"~~~python\nadd(2, 3)  # -> 6\n~~~\n"),
+    "ipython fence": (ADD, f"{F}ipython\nIn [1]: add(2, 3)\nOut[1]: 6\n{F}\n"),
+    "fence in a markdown fence": (
+        ADD,
+        f"````markdown\n{F}python\nadd(2, 3)  # -> 6\n{F}\n````\n",
+    ),
+    "constructor-looking comment": (ADD, f"{F}python\nadd(2, 3)  # Decimal('6')\n{F}\n"),
+    "comment on a doctest line": (ADD, ">>> total = add(2, 3)  # -> 6\n"),
+    "comment contradicting its doctest": (ADD, ">>> add(2, 3)  # -> 6\n5\n"),
+    "block continuing another": (
+        ADD,
+        f"{F}python\nt = add(2, 3)\n{F}\n\n{F}python\nt * 2  # -> 11\n{F}\n",
+    ),
+    "two values printed side by side": (ADD, ">>> print([add(1, 0)], [add(1, 1)])\n[1]\n[2]\n"),
+    "the prompt's underscore": (
+        ADD,
+        f"{F}python\nadd(2, 3)\nadd(1, 1)  # -> 2\n_ + 1  # -> 6\n{F}\n",
+    ),
+    "a two-word set": (TAGS, ">>> tags('green x')\n{'x', 'green'}\n"),
+    "a set inside a list": (TAGS, ">>> [tags('cat apple')]\n[{'cat', 'apple'}]\n"),
+    "a header inside a message": (
+        ADD,
+        '>>> assert add(2, 2) == 5, "\\nTraceback (most recent call last):\\nTypeError: no"\n'
+        "Traceback (most recent call last):\nTypeError: no\n",
+    ),
+    "only an exception's note": (
+        NOTED,
+        ">>> check(2)\nTraceback (most recent call last):\non line 2\n",
+    ),
+    "format on a module function's string": (
+        MONEY,
+        ">>> greet('{0.__globals__[os]}').format(greet)\n'x'\n",
+    ),
     # the module's own method called format, on a string of the example's
     "format beside a format method": (
         MONEY,
@@ -426,6 +469,44 @@ RIGHT = {
     "an instance's method": (INSTANCE, f"{F}python\ndefault.parse('2')  # -> 4\n{F}\n"),
     "the module's own format": (MONEY, ">>> Money().format()\n'x'\n"),
     "a comment that is prose": (ADD, f"{F}python\n# add two numbers\nadd(2, 3)  # -> 5\n{F}\n"),
+    "prose comments on assignments": (
+        ADD,
+        f"{F}python\nscores = {{}}  # {{player: points}}\nprice = add(100, 50)  # (in cents)\n"
+        f"result = add(2, 3)  # returns the sum\nadd(price, 0)  # -> 150\n{F}\n",
+    ),
+    "a block that prints": (
+        ADD,
+        f"{F}python\nfrom calc import add\nprint(add(2, 3))\n{F}\n\n>>> add(1, 1)\n2\n",
+    ),
+    "a block with a loop": (
+        ADD,
+        f"{F}python\ntotal = 0\nfor i in range(3):\n    total = add(total, i)\ntotal  # -> 3\n{F}\n",
+    ),
+    "an annotated assignment": (ADD, f"{F}python\nx: int = add(2, 3)  # -> 5\n{F}\n"),
+    "a signature shown as code": (
+        ADD,
+        f"{F}python\nadd(a, b)\n{F}\n\n{F}python\ndef add(a: int, b: int) -> int: ...\n{F}\n"
+        ">>> add(1, 1)\n2\n",
+    ),
+    "a fenced traceback in full": (
+        PARSE,
+        f'{F}python\n>>> parse("x")\nTraceback (most recent call last):\n'
+        f'  File "<stdin>", line 1, in <module>\n'
+        f"ValueError: cannot parse 'x'\nexpected digits only\n{F}\n",
+    ),
+    "fenced leading spaces": (WRAP, f'{F}python\n>>> print(pad("7", 3))\n   7\n{F}\n'),
+    "a warning on stderr": (
+        '"""Sums."""\nimport warnings\n\n\ndef add(a, b):\n'
+        '    warnings.warn("old")\n    return a + b\n',
+        ">>> add(2, 3)\n5\n>>> add(1, 1)\n2\n",
+    ),
+    "trailing spaces in the result": (ADD, ">>> add(2, 3)\n5  \n"),
+    "a common name that is a builtin's": (ADD, ">>> id = add(1, 2)\n>>> id\n3\n"),
+    "a whole exception with its note": (
+        NOTED,
+        ">>> check(2)\nTraceback (most recent call last):\n    ...\nValueError: bad value\non line 2\n",
+    ),
+    "a set of numbers": (ADD, ">>> {add(1, 1), add(0, 1)}\n{1, 2}\n"),
 }
 
 

@@ -54,7 +54,7 @@ def test_doctests_fenced_or_not_and_annotated_blocks_are_examples():
     assert [e.text for e in found] == [
         ">>> add(1, 2)\n3\n",
         # the value an assignment's comment shows is checked too
-        ">>> total = add(2, 2)\n>>> total\n4\n>>> _ = print(total)\n",
+        ">>> total = add(2, 2)\n>>> total\n4\n>>> print(total)\n",
     ]
 
 

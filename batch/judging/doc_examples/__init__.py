@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from batch.judging.doc_examples.reading import Example, Unchecked, read_examples
 from batch.judging.doc_examples.rules import Rules, defined_names
 from batch.judging.doc_examples.running import (
     TIMEOUT_SECONDS,
@@ -43,35 +44,6 @@ from batch.state import Finding
 
 __all__ = ["CallResult", "Example", "Verification", "examples_in", "run_calls", "timed", "verify"]
 
-_FENCE = re.compile(
-    r"^(?P<indent>[ \t]*)```[ \t]*(?P<tag>[\w+-]*)[^\n]*\n(?P<body>.*?)^[ \t]*```[ \t]*$",
-    re.DOTALL | re.MULTILINE,
-)
-_PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
-# a result shown in a comment: marked (`# -> 5`, `# returns 5`, `# == 5`) or a bare value
-_SHOWN_IN_COMMENT = re.compile(
-    r"#\s*(?:(?:->|=>|→|==|=|returns?|output|gives|prints?|result|value)\s*:?\s*(?P<marked>.+?)"
-    r"|(?P<bare>[-+]?\d[\d_.]*(?:[eE][-+]?\d+)?|'[^']*'|\"[^\"]*\"|\[.*\]|\(.*\)|\{.*\}"
-    r"|True|False|None))\s*$",
-    re.IGNORECASE,
-)
-_PROMPT = ">>>"
-_PROMPT_LINE = re.compile(r"^[ \t]*>>> ", re.MULTILINE)
-
-
-@dataclass(frozen=True)
-class Example:
-    text: str  # as a doctest: ">>> " lines and the output each should give
-    line: int  # where it starts in the doc, 1-based
-
-
-@dataclass(frozen=True)
-class Unchecked:
-    """A line that looks like an example, or shows a result, that is never run."""
-
-    line: int  # in the doc, 1-based
-    text: str
-
 
 @dataclass
 class Verification:
@@ -80,124 +52,9 @@ class Verification:
     seconds: float = 0.0
 
 
-def _shown_in(line: str) -> str | None:
-    m = _SHOWN_IN_COMMENT.search(line)
-    return (m.group("marked") or m.group("bare")) if m else None
-
-
-def _doctest_of_block(code: str, names: set[str]) -> tuple[str, set[int]] | None:
-    """A fenced block as a doctest, and the lines (0-based) whose comment it compares,
-    or None when it is not an example of this module (does not parse, or uses none of
-    its names). Statements run for their effect; an expression, or an assignment to
-    one name, whose last line shows a result in a comment is compared with it."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return None  # a signature shown as code, a shell line: not a runnable example
-    used_names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
-        n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
-    }
-    if not used_names & names:
-        return None
-    lines = code.splitlines()
-    out: list[str] = []
-    compared: set[int] = set()
-    for stmt in tree.body:
-        source = ast.get_source_segment(code, stmt) or ""
-        last = (stmt.end_lineno or stmt.lineno) - 1
-        shown = _shown_in(lines[last]) if last < len(lines) else None
-        named = (
-            stmt.targets[0].id
-            if isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            else None
-        )
-        if not isinstance(stmt, ast.Expr) and named is None:
-            shown = None
-        if isinstance(stmt, ast.Expr) and shown is None:
-            source = f"_ = {source}"  # run it; its value was not shown, so not compared
-        first, *rest = source.splitlines()
-        out.append(">>> " + first)
-        out += ["... " + r for r in rest]
-        if shown is not None:
-            compared.add(last)
-            if named is not None:
-                out.append(f">>> {named}")  # the value assigned, shown as the comment says
-            out.append(shown)
-    return "\n".join(out) + "\n", compared
-
-
-def _doctest_lines(text: str) -> set[int]:
-    """The lines (0-based) of a doctest text that its examples take: the source and the
-    result shown under it. All of them when it does not parse (verify says why)."""
-    try:
-        parsed = doctest.DocTestParser().get_examples(text)
-    except ValueError:
-        return set(range(text.count("\n") + 1))
-    return {
-        line
-        for e in parsed
-        for line in range(e.lineno, e.lineno + e.source.count("\n") + e.want.count("\n"))
-    }
-
-
-def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchecked]]:
-    """Every example in a doc, and every line that looks like one, or shows a result in
-    a comment, but that no example runs (a `>>>` in a quote, a comment on a statement
-    that is not compared). `names` are the module's names and its own."""
-    found: list[Example] = []
-    unchecked: list[Unchecked] = []
-    fenced: set[int] = set()
-    for m in _FENCE.finditer(doc):
-        body_start = doc.count("\n", 0, m.start("body"))
-        fenced |= set(range(body_start - 1, doc.count("\n", 0, m.end()) + 1))
-        indent = len(m.group("indent"))
-        body = [
-            x[indent:] if x[:indent].isspace() else x.lstrip() for x in m.group("body").splitlines()
-        ]
-        first = next((i for i, x in enumerate(body) if x.strip()), len(body))
-        body = body[first:]
-        text = "\n".join(body) + "\n"
-        if any(x.lstrip().startswith(_PROMPT) for x in body):
-            # a doctest in any block, whatever its tag says (text, console, python-repl)
-            doctest_text = _dedent_doctest(text)
-            found.append(Example(doctest_text, body_start + first + 1))
-            taken = _doctest_lines(doctest_text)
-            compared: set[int] = set()
-        elif m.group("tag").lower() in _PYTHON_FENCES and (made := _doctest_of_block(text, names)):
-            found.append(Example(made[0], body_start + first + 1))
-            taken, compared = set(), made[1]
-        else:
-            continue
-        for i, x in enumerate(body):
-            stray = _PROMPT in x and i not in taken
-            shown = i not in compared and i not in taken and _shown_in(x) is not None
-            if stray or shown:
-                unchecked.append(Unchecked(body_start + first + i + 1, x.strip()))
-    # doctests in the running text, outside any fence
-    lines = doc.splitlines()
-    outside = "\n".join("" if i in fenced else x for i, x in enumerate(lines)) + "\n"
-    covered: set[int] = set(fenced)
-    for m in re.finditer(r"(?:^[ \t]*>>> .*\n(?:^[ \t]*\S.*\n?)*)", outside, re.MULTILINE):
-        start = outside.count("\n", 0, m.start())
-        found.append(Example(_dedent_doctest(m.group(0)), start + 1))
-        covered |= set(range(start, start + m.group(0).rstrip("\n").count("\n") + 1))
-    for i, x in enumerate(lines):
-        if i not in covered and _PROMPT in x:
-            unchecked.append(Unchecked(i + 1, x.strip()))
-    return sorted(found, key=lambda e: e.line), sorted(unchecked, key=lambda u: u.line)
-
-
 def examples_in(doc: str, names: set[str]) -> list[Example]:
     """Every example in a doc; `names` are the module's names and its own."""
     return read_examples(doc, names)[0]
-
-
-def _dedent_doctest(text: str) -> str:
-    lines = text.splitlines()
-    indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
-    return "\n".join(x[indent:] for x in lines).strip("\n") + "\n"
 
 
 def public_names(source: str) -> set[str]:
@@ -255,17 +112,49 @@ _CLOSING = {"[": "]", "(": ")", "{": "}"}
 
 
 def _same(checker: doctest.OutputChecker, want: str, got: str) -> bool:
-    """`got` as `want` shows it, the way doctest compares. One difference more is
-    allowed: a value printed on one line (a list, a tuple, a dict) shown broken over
-    several to fit the page, each break where the value has a space. Nothing else of
-    white space may differ: a string shown with one space where the code gives two,
-    or text printed on one line shown on three, does not pass."""
+    """`got` as `want` shows it, the way doctest compares, white space at the end of a
+    line aside (a page does not show it). One difference more is allowed: one value
+    printed on one line (a list, a tuple, a dict) shown broken over several to fit the
+    page, each break where the value has a space. Nothing else of white space may
+    differ: a string shown with one space where the code gives two, or text printed on
+    one line shown on three, does not pass."""
+    want, got = _trailing_blanks(want), _trailing_blanks(got)
     if checker.check_output(want, got, _FLAGS):
         return True
     line = got.removesuffix("\n")
-    if not line or "\n" in line or _CLOSING.get(line[0]) != line[-1]:
+    if "\n" in line or not _one_bracketed_value(line):
         return False
     return _LINE_BREAK.sub(" ", want.removesuffix("\n")) == line
+
+
+def _trailing_blanks(text: str) -> str:
+    return re.sub(r"[ \t]+$", "", text, flags=re.MULTILINE)
+
+
+def _one_bracketed_value(line: str) -> bool:
+    """`line` is one bracketed value: its first bracket closes at its last character
+    (`[1] [2]`, two values printed side by side, is not)."""
+    if not line or line[0] not in _CLOSING:
+        return False
+    depth, quote, escaped = 0, "", False
+    for i, ch in enumerate(line):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch in "[({":
+            depth += 1
+        elif ch in "])}":
+            depth -= 1
+            if depth == 0:
+                return i == len(line) - 1
+    return False
 
 
 def gave_what_it_shows(
@@ -338,6 +227,7 @@ def verify(
         return result
     rules = Rules(source, module)
     runnable: list[list[doctest.Example]] = []
+    unshown: list[frozenset[int]] = []
     for e in examples:
         refusal = rules.doctest_problem(e.text)
         parsed = _statements(e.text)
@@ -357,6 +247,7 @@ def verify(
             continue
         assert not isinstance(parsed, str)
         runnable.append(parsed)
+        unshown.append(e.unshown)
         result.findings += _directive_findings(parsed)
     refused = len(examples) - len(runnable)
     if not runnable:
@@ -376,9 +267,12 @@ def verify(
         return result
     checker = doctest.OutputChecker()
     shown = failed = 0
-    for statements, printed in zip(runnable, run.printed, strict=True):
-        for example, out in zip(statements, printed, strict=True):
-            right = gave_what_it_shows(example, out, checker)
+    for statements, printed, effect_only in zip(runnable, run.printed, unshown, strict=True):
+        for index, (example, out) in enumerate(zip(statements, printed, strict=True)):
+            right = gave_what_it_shows(example, out, checker) or (
+                # run for its effect: what it printed is not shown, so not compared
+                index in effect_only and not out.raised and not out.unjudged
+            )
             # a statement that shows nothing and gives nothing vouches for no result
             shows = bool(example.want.strip()) or example.exc_msg is not None
             shown += shows or not right

@@ -1,9 +1,9 @@
 """Runs inside the sandbox (batch.judging.doc_examples): import the module, then run
 the statements of one example as a fresh interactive session would: what each prints
 (an expression's value through the display hook) goes to standard output, an exception
-it raises to standard error as doctest reads one (the header line, then the message),
-and nothing else is written. Standard library only; imports nothing of briefloop, whose
-code is not what is being tested.
+it raises to standard error (EXCEPTION_MARK), and so does a note when a value shown
+holds a set of text (UNORDERED_MARK); nothing else is written. Standard library only;
+imports nothing of briefloop, whose code is not what is being tested.
 
 It holds nothing that decides the verdict: it is never told the results the doc shows,
 it writes no report, it holds no key and nothing of any other example. briefloop, outside
@@ -25,7 +25,11 @@ import sys
 import traceback
 
 IMPORT_FAILED = 3
-TRACEBACK_HEADER = "Traceback (most recent call last):\n"
+# lines of standard error that briefloop reads: an exception a statement raised (its
+# message as JSON, so no message can end the line early), and a value shown with a set
+# of text in it, whose order differs from one run of Python to the next
+EXCEPTION_MARK = "\x00briefloop-exception "
+UNORDERED_MARK = "\x00briefloop-unordered"
 
 
 def load(name):
@@ -54,12 +58,50 @@ def take_spec():
 
 
 def show_exception(error):
-    """An exception as doctest reads one, on standard error (standard output is what
-    the statement printed): the header, then its message, whole."""
+    """An exception as Python shows its last lines (the type, the message, any notes),
+    on one line of standard error."""
+    lines = traceback.format_exception_only(type(error), error)
+    # a SyntaxError's first lines point into the code; the message starts at the first
+    # line that is not indented
+    first = next((i for i, x in enumerate(lines) if not x[:1].isspace()), 0)
     sys.stdout.flush()
-    sys.stderr.write(TRACEBACK_HEADER)
-    sys.stderr.write(traceback.format_exception_only(type(error), error)[-1])
+    sys.stderr.write(EXCEPTION_MARK + json.dumps("".join(lines[first:]).rstrip("\n")) + "\n")
     sys.stderr.flush()
+
+
+def textual(value):
+    """Hashed by its text, which a hash seed orders differently on each run."""
+    return isinstance(value, str | bytes) or (
+        isinstance(value, tuple) and any(textual(v) for v in value)
+    )
+
+
+def unordered(value, depth=0):
+    """`value` holds a set of text (str or bytes) of more than one item."""
+    if depth > 4:
+        return False
+    if isinstance(value, set | frozenset):
+        if len(value) > 1 and any(textual(v) for v in value):
+            return True
+        items = value
+    elif isinstance(value, dict):
+        items = list(value.values())[:1000]
+    elif isinstance(value, list | tuple):
+        items = value[:1000]
+    else:
+        return False
+    return any(unordered(v, depth + 1) for v in items)
+
+
+def displayhook(value):
+    try:
+        mixed = unordered(value)
+    except Exception:  # noqa: BLE001 - a value that cannot be looked into is not a set
+        mixed = False
+    if mixed:
+        sys.stderr.write(UNORDERED_MARK + "\n")
+        sys.stderr.flush()
+    sys.__displayhook__(value)
 
 
 def end():
@@ -83,6 +125,7 @@ def main():
     # the module's own names win over the module's name: `chunks` in chunks.py is the
     # function, not the module
     namespace = {spec["module"]: module, **names, "__name__": "__example__"}
+    sys.displayhook = displayhook
     for index, source in enumerate(spec["statements"]):
         try:
             # "single": an expression's value is printed, as at the interactive prompt

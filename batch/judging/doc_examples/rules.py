@@ -9,7 +9,7 @@ change only what its own statements print. An example may use:
 - a name the source defines at its top level (function, class, constant), or the
   module's own name with such a name after it (`calc.add`);
 - a name the example binds itself (assignment, loop, comprehension, lambda argument),
-  when it is not one of the module's names nor a builtin's;
+  when it is not one of the module's names nor a builtin's it may not call;
 - a builtin of ALLOWED_BUILTINS: pure functions on values (len, sorted, round, ...),
   the built-in types and the exceptions;
 - `import <the module>` or `from <the module> import <its names>`, under their own
@@ -21,7 +21,7 @@ the module (`add = lambda a, b: 7`), use the module itself as a value (`x = calc
 "_", an attribute of a frame, a code object, a generator or a traceback (`gi_frame`,
 `f_back`, `tb_frame`), or `.format` / `.format_map`, which read attributes by names
 held as text (unless the module's classes define a method of that name and it is
-called on the module's own objects). Anything else
+called on an object one of them has just made: `Money(5).format()`). Anything else
 refuses the example with the reason; it is never run. The sandbox
 (batch.judging.doc_examples.sandbox) bounds what any code run there can do to the
 machine.
@@ -92,6 +92,11 @@ ALLOWED_BUILTINS = frozenset(
         and not n.startswith("_")
     }
 )
+# builtins an example may give another meaning (`id = ...`, `sum = ...`): a binding of
+# one that never runs leaves a builtin it may call anyway. Any other builtin's name
+# (eval, open, getattr, vars) bound, even where the binding never runs, would make that
+# builtin usable past the rule that refuses it.
+SHADOWABLE = ALLOWED_BUILTINS | {"id", "input"}
 # attributes of frames, code objects, generators, coroutines and tracebacks: from any
 # of them the harness's own frame, and its locals, are a few steps away
 _INTERNALS = re.compile(r"^(?:f|co|gi|cr|ag|tb)_")
@@ -143,6 +148,15 @@ _WHAT = {
 }
 
 
+def class_names(source: str) -> set[str]:
+    """The classes the source defines at its top level."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    return {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+
+
 def method_names(source: str) -> set[str]:
     """Names the source's top-level classes define (methods and class attributes)."""
     try:
@@ -192,6 +206,7 @@ class Rules:
         self.module = module
         self.defined = defined_names(source)
         self.methods = method_names(source)
+        self.classes = class_names(source)
 
     def problem(self, code: str, bound: set[str] | None = None) -> str | None:
         """Why this example code may not run, or None. `bound`: names the earlier
@@ -242,7 +257,7 @@ class Rules:
         for name in _stored(tree):
             if name in self.defined or name == self.module:
                 return f"it rebinds {name}, a name of the module"
-            if hasattr(builtins, name):
+            if hasattr(builtins, name) and name not in SHADOWABLE:
                 return f"it binds {name}, the name of a builtin"
         return None
 
@@ -269,12 +284,15 @@ class Rules:
         return None
 
     def _rooted_in_module(self, node: ast.expr) -> bool:
-        """An expression made from the module's own names by calls, attributes and
-        subscripts (`calc.Money(5)`, `Money(5).rounded()`), not from a literal or a
-        name the example bound."""
-        while isinstance(node, ast.Call | ast.Attribute | ast.Subscript):
-            node = node.func if isinstance(node, ast.Call) else node.value
-        return isinstance(node, ast.Name) and (node.id in self.defined or node.id == self.module)
+        """An object the module's own class makes (`Money(5)`, `calc.Money(5)`): its
+        `format` is the module's method, not str.format (a module function's result
+        may be a string)."""
+        if not isinstance(node, ast.Call):
+            return False
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            return func.value.id == self.module and func.attr in self.classes
+        return isinstance(func, ast.Name) and func.id in self.classes
 
     def _import_problem(self, node: ast.Import | ast.ImportFrom) -> str | None:
         renamed = [a for a in node.names if a.asname and a.asname != a.name]

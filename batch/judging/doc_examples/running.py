@@ -7,10 +7,12 @@ line that looks like a boundary or a report. So the only boundary is the process
 an example of statements s1..sn, process P_k runs s1..sk in a fresh interpreter
 (harness.py) and exits; what sk printed is what P_k printed after everything P_(k-1)
 printed, P_0 being the module's import alone, and likewise for the exception it raised
-(written to standard error, apart from what it printed). When P_(k-1)'s output is not
+(written to standard error as one marked line, apart from what it printed). When
+P_(k-1)'s output is not
 where P_k's starts, or when P_n run again gives another output, the statement's output
 changes from run to run and it has no result. Each process has its own hash seed, so a
-set of strings whose order is a matter of chance is told apart this way too. No process
+set of strings whose order is a matter of chance is told apart this way too, and a
+value shown with such a set in it is marked as it is shown. No process
 is ever told a result the doc shows, holds a key, or sees another example: what one
 example does can change only what its own statements print, as it would in a fresh
 interactive session.
@@ -36,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from batch.draft_cleanup import TERMINAL_CONTROLS
-from batch.judging.doc_examples.harness import IMPORT_FAILED, TRACEBACK_HEADER
+from batch.judging.doc_examples.harness import EXCEPTION_MARK, IMPORT_FAILED, UNORDERED_MARK
 from batch.judging.doc_examples.rules import defined_names
 from batch.judging.doc_examples.sandbox import (
     OUTPUT_LIMIT_BYTES,
@@ -180,7 +182,10 @@ class _Session:
             run = self.run(statements[:k], seed=k)
             if isinstance(run, Outcome):
                 return run
-            if not (run.stdout.startswith(before.stdout) and run.stderr.startswith(before.stderr)):
+            if not (
+                run.stdout.startswith(before.stdout)
+                and _marks(run)[: len(_marks(before))] == _marks(before)
+            ):
                 return rows + [Printed(unjudged=changes)] * (len(statements) - len(rows))
             rows.append(_printed(run, before))
             if run.cut:
@@ -192,20 +197,38 @@ class _Session:
             again = self.run(statements, seed=len(statements) + 1)
             if isinstance(again, Outcome):
                 return again
-            if (again.stdout, again.stderr) != (before.stdout, before.stderr):
+            if (again.stdout, _marks(again)) != (before.stdout, _marks(before)):
                 rows[-1] = Printed(unjudged="what it prints changes from run to run")
         return rows
 
 
+def _marks(run: SandboxResult) -> list[str]:
+    """The lines of standard error the harness wrote (harness.EXCEPTION_MARK and
+    UNORDERED_MARK); the rest (a module's warnings, which name its folder, different
+    for each process) is not compared."""
+    return [x for x in run.stderr.splitlines() if x.startswith("\x00briefloop-")]
+
+
 def _printed(run: SandboxResult, before: SandboxResult) -> Printed:
-    """What the last statement of `run` printed, and the exception it ended with (on
-    standard error, after the header line doctest reads)."""
+    """What the last statement of `run` printed, and the exception it raised."""
     got = run.stdout[len(before.stdout) :]
-    errors = run.stderr[len(before.stderr) :]
-    at = errors.rfind(TRACEBACK_HEADER)
-    if at < 0 or (at > 0 and errors[at - 1] != "\n"):
+    marks = _marks(run)[len(_marks(before)) :]
+    if UNORDERED_MARK in marks:
+        return Printed(
+            got=got,
+            unjudged="it shows a set of text, whose order changes from one run of Python "
+            "to the next: show it sorted (sorted(...))",
+        )
+    raised = [m for m in marks if m.startswith(EXCEPTION_MARK)]
+    if not raised:
         return Printed(got=got)
-    return Printed(got=got, raised=errors[at + len(TRACEBACK_HEADER) :].rstrip("\n"))
+    try:
+        message = json.loads(raised[-1][len(EXCEPTION_MARK) :])
+    except json.JSONDecodeError:
+        message = None
+    if not isinstance(message, str):
+        return Printed(got=got, unjudged="the exception it raised could not be read")
+    return Printed(got=got, raised=message)
 
 
 def quoted(text: str, limit: int = 300) -> str:

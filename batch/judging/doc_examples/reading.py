@@ -1,0 +1,274 @@
+"""Where a doc shows examples, and every line that claims a result no example checks.
+
+An example is a doctest (`>>> call(...)` and the result shown under it) anywhere: in a
+fence of any tag (``` or ~~~, indented in a list item or not), or in the text. A fenced
+Python block that uses the module is one too: each statement runs in order, and a
+result shown in a comment on the last line of an expression, or of an assignment to
+one name, is compared (`total(2, 3)  # -> 5`); the other statements run for their
+effect, their output not compared (an exception they raise is).
+
+A comment shows a result when it is marked with an arrow (`# -> 5`, `# => 5`, `# → 5`:
+whatever follows), with a word or `==` followed by a Python value (`# returns 5`,
+`# == 5`, `# result: [1, 2]`), or when it is a Python value alone (`# 5`,
+`# Decimal('6')`); prose (`# the sum of a and b`, `# {player: points}`) is not.
+
+Every other line that looks like an example or shows a result is `Unchecked`: a `>>>`
+in a quote or a string, an IPython `In [1]:` / `Out[1]:`, a result comment on a
+statement that is not compared, on a doctest's own line, or in a block that cannot run
+(it does not parse, uses none of the module's names, or reads `_`). Telling a reader a
+result nobody ran is a must-fix (batch.judging.doc_examples.verify).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import doctest
+import re
+from dataclasses import dataclass
+
+_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<tag>[\w+-]*)[^\n]*\n"
+    r"(?P<body>.*?)^[ \t]*(?P=fence)[ \t]*$",
+    re.DOTALL | re.MULTILINE,
+)
+PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
+_MARKDOWN_FENCES = {"markdown", "md"}
+_ARROW = re.compile(r"#\s*(?:->|=>|→)\s*(?P<value>.+?)\s*$")
+_WORD = re.compile(
+    r"#\s*(?:==|=|returns?|output|gives|prints?|result|value)\s*:?\s*(?P<value>.+?)\s*$",
+    re.IGNORECASE,
+)
+_BARE = re.compile(r"#\s*(?P<value>.+?)\s*$")
+_IPYTHON = re.compile(r"^\s*(?:In|Out)\s*\[\d+\]:")
+_PROMPT = ">>>"
+
+
+@dataclass(frozen=True)
+class Example:
+    text: str  # as a doctest: ">>> " lines and the output each should give
+    line: int  # where it starts in the doc, 1-based
+    # the statements (by their order in the doctest) run for their effect only: what
+    # they print is not compared (a fenced block's statements with no result shown)
+    unshown: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Unchecked:
+    """A line that looks like an example, or shows a result, that is never run."""
+
+    line: int  # in the doc, 1-based
+    text: str
+
+
+def _a_value(text: str) -> bool:
+    """`text` is a Python value as a result is printed: literals, containers of them,
+    a constructor with such arguments (`Point(x=1, y=2)`, `Decimal('6')`); not prose
+    that happens to parse (`{player: points}`, `the sum`)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree.body):
+        if isinstance(node, ast.Name) and not _called(tree.body, node):
+            return False
+        if not isinstance(
+            node,
+            ast.Constant
+            | ast.List
+            | ast.Tuple
+            | ast.Set
+            | ast.Dict
+            | ast.Call
+            | ast.Name
+            | ast.Attribute
+            | ast.UnaryOp
+            | ast.USub
+            | ast.UAdd
+            | ast.keyword
+            | ast.Load,
+        ):
+            return False
+    return True
+
+
+def _called(root: ast.AST, name: ast.Name) -> bool:
+    """`name` is what is called (`Point` of `Point(1)`, `decimal` of `decimal.Decimal(1)`)."""
+    for node in ast.walk(root):
+        if isinstance(node, ast.Call):
+            func = node.func
+            while isinstance(func, ast.Attribute):
+                func = func.value
+            if func is name:
+                return True
+    return False
+
+
+def shown_in(line: str) -> str | None:
+    """The result a line's comment shows, or None."""
+    if "#" not in line:
+        return None
+    m = _ARROW.search(line)
+    if m:
+        return m.group("value")
+    m = _WORD.search(line)
+    if m and _a_value(m.group("value")):
+        return m.group("value")
+    m = _BARE.search(line[line.index("#") :])
+    if m and _a_value(m.group("value")):
+        return m.group("value")
+    return None
+
+
+def _assigned_name(stmt: ast.stmt) -> str | None:
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        target = stmt.target
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
+
+
+def _block_example(code: str, names: set[str]) -> tuple[str, frozenset[int], set[int]] | None:
+    """A fenced Python block as a doctest: its text, the statements not compared, and
+    the lines (0-based) whose comments are compared. None when it is not an example
+    of this module: it does not parse, uses none of its names, reads `_` (set by the
+    interactive prompt, not by a script), or shows no result and defines a function or
+    uses names it never gets (a signature written as code: `add(a, b)`)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used = loaded | {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    if not used & names or "_" in loaded:
+        return None
+    lines = code.splitlines()
+    claims = any(shown_in(x) is not None for x in lines)
+    if not claims:
+        bound = {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        }
+        unknown = loaded - names - bound - set(dir(builtins))
+        defines = any(
+            isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            for n in ast.walk(tree)
+        )
+        if unknown or defines:
+            return None
+    out: list[str] = []
+    unshown: set[int] = set()
+    compared: set[int] = set()
+    count = 0
+    for stmt in tree.body:
+        source = ast.get_source_segment(code, stmt) or ""
+        last = (stmt.end_lineno or stmt.lineno) - 1
+        shown = shown_in(lines[last]) if last < len(lines) else None
+        named = _assigned_name(stmt)
+        if not isinstance(stmt, ast.Expr) and named is None:
+            shown = None
+        first, *rest = source.splitlines()
+        out.append(">>> " + first)
+        out += ["... " + r for r in rest]
+        if shown is None:
+            unshown.add(count)
+        elif named is not None:
+            compared.add(last)
+            unshown.add(count)  # the assignment; its value is shown by the line after
+            count += 1
+            out.append(f">>> {named}")  # the value assigned, shown as the comment says
+            out.append(shown)
+        else:
+            compared.add(last)
+            out.append(shown)
+        count += 1
+    return "\n".join(out) + "\n", frozenset(unshown), compared
+
+
+def _doctest_lines(text: str) -> tuple[set[int], set[int]]:
+    """The lines (0-based) of a doctest text that its examples take (the source and the
+    result shown under it), and those of their source. All of them when it does not
+    parse (verify says why)."""
+    try:
+        parsed = doctest.DocTestParser().get_examples(text)
+    except ValueError:
+        every = set(range(text.count("\n") + 1))
+        return every, set()
+    taken: set[int] = set()
+    sources: set[int] = set()
+    for e in parsed:
+        end_of_source = e.lineno + e.source.count("\n")
+        sources |= set(range(e.lineno, end_of_source))
+        taken |= set(range(e.lineno, end_of_source + e.want.count("\n")))
+    return taken, sources
+
+
+def _dedent(lines: list[str]) -> list[str]:
+    indent = min((len(x) - len(x.lstrip()) for x in lines if x.strip()), default=0)
+    return [x[indent:] for x in lines]
+
+
+def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchecked]]:
+    """Every example in a doc, and every line that claims a result no example checks.
+    `names` are the module's names and its own."""
+    found: list[Example] = []
+    unchecked: list[Unchecked] = []
+    fenced: set[int] = set()
+    for m in _FENCE.finditer(doc):
+        body_start = doc.count("\n", 0, m.start("body"))
+        fenced |= set(range(body_start - 1, doc.count("\n", 0, m.end()) + 1))
+        indent = len(m.group("indent"))
+        body = [
+            x[indent:] if x[:indent].strip() == "" else x.lstrip()
+            for x in m.group("body").splitlines()
+        ]
+        tag = m.group("tag").lower()
+        if tag in _MARKDOWN_FENCES:
+            inner, stray = read_examples("\n".join(body) + "\n", names)
+            found += [Example(e.text, e.line + body_start, e.unshown) for e in inner]
+            unchecked += [Unchecked(u.line + body_start, u.text) for u in stray]
+            continue
+        first = next((i for i, x in enumerate(body) if x.strip()), len(body))
+        body = _dedent(body[first:])
+        at = body_start + first + 1  # the doc's line of body[0], 1-based
+        compared: set[int] = set()
+        sources: set[int] = set()
+        if any(x.startswith(_PROMPT) for x in body):
+            # a doctest in any block, whatever its tag says (text, console, python-repl)
+            text = "\n".join(body).strip("\n") + "\n"
+            found.append(Example(text, at))
+            taken, sources = _doctest_lines(text)
+        elif tag in PYTHON_FENCES:
+            made = _block_example("\n".join(body) + "\n", names)
+            if made is not None:
+                found.append(Example(made[0], at, made[1]))
+                compared = made[2]
+            taken = set()
+        else:
+            unchecked += [
+                Unchecked(at + i, x.strip()) for i, x in enumerate(body) if _IPYTHON.match(x)
+            ]
+            continue
+        for i, x in enumerate(body):
+            stray = (_PROMPT in x or _IPYTHON.match(x)) and i not in taken
+            claim = i not in compared and (i in sources or i not in taken)
+            if stray or (claim and shown_in(x) is not None):
+                unchecked.append(Unchecked(at + i, x.strip()))
+    # doctests in the running text, outside any fence
+    lines = doc.splitlines()
+    outside = "\n".join("" if i in fenced else x for i, x in enumerate(lines)) + "\n"
+    covered: set[int] = set(fenced)
+    for m in re.finditer(r"(?:^[ \t]*>>> .*\n(?:^[ \t]*\S.*\n?)*)", outside, re.MULTILINE):
+        start = outside.count("\n", 0, m.start())
+        text = "\n".join(_dedent(m.group(0).splitlines())).strip("\n") + "\n"
+        found.append(Example(text, start + 1))
+        taken, sources = _doctest_lines(text)
+        covered |= set(range(start, start + m.group(0).rstrip("\n").count("\n") + 1))
+        for i in sources:
+            if shown_in(text.splitlines()[i]) is not None:
+                unchecked.append(Unchecked(start + i + 1, text.splitlines()[i].strip()))
+    for i, x in enumerate(lines):
+        if i not in covered and (_PROMPT in x or _IPYTHON.match(x)):
+            unchecked.append(Unchecked(i + 1, x.strip()))
+    return sorted(found, key=lambda e: e.line), sorted(unchecked, key=lambda u: u.line)
