@@ -406,7 +406,7 @@ WRONG_BUT_HIDDEN = {
         f"{F}python\nadd(2, 3)  # -> 6\nfor i in range(2):\n    add(i, 1)\n{F}\n",
     ),
     "block that does not parse": (ADD, f"{F}python\nadd(2, 3)  # -> 6\nadd(<a>, <b>)\n{F}\n"),
-    "tilde fence": (ADD, f"~~~python\nadd(2, 3)  # -> 6\n~~~\n"),
+    "tilde fence": (ADD, "~~~python\nadd(2, 3)  # -> 6\n~~~\n"),
     "ipython fence": (ADD, f"{F}ipython\nIn [1]: add(2, 3)\nOut[1]: 6\n{F}\n"),
     "fence in a markdown fence": (
         ADD,
@@ -480,7 +480,8 @@ RIGHT = {
     ),
     "a block with a loop": (
         ADD,
-        f"{F}python\ntotal = 0\nfor i in range(3):\n    total = add(total, i)\ntotal  # -> 3\n{F}\n",
+        f"{F}python\ntotal = 0\nfor i in range(3):\n    total = add(total, i)\n"
+        f"total  # -> 3\n{F}\n",
     ),
     "an annotated assignment": (ADD, f"{F}python\nx: int = add(2, 3)  # -> 5\n{F}\n"),
     "a signature shown as code": (
@@ -504,7 +505,8 @@ RIGHT = {
     "a common name that is a builtin's": (ADD, ">>> id = add(1, 2)\n>>> id\n3\n"),
     "a whole exception with its note": (
         NOTED,
-        ">>> check(2)\nTraceback (most recent call last):\n    ...\nValueError: bad value\non line 2\n",
+        ">>> check(2)\nTraceback (most recent call last):\n    ...\n"
+        "ValueError: bad value\non line 2\n",
     ),
     "a set of numbers": (ADD, ">>> {add(1, 1), add(0, 1)}\n{1, 2}\n"),
 }
