@@ -25,6 +25,13 @@ from batch.sheets.run_rows import time_words
 from batch.store.runlog import store_failure
 
 err = SafeConsole(stderr=True)
+
+
+def warn(message: str) -> None:
+    """A warning on stderr, in one line: what went wrong beside a result that stands."""
+    err.print(f"[yellow]warning:[/yellow] {escape(message)}", soft_wrap=True)
+
+
 out = SafeConsole()
 
 CONFIG_HELP = (

@@ -24,6 +24,7 @@ from batch.cli.base import (
     print_pulled,
     print_result,
     user_errors,
+    warn,
 )
 from batch.cli.stories import print_batch
 from batch.cli.terminal import fitted_table, json_for_terminal
@@ -87,7 +88,7 @@ def print_summary(summary: BatchSummary) -> None:
             soft_wrap=True,
         )
     for warning in summary.warnings:
-        err.print(f"[yellow]warning:[/yellow] {escape(warning)}", soft_wrap=True)
+        warn(warning)
     sent = [f"{r.sent} row(s) to {r.sink}" for r in summary.sync if r.sent]
     if sent:
         out.print("run log synced: " + "; ".join(sent), highlight=False, soft_wrap=True)

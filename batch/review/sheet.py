@@ -23,6 +23,7 @@ from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
 from batch.run.runner import Runner
+from batch.sheets.sync import review_table
 from batch.sheets.tables import Table, text_key, upsert_rows
 
 COLUMNS = [
@@ -44,6 +45,21 @@ C = {name: i for i, name in enumerate(COLUMNS)}
 def _cell(row: list[Any], name: str) -> str:
     i = C[name]
     return "" if i >= len(row) or row[i] is None else str(row[i]).strip()
+
+
+def refresh(runner: Runner) -> str | None:
+    """Bring the Review worksheet up to date after an answer given elsewhere (the CLI,
+    the page): the decided thread's rows closed, a thread that waits again listed, so
+    nobody fills in a row for work already done. None, or why the sheet could not be
+    written (the answer itself stands)."""
+    table = review_table(runner.settings, runner.google)
+    if table is None:
+        return None
+    try:
+        publish(runner, table)
+    except BriefloopError as e:
+        return f"the review sheet {table.name} was not updated: {e}"
+    return None
 
 
 def publish(runner: Runner, table: Table) -> int:

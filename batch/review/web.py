@@ -19,6 +19,7 @@ allows no script at all.
 from __future__ import annotations
 
 import hmac
+import logging
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -38,6 +39,7 @@ from batch.errors import BriefloopError, LockBusy
 from batch.loop.decisions import MAX_MORE_ROUNDS
 from batch.models import RoleModel
 from batch.review import attempts, history
+from batch.review import sheet as review_sheet
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
@@ -51,6 +53,8 @@ FLASH_COOKIE = "briefloop_flash"
 # refused before it is read whole, and before any form is parsed.
 MAX_FORM_BYTES = 1024 * 1024
 MAX_FORM_FIELDS = 200
+
+log = logging.getLogger(__name__)
 
 
 def _templates() -> Jinja2Templates:
@@ -105,6 +109,14 @@ def shown_path(settings: Settings, path: str | None) -> str:
         return str(path)
 
 
+def _refresh_sheet(runner: Runner) -> None:
+    """The Review worksheet after an answer here (batch.review.sheet.refresh); one the
+    sheet could not take is said in the server's log, the answer stands."""
+    unsynced = review_sheet.refresh(runner)
+    if unsynced:
+        log.warning("%s", unsynced)
+
+
 def act(
     runner: Runner, settings: Settings, thread_id: str, action: str, form: dict[str, Any]
 ) -> str:
@@ -146,6 +158,7 @@ def act(
     else:
         raise BriefloopError(f"unknown action {action!r}")
     record = result.record or {}
+    _refresh_sheet(runner)
     if result.outcome == "error":
         return f"{thread_id}: error: {result.error}"
     if result.outcome == "queued":  # a cluster: a worker runs it on
@@ -387,8 +400,10 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
         with runner_for(request) as runner:
             if action == "retry":
                 result = attempts.retry(runner, thread_id)
+                _refresh_sheet(runner)
                 return result.thread_id, f"retried as {result.thread_id}: {result.outcome}"
             done = attempts.reopen(runner, thread_id, form["reason"], form["name"] or None)
+            _refresh_sheet(runner)
             saved = " (saved as a judged case)" if done.case else ""
             return thread_id, f"reopened: it waits for a person again{saved}"
 

@@ -259,3 +259,63 @@ def test_a_formula_in_an_answer_cell_is_not_taken_as_its_text(project):
     again = run_job(s, project / "briefs", models=models(), strict=True)
     assert again.pulled[0].outcome == "approved_by_human", again.pulled
     assert "Q3 revenue was -4% on Q2." in (project / "output" / "q3.md").read_text()
+
+
+def test_an_answer_from_the_cli_or_the_page_closes_its_rows_at_once(project):
+    from click.testing import CliRunner
+
+    from batch.cli import cli
+
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    [row, _] = xlsx_rows(book)
+    result = CliRunner().invoke(
+        cli,
+        [
+            "--config",
+            str(project / "briefloop.toml"),
+            "review",
+            "answer",
+            row["thread_id"],
+            "--set",
+            f"{PH}=4.2M EUR",
+            "--set",
+            f"{PH2}=May",
+            "--approve",
+            "--by",
+            "ana",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    # no run and no pull in between: the sheet says it is done
+    rows = xlsx_rows(book)
+    assert [r["status"] for r in rows] == ["done", "done"], rows
+    assert all(r["note"].startswith("decided elsewhere: approved_by_human by ana") for r in rows)
+
+
+def test_a_reopen_from_the_cli_lists_the_thread_in_the_sheet_at_once(project):
+    from click.testing import CliRunner
+
+    from batch.cli import cli
+
+    s, book = setup_xlsx(project)
+    write_brief(project, "q3.md", "Office closed Friday from 15:00.", id="q3")
+    good = "The office is closed on Friday from 15:00."
+    night = run_job(
+        s,
+        project / "briefs",
+        models={
+            "writer": ScriptedModel([writer_answer(good)]),
+            "critic": ScriptedModel([critic_answer(5)]),
+        },
+        strict=True,
+    )
+    [done] = night.results
+    assert done.outcome == "approved"
+    assert "Review" not in load_workbook(book).sheetnames  # nothing waits
+    config = ["--config", str(project / "briefloop.toml")]
+    result = CliRunner().invoke(
+        cli, [*config, "review", "reopen", done.thread_id, "--reason", "the hour is wrong"]
+    )
+    assert result.exit_code == 0, result.output
+    assert [r["status"] for r in xlsx_rows(book)] == ["open"]
