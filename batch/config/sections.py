@@ -80,7 +80,8 @@ class Loop(Strict):
     max_model_seconds: float | None = Field(
         600.0,
         gt=0,
-        description="Model seconds one brief may spend: the loop stops with "
+        description="Model seconds one brief may spend (the seconds its API doc's "
+        "examples take to run count too): the loop stops with "
         "`budget` and its best draft before a round that cannot pay within them (a "
         "round of repairs starts while any second is left; one that writes the whole "
         "text again, only if its dearest cost so far fits), and no call starts once "

@@ -11,7 +11,7 @@ from typing import Any
 from batch import placeholders
 from batch.loop import inbox
 from batch.loop.checking import edit_problems, edit_verification, findings_of
-from batch.loop.routing import model_seconds
+from batch.loop.routing import spent_seconds
 from batch.state import LoopState
 
 MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
@@ -176,7 +176,7 @@ def more_seconds(state: LoopState) -> dict[str, float]:
     per = limits.get("model_seconds_per_revision")
     if limits.get("max_model_seconds") is None or per is None:
         return {}
-    return {"max_model_seconds": model_seconds(state) + per}
+    return {"max_model_seconds": spent_seconds(state) + per}
 
 
 def more_rounds(asked: Any, default: int) -> int | str:

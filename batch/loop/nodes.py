@@ -50,7 +50,7 @@ from batch.loop.decisions import apply_review_response
 from batch.loop.routing import final_reason, has_repair, model_seconds, repair_key, repairs_tried
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
-from batch.models.budget import spending
+from batch.models.budget import charge_call, room, spending
 from batch.outcomes import is_approved
 from batch.output import no_link_between, write_output, written_for
 from batch.prompting import (
@@ -71,8 +71,13 @@ def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
 
 
 def _spending(state: LoopState):
-    """Charge a node's model calls to its thread's budget (batch.models.budget)."""
-    return spending(state["limits"].get("max_model_seconds"), model_seconds(state))
+    """Charge a node's model calls, and the examples its checks run, to its thread's
+    budget (batch.models.budget)."""
+    return spending(
+        state["limits"].get("max_model_seconds"),
+        model_seconds(state),
+        sum(state.get("example_seconds", [])),
+    )
 
 
 def _spent(stats: list[CallStat], start: int) -> dict[str, Any]:
@@ -189,7 +194,8 @@ class Nodes:
         stats: list[CallStat] = []
         log: list[dict[str, Any]] = []
         started = time.perf_counter()
-        with _spending(state), doc_examples.timed() as examples:
+        # the examples the checks run are charged to the brief as they run
+        with _spending(state), doc_examples.timed(room, charge_call) as examples:
             try:
                 update = self._write(state, stats, log)
             except OutOfBudget as e:
@@ -447,7 +453,7 @@ class Nodes:
         the verdict, and the next round repairs what the checks found, not what the
         critic said."""
         started = time.perf_counter()
-        with doc_examples.timed() as examples:
+        with _spending(state), doc_examples.timed(room, charge_call) as examples:
             checked = findings_update(state)
         checking = time.perf_counter() - started
         judged: LoopState = {**state, **checked}

@@ -67,6 +67,12 @@ def model_seconds(state: LoopState) -> float:
     return sum(float(c.get("seconds", 0.0)) for c in state.get("calls", []))
 
 
+def spent_seconds(state: LoopState) -> float:
+    """What the thread's finished steps spent of its budget: their model seconds and
+    the seconds its doc's examples took to run."""
+    return model_seconds(state) + sum(state.get("example_seconds", []))
+
+
 def over_budget(state: LoopState) -> bool:
     """The next round would take the thread past `limits.max_model_seconds`.
 
@@ -78,7 +84,7 @@ def over_budget(state: LoopState) -> bool:
     limit = state["limits"].get("max_model_seconds")
     if limit is None:
         return False
-    spent = model_seconds(state)
+    spent = spent_seconds(state)
     if spent >= limit:
         return True
     if repairs_next(state):

@@ -66,10 +66,11 @@ _BATCH_END: ContextVar[float | None] = ContextVar("briefloop_batch_end", default
 
 
 @contextmanager
-def spending(limit: float | None, spent: float) -> Iterator[Spending]:
+def spending(limit: float | None, spent: float, also: float = 0.0) -> Iterator[Spending]:
     """Charge the model calls made in this block to a thread that has spent `spent` of
-    its `limit` model seconds already (or more, if its call journal says so)."""
-    budget = Spending(limit, max(spent, journaled_seconds()))
+    its `limit` seconds on model calls already (or more, if its call journal says so),
+    and `also` on other work charged to it (running its doc's examples)."""
+    budget = Spending(limit, max(spent, journaled_seconds()) + also)
     token = _SPENDING.set(budget)
     try:
         yield budget
@@ -105,6 +106,14 @@ def check_room() -> None:
             f"this brief's model time is spent ({budget.spent:.0f} of "
             f"{budget.limit:g} s, loop.max_model_seconds)"
         )
+
+
+def room() -> float | None:
+    """The seconds the thread running here may still spend; None: no limit."""
+    budget = _SPENDING.get()
+    if budget is None or budget.limit is None:
+        return None
+    return budget.limit - budget.spent
 
 
 def charge_call(seconds: float) -> None:

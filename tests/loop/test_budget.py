@@ -533,3 +533,30 @@ def test_failed_attempts_are_charged_so_retries_stop_at_the_budget(project, cloc
     if attempts > 3:
         # no draft was ever made: nothing to show a person, and the error says why
         assert "model time is spent" in record["error"], record
+
+
+def test_a_docs_examples_time_is_part_of_the_briefs_budget(project):
+    # a module that takes 1 s to import: each example's processes pay it again
+    (project / "briefs" / "slow.py").write_text(
+        '"""Sums."""\nimport time\n\ntime.sleep(1)\n\n\ndef add(a, b):\n    return a + b\n'
+    )
+    s = make_settings(
+        project, **{"loop.max_model_seconds": 3, "loop.max_rounds": 4, "loop.review": "unfinished"}
+    )
+    answer = {"summary": "Adds a and b.", "example": "add(2, 3)", "parameters": []}
+    scores = {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5}
+    models = {
+        "writer": ScriptedModel([answer] * 8),
+        "critic": ScriptedModel([critic_answer(scores)] * 8),
+    }
+    started = time.monotonic()
+    [result] = run_job(s, project / "briefs", models=models, strict=True).results
+    took = time.monotonic() - started
+    with Runner(s) as batch:
+        record = batch.runlog.by_thread(result.thread_id)
+    # stopped by its budget: the examples could not all be run within it, so nothing
+    # vouches for the doc and it waits for a person
+    assert result.outcome != "approved", record
+    assert record["time_split"]["examples"] <= 3 + 2.5, record["time_split"]
+    assert took < 30, took
+    assert record["unfinished"] == "budget", record

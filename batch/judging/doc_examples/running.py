@@ -31,7 +31,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -65,25 +65,41 @@ class Printed:
 class Outcome:
     printed: list[list[Printed]] | None  # per example, per statement; None: nothing ran
     why: str = ""  # why nothing ran
-    kind: str = ""  # "" | "no-sandbox" | "import" | "timeout" | "failed"
+    kind: str = ""  # "" | "no-sandbox" | "import" | "timeout" | "failed" | "budget"
 
 
-# where the seconds of the examples run in this context go (see `timed`)
-_EXAMPLE_SECONDS: ContextVar[list[float] | None] = ContextVar(
-    "briefloop_example_seconds", default=None
-)
+@dataclass
+class _Timing:
+    spent: list[float]
+    left: Callable[[], float | None] | None
+    charge: Callable[[float], None] | None
+
+
+# the seconds the examples run in this context take, and the budget they are part of
+_TIMING: ContextVar[_Timing | None] = ContextVar("briefloop_example_timing", default=None)
 
 
 @contextmanager
-def timed() -> Iterator[list[float]]:
+def timed(
+    left: Callable[[], float | None] | None = None,
+    charge: Callable[[float], None] | None = None,
+) -> Iterator[list[float]]:
     """The seconds the examples run in this context take, summed into the one-item list
-    it yields: the run log's `time_split` counts them apart from the other checks."""
+    it yields: the run log's `time_split` counts them apart from the other checks.
+    `left` says how many seconds the brief may still spend (None: no limit), `charge`
+    is told each run's seconds as they pass: a brief's budget counts its examples'
+    time, and once it is spent no example is run."""
     spent = [0.0]
-    token = _EXAMPLE_SECONDS.set(spent)
+    token = _TIMING.set(_Timing(spent, left, charge))
     try:
         yield spent
     finally:
-        _EXAMPLE_SECONDS.reset(token)
+        _TIMING.reset(token)
+
+
+def _left() -> float | None:
+    timing = _TIMING.get()
+    return timing.left() if timing is not None and timing.left is not None else None
 
 
 @contextmanager
@@ -92,9 +108,12 @@ def _counted() -> Iterator[None]:
     try:
         yield
     finally:
-        spent = _EXAMPLE_SECONDS.get()
-        if spent is not None:
-            spent[0] += time.perf_counter() - started
+        timing = _TIMING.get()
+        if timing is not None:
+            elapsed = time.perf_counter() - started
+            timing.spent[0] += elapsed
+            if timing.charge is not None:
+                timing.charge(elapsed)
 
 
 def run_statements(
@@ -112,7 +131,11 @@ def run_statements(
     problem = sandbox_problem()
     if problem is not None:
         return Outcome(None, f"no sandbox ({problem})", "no-sandbox")
-    deadline = time.monotonic() + timeout
+    left = _left()
+    if left is not None and left <= 0:
+        why = "the brief's time (loop.max_model_seconds) is spent"
+        return Outcome(None, why, "budget")
+    deadline = time.monotonic() + (timeout if left is None else min(timeout, left))
     with _counted(), tempfile.TemporaryDirectory(prefix="briefloop-example-src-") as tmp:
         template = Path(tmp)
         _copy_folder(source_path, module, source, template)
