@@ -3,7 +3,8 @@ next nightly run makes of it: for the kill drills of tests/run/test_action_kills
 
     python tests/action_kill_driver.py PROJECT ACTION PHASE
 
-ACTION: reopen | retry | approve | reject. PHASE:
+ACTION: reopen | retry | approve | reject | pull (an approval filled in the Review
+worksheet, taken by `review pull`). PHASE:
 - setup: the batch that leaves the thread for the action (approved, or waiting);
 - act: the action. With KILL_AT=n in the environment the process ends (exit 77) right
   after the n-th write lands: a checkpoint write (SqliteSaver.put, put_writes), a
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sqlalchemy as sa  # noqa: E402
 from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
 
-from batch.nightly.job import run_job  # noqa: E402
+from batch.nightly.job import pull_reviews, run_job  # noqa: E402
 from batch.output import front_matter_of  # noqa: E402
 from batch.review import attempts  # noqa: E402
 from batch.review import threads as review  # noqa: E402
@@ -84,11 +85,43 @@ def models(kind: str) -> dict:
 
 
 def kind_of(action: str) -> str:
-    return "waiting" if action in ("approve", "reject") else "approved"
+    return "waiting" if action in ("approve", "reject", "pull") else "approved"
 
 
 def settings_of(project: Path):
-    return make_settings(project, **{"loop.review": "when_needed"})
+    return make_settings(
+        project,
+        **{"loop.review": "when_needed", "log.format": "xlsx", "log.path": "output/runs.xlsx"},
+    )
+
+
+def fill_review_sheet(project: Path) -> None:
+    """The person's approval, written in the Review worksheet."""
+    from openpyxl import load_workbook
+
+    from batch.review.sheet import COLUMNS
+
+    book = project / "output" / "runs.xlsx"
+    wb = load_workbook(book)
+    ws = wb["Review"]
+    for row in ws.iter_rows(min_row=2):
+        if row[COLUMNS.index("placeholder")].value == PH:
+            row[COLUMNS.index("answer")].value = "4.2M EUR"
+        row[COLUMNS.index("decision")].value = "approve"
+        row[COLUMNS.index("by")].value = "drill"
+    wb.save(book)
+
+
+def review_rows(project: Path) -> list[str]:
+    from openpyxl import load_workbook
+
+    from batch.review.sheet import COLUMNS
+
+    book = load_workbook(project / "output" / "runs.xlsx")
+    if "Review" not in book.sheetnames:
+        return []
+    rows = list(book["Review"].iter_rows(min_row=2, values_only=True))
+    return [str(r[COLUMNS.index("status")]) for r in rows]
 
 
 def the_thread(batch: Runner) -> str:
@@ -103,6 +136,8 @@ def act(batch: Runner, action: str, thread_id: str) -> None:
         attempts.retry(batch, thread_id)
     elif action == "approve":
         review.answer(batch, thread_id, "approve", {PH: "4.2M EUR"}, by="drill")
+    elif action == "pull":
+        pull_reviews(batch.settings)
     else:
         review.answer(batch, thread_id, "reject", {}, text="not what we meant", by="drill")
 
@@ -110,7 +145,7 @@ def act(batch: Runner, action: str, thread_id: str) -> None:
 def not_taken(batch: Runner, action: str, thread_id: str) -> bool:
     """The action left no trace (the kill came before its first step): the person, who
     sees that, gives it again."""
-    if action in ("approve", "reject"):
+    if action in ("approve", "reject", "pull"):
         return bool(batch.snapshot(thread_id).interrupts)
     if action == "retry":
         return not batch.runlog.retries_of(thread_id)
@@ -140,7 +175,12 @@ def state(project: Path, batch: Runner) -> dict:
             files[str(path.relative_to(project))] = {
                 k: front.get(k) for k in ("approved", "stop_reason", "expect") if k in front
             }
-    return {"runs": rows, "files": files, "open_actions": len(batch.runlog.open_actions())}
+    return {
+        "runs": rows,
+        "files": files,
+        "open_actions": len(batch.runlog.open_actions()),
+        "review_rows": review_rows(project),
+    }
 
 
 def main(project: Path, action: str, phase: str) -> None:
@@ -149,6 +189,8 @@ def main(project: Path, action: str, phase: str) -> None:
     if phase == "setup":
         (project / "briefs" / "a.md").write_text(f"---\nid: a\n---\n{BRIEFS[kind]}\n")
         run_job(settings, project / "briefs", models=models(kind))
+        if action == "pull":
+            fill_review_sheet(project)
         return
     if phase == "act":
         with Runner(settings, models=models(kind)) as batch:

@@ -167,6 +167,18 @@ def parse_decision(text: str) -> tuple[Decision, str | None, str | None]:
     return word, rest.strip() or None, rounds.strip() or None  # type: ignore[return-value]
 
 
+def _taken_already(state: dict[str, Any], rows: list[list[Any]], said: str) -> bool:
+    """The thread's last decision is the one these rows give (the same kind, by the
+    same person): taken by an earlier pull that stopped before it marked them."""
+    decision = state.get("decision") or {}
+    try:
+        kind = parse_decision(said)[0]
+    except BriefloopError:
+        return False
+    by = next((_cell(r, "by") for r in rows if _cell(r, "by")), None)
+    return decision.get("type") == kind and (by is None or decision.get("by") == by)
+
+
 def pull(runner: Runner, table: Table) -> list[Pulled]:
     """Act on every thread whose open rows carry a decision (see the module docstring)."""
     existing = table.read()
@@ -209,7 +221,13 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
             continue
         if review.waiting(runner, thread_id) is None:
             record = runner.runlog.by_thread(thread_id) or {}
-            note = f"not waiting any more ({record.get('stop_reason') or 'unknown'})"
+            ended = record.get("stop_reason") or "unknown"
+            if _taken_already(state, rows, decisions[0]):
+                # this very answer was taken, and the write of its rows cut short
+                mark(rows, "done", ended)
+                results.append(Pulled(thread_id, ended, None))
+                continue
+            note = f"not waiting any more ({ended})"
             mark(rows, "skipped", note)
             results.append(Pulled(thread_id, "skipped", note))
             continue

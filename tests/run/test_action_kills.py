@@ -1,4 +1,5 @@
-"""A person's action (reopen, retry, approve, reject) cut short right after each write
+"""A person's action (reopen, retry, approve, reject, an answer pulled from the Review
+worksheet) cut short right after each write
 it makes to any store (a checkpoint, a run-log commit, a file renamed into place), then
 the next nightly run: the stores end as they would have without the kill. Nothing is
 lost, done twice, or left disagreeing (a run log that says approved beside a file moved
@@ -62,6 +63,11 @@ EXPECTED = {
         "runs": [("first", "finished", "rejected_by_human", False, "reject")],
         "files": {"output/needs-work/a.md": {"approved": False}},
     },
+    "pull": {
+        "runs": [("first", "finished", "approved_by_human", False, "approve")],
+        "files": {"output/a.md": {"approved": True, "stop_reason": "approved_by_human"}},
+        "review_rows": ["done"],
+    },
 }
 
 
@@ -85,6 +91,7 @@ def test_an_action_cut_short_after_any_write_is_finished_by_the_next_run(project
     for name, front in EXPECTED[action]["files"].items():
         assert {k: want["files"][name][k] for k in front} == front, want["files"]
     assert want["open_actions"] == 0
+    assert want["review_rows"] == EXPECTED[action].get("review_rows", want["review_rows"])
     assert total >= 3, total
 
     def drill(k: int) -> tuple[int, dict]:
