@@ -28,6 +28,19 @@ def safe_filename(brief_id: str) -> str:
     return stem
 
 
+def _front(text: str) -> tuple[dict[str, Any], int] | None:
+    """The front matter at the start of `text` and where it ends, or None when there
+    is none that reads as a mapping."""
+    m = re.match(r"---\n(.*?)\n---\n", text, re.DOTALL)
+    if not m:
+        return None
+    try:
+        front = yaml.safe_load(m.group(1))
+    except yaml.YAMLError:
+        return None
+    return (front, m.end()) if isinstance(front, dict) else None
+
+
 def written_for(path: Path) -> str | None:
     """The brief id an output file was written for (its front matter's brief_id), or
     None when it holds none that can be read."""
@@ -36,15 +49,9 @@ def written_for(path: Path) -> str | None:
             head = f.read(4096)
     except OSError:
         return None
-    m = re.match(r"---\n(.*?)\n---\n", head, re.DOTALL)
-    if not m:
-        return None
-    try:
-        front = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
-        return None
-    found = front.get("brief_id") if isinstance(front, dict) else None
-    return None if found is None else str(found)
+    found = _front(head)
+    brief_id = found[0].get("brief_id") if found else None
+    return None if brief_id is None else str(brief_id)
 
 
 def front_matter_of(path: Path) -> tuple[dict[str, Any], str] | None:
@@ -53,14 +60,8 @@ def front_matter_of(path: Path) -> tuple[dict[str, Any], str] | None:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    m = re.match(r"---\n(.*?)\n---\n", text, re.DOTALL)
-    if not m:
-        return None
-    try:
-        front = yaml.safe_load(m.group(1))
-    except yaml.YAMLError:
-        return None
-    return (front, text[m.end() :]) if isinstance(front, dict) else None
+    found = _front(text)
+    return (found[0], text[found[1] :]) if found else None
 
 
 def restamp(path: Path, changes: dict[str, Any]) -> None:

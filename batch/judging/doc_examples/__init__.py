@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from batch.judging.doc_examples.reading import Example, Unchecked, read_examples
-from batch.judging.doc_examples.rules import Rules, defined_names
+from batch.judging.doc_examples.rules import Rules, defined_names, top_level
 from batch.judging.doc_examples.running import (
     TIMEOUT_SECONDS,
     Outcome,
@@ -58,13 +58,10 @@ def examples_in(doc: str, names: set[str]) -> list[Example]:
 
 
 def public_names(source: str) -> set[str]:
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
+    """The functions and classes the source defines at its top level, not private."""
     return {
         n.name
-        for n in tree.body
+        for n in top_level(source)
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
         and not n.name.startswith("_")
     }

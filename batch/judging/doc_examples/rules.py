@@ -121,14 +121,18 @@ _STATEMENTS = (
 )
 
 
+def top_level(source: str) -> list[ast.stmt]:
+    """The statements at the top of a source; none when it does not parse."""
+    try:
+        return ast.parse(source).body
+    except SyntaxError:
+        return []
+
+
 def defined_names(source: str) -> set[str]:
     """Names the source defines at its top level (not those it imports)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
     out: set[str] = set()
-    for node in tree.body:
+    for node in top_level(source):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             out.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
@@ -150,22 +154,14 @@ _WHAT = {
 
 def class_names(source: str) -> set[str]:
     """The classes the source defines at its top level."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
-    return {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    return {n.name for n in top_level(source) if isinstance(n, ast.ClassDef)}
 
 
 def method_names(source: str) -> set[str]:
     """Names the source's top-level classes define (methods and class attributes)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return set()
     return {
         name
-        for node in tree.body
+        for node in top_level(source)
         if isinstance(node, ast.ClassDef)
         for item in node.body
         for name in (
