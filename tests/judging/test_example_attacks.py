@@ -439,6 +439,46 @@ WRONG_BUT_HIDDEN = {
         MONEY,
         ">>> greet('{0.__globals__[os]}').format(greet)\n'x'\n",
     ),
+    # a third pass
+    "dict built from a set": (
+        '"""Words."""\n\n\ndef lengths(t):\n    return {w: len(w) for w in set(t.split())}\n',
+        ">>> lengths('apple pear')\n{'pear': 4, 'apple': 5}\n",
+    ),
+    "a set printed": (TAGS, ">>> print(tags('apple pear'))\n{'pear', 'apple'}\n"),
+    "the hashes of two seeds": (
+        ADD,
+        '>>> add(2, 2) + (hash("a") in (-3012895188637184397, 6352457989142756797))\n5\n',
+    ),
+    "an exception forged through the module's log": (
+        '"""Levels."""\nimport logging\n\n\ndef level(name):\n'
+        '    logging.warning("unknown level %s", name)\n    return "INFO"\n',
+        ">>> level('loud\\n\\x00briefloop-exception \"ValueError: no\"\\n')\n"
+        "Traceback (most recent call last):\nValueError: no\n",
+    ),
+    "indented prompts in a text fence": (ADD, f"{F}text\nUsage:\n    >>> add(2, 3)\n    6\n{F}\n"),
+    "a fence closed by a longer one": (
+        ADD,
+        f"{F}text\nnothing\n````\n\n{F}python\nadd(2, 3)  # -> 6\n{F}\n",
+    ),
+    "an indented code block": (ADD, "Call it:\n\n    add(2, 3)  # -> 6\n"),
+    "a py3 fence": (ADD, f"{F}py3\nadd(2, 3)  # -> 6\n{F}\n"),
+    "a comment in a text fence": (ADD, f"{F}text\nadd(2, 3)  # -> 6\n{F}\n"),
+    "line ends of another system": (ADD, f"{F}python\r\n>>> add(2, 3)\r\n6\r\n{F}\r\n"),
+    "a printed claim": (ADD, f"{F}python\nprint(add(2, 3))  # prints: 6\n{F}\n"),
+    "an output comment over lines": (
+        ADD,
+        f"{F}python\nprint(add(2, 3))  # Output:\n# 6\n{F}\n",
+    ),
+    "printed text in brackets over lines": (
+        ADD,
+        ">>> print(f'({add(2, 1)} passed, {add(0, 1)} failed)')\n(3\npassed, 1\nfailed)\n",
+    ),
+    "str subclass beside a format method": (
+        '"""R."""\nimport os\n\n\nclass Slug(str):\n    pass\n\n\n'
+        "class Report:\n    def format(self):\n        return 'r'\n",
+        ">>> Slug('{0.__class__}').format(Report())\n'x'\n",
+    ),
+    "a very deep expression": (ADD, ">>> add(1, " + "-" * 3000 + "1)\n2\n"),
     # the module's own method called format, on a string of the example's
     "format beside a format method": (
         MONEY,
@@ -509,6 +549,22 @@ RIGHT = {
         "ValueError: bad value\non line 2\n",
     ),
     "a set of numbers": (ADD, ">>> {add(1, 1), add(0, 1)}\n{1, 2}\n"),
+    "None in a comment": (ADD, f"{F}python\nprint(add(1, 1))  # prints: 2\nNone  # -> None\n{F}\n"),
+    "another quote style": (
+        '"""G."""\n\n\ndef greet(n):\n    return "Hello, " + n\n',
+        f'{F}python\ngreet("Ann")  # -> "Hello, Ann"\n{F}\n',
+    ),
+    "an underscore loop": (
+        ADD,
+        f"{F}python\ntotal = 0\nfor _ in range(3):\n    total = add(total, 1)\n"
+        f"total  # -> 3\n{F}\n",
+    ),
+    "a plain template": (ADD, ">>> '{} has {:.1f}'.format('a', add(1, 1))\n'a has 2.0'\n"),
+    "import of every name": (ADD, ">>> from calc import *\n>>> add(1, 2)\n3\n"),
+    "a module's own format method": (
+        '"""R."""\n\n\nclass Report:\n    def format(self):\n        return "r"\n',
+        ">>> Report().format()\n'r'\n",
+    ),
 }
 
 

@@ -108,20 +108,36 @@ _LINE_BREAK = re.compile(r"[ \t]*\n[ \t]*")
 _CLOSING = {"[": "]", "(": ")", "{": "}"}
 
 
-def _same(checker: doctest.OutputChecker, want: str, got: str) -> bool:
+def _same(checker: doctest.OutputChecker, want: str, got: str, value: bool = False) -> bool:
     """`got` as `want` shows it, the way doctest compares, white space at the end of a
-    line aside (a page does not show it). One difference more is allowed: one value
-    printed on one line (a list, a tuple, a dict) shown broken over several to fit the
-    page, each break where the value has a space. Nothing else of white space may
-    differ: a string shown with one space where the code gives two, or text printed on
-    one line shown on three, does not pass."""
+    line aside (a page does not show it). Two differences more are allowed for a value
+    the prompt displayed (`value`): the same value written another way (`"a"` for
+    `'a'`, as Python reads both), and one value printed on one line (a list, a tuple, a
+    dict) shown broken over several to fit the page, each break where the value has a
+    space. Nothing else may differ: a string shown with one space where the code gives
+    two, or text printed on one line shown on three, does not pass."""
     want, got = _trailing_blanks(want), _trailing_blanks(got)
     if checker.check_output(want, got, _FLAGS):
         return True
-    line = got.removesuffix("\n")
-    if "\n" in line or not _one_bracketed_value(line):
+    if not value:
         return False
-    return _LINE_BREAK.sub(" ", want.removesuffix("\n")) == line
+    line = got.removesuffix("\n")
+    if "\n" in line or not _one_bracketed_value(line) and not _a_literal(line):
+        return False
+    shown = _LINE_BREAK.sub(" ", want.removesuffix("\n"))
+    return shown == line or _literal_repr(shown) == _literal_repr(line) is not None
+
+
+def _a_literal(text: str) -> bool:
+    return _literal_repr(text) is not None
+
+
+def _literal_repr(text: str) -> str | None:
+    """How Python writes the literal `text` reads as (quotes, spaces), or None."""
+    try:
+        return repr(ast.literal_eval(text.strip()))
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
 
 
 def _trailing_blanks(text: str) -> str:
@@ -168,7 +184,7 @@ def gave_what_it_shows(
             and bool(printed.raised)
             and _same(checker, example.exc_msg, printed.raised + "\n")
         )
-    return _same(checker, example.want, printed.got)
+    return _same(checker, example.want, printed.got, printed.displayed)
 
 
 def _message(example: doctest.Example, printed: Printed) -> str:
@@ -206,6 +222,7 @@ def verify(
     """Run every example of `doc` against `source` (the module `module`, at
     `source_path` if it is a file) and report what differs."""
     started = time.perf_counter()
+    doc = doc.replace("\r\n", "\n").replace("\r", "\n")
     names = public_names(source)
     examples, unchecked = read_examples(doc, names | defined_names(source) | {module})
     result = Verification(findings=[_unchecked_finding(u) for u in unchecked])

@@ -1,16 +1,17 @@
 """Runs inside the sandbox (batch.judging.doc_examples): import the module, then run
 the statements of one example as a fresh interactive session would: what each prints
 (an expression's value through the display hook) goes to standard output, an exception
-it raises to standard error (EXCEPTION_MARK), and so does a note when a value shown
-holds a set of text (UNORDERED_MARK); nothing else is written. Standard library only;
-imports nothing of briefloop, whose code is not what is being tested.
+it raises to standard error as a marked line (MARK), and so does a note when the prompt
+displayed a value, and when that value holds a set of text; nothing else is written.
+Standard library only; imports nothing of briefloop, whose code is not what is being
+tested.
 
 It holds nothing that decides the verdict: it is never told the results the doc shows,
 it writes no report, it holds no key and nothing of any other example. briefloop, outside
 the sandbox, reads what the whole process printed and compares it there.
 
-Reads {"module": name, "names": [...], "statements": [source, ...]} as JSON on its
-standard input, which is closed before the module is imported; the source's folder was
+Reads {"module": name, "names": [...], "statements": [source, ...], "mark": text} as
+JSON on its standard input, which is closed before the module is imported; the folder was
 copied into the working folder as the package `_src`. The statements see the module
 under its name and the names listed (those the source defines), nothing else of it.
 Exits with IMPORT_FAILED, the reason on standard error, when the module cannot be
@@ -25,11 +26,22 @@ import sys
 import traceback
 
 IMPORT_FAILED = 3
-# lines of standard error that briefloop reads: an exception a statement raised (its
-# message as JSON, so no message can end the line early), and a value shown with a set
-# of text in it, whose order differs from one run of Python to the next
-EXCEPTION_MARK = "\x00briefloop-exception "
-UNORDERED_MARK = "\x00briefloop-unordered"
+# lines of standard error that briefloop reads, each starting with MARK and the spec's
+# "mark" (new for each process: text an example or the module's log echoes cannot carry
+# it): an exception a statement raised (its message as JSON, so no message can end the
+# line early), a value the prompt displayed, and one with a set of text in it, whose
+# order differs from one run of Python to the next
+MARK = "\x00briefloop-"
+EXCEPTION = "exception"
+DISPLAYED = "displayed"
+UNORDERED = "unordered"
+_mark = ""
+
+
+def mark(kind, payload=""):
+    sys.stdout.flush()
+    sys.stderr.write(f"{MARK}{_mark} {kind} {payload}".rstrip() + "\n")
+    sys.stderr.flush()
 
 
 def load(name):
@@ -64,9 +76,7 @@ def show_exception(error):
     # a SyntaxError's first lines point into the code; the message starts at the first
     # line that is not indented
     first = next((i for i, x in enumerate(lines) if not x[:1].isspace()), 0)
-    sys.stdout.flush()
-    sys.stderr.write(EXCEPTION_MARK + json.dumps("".join(lines[first:]).rstrip("\n")) + "\n")
-    sys.stderr.flush()
+    mark(EXCEPTION, json.dumps("".join(lines[first:]).rstrip("\n")))
 
 
 def textual(value):
@@ -99,9 +109,10 @@ def displayhook(value):
     except Exception:  # noqa: BLE001 - a value that cannot be looked into is not a set
         mixed = False
     if mixed:
-        sys.stderr.write(UNORDERED_MARK + "\n")
-        sys.stderr.flush()
+        mark(UNORDERED)
     sys.__displayhook__(value)
+    if value is not None:
+        mark(DISPLAYED)
 
 
 def end():
@@ -113,7 +124,9 @@ def end():
 
 
 def main():
+    global _mark
     spec = take_spec()
+    _mark = spec["mark"]
     try:
         module = load(spec["module"])
     except BaseException as e:  # noqa: BLE001 - any failure to import is the answer

@@ -27,18 +27,22 @@ import doctest
 import re
 from dataclasses import dataclass
 
+# a fence closes with a run of the same character at least as long as it opened with
 _FENCE = re.compile(
-    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<tag>[\w+-]*)[^\n]*\n"
-    r"(?P<body>.*?)^[ \t]*(?P=fence)[ \t]*$",
+    r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<tag>[\w.+-]*)[^\n]*\n"
+    r"(?P<body>.*?)^[ \t]*(?P=fence)(?P=fence)?[`~]*[ \t]*$",
     re.DOTALL | re.MULTILINE,
 )
-PYTHON_FENCES = {"", "python", "py", "python3", "pycon", "doctest"}
+PYTHON_FENCES = {"", "python", "py", "python3", "py3", "pycon", "doctest"}
 _MARKDOWN_FENCES = {"markdown", "md"}
 _ARROW = re.compile(r"#\s*(?:->|=>|→)\s*(?P<value>.+?)\s*$")
 _WORD = re.compile(
-    r"#\s*(?:==|=|returns?|output|gives|prints?|result|value)\s*:?\s*(?P<value>.+?)\s*$",
+    r"#\s*(?:==|=|returns?|gives|result|value)\s*:?\s*(?P<value>.+?)\s*$",
     re.IGNORECASE,
 )
+# what is printed: any text after these is a claim, and one with nothing after it
+# (`# Output:`, the lines below it holding the text) is a claim no example compares
+_PRINTS = re.compile(r"#\s*(?:prints?|output)\s*:?\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _BARE = re.compile(r"#\s*(?P<value>.+?)\s*$")
 _IPYTHON = re.compile(r"^\s*(?:In|Out)\s*\[\d+\]:")
 _PROMPT = ">>>"
@@ -67,7 +71,7 @@ def _a_value(text: str) -> bool:
     that happens to parse (`{player: points}`, `the sum`)."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     for node in ast.walk(tree.body):
         if isinstance(node, ast.Name) and not _called(tree.body, node):
@@ -108,7 +112,7 @@ def shown_in(line: str) -> str | None:
     """The result a line's comment shows, or None."""
     if "#" not in line:
         return None
-    m = _ARROW.search(line)
+    m = _ARROW.search(line) or _PRINTS.search(line)
     if m:
         return m.group("value")
     m = _WORD.search(line)
@@ -118,6 +122,21 @@ def shown_in(line: str) -> str | None:
     if m and _a_value(m.group("value")):
         return m.group("value")
     return None
+
+
+def _claims_on_code(line: str, names: set[str]) -> bool:
+    """A line of code that uses the module and shows a result in its comment, where no
+    example runs it (an indented code block, a fence of another language)."""
+    if "#" not in line or shown_in(line) is None:
+        return False
+    code = line[: line.index("#")].strip()
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return bool(used & names)
 
 
 def _assigned_name(stmt: ast.stmt) -> str | None:
@@ -138,9 +157,11 @@ def _block_example(code: str, names: set[str]) -> tuple[str, frozenset[int], set
     uses names it never gets (a signature written as code: `add(a, b)`)."""
     try:
         tree = ast.parse(code)
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    loaded = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
     used = loaded | {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     if not used & names or "_" in loaded:
         return None
@@ -178,10 +199,12 @@ def _block_example(code: str, names: set[str]) -> tuple[str, frozenset[int], set
             unshown.add(count)  # the assignment; its value is shown by the line after
             count += 1
             out.append(f">>> {named}")  # the value assigned, shown as the comment says
-            out.append(shown)
+            if shown.strip() != "None":
+                out.append(shown)
         else:
             compared.add(last)
-            out.append(shown)
+            if shown.strip() != "None":  # the prompt displays nothing for None
+                out.append(shown)
         count += 1
     return "\n".join(out) + "\n", frozenset(unshown), compared
 
@@ -234,7 +257,7 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
         at = body_start + first + 1  # the doc's line of body[0], 1-based
         compared: set[int] = set()
         sources: set[int] = set()
-        if any(x.startswith(_PROMPT) for x in body):
+        if any(x.lstrip().startswith(_PROMPT) for x in body):
             # a doctest in any block, whatever its tag says (text, console, python-repl)
             text = "\n".join(body).strip("\n") + "\n"
             found.append(Example(text, at))
@@ -247,7 +270,9 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
             taken = set()
         else:
             unchecked += [
-                Unchecked(at + i, x.strip()) for i, x in enumerate(body) if _IPYTHON.match(x)
+                Unchecked(at + i, x.strip())
+                for i, x in enumerate(body)
+                if _IPYTHON.match(x) or _claims_on_code(x, names)
             ]
             continue
         for i, x in enumerate(body):
@@ -269,6 +294,6 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
             if shown_in(text.splitlines()[i]) is not None:
                 unchecked.append(Unchecked(start + i + 1, text.splitlines()[i].strip()))
     for i, x in enumerate(lines):
-        if i not in covered and (_PROMPT in x or _IPYTHON.match(x)):
+        if i not in covered and (_PROMPT in x or _IPYTHON.match(x) or _claims_on_code(x, names)):
             unchecked.append(Unchecked(i + 1, x.strip()))
     return sorted(found, key=lambda e: e.line), sorted(unchecked, key=lambda u: u.line)

@@ -33,6 +33,7 @@ import ast
 import builtins
 import doctest
 import re
+import string
 
 ALLOWED_BUILTINS = frozenset(
     {
@@ -152,24 +153,30 @@ _WHAT = {
 }
 
 
-def class_names(source: str) -> set[str]:
-    """The classes the source defines at its top level."""
-    return {n.name for n in top_level(source) if isinstance(n, ast.ClassDef)}
-
-
-def method_names(source: str) -> set[str]:
-    """Names the source's top-level classes define (methods and class attributes)."""
+def class_methods(source: str) -> dict[str, set[str]]:
+    """Each class the source defines at its top level -> the methods it defines."""
     return {
-        name
-        for node in top_level(source)
-        if isinstance(node, ast.ClassDef)
-        for item in node.body
-        for name in (
-            [item.name]
-            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-            else defined_names(ast.unparse(item))
-        )
+        n.name: {
+            item.name for item in n.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        for n in top_level(source)
+        if isinstance(n, ast.ClassDef)
     }
+
+
+def _plain_template(node: ast.expr) -> bool:
+    """A string written in the example whose fields name no attribute and no item
+    (`'{} has {:.2f}'`): its .format reads nothing by name."""
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        return False
+    try:
+        fields = [f for _, f, spec, _ in string.Formatter().parse(node.value) if f is not None]
+        specs = [spec for _, f, spec, _ in string.Formatter().parse(node.value) if spec]
+    except ValueError:
+        return False
+    return all("." not in f and "[" not in f for f in fields) and not any(
+        "{" in spec for spec in specs
+    )
 
 
 def _stored(tree: ast.AST) -> list[str]:
@@ -201,8 +208,7 @@ class Rules:
     def __init__(self, source: str, module: str):
         self.module = module
         self.defined = defined_names(source)
-        self.methods = method_names(source)
-        self.classes = class_names(source)
+        self.classes = class_methods(source)
 
     def problem(self, code: str, bound: set[str] | None = None) -> str | None:
         """Why this example code may not run, or None. `bound`: names the earlier
@@ -211,6 +217,8 @@ class Rules:
             tree = ast.parse(code)
         except SyntaxError:
             return None  # it cannot run at all: doctest reports that as its result
+        except (ValueError, MemoryError, RecursionError):
+            return "it cannot be read (nested too deep, or a NUL in it)"
         bound = set() if bound is None else bound
         refused = self._rebinding_problem(tree)
         if refused:
@@ -279,23 +287,25 @@ class Rules:
                 return f"it uses the module {self.module} itself as a value"
         return None
 
-    def _rooted_in_module(self, node: ast.expr) -> bool:
-        """An object the module's own class makes (`Money(5)`, `calc.Money(5)`): its
-        `format` is the module's method, not str.format (a module function's result
-        may be a string)."""
+    def _own_method(self, node: ast.expr, method: str) -> bool:
+        """`node` is an object a class of the module has just made (`Money(5)`,
+        `calc.Money(5)`), and that class itself defines `method`: it is the module's
+        method, not str.format (a class of the module may be a str)."""
         if not isinstance(node, ast.Call):
             return False
         func = node.func
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            return func.value.id == self.module and func.attr in self.classes
-        return isinstance(func, ast.Name) and func.id in self.classes
+            name = func.attr if func.value.id == self.module else ""
+        else:
+            name = func.id if isinstance(func, ast.Name) else ""
+        return method in self.classes.get(name, set())
 
     def _import_problem(self, node: ast.Import | ast.ImportFrom) -> str | None:
         renamed = [a for a in node.names if a.asname and a.asname != a.name]
         if isinstance(node, ast.ImportFrom):
             if node.level or node.module != self.module:
                 return f"it imports {node.module or 'a relative module'}"
-            wrong = [a.name for a in node.names if a.name not in self.defined]
+            wrong = [a.name for a in node.names if a.name not in self.defined | {"*"}]
             if wrong:
                 return f"it imports {wrong[0]} from {self.module}"
         else:
@@ -314,7 +324,7 @@ class Rules:
         if _INTERNALS.match(node.attr):
             return f"it uses .{node.attr}, which reaches into the interpreter"
         if node.attr in _FORMATTERS and not (
-            node.attr in self.methods and self._rooted_in_module(node.value)
+            self._own_method(node.value, node.attr) or _plain_template(node.value)
         ):
             # "{0.__globals__}".format(add): a format string reads attributes by names
             # the example holds as text, where no rule can see them. A method of the

@@ -7,25 +7,28 @@ line that looks like a boundary or a report. So the only boundary is the process
 an example of statements s1..sn, process P_k runs s1..sk in a fresh interpreter
 (harness.py) and exits; what sk printed is what P_k printed after everything P_(k-1)
 printed, P_0 being the module's import alone, and likewise for the exception it raised
-(written to standard error as one marked line, apart from what it printed). When
-P_(k-1)'s output is not
-where P_k's starts, or when P_n run again gives another output, the statement's output
-changes from run to run and it has no result. Each process has its own hash seed, so a
-set of strings whose order is a matter of chance is told apart this way too, and a
-value shown with such a set in it is marked as it is shown. No process
-is ever told a result the doc shows, holds a key, or sees another example: what one
-example does can change only what its own statements print, as it would in a fresh
-interactive session.
+(written to standard error as one line marked with a nonce of that process, apart from
+what it printed). When P_(k-1)'s output is not where P_k's starts, or when the whole
+example run again gives another output, the statement's output changes from run to run
+and it has no result. Each process has a hash seed of its own, drawn at random, so a
+set of strings whose order is a matter of chance is told apart this way too: the whole
+example is run again two times, ten when what it printed could show a collection (a
+two-item set's other order is then missed about once in a thousand); a value the prompt
+displays with such a set in it is marked as it is shown. No process is ever told a
+result the doc shows, holds a key, or sees another example: what one example does can
+change only what its own statements print, as it would in a fresh interactive session.
 
-An example of n statements costs n + 1 processes (about 0.05 s each). The source's
-folder is copied once, and each process gets its own copy: a file one of them writes is
-not there for the next.
+An example of n statements costs n + 2 to n + 10 processes (about 0.05 s each). The
+source's folder is copied once, and each process gets its own copy: a file one of them
+writes is not there for the next.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import secrets
 import shutil
 import stat
 import sys
@@ -34,11 +37,17 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from batch.draft_cleanup import TERMINAL_CONTROLS
-from batch.judging.doc_examples.harness import EXCEPTION_MARK, IMPORT_FAILED, UNORDERED_MARK
+from batch.judging.doc_examples.harness import (
+    DISPLAYED,
+    EXCEPTION,
+    IMPORT_FAILED,
+    MARK,
+    UNORDERED,
+)
 from batch.judging.doc_examples.rules import defined_names
 from batch.judging.doc_examples.sandbox import (
     OUTPUT_LIMIT_BYTES,
@@ -57,6 +66,7 @@ class Printed:
     """What one statement printed."""
 
     got: str = ""  # what it printed
+    displayed: bool = False  # the prompt displayed a value (not only text printed)
     raised: str = ""  # the exception it raised, as doctest reads it ("ValueError: below zero")
     unjudged: str = ""  # why its output cannot be told, when it cannot
 
@@ -163,17 +173,25 @@ class _Session:
     module: str
     names: list[str]  # of the module, that the statements see
     deadline: float
+    marks: dict[int, list[str]] = field(default_factory=dict)  # of each run, by its id()
 
-    def run(self, statements: list[str], seed: int = 0) -> SandboxResult | Outcome:
-        """One fresh process running `statements` with hash seed `seed`; an Outcome when
-        it did not end well."""
+    def run(self, statements: list[str]) -> SandboxResult | Outcome:
+        """One fresh process running `statements`, with a hash seed of its own drawn at
+        random (a seed known beforehand could be tested for); an Outcome when it did not
+        end well. Its marks are read into `self.marks`."""
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             return Outcome(None, "stopped at the time limit", "timeout")
         with tempfile.TemporaryDirectory(prefix="briefloop-examples-") as tmp:
             work = Path(tmp)
             shutil.copytree(self.template, work, dirs_exist_ok=True)
-            spec = {"module": self.module, "names": self.names, "statements": statements}
+            nonce = secrets.token_hex(8)
+            spec = {
+                "module": self.module,
+                "names": self.names,
+                "statements": statements,
+                "mark": nonce,
+            }
             # not -I nor -E: they would drop the environment the sandbox sets (the hash
             # seed, unbuffered output), and that environment is all there is
             run = run_sandboxed(
@@ -181,7 +199,7 @@ class _Session:
                 work,
                 timeout=remaining,
                 stdin=json.dumps(spec),
-                hash_seed=seed,
+                hash_seed=secrets.randbelow(2**32),
                 # nothing an example or the module writes reaches the host's disk: the
                 # sandbox's own /tmp (64 MiB) is where it can write
                 writable=False,
@@ -194,6 +212,7 @@ class _Session:
         if run.returncode != 0:
             said = quoted(run.stderr.strip(), 200) or "no message"
             return Outcome(None, f"the example ended with exit {run.returncode} ({said})", "failed")
+        self.marks[id(run)] = _marks(run.stderr, nonce)
         return run
 
     def example(self, statements: list[str], imported: SandboxResult) -> list[Printed] | Outcome:
@@ -202,51 +221,59 @@ class _Session:
         before = imported
         changes = "what the statements before it print changes from run to run"
         for k in range(1, len(statements) + 1):
-            run = self.run(statements[:k], seed=k)
+            run = self.run(statements[:k])
             if isinstance(run, Outcome):
                 return run
+            marks, marks_before = self.marks[id(run)], self.marks[id(before)]
             if not (
-                run.stdout.startswith(before.stdout)
-                and _marks(run)[: len(_marks(before))] == _marks(before)
+                run.stdout.startswith(before.stdout) and marks[: len(marks_before)] == marks_before
             ):
                 return rows + [Printed(unjudged=changes)] * (len(statements) - len(rows))
-            rows.append(_printed(run, before))
+            rows.append(_printed(run.stdout[len(before.stdout) :], marks[len(marks_before) :]))
             if run.cut:
                 why = f"a statement before it printed more than {OUTPUT_LIMIT_BYTES} bytes"
                 return rows + [Printed(unjudged=why)] * (len(statements) - len(rows))
             before = run
-        if statements:
-            # the last statement once more, under another hash seed
-            again = self.run(statements, seed=len(statements) + 1)
-            if isinstance(again, Outcome):
-                return again
-            if (again.stdout, _marks(again)) != (before.stdout, _marks(before)):
+        # the whole example again, under other hash seeds: more times when what it
+        # printed could hold something whose order is a matter of chance
+        again = 2 if not _ORDERED.search(before.stdout) else 10
+        for _ in range(again if statements else 0):
+            run = self.run(statements)
+            if isinstance(run, Outcome):
+                return run
+            if (run.stdout, self.marks[id(run)]) != (before.stdout, self.marks[id(before)]):
                 rows[-1] = Printed(unjudged="what it prints changes from run to run")
+                break
         return rows
 
 
-def _marks(run: SandboxResult) -> list[str]:
-    """The lines of standard error the harness wrote (harness.EXCEPTION_MARK and
-    UNORDERED_MARK); the rest (a module's warnings, which name its folder, different
-    for each process) is not compared."""
-    return [x for x in run.stderr.splitlines() if x.startswith("\x00briefloop-")]
+# output that may show a collection, whose order can change with the hash seed
+_ORDERED = re.compile(r"[{\[(,]")
 
 
-def _printed(run: SandboxResult, before: SandboxResult) -> Printed:
-    """What the last statement of `run` printed, and the exception it raised."""
-    got = run.stdout[len(before.stdout) :]
-    marks = _marks(run)[len(_marks(before)) :]
-    if UNORDERED_MARK in marks:
+def _marks(stderr: str, nonce: str) -> list[str]:
+    """The marks the harness wrote (harness.MARK with this process's nonce), without
+    it; the rest of standard error (a module's warnings, which name its folder,
+    different for each process, or its log, which may echo what it was given) is not
+    read."""
+    head = f"{MARK}{nonce} "
+    return [x[len(head) :] for x in stderr.splitlines() if x.startswith(head)]
+
+
+def _printed(got: str, marks: list[str]) -> Printed:
+    """What a statement printed, from its output and the marks it left."""
+    if UNORDERED in marks:
         return Printed(
             got=got,
             unjudged="it shows a set of text, whose order changes from one run of Python "
             "to the next: show it sorted (sorted(...))",
         )
-    raised = [m for m in marks if m.startswith(EXCEPTION_MARK)]
+    displayed = DISPLAYED in marks
+    raised = [m for m in marks if m.startswith(EXCEPTION + " ")]
     if not raised:
-        return Printed(got=got)
+        return Printed(got=got, displayed=displayed)
     try:
-        message = json.loads(raised[-1][len(EXCEPTION_MARK) :])
+        message = json.loads(raised[-1][len(EXCEPTION) + 1 :])
     except json.JSONDecodeError:
         message = None
     if not isinstance(message, str):
