@@ -479,6 +479,14 @@ WRONG_BUT_HIDDEN = {
         ">>> Slug('{0.__class__}').format(Report())\n'x'\n",
     ),
     "a very deep expression": (ADD, ">>> add(1, " + "-" * 3000 + "1)\n2\n"),
+    "the module's import output under its import": (
+        IMPORT_PRINT,
+        ">>> import calc\n>>> add(1, 1)\n2\n",
+    ),
+    "a name the example does not import": (
+        SOURCE_TWO,
+        ">>> from calc import add\n>>> mul(2, 3)\n6\n",
+    ),
     # the module's own method called format, on a string of the example's
     "format beside a format method": (
         MONEY,
@@ -561,6 +569,11 @@ RIGHT = {
     ),
     "a plain template": (ADD, ">>> '{} has {:.1f}'.format('a', add(1, 1))\n'a has 2.0'\n"),
     "import of every name": (ADD, ">>> from calc import *\n>>> add(1, 2)\n3\n"),
+    "import output shown under the import": (
+        IMPORT_PRINT,
+        ">>> from calc import add\ncalc ready\n>>> add(1, 1)\n2\n",
+    ),
+    "the module's names through its import": (ADD, ">>> import calc\n>>> calc.add(1, 1)\n2\n"),
     "a module's own format method": (
         '"""R."""\n\n\nclass Report:\n    def format(self):\n        return "r"\n',
         ">>> Report().format()\n'r'\n",

@@ -347,8 +347,50 @@ class Rules:
         except ValueError:
             return None  # malformed: the harness reports it as not a valid example
         bound: set[str] = set()
+        imported = self._imported(parsed)
         for example in parsed:
-            problem = self.problem(example.source, bound)
+            problem = self.problem(example.source, bound) or self._unimported(
+                example.source, imported, bound
+            )
             if problem is not None:
                 return example.source.strip(), problem
+        return None
+
+    def _imported(self, parsed: list[doctest.Example]) -> set[str] | None:
+        """The module's names an example that imports the module gives itself (`from
+        calc import add`: add; `import calc`: none bare), or None when it imports
+        nothing: then, as in doctest, every name of the module is there."""
+        names: set[str] | None = None
+        for example in parsed:
+            try:
+                tree = ast.parse(example.source)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == self.module:
+                    got = {a.name for a in node.names}
+                    names = (names or set()) | (self.defined if "*" in got else got)
+                elif isinstance(node, ast.Import) and any(
+                    a.name == self.module for a in node.names
+                ):
+                    names = names or set()
+        return names
+
+    def _unimported(self, code: str, imported: set[str] | None, bound: set[str]) -> str | None:
+        """A bare name of the module used by an example that imports the module but not
+        that name: in a reader's session it is a NameError."""
+        if imported is None:
+            return None
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            return None
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Name)
+                and isinstance(node.ctx, ast.Load)
+                and node.id in self.defined
+                and node.id not in imported | bound
+            ):
+                return f"it uses {node.id}, which the example does not import"
         return None

@@ -25,6 +25,8 @@ writes is not there for the next.
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import json
 import os
 import re
@@ -220,6 +222,9 @@ class _Session:
         rows: list[Printed] = []
         before = imported
         changes = "what the statements before it print changes from run to run"
+        first_import = next(
+            (k for k, s in enumerate(statements, 1) if _imports(s, self.module)), None
+        )
         for k in range(1, len(statements) + 1):
             run = self.run(statements[:k])
             if isinstance(run, Outcome):
@@ -229,7 +234,11 @@ class _Session:
                 run.stdout.startswith(before.stdout) and marks[: len(marks_before)] == marks_before
             ):
                 return rows + [Printed(unjudged=changes)] * (len(statements) - len(rows))
-            rows.append(_printed(run.stdout[len(before.stdout) :], marks[len(marks_before) :]))
+            printed = _printed(run.stdout[len(before.stdout) :], marks[len(marks_before) :])
+            if k == first_import:
+                # in a reader's session the module is imported here: what that prints
+                printed = dataclasses.replace(printed, got=imported.stdout + printed.got)
+            rows.append(printed)
             if run.cut:
                 why = f"a statement before it printed more than {OUTPUT_LIMIT_BYTES} bytes"
                 return rows + [Printed(unjudged=why)] * (len(statements) - len(rows))
@@ -249,6 +258,19 @@ class _Session:
 
 # output that may show a collection, whose order can change with the hash seed
 _ORDERED = re.compile(r"[{\[(,]")
+
+
+def _imports(statement: str, module: str) -> bool:
+    """The statement imports the module (`import calc`, `from calc import add`)."""
+    try:
+        tree = ast.parse(statement)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return any(
+        (isinstance(n, ast.ImportFrom) and n.module == module)
+        or (isinstance(n, ast.Import) and any(a.name == module for a in n.names))
+        for n in ast.walk(tree)
+    )
 
 
 def _marks(stderr: str, nonce: str) -> list[str]:
