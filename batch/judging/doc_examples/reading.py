@@ -65,13 +65,21 @@ class Unchecked:
     text: str
 
 
+def parsed(code: str, mode: str = "exec") -> ast.AST | None:
+    """`code` as Python reads it, or None when it does not read (a syntax error, a NUL,
+    nesting too deep for the parser)."""
+    try:
+        return ast.parse(code, mode=mode)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+
 def _a_value(text: str) -> bool:
     """`text` is a Python value as a result is printed: literals, containers of them,
     a constructor with such arguments (`Point(x=1, y=2)`, `Decimal('6')`); not prose
     that happens to parse (`{player: points}`, `the sum`)."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = parsed(text.strip(), mode="eval")
+    if not isinstance(tree, ast.Expression):
         return False
     for node in ast.walk(tree.body):
         if isinstance(node, ast.Name) and not _called(tree.body, node):
@@ -130,9 +138,8 @@ def _claims_on_code(line: str, names: set[str]) -> bool:
     if "#" not in line or shown_in(line) is None:
         return False
     code = line[: line.index("#")].strip()
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = parsed(code)
+    if tree is None:
         return False
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     used |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
@@ -155,9 +162,8 @@ def _block_example(code: str, names: set[str]) -> tuple[str, frozenset[int], set
     of this module: it does not parse, uses none of its names, reads `_` (set by the
     interactive prompt, not by a script), or shows no result and defines a function or
     uses names it never gets (a signature written as code: `add(a, b)`)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    tree = parsed(code)
+    if not isinstance(tree, ast.Module):
         return None
     loaded = {
         n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)

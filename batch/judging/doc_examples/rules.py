@@ -35,6 +35,8 @@ import doctest
 import re
 import string
 
+from batch.judging.doc_examples.reading import parsed
+
 ALLOWED_BUILTINS = frozenset(
     {
         "abs",
@@ -343,12 +345,12 @@ class Rules:
         """(the statement, why it may not run) for the first statement of a
         doctest-style example that may not, or None."""
         try:
-            parsed = doctest.DocTestParser().get_examples(text)
+            statements = doctest.DocTestParser().get_examples(text)
         except ValueError:
             return None  # malformed: the harness reports it as not a valid example
         bound: set[str] = set()
-        imported = self._imported(parsed)
-        for example in parsed:
+        imported = self._imported(statements)
+        for example in statements:
             problem = self.problem(example.source, bound) or self._unimported(
                 example.source, imported, bound
             )
@@ -356,17 +358,14 @@ class Rules:
                 return example.source.strip(), problem
         return None
 
-    def _imported(self, parsed: list[doctest.Example]) -> set[str] | None:
+    def _imported(self, statements: list[doctest.Example]) -> set[str] | None:
         """The module's names an example that imports the module gives itself (`from
         calc import add`: add; `import calc`: none bare), or None when it imports
         nothing: then, as in doctest, every name of the module is there."""
         names: set[str] | None = None
-        for example in parsed:
-            try:
-                tree = ast.parse(example.source)
-            except (SyntaxError, ValueError, MemoryError, RecursionError):
-                continue
-            for node in ast.walk(tree):
+        for example in statements:
+            tree = parsed(example.source)
+            for node in ast.walk(tree) if tree is not None else ():
                 if isinstance(node, ast.ImportFrom) and node.module == self.module:
                     got = {a.name for a in node.names}
                     names = (names or set()) | (self.defined if "*" in got else got)
@@ -381,11 +380,8 @@ class Rules:
         that name: in a reader's session it is a NameError."""
         if imported is None:
             return None
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            return None
-        for node in ast.walk(tree):
+        tree = parsed(code)
+        for node in ast.walk(tree) if tree is not None else ():
             if (
                 isinstance(node, ast.Name)
                 and isinstance(node.ctx, ast.Load)

@@ -50,6 +50,7 @@ from batch.judging.doc_examples.harness import (
     MARK,
     UNORDERED,
 )
+from batch.judging.doc_examples.reading import parsed
 from batch.judging.doc_examples.rules import defined_names
 from batch.judging.doc_examples.sandbox import (
     OUTPUT_LIMIT_BYTES,
@@ -262,11 +263,8 @@ _ORDERED = re.compile(r"[{\[(,]")
 
 def _imports(statement: str, module: str) -> bool:
     """The statement imports the module (`import calc`, `from calc import add`)."""
-    try:
-        tree = ast.parse(statement)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return False
-    return any(
+    tree = parsed(statement)
+    return tree is not None and any(
         (isinstance(n, ast.ImportFrom) and n.module == module)
         or (isinstance(n, ast.Import) and any(a.name == module for a in n.names))
         for n in ast.walk(tree)
