@@ -487,6 +487,28 @@ WRONG_BUT_HIDDEN = {
         SOURCE_TWO,
         ">>> from calc import add\n>>> mul(2, 3)\n6\n",
     ),
+    # a fourth pass
+    "a # in a string before the comment": (
+        ADD,
+        f'{F}python\nadd(len("#ab"), 0)  # (7, 1)\n{F}\n\n    add(len("#a"), 0)  # -> 9\n',
+    ),
+    "output in a fence of its own": (
+        ADD,
+        f"{F}python\nprint(add(2, 3))\n{F}\n\nOutput:\n\n{F}\n6\n{F}\n",
+    ),
+    "other arrows": (
+        ADD,
+        f"{F}python\nadd(2, 3)  # ==> 6\nadd(2, 3)  # --> 6\nadd(2, 3)  # Out: 6\n"
+        f"add(2, 3)  # evaluates to 6\nadd(2, 3)  # returned: 6\nadd(2, 3)  # ⇒ 6\n{F}\n",
+    ),
+    "a text set joined": (
+        TAGS,
+        ">>> print(' '.join(tags('a b c d')))\na b c d\n",
+    ),
+    "a prompt in a comment shifting the rest": (
+        ADD,
+        f"{F}python\nNone  # -> >>> None\nadd(2, 3)  # -> 6\ny = 1\n{F}\n",
+    ),
     # the module's own method called format, on a string of the example's
     "format beside a format method": (
         MONEY,
@@ -574,6 +596,26 @@ RIGHT = {
         ">>> from calc import add\ncalc ready\n>>> add(1, 1)\n2\n",
     ),
     "the module's names through its import": (ADD, ">>> import calc\n>>> calc.add(1, 1)\n2\n"),
+    "prose comments about printing": (
+        ADD,
+        f"{F}python\n# Print the sum\nprint(add(2, 3))  # print it\n"
+        f"out = add(2, 3)  # output value\nadd(2, 3)  # outputs it\n"
+        f"result = add(2, 3)  # ...\n{F}\n",
+    ),
+    "a constructor written with other quotes": (
+        '"""Money."""\nfrom decimal import Decimal\n\n\ndef price(x):\n    return Decimal(x)\n',
+        f'{F}python\nprice("12.00")  # -> Decimal("12.00")\n{F}\n',
+    ),
+    "a # inside a string": (
+        '"""Q."""\n\n\ndef select(q):\n    return q.upper()\n',
+        f"{F}python\nselect(\"#output\")  # -> '#OUTPUT'\n{F}\n",
+    ),
+    "a definition per platform": (
+        '"""N."""\nimport sys\n\nif sys.platform == "win32":\n'
+        '    def newline():\n        return "\\r\\n"\n'
+        'else:\n    def newline():\n        return "\\n"\n',
+        ">>> from calc import newline\n>>> len(newline()) >= 1\nTrue\n",
+    ),
     "a module's own format method": (
         '"""R."""\n\n\nclass Report:\n    def format(self):\n        return "r"\n',
         ">>> Report().format()\n'r'\n",

@@ -30,7 +30,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from batch.judging.doc_examples.reading import Example, Unchecked, read_examples
+from batch.judging.doc_examples.reading import (
+    Example,
+    Unchecked,
+    a_value,
+    parsed,
+    read_examples,
+)
 from batch.judging.doc_examples.rules import Rules, defined_names, top_level
 from batch.judging.doc_examples.running import (
     TIMEOUT_SECONDS,
@@ -122,22 +128,20 @@ def _same(checker: doctest.OutputChecker, want: str, got: str, value: bool = Fal
     if not value:
         return False
     line = got.removesuffix("\n")
-    if "\n" in line or not _one_bracketed_value(line) and not _a_literal(line):
+    if "\n" in line or not _one_bracketed_value(line) and not a_value(line):
         return False
     shown = _LINE_BREAK.sub(" ", want.removesuffix("\n"))
-    return shown == line or _literal_repr(shown) == _literal_repr(line) is not None
+    return shown == line or _same_value(shown, line)
 
 
-def _a_literal(text: str) -> bool:
-    return _literal_repr(text) is not None
-
-
-def _literal_repr(text: str) -> str | None:
-    """How Python writes the literal `text` reads as (quotes, spaces), or None."""
-    try:
-        return repr(ast.literal_eval(text.strip()))
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
+def _same_value(a: str, b: str) -> bool:
+    """`a` and `b` are one Python value written two ways (`"a"` and `'a'`,
+    `Decimal("1")` and `Decimal('1')`): the same syntax tree, which does not keep how a
+    string was quoted or where spaces were."""
+    if not (a_value(a) and a_value(b)):
+        return False
+    tree_a, tree_b = parsed(a.strip(), "eval"), parsed(b.strip(), "eval")
+    return tree_a is not None and tree_b is not None and ast.dump(tree_a) == ast.dump(tree_b)
 
 
 def _trailing_blanks(text: str) -> str:

@@ -35,16 +35,26 @@ _FENCE = re.compile(
 )
 PYTHON_FENCES = {"", "python", "py", "python3", "py3", "pycon", "doctest"}
 _MARKDOWN_FENCES = {"markdown", "md"}
-_ARROW = re.compile(r"#\s*(?:->|=>|→)\s*(?P<value>.+?)\s*$")
+# the comment of a line: these read from its `#`, the first outside a string
+_ARROW = re.compile(
+    r"^#\s*(?:result\s*)?(?:-{1,2}>|={1,2}>|→|⇒|⟶)\s*(?P<value>.+?)\s*$", re.IGNORECASE
+)
 _WORD = re.compile(
-    r"#\s*(?:==|=|returns?|gives|result|value)\s*:?\s*(?P<value>.+?)\s*$",
+    r"^#\s*(?:==|=|returned|returns?|gives|result|value|evaluates to)\s*:?\s*"
+    r"(?P<value>.+?)\s*$",
     re.IGNORECASE,
 )
-# what is printed: any text after these is a claim, and one with nothing after it
-# (`# Output:`, the lines below it holding the text) is a claim no example compares
-_PRINTS = re.compile(r"#\s*(?:prints?|output)\s*:?\s*(?P<value>.*?)\s*$", re.IGNORECASE)
-_BARE = re.compile(r"#\s*(?P<value>.+?)\s*$")
+# what is printed or displayed, after a colon: any text after it is a claim, and one
+# with nothing after it (`# Output:`, the lines below holding the text) is a claim no
+# example compares
+_PRINTS = re.compile(r"^#\s*(?:prints?|output|out)\s*:\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_BARE = re.compile(r"^#\s*(?P<value>.+?)\s*$")
 _IPYTHON = re.compile(r"^\s*(?:In|Out)\s*\[\d+\]:")
+# a line of prose that says the fence below it holds what code printed
+_OUTPUT_LEAD = re.compile(
+    r"^[*_]*(?:output|result|prints?|this prints|it prints|which prints)\s*:?[*_]*\s*:?$",
+    re.IGNORECASE,
+)
 _PROMPT = ">>>"
 
 
@@ -74,7 +84,7 @@ def parsed(code: str, mode: str = "exec") -> ast.AST | None:
         return None
 
 
-def _a_value(text: str) -> bool:
+def a_value(text: str) -> bool:
     """`text` is a Python value as a result is printed: literals, containers of them,
     a constructor with such arguments (`Point(x=1, y=2)`, `Decimal('6')`); not prose
     that happens to parse (`{player: points}`, `the sum`)."""
@@ -116,28 +126,52 @@ def _called(root: ast.AST, name: ast.Name) -> bool:
     return False
 
 
-def shown_in(line: str) -> str | None:
-    """The result a line's comment shows, or None."""
-    if "#" not in line:
-        return None
-    m = _ARROW.search(line) or _PRINTS.search(line)
-    if m:
-        return m.group("value")
-    m = _WORD.search(line)
-    if m and _a_value(m.group("value")):
-        return m.group("value")
-    m = _BARE.search(line[line.index("#") :])
-    if m and _a_value(m.group("value")):
-        return m.group("value")
+def comment_at(line: str) -> int | None:
+    """Where a line's comment starts: its first `#` outside a string, or None."""
+    quote = ""
+    escaped = False
+    for i, ch in enumerate(line):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            return i
     return None
+
+
+def shown_in(line: str) -> str | None:
+    """The result a line's comment shows, or None. A value that would read as more
+    doctest (`>>>`, a `...` line) is none: it could not be compared as it stands."""
+    at = comment_at(line)
+    if at is None:
+        return None
+    comment = line[at:]
+    value = None
+    m = _ARROW.search(comment) or _PRINTS.search(comment)
+    if m:
+        value = m.group("value")
+    else:
+        m = _WORD.search(comment) or _BARE.search(comment)
+        if m and a_value(m.group("value")) and m.group("value").strip() != "...":
+            value = m.group("value")
+    if value is None or _PROMPT in value or value.lstrip().startswith("..."):
+        return None
+    return value
 
 
 def _claims_on_code(line: str, names: set[str]) -> bool:
     """A line of code that uses the module and shows a result in its comment, where no
     example runs it (an indented code block, a fence of another language)."""
-    if "#" not in line or shown_in(line) is None:
+    at = comment_at(line)
+    if at is None or shown_in(line) is None:
         return False
-    code = line[: line.index("#")].strip()
+    code = line[:at].strip()
     tree = parsed(code)
     if tree is None:
         return False
@@ -263,6 +297,11 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
         at = body_start + first + 1  # the doc's line of body[0], 1-based
         compared: set[int] = set()
         sources: set[int] = set()
+        lead = doc[: m.start()].rstrip().rsplit("\n", 1)[-1].strip()
+        if body and _OUTPUT_LEAD.match(lead) and not any(_PROMPT in x for x in body):
+            # "Output:" and a fence: a result shown apart from the code, never compared
+            unchecked.append(Unchecked(at, body[0].strip()))
+            continue
         if any(x.lstrip().startswith(_PROMPT) for x in body):
             # a doctest in any block, whatever its tag says (text, console, python-repl)
             text = "\n".join(body).strip("\n") + "\n"

@@ -133,15 +133,23 @@ def top_level(source: str) -> list[ast.stmt]:
 
 
 def defined_names(source: str) -> set[str]:
-    """Names the source defines at its top level (not those it imports)."""
+    """Names the source defines at its top level (not those it imports), also in the
+    branches of a top-level `if` or `try` (a definition per platform or version)."""
     out: set[str] = set()
-    for node in top_level(source):
+    pending = list(top_level(source))
+    while pending:
+        node = pending.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             out.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 out |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.If):
+            pending += node.body + node.orelse
+        elif isinstance(node, ast.Try):
+            pending += node.body + node.orelse + node.finalbody
+            pending += [stmt for handler in node.handlers for stmt in handler.body]
     return {n for n in out if not n.startswith("_")}
 
 

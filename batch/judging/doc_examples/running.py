@@ -12,13 +12,13 @@ what it printed). When P_(k-1)'s output is not where P_k's starts, or when the w
 example run again gives another output, the statement's output changes from run to run
 and it has no result. Each process has a hash seed of its own, drawn at random, so a
 set of strings whose order is a matter of chance is told apart this way too: the whole
-example is run again two times, ten when what it printed could show a collection (a
-two-item set's other order is then missed about once in a thousand); a value the prompt
-displays with such a set in it is marked as it is shown. No process is ever told a
+example is run again four times, ten when what it printed could show a collection (a
+two-item set's other order is then missed once in 16, once in a thousand); a value the
+prompt displays with such a set in it is marked as it is shown. No process is ever told a
 result the doc shows, holds a key, or sees another example: what one example does can
 change only what its own statements print, as it would in a fresh interactive session.
 
-An example of n statements costs n + 2 to n + 10 processes (about 0.05 s each). The
+An example of n statements costs n + 5 to n + 11 processes (about 0.05 s each). The
 source's folder is copied once, and each process gets its own copy: a file one of them
 writes is not there for the next.
 """
@@ -246,7 +246,7 @@ class _Session:
             before = run
         # the whole example again, under other hash seeds: more times when what it
         # printed could hold something whose order is a matter of chance
-        again = 2 if not _ORDERED.search(before.stdout) else 10
+        again = 4 if not _ORDERED.search(before.stdout) else 10
         for _ in range(again if statements else 0):
             run = self.run(statements)
             if isinstance(run, Outcome):
