@@ -33,6 +33,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
 from batch.nightly.job import pull_reviews, run_job  # noqa: E402
 from batch.output import front_matter_of  # noqa: E402
 from batch.review import attempts  # noqa: E402
+from batch.review import sheet as review_sheet  # noqa: E402
 from batch.review import threads as review  # noqa: E402
 from batch.review.pending import finish_pending  # noqa: E402
 from batch.run.runner import Runner  # noqa: E402
@@ -130,6 +131,13 @@ def the_thread(batch: Runner) -> str:
 
 
 def act(batch: Runner, action: str, thread_id: str) -> None:
+    """The action as the CLI takes it: the Review worksheet brought up to date after."""
+    take(batch, action, thread_id)
+    if action != "pull":
+        review_sheet.refresh(batch)
+
+
+def take(batch: Runner, action: str, thread_id: str) -> None:
     if action == "reopen":
         attempts.reopen(batch, thread_id, "the closing time is wrong", by="drill")
     elif action == "retry":
@@ -204,6 +212,7 @@ def main(project: Path, action: str, phase: str) -> None:
         # `briefloop repair`, which needs no brief file: a retry's brief may be gone
         with Runner(settings, models=models(kind)) as batch:
             finish_pending(batch)
+            review_sheet.refresh(batch)
     else:
         run_job(settings, project / "briefs", models=models(kind))
     with Runner(settings, models=models(kind)) as batch:

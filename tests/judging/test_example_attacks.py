@@ -509,6 +509,21 @@ WRONG_BUT_HIDDEN = {
         ADD,
         f"{F}python\nNone  # -> >>> None\nadd(2, 3)  # -> 6\ny = 1\n{F}\n",
     ),
+    # a fifth pass
+    "a comment after a string over lines": (
+        '"""W."""\n\n\ndef word_count(text):\n    return len(text.split())\n',
+        f'{F}python\nword_count("""The cat\ndidn\'t sit""")  # -> 5\n{F}\n',
+    ),
+    "an arrow on a line of a block never run": (
+        ADD,
+        "Call it:\n\n    total = add(2, 3)\n    total  # -> 6\n\n"
+        f"{F}text\nadd(2,\n    3)  # -> 6\n{F}\n",
+    ),
+    "a float with more digits than it holds": (ADD, ">>> add(1e16, 1.0)\n10000000000000001.0\n"),
+    "a string broken over lines": (
+        '"""G."""\n\n\ndef greet(n):\n    return "Hello, " + n\n',
+        ">>> greet('Ann')\n'Hello,\nAnn'\n",
+    ),
     # the module's own method called format, on a string of the example's
     "format beside a format method": (
         MONEY,

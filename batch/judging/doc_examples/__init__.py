@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import ast
 import doctest
+import io
 import re
 import time
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,7 +36,6 @@ from batch.judging.doc_examples.reading import (
     Example,
     Unchecked,
     a_value,
-    parsed,
     read_examples,
 )
 from batch.judging.doc_examples.rules import Rules, defined_names, top_level
@@ -128,20 +129,36 @@ def _same(checker: doctest.OutputChecker, want: str, got: str, value: bool = Fal
     if not value:
         return False
     line = got.removesuffix("\n")
-    if "\n" in line or not _one_bracketed_value(line) and not a_value(line):
+    if "\n" in line:
         return False
-    shown = _LINE_BREAK.sub(" ", want.removesuffix("\n"))
-    return shown == line or _same_value(shown, line)
+    shown = want.removesuffix("\n")
+    if _one_bracketed_value(line):
+        joined = _LINE_BREAK.sub(" ", shown)
+        return joined == line or _same_value(joined, line)
+    return "\n" not in shown and _same_value(shown, line)
 
 
 def _same_value(a: str, b: str) -> bool:
-    """`a` and `b` are one Python value written two ways (`"a"` and `'a'`,
-    `Decimal("1")` and `Decimal('1')`): the same syntax tree, which does not keep how a
-    string was quoted or where spaces were."""
+    """`a` and `b` are one Python value written two ways: token for token the same,
+    but for how each string is quoted and the spaces between tokens (`"a"` and `'a'`,
+    `Decimal("1")` and `Decimal('1')`). A number must be written as the code wrote it:
+    `10000000000000001.0` is not `1e+16`, though Python reads both as one float."""
     if not (a_value(a) and a_value(b)):
         return False
-    tree_a, tree_b = parsed(a.strip(), "eval"), parsed(b.strip(), "eval")
-    return tree_a is not None and tree_b is not None and ast.dump(tree_a) == ast.dump(tree_b)
+    return _value_tokens(a) == _value_tokens(b) is not None
+
+
+def _value_tokens(text: str) -> list[tuple[int, object]] | None:
+    skip = {tokenize.NL, tokenize.NEWLINE, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT}
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text.strip()).readline))
+        return [
+            (t.type, ast.literal_eval(t.string) if t.type == tokenize.STRING else t.string)
+            for t in tokens
+            if t.type not in skip
+        ]
+    except (tokenize.TokenError, SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
 
 
 def _trailing_blanks(text: str) -> str:

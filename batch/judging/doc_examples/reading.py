@@ -24,7 +24,9 @@ from __future__ import annotations
 import ast
 import builtins
 import doctest
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 
 # a fence closes with a run of the same character at least as long as it opened with
@@ -146,12 +148,14 @@ def comment_at(line: str) -> int | None:
 
 
 def shown_in(line: str) -> str | None:
-    """The result a line's comment shows, or None. A value that would read as more
-    doctest (`>>>`, a `...` line) is none: it could not be compared as it stands."""
+    """The result a line's comment shows, or None."""
     at = comment_at(line)
-    if at is None:
-        return None
-    comment = line[at:]
+    return None if at is None else shown_in_comment(line[at:])
+
+
+def shown_in_comment(comment: str) -> str | None:
+    """The result a comment (from its `#`) shows, or None. A value that would read as
+    more doctest (`>>>`, a `...` line) is none: it could not be compared as it stands."""
     value = None
     m = _ARROW.search(comment) or _PRINTS.search(comment)
     if m:
@@ -165,14 +169,28 @@ def shown_in(line: str) -> str | None:
     return value
 
 
+def comments_of(code: str) -> dict[int, str]:
+    """The comments of Python code by line (0-based), as the tokenizer finds them: a
+    `#` or a quote inside a string over several lines is not a comment's start. Code
+    that does not tokenize is read line by line."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        lines = code.splitlines()
+        return {i: x[at:] for i, x in enumerate(lines) if (at := comment_at(x)) is not None}
+    return {t.start[0] - 1: t.string for t in tokens if t.type == tokenize.COMMENT}
+
+
 def _claims_on_code(line: str, names: set[str]) -> bool:
-    """A line of code that uses the module and shows a result in its comment, where no
-    example runs it (an indented code block, a fence of another language)."""
+    """A line where no example runs it (an indented code block, a fence of another
+    language) that shows a result in its comment: marked by an arrow or `prints:` on
+    any line of code, a bare value when the line uses the module."""
     at = comment_at(line)
     if at is None or shown_in(line) is None:
         return False
-    code = line[:at].strip()
-    tree = parsed(code)
+    if _ARROW.search(line[at:]) or _PRINTS.search(line[at:]):
+        return bool(line[:at].strip())
+    tree = parsed(line[:at].strip())
     if tree is None:
         return False
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
@@ -205,8 +223,8 @@ def _block_example(code: str, names: set[str]) -> tuple[str, frozenset[int], set
     used = loaded | {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     if not used & names or "_" in loaded:
         return None
-    lines = code.splitlines()
-    claims = any(shown_in(x) is not None for x in lines)
+    comments = comments_of(code)
+    claims = any(shown_in_comment(c) is not None for c in comments.values())
     if not claims:
         bound = {
             n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
@@ -225,7 +243,7 @@ def _block_example(code: str, names: set[str]) -> tuple[str, frozenset[int], set
     for stmt in tree.body:
         source = ast.get_source_segment(code, stmt) or ""
         last = (stmt.end_lineno or stmt.lineno) - 1
-        shown = shown_in(lines[last]) if last < len(lines) else None
+        shown = shown_in_comment(comments[last]) if last in comments else None
         named = _assigned_name(stmt)
         if not isinstance(stmt, ast.Expr) and named is None:
             shown = None
@@ -308,7 +326,8 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
             found.append(Example(text, at))
             taken, sources = _doctest_lines(text)
         elif tag in PYTHON_FENCES:
-            made = _block_example("\n".join(body) + "\n", names)
+            text = "\n".join(body) + "\n"
+            made = _block_example(text, names)
             if made is not None:
                 found.append(Example(made[0], at, made[1]))
                 compared = made[2]
@@ -320,10 +339,15 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
                 if _IPYTHON.match(x) or _claims_on_code(x, names)
             ]
             continue
+        comments = comments_of(text) if not taken else {}
         for i, x in enumerate(body):
             stray = (_PROMPT in x or _IPYTHON.match(x)) and i not in taken
             claim = i not in compared and (i in sources or i not in taken)
-            if stray or (claim and shown_in(x) is not None):
+            if taken:  # a doctest: its lines are read one by one
+                shows = shown_in(x) is not None
+            else:
+                shows = i in comments and shown_in_comment(comments[i]) is not None
+            if stray or (claim and shows):
                 unchecked.append(Unchecked(at + i, x.strip()))
     # doctests in the running text, outside any fence
     lines = doc.splitlines()
