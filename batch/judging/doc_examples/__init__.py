@@ -36,6 +36,7 @@ from batch.judging.doc_examples.reading import (
     Example,
     Unchecked,
     a_value,
+    outside_strings,
     read_examples,
 )
 from batch.judging.doc_examples.rules import Rules, defined_names, top_level
@@ -170,19 +171,9 @@ def _one_bracketed_value(line: str) -> bool:
     (`[1] [2]`, two values printed side by side, is not)."""
     if not line or line[0] not in _CLOSING:
         return False
-    depth, quote, escaped = 0, "", False
-    for i, ch in enumerate(line):
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = ""
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch in "[({":
+    depth = 0
+    for i, ch in outside_strings(line):
+        if ch in "[({":
             depth += 1
         elif ch in "])}":
             depth -= 1

@@ -27,6 +27,7 @@ import doctest
 import io
 import re
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 # a fence closes with a run of the same character at least as long as it opened with
@@ -128,8 +129,9 @@ def _called(root: ast.AST, name: ast.Name) -> bool:
     return False
 
 
-def comment_at(line: str) -> int | None:
-    """Where a line's comment starts: its first `#` outside a string, or None."""
+def outside_strings(line: str) -> Iterator[tuple[int, str]]:
+    """The characters of one line of Python that are not inside a string (quotes that
+    open and close one are not given either), with where each is."""
     quote = ""
     escaped = False
     for i, ch in enumerate(line):
@@ -142,9 +144,13 @@ def comment_at(line: str) -> int | None:
                 quote = ""
         elif ch in "'\"":
             quote = ch
-        elif ch == "#":
-            return i
-    return None
+        else:
+            yield i, ch
+
+
+def comment_at(line: str) -> int | None:
+    """Where a line's comment starts: its first `#` outside a string, or None."""
+    return next((i for i, ch in outside_strings(line) if ch == "#"), None)
 
 
 def shown_in(line: str) -> str | None:
