@@ -14,6 +14,7 @@ from batch.errors import OutputError
 from batch.files import atomic_write_text
 
 _HASHED = re.compile(r"-[0-9a-f]{8}$")
+NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
 
 
 def safe_filename(brief_id: str) -> str:
@@ -85,7 +86,7 @@ def in_this_project(output_dir: Path, stored: str) -> Path:
     a project copied or moved elsewhere acts on its own files, never on the folder the
     path was recorded in."""
     path = Path(stored)
-    folder = output_dir / "needs-work" if path.parent.name == "needs-work" else output_dir
+    folder = output_dir / NEEDS_WORK if path.parent.name == NEEDS_WORK else output_dir
     return folder / path.name
 
 

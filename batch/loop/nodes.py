@@ -52,7 +52,7 @@ from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
 from batch.models.budget import charge_call, room, spending
 from batch.outcomes import is_approved
-from batch.output import no_link_between, write_output, written_for
+from batch.output import NEEDS_WORK, no_link_between, write_output, written_for
 from batch.prompting import (
     critic_messages,
     critique_texts,
@@ -101,7 +101,6 @@ def _outside_calls(started: float, stats: list[CallStat]) -> float:
 UNASKED_CRITIC = "The critic was not asked: the brief's model time was spent."
 
 
-NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
 # Each further sample of a first draft or a repair this much warmer than the one before.
 SAMPLE_WARMING = 0.3
 # A repair is one sentence to get right, not a text to vary: sampled cool, warming after.

@@ -24,9 +24,15 @@ from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.files import atomic_write_text
 from batch.inputs.briefs import Brief, load_brief_file
-from batch.loop.nodes import NEEDS_WORK
 from batch.outcomes import APPROVED_REASONS, AWAITING
-from batch.output import in_this_project, no_link_between, restamp, safe_filename, written_for
+from batch.output import (
+    NEEDS_WORK,
+    in_this_project,
+    no_link_between,
+    restamp,
+    safe_filename,
+    written_for,
+)
 from batch.review.threads import MAX_NOTE_CHARS, reviewer_name
 from batch.run.runner import BriefResult, Runner, has_work
 
