@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from batch.draft_cleanup import TERMINAL_CONTROLS
@@ -54,7 +54,6 @@ from batch.judging.doc_examples.reading import parsed
 from batch.judging.doc_examples.rules import defined_names
 from batch.judging.doc_examples.sandbox import (
     OUTPUT_LIMIT_BYTES,
-    SandboxResult,
     run_sandboxed,
     sandbox_problem,
 )
@@ -170,18 +169,26 @@ def run_statements(
     return Outcome(printed)
 
 
+@dataclass(frozen=True)
+class _Ran:
+    """One process that ended well: what it printed, and the marks the harness left."""
+
+    stdout: str
+    marks: list[str]
+    cut: bool  # its output was longer than the sandbox keeps
+
+
 @dataclass
 class _Session:
     template: Path  # the module's folder and the harness, copied for each process
     module: str
     names: list[str]  # of the module, that the statements see
     deadline: float
-    marks: dict[int, list[str]] = field(default_factory=dict)  # of each run, by its id()
 
-    def run(self, statements: list[str]) -> SandboxResult | Outcome:
+    def run(self, statements: list[str]) -> _Ran | Outcome:
         """One fresh process running `statements`, with a hash seed of its own drawn at
         random (a seed known beforehand could be tested for); an Outcome when it did not
-        end well. Its marks are read into `self.marks`."""
+        end well."""
         remaining = self.deadline - time.monotonic()
         if remaining <= 0:
             return Outcome(None, "stopped at the time limit", "timeout")
@@ -215,10 +222,9 @@ class _Session:
         if run.returncode != 0:
             said = quoted(run.stderr.strip(), 200) or "no message"
             return Outcome(None, f"the example ended with exit {run.returncode} ({said})", "failed")
-        self.marks[id(run)] = _marks(run.stderr, nonce)
-        return run
+        return _Ran(run.stdout, _marks(run.stderr, nonce), run.cut)
 
-    def example(self, statements: list[str], imported: SandboxResult) -> list[Printed] | Outcome:
+    def example(self, statements: list[str], imported: _Ran) -> list[Printed] | Outcome:
         """What each statement printed: P_k's output after P_(k-1)'s."""
         rows: list[Printed] = []
         before = imported
@@ -230,12 +236,12 @@ class _Session:
             run = self.run(statements[:k])
             if isinstance(run, Outcome):
                 return run
-            marks, marks_before = self.marks[id(run)], self.marks[id(before)]
             if not (
-                run.stdout.startswith(before.stdout) and marks[: len(marks_before)] == marks_before
+                run.stdout.startswith(before.stdout)
+                and run.marks[: len(before.marks)] == before.marks
             ):
                 return rows + [Printed(unjudged=changes)] * (len(statements) - len(rows))
-            printed = _printed(run.stdout[len(before.stdout) :], marks[len(marks_before) :])
+            printed = _printed(run.stdout[len(before.stdout) :], run.marks[len(before.marks) :])
             if k == first_import:
                 # in a reader's session the module is imported here: what that prints
                 printed = dataclasses.replace(printed, got=imported.stdout + printed.got)
@@ -251,7 +257,7 @@ class _Session:
             run = self.run(statements)
             if isinstance(run, Outcome):
                 return run
-            if (run.stdout, self.marks[id(run)]) != (before.stdout, self.marks[id(before)]):
+            if (run.stdout, run.marks) != (before.stdout, before.marks):
                 rows[-1] = Printed(unjudged="what it prints changes from run to run")
                 break
         return rows
