@@ -84,46 +84,52 @@ def retry(runner: Runner, thread_id: str) -> BriefResult:
     attempt."""
     with runner.store.thread_lock(thread_id, wait=10.0):
         cut_short = [a for a in runner.runlog.open_actions(thread_id) if a["kind"] == "retry"]
-    if cut_short:
-        # this retry was asked before and cut short: it is finished, not made twice
-        intent = cut_short[0]["payload"]
-        result = finish_retry(runner, thread_id, intent, cut_short[0]["id"])
-        if result.outcome in ("busy", "skipped"):
-            # another process is running it, or just ran it to its end
-            now = "is being" if result.outcome == "busy" else "was already"
-            raise BriefloopError(
-                f"thread {thread_id} {now} retried as thread {intent['new']}: see that "
-                f"one (briefloop review show {intent['new']})"
-            )
-        return result
-    with runner.store.thread_lock(thread_id, wait=10.0):
-        record, values = _ended(runner, thread_id)
-        if not values.get("brief"):
-            why = f" ({record['error']})" if record.get("error") else ""
-            raise BriefloopError(
-                f"thread {thread_id} failed before its brief was read{why}: there is "
-                f"nothing to retry from; fix the brief and run its file or folder again"
-            )
-        again = runner.runlog.latest_retry(thread_id)
-        if again is not None:
-            raise BriefloopError(
-                f"thread {thread_id} was already retried as thread {again['thread_id']} "
-                f"({again.get('status')}): see that one (briefloop review show "
-                f"{again['thread_id']})"
-            )
-        newer = runner.runlog.newer_of_brief(thread_id)
-        if newer is not None:
-            raise BriefloopError(
-                f"thread {thread_id} is superseded by thread {newer['thread_id']} (a newer "
-                f"run of brief {values['brief']['id']!r}): retry that one if it needs it"
-            )
-        brief = brief_of(values, record)
-        new_id, _ = runner.prepare(brief, rerun=True)
-        # recorded before the new attempt's row: a retry cut short anywhere after this
-        # is finished by `briefloop repair` (batch.review.pending), never left an
-        # orphan row that can be neither resumed nor retried
-        action = runner.runlog.action_begun(thread_id, "retry", {"new": new_id})
-    return finish_retry(runner, thread_id, {"new": new_id}, action)
+        if cut_short:
+            # this retry was asked before and cut short: it is finished, not made twice
+            intent, action = cut_short[0]["payload"], cut_short[0]["id"]
+        else:
+            intent, action = _begin_retry(runner, thread_id)
+    result = finish_retry(runner, thread_id, intent, action)
+    if result.outcome in ("busy", "skipped"):
+        # another caller, finding this retry recorded, is running it or just ran it to
+        # its end: one attempt, and this caller is told where it is
+        now = "is being" if result.outcome == "busy" else "was already"
+        raise BriefloopError(
+            f"thread {thread_id} {now} retried as thread {intent['new']}: see that "
+            f"one (briefloop review show {intent['new']})"
+        )
+    return result
+
+
+def _begin_retry(runner: Runner, thread_id: str) -> tuple[dict[str, Any], int]:
+    """Check that the thread may be retried and record the retry (its new thread id):
+    the intent and the action's id. The caller holds the thread's lock."""
+    record, values = _ended(runner, thread_id)
+    if not values.get("brief"):
+        why = f" ({record['error']})" if record.get("error") else ""
+        raise BriefloopError(
+            f"thread {thread_id} failed before its brief was read{why}: there is "
+            f"nothing to retry from; fix the brief and run its file or folder again"
+        )
+    again = runner.runlog.latest_retry(thread_id)
+    if again is not None:
+        raise BriefloopError(
+            f"thread {thread_id} was already retried as thread {again['thread_id']} "
+            f"({again.get('status')}): see that one (briefloop review show "
+            f"{again['thread_id']})"
+        )
+    newer = runner.runlog.newer_of_brief(thread_id)
+    if newer is not None:
+        raise BriefloopError(
+            f"thread {thread_id} is superseded by thread {newer['thread_id']} (a newer "
+            f"run of brief {values['brief']['id']!r}): retry that one if it needs it"
+        )
+    new_id, _ = runner.prepare(brief_of(values, record), rerun=True)
+    intent = {"new": new_id}
+    # recorded before the new attempt's row: a retry cut short anywhere after this is
+    # finished by `briefloop repair` (batch.review.pending), never left an orphan row
+    # that can be neither resumed nor retried
+    return intent, runner.runlog.action_begun(thread_id, "retry", intent)
 
 
 def finish_retry(
