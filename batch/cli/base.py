@@ -17,6 +17,7 @@ from batch.cli.terminal import SafeConsole
 from batch.cluster import hand_to_workers
 from batch.errors import BriefloopError, StoreError
 from batch.outcomes import AWAITING, OUTCOME_ICONS, is_approved
+from batch.review import sheet as review_sheet
 from batch.run.runner import (
     BriefResult,
     Runner,
@@ -30,6 +31,14 @@ err = SafeConsole(stderr=True)
 def warn(message: str) -> None:
     """A warning on stderr, in one line: what went wrong beside a result that stands."""
     err.print(f"[yellow]warning:[/yellow] {escape(message)}", soft_wrap=True)
+
+
+def refresh_review_sheet(batch: Runner) -> None:
+    """The Review worksheet brought up to date after an action here; one that could not
+    be written is a warning (batch.review.sheet.refresh)."""
+    unsynced = review_sheet.refresh(batch)
+    if unsynced:
+        warn(unsynced)
 
 
 out = SafeConsole()

@@ -21,8 +21,8 @@ from batch.cli.base import (
     out,
     print_pulled,
     print_result,
+    refresh_review_sheet,
     user_errors,
-    warn,
 )
 from batch.cli.stories import print_calls, print_story
 from batch.cli.terminal import fitted_table, json_for_terminal
@@ -33,7 +33,6 @@ from batch.judging.record import why_lines
 from batch.judging.support import pieces
 from batch.nightly.job import pull_reviews
 from batch.review import attempts, threads
-from batch.review import sheet as review_sheet
 from batch.review.history import story
 from batch.review.pages import local_time
 from batch.run.runner import Runner
@@ -171,9 +170,7 @@ def review_retry(ctx: click.Context, thread: str) -> None:
     column retry_of, both thread pages)."""
     with open_batch(ctx) as batch:
         result = attempts.retry(batch, thread)
-        unsynced = review_sheet.refresh(batch)
-    if unsynced:
-        warn(unsynced)
+        refresh_review_sheet(batch)
     out.print(
         f"retry of {escape(thread)}: new thread {escape(result.thread_id)}",
         highlight=False,
@@ -195,10 +192,8 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
     judged case in paths.judged."""
     with open_batch(ctx) as batch:
         done = attempts.reopen(batch, thread, reason, by)
-        unsynced = review_sheet.refresh(batch)
+        refresh_review_sheet(batch)
     print_result(done.result)
-    if unsynced:
-        warn(unsynced)
     if done.moved_to:
         out.print(f"output moved aside to {done.moved_to}", highlight=False, soft_wrap=True)
     if done.case:
@@ -460,10 +455,8 @@ def review_answer(
             override=override,
             rounds=rounds,
         )
-        unsynced = review_sheet.refresh(batch)
+        refresh_review_sheet(batch)
     print_result(result)
-    if unsynced:
-        warn(unsynced)
     sys.exit(1 if result.outcome == "error" else 0)
 
 

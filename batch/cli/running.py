@@ -23,6 +23,7 @@ from batch.cli.base import (
     out,
     print_pulled,
     print_result,
+    refresh_review_sheet,
     user_errors,
     warn,
 )
@@ -37,7 +38,6 @@ from batch.outcomes import (
     label,
 )
 from batch.review import pending, threads
-from batch.review import sheet as review_sheet
 from batch.run import signals
 from batch.run.runner import (
     BatchSummary,
@@ -377,9 +377,8 @@ def repair(ctx: click.Context) -> None:
     does this first."""
     with open_batch(ctx) as batch:
         done = pending.finish_pending(batch)
-        unsynced = review_sheet.refresh(batch) if done else None
-    if unsynced:
-        warn(unsynced)
+        if done:
+            refresh_review_sheet(batch)
     if not done:
         out.print("nothing to repair", highlight=False)
     for f in done:
