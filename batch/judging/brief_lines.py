@@ -38,6 +38,9 @@ _DANGLING = re.compile(
     r"(?i)(?:^|\s)(?:the|a|an|of|to|and|or|for|with|in|on|at|by|from|that|this|my|our|your|their|"
     r"his|her|its|is|are|was|were|be|but|as|than)$"
 )
+# "…and they'll hear when it is": a clause may end on its verb; a capitalised label on
+# the next line ("Staff to: read…") then starts a line of its own
+_ENDS_ON_VERB = re.compile(r"(?i)\s(?:is|are|was|were|be)$")
 _CLOSED = re.compile(r"[.!?:;]['\"’”)]*$")
 
 
@@ -197,7 +200,14 @@ def logical_lines(text: str) -> list[str]:
                     and stripped[:1].islower()
                     and not _LIST_ITEM.match(stripped)
                 )
-                or bool(_DANGLING.search(raw_last))
+                or (
+                    bool(_DANGLING.search(raw_last))
+                    and not (
+                        _ENDS_ON_VERB.search(raw_last)
+                        and stripped[:1].isupper()
+                        and _LABEL.match(stripped)
+                    )
+                )
             )
         )
         if goes_on:
@@ -223,6 +233,29 @@ def _without_signature(raw: list[str]) -> list[str]:
         if text.endswith(",") or _SIGN_OFF.match(text):
             return lines[: len(lines) - tail]
     return lines
+
+
+def signer(text: str) -> str:
+    """Who wrote a pasted email, as its sign-off names them ("Thanks so much," then "Tom
+    (Tom Reid, Accounts)"; "Cheers, Mel"): what "sign it from me" means. "" when the
+    brief is no email or its foot names no one."""
+    raw = _unboxed([ln.rstrip() for ln in text.splitlines()])
+    if not any(_GREETING.match(ln.strip()) for ln in raw[:3] if ln.strip()):
+        return ""
+    kept = _without_signature(raw)
+    foot = [ln.strip() for ln in raw[len(kept) :] if ln.strip()]
+    names: list[str] = []
+    for line in foot:
+        closing = _SIGN_OFF.match(line)
+        if closing or line.endswith(","):
+            # "Cheers, Mel": the name on the sign-off's own line
+            tail = re.split(r"[,!.]\s*|\s[-–—]\s*", line, maxsplit=1)
+            rest = tail[1].strip() if len(tail) > 1 else ""
+            if rest:
+                names.append(rest)
+            continue
+        names.append(line)
+    return ", ".join(names)
 
 
 def fragments(sentence: str) -> list[str]:
@@ -281,6 +314,11 @@ _CLAUSE_SPLIT = re.compile(
     r"|,\s+(?:and\s+)?that\s+"
     r"|,?\s+(?=(?:and\s+)?(?:asking|reminding|inviting|encouraging|telling|urging)\s+\w+\s+to\b)"
     r"|\s+and\s+(?=" + _SUBJECT + r"|(?:keep|sign|put|use|don['’]?t|no|leave)\b)"
+    # "…in Room 4B and people should send their questions…": the readers' own clause
+    r"|\s+and\s+(?=(?:all\s+)?(?:people|everyone|everybody|staff|customers|guests|members|"
+    r"parents|residents|tenants|visitors|players|volunteers|students|kids|children|"
+    r"colleagues|attendees|owners|drivers)\s+(?:should|must|need\s+to|have\s+to|will\s+need\s+to|"
+    r"are\s+asked\s+to)\b)"
     r"|,\s+(?=(?:and\s+)?" + _ORDER_START + r")"
     r"|,\s+(?=" + _SUBJECT + r")"
     r"|,\s+(?=" + _CLAUSE_SUBJECT + r")"

@@ -38,6 +38,7 @@ from batch.judging.brief_lines import (
     logical_lines,
     lower_case_sentences,
     run_on_clauses,
+    signer,
 )
 from batch.judging.exports import exported_names
 from batch.judging.orders import (
@@ -141,7 +142,13 @@ MISSING_CUE = re.compile(
     r"|\banyone['’]s guess\b|\bup in the air\b"
     r"|\bunclear\s+(?:yet\s+)?(?:when|whether|if|how|who|what|where)\b"
     r"|\b(?:until|till)\b[^.;:]{1,40}?\b(?:gets?|comes?)\s+back\s+to\s+(?:us|me)\b"
-    r"|\bno\s+word\s+(?:yet\s+)?from\b",
+    r"|\bno\s+word\s+(?:yet\s+)?from\b"
+    # "still checking", "we're chasing the printer", "chicken from ??? farm", "…, placeholder"
+    r"|\bstill\s+(?:checking|chasing|confirming|finding\s+out)\b"
+    r"|\b(?:i['’]m|we['’]re|we\s+are|i\s+am)\s+(?:still\s+)?(?:checking|chasing|confirming)\b"
+    r"|(?:^|\s)\?{2,}(?=\s)"
+    r"|(?:^|[,;:–—-]\s*)(?:(?:use|put|leave|add)\s+(?:a\s+)?)?placeholder(?:\s+(?:pls|please))?"
+    r"\s*[.!]?$",
     re.IGNORECASE,
 )
 # A value given as a question mark ("Battery life: ?", "Price ??"): not known.
@@ -216,7 +223,9 @@ _TASK_SENTENCE = re.compile(
     r"|\s*[,:]\s|\s+[-–—]\s)"
     r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b"
     # a title naming the text's form alone: "Release notes.", "Customer notice"
-    r"|^(?:[\w'-]+\s+){0,2}" + _DOC_NOUNS + r"s?\s*[.:!]?\s*$",
+    # (not what the readers bring or show: "bring vaccination card", "show this post")
+    r"|^(?!(?:bring|show|wear|carry|keep|return|collect|hand|present|fill|sign|complete|"
+    r"pick|drop|display|scan|print|post)\b)(?:[\w'-]+\s+){0,2}" + _DOC_NOUNS + r"s?\s*[.:!]?\s*$",
     re.IGNORECASE,
 )
 # The form of the text ("in one short paragraph", "for the help centre", "answer this
@@ -302,6 +311,22 @@ _ORDERS = frozenset(
         "go",
         "take",
         "avoid",
+        "report",
+        "pay",
+        "apply",
+        "complete",
+        "renew",
+        "vote",
+        "enter",
+        "upload",
+        "select",
+        "click",
+        "tap",
+        "recycle",
+        "wash",
+        "refill",
+        "speak",
+        "talk",
     }
 )
 _WRITER_VERBS = frozenset(
@@ -403,8 +428,10 @@ def _split_task_clauses(item: str) -> tuple[list[str], list[str]]:
 # who works on floors 2 and 3") and what they are to be told ("an email …, telling them
 # it is cancelled because our kiln is broken"). The text must say these too.
 _TOLD_ALONG = re.compile(
-    r"(?i),?\s+(?:telling|informing|reminding|warning|letting)\s+(?:them|everyone|"
-    r"readers|people|customers|staff|members|guests)\s+(?:know\s+)?(?:that\s+)?(.+)$"
+    r"(?i),?\s+(?:telling|informing|reminding|warning|letting|asking|inviting|encouraging|"
+    r"urging)\s+(?:them|everyone|readers|people|customers|staff|members|guests|parents|"
+    r"residents|tenants|colleagues|volunteers|players|visitors|students)\s+(?:know\s+)?"
+    r"(?:that\s+)?(.+)$"
 )
 _TOPIC = re.compile(
     r"(?i)\b(?:about|announcing|on the subject of|regarding)\s+(.+?)\s*[.;]?$"
@@ -418,7 +445,18 @@ _AUDIENCE = re.compile(
 )
 
 
-def _told_by_task(item: str) -> list[str]:
+def _told_by_task(item: str) -> list[tuple[Kind, str]]:
+    """(kind, text) of each item an order to the writer carries (`_facts_of_task`): what
+    the readers are reminded or told *to do* is an ask ("reminding staff to lock the
+    doors"), the rest facts."""
+    out: list[tuple[Kind, str]] = []
+    for said in _facts_of_task(item):
+        to_do = _AND_TO.match(said)
+        out.append(("ask", said[to_do.end() :]) if to_do else ("fact", said))
+    return out
+
+
+def _facts_of_task(item: str) -> list[str]:
     """The facts inside an order to the writer (see `_TOLD_ALONG` above). What it relays
     is one when it has two words of content; the occasion an invitation is to, always;
     its topic or readers only with a figure or a name of their own: "a memo about the
@@ -462,10 +500,10 @@ def _named_subject(request: str) -> str:
     Service package at Spokes & Co"; "weekend offer post: Rise & Crumb" -> "Rise &
     Crumb"; "the description for episode 42 of Small Plates". "" when it names none
     ("a note for the staff kitchen")."""
-    text = _LENGTH_PHRASE.sub(" ", request)
+    text = _TITLE_JOINER.sub(_joined_title, _LENGTH_PHRASE.sub(" ", request))
     head, colon, tail = text.partition(":")
     if colon and _has_name(tail):
-        return _names_only(tail)
+        return _names_only(tail).replace(_JOIN, " ")
     parts = _SUBJECT_PREP.split(text)
     # parts: [before, prep, phrase, prep, phrase, ...]
     for phrase in parts[2::2]:
@@ -475,13 +513,36 @@ def _named_subject(request: str) -> str:
         if _CHANNEL.match(phrase):
             continue
         if _has_name(phrase):
-            return _names_only(phrase)
+            return _names_only(phrase).replace(_JOIN, " ")
+    # a name before the text's own noun: "write the Hollow Lane Community Garden item"
+    before = _NAME_BEFORE_NOUN.search(parts[0])
+    # (a name in Title case: "an FAQ answer", "the HR update" name a kind of text)
+    if before and _has_name(before.group(1)) and re.search(r"[A-Z][a-z]", before.group(1)):
+        return _names_only(before.group(1)).replace(_JOIN, " ")
     return ""
+
+
+# a title whose words are joined by a small word ("Introduction to Bookbinding", "Lord of
+# the Isles"): one name, not a name and a preposition. Not at the request's start
+# ("Reply to Daniel Reyes" is the reply's verb and whom it is to)
+_JOIN = "\u2060"
+_TITLE_JOINER = re.compile(r"(?<=\S\s)([A-Z][\w'’-]+) (to|in|for|on|at) (?=[A-Z][a-z])")
+
+
+def _joined_title(m: re.Match[str]) -> str:
+    return f"{m.group(1)}{_JOIN}{m.group(2)}{_JOIN}"
+
+
+_NAME_BEFORE_NOUN = re.compile(
+    r"\b(?:the|our|this|a|an)\s+((?:[A-Z][\w'’&-]*\s+){1,5})(?:[a-z][\w-]*\s+){0,2}"
+    + _DOC_NOUNS
+    + r"\b"
+)
 
 
 _NAME_RUN = re.compile(
     r"[\"“][^\"”]+[\"”]"
-    r"|(?:[A-Z][\w'’.-]*|\d[\w.-]*)(?:\s+(?:(?:&|of|and|de|la|the|on|upon)\s+)?"
+    r"|(?:[A-Z][\w'’.-]*|\d[\w.-]*)(?:[\s\u2060]+(?:(?:&|of|and|de|la|the|on|upon|to|in|for)[\s\u2060]+)?"
     r"(?:[A-Z][\w'’.-]*|\d[\w.-]*))*"
 )
 
@@ -656,7 +717,7 @@ _READERS_OBLIGED = re.compile(
     # → everyone come"): the labelled corpus reads those as asks in every shape
     r"|(?i:^(?:must|should|need\s+to|have\s+to|will\s+need\s+to)\s+(?!be\b)\w)"
     r"|(?i:(?:^|→\s*|->\s*)" + _READERS + r"\s+(?:just\s+|simply\s+|then\s+|also\s+|first\s+)?"
-    r"(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)))"
+    r"(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)(?!\s+(?:on\s+)?\w+ing\b)))"
 )
 # words a brief's clause opens with that say the readers are asked ("asking them to
 # donate online", "to bring a waterproof", "that they update their standing order")
@@ -700,7 +761,8 @@ _BY_WHEN = re.compile(
 _READERS_FIRST = re.compile(r"(?i)^" + _READERS + r"\s+(?!with\b)\w")
 _SIGNED_BY = re.compile(
     r"(?i)^(?:and\s+)?(?:signed(?:\s+(?:off|by|from|as))*|sign\s+off\s+as|sign(?:\s+it)?(?:\s+off)?:?|"
-    r"from)\s+(?P<who>(?:the\s+)?(?-i:[A-Z])[^,;.0-9]{1,60}?(?:,\s*[^,;.0-9]{1,40}){0,2})\s*[.;]?$"
+    r"from)\s+(?P<who>(?:the\s+)?(?-i:[A-Z])[^,;.0-9]{1,60}?(?:,\s*(?![\d£$€])[^,;.]{1,40}){0,2})"
+    r"\s*[.;]?$"
     # "Marcus Webb, IT Manager (sign)"
     r"|^(?P<named>(?-i:[A-Z])[^;.0-9()]{1,80}?)\s*\((?:sign(?:ed)?|sign-?off|signature|"
     r"sender|from)\)\s*\.?$"
@@ -716,14 +778,29 @@ def _classify(item: str, previous: str = "") -> tuple[Kind, str, str]:
     """(kind, the text that must be covered, subject or lead phrase). A fact not known
     yet that the brief asks to tell the readers about ("not set yet - say so", "staff
     will hear when it is") is a gap to tell, not a placeholder to fill."""
+    told = TELLS_INSIDE.search(item)
+    if told and _PENDING_WORK.search(item[: told.start()]):
+        # "root-cause review not done -> say it'll follow": work not finished, which the
+        # text is to say will follow; neither a fact to state as done nor an ask
+        core = item[: told.start()].strip(" ,;:-")
+        return "gap", item, _missing_subject(_PENDING_WORK.sub(" ", core), previous)
     kind, body, subject = _classify_one(item, previous)
-    if kind == "missing" and (TELLS_INSIDE.search(item) or _READERS_TOLD.search(item)):
+    if kind == "missing" and (told or _READERS_TOLD.search(item)):
         return "gap", body, subject
     return kind, body, subject
 
 
+# work not finished yet: with an order to say so, an unknown the text tells
+_PENDING_WORK = re.compile(
+    r"(?i)\b(?:(?:is|are|was|isn['’]t|aren['’]t)\s+)?(?:still\s+)?(?:not\s+(?:yet\s+)?"
+    r"(?:done|finished|complete|completed|over|through|ready)|unfinished|incomplete|"
+    r"in\s+progress|ongoing|under\s+way|underway|being\s+(?:done|worked\s+on|written|"
+    r"prepared|carried\s+out))\b(?:\s+yet)?"
+)
+
+
 TELLS_INSIDE = re.compile(
-    r"(?i)(?:[,;:→]|->|\s[-–—]|\bso\b|\band\b)\s*(?:please\s+|pls\s+|just\s+)?(?:say\s+(?:so|that|it)|"
+    r"(?i)(?:[,;:→]|->|\s[-–—]|\bso\b|\band\b)\s*(?:please\s+|pls\s+|just\s+)?(?:say\s+(?:so|that|it)|say\s+(?:we|they)(?:['’]ll|\s+will)\b|"
     r"tell\s+(?:them|her|him|everyone|people|readers|residents|staff|customers|guests|clients|"
     r"tenants|members|parents)\b|mention\s+(?:that|it)|let\s+(?:them|everyone|people)\s+know|"
     r"(?:the|this|our)\s+(?:notice|letter|note|text|email|post|message|memo|card|update|"
@@ -792,6 +869,10 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         if re.match(r"(?i)^(?:and\s+)?(?:please\s+)?(?:ask|remind|tell|warn)\b", name):
             return "ask", label.group(2).strip(), label.group(1).strip()
         return "ask", item, label.group(1).strip() if _READERS_LABEL_NAME.match(name) else ""
+    if label and _ACT_LABEL.match(name) and _CONTACT.search(label.group(2)):
+        # "Book: greenfieldvets.co.uk / 01632 488120", "Sign up: northsidefoodbank.org":
+        # where the readers do it is asking them to
+        return "ask", item, ""
     if label and _READERS_NAME.match(name) and _first_word(label.group(2)) in _ORDERS:
         # "tenants: update standing order before the first April payment"
         return "ask", item, ""
@@ -894,6 +975,8 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # "Use a bag with your child's name on it" is not
         not _ABOUT_THE_TEXT.search(" ".join(item.split()[:4]))
         or re.match(r"(?i)^\w+\s+(?:your|their)\b", item)
+        # "use the online page to donate": what the page is for is the readers' act
+        or _READERS_PURPOSE.search(item)
     ):
         # "Keep your receipts", "Use the side entrance": what the readers must do
         return "ask", item, ""
@@ -929,6 +1012,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # relay verb with no "that" or "to", and something to carry out. What the text
         # must do, in its own words; no lead of the writer's to copy.
         rest = item.split(None, 1)[1] if len(item.split()) > 1 else ""
+        if first == "say" and (_READERS_TOLD.search(rest) or MISSING_CUE.search(rest)):
+            # "so say results will follow": what is not known yet, told
+            return "gap", rest, _missing_subject(rest, previous)
         if len(content_terms(rest)) >= 2 or numbers_of(rest):
             kind = "ask" if first in ("say", "ask", "invite", "encourage", "remind") else "fact"
             return kind, item if kind == "ask" else rest, ""
@@ -937,16 +1023,74 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         return "task", item, _lead(item)
     if MISSING_CUE.search(item) and not _HEDGE.search(item):
         return "missing", item, _missing_subject(item, previous)
+    if (
+        not previous
+        and _TITLE_REQUEST.match(item)
+        and not _HAS_VERB.search(item)
+        and len(item.split()) <= 8
+        and not _NOUN_FIRST.match(item)
+    ):
+        # the brief's first line, naming the text in a few words and no verb: "menu
+        # blurbs x2 new soups", "booster reminder → Mrs Hollis"
+        return "task", item, _lead(item)
+    if _READERS_BE_THERE.search(item) or _PAY_BY.search(item):
+        # "kids there 30 minutes before KO", "£14 → ParentPay by 9 May", "to be paid on
+        # ParentPay by 9 May": where the readers must be, or what they pay, by when
+        return "ask", item, ""
     # "The time may move; IT will confirm it on the day": an uncertainty about a fact
     # the brief gives, for the text to pass on; nothing to ask a person
     return "fact", item, ""
 
 
+# a label naming what the readers do, and a way to reach where they do it
+_ACT_LABEL = re.compile(
+    r"(?i)^(?:to\s+)?(?:book|booking|bookings|call|ring|phone|pay|payment|register|"
+    r"registration|apply|applications?|order|orders|reserve|reservations?|rsvp|sign\s*-?up|"
+    r"enrol|enroll|enrolment|donate|donations?|tickets?|replies|reply|respond)$"
+)
+_CONTACT = re.compile(
+    r"(?i)\b[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|co\.uk|org\.uk|gov\.uk|ac\.uk|uk|io|app|"
+    r"info|local|eu|de|fr|ie)\b|\bwww\.|https?://|[\w.+-]+@[\w-]+\.[\w.]+"
+    r"|(?:\+?\d[\d ()-]{8,}\d)"
+)
+_TITLE_REQUEST = re.compile(
+    r"(?i)^(?!(?:we|i|he|she|they|you|it|there|to|and)\b)(?:[\w'&-]+\s+){0,3}?" + _DOC_NOUNS
+    + r"\b"
+)
+_HAS_VERB = re.compile(
+    r"(?i)\b(?:is|are|was|were|will|has|have|had|can|must|should|does|do|did|need|needs)\b"
+    r"|['’](?:ll|re|ve|s|d)\b"
+)
+# a clause that goes on with what the readers are to do: "…, and to bring a waterproof"
+_AND_TO = re.compile(r"(?i)^(?:and\s+|also\s+)?to\s+(?!be\b)(?=[a-z]+\s+\w)")
+# the readers somewhere by a time, said without a verb
+_READERS_BE_THERE = re.compile(
+    r"(?i)^" + _READERS + r"\s+(?:there|here|in|at|on|to)\b[^.;]{0,60}?"
+    r"\b(?:before|by|no\s+later\s+than|early|sharp|latest|on\s+time)\b"
+)
+# a payment or a form due by a date: "£14 → ParentPay by 9 May", "to be paid on ParentPay
+# by 9 May", "forms to be returned by Friday"
+_PAY_BY = re.compile(
+    r"(?i)(?:\bto\s+be\s+(?:paid|returned|handed\s+in|submitted|sent|signed|completed|"
+    r"filled\s+in|booked)\b|[£$€]\s?\d[\d.,]*\s*(?:→|->|\bvia\b|\bon\b|\bto\b|\bat\b))"
+    r"[^.;]{0,60}?\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|"
+    r"noon|midday)"
+)
+# what a thing is used for, when that is something the readers do
+_READERS_PURPOSE = re.compile(
+    r"(?i)\bto\s+(?:donate|book|pay|register|apply|order|buy|sign\s+up|reserve|give|vote|"
+    r"enter|report|join|log\s+in|check\s+in|rsvp|reply|contact|get\s+in\s+touch)\b"
+)
 _WE_DO = re.compile(r"(?i)^(?:we|we['’]ll|we['’]re|i|i['’]ll|our\s+\w+)\b")
 # an order's verb that is a noun here: one of a list ("email + calendar down"), or what
 # a number or a reference names ("order 48213 arrived late", "claim reference KW-20931")
 _NOUN_FIRST = re.compile(
     r"(?i)^\w+\s*(?:\+|&)\s*\w"
+    # "claim approved", "order delayed until Monday", "booking confirmed": the noun and
+    # what became of it; not "collect signed forms", whose participle names a thing
+    r"|^\w+\s+(?:\w{2,}ed|down|late|full|closed|shut)"
+    r"(?:\s*$|\s*[,.;:!?)]|\s+(?:by|until|till|on|at|for|in|from|to|due|because|as|and|but|"
+    r"after|since|today|yesterday|again)\b)"
     r"|^(?:order|claim|ticket|case|invoice|flight|room|table|form|item|booking)\s+"
     r"(?:(?:ref(?:erence)?|no\.?|number|id)\s+)?#?[A-Z]*-?\d"
 )
@@ -1026,6 +1170,13 @@ def _missing_subject(item: str, context: str = "") -> str:
     if heard:
         # "waiting to hear from the council about the date": the date, not the council
         return heard.group(1).strip()
+    asked = _ASKED_ABOUT.search(item)
+    if asked:
+        # "People keep asking about gluten-free buns, but …": the buns
+        what = re.split(r"[,;.]|\s(?:but|and|so|because)\s", item[asked.end() :])[0].strip()
+        if what:
+            lead = asked.group(0).split()[-1].lower()
+            return what if lead in ("about", "for") else f"{lead} {what}"
     whether = _NOT_SURE_IF.search(item)
     if whether:
         # "Not sure yet if the showers will be back by the evening"
@@ -1443,12 +1594,17 @@ def brief_checklist(text: str) -> list[Requirement]:
             # "they leave by the stairs, and go to the assembly point": the second ask
             # is theirs too, and may be told as the first is, as a statement
             body = f"{last['text'].split()[0]} {body}"
+        to_do = _AND_TO.match(body)
+        if kind == "fact" and last and last["kind"] == "ask" and to_do:
+            # "telling guests to keep their ticket with them, and to bring a waterproof":
+            # the second thing they are told to do
+            kind, body = "ask", body[to_do.end() :]
         out.append(_req(len(out), kind, body, subject))
         if kind == "task" or (kind in ("fact", "ask") and subject):
             # the order itself (kept whole, so that copying it is seen) or a relay's
             # lead
-            for fact in _told_by_task(part if kind == "task" else subject):
-                out.append(_req(len(out), "fact", fact, ""))
+            for told_kind, told in _told_by_task(part if kind == "task" else subject):
+                out.append(_req(len(out), told_kind, told, ""))
 
     for item, label, previous in _items(text):
         if label == "style":
@@ -1462,13 +1618,18 @@ def brief_checklist(text: str) -> list[Requirement]:
             # the request itself is the writer's, whatever verb opens it ("Note to the
             # relaunch team: …" is no "Note that …")
             out.append(_req(len(out), "task", lead, _lead(lead)))
-            for fact in _told_by_task(lead):
-                out.append(_req(len(out), "fact", fact, ""))
+            for told_kind, told in _told_by_task(lead):
+                out.append(_req(len(out), told_kind, told, ""))
             for n, part in enumerate(_said(content)):
                 add(part, previous)
                 # only what the relay hands over directly: a remark later in the run
                 # ("…; we're still waiting on the number") is the writer's to fill
-                if n == 0 and out[-1]["kind"] == "missing" and _RELAYS.search(joint):
+                # ("…, and that whether there's parking is still to be confirmed" is
+                # handed over as the first part is)
+                relayed = (n == 0 and _RELAYS.search(joint)) or re.match(
+                    r"(?i)^(?:and\s+)?that\s", part
+                )
+                if relayed and out[-1]["kind"] == "missing":
                     # "Write a memo saying the date is not decided yet": told
                     out[-1]["kind"] = "gap"
             continue
@@ -1483,6 +1644,7 @@ def brief_checklist(text: str) -> list[Requirement]:
         if r["kind"] == "missing" and out[i + 1]["kind"] == "gap":
             r["kind"] = "gap"
     _withhold(out)
+    _name_the_signer(out, text)
     for r in out:
         if r["kind"] in ("fact", "ask"):
             others = {
@@ -1490,6 +1652,55 @@ def brief_checklist(text: str) -> list[Requirement]:
             }
             r["own"] = [t for t in r["terms"] if t not in others]
     return out
+
+
+# "sign it from me": the asker, as a pasted email's foot names them
+_SIGNER_PRONOUN = re.compile(r"(?i)^(?:me|us|myself|ourselves|me\s+please|us\s+please)$")
+# a person (or a desk) and what they are, on a line of their own: "Sam, Customer Care,
+# Kettleworks", "Dr Helen Mbeki, project lead"
+_NAME_AND_ROLE = re.compile(
+    r"^(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Coach|Nurse|Rev|Sister|Father)\.?\s+)?"
+    r"[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+){0,2}(?P<roles>(?:\s*,\s*(?![\d£$€])[^,;.:]{2,40}){1,2})\.?$"
+)
+_ROLE_WORDS = re.compile(
+    r"(?i)\b(?:care|support|service|services|team|manager|director|lead|head|chair|officer|"
+    r"coordinator|co-ordinator|teacher|nurse|desk|office|department|hr|admin|secretary|"
+    r"treasurer|founder|owner|editor|guide|coach|captain|ceo|cto|cfo|coo|president|"
+    r"chairperson|organiser|organizer|volunteer|receptionist|assistant|partner|clerk|"
+    r"principal|headteacher|vicar|warden|council|committee|staff|trust|foundation)\b"
+)
+
+
+def _name_the_signer(out: list[Requirement], text: str) -> None:
+    """Who the text is signed from, where the brief names them without the word "sign":
+    "sign it from me" in a pasted email is from the name at its foot; a notes brief's
+    last line that is only a name and a role ("Sam, Customer Care, Kettleworks") is its
+    signature, as it is on a letter."""
+    for r in out:
+        if r["kind"] == "sign" and _SIGNER_PRONOUN.match(r["subject"].strip(" .")):
+            who = signer(text)
+            if who:
+                r.update(text=who, subject=who)
+    if not out or any(r["kind"] == "sign" for r in out):
+        return
+    last = out[-1]
+    lines = logical_lines(text)
+    named = _NAME_AND_ROLE.match(last["text"].strip())
+    if (
+        last["kind"] == "fact"
+        and lines
+        and last["text"].strip() == lines[-1].strip()
+        and _LIST_ITEM.match(_last_written_line(text))
+        and named
+        and _ROLE_WORDS.search(named.group("roles"))
+    ):
+        who = last["text"].strip().rstrip(".")
+        last.update(_req(int(last["id"][1:]) - 1, "sign", who, who))
+
+
+def _last_written_line(text: str) -> str:
+    written = [ln for ln in text.splitlines() if ln.strip()]
+    return written[-1] if written else ""
 
 
 # where a known fact and an unknown one meet in one sentence: "…by courier on Thursday 14
@@ -1532,11 +1743,18 @@ def _known_beside_unknown(part: str, previous: str = "") -> list[str]:
             and kinds[1] in _UNKNOWN
             and _has_own_content(left)
             and not _ITS_UNKNOWN.search(right)
+            and not _ASKED_ABOUT.search(left)
         ) or (kinds[0] in _UNKNOWN and kinds[1] == "fact" and _has_own_content(right)):
             return [left, right]
     return []
 
 
+# people asking about a thing: what the unknown is about, not a fact of its own ("People
+# keep asking about gluten-free buns, but the supplier hasn't got back to me")
+_ASKED_ABOUT = re.compile(
+    r"(?i)\b(?:ask(?:s|ed|ing)?|wonder(?:s|ed|ing)?|enquir(?:e|es|ed|ing)|inquir(?:e|es|ed|ing)|"
+    r"want(?:s|ed)?\s+to\s+know)\s+(?:me\s+|us\s+)?(?:about|whether|if|when|what|how|for)\b"
+)
 # the unknown of the clause before, named by a bare noun: "She mentions her new
 # cookbook, but the title isn't settled yet", "…, but the partners haven't sent the
 # figure yet", "…, so no name yet": one unknown, the clause before says whose

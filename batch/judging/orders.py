@@ -388,7 +388,13 @@ def is_request(text: str) -> bool:
     if not found:
         return False
     noun = _TEXT_NOUN.search(text, found.end())
-    return noun is not None and len(text[found.end() : noun.start()].split()) <= 4
+    if noun is None:
+        return False
+    # a name may stand between, whatever its length: "write the Hollow Lane Community
+    # Garden item for…"
+    between = text[found.end() : noun.start()].split()
+    plain = [w for w in between if not w[:1].isupper() and not w[:1].isdigit()]
+    return len(plain) <= 4 and len(between) <= 9
 
 
 _RANK: dict[str, int] = {"leave_out": 5, "no_guess": 4, "length": 3, "layout": 2, "tone": 1}

@@ -380,6 +380,18 @@ def _without_ment(w: str) -> str:
         w = w[:-4]
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
+    return _single_l(w)
+
+
+_VOWELS = re.compile(r"[aeiouy]+")
+
+
+def _single_l(w: str) -> str:
+    """British spelling doubles a final l before -ed and -ing ("cancelled",
+    "travelling", "grovelling"): one l, in a word of two syllables or more, names
+    the same word. A word of one ("spell", "fill") keeps its two."""
+    if w.endswith("ll") and len(_VOWELS.findall(w[:-2])) >= 2:
+        return w[:-1]
     return w
 
 
@@ -389,7 +401,7 @@ def restem(term: str) -> str:
     starts."""
     if term in _CUT_LY:
         return _CUT_LY[term]
-    return _without_ment(term) if term.endswith("ment") else term
+    return _without_ment(term) if term.endswith("ment") else _single_l(term)
 
 
 # what `stem` once made of those words, where it names no other word ("app" and "ear" do)

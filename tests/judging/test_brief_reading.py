@@ -98,6 +98,13 @@ READERS = [
     # a relay that makes an order of the readers' clear
     "Please make clear people shouldn't book their own flights.",
     "Make it clear that guests must not smoke indoors.",
+    # common orders to readers that opened with a verb no rule knew
+    "Report damaged items to reception.",
+    "report any damage to the caretaker",
+    "Pay at the desk on arrival.",
+    "Apply online by 30 June.",
+    "Complete the form before the course.",
+    "Renew your membership by Friday.",
 ]
 
 # facts the text must tell
@@ -133,6 +140,11 @@ FACTS = [
     "email + calendar down Tue 11 Feb, 09:40-11:15",
     "Email & phone lines are down.",
     "claim reference KW-20931.",
+    # an order's verb as a noun, and what became of it
+    "claim approved",
+    "order delayed until Monday",
+    "booking confirmed.",
+    "Call cancelled due to the strike.",
     "Ticket 5512 was refunded on Monday.",
     # what we do next, under a label for the next step
     "Next step: we email him a prepaid courier label and the courier collects the machine",
@@ -687,3 +699,257 @@ def test_a_brief_of_a_new_shape_pasted_as_its_text_is_never_approved(tmp_path, b
     parsed = load_brief_file(path, 1 << 20)
     state, judged = judged_as_draft(settings, parsed, parsed.text)
     assert not (judged["meets_bar"] and not judged.get("holds")), state["findings"]
+
+
+@pytest.mark.parametrize(
+    "brief, who",
+    [
+        # the last line of notes that is only a name and a role signs the text
+        (
+            "Reply to Mr Patel.\n\n- claim approved\n- warm tone\n- Sam, Customer Care, Kettleworks",
+            "Sam",
+        ),
+        ("Letter to parents.\n\n- trip Thu 22 May\n- Mrs Okoro, Y4 teacher", "Okoro"),
+        ("Notice for tenants.\n\n* bins move to Tuesdays\n* Dana Kerr, Facilities Manager", "Dana"),
+        # "from" and a role that holds a figure
+        ("Letter to parents.\n\n- trip Thu 22 May\n- from Mrs Okoro, Y4 teacher", "Okoro"),
+        ("Notice.\n\n- lift out of order\n- from Jo Bell, Block 2 caretaker", "Jo Bell"),
+        # "sign it from me" in a pasted email: the name at its foot
+        (
+            "Hi Kat,\n\nCould you write the email? The run is on Sunday. Sign it from me.\n\n"
+            "Thanks so much,\nTom (Tom Reid, Accounts)",
+            "Tom",
+        ),
+        (
+            "Hi Kat,\n\nCould you write the post? We open on Sunday. Please sign it from me.\n\n"
+            "Cheers, Mel",
+            "Mel",
+        ),
+        (
+            "Hello,\n\nCan you do the notice? Fire drill Monday 10am. Sign from us.\n\nBest,\n"
+            "Ana and Joe",
+            "Ana",
+        ),
+    ],
+)
+def test_a_signer_named_without_the_word_sign_signs_the_text(brief, who):
+    signs = [r for r in brief_checklist(brief) if r["kind"] == "sign"]
+    assert len(signs) == 1 and who in signs[0]["subject"], brief_checklist(brief)
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        # a place, a list of towns, a contact in the middle: no signature
+        "Reply to Mr Patel.\n\n- claim approved\n- Riverside Park, pitch 3",
+        "Notice.\n\n- buses run to Leeds, Manchester, York",
+        "Notice.\n\n- stops at: Leeds, Manchester, York",
+        "Notice.\n\n- Sam, Customer Care, on 01632 960418\n- open 9 to 5",
+        # prose with a name and a role at its end is a sentence, not a signature line
+        "Write a welcome note. Our new starter is Sam, Customer Care.",
+    ],
+)
+def test_a_name_that_is_not_the_last_line_of_notes_signs_nothing(brief):
+    assert not [r for r in brief_checklist(brief) if r["kind"] == "sign"], brief_checklist(brief)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "root-cause review not done → say it'll follow",
+        "review not finished, say so",
+        "The root-cause review is still in progress: say it will be shared when it's finished.",
+        "audit in progress - tell staff the report will follow",
+        "Survey still ongoing; say so.",
+        "The survey is ongoing, so say results will follow.",
+    ],
+)
+def test_work_not_finished_that_the_text_must_say_will_follow_is_told(line):
+    got = [k for k in kinds(f"Note for staff.\n\n- {line}") if k not in INSTRUCTION]
+    assert "gap" in got and "ask" not in got, (line, got)
+
+
+@pytest.mark.parametrize(
+    "line", ["The review is not done.", "The building work is in progress.", "Audit ongoing"]
+)
+def test_work_not_finished_with_no_order_to_say_so_is_a_fact(line):
+    assert kinds(f"Note for staff.\n\n- {line}")[1:] == ["fact"], line
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "Office move date: tbd; tell staff they'll hear when it is",
+        "Office move: not decided, we'll say when it is",
+        "Parking: ask at reception whether there is",
+        "Refunds: yes, as long as the receipt is",
+    ],
+)
+def test_a_line_ending_on_its_verb_does_not_swallow_the_next_label(first):
+    from batch.judging.brief_lines import logical_lines
+
+    lines = logical_lines(f"What: notice for staff\n{first}\nStaff to: read the minutes on Friday")
+    assert lines[-1] == "Staff to: read the minutes on Friday", lines
+
+
+# lines of notes and labels that ask the readers to do something, in shapes no rule knew
+NOTES_ASKS = [
+    "use the online page to donate, no cash pls",
+    "Use the form to register.",
+    "bring vaccination card",
+    "Show this card at the door",
+    "book: greenfieldvets.co.uk / 01632 488120",
+    "Tickets: wegottickets.com/quiz",
+    "Sign up: by 30 November at northsidefoodbank.org/help",
+    "Call: 01632 960418",
+    "kids there 30 minutes before KO, full kit",
+    "everyone in the hall by 9am",
+    "players at the ground by 10",
+    "£14 → ParentPay by 9 May",
+    "to be paid on ParentPay by 9 May.",
+    "forms to be returned by Friday 3 May",
+]
+
+
+@pytest.mark.parametrize("line", NOTES_ASKS)
+def test_a_line_of_notes_asking_the_readers_is_an_ask(line):
+    got = [k for k in kinds(f"Notice for members.\n\n- {line}") if k not in INSTRUCTION]
+    assert "ask" in got and "task" not in kinds(f"Notice.\n\n- {line}")[1:], (line, got)
+
+
+# the same words, or near them, that ask nothing
+NOTES_FACTS = [
+    "Use this page to describe the product.",
+    "Tickets: £5 at the door",
+    "Book: The Salt Path by Raynor Winn",
+    "Contact: Sam on 07700 900312",
+    "Staff at the gate from 8:30",
+    "Prices rise to £6 by June",
+    "Customers keep asking for oat milk.",
+    "Staff keep on parking in the bay.",
+    "skipped files show as placeholders",
+]
+
+
+@pytest.mark.parametrize("line", NOTES_FACTS)
+def test_a_line_near_an_ask_that_asks_nothing_is_no_ask(line):
+    got = kinds(f"Notice for members.\n\n- {line}")[1:]
+    assert "ask" not in got and "missing" not in got, (line, got)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "chicken from ??? farm - still checking, placeholder",
+        "chicken from ??? farm",
+        "farm: still checking",
+        "Supplier name - placeholder pls",
+        "we're chasing the printer for the date",
+    ],
+)
+def test_a_fact_still_being_checked_is_missing(line):
+    got = [k for k in kinds(f"Menu blurbs.\n\n- {line}") if k not in INSTRUCTION]
+    assert got == ["missing"], (line, got)
+
+
+@pytest.mark.parametrize(
+    "brief, asks",
+    [
+        # a run-on that turns to what the readers must do
+        (
+            "Write the announcement, there's a Q&A on Thursday at 2pm in Room 4B and people "
+            "should send their questions to their manager before it.",
+            ["send their questions to their manager before it"],
+        ),
+        # "…, and to bring a waterproof": told to do it as the clause before
+        (
+            "Write an itinerary for guests on the tour, telling guests to keep their ticket "
+            "with them all day, and to bring a waterproof.",
+            ["keep their ticket", "bring a waterproof"],
+        ),
+        (
+            "Write a notice asking parents to pay by Friday, and to label coats.",
+            ["pay by Friday", "label coats"],
+        ),
+        (
+            "Write a notice reminding staff to lock the doors, and to switch off the lights.",
+            ["lock the doors", "switch off the lights"],
+        ),
+    ],
+)
+def test_what_the_readers_are_told_to_do_inside_a_run_on_is_each_an_ask(brief, asks):
+    got = [r["text"] for r in brief_checklist(brief) if r["kind"] == "ask"]
+    for ask in asks:
+        assert any(ask in g for g in got), (ask, brief_checklist(brief))
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Write a warm call for volunteers, under 90 words, saying the food bank needs 12 "
+        "volunteers on Saturdays, that no experience is needed, and that whether there's "
+        "parking is still to be confirmed.",
+        "Write a memo, saying the office closes on Friday, and that the reopening date "
+        "is not decided yet.",
+        "Parking: not known yet whether there is any - say we'll confirm",
+        "Venue: not booked yet, say they'll hear soon",
+    ],
+)
+def test_an_unknown_the_request_hands_over_to_say_is_told(brief):
+    got = [r["kind"] for r in brief_checklist(brief)]
+    assert "gap" in got and "missing" not in got, brief_checklist(brief)
+
+
+@pytest.mark.parametrize(
+    "first", ["menu blurbs x2 new soups", "booster reminder → Mrs Jean Hollis", "Y4 parents letter"]
+)
+def test_a_first_line_naming_the_text_is_the_request(first):
+    assert kinds(f"{first}\n- leek soup: leeks, potato\n- £7")[0] == "task"
+
+
+@pytest.mark.parametrize(
+    "line", ["we'll email him a prepaid courier label", "email + calendar down Tue 11 Feb"]
+)
+def test_a_first_clause_with_a_text_noun_and_a_verb_is_no_request(line):
+    assert kinds(f"{line}, and the courier collects the machine.")[0] == "fact"
+
+
+@pytest.mark.parametrize(
+    "asked, name",
+    [
+        (
+            "Could you write the Hollow Lane Community Garden item for this month's newsletter?",
+            "Hollow Lane Community Garden",
+        ),
+        (
+            "Write a course description for beginners of our evening course Introduction to "
+            "Bookbinding.",
+            "Introduction to Bookbinding",
+        ),
+        ("Can you write the Riverside Rovers fixtures post?", "Riverside Rovers"),
+        ("Please write a blurb for our course Cooking for Beginners.", "Cooking for Beginners"),
+    ],
+)
+def test_the_name_a_request_gives_its_subject_is_one_item(asked, name):
+    facts = [r["text"] for r in brief_checklist(asked) if r["kind"] == "fact"]
+    assert facts == [name], brief_checklist(asked)
+
+
+@pytest.mark.parametrize(
+    "line, subject",
+    [
+        (
+            "People keep asking about gluten-free buns, but the flour supplier hasn't got back "
+            "to me, so I can't say yet.",
+            "gluten-free buns",
+        ),
+        (
+            "Customers have asked whether we deliver, but we haven't decided yet.",
+            "whether we deliver",
+        ),
+        ("Members keep wondering about the AGM date - no idea yet", "AGM date"),
+    ],
+)
+def test_what_people_ask_about_is_what_is_not_known(line, subject):
+    got = [r for r in brief_checklist(line) if r["kind"] not in INSTRUCTION]
+    assert [r["kind"] for r in got] == ["missing"] and subject in got[0]["subject"], got
