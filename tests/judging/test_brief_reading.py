@@ -706,7 +706,8 @@ def test_a_brief_of_a_new_shape_pasted_as_its_text_is_never_approved(tmp_path, b
     [
         # the last line of notes that is only a name and a role signs the text
         (
-            "Reply to Mr Patel.\n\n- claim approved\n- warm tone\n- Sam, Customer Care, Kettleworks",
+            "Reply to Mr Patel.\n\n- claim approved\n- warm tone\n"
+            "- Sam, Customer Care, Kettleworks",
             "Sam",
         ),
         ("Letter to parents.\n\n- trip Thu 22 May\n- Mrs Okoro, Y4 teacher", "Okoro"),
