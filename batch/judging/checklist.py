@@ -1054,8 +1054,7 @@ _CONTACT = re.compile(
     r"|(?:\+?\d[\d ()-]{8,}\d)"
 )
 _TITLE_REQUEST = re.compile(
-    r"(?i)^(?!(?:we|i|he|she|they|you|it|there|to|and)\b)(?:[\w'&-]+\s+){0,3}?" + _DOC_NOUNS
-    + r"\b"
+    r"(?i)^(?!(?:we|i|he|she|they|you|it|there|to|and)\b)(?:[\w'&-]+\s+){0,3}?" + _DOC_NOUNS + r"\b"
 )
 _HAS_VERB = re.compile(
     r"(?i)\b(?:is|are|was|were|will|has|have|had|can|must|should|does|do|did|need|needs)\b"
