@@ -137,6 +137,24 @@ def carried(r: Requirement, labels: list[Label]) -> frozenset[str]:
 Reading = tuple[tuple[str, tuple[str, ...]], ...]
 
 
+def carriers(checklist: list[Requirement], labels: list[Label]) -> list[set[str]]:
+    """The labels each item carries (`carried`). A label whose keys no item holds alone,
+    but two items next to each other do ("Viewings are Saturdays only; people book with
+    Sam on 07700 900312", one label in two clauses), is carried by both, as three lines
+    of one fact are."""
+    ids_of = [set(carried(r, labels)) for r in checklist]
+    words = [item_words(r) for r in checklist]
+    for lab in labels:
+        if not lab.wanted or any(lab.wanted <= w for w in words):
+            continue
+        for n in range(len(checklist) - 1):
+            if lab.wanted <= words[n] | words[n + 1]:
+                ids_of[n].add(lab.id)
+                ids_of[n + 1].add(lab.id)
+                break
+    return ids_of
+
+
 def reading(checklist: list[Requirement], labels: list[Label]) -> Reading:
     """What the checklist makes of each label: the kinds of the items that carry it
     (sorted, without repeats), and an entry ("?", class) for each item that asks the
@@ -145,9 +163,8 @@ def reading(checklist: list[Requirement], labels: list[Label]) -> Reading:
     (coverage reads an item clause by clause)."""
     classes: dict[str, set[str]] = {lab.id: set() for lab in labels}
     unknown: list[str] = []
-    for r in checklist:
+    for r, ids in zip(checklist, carriers(checklist, labels)):
         cls = ITEM_CLASS.get(r["kind"], r["kind"])
-        ids = carried(r, labels)
         for i in ids:
             classes[i].add(cls)
         if not ids and cls != "instruction":
@@ -225,12 +242,22 @@ class Result:
         ]
 
 
+def _content_words(text: str) -> set[str]:
+    """The stems of a text's words of content; a hyphenated word by its parts only
+    ("brand-new" is "brand" and "new", not a third word that "new kitchen" lacks)."""
+    return {
+        w
+        for w in _words_of(text)
+        if w not in STOPWORDS and len(w) > 2 and not re.search(r"[-–]", w)
+    }
+
+
 def _unknown_words(checklist: list[Requirement], labels: list[Label]) -> list[set[str]]:
     """The words (stems) of each item that asks the text for what no label knows."""
     return [
-        {w for w in _words_of(r["text"]) if w not in STOPWORDS and len(w) > 2}
-        for r in checklist
-        if ITEM_CLASS.get(r["kind"]) != "instruction" and not carried(r, labels)
+        _content_words(r["text"])
+        for r, ids in zip(checklist, carriers(checklist, labels))
+        if ITEM_CLASS.get(r["kind"]) != "instruction" and not ids
     ]
 
 
@@ -238,7 +265,7 @@ def _asked_words(checklist: list[Requirement]) -> set[str]:
     """Every word a checklist asks the text to say (its orders to the writer left out)."""
     return set().union(
         *(
-            {w for w in _words_of(r["text"]) if w not in STOPWORDS and len(w) > 2}
+            _content_words(r["text"])
             for r in checklist
             if ITEM_CLASS.get(r["kind"]) != "instruction"
         )
@@ -309,8 +336,8 @@ def show(result: Result) -> str:
     ]
     for shape, cl in result.checklists.items():
         lines.append(f"## {shape}")
-        for r in cl:
-            ids = ",".join(sorted(carried(r, result.brief.labels))) or "-"
+        for r, carrying in zip(cl, carriers(cl, result.brief.labels)):
+            ids = ",".join(sorted(carrying)) or "-"
             lines.append(f"  {r['id']:4} {r['kind']:8} [{ids}] {r['text'][:100]!r}")
         lines += [f"  ! {p}" for p in result.wrong(shape)]
     return "\n".join(lines)

@@ -85,6 +85,8 @@ _LOWER_NEXT = re.compile(r"(?<=[^\W\d_][.!?])\s+(?=[a-z])")
 _ABBREVIATION = re.compile(
     r"(?i)(?:^|\s)(?:no|nos|approx|e\.?g|i\.?e|etc|vs|incl|min|max|st|rd|nr|tel|ext|dept|est|"
     r"ref|wk|wks|hrs?|mins?|a\.?m|p\.?m|mr|mrs|ms|dr|prof|co|ltd|inc|[a-z]|"
+    # the short forms of notes: "avail. from 1 September", "appt. on Tue"
+    r"avail|yrs?|mos?|mgr|govt|qty|dbl|sgl|bdrm|pkg|addr|mob|wknd|appts?|reqd?|approx|"
     + "|".join(CALENDAR_SHORT)  # "sat.", "tues.", "sept."
     + r")\.$"
 )

@@ -480,8 +480,12 @@ def _facts_of_task(item: str) -> list[str]:
         # "a follow-up email to the team after the meeting on Wednesday 5 March": which
         # meeting, when
         out.append(occasion.group(1).strip(" ."))
-    named = _named_subject(item) if not out else ""
-    return [*out, named] if named else out
+    # the name it gives its subject, unless what it tells already says it ("…to the
+    # Riverside relaunch team after the meeting on Wednesday 5 March")
+    named = _named_subject(item)
+    if named and not any(set(content_terms(named)) <= set(content_terms(o)) for o in out):
+        return [*out, named]
+    return out
 
 
 # where a text goes, not what it is about: "for the help centre", "for the website"
@@ -505,7 +509,9 @@ def _named_subject(request: str) -> str:
     if colon and _has_name(tail):
         return _names_only(tail).replace(_JOIN, " ")
     parts = _SUBJECT_PREP.split(text)
-    # parts: [before, prep, phrase, prep, phrase, ...]
+    # parts: [before, prep, phrase, prep, phrase, ...]; every phrase that names one ("a
+    # progress update to the Hartley Foundation on our Reading Buddies grant")
+    found: list[str] = []
     for phrase in parts[2::2]:
         if re.match(r"[\"“'‘]", phrase.strip()):
             continue  # a question it answers ('an FAQ answer to "What happens if …?"')
@@ -513,7 +519,9 @@ def _named_subject(request: str) -> str:
         if _CHANNEL.match(phrase):
             continue
         if _has_name(phrase):
-            return _names_only(phrase).replace(_JOIN, " ")
+            found.append(_names_only(phrase).replace(_JOIN, " "))
+    if found:
+        return ", ".join(dict.fromkeys(found))
     # a name before the text's own noun: "write the Hollow Lane Community Garden item"
     before = _NAME_BEFORE_NOUN.search(parts[0])
     # (a name in Title case: "an FAQ answer", "the HR update" name a kind of text)
@@ -693,12 +701,15 @@ _READERS = (
     r"tenants?|clients?|players?|kids|children|owners?|patients?|growers?|everyone|everybody|"
     r"anyone|residents?|parents?|users?|visitors?|attendees|volunteers?|employees?|"
     r"colleagues|readers?|drivers?|students?|donors?|couples?|participants?|travell?ers?|"
+    r"fans|supporters|shoppers|diners|passengers|commuters|neighbours|families|pupils|"
+    r"learners|subscribers|listeners|followers|"
     r"team|he|she|they|you|nobody|no\s+one|none\s+of\s+you)"
 )
 # a writer's lead before what the readers must do: "Please make clear people shouldn't…"
 _MAKE_CLEAR = r"make\s+(?:it\s+)?(?:clear|sure)\s+"
 _READERS_OBLIGED = re.compile(
-    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*|→\s*|->\s*|^(?:and|also)\s+|"
+    r"(?i)(?:^|\bso\s+(?:that\s+)?|\bthat\s+|\bwhich\s+|:\s*|,\s*(?:and\s+)?|→\s*|->\s*|"
+    r"^(?:and|also)\s+|"
     r"\b" + _MAKE_CLEAR + r"|"
     r"\b(?:i|we)(?:['’]d|\s+would)\s+like\s+)"
     + _READERS
@@ -709,7 +720,7 @@ _READERS_OBLIGED = re.compile(
     # "members can reserve a copy at the library", "she can book online or call": how
     # they do it, which is asking them to
     r"reserve|book|call|ring|phone|email|e-mail|reply|register|sign\s+up|order|pay|collect|"
-    r"donate|apply|rsvp|contact|get\s+in\s+touch|pick\s+up|drop\s+off)\b))"
+    r"donate|apply|rsvp|contact|get\s+in\s+touch|pick\s+(?:\w+\s+)?up|drop\s+off)\b))"
     # an action, not a state: "must be at least 21" is a condition, a fact
     r"\s+(?!be\b|have\s+(?:held|been|had)\b)"
     # an obligation with no subject ("must bring photo ID"), or the readers and a verb
@@ -896,6 +907,12 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
             return "fact", item, ""
         if value_kind in ("ask", "rule", "gap"):
             return value_kind, item, value_subject if value_kind != "ask" else ""
+        if value_kind == "fact" and any(
+            _first_word(p) in _ORDERS and _IMPERATIVE_VALUE.match(p.strip() + " ")
+            for p in _LIST_COMMA.split(value)[1:]
+        ):
+            # "Cost: £14, pay on ParentPay by 9 May": what it is, then what they do
+            return "ask", item, ""
         if value_kind in ("fact", "task", "style", "sign"):
             return "fact", item, ""
     signed = _SIGNED_BY.match(item.strip())
@@ -1445,6 +1462,15 @@ _BACK_TO_PREVIOUS = re.compile(
     r"day|price|figure|number|one|part|bit)|(?:it|this|that|these|those|they)(?:(?:['’]s|\s+is|"
     r"\s+are|\s+was)\s+(?:not|still|only|yet)\b|\s+isn['’]t|\s+aren['’]t|\s+wasn['’]t|\s+may|"
     r"\s+might|\s+could|\s+will\s+be\s+(?:confirmed|announced|decided|set)\b))"
+    # "…, but nobody needs to know that in advance": who must not hear the one before
+    r"|(?i:^but\s+(?:nobody|no\s+one|none\s+of\s+(?:them|you|us))\b)"
+    # "don't resend messages from that morning, they all went through": what became of
+    # what the clause before names
+    r"|(?i:^(?:they|these|those)(?:\s+all|\s+both)?\s+(?:went|came|got|arrived|worked|were|"
+    r"did|have\s+been)\b)"
+    # "Westgate Library has 6 copies, so people can reserve one there": "there" is the
+    # place the clause before names
+    r"|(?i:^(?:so\s+|and\s+)?[^,;]{0,60}\b(?:one|some|them|it)(?:\s+up)?\s+there\s*[.!]?$)"
 )
 
 

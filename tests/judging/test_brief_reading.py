@@ -954,3 +954,66 @@ def test_the_name_a_request_gives_its_subject_is_one_item(asked, name):
 def test_what_people_ask_about_is_what_is_not_known(line, subject):
     got = [r for r in brief_checklist(line) if r["kind"] not in INSTRUCTION]
     assert [r["kind"] for r in got] == ["missing"] and subject in got[0]["subject"], got
+
+
+@pytest.mark.parametrize(
+    "line, kind",
+    [
+        # "there", "they", "nobody" point back: one item with the clause before
+        ("Westgate Library has 6 copies, so people can reserve one there.", "ask"),
+        ("The box office has spare tickets, and fans can pick them up there.", "ask"),
+        (
+            "Please tell people: don't resend messages from that morning, they all went through.",
+            "ask",
+        ),
+        ("Don't reprint the flyers, they were all delivered on Monday.", "ask"),
+        (
+            "Don't spoil the ending - the sister leaves for America, but nobody needs to know "
+            "that in advance.",
+            "rule",
+        ),
+    ],
+)
+def test_a_clause_pointing_back_stays_with_the_one_before(line, kind):
+    got = [r for r in brief_checklist(line) if r["kind"] not in ("task",)]
+    assert [r["kind"] for r in got] == [kind], got
+
+
+@pytest.mark.parametrize(
+    "line", ["Cost: £14, pay on ParentPay by 9 May", "Price: £20, book at the desk"]
+)
+def test_a_labelled_value_then_what_the_readers_do_is_an_ask(line):
+    assert "ask" in kinds(line), brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "line", ["Cost: £14, payable on ParentPay", "Schedule: check-in 9am, talks 10am"]
+)
+def test_a_labelled_value_of_several_parts_is_a_fact(line):
+    assert kinds(line) == ["fact"], brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "asked, names",
+    [
+        (
+            "Write a progress update to the Hartley Foundation on our Reading Buddies grant.",
+            ["Hartley Foundation", "Reading Buddies"],
+        ),
+        (
+            "Write a follow-up email to the Riverside relaunch team after the meeting on "
+            "Wednesday 5 March.",
+            ["Riverside"],
+        ),
+        ("Please write a note to Daniel Reyes about his Aria 2 order.", ["Daniel Reyes", "Aria 2"]),
+    ],
+)
+def test_every_name_a_request_gives_is_asked_of_the_text(asked, names):
+    facts = " | ".join(r["text"] for r in brief_checklist(asked) if r["kind"] == "fact")
+    assert all(n in facts for n in names), (names, facts)
+
+
+@pytest.mark.parametrize("short", ["avail.", "appt.", "approx.", "yr."])
+def test_a_short_form_of_notes_does_not_end_the_line(short):
+    got = [r["text"] for r in brief_checklist(f"Listing pls\n- {short} from 1 September")]
+    assert got[1:] == [f"{short} from 1 September"], got
