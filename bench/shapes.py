@@ -163,7 +163,7 @@ def reading(checklist: list[Requirement], labels: list[Label]) -> Reading:
     (coverage reads an item clause by clause)."""
     classes: dict[str, set[str]] = {lab.id: set() for lab in labels}
     unknown: list[str] = []
-    for r, ids in zip(checklist, carriers(checklist, labels)):
+    for r, ids in zip(checklist, carriers(checklist, labels), strict=True):
         cls = ITEM_CLASS.get(r["kind"], r["kind"])
         for i in ids:
             classes[i].add(cls)
@@ -256,7 +256,7 @@ def _unknown_words(checklist: list[Requirement], labels: list[Label]) -> list[se
     """The words (stems) of each item that asks the text for what no label knows."""
     return [
         _content_words(r["text"])
-        for r, ids in zip(checklist, carriers(checklist, labels))
+        for r, ids in zip(checklist, carriers(checklist, labels), strict=True)
         if ITEM_CLASS.get(r["kind"]) != "instruction" and not ids
     ]
 
@@ -336,7 +336,7 @@ def show(result: Result) -> str:
     ]
     for shape, cl in result.checklists.items():
         lines.append(f"## {shape}")
-        for r, carrying in zip(cl, carriers(cl, result.brief.labels)):
+        for r, carrying in zip(cl, carriers(cl, result.brief.labels), strict=True):
             ids = ",".join(sorted(carrying)) or "-"
             lines.append(f"  {r['id']:4} {r['kind']:8} [{ids}] {r['text'][:100]!r}")
         lines += [f"  ! {p}" for p in result.wrong(shape)]
