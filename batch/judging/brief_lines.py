@@ -332,7 +332,15 @@ _CLAUSE_SPLIT = re.compile(
     r"|\s+(?=so\s+(?:they|everyone|everybody|staff|people|you|customers|guests|readers|"
     r"residents|members|parents|tenants)\s+(?:should|must|need|have\s+to|don['’]t|do\s+not|"
     r"shouldn['’]t|mustn['’]t)\b)"
-    r"|,\s+(?=(?:for|about|on)\s+(?:the\s+|our\s+)?(?-i:[A-Z]))",
+    r"|,\s+(?=(?:for|about|on)\s+(?:the\s+|our\s+)?(?-i:[A-Z]))"
+    # "…by 5pm on Friday because a phishing email last week collected some logins": the
+    # reason is a fact of its own ("because it is checked at the castle" stays: "it")
+    r"|,?\s+(?=because\s+(?:a|an|the|our|some|several|many|two|three)\s+\w+(?:\s+\w+){0,3}\s+"
+    r"(?:\w+ed|is|are|was|were|has|have|had)\b)"
+    # "Use the platform steps until the replacement arrives on Monday 9 June": when it
+    # ends is a fact of its own
+    r"|,?\s+(?=until\s+(?:the|a|an|our)\s+\w+(?:\s+\w+)?\s+(?:arrives?|comes?|opens?|"
+    r"reopens?|returns?|starts?|is\s+(?:fixed|replaced|repaired|back|ready))\b)",
     re.IGNORECASE,
 )
 

@@ -1050,7 +1050,12 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # the brief's first line, naming the text in a few words and no verb: "menu
         # blurbs x2 new soups", "booster reminder → Mrs Hollis"
         return "task", item, _lead(item)
-    if _READERS_BE_THERE.search(item) or _PAY_BY.search(item):
+    if (
+        _READERS_BE_THERE.search(item)
+        or _PAY_BY.search(item)
+        or (first in _DEADLINE_VERBS and _BY_WHEN.search(item))
+        or (_REQUIRED_THING.search(item) and not _NONE_REQUIRED.search(item))
+    ):
         # "kids there 30 minutes before KO", "£14 → ParentPay by 9 May", "to be paid on
         # ParentPay by 9 May": where the readers must be, or what they pay, by when
         return "ask", item, ""
@@ -1079,6 +1084,17 @@ _HAS_VERB = re.compile(
 )
 # a clause that goes on with what the readers are to do: "…, and to bring a waterproof"
 _AND_TO = re.compile(r"(?i)^(?:and\s+|also\s+)?to\s+(?!be\b)(?=[a-z]+\s+\w)")
+# verbs an order opens with that are also other things; an order with a deadline
+# ("reset network pw by Fri 14 March 5pm")
+_DEADLINE_VERBS = frozenset({"reset", "change", "renew", "finish", "review", "update", "read"})
+# a thing the readers must have or do, said as required: "passport valid until 12 January
+# min", "photo ID required", "booking essential", "helmets compulsory"
+_REQUIRED_THING = re.compile(
+    r"(?i)^(?:[\w'’-]+\s+){1,3}(?:required|essential|compulsory|mandatory|a\s+must)\b"
+    r"|^(?:your\s+)?(?:passports?|ids?|photo\s+id|tickets?|licen[cs]es?|visas?|cards?|"
+    r"membership)\s+(?:must\s+be\s+)?valid\s+(?:until|till|to|for)\b"
+)
+_NONE_REQUIRED = re.compile(r"(?i)^(?:no|none|not)\b|\b(?:not|none|no)\s+(?:required|needed)\b")
 # the readers somewhere by a time, said without a verb
 _READERS_BE_THERE = re.compile(
     r"(?i)^" + _READERS + r"\s+(?:there|here|in|at|on|to)\b[^.;]{0,60}?"

@@ -1017,3 +1017,60 @@ def test_every_name_a_request_gives_is_asked_of_the_text(asked, names):
 def test_a_short_form_of_notes_does_not_end_the_line(short):
     got = [r["text"] for r in brief_checklist(f"Listing pls\n- {short} from 1 September")]
     assert got[1:] == [f"{short} from 1 September"], got
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "reset network pw by Fri 14 March 5pm",
+        "renew your parking permit by 30 June",
+        "passport valid until 12 January min",
+        "photo ID required",
+        "booking essential",
+        "helmets compulsory on the ride",
+    ],
+)
+def test_what_the_readers_must_have_or_do_by_a_date_is_an_ask(line):
+    assert kinds(f"Notice.\n- {line}")[1:] == ["ask"], brief_checklist(f"Notice.\n- {line}")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "no experience required",
+        "Experience: none needed",
+        "change of venue on 3 May",
+        "review of the year: profits up 4%",
+    ],
+)
+def test_what_is_not_required_or_a_noun_of_change_is_no_ask(line):
+    assert "ask" not in kinds(f"Notice.\n- {line}"), brief_checklist(f"Notice.\n- {line}")
+
+
+@pytest.mark.parametrize(
+    "line, fact",
+    [
+        (
+            "Everyone has to reset their password by 5pm on Friday because a phishing email "
+            "last week collected some logins.",
+            "a phishing email last week collected some logins",
+        ),
+        (
+            "Use the platform steps from the workshop until the replacement arrives on Monday "
+            "9 June.",
+            "the replacement arrives on Monday 9 June",
+        ),
+        (
+            "Please use the side door until the lift is fixed on Thursday.",
+            "the lift is fixed on Thursday",
+        ),
+    ],
+)
+def test_the_reason_or_the_end_of_an_ask_is_a_fact_of_its_own(line, fact):
+    got = brief_checklist(line)
+    assert [r["kind"] for r in got] == ["ask", "fact"] and fact in got[1]["text"], got
+
+
+def test_a_reason_told_by_it_stays_with_its_ask():
+    line = "Keep your ticket with you all day because it is checked at the castle."
+    assert kinds(line) == ["ask"]
