@@ -1662,6 +1662,14 @@ def brief_checklist(text: str) -> list[Requirement]:
             for told_kind, told in _told_by_task(lead):
                 out.append(_req(len(out), told_kind, told, ""))
             for n, part in enumerate(_said(content)):
+                if n == 0 and joint.strip() == "," and _topic_only(part):
+                    # "IT notice, all staff - password resets": whom it is for and what
+                    # about, with no name or figure, are the request's, as in "IT notice
+                    # for all staff about password resets"
+                    task = out[-1]
+                    joined = f"{task['text']}, {part}"
+                    task.update(_req(int(task["id"][1:]) - 1, "task", joined, task["subject"]))
+                    continue
                 add(part, previous)
                 # only what the relay hands over directly: a remark later in the run
                 # ("…; we're still waiting on the number") is the writer's to fill
@@ -1737,6 +1745,23 @@ def _name_the_signer(out: list[Requirement], text: str) -> None:
     ):
         who = last["text"].strip().rstrip(".")
         last.update(_req(int(last["id"][1:]) - 1, "sign", who, who))
+
+
+def _topic_only(piece: str) -> bool:
+    """A few words naming whom a text is for or what it is about, with no name, figure
+    or verb of their own ("all staff: password resets", "residents - bin changes")."""
+    return (
+        _classify(piece)[0] == "fact"
+        and not _AND_TO.match(piece)
+        and len(WORD.findall(piece)) <= 6
+        and not numbers_of(piece)
+        and not re.search(r"[A-Z]", piece[1:])
+        and not _HAS_VERB.search(piece)
+        and not _FINITE_VERB.search(piece)
+    )
+
+
+_FINITE_VERB = re.compile(r"(?i)\b\w+(?:ed|s)\s+(?:on|at|in|by|from|to|the|a|an|every)\b")
 
 
 def _last_written_line(text: str) -> str:

@@ -1074,3 +1074,23 @@ def test_the_reason_or_the_end_of_an_ask_is_a_fact_of_its_own(line, fact):
 def test_a_reason_told_by_it_stays_with_its_ask():
     line = "Keep your ticket with you all day because it is checked at the castle."
     assert kinds(line) == ["ask"]
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "IT notice, all staff - password resets",
+        "Notice, residents - bin collection changes",
+        "Email, volunteers - rota update",
+    ],
+)
+def test_a_first_line_giving_audience_and_topic_is_all_request(first):
+    got = kinds(f"{first}\n- bins go out on Tuesday 4 March")
+    assert got == ["task", "fact"], brief_checklist(f"{first}\n- bins go out on Tuesday 4 March")
+
+
+@pytest.mark.parametrize(
+    "first", ["IT notice, all staff - Northgate portal", "Notice, residents - from 3 March"]
+)
+def test_a_first_line_topic_with_a_name_or_figure_stays_an_item(first):
+    assert "fact" in kinds(first + "\n- reset by Friday")[:2]
