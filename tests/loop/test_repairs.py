@@ -291,7 +291,9 @@ def test_an_order_to_the_writer_copied_as_text_is_dropped_by_code():
     assert not out.draft.startswith("Write")
 
 
-def test_a_copied_ask_is_rewritten_as_the_texts_own_words():
+def test_a_copied_ask_is_said_to_the_readers_by_code():
+    """The brief's lead ("Ask everyone to") comes off and what it asks is said to the
+    readers ("their" -> "your"), with no model call."""
     draft = (
         "Q3 revenue: [FIGURE NEEDED: Q3 revenue].\n\nThe team closed 42 new accounts "
         "in Q3.\n\nAsk everyone to update their pipeline in the CRM by Friday."
@@ -301,8 +303,54 @@ def test_a_copied_ask_is_rewritten_as_the_texts_own_words():
     before, out, _ = run(MEMO, draft, ask, needs)
     assert any(c.startswith("echo:brief") for c in codes(before))
     assert codes(out.findings) == []
-    assert "Please update your pipeline in the CRM by Friday." in out.draft
-    assert "Ask everyone" not in out.draft
+    assert "Update your pipeline in the CRM by Friday." in out.draft
+    assert "Ask everyone" not in out.draft and not ask.tasks
+
+
+@pytest.mark.parametrize(
+    "brief, draft, gone, kept",
+    [
+        # the order to sign pasted with the name: the name signs it
+        (
+            "Notice for tenants.\n\n- Bins go out on Tuesdays from 3 March.\n"
+            "- Sign it from Helen Okafor, Chair.\n",
+            "Bins go out on Tuesdays from 3 March.\n\nSign it from Helen Okafor, Chair.",
+            "Sign it from",
+            "Helen Okafor, Chair",
+        ),
+        (
+            "Notice for tenants.\n\n- Bins go out on Tuesdays from 3 March.\n"
+            "- Sign it from Marta.\n",
+            "Bins go out on Tuesdays from 3 March.\n\nBest wishes, and sign it from Marta.",
+            "sign it from",
+            "Best wishes, Marta.",
+        ),
+        # the order to tell a gap, pasted after it
+        (
+            "Reminder for dog owners.\n\n- Biscuit's booster is due by 30 June.\n"
+            "- This year's price is not set yet, tell her that.\n",
+            "Biscuit's booster is due by 30 June. This year's price is not set yet, tell her that.",
+            "tell her",
+            "This year's price is not set yet.",
+        ),
+        # the brief's lead before what the readers are told
+        (
+            "Summary for staff.\n\n- Email was down on Tuesday 11 February.\n"
+            "- Please tell people: don't resend messages from that morning.\n",
+            "Email was down on Tuesday 11 February.\n\nPlease tell people: don't resend "
+            "messages from that morning.",
+            "Please tell people",
+            "Don't resend messages from that morning.",
+        ),
+    ],
+)
+def test_an_order_pasted_around_what_it_hands_over_is_cut_by_code(brief, draft, gone, kept):
+    ask = Script()
+    before, out, _ = run(brief, draft, ask)
+    assert any(c.startswith("echo:brief") for c in codes(before)), before
+    assert not [c for c in codes(out.findings) if c.startswith("echo")], out.findings
+    assert gone not in out.draft and kept in out.draft, out.draft
+    assert not ask.tasks
 
 
 def test_a_fact_told_as_unknown_becomes_its_placeholder_by_code():

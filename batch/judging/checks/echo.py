@@ -308,9 +308,72 @@ def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
     return out
 
 
+# the order to sign as the text may carry it: "Sign it from", "please sign this off as"
+_SIGN_LEAD = re.compile(
+    r"(?i)(?:^|(?<=[\s,;:]))(?:and\s+)?(?:please\s+)?sign(?:ed)?\s+(?:it\s+|this\s+)?(?:off\s+)?"
+    r"(?:from|as|by)\s+"
+)
+
+
+def _without_order(sentence: str, order: re.Match[str]) -> str:
+    """The sentence with the order's words taken out, its first letter a capital and
+    nothing left dangling ("The price is not set yet, tell her that." -> "The price is
+    not set yet.")."""
+    body = (sentence[: order.start()].rstrip() + " " + sentence[order.end() :]).strip()
+    body = re.sub(r"\s+([,.;:!?])", r"\1", body).strip(" ,;:-–—")
+    if not body:
+        return ""
+    lead = re.match(r"^[*_#>\-\s]*", body).group(0)
+    rest = body[len(lead) :]
+    return lead + rest[:1].upper() + rest[1:]
+
+
+def _order_cut(draft: str, pattern: re.Pattern[str]) -> Repair | None:
+    """A code repair for an order pasted inside a sentence: the sentence without it."""
+    for sentence in wording.sentences(draft):
+        found = pattern.search(sentence)
+        if found:
+            new = _without_order(sentence, found)
+            if new and new != sentence:
+                return Repair(action="replace", old=sentence, new=new)
+            return Repair(action="drop", sentences=[sentence])
+    return None
+
+
 def _copied_repair(draft: str, r: Requirement) -> Repair:
     """An order to the writer copied into the text: dropped when it carries nothing the
-    readers must be told (a task, a style note), else said as the text's own words."""
+    readers must be told (a task, a style note), else said as the text's own words. An
+    order pasted around what it hands over ("Sign it from Marta", "…, tell her that",
+    "Please tell people: don't resend") loses its order's words, by code: what it hands
+    over stays."""
+    if r["kind"] == "sign":
+        cut = _order_cut(draft, _SIGN_LEAD)
+        if cut:
+            return cut
+    if r["kind"] == "gap" and (told := TELLS_INSIDE.search(r["text"])):
+        said = " ".join(words(told.group(0)))
+        pattern = re.compile(
+            r"(?i)[\s,;:–—-]*"
+            + r"\W+".join(re.escape(w) for w in said.split())
+            + r"\b(?:\s+(?:that|so|this|it))?(?=\s*[.!]?\s*$)"
+        )
+        cut = _order_cut(draft, pattern)
+        if cut:
+            return cut
+    if r["kind"] in ("fact", "ask") and r["subject"]:
+        lead = re.compile(
+            r"(?i)^[*_#>\-\s]*"
+            + r"\W+".join(re.escape(w) for w in words(r["subject"]))
+            + r"\b(?:\s+that\b)?[\s:,]*"
+        )
+        for sentence in wording.sentences(draft):
+            found = lead.match(sentence)
+            if found and sentence[found.end() :].strip():
+                new = _without_order(sentence, found)
+                if r["kind"] == "ask":
+                    # "Ask everyone to update their pipeline" -> "Update your pipeline"
+                    new = wording.said_to_readers(new)
+                return Repair(action="replace", old=sentence, new=new)
     if r["kind"] in ("task", "style", "rule"):
         mine = grams(words(r["text"]), 3)
         lead = r["subject"].lower()
