@@ -349,6 +349,8 @@ _WRITER_VERBS = frozenset(
 STYLE_LABELS = frozenset(
     {
         "write for",
+        "written for",
+        "for",
         "aimed at",
         "aim at",
         "pitch at",
@@ -726,7 +728,8 @@ _READERS_OBLIGED = re.compile(
     # an obligation with no subject ("must bring photo ID"), or the readers and a verb
     # that orders ("Customers show this post at the till", "cake in the kitchen Fri 4pm
     # → everyone come"): the labelled corpus reads those as asks in every shape
-    r"|(?i:^(?:must|should|need\s+to|have\s+to|will\s+need\s+to)\s+(?!be\b)\w)"
+    r"|(?i:^(?:must|should|need\s+to|have\s+to|will\s+need\s+to)\s+"
+    r"(?!be\b|sound\b|read\b|feel\b|look\b|fit\b|come\s+across\b)\w)"
     r"|(?i:(?:^|→\s*|->\s*)" + _READERS + r"\s+(?:just\s+|simply\s+|then\s+|also\s+|first\s+)?"
     r"(?=(?:" + "|".join(sorted(_ORDERS)) + r")\b(?!\s+of\b)(?!\s+(?:on\s+)?\w+ing\b)))"
 )

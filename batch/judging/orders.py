@@ -106,7 +106,12 @@ _LEAVE_OUT = re.compile(
     r"|nothing\s+(?:about|on)\b|no\s+mention\s+of\b|not\s+a\s+word\s+(?:about|on)\b"
     r"|(?:with\s+)?no\s+(?:" + _WRITER_GERUNDS + r")\b|no\s+[\w'’-]+\s+mention\b"
     r"|(?:(?:she|he|they|we|i)['’]d\s+|(?:she|he|they|we|i)\s+would\s+)?(?:rather|prefer)\s+"
-    r"(?:we|you|it)\s+(?:didn['’]?t|did\s+not|don['’]?t|not|never|wasn['’]?t)\b)"
+    r"(?:we|you|it)\s+(?:didn['’]?t|did\s+not|don['’]?t|not|never|wasn['’]?t)\b"
+    # "Avoid mentioning the delay", "Steer clear of politics", "don't get into the costs"
+    r"|(?:avoid|without|no)\s+(?:mentioning|naming|talking\s+about|referring\s+to|bringing\s+up|"
+    r"discussing|going\s+into|getting\s+into|dwelling\s+on)\b"
+    r"|steer\s+clear\s+of\b|stay\s+(?:away\s+from|off)\b|keep\s+off\b"
+    r"|(?:don['’]?t|do\s+not|never)\s+(?:get\s+into|touch\s+on|go\s+there)\b)"
 )
 _NO_GUESS = re.compile(
     r"(?i)^\W*(?:just\s+|please\s+)?leave\s+(?:that|it|this|them|those|its\s+\w+|their\s+\w+|"
@@ -129,6 +134,10 @@ _LENGTH = re.compile(
     r"|\bkeep\s+(?:it|them|each(?:\s+\w+)?|the\s+\w+|things|this)\s+(?:short|brief|tight|"
     r"snappy|punchy|concise|to\s+the\s+point|under|below|to\b)"
     r"|^\W*(?:short|brief|concise|snappy)\s*(?:please|pls)?\W*$"
+    # "Nothing longer than a tweet", "must fit on a postcard"
+    r"|\b(?:no|nothing|not)\s+longer\s+than\s+(?:a|an|one|the)\b|\bshorter\s+than\s+(?:a|an|one)\b"
+    r"|\b(?:fit|fits)\s+(?:on|in|onto|into)\s+(?:a|an|one|the)\s+(?:postcard|tweet|slide|"
+    r"page|screen|text\s+message|sms|card|sticker|label)\b|\btweet-?length\b"
 )
 # what a text may be limited to ("decisions only", "just the facts", "practical only")
 _SCOPE = (
@@ -136,7 +145,14 @@ _SCOPE = (
     r"headlines|outcomes|actions|dates|changes|news|main\s+points|logistics|details"
 )
 _LAYOUT = re.compile(
-    r"(?i)\b(?:in\s+)?(?:bold|italics?|capitals|caps|block\s+capitals)\b"
+    # bold, italics, capitals of the text ("Name in bold", "bold the dates", "Title in
+    # caps"); not "Bold flavours, slow-cooked", a thing of the world
+    r"(?i)\bin\s+(?:bold|italics?|capitals|caps|block\s+capitals|upper\s*case)\b"
+    r"|\b(?:bold|italici[sz]e|capitali[sz]e|underline)\s+(?:the|each|all|every|its|their|any)\b"
+    r"|\b(?:bolded|italici[sz]ed|capitali[sz]ed|underlined)\b"
+    r"|\b(?:bold|italic|capital|block)\s+(?:headings?|titles?|names?|dates?|times?|prices?|"
+    r"text|letters|capitals|type|font)\b"
+    r"|^\W*(?:bold|italics?|capitals|caps|block\s+capitals|all\s+caps)(?:\s+(?:please|pls))?\W*$"
     r"|\b(?:as\s+(?:a|the)\s+)?(?:heading|headline|subheading|sub-heading|title\s+line)\b"
     r"|\bbullet(?:s|\s+points?|ed)?\b|\bnumbered\s+list\b|\bas\s+a\s+list\b"
     r"|\b(?:start|open|begin|end|finish|close|lead)\s+(?:it\s+|each\s+\w+\s+)?with\b"
@@ -145,7 +161,8 @@ _LAYOUT = re.compile(
     r"|\bin\s+(?:the\s+)?(?:first|second|last|opening|closing)\s+(?:line|sentence|paragraph)\b"
     r"|\bone\s+(?:per|for\s+each)\b|\beach\s+(?:on|in)\s+its\s+own\b|\bsubject\s+line\b"
     r"|\bsections?\b|\bin\s+a\s+list\b|\blist\s+(?:them|it|the\s+\w+\s+)?by\b"
-    r"|^\W*(?:third|first|second)\s+person\b|^\W*(?:apologi[sz]e|say\s+sorry)\s+(?:once|briefly|"
+    r"|^\W*(?:third|first|second)\s+person\b(?!\s+(?:to|who|that|in\s+line|gets?|wins?|"
+    r"through|past|at|on|there)\b)|^\W*(?:apologi[sz]e|say\s+sorry)\s+(?:once|briefly|"
     r"sincerely|first|up\s+front|at\s+the\s+start|only\s+once)\b"
     r"|^\W*(?:just|only)\s+(?:the\s+)?(?:" + _SCOPE + r")\b|^\W*(?:" + _SCOPE + r")\s+only\b"
     r"|\bfirst,?\s+then\s+(?:the\s+)?[a-z]+\b(?![^.]*\d)"
@@ -346,8 +363,18 @@ TEXT_PARTS = (
 _TEXT_PART = re.compile(r"(?i)^(?:" + TEXT_PARTS + r")$")
 
 
+# the same with no determiner, a subject of two words at least ("Headline sponsor is
+# Kettleworks"; "Heading is bold" names a part of the text)
+_BARE_WORLD_STATEMENT = re.compile(
+    r"(?i)^\W*(?P<subject>(?:(?!(?:at|of|in|on|the|a|an|to|for|by|with|it|set|put|make)\b)"
+    r"[\w'’-]+\s+){2,4}?)"
+    r"(?:is|are|was|were|has|have|opens?|starts?|runs?|costs?|features?|includes?|offers?|"
+    r"comes?|closes?|plays?|sells?|serves?|performs?|pays?|rises?|falls?|will|can)\b"
+)
+
+
 def _states_of_the_world(text: str) -> bool:
-    said = _WORLD_STATEMENT.match(text)
+    said = _WORLD_STATEMENT.match(text) or _BARE_WORLD_STATEMENT.match(text)
     if not said or not said.group("subject").strip():
         return False
     head = said.group("subject").split()[-1]
@@ -358,9 +385,43 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[^\W\d_]+(?:['’-][^\W\d_]+)*", text.lower())
 
 
+# how the text should come across, or whose style or words it takes: "Should sound warm
+# but professional", "Make it sound exciting", "Use British spelling", "Use 'we' not
+# 'the company'", "Address them as 'you'", "Readable for 10-year-olds", "Same style as
+# last month's", "Match the tone of our website"
+_MANNER = re.compile(
+    r"(?i)^\W*(?:please\s+|pls\s+)?(?:"
+    r"(?:it\s+|this\s+|the\s+\w+\s+)?(?:should|must|needs?\s+to|has\s+to|ought\s+to)\s+"
+    r"(?:sound|read|feel|come\s+across|look)\b"
+    r"|(?:make|have|get)\s+(?:it|this|them|the\s+\w+)\s+(?:sound|read|feel|come\s+across|look)\b"
+    r"|(?:use|write\s+in|stick\s+to|go\s+with)\s+(?:british|uk|us|american|english)\s+"
+    r"(?:spelling|english)\b|(?:british|uk|us|american)\s+(?:spelling|english)\b"
+    r"|(?:use|say|write)\s+[\"'‘“][^\"'’”]{1,30}[\"'’”]\s+(?:not|rather\s+than|instead\s+of)\b"
+    r"|(?:address|call|refer\s+to)\s+(?:them|the\s+readers?|readers|people|customers|everyone|"
+    r"guests|staff|members|parents)\s+(?:as|by)\b"
+    r"|(?:readable|understandable|suitable|accessible|pitched|aimed|written|easy\s+to\s+"
+    r"(?:read|follow|understand))\s+(?:for|at|by)\b"
+    r"|(?:same|similar)\s+(?:style|tone|format|layout|feel|voice)\s+(?:as|to)\b"
+    r"|(?:match|follow|copy)\s+(?:the\s+)?(?:tone|style|voice|format|feel)\s+(?:of|on|in)\b"
+    r"|in\s+the\s+(?:style|tone|voice)\s+of\b)"
+)
+# where the text will go, said of it: "it's going on a poster", "this goes in the
+# newsletter" (the writer's to know; nothing to tell the readers)
+_GOES_ON = re.compile(
+    r"(?i)^\W*(?:it['’]s|it\s+is|this\s+is|this['’]s|it['’]ll\s+be|it\s+will\s+be|it|this|"
+    r"they['’]re|they\s+are)\s+(?:going\s+|goes\s+|go\s+|printed\s+|pinned\s+|posted\s+)?"
+    r"(?:up\s+)?(?:on|in|for|into|onto)\s+(?:the|a|an|our)\s+(?:\w+\s+)?(?:poster|noticeboard|"
+    r"notice\s+board|newsletter|website|site|intranet|flyer|leaflet|menu|board|window|socials|"
+    r"instagram|facebook|linkedin|app|fridge|door|wall|screen|slide|handout|programme|"
+    r"brochure|bulletin|blog|email|mailing)\b"
+)
+
+
 def is_tone(text: str) -> bool:
     """A line that is only a tone: "Friendly but not gushing.", "British spelling pls",
     "warm, plain English", "Make it formal", "Plain English for families"."""
+    if _MANNER.match(text):
+        return True
     words = _words(_TONE_FOR.sub("", _TONE_FRAME.sub("", text)))
     if not words or re.search(r"\d", text):
         return False
@@ -428,10 +489,14 @@ def _one_order(text: str) -> OrderKind | None:
     if _LEAVE_OUT.match(text) and not _NOT_YET.search(text):
         # ("no date yet" is a fact not known, not an order to leave the date out)
         return "leave_out"
-    if is_request(text):
+    if is_request(text) or _GOES_ON.match(text):
         return "request"
     if _LENGTH.search(text) and (
-        re.search(r"(?i)\bwords?\b|\bkeep\b|\beach\b|\bmax\b|\bunder\b|\btops\b", text)
+        re.search(
+            r"(?i)\bwords?\b|\bkeep\b|\beach\b|\bmax\b|\bunder\b|\btops\b|\blonger\b|"
+            r"\bshorter\b|\bfits?\b|\btweet-?length\b",
+            text,
+        )
         # a short line that is only a length ("One short paragraph"), not a fact that
         # counts something else ("new passwords need at least 14 characters")
         or (

@@ -1094,3 +1094,72 @@ def test_a_first_line_giving_audience_and_topic_is_all_request(first):
 )
 def test_a_first_line_topic_with_a_name_or_figure_stays_an_item(first):
     assert "fact" in kinds(first + "\n- reset by Friday")[:2]
+
+
+# orders to the writer in wordings the rules were not built on, written as a probe before
+# the reader was changed: how it should sound, whose words and style it takes, whom it
+# is readable for, where it goes, what to steer clear of, how short
+MORE_WRITER = [
+    "Should sound warm but professional",
+    "Make it sound exciting",
+    "Use British spelling",
+    "Use 'we' not 'the company'",
+    "Address them as 'you'",
+    "Readable for 10-year-olds",
+    "Easy to follow for beginners",
+    "For: local residents",
+    "Short - it's going on a poster",
+    "This goes in the newsletter",
+    "Avoid mentioning the delay",
+    "Steer clear of politics",
+    "Stay away from the costs",
+    "Same style as last month's",
+    "Match the tone of our website",
+    "Nothing longer than a tweet",
+    "Must fit on a postcard",
+]
+
+
+@pytest.mark.parametrize("line", MORE_WRITER)
+@pytest.mark.parametrize("shape", ["notes", "prose"])
+def test_an_order_to_the_writer_in_other_words_is_never_an_item_to_say(line, shape):
+    brief = (
+        f"Notice for members.\n\n- Lunch is at 1pm on Friday 3 May.\n- {line}"
+        if shape == "notes"
+        else f"Notice for members. Lunch is at 1pm on Friday 3 May. {line}"
+    )
+    got = [(r["kind"], r["text"]) for r in brief_checklist(brief)[1:]]
+    assert [k for k, t in got if k not in INSTRUCTION and "Lunch" not in t] == [], got
+
+
+# facts in the words of a layout or a tone order
+LOOK_LIKE_ORDERS = [
+    "Bold flavours, slow-cooked for 12 hours.",
+    "First person to book gets a free mug.",
+    "Headline sponsor is Kettleworks.",
+    "Title race decided on Saturday 4 May.",
+    "The sound system is new this year.",
+    "Short courses run every Monday.",
+]
+
+
+@pytest.mark.parametrize("line", LOOK_LIKE_ORDERS)
+def test_a_fact_in_an_orders_words_is_a_fact(line):
+    assert kinds(f"Notice for members.\n\n- {line}")[1:] == ["fact"], brief_checklist(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Name in bold, then two lines",
+        "Put the times in bold",
+        "Title in caps",
+        "Bold the dates",
+        "block capitals please",
+        "Write in the first person",
+        "First person, from me",
+    ],
+)
+def test_a_layout_order_with_those_words_is_still_an_order(line):
+    got = kinds(f"Notice for members.\n\n- Lunch at 1pm.\n- {line}")[2:]
+    assert got and set(got) <= INSTRUCTION, (line, got)
