@@ -315,7 +315,8 @@ _CLAUSE_SPLIT = re.compile(
     r"(?:\s+that)?\s+(?!to\b)"
     r"|,\s+(?:and\s+)?that\s+"
     r"|,?\s+(?=(?:and\s+)?(?:asking|reminding|inviting|encouraging|telling|urging)\s+\w+\s+to\b)"
-    r"|\s+and\s+(?=" + _SUBJECT + r"|(?:keep|sign|put|use|don['’]?t|no|leave)\b)"
+    r"|\s+and\s+(?=" + _SUBJECT + r"|(?:keep|sign|put|use|don['’]?t|no|leave)\b"
+    r"|(?:reply|rsvp|register|pay)(?![\w-]))"
     # "…in Room 4B and people should send their questions…": the readers' own clause
     r"|\s+and\s+(?=(?:all\s+)?(?:people|everyone|everybody|staff|customers|guests|members|"
     r"parents|residents|tenants|visitors|players|volunteers|students|kids|children|"

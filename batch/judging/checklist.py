@@ -883,7 +883,10 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         if re.match(r"(?i)^(?:and\s+)?(?:please\s+)?(?:ask|remind|tell|warn)\b", name):
             return "ask", label.group(2).strip(), label.group(1).strip()
         return "ask", item, label.group(1).strip() if _READERS_LABEL_NAME.match(name) else ""
-    if label and _ACT_LABEL.match(name) and _CONTACT.search(label.group(2)):
+    if label and (
+        (_ACT_LABEL.match(name) and _CONTACT.search(label.group(2)))
+        or (_FETCH_LABEL.match(name) and _WHERE_WHEN.search(label.group(2)))
+    ):
         # "Book: greenfieldvets.co.uk / 01632 488120", "Sign up: northsidefoodbank.org":
         # where the readers do it is asking them to
         return "ask", item, ""
@@ -1005,6 +1008,15 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         # writer's own reply ("Reply to this complaint") has none
         return "ask", item, ""
     if (
+        first in _CHOICE_VERBS
+        and re.match(r"(?i)^\w+\s+(?:which|what|when|how|who|where)\b", item)
+        and not _BY_WHEN.search(item)
+        and not re.search(r"(?i)\b(?:and|then|please|pls)\s+\w", item)
+    ):
+        # "pick which folders sync to each device": what a product lets one do, said
+        # in notes; not an order to the readers
+        return "fact", item, ""
+    if (
         first in _ORDERS
         # "Email and calendar were down": a noun that is also an order's verb
         and not re.match(r"(?i)^\w+\s+(?:and|or|is|are|was|were|has|have|had|will|of)\b", item)
@@ -1110,6 +1122,16 @@ _PAY_BY = re.compile(
     r"filled\s+in|booked)\b|[£$€]\s?\d[\d.,]*\s*(?:→|->|\bvia\b|\bon\b|\bto\b|\bat\b))"
     r"[^.;]{0,60}?\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|"
     r"noon|midday)"
+)
+_CHOICE_VERBS = frozenset({"pick", "choose", "decide", "control", "select", "set", "see"})
+# a label naming what the readers fetch or hand in, and a value saying where or when:
+# "Collect: box office, Monday–Friday, 10am–4pm", "Drop off: reception by Friday"
+_FETCH_LABEL = re.compile(
+    r"(?i)^(?:to\s+)?(?:collect|collection|pick\s*-?\s*up|drop\s*-?\s*off|hand\s+in|bring)$"
+)
+_WHERE_WHEN = re.compile(
+    r"(?i)\b(?:" + _CALENDAR + r")\b|\d\s*(?:am|pm)\b|\d:\d\d|\b(?:from|at|by|before)\s+"
+    r"|\b(?:reception|box\s+office|front\s+desk|desk|office|counter|library|hall)\b"
 )
 # what a thing is used for, when that is something the readers do
 _READERS_PURPOSE = re.compile(

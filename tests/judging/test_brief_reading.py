@@ -1163,3 +1163,24 @@ def test_a_fact_in_an_orders_words_is_a_fact(line):
 def test_a_layout_order_with_those_words_is_still_an_order(line):
     got = kinds(f"Notice for members.\n\n- Lunch at 1pm.\n- {line}")[2:]
     assert got and set(got) <= INSTRUCTION, (line, got)
+
+
+@pytest.mark.parametrize(
+    "line, want",
+    [
+        # a label naming what the readers fetch, and where or when: an ask
+        ("Collect: box office, Monday–Friday, 10am–4pm", ["ask"]),
+        ("Drop off: reception by Friday 3 May", ["ask"]),
+        ("Collect: 2 parcels waiting", ["fact"]),
+        ("Return: back at Market Square around 6:30 pm", ["fact"]),
+        # what a product lets one choose, said in notes: a fact
+        ("pick which folders sync to each device", ["fact"]),
+        ("choose what gets shared with the team", ["fact"]),
+        # a choice and an order after it: the order is still the readers'
+        ("Choose which session you want and reply by Friday", ["fact", "ask"]),
+        ("Fill in the form and pay by Monday", ["ask", "ask"]),
+        ("Tea and pay-as-you-go coffee", ["fact"]),
+    ],
+)
+def test_notes_that_name_an_action_read_as_what_they_ask(line, want):
+    assert kinds(f"Notice.\n- {line}")[1:] == want, brief_checklist(f"Notice.\n- {line}")

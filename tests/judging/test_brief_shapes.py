@@ -67,7 +67,7 @@ def test_the_agreement_between_shapes_does_not_fall():
 
 # where the reader stands (docs/benchmarks.md, "Reading briefs in any shape"): raise
 # these when it gets better, never lower them
-AGREE_FLOOR = 37
+AGREE_FLOOR = 39
 RIGHT_FLOOR = 121
 
 
