@@ -1070,6 +1070,7 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         or _PAY_BY.search(item)
         or (first in _DEADLINE_VERBS and _BY_WHEN.search(item))
         or (_REQUIRED_THING.search(item) and not _NONE_REQUIRED.search(item))
+        or _NAMED_BELONGING.search(item)
     ):
         # "kids there 30 minutes before KO", "£14 → ParentPay by 9 May", "to be paid on
         # ParentPay by 9 May": where the readers must be, or what they pay, by when
@@ -1108,6 +1109,16 @@ _REQUIRED_THING = re.compile(
     r"(?i)^(?:[\w'’-]+\s+){1,3}(?:required|essential|compulsory|mandatory|a\s+must)\b"
     r"|^(?:your\s+)?(?:passports?|ids?|photo\s+id|tickets?|licen[cs]es?|visas?|cards?|"
     r"membership)\s+(?:must\s+be\s+)?valid\s+(?:until|till|to|for)\b"
+)
+# belongings to be marked with their owner's name: "packed lunch in a bag w/ child's name
+# on", "named water bottle", "coats labelled with your name"
+_NAMED_BELONGING = re.compile(
+    r"(?i)\b(?:with|w/)\s*(?:their|your|the|his|her|a|child['’]s|(?:\w+['’]s))\s+"
+    r"(?:(?:child['’]s|own|full)\s+)?name\s+on\b"
+    r"|\b(?:named|labelled|labeled|name-?tagged)\s+(?:bags?|bottles?|water\s+bottles?|coats?|"
+    r"kit|clothes|clothing|lunch\s*box(?:es)?|boxes|jumpers?|items|belongings)\b"
+    r"|\b(?:bags?|bottles?|coats?|kit|clothes|clothing|lunch\s*box(?:es)?|jumpers?|items|"
+    r"belongings)\s+(?:clearly\s+)?(?:named|labelled|labeled|marked)\b"
 )
 _NONE_REQUIRED = re.compile(r"(?i)^(?:no|none|not)\b|\b(?:not|none|no)\s+(?:required|needed)\b")
 # the readers somewhere by a time, said without a verb

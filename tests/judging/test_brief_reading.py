@@ -1184,3 +1184,19 @@ def test_a_layout_order_with_those_words_is_still_an_order(line):
 )
 def test_notes_that_name_an_action_read_as_what_they_ask(line, want):
     assert kinds(f"Notice.\n- {line}")[1:] == want, brief_checklist(f"Notice.\n- {line}")
+
+
+@pytest.mark.parametrize(
+    "line, kind",
+    [
+        ("packed lunch in a bag w/ child's name on", "ask"),
+        ("named water bottle", "ask"),
+        ("coats clearly labelled", "ask"),
+        ("PE kit in a bag with your child's name on it", "ask"),
+        ("Lunch is served in the hall", "fact"),
+        ("The name on the cup is wrong", "fact"),
+        ("Our bags are made from recycled cotton", "fact"),
+    ],
+)
+def test_belongings_to_be_marked_with_a_name_are_an_ask(line, kind):
+    assert kinds(f"Letter to parents.\n- {line}")[1:] == [kind]

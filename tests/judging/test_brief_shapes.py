@@ -67,8 +67,8 @@ def test_the_agreement_between_shapes_does_not_fall():
 
 # where the reader stands (docs/benchmarks.md, "Reading briefs in any shape"): raise
 # these when it gets better, never lower them
-AGREE_FLOOR = 39
-RIGHT_FLOOR = 121
+AGREE_FLOOR = 40
+RIGHT_FLOOR = 122
 
 
 def _item(n: int, kind: str, text: str) -> dict:
