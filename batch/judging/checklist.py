@@ -718,7 +718,8 @@ _READERS_OBLIGED = re.compile(
     + r"(?:['’](?:ll|d|re))?\s+(?:(?:all|also|just|still|then|will)\s+)?(?:should(?:n['’]t)?|"
     r"must(?:n['’]t)?|need(?:s)?\s+to|have\s+to|has\s+to|are\s+asked\s+to|is\s+asked\s+to|"
     r"will\s+need\s+to|need\s+to|are\s+expected\s+to|ought\s+to|are\s+to|is\s+to|to|"
-    r"(?:is|are)\s+(?:invited|welcome)\s+to|(?:can|could)(?=\s+(?:come|join|drop|pop|stop\s+by|"
+    r"(?:is|are)\s+(?:invited|welcome|reminded|requested|encouraged|urged|required)\s+to|"
+    r"(?:can|could)(?=\s+(?:come|join|drop|pop|stop\s+by|check\s+(?:in|out)|"
     # "members can reserve a copy at the library", "she can book online or call": how
     # they do it, which is asking them to
     r"reserve|book|call|ring|phone|email|e-mail|reply|register|sign\s+up|order|pay|collect|"
@@ -982,6 +983,9 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     ):
         # "Don't park in the loading bay", "Please reply by Friday": the readers'
         return "ask", item, ""
+    if _LET_US_KNOW.match(item):
+        # "Let us know about allergies by Friday": the readers tell us; not a relay
+        return "ask", item, ""
     first = _first_word(item)
     relay = _RELAY.match(item)
     if relay and first == "please":
@@ -1068,6 +1072,10 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     if (
         _READERS_BE_THERE.search(item)
         or _PAY_BY.search(item)
+        or _DONE_TO_THEIRS.search(item)
+        or (_MAKE_SURE.match(item) and not _ABOUT_THE_TEXT.search(item))
+        or (_POLITE_LEAD.match(item) and _first_word(_POLITE_LEAD.sub("", item)) not in _NOT_ASKS)
+        or (_PLEASE_END.search(item) and not _HAS_VERB.search(item))
         or (first in _DEADLINE_VERBS and _BY_WHEN.search(item))
         or (_REQUIRED_THING.search(item) and not _NONE_REQUIRED.search(item))
         or _NAMED_BELONGING.search(item)
@@ -1135,6 +1143,41 @@ _PAY_BY = re.compile(
     r"noon|midday)"
 )
 _CHOICE_VERBS = frozenset({"pick", "choose", "decide", "control", "select", "set", "see"})
+# what must be done to the readers' things, in the passive: "tickets must be shown at the
+# door" ("must be at least 21" is a condition, a fact)
+_DONE_TO_THEIRS = re.compile(
+    r"(?i)\b(?:must|should|need\s+to|needs\s+to|has\s+to|have\s+to|are\s+to|is\s+to)\s+be\s+"
+    r"(?:\w+ed|shown|worn|paid|kept|brought|given|taken|done|signed|sent|seen|left|made|put|"
+    r"handed\s+in|switched\s+off|turned\s+off)\b"
+    r"|\bback\s+(?:to|with|in)\b[^.;]{0,40}?\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:"
+    + _CALENDAR
+    + r")\b)"
+)
+_LET_US_KNOW = re.compile(r"(?i)^(?:please\s+|pls\s+)?let\s+(?:us|me)\s+know\b")
+_MAKE_SURE = re.compile(r"(?i)^(?:please\s+|pls\s+)?(?:make|be)\s+sure\s+")
+# "Please hand keys in at reception": after "please", an order; not a relay ("Please
+# note…", "Please tell…") nor the writer's ("Please write…")
+_NOT_ASKS = frozenset(
+    {
+        *RELAY_VERBS,
+        *TASK_VERBS,
+        *_WRITER_VERBS,
+        "make",
+        "sign",
+        "send",
+        "include",
+        "add",
+        "put",
+        "insert",
+        "feature",
+        "credit",
+        "quote",
+        "cite",
+        "list",
+    }
+)
+# "sturdy shoes pls", "no bags on the seats please": a thing asked for, with no verb
+_PLEASE_END = re.compile(r"(?i)\b(?:please|pls|plz)\s*[.!]*\s*$")
 # a label naming what the readers fetch or hand in, and a value saying where or when:
 # "Collect: box office, Monday–Friday, 10am–4pm", "Drop off: reception by Friday"
 _FETCH_LABEL = re.compile(

@@ -1200,3 +1200,84 @@ def test_notes_that_name_an_action_read_as_what_they_ask(line, want):
 )
 def test_belongings_to_be_marked_with_a_name_are_an_ask(line, kind):
     assert kinds(f"Letter to parents.\n- {line}")[1:] == [kind]
+
+
+# asks to the readers in 30 wordings, and 15 facts near them, written as a probe before
+# the reader was changed (9 of the 30 were read as facts)
+PROBE_ASKS = [
+    "Wear sturdy shoes.",
+    "sturdy shoes pls",
+    "bring a packed lunch",
+    "Arrive by 9:15 so we can start on time",
+    "everyone to sign the register on arrival",
+    "tickets must be shown at the door",
+    "RSVP to Jo by 12 June",
+    "Let us know about allergies by Friday",
+    "parents: sign and return the consent form",
+    "park in the overflow car park, not the main one",
+    "no bags on the seats please",
+    "Please keep noise down after 10pm",
+    "remember your swimming kit on Thursdays",
+    "forms back to the office by Wed",
+    "Register online before 1 May",
+    "Book early - places are limited",
+    "Text Sam on 07700 900123 if you're running late",
+    "log your hours on the timesheet every Friday",
+    "Check your spam folder for the invite",
+    "Switch off your phones during the talk",
+    "Don't forget your ID",
+    "Make sure the back door is locked when you leave",
+    "Staff are asked to clear their desks by Thursday",
+    "Residents should put bins out by 7am",
+    "Drivers must report any damage straight away",
+    "Please hand keys in at reception",
+    "Members are reminded to renew by 31 March",
+    "Volunteers need to complete the safety training first",
+    "Guests can check out any time before 11am",
+    "Call ahead if you need step-free access",
+]
+PROBE_NOT_ASKS = [
+    "Doors open at 7pm.",
+    "We've booked the main hall for the evening.",
+    "The team will send the agenda on Monday.",
+    "Parking is free after 6pm.",
+    "Tickets are £8 on the door.",
+    "The café sells hot drinks and cakes.",
+    "Members get 10% off.",
+    "The course runs for six weeks.",
+    "Our volunteers built the new shed.",
+    "The bins were emptied on Tuesday.",
+    "Staff voted for the new rota.",
+    "Residents raised £400 for the hospice.",
+    "Guests loved the garden tour last year.",
+    "The register is kept at reception.",
+    "Drivers are paid weekly.",
+]
+
+
+@pytest.mark.parametrize("line", PROBE_ASKS)
+@pytest.mark.parametrize("shape", ["notes", "prose"])
+def test_an_ask_in_any_of_thirty_wordings_is_an_ask(line, shape):
+    brief = (
+        f"Notice for members.\n\n- {line}" if shape == "notes" else f"Notice for members. {line}"
+    )
+    assert "ask" in kinds(brief)[1:], brief_checklist(brief)
+
+
+@pytest.mark.parametrize("line", PROBE_NOT_ASKS)
+def test_a_fact_near_an_ask_is_a_fact(line):
+    assert kinds(f"Notice for members.\n\n- {line}")[1:] == ["fact"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Please include this quote from our CEO: we built it for listeners.",
+        "Please note the office closes at 5pm.",
+        "Make sure it mentions the new opening hours.",
+        "Plain English please",
+        "Short please",
+    ],
+)
+def test_please_before_an_order_to_the_writer_or_a_relay_asks_nothing(line):
+    assert "ask" not in kinds(f"Notice for members.\n\n- {line}"), brief_checklist(line)
