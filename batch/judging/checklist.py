@@ -770,9 +770,10 @@ _WHEN_OCCASION = re.compile(
     + r")\b|\d)[^,;.()?!]*?)(?=\s+(?:for|to|please|pls)\b|\s*[,;.()?!]|\s*$)"
 )
 # a deadline: "by Friday", "by 28 June", "by Fri 28 June", "by the end of May"
-_BY_WHEN = re.compile(
-    r"(?i)\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|noon|midday)"
+_BY_DATE = (
+    r"\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|noon|midday)"
 )
+_BY_WHEN = re.compile(r"(?i)" + _BY_DATE)
 _READERS_FIRST = re.compile(r"(?i)^" + _READERS + r"\s+(?!with\b)\w")
 _SIGNED_BY = re.compile(
     r"(?i)^(?:and\s+)?(?:signed(?:\s+(?:off|by|from|as))*|sign\s+off\s+as|sign(?:\s+it)?(?:\s+off)?:?|"
@@ -1139,8 +1140,7 @@ _READERS_BE_THERE = re.compile(
 _PAY_BY = re.compile(
     r"(?i)(?:\bto\s+be\s+(?:paid|returned|handed\s+in|submitted|sent|signed|completed|"
     r"filled\s+in|booked)\b|[£$€]\s?\d[\d.,]*\s*(?:→|->|\bvia\b|\bon\b|\bto\b|\bat\b))"
-    r"[^.;]{0,60}?\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:" + _CALENDAR + r")\b|tomorrow|tonight|"
-    r"noon|midday)"
+    r"[^.;]{0,60}?" + _BY_DATE
 )
 _CHOICE_VERBS = frozenset({"pick", "choose", "decide", "control", "select", "set", "see"})
 # what must be done to the readers' things, in the passive: "tickets must be shown at the
@@ -1149,9 +1149,7 @@ _DONE_TO_THEIRS = re.compile(
     r"(?i)\b(?:must|should|need\s+to|needs\s+to|has\s+to|have\s+to|are\s+to|is\s+to)\s+be\s+"
     r"(?:\w+ed|shown|worn|paid|kept|brought|given|taken|done|signed|sent|seen|left|made|put|"
     r"handed\s+in|switched\s+off|turned\s+off)\b"
-    r"|\bback\s+(?:to|with|in)\b[^.;]{0,40}?\bby\s+(?:the\s+end\s+of\s+)?(?:\d|(?:"
-    + _CALENDAR
-    + r")\b)"
+    r"|\bback\s+(?:to|with|in)\b[^.;]{0,40}?" + _BY_DATE
 )
 _LET_US_KNOW = re.compile(r"(?i)^(?:please\s+|pls\s+)?let\s+(?:us|me)\s+know\b")
 _MAKE_SURE = re.compile(r"(?i)^(?:please\s+|pls\s+)?(?:make|be)\s+sure\s+")
