@@ -1364,3 +1364,105 @@ def test_a_checklist_frozen_before_one_l_still_matches():
     read = checklist_of({"checklist": frozen, "brief": {}})
     assert any("cancel" in r["terms"] for r in read)
     assert all(covered(r, text) for r in read if r["kind"] == "fact")
+
+
+LADDER_NOTES = """safety notice - stepladder
+- 3m aluminium stepladder, Store Room B → withdrawn, 3rd rung bent
+- DON'T use it, not even for quick jobs
+- use the platform steps from the workshop till the replacement comes
+- replacement arrives Mon 9 June
+- heading in capitals
+- from Karen Doyle, Facilities
+"""
+VET_LABELS = """What: vaccination reminder for a pet owner
+To: Mrs Jean Hollis
+Pet: Biscuit (dog), due his annual booster
+Due by: 30 June
+Tone: friendly, don't nag
+Signed: Nurse Sophie, Greenfield Vets
+"""
+CAR_NOTES = """summary of membership terms - Northside Car Club
+- membership £60/yr
+- cars £6.50/hr incl fuel + insurance
+- min age 21, licence held 2+ yrs
+- leave car w/ at least a quarter tank
+- plain English
+"""
+WORKSHOP_LABELS = """What: listing for a photo workshop
+Led by: Ines Barros
+When: Saturday 18 October, 10am-1pm
+Price: £45 per person
+Tone: friendly
+"""
+KITCHEN_PROSE = """Write a note for staff. The kitchen closes on Friday 3 May for a deep clean.
+Please take your food home by Thursday evening. Keep it short."""
+
+
+@pytest.mark.parametrize(
+    "brief, draft",
+    [
+        # lines of notes printed as the text: an arrow, a short form, a lower-case start
+        (
+            LADDER_NOTES,
+            "**SAFETY NOTICE**\n\n**3m Aluminium Stepladder, Store Room B → "
+            "Withdrawn, 3rd Rung Bent**\n- Please don't use it, not even for quick jobs.",
+        ),
+        (
+            LADDER_NOTES,
+            "SAFETY NOTICE\n\nThe stepladder in Store Room B is withdrawn.\n"
+            "- replacement arrives Mon 9 June",
+        ),
+        (CAR_NOTES, "Membership terms\n\nMembership: £60/yr\nCars: £6.50/hr incl fuel + insurance"),
+        (CAR_NOTES, "Our terms.\n\nleave car w/ at least a quarter tank"),
+        # a label that frames the brief, kept in the text
+        (
+            VET_LABELS,
+            "Dear Mrs Hollis,\n\nBiscuit is due his annual booster by 30 June.\n\n"
+            "Tone: friendly.\n\nNurse Sophie, Greenfield Vets",
+        ),
+        (VET_LABELS, "To: Mrs Jean Hollis\n\nBiscuit is due his annual booster by 30 June."),
+    ],
+)
+def test_the_briefs_notes_printed_as_the_text_are_a_must_fix(brief, draft):
+    from batch.judging.checks.echo import check_pasted_lines
+
+    found = check_pasted_lines(draft, brief, brief_checklist(brief))
+    assert [f["code"] for f in found] == ["echo:notes"] and found[0]["severity"] == "must_fix"
+
+
+@pytest.mark.parametrize(
+    "brief, draft",
+    [
+        # the same facts said as sentences
+        (
+            LADDER_NOTES,
+            "SAFETY NOTICE\n\nThe 3m aluminium stepladder in Store Room B is "
+            "withdrawn: its third rung is bent. Please don't use it, not even for quick jobs.",
+        ),
+        (
+            CAR_NOTES,
+            "Membership costs £60 a year. Cars cost £6.50 an hour, including fuel and insurance.",
+        ),
+        # labelled facts a listing prints as they are
+        (
+            WORKSHOP_LABELS,
+            "Photo workshop\n\nLed by: Ines Barros\nWhen: Saturday 18 October, "
+            "10am-1pm\nPrice: £45 per person",
+        ),
+        # a brief's own well-formed sentence, kept
+        (
+            KITCHEN_PROSE,
+            "The kitchen closes on Friday 3 May for a deep clean. Please take your "
+            "food home by Thursday evening.",
+        ),
+        # a date written short in a fixtures list
+        (
+            "Fixtures post.\n- Sat 5 Oct: home v Hillcrest Juniors, 10am kick-off\n",
+            "October fixtures\n\nSat 5 Oct: home v Hillcrest Juniors, 10am kick-off",
+        ),
+    ],
+)
+def test_facts_told_as_sentences_or_listed_under_their_own_labels_are_not(brief, draft):
+    from batch.judging.checks.echo import check_pasted_lines
+
+    assert check_pasted_lines(draft, brief, brief_checklist(brief)) == []

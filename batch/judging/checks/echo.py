@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
+from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import TELLS_INSIDE, Requirement, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
@@ -402,6 +403,99 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
     )
 
 
+# a line of notes, as no reader's text would print it: an arrow, a plus or an equals
+# sign between words, "w/", "??", a note's short forms ("incl", "2+ yrs", "£60/yr")
+_NOTE_SIGN = re.compile(
+    r"→|->|=>|\s=\s|\bw/|\s\+\s|\d\+|\?\?|/(?:yr|hr|wk|mo|day|pp)\b"
+    r"|\b(?:pls|plz|appts?|approx|incl|yrs?|wks?|mins|hrs|wknd|pcm|asap|tbc|tbd|thx|nr|govt)\b",
+    re.IGNORECASE,
+)
+_MARKUP = re.compile(r"^[\s*_#>\-–—•]+|[\s*_]+$")
+# labels that frame a brief (its request, its readers, how to write it), never a text's
+_FRAME_LABELS = frozenset(
+    {
+        "to",
+        "from",
+        "re",
+        "subject",
+        "what",
+        "for",
+        "audience",
+        "readers",
+        "tone",
+        "style",
+        "voice",
+        "length",
+        "layout",
+        "format",
+        "leave out",
+        "note",
+        "notes",
+        "sign",
+        "signed",
+        "sign-off",
+        "task",
+        "request",
+    }
+)
+_LINE_LABEL = re.compile(r"^([A-Za-z][\w '/-]{0,25}?)\s*:\s+\S")
+
+
+def _plain(line: str) -> str:
+    return " ".join(words(_MARKUP.sub("", line.strip())))
+
+
+def check_pasted_lines(draft: str, brief: str, checklist: list[Requirement]) -> list[Finding]:
+    """The brief's own lines printed as the text. A line of notes ("replacement arrives
+    Mon 9 June" typed lower-case, "3m stepladder → withdrawn, 3rd rung bent", "Cars:
+    £6.50/hr incl fuel + insurance") is no sentence a careful editor signs; nor is a line
+    that keeps a label framing the brief ("To: Mrs Jean Hollis", "Tone: friendly"). A
+    labelled line of facts ("When: Saturday 18 October, 10am–1pm") may stay: listings,
+    fixtures and programmes print them so."""
+    if not brief.strip():
+        return []
+    lines = logical_lines(brief)
+    by_text = {_plain(line): line for line in lines if len(_plain(line).split()) >= 3}
+    # the labels the brief frames itself with: its own, where they name the request, an
+    # order to the writer or who signs ("Tone:", "What:"), and whom it is to ("To:")
+    used = {m.group(1).strip().lower() for line in lines if (m := _LINE_LABEL.match(line))}
+    framing = {
+        label.group(1).strip().lower()
+        for r in checklist
+        if r["kind"] in ("task", "style", "rule", "sign")
+        and (label := _LINE_LABEL.match(r["text"]))
+    } | (_FRAME_LABELS & used)
+    pasted: list[str] = []
+    for raw in draft.splitlines():
+        line = _MARKUP.sub("", raw.strip())
+        if not line:
+            continue
+        label = _LINE_LABEL.match(line)
+        if label and label.group(1).strip().lower() in framing:
+            pasted.append(raw.strip())
+            continue
+        brief_line = by_text.get(_plain(line))
+        if brief_line and (_NOTE_SIGN.search(brief_line) or line[:1].islower()):
+            pasted.append(raw.strip())
+    if not pasted:
+        return []
+    return [
+        Finding(
+            code="echo:notes",
+            severity="must_fix",
+            message=f"The text prints the brief's own lines as notes ({pasted[0][:80]!r}"
+            f"{f' and {len(pasted) - 1} more' if len(pasted) > 1 else ''}): write them as "
+            f"sentences for the readers.",
+            repair=rewrite(
+                [s for s in wording.sentences(draft) if any(s.strip() in p for p in pasted)]
+                or pasted,
+                "says the same as a full sentence for the readers, without the brief's "
+                "labels, arrows or short forms",
+            ),
+        )
+    ]
+
+
 class Echo(Check):
     """Text of the instructions or the critique in the draft, or the brief's orders
     copied as text: a run of six words, a whole sentence or a label of the prompts, the
@@ -412,4 +506,6 @@ class Echo(Check):
     repairs = frozenset({"drop", "rewrite", "replace"})
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_echo(ctx.draft, ctx.prompt_texts, ctx.sources, ctx.checklist, ctx.critique)
+        return check_echo(
+            ctx.draft, ctx.prompt_texts, ctx.sources, ctx.checklist, ctx.critique
+        ) + check_pasted_lines(ctx.draft, ctx.brief, ctx.checklist)
