@@ -38,9 +38,10 @@ _DANGLING = re.compile(
     r"(?i)(?:^|\s)(?:the|a|an|of|to|and|or|for|with|in|on|at|by|from|that|this|my|our|your|their|"
     r"his|her|its|is|are|was|were|be|but|as|than)$"
 )
-# "…and they'll hear when it is": a clause may end on its verb; a capitalised label on
-# the next line ("Staff to: read…") then starts a line of its own
-_ENDS_ON_VERB = re.compile(r"(?i)\s(?:is|are|was|were|be)$")
+# "…and they'll hear when it is", "…not set yet - tell her that": a clause may end on
+# its verb or a pronoun; a capitalised label on the next line ("Staff to: read…", "Tone:
+# friendly") then starts a line of its own
+_ENDS_ON_VERB = re.compile(r"(?i)\s(?:is|are|was|were|be|that|this)$")
 _CLOSED = re.compile(r"[.!?:;]['\"’”)]*$")
 
 

@@ -784,6 +784,8 @@ def test_work_not_finished_with_no_order_to_say_so_is_a_fact(line):
         "Office move: not decided, we'll say when it is",
         "Parking: ask at reception whether there is",
         "Refunds: yes, as long as the receipt is",
+        "Price: this year's price not set yet - tell her that",
+        "Parking: none on site, we told them this",
     ],
 )
 def test_a_line_ending_on_its_verb_does_not_swallow_the_next_label(first):

@@ -1420,7 +1420,7 @@ Please take your food home by Thursday evening. Keep it short."""
             "Dear Mrs Hollis,\n\nBiscuit is due his annual booster by 30 June.\n\n"
             "Tone: friendly.\n\nNurse Sophie, Greenfield Vets",
         ),
-        (VET_LABELS, "To: Mrs Jean Hollis\n\nBiscuit is due his annual booster by 30 June."),
+        (VET_LABELS, "What: vaccination reminder\n\nBiscuit is due his annual booster by 30 June."),
     ],
 )
 def test_the_briefs_notes_printed_as_the_text_are_a_must_fix(brief, draft):
@@ -1455,6 +1455,8 @@ def test_the_briefs_notes_printed_as_the_text_are_a_must_fix(brief, draft):
             "The kitchen closes on Friday 3 May for a deep clean. Please take your "
             "food home by Thursday evening.",
         ),
+        # a memo's own head, in the words the brief used
+        (VET_LABELS, "To: Mrs Jean Hollis\n\nBiscuit is due his annual booster by 30 June."),
         # a date written short in a fixtures list
         (
             "Fixtures post.\n- Sat 5 Oct: home v Hillcrest Juniors, 10am kick-off\n",

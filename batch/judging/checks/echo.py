@@ -411,13 +411,10 @@ _NOTE_SIGN = re.compile(
     re.IGNORECASE,
 )
 _MARKUP = re.compile(r"^[\s*_#>\-–—•]+|[\s*_]+$")
-# labels that frame a brief (its request, its readers, how to write it), never a text's
+# labels that frame a brief (its request, its readers, how to write it), never a text's.
+# ("To:", "From:", "Subject:" and "Note:" head a memo or an email as well: not here.)
 _FRAME_LABELS = frozenset(
     {
-        "to",
-        "from",
-        "re",
-        "subject",
         "what",
         "for",
         "audience",
@@ -429,8 +426,6 @@ _FRAME_LABELS = frozenset(
         "layout",
         "format",
         "leave out",
-        "note",
-        "notes",
         "sign",
         "signed",
         "sign-off",
