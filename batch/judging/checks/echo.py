@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from batch.draft_cleanup import FENCE_TAG
@@ -244,7 +244,8 @@ def check_echo(
     return out + _readers_as_they(draft, checklist)
 
 
-_SIGN_ORDER = re.compile(r"(?i)\bsign(?:ed)?\s+(?:it\s+|this\s+)?(?:off\s+)?(?:from|as|by)\b")
+_SIGN_WORDS = r"sign(?:ed)?\s+(?:it\s+|this\s+)?(?:off\s+)?(?:from|as|by)"
+_SIGN_ORDER = re.compile(r"(?i)\b" + _SIGN_WORDS + r"\b")
 # where an order of several parts splits ("Friendly, not pushy, and sign it from me")
 _ORDER_PIECES = re.compile(r"(?i)[,;:()]|\s+(?:and|but|then)\s+|\s+[-–—]\s+")
 # a text that gives its own length ("in under 200 words")
@@ -310,10 +311,7 @@ def _readers_as_they(draft: str, checklist: list[Requirement]) -> list[Finding]:
 
 
 # the order to sign as the text may carry it: "Sign it from", "please sign this off as"
-_SIGN_LEAD = re.compile(
-    r"(?i)(?:^|(?<=[\s,;:]))(?:and\s+)?(?:please\s+)?sign(?:ed)?\s+(?:it\s+|this\s+)?(?:off\s+)?"
-    r"(?:from|as|by)\s+"
-)
+_SIGN_LEAD = re.compile(r"(?i)(?:^|(?<=[\s,;:]))(?:and\s+)?(?:please\s+)?" + _SIGN_WORDS + r"\s+")
 
 
 def _without_order(sentence: str, order: re.Match[str]) -> str:
@@ -437,7 +435,18 @@ _LINE_LABEL = re.compile(r"^([A-Za-z][\w '/-]{0,25}?)\s*:\s+\S")
 
 
 def _plain(line: str) -> str:
-    return " ".join(words(_MARKUP.sub("", line.strip())))
+    return " ".join(words(line))
+
+
+@functools.lru_cache(maxsize=64)
+def _brief_lines(brief: str) -> tuple[Mapping[str, str], frozenset[str]]:
+    """A brief's lines by their words (those of three words or more), and the labels its
+    lines open with: the same in every round and for every repair candidate of a thread,
+    so read once."""
+    lines = logical_lines(brief)
+    by_text = {_plain(line): line for line in lines if len(_plain(line).split()) >= 3}
+    used = frozenset(m.group(1).strip().lower() for line in lines if (m := _LINE_LABEL.match(line)))
+    return by_text, used
 
 
 def check_pasted_lines(draft: str, brief: str, checklist: list[Requirement]) -> list[Finding]:
@@ -449,11 +458,9 @@ def check_pasted_lines(draft: str, brief: str, checklist: list[Requirement]) -> 
     fixtures and programmes print them so."""
     if not brief.strip():
         return []
-    lines = logical_lines(brief)
-    by_text = {_plain(line): line for line in lines if len(_plain(line).split()) >= 3}
+    by_text, used = _brief_lines(brief)
     # the labels the brief frames itself with: its own, where they name the request, an
-    # order to the writer or who signs ("Tone:", "What:"), and whom it is to ("To:")
-    used = {m.group(1).strip().lower() for line in lines if (m := _LINE_LABEL.match(line))}
+    # order to the writer or who signs ("Tone:", "What:")
     framing = {
         label.group(1).strip().lower()
         for r in checklist
