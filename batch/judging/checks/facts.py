@@ -170,14 +170,14 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
     draft_sentences = [
         (s, wording.stems_of(s)) for s in wording.sentences(placeholders.without(draft))
     ]
-    for r in checklist:
-        if r["kind"] not in ("fact", "ask") or not r["terms"]:
-            continue
-        # what the brief denies, read once per requirement, not once per sentence
-        denied = wording.negated_terms(r["text"], set(r["terms"]))
+    said = [r for r in checklist if r["kind"] in ("fact", "ask") and r["terms"]]
+    # what the brief denies, read once per requirement, not once per sentence
+    denials = {r["id"]: wording.negated_terms(r["text"], set(r["terms"])) for r in said}
+    for r in said:
+        denied = denials[r["id"]]
         for sentence, stems in draft_sentences:
             clash = _clash(r, denied, sentence, stems)
-            if clash:
+            if clash and not _says_a_denial(sentence, stems, r, said, denials):
                 out.append(
                     Finding(
                         code=f"contradiction:{r['id']}",
@@ -189,6 +189,38 @@ def check_contradictions(draft: str, checklist: list[Requirement]) -> list[Findi
                 )
                 break
     return out
+
+
+def _share(r: Requirement, stems: set[str]) -> float:
+    return len(set(r["terms"]) & stems) / len(r["terms"])
+
+
+def _says_a_denial(
+    sentence: str,
+    stems: set[str],
+    r: Requirement,
+    said: list[Requirement],
+    denials: dict[str, set[str]],
+) -> bool:
+    """`sentence` clashes with `r` but says, at least as fully, another requirement that
+    carries the negation and agrees with it: "Do not book your own flights: the travel
+    desk has booked them" is the brief's "don't book your own flights", not a denial of
+    its "the travel desk has booked them". The fuller match wins, so "full-price items
+    are not refunded" still denies "full-price items are refunded" beside "sale items
+    are not refunded", and a sentence with more negations than the two requirements
+    together ("sale items are not refunded, and full-price items are not refunded")
+    still denies one."""
+    least = _share(r, stems)
+    negations = len(wording.NEGATIONS.findall(sentence)) - len(wording.NEGATIONS.findall(r["text"]))
+    return any(
+        other is not r
+        and denials[other["id"]]
+        and negations <= len(wording.NEGATIONS.findall(other["text"]))
+        and _share(other, stems) >= least
+        and _share(other, stems) > 0.5
+        and wording.polarity_clash(other["text"], sentence, other["terms"]) is None
+        for other in said
+    )
 
 
 def _clash(r: Requirement, denied: set[str], sentence: str, stems: set[str]) -> str | None:
@@ -229,6 +261,8 @@ GENERIC_NAMES = frozenset(
 )
 _INITIAL_BEFORE = set(".!?:;")
 _MARKUP = set(" \t*_`>[(\"'“‘#-|")
+# A heading in bold at a line's start: a few words, not a sentence (no full stop inside)
+_BOLD_LEAD = re.compile(r"(\*\*|__)(?=\S)(?:(?![.!?]\1)[^*_\n]){1,60}?(?<![.!?\s])\1")
 _TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:['’-][A-Za-z0-9]+)*")
 
 
@@ -253,7 +287,10 @@ def names_in(text: str) -> list[str]:
     for line in text.splitlines():
         heading = line.lstrip().startswith("#")
         body = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line)
+        lead = _BOLD_LEAD.match(body)
         for m in _TOKEN.finditer(body):
+            if lead and m.start() < lead.end() and not re.search(r"\d|[a-z][A-Z]", m.group(0)):
+                continue  # a heading written as a bold lead-in ("**Check Passport Validity**:")
             word = m.group(0)
             if re.search(r"['’]s$", word):
                 word = word[:-2]
