@@ -135,6 +135,8 @@ MISSING_CUE = re.compile(
     r"decided|fixed|set|agreed|confirmed|chosen|booked|arranged|said|sent|replied|given|"
     r"shared|provided|supplied|told|announced|got back|come back|finali[sz]ed)\b"
     r"|\bcan'?t\s+(?:say|tell|confirm)\s+(?:yet|for sure|at the moment|right now)\b"
+    r"|\b(?:ha(?:s|ve)|is|are)\s+yet\s+to\s+(?:confirm|decide|agree|set|fix|finali[sz]e|"
+    r"announce|choose|pick|book|reply|say|send|sign|get back)\b"
     r"|['’]ll\s+be\s+(?:announced|confirmed|decided|set|shared|published)\b"
     r"|\b(?:don'?t|do not|never)\s+(?:guess|make (?:it|one|anything) up|invent)\b"
     # "is anyone's guess", "still up in the air", "it's unclear when", "till the supplier
@@ -1286,6 +1288,13 @@ def _missing_subject(item: str, context: str = "") -> str:
     if whether:
         # "Not sure yet if the showers will be back by the evening"
         return "whether " + whether.group(1).strip()
+    undone = _NOT_YET_DONE.search(item)
+    # a label or a question names it better ("Hotel: the agency hasn't confirmed it",
+    # "How many stories there will be is open: nobody has decided the number")
+    if undone and not _WH_SUBJECT.match(item) and not _LABEL_LEAD.match(item):
+        # "We haven't fixed the bank holiday dates yet", "The council hasn't confirmed
+        # the venue": what is not done, not who has not done it
+        return undone.group(1).strip()
     found = _UNCLEAR_LEAD.sub("", _subject_of(item, context))
     if not _WHO_WAITS.match(found) and found.strip():
         return found
@@ -1322,13 +1331,26 @@ _CUE_NAMES = re.compile(
 )
 # what a word from someone is awaited about, and how an unclear fact is led in
 _HEARD_ABOUT = re.compile(
-    r"(?i)\b(?:hear|heard|word)\s+(?:back\s+|yet\s+)?from\s+[\w'’\s]{1,30}?\s+(?:about|on)\s+"
-    r"(?:the\s+)?(.+?)(?=\s+(?:so|and|but|because|until|till|which)\b|\s*[,.;(]|\s*$)"
+    r"(?i)\b(?:(?:hear|heard|word)\s+(?:back\s+|yet\s+)?from\s+[\w'’\s]{1,30}?|(?:reply|"
+    r"replied|respond|responded|get\s+back|got\s+back|come\s+back)(?:\s+to\s+us)?)\s+"
+    r"(?:about|on)\s+"
+    r"(?:the\s+)?(.+?)(?=\s+(?:yet|so|and|but|because|until|till|which)\b|\s*[,.;(]|\s*$)"
 )
 _NOT_SURE_IF = re.compile(
     r"(?i)\b(?:not\s+sure|unsure|don['’]t\s+know|do\s+not\s+know|no\s+idea|unclear|"
     r"can['’]t\s+say)\s+(?:yet\s+)?(?:if|whether)\s+(.+?)(?=\s+(?:yet|so|but|because)\b|"
     r"\s*[,.;:?!(]|\s*$)"
+)
+_LABEL_LEAD = re.compile(r"^\s*[^:\s][^:]{0,30}:\s")
+# what someone has not yet settled: "haven't fixed the bank holiday dates yet"
+_NOT_YET_DONE = re.compile(
+    r"(?i)\b(?:ha(?:s|ve)n['’]t|ha(?:s|ve)\s+not|ha(?:s|ve)\s+yet\s+to)\s+(?:yet\s+)?"
+    r"(?:fixed|set|confirmed|decided(?:\s+on)?|agreed(?:\s+on)?|finali[sz]ed|chosen|picked|"
+    r"booked|announced|published|settled|worked\s+out|sorted(?:\s+out)?|named|(?:fix|set|"
+    r"confirm|decide|agree|finali[sz]e|choose|pick|book|announce|publish|settle|name)"
+    r"(?:\s+on)?)\s+(?:(?:the|a|an|its|their|our|your)\s+)?"
+    r"((?:[\w'’-]+\s+){0,5}?[\w'’-]+?)(?=\s+(?:yet|so|and|but|because|for|until|till)\b|"
+    r"\s*[,.;:()]|\s*$)"
 )
 _UNCLEAR_LEAD = re.compile(r"(?i)^(?:it['’]s|it\s+is)\s+(?:still\s+)?unclear\s+")
 # who is waiting, not what for: "we're", "We still haven't heard back from the age…"

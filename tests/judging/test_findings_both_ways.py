@@ -201,6 +201,53 @@ def test_a_negation_that_denies_what_the_brief_states_is_a_contradiction(old, ne
     assert "contradiction" in prefixes(judge(LEDGER, answer))
 
 
+# -- a negation the brief gives beside a reason is the brief's, not a denial of the reason --
+
+TRIP = (
+    "Can you write the travel advice for the team trip to Lisbon, it's 9 to 12 October, "
+    "and tell everyone don't book your own flights because the travel desk has booked "
+    "them, and the currency is the euro."
+)
+PARKING = (
+    "Notice for residents.\n\n- Please don't park in bays 4 to 6 next week: the painters "
+    "are repainting the bays.\n- The car park reopens fully on Monday 9 June.\n"
+)
+REFUNDS = (
+    "Note for the shop floor.\n\n- Full-price items are refunded within 30 days.\n"
+    "- Sale items are not refunded.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "brief,sentence",
+    [
+        (
+            TRIP,
+            "Do Not Book Your Own Flights: as per the travel desk's booking, all flights "
+            "have already been allocated.",
+        ),
+        (TRIP, "Please do not book your own flights, because the travel desk has booked them."),
+        (
+            PARKING,
+            "Please do not park in bays 4 to 6 next week, as the painters are repainting the bays.",
+        ),
+    ],
+)
+def test_a_negation_the_brief_gives_beside_its_reason_is_not_a_contradiction(brief, sentence):
+    assert "contradiction" not in prefixes(judge(brief, sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Full-price items are not refunded within 30 days. Sale items are not refunded.",
+        "Sale items are not refunded, and full-price items are not refunded within 30 days.",
+    ],
+)
+def test_a_negation_beside_another_denial_still_contradicts_the_fuller_match(sentence):
+    assert "contradiction" in prefixes(judge(REFUNDS, sentence))
+
+
 # -- carrying out an instruction is not copying it ------------------------------------------
 
 WELCOME = """Write a short welcome note to the design team.
@@ -1468,3 +1515,107 @@ def test_facts_told_as_sentences_or_listed_under_their_own_labels_are_not(brief,
     from batch.judging.checks.echo import check_pasted_lines
 
     assert check_pasted_lines(draft, brief, brief_checklist(brief)) == []
+
+
+# -- a heading in bold is a heading: its Title Case words are not names ------------------
+
+TRIP_SOURCES = ["Check your passport is valid until at least 12 January. Don't book flights."]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- **Check Passport Validity**: make sure it is valid until 12 January.",
+        "**Do Not Book Your Own Flights**: the desk has done it.",
+        "__Passport Validity__ - it must be valid until 12 January.",
+        "1. **Key Points to Remember**",
+    ],
+)
+def test_title_case_words_of_a_bold_heading_are_not_names(text):
+    from batch.judging.checks.facts import check_names
+
+    assert check_names(text, TRIP_SOURCES) == []
+
+
+@pytest.mark.parametrize(
+    "text,name",
+    [
+        # a whole sentence in bold is prose, not a heading
+        ("- **Book your flights through Acme Travel.**", "name:acme"),
+        # a heading's words said again in prose are checked there
+        ("**Travel Tips**: ask Priya at the desk.", "name:priya"),
+        # a bold word inside a sentence is not a lead-in
+        ("Please check with **Marta** before you go.", "name:marta"),
+        # digits or inner capitals are names even in a heading
+        ("**Flights on the AX200**: check in early.", "name:ax200"),
+    ],
+)
+def test_names_beside_or_outside_a_bold_heading_are_still_checked(text, name):
+    from batch.judging.checks.facts import check_names
+
+    assert name in [f["code"] for f in check_names(text, TRIP_SOURCES)]
+
+
+# -- a gap pasted with its order to tell it inside: the order's words go, the gap stays ----
+
+NOTICE_LEAD = "Notice for residents.\n\n- Leave your bin at the kerb by 7am.\n- "
+
+
+def _echo_repairs(brief: str, draft: str) -> list[dict]:
+    found = run_checks(
+        draft=draft, needs=[], sources=(brief,), brief=brief, checklist=brief_checklist(brief)
+    )
+    return [f["repair"] for f in found if f["code"].startswith("echo") and f.get("repair")]
+
+
+@pytest.mark.parametrize(
+    "line,kept",
+    [
+        (
+            "The office move date hasn't been decided, so please say so and that we'll let "
+            "everyone know once it is.",
+            "The office move date hasn't been decided; we'll let everyone know once it is.",
+        ),
+        (
+            "The root-cause review isn't finished yet, so say it will follow once it's done.",
+            "The root-cause review isn't finished yet; it will follow once it's done.",
+        ),
+        (
+            "We haven't fixed the bank holiday collection dates yet; please tell residents "
+            "they'll be announced later.",
+            "We haven't fixed the bank holiday collection dates yet; they'll be announced later.",
+        ),
+        (
+            "Parking isn't confirmed yet - just tell them it'll be sorted by Friday.",
+            "Parking isn't confirmed yet; it'll be sorted by Friday.",
+        ),
+    ],
+)
+def test_a_pasted_gap_loses_its_order_to_tell_and_keeps_what_it_hands_over(line, kept):
+    brief = NOTICE_LEAD + line + "\n"
+    draft = f"Leave your bin at the kerb by 7am. {line}"
+    assert {"action": "replace", "old": line, "new": kept} in _echo_repairs(brief, draft)
+    # and what the repair leaves is no longer refused as a copy
+    assert "echo" not in prefixes(judge(brief, f"Leave your bin at the kerb by 7am. {kept}"))
+
+
+@pytest.mark.parametrize(
+    "line,subject",
+    [
+        (
+            "We haven't fixed the bank holiday collection dates yet; please tell residents "
+            "they'll be announced later.",
+            "bank holiday collection dates",
+        ),
+        ("The council hasn't confirmed the dates yet.", "dates"),
+        ("Facilities have yet to confirm the parking arrangements.", "parking arrangements"),
+        ("The venue is yet to reply about the date.", "date"),
+        ("The caterer hasn't got back to us on the menu yet.", "menu"),
+        ("We have not agreed the opening hours yet, tell them it's coming.", "opening hours"),
+    ],
+)
+def test_what_is_not_settled_yet_is_named_by_its_own_words_not_the_line_before(line, subject):
+    brief = "Notice for residents.\n\n- Leave your bin at the kerb, that's the bit people miss.\n- "
+    [unknown] = [r for r in brief_checklist(brief + line + "\n") if r["kind"] in ("gap", "missing")]
+    assert unknown["subject"] == subject
+    assert "miss" not in unknown["terms"]

@@ -339,6 +339,38 @@ def _order_cut(draft: str, pattern: re.Pattern[str]) -> Repair | None:
     return None
 
 
+# An order to pass something on, pasted mid-sentence before what it hands over: ", so
+# please say so and that", "so say", "; please tell residents", "- just let them know".
+# The pronoun that opens what is handed over stays ("so say it will follow").
+# It starts a clause: after a stop, or with "so", "and", "please" ("We will tell you
+# when it opens" hands nothing over).
+_RELAY_INSIDE = re.compile(
+    r"(?i)(?:\s*[,;:–—]\s*|\s+-\s+|\s+(?=so\b|and\b|please\b|pls\b|just\b))"
+    r"(?:(?:so|and)\s+)?(?:please\s+|pls\s+|just\s+)?"
+    r"\b(?:say|mention|explain|tell\s+\w+|let\s+\w+\s+know)"
+    r"(?:\s+so\b)?(?:\s+and\b)?(?:\s+that\b)?\s+(?=\w)"
+)
+
+
+def _relay_cut(draft: str, r: Requirement) -> Repair | None:
+    """A gap pasted with its order to tell it inside ("The review isn't finished yet, so
+    say it will follow once it's done."): the sentence without the order, what it hands
+    over joined to the gap ("The review isn't finished yet; it will follow once it's
+    done.")."""
+    mine = set(r["terms"])
+    for sentence in wording.sentences(draft):
+        order = _RELAY_INSIDE.search(sentence)
+        if (
+            order is None
+            or order.start() == 0
+            or 2 * len(mine & wording.stems_of(sentence)) < len(mine)
+        ):
+            continue
+        head = sentence[: order.start()].rstrip(" ,;:–—-")
+        return Repair(action="replace", old=sentence, new=f"{head}; {sentence[order.end() :]}")
+    return None
+
+
 def _copied_repair(draft: str, r: Requirement) -> Repair:
     """An order to the writer copied into the text: dropped when it carries nothing the
     readers must be told (a task, a style note), else said as the text's own words. An
@@ -356,7 +388,7 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
             + r"\W+".join(re.escape(w) for w in said.split())
             + r"\b(?:\s+(?:that|so|this|it))?(?=\s*[.!]?\s*$)"
         )
-        cut = _order_cut(draft, pattern)
+        cut = _order_cut(draft, pattern) or _relay_cut(draft, r)
         if cut:
             return cut
     if r["kind"] in ("fact", "ask") and r["subject"]:
