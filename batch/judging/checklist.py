@@ -2119,10 +2119,13 @@ def covered(req: Requirement, draft: str) -> bool:
         # often as not, and asking for it refused 3 correct drafts of the judged set.)
         claims = {stem(m.group(1)) for m in _MODAL_VERB.finditer(clause)} & set(terms)
         measured = _measured(clause, terms) if len(numbers) == 1 else set()
-        members = _members(clause)
+        named = req["kind"] == "fact"
+        members = _members(clause) + (_named(clause) if named else [])
+        titles = _titles(clause) if named else []
         if not any(
             _says(terms, numbers, denied, w)
             and all(m & w.stems for m in members)
+            and all(t.search(w.text) for t in titles)
             and 2 * len(mine & w.stems) >= len(mine)
             and all(c.search(w.text) for c in codes)
             and claims <= w.stems
@@ -2216,6 +2219,59 @@ _BACK_REFERENCE = re.compile(r"(?i)\b(?:it|they|them|this|these|those|he|she|him
 # A model or part code ("CR2032", "IPX4", "USB3"): said as written or not at all, like
 # a number
 _PRODUCT_CODE = re.compile(r"(?<![\w-])(?:[A-Z]{2,}\d+[A-Z\d]*|\d+[A-Z]{2,}[A-Z\d]*)(?![\w-])")
+_NAME_TOKEN = re.compile(r"[A-Za-z][\w'’-]*|[.!?:;,()\"“”]")
+_NOT_NAMES = frozenset(w.lower() for w in (*CALENDAR_NAMES, *CALENDAR_SHORT)) | {
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "prof",
+}
+_NAME_GLUE = frozenset({"of", "and", "the", "&"})
+_QUOTED_TITLE = re.compile(r"[\"“‘]([A-Z][^\"”’\n]{2,80}?)[\"”’]")
+
+
+def _named(clause: str) -> list[set[str]]:
+    """What a fact names, as a reader would look for it: each run of capitalised words
+    inside it (not its first word, not a day or a month, not "Dr"), of which at least one
+    word must be said ("by Marta Lindqvist" is not told by the book's title alone)."""
+    value = clause.split(":", 1)[1] if _LABEL_LEAD.match(clause) else clause
+    runs: list[list[str]] = []
+    run: list[str] = []
+    starts = True
+    for m in _NAME_TOKEN.finditer(value):
+        word = re.sub(r"['’]s$", "", m.group(0))
+        lower = word.lower()
+        if not word[0].isalpha():
+            starts = word in '.!?:;"“”('
+            if run:
+                runs.append(run)
+                run = []
+            continue
+        if word[0].isupper() and not starts and lower not in _NOT_NAMES | STOPWORDS:
+            run.append(word)
+        elif not (run and lower in _NAME_GLUE):
+            if run:
+                runs.append(run)
+            run = []
+        starts = False
+    if run:
+        runs.append(run)
+    return [n for n in (set(content_terms(" ".join(r))) for r in runs) if n]
+
+
+def _titles(clause: str) -> list[re.Pattern[str]]:
+    """The quoted titles of a clause ("Blue Carbon: What Seagrass Stores"), each to be
+    written whole, as a title is: its words in order and capitalised as given (its
+    punctuation may differ: "Blue Carbon - What Seagrass Stores"). A quoted sentence is
+    not a title: most of a title's words are capitalised and it ends without a stop."""
+    out = []
+    for title in _QUOTED_TITLE.finditer(clause):
+        words = re.findall(r"[\w'’]+", title.group(1))
+        capitals = sum(w[0].isupper() for w in words if w.lower() not in STOPWORDS)
+        if len(words) >= 2 and 2 * capitals > len(words) and not title.group(1).endswith("."):
+            out.append(re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)"))
+    return out
 
 
 _MODAL_VERB = re.compile(

@@ -1619,3 +1619,67 @@ def test_what_is_not_settled_yet_is_named_by_its_own_words_not_the_line_before(l
     [unknown] = [r for r in brief_checklist(brief + line + "\n") if r["kind"] in ("gap", "missing")]
     assert unknown["subject"] == subject
     assert "miss" not in unknown["terms"]
+
+
+# -- a fact's names are said: the author beside the title, the whole of a quoted title ----
+
+
+@pytest.mark.parametrize(
+    "fact,left_out,told",
+    [
+        (
+            "Our next book is Salt and Stone by Marta Lindqvist.",
+            "Our next book is Salt and Stone.",
+            "Our next book is Salt and Stone, by Lindqvist.",
+        ),
+        (
+            'Talk: "Blue Carbon: What Seagrass Stores"',
+            "Her talk looks at how seagrass is storing carbon.",
+            "Her talk is Blue Carbon - What Seagrass Stores.",
+        ),
+        (
+            'The film is "The Long Way Home", showing in the main hall.',
+            "The film, about the long way home, is showing in the main hall.",
+            "The Long Way Home is showing in the main hall.",
+        ),
+        (
+            "Speaker: Dr Amara Okafor, marine biologist, University of Plymouth",
+            "Our speaker is a marine biologist from a university in Plymouth.",
+            "Dr Okafor is a marine biologist at the University of Plymouth.",
+        ),
+    ],
+)
+def test_a_fact_is_told_only_with_its_names(fact, left_out, told):
+    brief = f"Note for the members.\n\n- {fact}\n- We meet on Thursday 24 April.\n"
+    r = [r for r in brief_checklist(brief) if fact[:12] in r["text"] or fact[-12:] in r["text"]]
+    assert r, brief_checklist(brief)
+    from batch.judging.checklist import covered
+
+    assert not covered(r[0], left_out)
+    assert covered(r[0], told)
+
+
+@pytest.mark.parametrize(
+    "fact,told",
+    [
+        # a day, a month or a title is not a name that must be said
+        (
+            "The talk moved from Tuesday to the Thursday evening session.",
+            "The talk moved to the Thursday evening session, not the earlier one.",
+        ),
+        # its first word is a sentence's capital, not a name
+        (
+            "Parking is free after 6pm in the Mill Lane car park.",
+            "After 6pm the Mill Lane car park is free.",
+        ),
+        # a quoted sentence is said in other words, not as a title
+        ('The chair said "we are proud of this year".', "The chair is proud of this year."),
+    ],
+)
+def test_words_that_only_look_like_names_need_not_be_said(fact, told):
+    from batch.judging.checklist import covered
+
+    [r] = [
+        r for r in brief_checklist(f"Note for the members.\n\n- {fact}\n") if r["kind"] == "fact"
+    ][-1:]
+    assert covered(r, told), r
