@@ -1232,7 +1232,17 @@ _NOT_SUBJECT = frozenset(
         "released",
         "ready",
         "exact",
+        # adverbs, which name nothing: "booked with the hygienist straight after"
+        "straight",
+        "right",
+        "just",
+        "also",
     }
+)
+# "that time's not confirmed": the "'s" of "is", not of an owner
+_IS_CONTRACTED = re.compile(
+    r"(?i)(?<=\w)['’]s(?=\s+(?:not|still|yet|tbc|tbd|unknown|undecided|unconfirmed|pending|"
+    r"being|to\s+be|up\s+in)\b)"
 )
 
 
@@ -1273,6 +1283,7 @@ def _missing_subject(item: str, context: str = "") -> str:
     not know it ("we're still waiting on the number from the call centre"), what they
     are waiting for or asking about, named by the clause before it when it is a bare
     "number" or "date" ("There will be a helpline, but …" -> "helpline number")."""
+    item = _IS_CONTRACTED.sub(" is", item)
     heard = _HEARD_ABOUT.search(item)
     if heard:
         # "waiting to hear from the council about the date": the date, not the council

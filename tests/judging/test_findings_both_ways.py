@@ -1683,3 +1683,20 @@ def test_words_that_only_look_like_names_need_not_be_said(fact, told):
         r for r in brief_checklist(f"Note for the members.\n\n- {fact}\n") if r["kind"] == "fact"
     ][-1:]
     assert covered(r, told), r
+
+
+@pytest.mark.parametrize(
+    "line,subject",
+    [
+        (
+            "He's also booked with the hygienist straight after but that time's not confirmed yet.",
+            "booked hygienist time",
+        ),
+        ("The room's still TBC.", "room"),
+        ("The start time's not been set yet.", "start time"),
+    ],
+)
+def test_an_is_contracted_onto_the_unknown_is_not_part_of_its_name(line, subject):
+    brief = f"Reminder for Daniel Reyes.\n\n- His check-up is on Tuesday 18 March.\n- {line}\n"
+    [unknown] = [r for r in brief_checklist(brief) if r["kind"] == "missing"]
+    assert unknown["subject"] == subject
