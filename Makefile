@@ -11,9 +11,22 @@ BIN = $(VENV)/bin
 NO_AMX = -mno-amx-tile -mno-amx-int8 -mno-amx-bf16
 LLAMA_CMAKE_ARGS = $(if $(filter x86_64,$(shell uname -m)),-DCMAKE_C_FLAGS="$(NO_AMX)" -DCMAKE_CXX_FLAGS="$(NO_AMX)")
 
+# The system programs the demo needs besides Python, a compiler and cmake: installed
+# when this machine lets us (apt-get as root or through password-less sudo), else named
+# with the one command that installs them, and setup stops. Then the sandbox is tried
+# for real: examples in API docs run only inside it. NO_SANDBOX=1 goes on without it,
+# and every doc whose examples could not be run then waits for a person, saying so.
+DEMO_NEEDS = 'bwrap:bubblewrap:examples in API docs run in its sandbox' \
+	'prlimit:util-linux:the limits an example runs under'
+
 .PHONY: setup demo test lint bench
 
 setup: $(VENV)/.installed
+	@scripts/system-packages $(if $(NO_SANDBOX),--optional) $(DEMO_NEEDS)
+	@$(BIN)/briefloop doctor --only sandbox || { [ -n "$(NO_SANDBOX)" ] && \
+		echo "make setup: going on without the sandbox (NO_SANDBOX=1)" >&2; } || { \
+		echo "make setup: fix the line above, or run 'make setup NO_SANDBOX=1' to go on" \
+		"without running the examples of API docs" >&2; exit 1; }
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -1,4 +1,4 @@
-"""Commands that look after a project: `init`, `gc`, `schedule`."""
+"""Commands that look after a project: `init`, `doctor`, `gc`, `schedule`."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from batch.cli.base import (
 )
 from batch.errors import LockBusy
 from batch.inputs.project import init_project
+from batch.nightly import doctor as doctor_mod
 from batch.nightly import schedule as schedule_mod
 from batch.nightly.job import batch_lock
 from batch.store.backends import open_store
@@ -43,6 +44,36 @@ def init(folder: str) -> None:
         highlight=False,
         soft_wrap=True,
     )
+
+
+_MARKS = {"ok": "[green]ok[/]  ", "fail": "[red]FAIL[/]", "skip": "[dim]skip[/]"}
+
+
+@cli.command()
+@click.option(
+    "--only",
+    "parts",
+    multiple=True,
+    type=click.Choice(doctor_mod.PARTS),
+    help="Check only this part (repeat for more). Default: every part.",
+)
+@click.pass_context
+@user_errors
+def doctor(ctx: click.Context, parts: tuple[str, ...]) -> None:
+    """Try each part the night needs, for real: the sandbox that runs examples in API
+    docs, each role's model (one short answer), the mail server (nothing is sent) and
+    the run log's sheets. Parts not configured are skipped. Exit status 1 when a part
+    fails."""
+    findings = doctor_mod.examine(load_settings(ctx), parts or doctor_mod.PARTS)
+    width = max(len(f.part) for f in findings)
+    for f in findings:
+        out.print(
+            f"{_MARKS[f.status]} {escape(f.part.ljust(width))}  {escape(f.detail)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    if any(f.status == "fail" for f in findings):
+        ctx.exit(1)
 
 
 @cli.command()

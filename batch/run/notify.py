@@ -230,6 +230,20 @@ def _os_failure(e: OSError) -> _Failed:
 def _smtp_once(
     settings: Notify, mail: EmailMessage, password: str | None, context: ssl.SSLContext
 ) -> None:
+    refused = _smtp_session(settings, password, context, lambda smtp: smtp.send_message(mail))
+    if refused:  # the others have it: a retry would send it to them twice
+        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}" for who, (code, msg) in refused.items())
+        raise _Failed(f"not accepted for {text}", False)
+
+
+def _smtp_session(
+    settings: Notify,
+    password: str | None,
+    context: ssl.SSLContext,
+    act: Callable[[smtplib.SMTP], dict],
+) -> dict:
+    """Connect, STARTTLS and log in as configured, then `act` on the connection: what
+    it returns, or _Failed saying what went wrong."""
     try:
         if settings.smtp_ssl:
             smtp = smtplib.SMTP_SSL(
@@ -253,7 +267,7 @@ def _smtp_once(
             smtp.starttls(context=context)
         if settings.smtp_user:
             smtp.login(settings.smtp_user, password or "")
-        refused = smtp.send_message(mail)
+        return act(smtp)
     except smtplib.SMTPRecipientsRefused as e:  # every recipient
         codes = [code for code, _ in e.recipients.values()]
         text = "; ".join(
@@ -274,9 +288,6 @@ def _smtp_once(
         raise _Failed(f"{e.__class__.__name__}: {e}", False) from None
     finally:
         _quit(smtp)
-    if refused:  # the others have it: a retry would send it to them twice
-        text = "; ".join(f"{who}: {code} {_smtp_text(msg)}" for who, (code, msg) in refused.items())
-        raise _Failed(f"not accepted for {text}", False)
 
 
 def _quit(smtp: smtplib.SMTP) -> None:
@@ -297,6 +308,38 @@ def _mail(settings: Notify, subject_line: str, body: str) -> EmailMessage:
     return mail
 
 
+def _password(settings: Notify, environ: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """The SMTP password, or why there is none when the login needs one."""
+    if not settings.smtp_user:
+        return None, None
+    password = environ.get(settings.smtp_password_env)
+    if password:
+        return password, None
+    return None, (
+        f"${settings.smtp_password_env} (the SMTP password for {settings.smtp_user}) is not set"
+    )
+
+
+def _noop(smtp: smtplib.SMTP) -> dict:
+    code, said = smtp.noop()
+    if code != 250:
+        raise _Failed(f"{code} {_smtp_text(said)}", False)
+    return {}
+
+
+def check_mail(
+    settings: Notify, environ: Mapping[str, str], ssl_context: ssl.SSLContext | None = None
+) -> str | None:
+    """None when the SMTP server greets us and STARTTLS and the login pass (a NOOP,
+    nothing sent), else what went wrong in one line. Tried once: a person is waiting."""
+    password, missing = _password(settings, environ)
+    if missing:
+        return missing
+    ctx = ssl_context if ssl_context is not None else ssl.create_default_context()
+    failure = _retrying(1, 0.0, lambda: _smtp_session(settings, password, ctx, _noop))
+    return failure.replace(password, "***") if failure and password else failure
+
+
 def _send_mail(
     settings: Notify,
     subject_line: str,
@@ -306,14 +349,10 @@ def _send_mail(
     backoff: float,
 ) -> str | None:
     what = f"notification by e-mail to {', '.join(settings.mail_to)}"
-    password = None
-    if settings.smtp_user:
-        password = environ.get(settings.smtp_password_env)
-        if not password:
-            return (
-                f"{what} not sent: ${settings.smtp_password_env} (the SMTP password "
-                f"for {settings.smtp_user}) is not set"
-            )
+    password, missing = _password(settings, environ)
+    if missing:
+        return f"{what} not sent: {missing}"
+    if password:
         body = body.replace(password, "***")
     mail = _mail(settings, subject_line, body)
     ctx = context if context is not None else ssl.create_default_context()
