@@ -225,7 +225,8 @@ def runs_csv(
     day: str | None = None,
 ) -> str | None:
     """Every run of the view (every page of it) as CSV: the batch, the outcome it was
-    counted as, then the run log's columns as the sheets show them. None: no batch."""
+    counted as, then the run log's columns as the sheets show them. None: no batch.
+    It opens with a BOM, which tells Excel it is UTF-8 ("→", "•" and names intact)."""
     outcome = outcome if outcome in OUTCOMES else None
     if batch_id is None:
         batches, _ = log.latest_batches(None, 0, between=day_bounds(day))
@@ -235,6 +236,7 @@ def runs_csv(
             return None
         batches = [row]
     buffer = io.StringIO()
+    buffer.write("\ufeff")
     writer = csv.writer(buffer)
     writer.writerow(["batch_id", "counted_as", *FIELDS])
     for b in batches:

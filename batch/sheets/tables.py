@@ -199,7 +199,8 @@ class CsvTable(FileTable):
         if not self.path.exists():
             return []
         try:
-            with self.path.open(newline="", encoding="utf-8") as f:
+            # utf-8-sig: with or without the BOM this class writes (files from before)
+            with self.path.open(newline="", encoding="utf-8-sig") as f:
                 return [[csv_unescape(v) for v in r] for r in csv.reader(f)]
         except (UnicodeDecodeError, csv.Error) as e:
             raise SinkError(f"{self.path} cannot be read as CSV ({e}); move it away") from None
@@ -218,9 +219,11 @@ class CsvTable(FileTable):
         for n, row in enumerate(rows):
             row = [utf8_safe(v) for v in row]  # a lone surrogate would fail the encoding
             writer.writerow(row if n == 0 else [csv_safe(v) for v in row])
+        # a BOM first: Excel reads a CSV without one in the machine's code page ("→" as
+        # "â†'"); every CSV reader of UTF-8 skips it
         atomic_replace(
             self.path,
-            lambda tmp: Path(tmp).write_text(buf.getvalue(), encoding="utf-8", newline=""),
+            lambda tmp: Path(tmp).write_text(buf.getvalue(), encoding="utf-8-sig", newline=""),
         )
 
 

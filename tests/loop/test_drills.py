@@ -396,7 +396,7 @@ def kill_then_rerun(root, k: int, baseline: list[tuple[str, str, str]]) -> dict:
         bid: ("finished", "approved_by_human" if bid == "b-review" else "approved") for bid in ids
     }, k
     assert {r[0]: r[4] for r in rows} == per_brief, k
-    with open(root / "output" / "runs.csv", newline="", encoding="utf-8") as f:
+    with open(root / "output" / "runs.csv", newline="", encoding="utf-8-sig") as f:
         assert sorted(r["brief_id"] for r in csv.DictReader(f)) == ids, k
     for bid in ids:
         text = (root / "output" / f"{bid}.md").read_text(encoding="utf-8")

@@ -296,7 +296,7 @@ def test_rerun_of_finished_folder_makes_no_model_calls(project, settings):
     assert first.model_calls == 4
     second = run(settings, project, writer, critic)
     assert second.model_calls == 0 and [r.outcome for r in second.results] == ["skipped"] * 2
-    with open(project / "output" / "runs.csv", newline="") as f:
+    with open(project / "output" / "runs.csv", newline="", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 2 and {r["stop_reason"] for r in rows} == {"approved"}
 
@@ -325,7 +325,7 @@ def test_bad_inputs_are_recorded_and_the_batch_goes_on(project, settings):
     assert "empty file" in errors["empty"] and "unknown rubric 'nope'" in errors["unknown-rubric"]
     # again: the same error rows are updated, not duplicated
     run(settings, project, writer, critic)
-    with open(project / "output" / "runs.csv", newline="") as f:
+    with open(project / "output" / "runs.csv", newline="", encoding="utf-8-sig") as f:
         assert len(list(csv.DictReader(f))) == 3
 
 

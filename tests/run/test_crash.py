@@ -64,7 +64,7 @@ def test_sigkill_mid_batch_then_rerun(project):
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT run_id, brief_id FROM runs").fetchall()
     assert len(rows) == len(ids) and len({r[0] for r in rows}) == len(ids)
-    with open(project / "output" / "runs.csv", newline="", encoding="utf-8") as f:
+    with open(project / "output" / "runs.csv", newline="", encoding="utf-8-sig") as f:
         sheet = list(csv.DictReader(f))
     assert sorted(r["brief_id"] for r in sheet) == ids
     for bid in ids:

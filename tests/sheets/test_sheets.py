@@ -39,7 +39,7 @@ def record(run_id: str, **kw):
 
 
 def read_csv(path):
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(path, newline="", encoding="utf-8-sig") as f:
         return list(csv.DictReader(f))
 
 
@@ -505,3 +505,18 @@ def test_an_unreadable_workbook_is_a_warning_and_the_batch_runs(project):
     assert any("left pending" in w for w in summary.warnings), summary.warnings
     with RunLog(s.runs_db_path) as log:
         assert log.pending(f"xlsx:{book}#Runs")  # kept for when the file is fixed
+
+
+def test_the_csv_opens_with_a_bom_and_a_file_from_before_without_one_is_kept(tmp_path):
+    from batch.sheets.tables import CsvTable
+
+    path = tmp_path / "runs.csv"
+    # a run log written before the BOM: read as it is, rewritten with one
+    path.write_text("run_id,title\nr1,Café → opens\n", encoding="utf-8", newline="")
+    table = CsvTable(path)
+    assert table.read() == [["run_id", "title"], ["r1", "Café → opens"]]
+    table.write(["run_id", "title"], {}, [["r2", "Notes • two"]], False)
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfrun_id,")
+    assert raw.count(b"\xef\xbb\xbf") == 1  # once, at the start
+    assert table.read() == [["run_id", "title"], ["r1", "Café → opens"], ["r2", "Notes • two"]]
