@@ -175,7 +175,8 @@ def load(
     else:
         cfg_path = find_config(Path.cwd())
     try:
-        data = tomllib.loads(cfg_path.read_text(encoding="utf-8"))
+        text = cfg_path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{cfg_path}: not valid TOML: {e}") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -197,7 +198,7 @@ def load(
         where = origin
         if env_data or flag_data:
             where = f"{origin} (with environment/flag overrides)"
-        raise ConfigError(describe(e, where)) from None
+        raise ConfigError(describe(e, where, text, Settings)) from None
     settings.base_dir = base_dir
     _cluster_needs_postgres(settings)
     return settings

@@ -3,8 +3,11 @@ loopback host; and a credential masked wherever a value is shown back."""
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import re
+import typing
+from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -126,15 +129,114 @@ def postgres_dsn(dsn: str) -> str:
     return dsn.strip()
 
 
-def describe(err: ValidationError, origin: str) -> str:
-    """A validation error as one line: where, which key, what is wrong."""
-    first = err.errors()[0]
-    key = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    if first["type"] == "extra_forbidden":
+def _one(error: Any, model: type[BaseModel] | None) -> tuple[str, str]:
+    """(the dotted key, what is wrong with it) of one pydantic error; for an unknown
+    key, the closest known one of its table when there is one."""
+    key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+    key = key.lstrip(".") or "(top level)"
+    if error["type"] == "extra_forbidden":
         what = "unknown key"
-    elif first["type"] == "value_error":
-        what = str(first["ctx"]["error"])  # our own message, without pydantic's prefix
+        known = _keys_at(model, error["loc"][:-1]) if model else []
+        close = difflib.get_close_matches(str(error["loc"][-1]), known, n=1, cutoff=0.6)
+        if close:
+            what += f" (did you mean {close[0]!r}?)"
+    elif error["type"] == "value_error":
+        what = str(error["ctx"]["error"])  # our own message, without pydantic's prefix
+    elif error["type"] == "missing":
+        what = "missing: this table needs it"
     else:
-        what = first["msg"]
-    more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
-    return f"{origin}: {key}: {what}{more}"
+        what = error["msg"]
+    return key, what
+
+
+def _keys_at(model: type[BaseModel], loc: tuple) -> list[str]:
+    """The keys a table at `loc` (a path of keys and list indexes) may hold."""
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field = model.model_fields.get(str(part))
+        if field is None:
+            return []
+        inner = _model_in(field.annotation)
+        if inner is None:
+            return []
+        model = inner
+    return list(model.model_fields)
+
+
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds: itself, or inside `X | None`, `list[X]`, `dict[str, X]`."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in typing.get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _header(keys: list[str]) -> re.Pattern[str]:
+    dotted = r"\s*\.\s*".join(map(re.escape, keys))
+    return re.compile(r"^\s*\[\[?\s*" + dotted + r"\s*\]\]?\s*(?:#.*)?$")
+
+
+def _table_lines(lines: list[str], loc: tuple) -> tuple[int, int] | None:
+    """The lines (first, past the last) of the body of the table at `loc`, its n-th
+    `[[...]]` for an index n; (0, first header) for the top level."""
+    keys = [str(p) for p in loc if not isinstance(p, int)]
+    index = next((p for p in reversed(loc) if isinstance(p, int)), 0)
+    headers = [n for n, line in enumerate(lines) if re.match(r"^\s*\[", line)]
+    if not keys:
+        return 0, headers[0] if headers else len(lines)
+    found = [n for n in headers if _header(keys).match(lines[n])]
+    if len(found) <= index:
+        return None
+    start = found[index] + 1
+    return start, next((n for n in headers if n >= start), len(lines))
+
+
+def line_of(text: str, loc: tuple, missing: bool = False) -> int | None:
+    """The line of the TOML `text` that sets the key at `loc` (a path of keys and list
+    indexes): its line in its table, a dotted `b.key = ` in a table above it, or the
+    header of a table it names; for a `missing` key, its table's header. None when the
+    file does not write it (a default, an environment variable)."""
+    lines = text.splitlines()
+    if missing:
+        body = _table_lines(lines, loc[:-1])
+        return body[0] if body and body[0] > 0 else None
+    for cut in range(len(loc) - 1, -1, -1):
+        body = _table_lines(lines, loc[:cut])
+        rest = [str(p) for p in loc[cut:] if not isinstance(p, int)]
+        if body is None or not rest:
+            continue
+        setting = re.compile(r"^\s*" + r"\s*\.\s*".join(map(re.escape, rest)) + r"\s*=")
+        for number in range(*body):
+            if setting.match(lines[number]):
+                return number + 1
+    whole = [str(p) for p in loc if not isinstance(p, int)]
+    for number, line in enumerate(lines, 1):
+        if whole and _header(whole).match(line):
+            return number
+    return None
+
+
+def describe(
+    err: ValidationError,
+    origin: str,
+    text: str | None = None,
+    model: type[BaseModel] | None = None,
+) -> str:
+    """A validation error as lines, one per problem: where (the file, and its line when
+    `text` is the file's TOML), which key, what is wrong; an unknown key of `model` with
+    the closest known one."""
+    found = []
+    for error in err.errors():
+        key, what = _one(error, model)
+        line = (
+            line_of(text, error["loc"], missing=error["type"] == "missing")
+            if text is not None
+            else None
+        )
+        found.append((line or 0, f"{origin}:{line}" if line else origin, key, what))
+    # in the file's order, what no line holds first
+    return "\n".join(f"{where}: {key}: {what}" for _, where, key, what in sorted(found))

@@ -41,6 +41,59 @@ def test_unknown_key_names_the_key(tmp_path):
         config.load(write(tmp_path, "[loop]\nmax_round = 3\n"), environ={})
 
 
+@pytest.mark.parametrize(
+    "toml,line",
+    [
+        (
+            "[loop]\nmax_roundz = 3\n",
+            "2: loop.max_roundz: unknown key (did you mean 'max_rounds'?)",
+        ),
+        (
+            "[run]\nconcurrency = 2\n\n[models.writer]\ntemprature = 0.3\n",
+            "5: models.writer.temprature: unknown key (did you mean 'temperature'?)",
+        ),
+        # a dotted key under the table above it
+        (
+            "[models]\nwriter.modle = 'x'\n",
+            "2: models.writer.modle: unknown key (did you mean 'model'?)",
+        ),
+        ("[notfy]\nsmtp_host = 'x'\n", "1: notfy: unknown key (did you mean 'notify'?)"),
+        # the second job of an array of tables, not the first
+        (
+            "[[schedule.jobs]]\nname = 'a'\ncron = '0 2 * * *'\n\n[[schedule.jobs]]\nname = 'b'\n"
+            "cron = '0 3 * * *'\nsorce = 'briefs'\n",
+            "8: schedule.jobs[1].sorce: unknown key (did you mean 'source'?)",
+        ),
+        # nothing close: no guess
+        ("[loop]\nwibble = 1\n", "2: loop.wibble: unknown key"),
+    ],
+)
+def test_a_config_mistake_names_its_line_and_the_key_meant(tmp_path, toml, line):
+    path = write(tmp_path, toml)
+    with pytest.raises(ConfigError) as e:
+        config.load(path, environ={})
+    assert f"{path}:{line}" in str(e.value).splitlines()
+
+
+def test_every_config_mistake_is_listed_in_the_files_order(tmp_path):
+    path = write(
+        tmp_path,
+        "[models.writer]\nprovider = 'embeded'\n\n[loop]\nmax_roundz = 3\nthreshhold = 80\n"
+        "\n[[schedule.jobs]]\nname = 'n'\ncron = '0 2 * * *'\n",
+    )
+    with pytest.raises(ConfigError) as e:
+        config.load(path, environ={})
+    lines = str(e.value).splitlines()
+    assert [line.split(": ")[1] for line in lines] == [
+        "models.writer.provider",
+        "loop.max_roundz",
+        "loop.threshhold",
+        "schedule.jobs[0].source",
+    ]
+    assert lines[-1] == f"{path}:8: schedule.jobs[0].source: missing: this table needs it"
+    assert "more)" not in str(e.value)
+
+
 def test_wrong_type_names_the_key(tmp_path):
     with pytest.raises(ConfigError, match=r"loop\.max_rounds"):
         config.load(write(tmp_path, "[loop]\nmax_rounds = 'many'\n"), environ={})

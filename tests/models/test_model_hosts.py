@@ -311,7 +311,7 @@ def test_hosts_from_the_environment(tmp_path):
         ('["http://gpu-1", "gpu-2:11434"]', "host 2: url: 'gpu-2:11434' is not an http(s)"),
         ('["http://gpu-1", {url = "http://gpu-2", parallel = 2}]', "host 2: parallel: unknown key"),
         ('[{url = "http://gpu-2", max_parallel = 0}]', "host 1: max_parallel: Input should be"),
-        ("[{max_parallel = 2}]", "host 1: url: Field required"),
+        ("[{max_parallel = 2}]", "host 1: url: missing: this table needs it"),
         ('["http://gpu-1", 7]', "host 2: expected a URL or a table"),
         ("7", "expected a URL or a list of hosts"),
     ],
