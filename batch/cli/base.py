@@ -122,6 +122,17 @@ def open_batch(ctx: click.Context) -> Runner:
     return Runner(load_settings(ctx), resumer=hand_to_workers)
 
 
+def named_thread(batch: Runner, ref: str) -> str:
+    """THREAD as a person gives it: a thread id, or the id of a brief exactly one thread
+    ran. A thread only its checkpoints know (cut short before its record) is its id."""
+    try:
+        return batch.runlog.thread_named(ref)
+    except BriefloopError as e:
+        if batch.snapshot(ref).values:
+            return ref
+        raise UserError(str(e)) from None
+
+
 def describe_result(r: BriefResult) -> str:
     icon = OUTCOME_ICONS.get(r.outcome, "•")
     rec = r.record or {}

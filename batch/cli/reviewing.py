@@ -17,6 +17,7 @@ from batch.cli.base import (
     UserError,
     cli,
     load_settings,
+    named_thread,
     open_batch,
     out,
     print_pulled,
@@ -130,7 +131,7 @@ def review_history(ctx: click.Context, thread: str) -> None:
     """Show a thread's story, waiting or not: every round's findings, what the writer was
     asked to do, what changed in the draft, the score, and every decision."""
     with open_batch(ctx) as batch:
-        found = story(batch, thread)
+        found = story(batch, named_thread(batch, thread))
     if found is None:
         raise UserError(f"no thread {thread!r} (briefloop runs lists them)")
     print_story(found)
@@ -145,9 +146,7 @@ def review_calls(ctx: click.Context, thread: str, as_json: bool, full: bool) -> 
     """Show every model call of THREAD in order: its role, the messages sent, the raw
     answer, latency, tokens, and each retry with why."""
     with open_batch(ctx) as batch:
-        if batch.runlog.by_thread(thread) is None and not batch.snapshot(thread).values:
-            raise UserError(f"no thread {thread!r} (briefloop runs lists them)")
-        calls = batch.runlog.calls(thread)
+        calls = batch.runlog.calls(named_thread(batch, thread))
     if as_json:
         click.echo(json_for_terminal(json.dumps(calls, indent=2, ensure_ascii=False)))
         return
@@ -169,6 +168,7 @@ def review_retry(ctx: click.Context, thread: str) -> None:
     under today's configuration. The new thread is linked to the old one (run log
     column retry_of, both thread pages)."""
     with open_batch(ctx) as batch:
+        thread = named_thread(batch, thread)
         result = attempts.retry(batch, thread)
         refresh_review_sheet(batch)
     out.print(
@@ -191,7 +191,7 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
     needs-work/, the reason is recorded. An automatic approval taken back is saved as a
     judged case in paths.judged."""
     with open_batch(ctx) as batch:
-        done = attempts.reopen(batch, thread, reason, by)
+        done = attempts.reopen(batch, named_thread(batch, thread), reason, by)
         refresh_review_sheet(batch)
     print_result(done.result)
     if done.moved_to:
@@ -209,6 +209,7 @@ def review_show(ctx: click.Context, thread: str) -> None:
     one that ended, why: who or what decided, the checks that ran, their findings, and
     what each sentence of the text carries and adds (from the run log, after gc too)."""
     with open_batch(ctx) as batch:
+        thread = named_thread(batch, thread)
         item = threads.waiting(batch, thread)
         record = threads.ended(batch, thread) if item is None else None
     if item is None:
@@ -435,6 +436,7 @@ def review_answer(
     answers = read_answers_file(answers_file) if answers_file else {}
     answers.update(parse_sets(sets))
     with open_batch(ctx) as batch:
+        thread = named_thread(batch, thread)
         if chosen:
             decision, text = chosen[0], reject if reject is not None else revise
         elif interactive():

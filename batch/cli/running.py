@@ -19,6 +19,7 @@ from batch.cli.base import (
     describe_result,
     err,
     load_settings,
+    named_thread,
     open_batch,
     out,
     print_pulled,
@@ -402,6 +403,7 @@ def resume(ctx: click.Context, thread: str) -> None:
     """Resume an unfinished THREAD by id (one that crashed or failed), from its last
     checkpoint."""
     with open_batch(ctx) as batch:
+        thread = named_thread(batch, thread)
         where, result = threads.resume(batch, thread)
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)

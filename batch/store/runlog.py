@@ -25,7 +25,7 @@ import sqlalchemy as sa
 
 from batch.config import mask_credentials
 from batch.draft_cleanup import encodable
-from batch.errors import StoreError
+from batch.errors import BriefloopError, StoreError
 from batch.outcomes import AWAITING, STOP_REASONS
 from batch.store.run_columns import INTERNAL, JSON, names_of, sheet_order
 from batch.store.schema import (
@@ -222,6 +222,24 @@ class RunLog:
     def by_thread(self, thread_id: str) -> dict[str, Any] | None:
         found = self.records(sa.select(runs).where(runs.c.thread_id == thread_id))
         return found[0] if found else None
+
+    def thread_named(self, ref: str) -> str:
+        """The thread `ref` names: a thread id, or a brief id that exactly one thread
+        ran (a brief run again names its threads, for the person to choose).
+        BriefloopError otherwise."""
+        if self.by_thread(ref) is not None:
+            return ref
+        found = self.records(sa.select(runs).where(runs.c.brief_id == ref).order_by(runs.c.seq))
+        if len(found) == 1:
+            return found[0]["thread_id"]
+        if not found:
+            raise BriefloopError(f"no thread or brief {ref!r} (briefloop runs lists them)")
+        listed = "; ".join(
+            f"{r['thread_id']} ({r.get('stop_reason') or r.get('status') or '?'}, "
+            f"{str(r.get('started_at') or '')[:16]})"
+            for r in found
+        )
+        raise BriefloopError(f"brief {ref!r} has {len(found)} threads: name one of them: {listed}")
 
     def newer_of_brief(self, thread_id: str) -> dict[str, Any] | None:
         """The latest run of the same brief id started after this thread (a changed

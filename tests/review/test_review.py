@@ -555,3 +555,35 @@ def test_the_review_node_itself_checks_an_edit_sent_by_other_tooling(project, se
         tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine, override="known")
     )
     assert done.outcome == "approved_by_human"
+
+
+def test_a_brief_id_names_its_thread_where_exactly_one_ran_it(project, settings):
+    batch, tid, *_ = paused(project, settings)
+    cfg = str(project / "briefloop.toml")
+    runner = CliRunner()
+    shown = runner.invoke(cli, ["--config", cfg, "review", "show", "q3"])
+    assert shown.exit_code == 0, shown.output
+    assert f"({tid})" in shown.output
+    history = runner.invoke(cli, ["--config", cfg, "review", "history", "q3"])
+    assert history.exit_code == 0 and tid in history.output
+    answered = runner.invoke(
+        cli,
+        ["--config", cfg, "review", "answer", "q3", "--set", "Q3 revenue=4.2M EUR", "--approve"],
+    )
+    assert answered.exit_code == 0, answered.output
+    assert batch.runlog.by_thread(tid)["stop_reason"] == "approved_by_human"
+    # run again: two threads of one brief, and the person is asked to choose
+    again = {"writer": ScriptedModel([writer_answer(DRAFT, needs=NEEDS)])}
+    Runner(settings, models={**again, "critic": ScriptedModel([critic_answer(5)])}).run(
+        project / "briefs", rerun=True
+    )
+    both = runner.invoke(cli, ["--config", cfg, "review", "show", "q3"])
+    assert both.exit_code == 2
+    assert "brief 'q3' has 2 threads: name one of them" in both.output
+    assert tid in both.output
+    assert "Traceback" not in both.output
+    # a thread id still names its thread, and a name that is neither says so
+    assert runner.invoke(cli, ["--config", cfg, "review", "show", tid]).exit_code == 0
+    nothing = runner.invoke(cli, ["--config", cfg, "review", "calls", "nope"])
+    assert nothing.exit_code != 0
+    assert "no thread or brief 'nope'" in nothing.output
