@@ -283,7 +283,7 @@ def test_cli_resume_and_pull_errors(project):
     cfg = csv_log_config(project)
     runner = CliRunner()
     missing = runner.invoke(cli, ["--config", str(cfg), "resume", "nope"])
-    assert missing.exit_code == 2 and "no thread 'nope'" in missing.output
+    assert missing.exit_code == 2 and "no thread or brief 'nope'" in missing.output
     pulled = runner.invoke(cli, ["--config", str(cfg), "review", "pull"])
     assert pulled.exit_code == 0 and "no decisions to act on" in pulled.output
 
