@@ -51,6 +51,10 @@ def setup_logging(settings: Settings) -> Path:
         handler.setFormatter(fmt)
         logging.getLogger().addHandler(handler)
     logging.getLogger().setLevel(logging.INFO)
+    # one line per HTTP request to a model server says nothing a person acts on; the
+    # per-brief outcome lines do. Their warnings and errors still show.
+    for chatty in ("httpx", "httpcore", "urllib3"):
+        logging.getLogger(chatty).setLevel(logging.WARNING)
     return path
 
 
@@ -144,6 +148,20 @@ def run_scheduled(job_name: str, config_path: str | None) -> None:
         except Exception:  # noqa: BLE001 - a failed batch must not stop the scheduler
             log.exception("job %s: batch failed", job_name)
             return
+        for r in summary.results:
+            rec = r.record or {}
+            why = r.error or rec.get("stop_reason") or ""
+            score = f", score {rec['score']:.1f}" if rec.get("score") is not None else ""
+            level = logging.WARNING if r.outcome == "error" else logging.INFO
+            log.log(
+                level,
+                "job %s: %s: %s%s%s",
+                job_name,
+                r.brief_id,
+                r.outcome,
+                score,
+                f" ({why})" if why and why != r.outcome else "",
+            )
         counts = ", ".join(f"{k} {v}" for k, v in sorted(summary.counts.items())) or "no briefs"
         log.info("job %s: batch done in %.1fs: %s", job_name, summary.seconds, counts)
         for warning in summary.warnings:

@@ -393,5 +393,8 @@ def test_run_now_uses_the_same_path(project):
     assert query(project / "checkpoints" / "runs.sqlite", "SELECT brief_id FROM runs") == [
         (ids[0],)
     ]
+    # one line per brief with its outcome, and none per HTTP call to the model server
+    assert re.search(rf"job nightly: {ids[0]}: approved, score \d", out), out
+    assert "httpx" not in out and "HTTP Request" not in out
     listed = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
     assert "finished (approved 1)" in listed.output
