@@ -1,4 +1,5 @@
-"""Commands that look after a project: `init`, `doctor`, `gc`, `schedule`."""
+"""Commands that look after a project: `init`, `doctor`, `gc`, `schedule` (and its
+`install` and `uninstall`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
+from batch import config as config_mod
 from batch.cli.base import (
     UserError,
     cli,
@@ -18,6 +20,7 @@ from batch.cli.base import (
 from batch.errors import LockBusy
 from batch.inputs.project import init_project
 from batch.nightly import doctor as doctor_mod
+from batch.nightly import install as install_mod
 from batch.nightly import schedule as schedule_mod
 from batch.nightly.job import batch_lock
 from batch.store.backends import open_store
@@ -103,12 +106,13 @@ def gc(ctx: click.Context, keep_days: float | None) -> None:
     )
 
 
-@cli.command()
+@cli.group(invoke_without_command=True)
 @click.option(
     "--list",
     "list_only",
     is_flag=True,
-    help="Print the jobs, their next run times and last results, and exit.",
+    help="Print how the scheduler is kept running, the jobs, their next run times and "
+    "last results, and exit.",
 )
 @click.option("--run-now", metavar="JOB", help="Run one job now, through the same code path.")
 @click.pass_context
@@ -118,16 +122,102 @@ def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
 
     Jobs are stored in SQLite, so a run missed while the machine slept or the process
     was down runs once on start (within schedule.misfire_grace_seconds). Never two
-    batches at once: scheduled and manual runs share one lock.
+    batches at once: scheduled and manual runs share one lock. `briefloop schedule
+    install` keeps it running (systemd, or cron).
     """
+    if ctx.invoked_subcommand is not None:
+        return
     settings = load_settings(ctx)
     config_path = resolved_config_path(ctx)
     if list_only:
+        kept = install_mod.where_installed(this_project(ctx))
+        out.print(
+            escape(f"kept running by {kept}")
+            if kept
+            else escape("not installed: `briefloop schedule install` keeps it running"),
+            highlight=False,
+            soft_wrap=True,
+        )
         print_schedule(schedule_mod.status(settings))
     elif run_now:
         schedule_mod.run_now(settings, config_path, run_now)
     else:
         schedule_mod.serve(settings, config_path)
+
+
+def this_project(ctx: click.Context, unit_dir: str | None = None) -> install_mod.Project:
+    settings = load_settings(ctx)
+    config = Path(resolved_config_path(ctx) or config_mod.find_config(Path.cwd())).resolve()
+    return install_mod.Project(
+        folder=settings.path("."), config=config, briefloop=install_mod.this_briefloop()
+    )
+
+
+_WAYS = click.Choice(["auto", "systemd", "cron"])
+_UNIT_DIR = click.option(
+    "--unit-dir",
+    type=click.Path(file_okay=False),
+    help="Write the unit here instead of ~/.config/systemd/user (and start nothing).",
+)
+_UNIT = click.option(
+    "--unit",
+    type=click.Choice(install_mod.UNITS),
+    default="schedule",
+    show_default=True,
+    help="What to keep running: the scheduler, the review page, or a cluster worker.",
+)
+
+
+@schedule.command("install")
+@click.option(
+    "--way",
+    type=_WAYS,
+    default="auto",
+    show_default=True,
+    help="auto: a systemd user unit where systemd runs, else a crontab line.",
+)
+@_UNIT
+@_UNIT_DIR
+@click.option("--no-start", is_flag=True, help="Write the unit, but do not enable or start it.")
+@click.pass_context
+@user_errors
+def schedule_install(
+    ctx: click.Context, way: str, unit: str, unit_dir: str | None, no_start: bool
+) -> None:
+    """Keep the scheduler of this project running on this machine: a systemd user unit
+    with this project's paths (enabled and started), or, where there is no systemd, a
+    crontab line that starts it every ten minutes unless it already runs. Run again to
+    replace it; `briefloop schedule --list` shows it."""
+    project = this_project(ctx)
+    done = install_mod.install(
+        project,
+        way,  # type: ignore[arg-type]
+        unit,
+        Path(unit_dir) if unit_dir else None,
+        start=not no_start and unit_dir is None,
+    )
+    what = "started" if done.started else "written"
+    out.print(escape(f"{done.way}: {done.where} ({what})"), highlight=False, soft_wrap=True)
+    if done.todo:
+        out.print("to finish, run:", highlight=False)
+        for line in done.todo:
+            out.print(escape(f"  {line}"), highlight=False, soft_wrap=True)
+
+
+@schedule.command("uninstall")
+@_UNIT
+@_UNIT_DIR
+@click.pass_context
+@user_errors
+def schedule_uninstall(ctx: click.Context, unit: str, unit_dir: str | None) -> None:
+    """Stop keeping it running: the project's unit is disabled and removed, or its
+    crontab line taken out. Jobs, run log and texts stay."""
+    removed = install_mod.uninstall(this_project(ctx), unit, Path(unit_dir) if unit_dir else None)
+    out.print(
+        escape("removed " + ", ".join(removed) if removed else "nothing was installed"),
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def print_schedule(jobs: list) -> None:

@@ -370,7 +370,7 @@ def test_bad_cron_or_timezone_is_a_config_error(project, cron, tz, message):
         f'[[schedule.jobs]]\nname = "n"\ncron = "{cron}"\ntimezone = "{tz}"\nsource = "briefs"\n'
     )
     result = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
-    assert result.exit_code == 2 and "schedule.jobs.0" in result.output
+    assert result.exit_code == 2 and "schedule.jobs[0]" in result.output
     assert message in result.output and "Traceback" not in result.output
 
 
