@@ -514,11 +514,12 @@ def review_serve(ctx: click.Context, host: str, port: int, token: str | None) ->
             f'print(secrets.token_urlsafe())"` makes one)'
         )
     where = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
-    out.print(
-        escape(f"review page on {where}" + ("?token=..." if token else "") + " (Ctrl-C stops it)"),
-        highlight=False,
-    )
-    serve(settings, host=host, port=port, token=token, resumer=hand_to_workers)
+
+    def ready() -> None:
+        shown = f"review page on {where}" + ("?token=..." if token else "")
+        out.print(escape(shown + " (Ctrl-C stops it)"), highlight=False)
+
+    serve(settings, host=host, port=port, token=token, resumer=hand_to_workers, on_ready=ready)
 
 
 @review.command("pull")

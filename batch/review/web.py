@@ -18,8 +18,11 @@ allows no script at all.
 
 from __future__ import annotations
 
+import errno
 import hmac
 import logging
+import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -474,14 +477,38 @@ def create_app(
     return app
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The page's socket, bound and listening, or BriefloopError saying why not (a port
+    in use): before anything says the page is up."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    # as uvicorn does: a port left in TIME_WAIT by the last page is free, one another
+    # process listens on is not
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise BriefloopError(
+                f"port {port} on {host} is in use (another review page?): stop it, or "
+                f"choose another port with --port"
+            ) from None
+        raise BriefloopError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    return sock
+
+
 def serve(
     settings: Settings,
     host: str = "127.0.0.1",
     port: int = 8765,
     token: str | None = None,
     resumer: Resumer | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> None:
-    """Run the review page until interrupted. Anything but loopback needs a token."""
+    """Run the review page until interrupted. Anything but loopback needs a token.
+    `on_ready` is called once the port is ours, before the first request."""
     loopback = is_loopback(host)
     if ":" in host and not token:
         # Starlette's host check cannot parse IPv6 hosts: without it a DNS-rebinding page
@@ -500,4 +527,8 @@ def serve(
         if host not in allowed:
             allowed.append(host)
     app = create_app(settings, token=token, allowed_hosts=allowed, resumer=resumer)
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
+    sock = listening_socket(host, port)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", server_header=False))
+    if on_ready is not None:
+        on_ready()
+    server.run(sockets=[sock])

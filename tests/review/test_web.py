@@ -479,3 +479,75 @@ def test_a_held_text_shows_why_the_checks_cannot_vouch_for_it_and_the_unchecked_
     assert page.status_code == 200
     assert 'id="holds"' in page.text and "could not be read into a checklist" in page.text
     assert 'id="unchecked-orders"' in page.text and "Friendly but not gushing" in page.text
+
+
+def test_serve_on_a_port_in_use_says_so_and_never_that_the_page_is_up(project):
+    import socket
+    import subprocess
+    import sys
+
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n')
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "batch",
+                "--config",
+                str(cfg),
+                "review",
+                "serve",
+                "--port",
+                str(port),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert f"port {port} on 127.0.0.1 is in use" in done.stderr
+    assert "--port" in done.stderr
+    assert "review page on" not in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_serve_says_the_page_is_up_once_it_answers(project):
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    cfg = project / "briefloop.toml"
+    cfg.write_text('[paths]\nroot = "."\n')
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "batch",
+            "--config",
+            str(cfg),
+            "review",
+            "serve",
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith(f"review page on http://127.0.0.1:{port}/"), line
+        # the port is ours when the line is printed: the page answers
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as page:
+            assert page.status == 200
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
