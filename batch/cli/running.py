@@ -37,6 +37,7 @@ from batch.outcomes import (
     UNFINISHED,
     VIEW_OUTCOMES,
     label,
+    why,
 )
 from batch.review import pending, threads
 from batch.run import signals
@@ -320,7 +321,9 @@ def runs(
 _RUN_COLUMNS = [
     ("thread", 0, lambda r: r["thread_id"]),  # as wide as the longest: never folded
     ("ended", 14, lambda r: label(r["stop_reason"] or r["status"])),
-    ("brief", 12, lambda r: r["brief_id"]),
+    ("why", 16, why),
+    # as wide as the longest, never folded mid-word: the thread id holds it anyway
+    ("brief", 0, lambda r: r["brief_id"]),
     ("rounds", 6, lambda r: str(r["rounds"])),
     ("score", 7, lambda r: f"{r['score_history'][-1]:g}" if r["score_history"] else ""),
     ("needs", 5, lambda r: str(len(r["needs_from_human"]))),
@@ -334,7 +337,7 @@ _RUN_COLUMNS = [
 def runs_table(records: list[dict], width: int) -> Table:
     """The run log as a table that fits `width` columns: the thread id (what `review
     history` and `resume` take) and how it ended always; more as the width allows."""
-    return fitted_table(_RUN_COLUMNS, records, width, whole=("thread", "ended", "rounds"))
+    return fitted_table(_RUN_COLUMNS, records, width, whole=("thread", "ended", "brief", "rounds"))
 
 
 @cli.command()

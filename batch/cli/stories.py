@@ -38,8 +38,13 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
     if not records:
         out.print("no runs in this batch")
         return
+    done_before = []
     for r in records:
         shown = run_row(r)
+        if shown["counted"] == "skipped":
+            # already done in an earlier batch: one line for them all, below
+            done_before.append(shown["brief_id"])
+            continue
         history = r.get("score_history") or []
         scores = (
             f" · {sparkline(history)} {' → '.join(f'{s:g}' for s in history)}" if history else ""
@@ -49,6 +54,8 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
         line = Text(f"{OUTCOME_ICONS.get(shown['counted'], '·')} {shown['brief_id']}{title}: ")
         line.append(shown["outcome"], style=TONE_STYLES[shown["tone"]])
         line.append(f"{now} · {shown['rounds']} round(s){scores}")
+        if shown["why"]:
+            line.append(f" · {shown['why']}")
         out.print(line, highlight=False)
         facts = [f"thread {shown['thread_id']}" if shown["thread_id"] else "no thread"]
         if r.get("run_id"):
@@ -61,6 +68,13 @@ def print_batch(row: dict[str, Any], records: list[dict[str, Any]]) -> None:
         if shown["retry_of"]:
             facts.append(f"retry of {shown['retry_of']}")
         out.print(Text("    " + " · ".join(facts)), highlight=False)
+    if done_before:
+        out.print(
+            Text(
+                f"· already done before this batch ({len(done_before)}): {', '.join(done_before)}"
+            ),
+            highlight=False,
+        )
 
 
 # rich styles of the outcome tones (batch.outcomes.OUTCOME_TONES)

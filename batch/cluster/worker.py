@@ -218,7 +218,7 @@ def _notify(batch: Runner, batch_id: int) -> None:
     report = notify.Report(
         dict(row.get("counts") or {}),
         [notify.waiting_of(r, link) for r in records if r["status"] == AWAITING],
-        [(r["brief_id"], r["error"] or "error") for r in records if r["status"] == "failed"],
+        [notify.failed_of(r, link) for r in records if r["status"] == "failed"],
         str(row.get("source", "")),
         [notify.waiting_of(r) for r in records if r["stop_reason"] in UNFINISHED],
         waiting_link(batch.settings, batch.runlog),

@@ -81,7 +81,9 @@ def run_job(
         # The whole batch failed (source unreachable, disk full): that is news too.
         notify.send(
             notify.settings_for(settings),
-            notify.Report({"error": 1}, [], [("the whole batch", str(e))], str(source)),
+            notify.Report(
+                {"error": 1}, [], [notify.Failed("the whole batch", str(e))], str(source)
+            ),
         )
         raise
     # After the lock: a slow mail server must not hold up the next batch.
@@ -115,7 +117,11 @@ def notify_report(
         for r in summary.results
         if r.outcome in UNFINISHED
     ]
-    failed = [(r.brief_id, r.error or "error") for r in summary.results if r.outcome == "error"]
+    failed = [
+        notify.failed_of({"brief_id": r.brief_id, "thread_id": r.thread_id, "error": r.error}, link)
+        for r in summary.results
+        if r.outcome == "error"
+    ]
     return notify.Report(
         dict(summary.counts),
         waiting,

@@ -19,6 +19,7 @@ from batch.outcomes import (
     VIEW_OUTCOMES,
     label,
     tone,
+    why,
 )
 from batch.review.history import Story
 from batch.review.render import changes_html, mark_added, render_draft, score_chart
@@ -118,6 +119,7 @@ def run_row(record: dict[str, Any]) -> dict[str, Any]:
         "needs": placeholders_of(record.get("needs_from_human") or []),
         "retry_of": record.get("retry_of") or "",
         "unfinished": record.get("unfinished") or "",
+        "why": why(record),
     }
 
 
@@ -149,13 +151,18 @@ def batch_row(row: dict[str, Any]) -> dict[str, Any]:
     """A batch's heading: local times, how long it took, its status in words."""
     status = BATCH_STATUS_WORDS.get(row.get("status", ""), row.get("status", ""))
     took = span(row.get("started_at"), row.get("ended_at"))
+    state = row.get("status")
+    failed = (row.get("counts") or {}).get("error", 0)
+    if failed and state in ("ok", "finished"):
+        # a batch that ran to its end with a brief failed is not "finished" in green
+        status, state = f"finished, {failed} failed", "error"
     return {
         **row,
         "started": local_time(row.get("started_at")),
         "ended": local_time(row.get("ended_at")) if row.get("ended_at") else "",
         "took": duration(took) if took is not None else "",
         "status_words": status,
-        "status_tone": tone(row.get("status")),
+        "status_tone": tone(state),
     }
 
 
@@ -193,6 +200,9 @@ def runs_view(
             BATCHES_PER_PAGE, (page - 1) * BATCHES_PER_PAGE, between=bounds
         )
         groups = [_group(log, b, outcome, brief, RUNS_PER_BATCH, 0) for b in batches]
+        if outcome or brief:
+            # a filter shows the batches it finds runs in, not every batch empty
+            groups = [g for g in groups if g["total"]]
         pages = math.ceil(total / BATCHES_PER_PAGE)
     else:
         row = log.batch(batch_id)

@@ -51,6 +51,24 @@ class Waiting:
     findings: int = 0  # what the checks still find in it
     # its sentences that add what the brief does not say, the added words in «»
     additions: tuple[str, ...] = ()
+    first_finding: str = ""  # the first thing the checks still find, in their words
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A brief that failed: its error in one line, and its page when the message links."""
+
+    brief_id: str
+    error: str
+    link: str = ""
+
+
+def failed_of(record: Mapping[str, object], link: Callable[[str], str] | None = None) -> Failed:
+    return Failed(
+        str(record.get("brief_id") or ""),
+        str(record.get("error") or "error"),
+        link(str(record["thread_id"])) if link and record.get("thread_id") else "",
+    )
 
 
 def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None = None) -> Waiting:
@@ -70,6 +88,7 @@ def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None =
                 held_only=False,
             )
         ),
+        str((record.get("open_must_fix") or [""])[0]),  # type: ignore[index]
     )  # type: ignore[arg-type]
 
 
@@ -79,7 +98,7 @@ class Report:
 
     counts: dict[str, int]  # outcome -> briefs, e.g. {"approved": 2, "error": 1}
     waiting: list[Waiting]
-    failed: list[tuple[str, str]]  # (brief_id, one-line error)
+    failed: list[Failed]
     source: str  # what the batch ran on
     # unfinished texts set aside without waiting for a person (loop.review = when_needed)
     set_aside: list[Waiting] = field(default_factory=list)
@@ -139,6 +158,8 @@ def _named(w: Waiting) -> list[str]:
             f"    needs work: the machine could not finish it "
             f"({unfinished_words(_one_line(w.unfinished))}){still}"
         )
+        if w.first_finding:
+            lines.append(f"    first: {_one_line(w.first_finding)}")
     if w.additions:
         n = len(w.additions)
         lines.append(
@@ -174,7 +195,10 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
             lines += _named(w)
     if report.failed:
         lines += ["", f"Failed ({len(report.failed)}):"]
-        lines += [f"- {_one_line(bid)}: {_one_line(err) or 'error'}" for bid, err in report.failed]
+        for f in report.failed:
+            lines.append(f"- {_one_line(f.brief_id)}: {_one_line(f.error) or 'error'}")
+            if f.link:
+                lines.append(f"    open: {f.link}")
     link = report.review_link.strip() or review_url.strip()
     if link:
         lines += ["", f"Review: {link}"]

@@ -444,6 +444,39 @@ def test_every_count_of_a_batch_has_its_rows(project):
     assert len(list(csv.reader(io.StringIO(done)))) == 3  # the header and two rows
 
 
+def test_every_list_says_why_and_a_batch_with_a_failure_is_not_green(project):
+    """Batch 1 waits on a placeholder; batch 2 adds a brief that fails. The runs page,
+    the CLI table and the batch's lines say why each stands where it does; batch 2 is
+    "finished, 1 failed", not "finished"; the error filter lists batch 2 only."""
+    s, threads, models = night(project)
+    write_brief(project, "d-new.md", "Memo: the lift is out of order.", id="d-new")
+    with Runner(s, models=models) as batch:
+        from batch.nightly.job import _recorded
+
+        _recorded(batch, project / "briefs", False, None, None)
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get("/runs/2").text
+        # the failed run's error (the model call it made past its script), in its row
+        assert re.search(r'tone-bad">error</span><div class="note why">[^<]*Error: ', page)
+        assert re.search(r'class="note why">to fill: \[', page)  # what the waiting one needs
+        assert 'tone-bad">finished, 1 failed<' in page
+        errors = client.get("/runs?outcome=error").text
+        assert 'id="batch-2"' in errors and 'id="batch-1"' not in errors
+        assert "No run matches" not in errors
+        nothing = client.get("/runs?outcome=rejected_by_human").text
+        assert "No run on this page matches the filter" in nothing
+    from rich.console import Console
+
+    from batch.cli.running import runs_table
+
+    with open_runlog(s) as log:
+        records = log.all()
+    console = Console(width=120, record=True, file=io.StringIO())
+    console.print(runs_table(records, 120))
+    table = console.export_text()
+    assert "why" in table.splitlines()[1] and "Error: " in table
+
+
 def test_a_run_answered_after_its_batch_shows_how_it_stands_now(project):
     s, threads, models = night(project)
     with Runner(s, models=models) as batch:

@@ -23,7 +23,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from batch import config
 from batch.config import Notify
 from batch.errors import ConfigError
-from batch.run.notify import Report, Waiting, message, send, should_notify
+from batch.run.notify import Failed, Report, Waiting, message, send, should_notify
 
 FAST = 0.01  # backoff base in tests
 PASSWORD = "s3cret-Pa55word"
@@ -35,7 +35,7 @@ REPORT = Report(
             "memo-7", "Quarterly API note", ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]"]
         )
     ],
-    failed=[("memo-9", "ModelUnavailable: connection refused\n  (after 4 attempts)")],
+    failed=[Failed("memo-9", "ModelUnavailable: connection refused\n  (after 4 attempts)")],
     source="briefs/",
 )
 
@@ -434,7 +434,7 @@ def test_the_message_lists_counts_waiting_failed_and_the_link():
 def test_subjects():
     two = [Waiting("a", "A", []), Waiting("b", "B", [])]
     assert message(Report({}, two, [], "x"))[0] == "briefloop: 2 texts wait for you"
-    assert message(Report({}, [], [("a", "e")], "x"))[0] == "briefloop: 1 failed"
+    assert message(Report({}, [], [Failed("a", "e")], "x"))[0] == "briefloop: 1 failed"
     _, body = message(Report({"awaiting_human": 1}, two[:1], [], "gsheet://u:p@x/y"))
     assert "needs your review" in body and "u:p@" not in body
 
@@ -684,3 +684,34 @@ def test_a_webhook_url_that_does_not_parse_is_refused_without_its_secret(tmp_pat
         assert "SECRETPATH99" not in str(e) and "\n" not in str(e)
     else:
         assert url.endswith("#frag")  # the only valid one
+
+
+def test_the_message_links_a_failed_text_and_says_what_a_text_needing_work_lacks():
+    report = Report(
+        counts={"error": 1, "awaiting_human": 1},
+        waiting=[
+            Waiting(
+                "memo-7",
+                "Quarterly note",
+                [],
+                link="https://review.example/thread/memo-7-1?link=abc",
+                unfinished="max_rounds",
+                findings=2,
+                first_finding="The text does not say what the brief gives as "
+                "'Q3 closed 42 accounts'.",
+            )
+        ],
+        failed=[
+            Failed(
+                "memo-9",
+                "ModelUnavailable: connection refused",
+                link="https://review.example/thread/memo-9-1?link=def",
+            )
+        ],
+        source="briefs/",
+    )
+    body = message(report)[1]
+    assert "first: The text does not say what the brief gives as 'Q3 closed 42 accounts'." in body
+    failed = body[body.index("Failed (1):") :]
+    assert "- memo-9: ModelUnavailable: connection refused" in failed
+    assert "    open: https://review.example/thread/memo-9-1?link=def" in failed
