@@ -271,8 +271,9 @@ def review_show(ctx: click.Context, thread: str) -> None:
     if item.checklist:
         out.print("[bold]What the brief asks (checked by code)[/]")
         for rid, kind, text, ok in item.checklist:
-            mark = "[green]✓[/]" if ok else "[red]✗[/]"
-            out.print(f"  {mark} {rid} {kind}: {escape(text)}", soft_wrap=True)
+            mark = "[dim]·[/]" if ok is None else "[green]✓[/]" if ok else "[red]✗[/]"
+            note = " [dim](not checked)[/]" if ok is None else ""
+            out.print(f"  {mark} {rid} {kind}: {escape(text)}{note}", soft_wrap=True)
     for title, lines in (
         ("Deliberate deviations", [f"{d['point']}: {d['reason']}" for d in item.deviations]),
         ("Critic's suggestions (would improve)", item.would_improve),

@@ -257,6 +257,15 @@ def runs_csv(
     return buffer.getvalue()
 
 
+def checked(item: dict[str, Any], ok: bool, drafted: bool = True) -> bool | None:
+    """An item's mark on a page: True (said), False (missing), or None where nothing
+    was checked: the request itself and style notes (never items the code checks), or
+    every item of a thread that has no draft."""
+    if not drafted or item.get("kind") in ("task", "style"):
+        return None
+    return ok
+
+
 def story_view(story: Story) -> dict[str, Any]:
     """A thread's rounds as the pages draw them: every draft rendered the same way,
     each after the first with what changed against the one before, folded."""
@@ -268,6 +277,8 @@ def story_view(story: Story) -> dict[str, Any]:
                 "first": number == 0,
                 "draft_html": render_draft(r.draft, []),
                 "changes_html": changes_html(r.changes) if number else "",
+                # a round that rewrote nothing: no diff that is the whole text again
+                "changed": any(c.op != "=" for c in r.changes),
                 "support": [
                     {**s, "html": mark_added(s["text"], s.get("added") or [])} for s in r.support
                 ],
@@ -275,10 +286,10 @@ def story_view(story: Story) -> dict[str, Any]:
         )
     record = story.record
     uncovered = set(record.get("uncovered") or [])
+    drafted = any(r.draft for r in story.rounds)
     checklist = [
-        (r["id"], r["kind"], r["text"], r["id"] not in uncovered)
+        (r["id"], r["kind"], r["text"], checked(r, drafted and r["id"] not in uncovered, drafted))
         for r in story.checklist
-        if r.get("kind") not in ("task", "style")
     ]
     status, reason = story.status, story.stop_reason
     return {

@@ -45,7 +45,7 @@ class Waiting:
     answers: dict[str, str] = field(default_factory=dict)
     problem: str = ""  # why the last answer was not taken, if it was not
     # what the brief asks, as code checks it: (id, kind, text, covered by this draft)
-    checklist: list[tuple[str, str, str, bool]] = field(default_factory=list)
+    checklist: list[tuple[str, str, str, bool | None]] = field(default_factory=list)
     # the run of a newer version of the brief (or a rerun) that replaces this thread
     superseded_by: dict[str, Any] | None = None
     # a run the machine could not approve: why it stopped, what the checks still find
@@ -158,12 +158,19 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
     )
 
 
-def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool]]:
+def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool | None]]:
+    """Each item of the thread's checklist with its mark: said, missing, or None where
+    nothing is checked (the request itself, a style note, a thread with no draft)."""
     failing = {f["code"].split(":", 1)[1] for f in check_requirements(draft, checklist_of(values))}
+    drafted = bool(draft.strip())
     return [
-        (r["id"], r["kind"], r["text"], r["id"] not in failing)
+        (
+            r["id"],
+            r["kind"],
+            r["text"],
+            None if not drafted or r["kind"] in ("task", "style") else r["id"] not in failing,
+        )
         for r in checklist_of(values)
-        if r["kind"] not in ("task", "style")
     ]
 
 

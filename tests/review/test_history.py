@@ -191,7 +191,7 @@ def test_review_history_prints_the_rounds_the_diff_and_the_decision(project):
     assert "changed: +1 / -1 words" in out and "was [-5M. -]{+4M. +}We opened" in out
     assert "must fix:" in out and "decision: approve by ana" in out
     missing = CliRunner().invoke(cli, ["--config", str(cfg), "review", "history", "nope"])
-    assert missing.exit_code == 2 and "no thread 'nope'" in missing.output
+    assert missing.exit_code == 2 and "no thread or brief 'nope'" in missing.output
 
 
 def test_runs_of_the_last_batch_in_the_terminal_and_as_json(project):
@@ -320,3 +320,45 @@ def test_a_failed_run_is_listed_with_its_batch(project):
     assert sorted(r["brief_id"] for r in shown["runs"]) == ["a", "b"]
     assert {r["brief_id"]: r["batch_id"] for r in shown["runs"]} == {"a": 1, "b": 1}
     assert shown["batch"]["counts"] == {"approved": 1, "error": 1}
+
+
+def test_the_thread_page_of_a_failed_thread_without_a_draft_checks_nothing(project):
+    from starlette.testclient import TestClient
+
+    from batch import errors
+    from batch.review import web
+
+    write_brief(project, "a.md", "Write a note: the office is closed on Friday.", id="a")
+    s = make_settings(project)
+    exc = errors.ModelNotFound("the writer failed")
+    models = {"writer": ScriptedModel([exc] * 4), "critic": ScriptedModel([critic_answer(5)] * 4)}
+    [r] = run_job(s, project / "briefs", models=models).results
+    assert r.outcome == "error"
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get(f"/thread/{r.thread_id}").text
+    checklist = page[
+        page.index('id="checklist"') : page.index("</section>", page.index('id="checklist"'))
+    ]
+    assert "✓" not in checklist and "✗" not in checklist
+    assert "(not checked)" in checklist
+    # the list starts at its first item, the request, shown but not checked
+    assert "· R1 task" in checklist
+
+
+def test_a_round_that_changed_nothing_says_so_instead_of_the_whole_text(project):
+    from starlette.testclient import TestClient
+
+    from batch.review import web
+
+    s = make_settings(project, **{"models.critic_mode": "advice", "loop.review": "always"})
+    write_brief(project, "q3.md", BRIEF, id="q3", title="Q3 memo")
+    same = "Q3 revenue was 5M. We opened Berlin."  # refused twice, rewritten the same
+    models = {
+        "writer": ScriptedModel([writer_answer(same), writer_answer(same), writer_answer(SECOND)]),
+        "critic": ScriptedModel([critic_answer(5)] * 3),
+    }
+    [r] = run_job(s, project / "briefs", models=models).results
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get(f"/thread/{r.thread_id}").text
+    assert page.count("The same text as the round before.") >= 1
+    assert page.count("What changed from the round before") >= 1  # the round that changed
