@@ -227,6 +227,8 @@ def review_show(ctx: click.Context, thread: str) -> None:
         )
         for line in item.must_fix:
             out.print(f"  - {escape(line)}", soft_wrap=True)
+        if item.revision_note:
+            out.print(escape(item.revision_note), soft_wrap=True)
     if item.holds:
         out.print(
             "[yellow]the checks cannot vouch for it[/]: read it before it goes out",

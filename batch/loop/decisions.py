@@ -153,7 +153,8 @@ def _send_back(
         "human_answers": answers,
         "human_notes": [*state.get("human_notes", []), *notes],
         "must_fix": [f"A reviewer asks: {n}" for n in notes],
-        "decision": decision,
+        # how many rounds it gave from which round: what a page tells when fewer ran
+        "decision": {**decision, "from_round": state.get("round", 0), "rounds_given": rounds},
         "revisions": state.get("revisions", 0) + 1,
         "meets_bar": False,
         # The text sent back is not a fallback any more: if the revision runs out of

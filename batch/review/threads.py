@@ -50,6 +50,8 @@ class Waiting:
     superseded_by: dict[str, Any] | None = None
     # a run the machine could not approve: why it stopped, what the checks still find
     stopped: str | None = None
+    # sent back for more rounds and stopped before they all ran: how many, and why
+    revision_note: str = ""
     must_fix: list[str] = field(default_factory=list)
     # what the checks cannot vouch for: the text waits for a person's look
     holds: list[str] = field(default_factory=list)
@@ -150,11 +152,37 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         checklist=checklist_status(values, args["draft"]),
         superseded_by=runner.runlog.newer_of_brief(thread_id),
         stopped=args.get("stopped"),
+        revision_note=revision_note(values, args.get("stopped")),
         must_fix=list(args.get("must_fix") or []),
         holds=list(args.get("holds") or []),
         additions=list(args.get("additions") or []),
         unchecked_orders=list(args.get("unchecked_orders") or []),
         state=values,
+    )
+
+
+# why a send-back stopped before its rounds, as a reviewer reads it
+_STOPPED_EARLY = {
+    "no_progress": "a whole rewrite did not beat the best draft, so another would not either",
+    "budget": "its model time ran out",
+    "held": "the checks cannot vouch for the text",
+}
+
+
+def revision_note(values: dict[str, Any], stopped: str | None) -> str:
+    """ "You asked for 3 more rounds; it ran 1 and stopped: …" when a send-back stopped
+    before the rounds it gave, else ""."""
+    decision = values.get("decision") or {}
+    given, start = decision.get("rounds_given"), decision.get("from_round")
+    if not stopped or not isinstance(given, int) or not isinstance(start, int):
+        return ""
+    ran = values.get("round", 0) - start
+    if ran >= given:
+        return ""
+    why = _STOPPED_EARLY.get(stopped, stopped.replace("_", " "))
+    return (
+        f"Sent back for {given} more round{'s' if given != 1 else ''}, it ran {ran} and "
+        f"stopped: {why}."
     )
 
 

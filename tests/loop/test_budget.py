@@ -343,6 +343,9 @@ def test_a_send_back_after_the_budget_gives_as_many_seconds_again(project, clock
         result = review.answer(batch, tid, "revise", {}, text="Name the team.", by="ana", rounds=3)
         values = batch.snapshot(tid).values
         record = batch.runlog.by_thread(tid)
+        note = review.waiting(batch, tid).revision_note
+    # the person is told why fewer rounds ran than they gave
+    assert note == "Sent back for 3 more rounds, it ran 1 and stopped: its model time ran out."
     # a new round ran (not stopped at once), and the estimate stopped it after one
     assert models["writer"].calls == 2 and values["round"] == 2
     assert result.outcome == "awaiting_human" and record["unfinished"] == "budget"

@@ -125,6 +125,8 @@ def test_send_back_gives_exactly_the_rounds_asked(project, asked, writer_rounds)
     # asked rounds, or loop.max_rounds (2) when none is named; then it waits again
     assert result.outcome == "awaiting_human"
     assert values["round"] == 2 + writer_rounds and models["writer"].answers == []
+    with Runner(s) as batch:
+        assert review.waiting(batch, tid).revision_note == ""  # every round given ran
 
 
 def test_a_second_send_back_gives_the_configured_rounds_not_more(project):
