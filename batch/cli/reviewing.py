@@ -216,6 +216,8 @@ def review_show(ctx: click.Context, thread: str) -> None:
         print_why(record or {})
         return
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
+    if item.reopened:
+        out.print(f"[yellow]{escape(item.reopened)}[/]", soft_wrap=True)
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
     if item.stopped:

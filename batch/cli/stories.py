@@ -12,6 +12,7 @@ from batch.cli.base import out
 from batch.outcomes import OUTCOME_ICONS, label
 from batch.review.history import Story
 from batch.review.pages import batch_row, counts_in_order, run_row
+from batch.review.render import reviewer_words
 
 _BARS = "▁▂▃▄▅▆▇█"
 
@@ -128,14 +129,15 @@ def print_story(story: Story) -> None:
         else:
             out.print(Text(r.draft), soft_wrap=True)
         for point in r.must_fix:
-            out.print(escape(f"  must fix: {point}"), highlight=False, soft_wrap=True)
+            out.print(escape(f"  to fix: {reviewer_words(point)}"), highlight=False, soft_wrap=True)
         for point in r.would_improve:
-            out.print(escape(f"  would improve: {point}"), highlight=False, soft_wrap=True)
+            said = escape(f"  suggestion: {reviewer_words(point)}")
+            out.print(said, highlight=False, soft_wrap=True)
     for d in story.decisions:
         who = f" by {d.by}" if d.by else ""
         when = f" at {d.at}" if d.at else ""
-        note = f": {d.note}" if d.note else ""
-        out.print(escape(f"decision: {d.kind}{who}{when}{note}"), highlight=False, soft_wrap=True)
+        note = f": {reviewer_words(d.note)}" if d.note else ""
+        out.print(escape(f"decision: {d.words}{who}{when}{note}"), highlight=False, soft_wrap=True)
 
 
 def call_heading(number: int, call: dict[str, Any]) -> str:

@@ -109,6 +109,10 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
     if problem:
         return {"human_answers": answers, "decision": {"type": "invalid", "problem": problem}}
     kind = decision["type"]
+    before = state.get("decision") or {}
+    if kind in ("approve", "reject") and before.get("type") == "reopen":
+        # what the person answers is the reopen's reason: the record says so
+        decision["after_reopen"] = str(before.get("reason") or "")
     if kind == "approve":
         shown = inbox.shown(state)
         draft, needs = approved_text(shown, decision)

@@ -52,12 +52,26 @@ class Round:
         return sum(len(c.text.split()) for c in self.changes if c.op == "-")
 
 
+# a decision's kind as a reviewer reads it
+DECISION_WORDS = {
+    "approve": "approved",
+    "reject": "rejected",
+    "revise": "sent back",
+    "reopen": "reopened",
+    "invalid": "answer not taken",
+}
+
+
 @dataclass
 class Decided:
-    kind: str  # approve, reject, revise; invalid: an answer that was not taken
+    kind: str  # approve, reject, revise, reopen; invalid: an answer that was not taken
     by: str
     at: str
     note: str
+
+    @property
+    def words(self) -> str:
+        return DECISION_WORDS.get(self.kind, self.kind.replace("_", " "))
 
 
 @dataclass
@@ -189,7 +203,7 @@ def writer_steps(entries: list[dict[str, Any]]) -> list[str]:
             else:
                 out.append("wrote the first draft")
         elif kind == "rewrite":
-            out.append("rewrote the whole text, from the brief and the points of the round before")
+            out.append("wrote a new version from the brief and the last round's notes")
         elif kind == "docs by name":
             out.append(f"wrote the API docs name by name ({len(entry.get('names', []))} names)")
     return out

@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from batch.judging.support import pieces
+from batch.outcomes import label
 
 _markdown = MarkdownIt("commonmark", {"html": False})
 
@@ -138,3 +139,24 @@ def changes_html(changes: list[Any]) -> Markup:
         else:
             parts.append(text)
     return Markup("").join(parts)
+
+
+# Words written for the writer model or for developers, as a reviewer reads them
+_FOR_REVIEWERS = [
+    (re.compile(r"\bneeds_from_human\b"), "the list of what a person must give"),
+    (re.compile(r"\bdeliberate_deviations\b"), "the writer's reasons for not following a point"),
+    (re.compile(r"\bmust_fix\b"), "to fix"),
+    (re.compile(r"\bwould_improve\b"), "suggestions"),
+]
+_OUTCOME_CODE = re.compile(
+    r"\b(?:approved_by_human|rejected_by_human|awaiting_human|max_rounds|no_progress)\b"
+)
+SEVERITY_WORDS = {"must_fix": "to fix", "warn": "worth a look", "hold": "for your look"}
+
+
+def reviewer_words(text: str) -> str:
+    """A finding or a note in a reviewer's words: no field names of the model's answer
+    ("needs_from_human"), no outcome codes ("approved_by_human")."""
+    for pattern, words in _FOR_REVIEWERS:
+        text = pattern.sub(words, text)
+    return _OUTCOME_CODE.sub(lambda m: label(m.group(0)), text)

@@ -52,6 +52,8 @@ class Waiting:
     stopped: str | None = None
     # sent back for more rounds and stopped before they all ran: how many, and why
     revision_note: str = ""
+    # taken back after its approval: by whom, when and why, for the page's top
+    reopened: str = ""
     must_fix: list[str] = field(default_factory=list)
     # what the checks cannot vouch for: the text waits for a person's look
     holds: list[str] = field(default_factory=list)
@@ -153,6 +155,7 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         superseded_by=runner.runlog.newer_of_brief(thread_id),
         stopped=args.get("stopped"),
         revision_note=revision_note(values, args.get("stopped")),
+        reopened=reopen_note(values),
         must_fix=list(args.get("must_fix") or []),
         holds=list(args.get("holds") or []),
         additions=list(args.get("additions") or []),
@@ -167,6 +170,16 @@ _STOPPED_EARLY = {
     "budget": "its model time ran out",
     "held": "the checks cannot vouch for the text",
 }
+
+
+def reopen_note(values: dict[str, Any]) -> str:
+    """ "Reopened by ana at …: the price is wrong" for a thread waiting after a reopen."""
+    decision = values.get("decision") or {}
+    if decision.get("type") != "reopen":
+        return ""
+    by = f" by {decision['by']}" if decision.get("by") else ""
+    at = f" at {decision['at']}" if decision.get("at") else ""
+    return f"Reopened{by}{at}: {decision.get('reason') or 'no reason given'}"
 
 
 def revision_note(values: dict[str, Any], stopped: str | None) -> str:

@@ -41,13 +41,20 @@ from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
 from batch.loop.decisions import MAX_MORE_ROUNDS
 from batch.models import RoleModel
+from batch.outcomes import label
 from batch.review import attempts, history
 from batch.review import sheet as review_sheet
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
 from batch.review.pages import runs_csv, runs_view, story_view
-from batch.review.render import mark_added, render_draft, score_chart
+from batch.review.render import (
+    SEVERITY_WORDS,
+    mark_added,
+    render_draft,
+    reviewer_words,
+    score_chart,
+)
 from batch.run.runner import Resumer, Runner
 from batch.store.backends import open_runlog
 
@@ -66,6 +73,8 @@ def _templates() -> Jinja2Templates:
         autoescape=True,
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["reviewer"] = reviewer_words
+    env.globals["severity_words"] = SEVERITY_WORDS
     return Jinja2Templates(env=env)
 
 
@@ -163,11 +172,12 @@ def act(
     record = result.record or {}
     _refresh_sheet(runner)
     if result.outcome == "error":
-        return f"{thread_id}: error: {result.error}"
+        return f"{thread_id} failed: {result.error}"
     if result.outcome == "queued":  # a cluster: a worker runs it on
         return f"queued for the workers: {thread_id}"
     where = shown_path(settings, record.get("output_path"))
-    return f"{result.outcome}: {where}" if where else f"{result.outcome}: {thread_id}"
+    said = label(result.outcome).capitalize()
+    return f"{said}: the text is in {where}" if where else f"{said}: {thread_id}"
 
 
 # -- the routes: each reads what the app was made with from request.app.state -------------

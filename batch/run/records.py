@@ -11,7 +11,7 @@ from batch.judging.record import draft_hash
 from batch.loop import inbox
 from batch.loop.checking import checklist_of
 from batch.loop.routing import machine_ending
-from batch.outcomes import is_approved
+from batch.outcomes import is_approved, label
 from batch.state import LoopState
 
 
@@ -135,7 +135,10 @@ def decision_note(decision: dict[str, Any]) -> str | None:
     checks' findings, that they approved their own version."""
     note = decision.get("reason") or decision.get("notes") or None
     if decision.get("type") == "reopen":
-        return f"reopened ({decision.get('was') or 'approved'}): {note}"
+        return f"reopened (it was {label(decision.get('was') or 'approved')}): {note}"
+    if decision.get("after_reopen"):
+        again = f"approved again after it was reopened ({decision['after_reopen']})"
+        note = f"{again}; {note}" if note else again
     if decision.get("override"):
         note = f"approved over the checks' findings: {decision['override']}"
     if decision.get("draft") is not None:

@@ -131,7 +131,10 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
     assert item.draft == GOOD and item.stopped is None
     assert not output.exists() and done.moved_to == output.parent / "needs-work" / output.name
     assert record["decided_by"] == "ana"
-    assert record["decision_note"] == "reopened (approved): it dropped the 15:00 time"
+    assert record["decision_note"] == "reopened (it was approved): it dropped the 15:00 time"
+    # the reason heads the page and `review show`, not only the decisions at its foot
+    assert item.reopened.startswith("Reopened by ana at ")
+    assert item.reopened.endswith(": it dropped the 15:00 time")
     [case] = load_cases(project / "judged")
     assert (case["brief"].id, case["expect"], case["defect"], case["claim"], case["draft"]) == (
         "closure",
@@ -146,6 +149,10 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
         again = review.answer(batch, first.thread_id, "approve", {}, by="bo")
     assert again.outcome == "approved_by_human" and output.is_file()
     assert not done.moved_to.exists()
+    # the approval after the reopen says what it answers
+    with Runner(s) as batch:
+        note = batch.runlog.by_thread(first.thread_id)["decision_note"]
+    assert note == "approved again after it was reopened (it dropped the 15:00 time)"
 
 
 def test_reopen_of_a_persons_approval_shows_their_text_and_saves_no_case(project):

@@ -129,7 +129,7 @@ def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
             page.locator("#override").fill("the facilities team is named in the footer")
             page.locator("#approve").click()
             page.wait_for_url(f"**/thread/{threads['closure']}")
-            assert "approved_by_human" in page.get_by_role("status").inner_text()
+            assert "Approved by human" in page.get_by_role("status").inner_text()
 
             # the team lead, with the page's token: the failed text retried
             context.clear_cookies()

@@ -123,7 +123,7 @@ def test_approve_with_the_value_writes_the_output_and_records_who(project, setti
         assert done.status_code == 303 and done.headers["location"] == "/"
         listing = client.get("/")
         again = client.get("/")
-    assert "approved_by_human: output/q3.md" in listing.text
+    assert "Approved by human: the text is in output/q3.md" in listing.text
     assert "approved_by_human" not in again.text  # the message is shown once
     assert f'href="/thread/{tid}"' not in listing.text
     rec = record(settings, tid)
@@ -153,12 +153,12 @@ def test_reject_with_a_reason(project, settings):
         assert empty.status_code == 400 and "needs a reason" in empty.text
         done = post(client, tid, {"action": "reject", "reason": "Wrong audience", "name": "bo"})
         assert done.status_code == 303
-        assert "rejected_by_human" in client.get("/").text
+        assert "Rejected by human" in client.get("/").text
         told = client.get(f"/thread/{tid}")
     # no longer waiting: the page tells its story, with no form to answer it
     assert told.status_code == 200 and 'id="answer"' not in told.text
     assert '<strong id="ended">rejected by human</strong>' in told.text
-    assert "<strong>reject</strong> by bo" in told.text and "Wrong audience" in told.text
+    assert "<strong>rejected</strong> by bo" in told.text and "Wrong audience" in told.text
     rec = record(settings, tid)
     assert rec["stop_reason"] == "rejected_by_human" and rec["decision_note"] == "Wrong audience"
     assert rec["decided_by"] == "bo" and not (project / "output" / "q3.md").exists()
@@ -175,7 +175,7 @@ def test_revise_sends_it_back_to_the_writer(project, settings):
         done = post(client, tid, {"action": "revise", "notes": "Revenue first.", "name": "cy"})
         assert done.status_code == 303
         listing = client.get("/")
-    assert "awaiting_human" in listing.text and f'href="/thread/{tid}"' in listing.text
+    assert "Awaiting human" in listing.text and f'href="/thread/{tid}"' in listing.text
     assert "A reviewer asks: Revenue first." in models["writer"].sent[1][-1]["content"]
     assert still_waiting(settings, tid)
 
@@ -298,7 +298,7 @@ def test_model_written_html_is_escaped(project):
     assert "&lt;script&gt;alert(3)&lt;/script&gt;" in html  # a deviation, escaped too
     assert "<strong>bold</strong>" in html  # Markdown is still rendered
     assert '<mark class="ph" id="ph-1">' in html
-    assert "must fix: The text uses HTML tags (&lt;img" in html  # must_fix listed first
+    assert "to fix: The text uses HTML tags (&lt;img" in html  # must_fix listed first
     assert 'id="stopped"' in html and "Needs work." in html
     assert "could not finish this text (max rounds)" in html
     assert "<code>html</code>" not in html  # the last round's findings: not of this draft
@@ -551,3 +551,23 @@ def test_serve_says_the_page_is_up_once_it_answers(project):
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "said,meant",
+    [
+        (
+            "The text contains [FIGURE NEEDED: Q3] but needs_from_human does not list it.",
+            "The text contains [FIGURE NEEDED: Q3] but the list of what a person must give "
+            "does not list it.",
+        ),
+        ("reopened (approved_by_human): wrong date", "reopened (approved by human): wrong date"),
+        ("Answer every must_fix point.", "Answer every to fix point."),
+        # words that only hold a code's letters are left alone
+        ("The max rounds of the loop", "The max rounds of the loop"),
+    ],
+)
+def test_reviewers_read_their_own_words_not_the_models(said, meant):
+    from batch.review.render import reviewer_words
+
+    assert reviewer_words(said) == meant

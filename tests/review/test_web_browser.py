@@ -119,7 +119,7 @@ def test_approve_in_the_browser(project, settings, tmp_path):
         page.locator("#approve").click()
         page.wait_for_url(base + "/")
         status = page.get_by_role("status").inner_text()
-        assert "approved_by_human: output/q3.md" in status
+        assert "Approved by human: the text is in output/q3.md" in status
         assert "No thread is waiting for a person." in page.content()
         assert dialogs == []
 

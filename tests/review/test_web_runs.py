@@ -121,7 +121,7 @@ def test_a_finished_threads_page_tells_each_round_with_its_diff(project):
     assert 'id="round-1"' in page.text and 'id="round-2"' in page.text
     assert "<del>16:00 </del><ins>14:00 </ins>" in page.text
     assert "The number 16" in page.text  # what round 1 was refused for
-    assert "rewrote the whole text" in page.text
+    assert "wrote a new version from the brief" in page.text
     assert waiting.status_code == 200 and 'id="answer"' in waiting.text
     assert 'id="round-1"' in waiting.text  # the waiting page has its story too
 
@@ -153,7 +153,7 @@ def test_a_scoped_link_opens_its_thread_only_and_answers_it(project):
         )
         assert done.status_code == 303 and done.headers["location"] == f"/thread/{tid}"
         told = client.get(f"/thread/{tid}")
-        assert "approved_by_human" in told.text and "<strong>approve</strong> by ana" in told.text
+        assert "Approved by human" in told.text and "<strong>approved</strong> by ana" in told.text
     # the same token does not open another thread, and an altered or expired one says so
     with TestClient(app, base_url="https://review.example") as client:
         wrong = client.get(f"/thread/{other}?link={token}")
