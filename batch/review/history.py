@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from batch.outcomes import is_approved
+from batch.output import front_matter_of, in_this_project
 from batch.run.records import decision_note
 from batch.run.runner import Runner
 
@@ -90,6 +92,11 @@ class Story:
     brief: dict[str, Any] = field(default_factory=dict)  # the brief as the thread has it
     retries: list[dict[str, Any]] = field(default_factory=list)  # later attempts of it
     checklist: list[dict[str, Any]] = field(default_factory=list)  # what it asks
+    # the text as it went out (its output file's body: a person's answers filled in,
+    # their edit made), "" when none did or its file is gone
+    published: str = ""
+    answers: dict[str, str] = field(default_factory=dict)  # a person's values
+    edited: bool = False  # the text that went out is a person's version
 
     def calls_of(self, number: int) -> list[dict[str, Any]]:
         """The model calls that made and judged round `number`."""
@@ -323,4 +330,24 @@ def story(runner: Runner, thread_id: str) -> Story | None:
         brief=dict(brief),
         checklist=list(values.get("checklist") or []),
         retries=runner.runlog.retries_of(thread_id),
+        published=published_text(runner, record, brief.get("id", "")),
+        answers={str(k): str(v) for k, v in (values.get("human_answers") or {}).items()},
+        edited=any(d.kind == "approve" and "edited" in d.note for d in decisions[-1:]),
     )
+
+
+def published_text(runner: Runner, record: dict[str, Any], brief_id: str) -> str:
+    """The body of the output file an approved run wrote, when it is still that run's
+    (its front matter names the brief and says approved); "" otherwise."""
+    stored = record.get("output_path")
+    if not stored or not is_approved(record.get("stop_reason")):
+        return ""
+    found = front_matter_of(in_this_project(runner.settings.output_dir, stored))
+    if found is None:
+        return ""
+    front, body = found
+    if str(front.get("brief_id")) != (record.get("brief_id") or brief_id) or not front.get(
+        "approved"
+    ):
+        return ""
+    return body.strip()

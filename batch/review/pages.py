@@ -306,5 +306,6 @@ def story_view(story: Story) -> dict[str, Any]:
         ),
         "ended": label(story.stop_reason or story.status),
         "output_name": (record.get("output_path") or "").rsplit("/", 1)[-1],
+        "published_html": render_draft(story.published, []) if story.published else "",
         "time_split": render_cell("time_split", record.get("time_split") or {}),
     }

@@ -124,13 +124,22 @@ def test_approve_with_the_value_writes_the_output_and_records_who(project, setti
         listing = client.get("/")
         again = client.get("/")
     assert "Approved by human: the text is in output/q3.md" in listing.text
-    assert "approved_by_human" not in again.text  # the message is shown once
+    assert "Approved by human" not in again.text  # the message is shown once
     assert f'href="/thread/{tid}"' not in listing.text
     rec = record(settings, tid)
     assert rec["stop_reason"] == "approved_by_human" and rec["decided_by"] == "ana"
     out = Path(rec["output_path"])
     assert out == project / "output" / "q3.md"
     assert "Q3 revenue was 4.2M EUR. We opened Berlin." in out.read_text(encoding="utf-8")
+    # the thread's page shows the text that went out, and the value a person gave
+    with client_for(settings, models) as client:
+        told = client.get(f"/thread/{tid}").text
+    published = told[
+        told.index('id="published"') : told.index("</section>", told.index('id="published"'))
+    ]
+    assert "Q3 revenue was 4.2M EUR. We opened Berlin." in published
+    assert "Filled in by a person" in published and "4.2M EUR" in published
+    assert "q3.md" in published
 
 
 def test_approve_without_the_value_shows_the_error_and_keeps_what_was_typed(project, settings):
@@ -200,6 +209,15 @@ def test_edit_approves_the_persons_own_version(project, settings):
     assert "Revenue is in the annex. We opened Berlin." in Path(rec["output_path"]).read_text(
         encoding="utf-8"
     )
+    with client_for(settings, models) as client:
+        told = client.get(f"/thread/{tid}").text
+    published = told[told.index('id="published"') :]
+    assert "The reviewer's own version." in published
+    assert "Revenue is in the annex. We opened Berlin." in published
+    # a text taken back is no longer shown as the one that went out
+    Path(rec["output_path"]).unlink()
+    with client_for(settings, models) as client:
+        assert 'id="published"' not in client.get(f"/thread/{tid}").text
 
 
 @pytest.mark.parametrize("csrf", [None, "wrong-token-" + "x" * 40])
