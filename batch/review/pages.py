@@ -69,6 +69,80 @@ def local_time(iso: str | None) -> str:
     return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
+def ago(iso: str | None, now: datetime | None = None) -> str:
+    """How long ago an ISO time was, as a person says it: "just now", "12 min ago",
+    "3 h ago", "2 days ago"."""
+    if not iso:
+        return ""
+    try:
+        when = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    seconds = ((now or datetime.now(UTC)) - when).total_seconds()
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 2 * 86400:
+        return f"{int(seconds // 3600)} h ago"
+    return f"{int(seconds // 86400)} days ago"
+
+
+# What the Waiting page filters by: what a text waits for
+WAITS = {
+    "fill": ("placeholders to fill", lambda i: bool(i.needs)),
+    "work": ("needs work", lambda i: bool(i.stopped)),
+    "look": ("your look", lambda i: bool(i.holds) and not i.stopped),
+    "plain": ("can be approved as it is", lambda i: i.plain_approval()),
+}
+SORTS = {
+    "oldest": ("oldest first", lambda i: i.waiting_since or ""),
+    "newest": ("newest first", lambda i: i.waiting_since or ""),
+    "score": ("lowest score first", lambda i: i.score if i.score is not None else -1),
+    "brief": ("brief id", lambda i: i.brief_id),
+}
+
+
+def waiting_view(items: list[Any], query: Any, now: datetime | None = None) -> dict[str, Any]:
+    """The Waiting page: the threads that wait for a person, filtered by what they wait
+    for and a text their brief id, title or source holds, sorted; each with its local
+    and relative waiting time and its placeholders by name."""
+    waits = query.get("waits") or ""
+    text = (query.get("q") or "").strip()
+    sort = query.get("sort") if query.get("sort") in SORTS else "oldest"
+    shown = [i for i in items if waits not in WAITS or WAITS[waits][1](i)]
+    if text:
+        low = text.lower()
+        shown = [
+            i
+            for i in shown
+            if any(low in (v or "").lower() for v in (i.brief_id, i.title, i.source))
+        ]
+    shown.sort(key=SORTS[sort][1], reverse=sort == "newest")
+    rows = [
+        {
+            "item": i,
+            "since": local_time(i.waiting_since),
+            "ago": ago(i.waiting_since, now),
+            "placeholders": placeholders_of(i.needs),
+            "source": i.source.rsplit("/", 1)[-1] if "://" not in i.source else i.source,
+        }
+        for i in shown
+    ]
+    return {
+        "rows": rows,
+        "total": len(items),
+        "waits": waits if waits in WAITS else "",
+        "q": text,
+        "sort": sort,
+        "waits_choices": {k: v[0] for k, v in WAITS.items()},
+        "sort_choices": {k: v[0] for k, v in SORTS.items()},
+        "plain": sum(1 for r in rows if r["item"].plain_approval()),
+    }
+
+
 def duration(seconds: float | None) -> str:
     """Seconds as a person reads a duration: 45 s, 3 min 12 s, 2 h 05 min."""
     if seconds is None:

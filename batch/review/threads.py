@@ -54,6 +54,14 @@ class Waiting:
     revision_note: str = ""
     # taken back after its approval: by whom, when and why, for the page's top
     reopened: str = ""
+    source: str = ""  # where its brief came from (a file, a sheet row)
+    mark: str = ""  # state_mark of the thread as listed: an answer must see the same
+
+    def plain_approval(self) -> bool:
+        """An approval that needs nothing typed and no look the checks ask for: no
+        placeholder, finished by the machine, nothing it cannot vouch for, no newer
+        thread, no refused answer. Only these may be approved several at once."""
+        return not (self.needs or self.stopped or self.holds or self.superseded_by or self.problem)
     must_fix: list[str] = field(default_factory=list)
     # what the checks cannot vouch for: the text waits for a person's look
     holds: list[str] = field(default_factory=list)
@@ -156,6 +164,8 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         stopped=args.get("stopped"),
         revision_note=revision_note(values, args.get("stopped")),
         reopened=reopen_note(values),
+        source=str(record.get("source") or ""),
+        mark=mark_of(snapshot),
         must_fix=list(args.get("must_fix") or []),
         holds=list(args.get("holds") or []),
         additions=list(args.get("additions") or []),

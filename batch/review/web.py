@@ -47,7 +47,7 @@ from batch.review import sheet as review_sheet
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
-from batch.review.pages import runs_csv, runs_view, story_view
+from batch.review.pages import runs_csv, runs_view, story_view, waiting_view
 from batch.review.render import (
     SEVERITY_WORDS,
     mark_added,
@@ -59,6 +59,8 @@ from batch.run.runner import Resumer, Runner
 from batch.store.backends import open_runlog
 
 FLASH_COOKIE = "briefloop_flash"
+REVIEWER_COOKIE = "briefloop_reviewer"  # the name a reviewer typed last, for the next form
+MAX_BULK = 200  # texts one press of "Approve the selected" may approve
 # A review answer is a few fields of text (an edited draft at most): a larger body is
 # refused before it is read whole, and before any form is parsed.
 MAX_FORM_BYTES = 1024 * 1024
@@ -242,10 +244,65 @@ async def index(request: Request) -> Response:
         links = {
             tid: f"{url}?{LINK_PARAM}={sign(secret, tid, expires)}" for tid, url in links.items()
         }
-    response = page(request, "list.html", {"items": items, "flash": flash, "links": links})
+    view = waiting_view(items, request.query_params)
+    reviewer = unquote(request.cookies.get(REVIEWER_COOKIE, ""))
+    response = page(
+        request, "list.html", {**view, "flash": flash, "links": links, "reviewer": reviewer}
+    )
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
     return response
+
+
+def remember_reviewer(request: Request, response: Response, name: str) -> Response:
+    """The reviewer's name, kept for the next form on this browser (a year)."""
+    if name:
+        response.set_cookie(
+            REVIEWER_COOKIE,
+            quote(name[:120]),
+            httponly=True,
+            samesite="strict",
+            path="/",
+            max_age=365 * 86400,
+            secure=request.url.scheme == "https",
+        )
+    return response
+
+
+async def approve_many(request: Request) -> Response:
+    """Approve the texts ticked on the Waiting page, each only if it still is as listed
+    (its state mark) and may be approved without anything typed (plain_approval)."""
+    if request.state.scoped:
+        return PlainTextResponse("403: a link opens one thread only", status_code=403)
+    refused = await checked_form(request)
+    if isinstance(refused, Response):
+        return refused
+    raw = refused
+    chosen = [str(t) for t in raw.getlist("thread")][:MAX_BULK]
+    by = str(raw.get("name", "")).strip()
+    if not chosen:
+        return flashed(request, "Nothing was selected.", "/")
+
+    def run() -> str:
+        done, refused_ = [], []
+        with runner_for(request) as runner:
+            for tid in chosen:
+                item = review.waiting(runner, tid)
+                seen = str(raw.get(f"seen:{tid}", ""))
+                if item is None or not item.plain_approval():
+                    refused_.append(f"{tid} (open it to answer)")
+                    continue
+                try:
+                    review.answer(runner, tid, "approve", {}, by=by or None, seen=seen)
+                    done.append(item.brief_id)
+                except BriefloopError as e:
+                    refused_.append(f"{item.brief_id} ({e})")
+            _refresh_sheet(runner)
+        said = f"Approved {len(done)}: {', '.join(done)}." if done else "None approved."
+        return said + (f" Not approved: {'; '.join(refused_)}." if refused_ else "")
+
+    outcome = await run_in_threadpool(run)
+    return remember_reviewer(request, flashed(request, outcome, "/"), by)
 
 
 def empty_form(view: dict[str, Any]) -> dict[str, Any]:
@@ -294,7 +351,15 @@ async def thread(request: Request) -> Response:
         response = page(
             request,
             "thread.html",
-            {**view, "form": empty_form(view), "error": "", "flash": flash},
+            {
+                **view,
+                "form": {
+                    **empty_form(view),
+                    "name": unquote(request.cookies.get(REVIEWER_COOKIE, "")),
+                },
+                "error": "",
+                "flash": flash,
+            },
         )
     if flash:
         response.delete_cookie(FLASH_COOKIE, path="/")
@@ -329,10 +394,8 @@ async def runs_page(request: Request) -> Response:
     return page(request, "runs.html", view)
 
 
-async def answer(request: Request) -> Response:
-    thread_id = request.path_params["thread_id"]
-    if (refused := not_this_thread(request, thread_id)) is not None:
-        return refused
+async def checked_form(request: Request) -> Any:
+    """A POST's form once its origin, CSRF token and size pass; else the refusal."""
     if not origin_ok(request):
         return PlainTextResponse("403: cross-origin request refused", status_code=403)
     csrf_refused = PlainTextResponse(
@@ -348,6 +411,16 @@ async def answer(request: Request) -> Response:
     sent = str(raw.get("csrf", ""))
     if not sent or not hmac.compare_digest(sent.encode(), cookie.encode()):
         return csrf_refused
+    return raw
+
+
+async def answer(request: Request) -> Response:
+    thread_id = request.path_params["thread_id"]
+    if (refused := not_this_thread(request, thread_id)) is not None:
+        return refused
+    raw = await checked_form(request)
+    if isinstance(raw, Response):
+        return raw
     action = str(raw.get("action", ""))
     answers = {
         key[len("ph:") :]: str(value) for key, value in raw.multi_items() if key.startswith("ph:")
@@ -389,9 +462,8 @@ async def answer(request: Request) -> Response:
             status_code=status,
         )
     # a link's token opens this thread only: its page then tells the outcome
-    return flashed(
-        request, outcome, f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
-    )
+    target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
+    return remember_reviewer(request, flashed(request, outcome, target), form["name"])
 
 
 async def again(request: Request, thread_id: str, action: str, form: dict[str, Any]) -> Response:
@@ -476,6 +548,7 @@ def create_app(
         Route("/runs/{batch_id:int}.csv", runs_page, methods=["GET"]),
         Route("/thread/{thread_id}", thread, methods=["GET"]),
         Route("/thread/{thread_id}", answer, methods=["POST"]),
+        Route("/approve", approve_many, methods=["POST"]),
     ]
     app = Starlette(routes=routes, middleware=middleware, exception_handlers={Exception: failed})
     app.state.settings = settings

@@ -85,8 +85,11 @@ def test_list_shows_the_waiting_thread_with_security_headers(project, settings):
         page = client.get("/")
     assert page.status_code == 200
     assert f'href="/thread/{tid}"' in page.text
-    assert "q3" in page.text and "Q3 memo" in page.text and "<td>100" in page.text
-    assert "<td>1</td>" in page.text  # one open placeholder
+    assert "q3" in page.text and "Q3 memo" in page.text
+    assert '<td data-label="Score">100' in page.text
+    # the placeholder by name, the wait in words and in local time
+    assert f"<code>{PH}</code>" in page.text
+    assert re.search(r'data-label="Waiting since"><span title="[^"]+">just now</span>', page.text)
     assert page.headers["content-security-policy"] == guard.CSP
     assert page.headers["x-content-type-options"] == "nosniff"
     assert page.headers["referrer-policy"] == "no-referrer"
