@@ -56,12 +56,6 @@ class Waiting:
     reopened: str = ""
     source: str = ""  # where its brief came from (a file, a sheet row)
     mark: str = ""  # state_mark of the thread as listed: an answer must see the same
-
-    def plain_approval(self) -> bool:
-        """An approval that needs nothing typed and no look the checks ask for: no
-        placeholder, finished by the machine, nothing it cannot vouch for, no newer
-        thread, no refused answer. Only these may be approved several at once."""
-        return not (self.needs or self.stopped or self.holds or self.superseded_by or self.problem)
     must_fix: list[str] = field(default_factory=list)
     # what the checks cannot vouch for: the text waits for a person's look
     holds: list[str] = field(default_factory=list)
@@ -90,6 +84,12 @@ class Waiting:
             "additions": self.additions,
             "superseded_by": newer["thread_id"] if newer else None,
         }
+
+    def plain_approval(self) -> bool:
+        """An approval that needs nothing typed and no look the checks ask for: no
+        placeholder, finished by the machine, nothing it cannot vouch for, no newer
+        thread, no refused answer. Only these may be approved several at once."""
+        return not (self.needs or self.stopped or self.holds or self.superseded_by or self.problem)
 
     def other_holds(self) -> list[str]:
         """The holds that are not sentences adding to the brief (those are shown marked)."""
