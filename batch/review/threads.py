@@ -329,8 +329,11 @@ def answer(
     override: str | None = None,
     rounds: int | str | None = None,
     seen: str | None = None,
-) -> BriefResult:
+    check_only: bool = False,
+) -> BriefResult | None:
     """Answer a waiting thread and run it on until it finishes or pauses again.
+    `check_only`: every check an answer passes, and nothing done (None): a page that
+    runs the answer in the background tells at once what would refuse it.
 
     `seen` is the `state_mark` of the thread as the person saw it (a page's form carries
     it): the answer is refused when the thread has moved since, so a page or a link
@@ -391,6 +394,8 @@ def answer(
         if rounds not in (None, ""):
             sent[0]["rounds"] = int(str(rounds).strip())
         sent[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        if check_only:
+            return None
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
         result = runner.run_on(thread_id, sent)

@@ -46,6 +46,7 @@ from batch.review import attempts, history
 from batch.review import sheet as review_sheet
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
+from batch.review.jobs import Jobs
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
 from batch.review.pages import runs_csv, runs_view, story_view, waiting_view
 from batch.review.render import (
@@ -61,6 +62,7 @@ from batch.store.backends import open_runlog
 FLASH_COOKIE = "briefloop_flash"
 REVIEWER_COOKIE = "briefloop_reviewer"  # the name a reviewer typed last, for the next form
 MAX_BULK = 200  # texts one press of "Approve the selected" may approve
+JOB_REFRESH_SECONDS = 3  # how often a page following a job reloads
 # A review answer is a few fields of text (an edited draft at most): a larger body is
 # refused before it is read whole, and before any form is parsed.
 MAX_FORM_BYTES = 1024 * 1024
@@ -207,7 +209,13 @@ def runner_for(request: Request) -> Runner:
 
 
 def page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
-    context = {"csrf": request.state.csrf, "scoped": request.state.scoped, **context}
+    context = {
+        "csrf": request.state.csrf,
+        "scoped": request.state.scoped,
+        "job": None,
+        "refresh": None,
+        **context,
+    }
     return request.app.state.templates.TemplateResponse(
         request, name, context, status_code=status_code
     )
@@ -344,8 +352,27 @@ async def thread(request: Request) -> Response:
     if view is None:
         return page(request, "error.html", {"message": f"no thread {thread_id!r}"}, status_code=404)
     flash = unquote(request.cookies.get(FLASH_COOKIE, ""))
+    jobs: Jobs = request.app.state.jobs
+    job = jobs.of(thread_id)
+    if job is not None:
+        # working on it: the page follows it until it ends, then says once what came of it
+        progress = await run_in_threadpool(lambda: job_progress(request, thread_id))
+        view = {**view, "job": {**vars(job), "progress": progress}}
+        if job.done:
+            jobs.told(thread_id)
+        else:
+            view["refresh"] = JOB_REFRESH_SECONDS
     if "item" not in view:  # finished, failed or still running: its story
-        response = page(request, "story.html", {**story_view(view["story"]), "flash": flash})
+        response = page(
+            request,
+            "story.html",
+            {
+                **story_view(view["story"]),
+                "flash": flash,
+                "job": view.get("job"),
+                "refresh": view.get("refresh"),
+            },
+        )
     else:
         # thread.html still has a branch for a briefloop that could not edit
         response = page(
@@ -422,6 +449,15 @@ async def answer(request: Request) -> Response:
     if isinstance(raw, Response):
         return raw
     action = str(raw.get("action", ""))
+    running = request.app.state.jobs.of(thread_id)
+    if running is not None and not running.done:
+        # its rounds are running: an answer now would wait on them, then find the text
+        # changed; the page says so at once
+        return flashed(
+            request,
+            f"Already working on this text ({running.what}): wait for it to end.",
+            f"/thread/{quote(thread_id, safe='')}",
+        )
     answers = {
         key[len("ph:") :]: str(value) for key, value in raw.multi_items() if key.startswith("ph:")
     }
@@ -437,6 +473,9 @@ async def answer(request: Request) -> Response:
     }
     if action in ("retry", "reopen"):
         return await again(request, thread_id, action, form)
+    if action == "revise" and not request.state.scoped:
+        checked = await answer_refused(request, thread_id, form)
+        return checked or await in_background(request, thread_id, form)
 
     def run() -> str:
         with runner_for(request) as runner:
@@ -445,25 +484,95 @@ async def answer(request: Request) -> Response:
     try:
         outcome = await run_in_threadpool(run)
     except BriefloopError as e:
-        status = 409 if isinstance(e, LockBusy) else 400
-
-        def reload() -> dict[str, Any] | None:
-            with runner_for(request) as runner:
-                item = review.waiting(runner, thread_id)
-                return None if item is None else thread_view(runner, item)
-
-        view = await run_in_threadpool(reload)
-        if view is None:  # answered meanwhile, or never there
-            return page(request, "error.html", {"message": str(e)}, status_code=409)
-        return page(
-            request,
-            "thread.html",
-            {**view, "form": form, "error": str(e), "action": action},
-            status_code=status,
-        )
+        return await refused_page(request, thread_id, form, action, e)
     # a link's token opens this thread only: its page then tells the outcome
     target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
     return remember_reviewer(request, flashed(request, outcome, target), form["name"])
+
+
+async def refused_page(
+    request: Request, thread_id: str, form: dict[str, Any], action: str, e: BriefloopError
+) -> Response:
+    """The thread's page again, with what the person typed and why it was refused."""
+    status = 409 if isinstance(e, LockBusy) else 400
+
+    def reload() -> dict[str, Any] | None:
+        with runner_for(request) as runner:
+            item = review.waiting(runner, thread_id)
+            return None if item is None else thread_view(runner, item)
+
+    view = await run_in_threadpool(reload)
+    if view is None:  # answered meanwhile, or never there
+        return page(request, "error.html", {"message": str(e)}, status_code=409)
+    return page(
+        request,
+        "thread.html",
+        {**view, "form": form, "error": str(e), "action": action},
+        status_code=status,
+    )
+
+
+async def answer_refused(request: Request, thread_id: str, form: dict[str, Any]) -> Response | None:
+    """The thread's page with the reason a send-back would be refused (its notes too
+    long, the thread answered meanwhile, a number of rounds out of range), or None."""
+
+    def check() -> None:
+        with runner_for(request) as runner:
+            review.answer(
+                runner,
+                thread_id,
+                "revise",
+                form["answers"],
+                text=form["notes"],
+                by=form["name"] or None,
+                rounds=form.get("rounds") or None,
+                seen=form.get("seen") or None,
+                check_only=True,
+            )
+
+    try:
+        await run_in_threadpool(check)
+    except BriefloopError as e:
+        return await refused_page(request, thread_id, form, "revise", e)
+    return None
+
+
+def job_progress(request: Request, thread_id: str) -> str:
+    """Where the loop of a thread stands while a job runs it: its round of its rounds."""
+    with runner_for(request) as runner:
+        values = runner.snapshot(thread_id).values or {}
+    rounds = (values.get("limits") or {}).get("max_rounds")
+    at = values.get("round", 0)
+    return f"round {at} of {rounds}" if rounds else f"round {at}"
+
+
+async def in_background(request: Request, thread_id: str, form: dict[str, Any]) -> Response:
+    """A send-back answered at once (answer_refused has checked it): its rounds run on
+    a thread of their own, and the thread's page follows them."""
+    rounds = form.get("rounds") or ""
+    what = (
+        f"sent back for {rounds} more round{'s' if rounds != '1' else ''}"
+        if rounds
+        else "sent back"
+    )
+    app_state = request.app.state
+
+    def work() -> str:
+        with Runner(
+            app_state.settings,
+            models=app_state.models,
+            strict=app_state.strict,
+            resumer=app_state.resumer,
+        ) as runner:
+            return act(runner, app_state.settings, thread_id, "revise", form)
+
+    try:
+        app_state.jobs.start(thread_id, what, work)
+    except BriefloopError as e:
+        return flashed(request, str(e), f"/thread/{quote(thread_id, safe='')}")
+    target = f"/thread/{quote(thread_id, safe='')}"
+    response = flashed(request, f"Started: {what}. This page follows it.", target)
+    return remember_reviewer(request, response, form["name"])
 
 
 async def again(request: Request, thread_id: str, action: str, form: dict[str, Any]) -> Response:
@@ -481,12 +590,36 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
             status_code=403,
         )
 
-    def run() -> tuple[str, str]:
-        with runner_for(request) as runner:
-            if action == "retry":
+    if action == "retry":
+        app_state = request.app.state
+
+        def work() -> tuple[str, str]:
+            with Runner(
+                app_state.settings,
+                models=app_state.models,
+                strict=app_state.strict,
+                resumer=app_state.resumer,
+            ) as runner:
                 result = attempts.retry(runner, thread_id)
                 _refresh_sheet(runner)
-                return result.thread_id, f"retried as {result.thread_id}: {result.outcome}"
+            new = result.thread_id
+            return (
+                f"retried as thread {new}: {label(result.outcome)}",
+                f"/thread/{quote(new, safe='')}",
+            )
+
+        try:
+            app_state.jobs.start(thread_id, "retry", work)
+        except BriefloopError as e:
+            return flashed(request, str(e), f"/thread/{quote(thread_id, safe='')}")
+        return flashed(
+            request,
+            "Started: a new attempt of this brief. This page follows it.",
+            f"/thread/{quote(thread_id, safe='')}",
+        )
+
+    def run() -> tuple[str, str]:
+        with runner_for(request) as runner:
             done = attempts.reopen(runner, thread_id, form["reason"], form["name"] or None)
             _refresh_sheet(runner)
             saved = " (saved as a judged case)" if done.case else ""
@@ -556,6 +689,7 @@ def create_app(
     app.state.strict = strict
     app.state.resumer = resumer
     app.state.templates = _templates()
+    app.state.jobs = Jobs()
     app.state.link_secret = link_secret
     return app
 

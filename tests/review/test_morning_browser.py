@@ -139,8 +139,13 @@ def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
             page.wait_for_url(f"**/thread/{threads['lift']}")
             assert "connection refused" in page.content()
             page.locator("#retry").click()
+            # answered at once: the page follows the new attempt, then links to it
+            page.wait_for_url(f"**/thread/{threads['lift']}")
+            assert "Started: a new attempt" in page.content()
+            page.locator("#job-link").wait_for(timeout=60_000)
+            assert "retried as" in page.locator("#job").inner_text()
+            page.locator("#job-link").click()
             page.wait_for_url(re.compile(r".*/thread/lift-[0-9a-f]+-[0-9a-f]{6}$"))
-            assert "retried as" in page.get_by_role("status").inner_text()
             assert "approved" in page.locator("#ended").inner_text()
             assert page.locator("#retry-of a").inner_text().endswith(threads["lift"])
 

@@ -250,6 +250,7 @@ def test_the_page_lists_it_as_needs_work_and_sends_it_back_for_the_rounds_asked(
         f"/thread/{tid}",
         data={"csrf": csrf, "action": "revise", "notes": "Name the team.", "rounds": "1"},
     )
+    assert client.app.state.jobs.wait(tid, 30).done
     with Runner(s) as batch:
         assert batch.snapshot(tid).values["round"] == 3
 

@@ -186,10 +186,53 @@ def test_revise_sends_it_back_to_the_writer(project, settings):
     with client_for(settings, models) as client:
         done = post(client, tid, {"action": "revise", "notes": "Revenue first.", "name": "cy"})
         assert done.status_code == 303
+        # answered at once; the thread's page follows the rounds, then says what came
+        assert done.headers["location"] == f"/thread/{tid}"
+        assert client.app.state.jobs.wait(tid, 30).done
+        told = client.get(f"/thread/{tid}").text
         listing = client.get("/")
-    assert "Awaiting human" in listing.text and f'href="/thread/{tid}"' in listing.text
+    assert re.search(r'id="job" role="status"><strong>Sent back:</strong> Awaiting human', told)
+    assert f'href="/thread/{tid}"' in listing.text
     assert "A reviewer asks: Revenue first." in models["writer"].sent[1][-1]["content"]
     assert still_waiting(settings, tid)
+
+
+def test_a_send_back_answers_at_once_and_its_page_follows_the_rounds(project, settings):
+    """The writer is held mid-round: the POST has already answered, the thread's page
+    says it is working and on which round, reloading itself; a second send-back is
+    refused while it runs; once the writer answers, the page says what came of it."""
+    import threading
+
+    release = threading.Event()
+
+    def held(messages):
+        assert release.wait(30), "the test never let the writer answer"
+        return writer_answer(f"Q3 revenue: {PH}. We opened Berlin.", needs=NEEDS)
+
+    tid, models = pause(project, settings, extra_writer=[held], extra_critic=[critic_answer(5)])
+    with client_for(settings, models) as client:
+        started = time.perf_counter()
+        done = post(client, tid, {"action": "revise", "notes": "Revenue first.", "rounds": "2"})
+        assert done.status_code == 303 and time.perf_counter() - started < 5
+        following = client.get(f"/thread/{tid}").text
+        assert "Started: sent back for 2 more rounds. This page follows it." in following
+        assert re.search(
+            r"<strong>Working on it:</strong> sent back for 2 more rounds, now at round \d+ of 3",
+            following,
+        )
+        assert '<meta http-equiv="refresh" content="3">' in following
+        again = client.post(
+            f"/thread/{tid}",
+            data={"csrf": csrf_of(following), "action": "revise", "notes": "More."},
+            follow_redirects=False,
+        )
+        assert again.status_code == 303
+        assert "Already working on this text" in client.get(f"/thread/{tid}").text
+        release.set()
+        assert client.app.state.jobs.wait(tid, 30).done
+        told = client.get(f"/thread/{tid}").text
+    assert "Awaiting human" in told and "refresh" not in told.split("</head>")[0]
+    assert len(models["writer"].sent) == 2  # the second send-back ran nothing
 
 
 def test_edit_approves_the_persons_own_version(project, settings):
