@@ -1700,3 +1700,50 @@ def test_an_is_contracted_onto_the_unknown_is_not_part_of_its_name(line, subject
     brief = f"Reminder for Daniel Reyes.\n\n- His check-up is on Tuesday 18 March.\n- {line}\n"
     [unknown] = [r for r in brief_checklist(brief) if r["kind"] == "missing"]
     assert unknown["subject"] == subject
+
+
+# -- a part labelled for the editor is not the readers' text -----------------------------
+
+LOST = (
+    "Lost property notice.\n\n- We found a navy coat after the concert.\n"
+    "- We haven't worked out the box office hours over Christmas yet; say so.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "labelled,said",
+    [
+        (
+            "It is not known yet: We haven't worked out the box office hours over Christmas yet.",
+            "We haven't worked out the box office hours over Christmas yet.",
+        ),
+        (
+            "Deviations: - The box office hours over Christmas are not decided yet.",
+            "The box office hours over Christmas are not decided yet.",
+        ),
+        (
+            "**Note to the editor:** the box office hours over Christmas are not set yet.",
+            "The box office hours over Christmas are not set yet.",
+        ),
+    ],
+)
+def test_a_label_for_the_editor_is_cut_and_what_it_heads_kept(labelled, said):
+    draft = f"We found a navy coat after the concert. {labelled}"
+    assert "echo" in prefixes(judge(LOST, draft))
+    repairs = [r for r in _echo_repairs(LOST, draft) if r.get("action") == "replace"]
+    assert {"action": "replace", "old": labelled, "new": said} in repairs
+    assert "echo" not in prefixes(judge(LOST, f"We found a navy coat after the concert. {said}"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Missing: a navy coat, left after the concert.",  # a notice's own label
+        "Note: the box office is closed over Christmas.",
+        "Not known yet: the box office hours over Christmas.",  # tells the readers
+    ],
+)
+def test_a_readers_label_is_not_one_for_the_editor(line):
+    from batch.judging.checks.echo import without_editor_label
+
+    assert without_editor_label(line) is None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
-from batch.judging.checklist import TELLS_INSIDE, Requirement, joined_clauses
+from batch.judging.checklist import MISSING_CUE, TELLS_INSIDE, Requirement, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
 from batch.state import Finding, Repair
@@ -40,6 +40,33 @@ _RELAY_ORDER = re.compile(
     r"(?i)^(?:please\s+)?(?:say|mention|explain|announce|stress|"
     r"point out|add|make clear|emphasi[sz]e)\s+that\b"
 )
+
+
+# A label the model puts before a part meant for the editor, not the readers:
+# "Deviations: …", "Placeholders:", "Note to the editor:"; and "It is not known yet:"
+# before a sentence that says so itself. ("Note:" and "Missing:" head readers' lines
+# too: a lost-property notice lists what is missing; "Not known yet: the start time"
+# tells the readers something.)
+_EDITOR_LABEL = re.compile(
+    r"(?i)^(?P<lead>[\s#>-]*)[*_]*(?P<label>(?:it\s+is\s+|it['’]s\s+)?not\s+(?:yet\s+)?known"
+    r"(?:\s+yet)?|deviations?|deliberate\s+deviations?|placeholders?|missing\s+(?:facts?|"
+    r"information)|needs?\s+from\s+(?:a\s+)?(?:human|person)|notes?\s+(?:to|for)\s+(?:the\s+)?"
+    r"(?:editor|reviewer|writer))[*_\s]*(?::|$)[*_\s-]*"
+)
+
+
+def without_editor_label(sentence: str) -> str | None:
+    """The sentence without a label for the editor at its start ("It is not known yet:
+    We haven't set the hours." -> "We haven't set the hours."), "" when the label is all
+    it is (a heading "Deviations"), None when it has none."""
+    found = _EDITOR_LABEL.match(sentence)
+    if found is None:
+        return None
+    rest = sentence[found.end() :].strip()
+    if "known" in found.group("label").lower() and not MISSING_CUE.search(rest):
+        return None  # the label says what the rest does not: it is the readers'
+    lead = found.group("lead").strip()
+    return (f"{lead} " if lead else "") + rest[:1].upper() + rest[1:] if rest else ""
 
 
 def unrelayed(sentence: str) -> str:
@@ -191,6 +218,21 @@ def check_echo(
                         ),
                     ),
                 ),
+            )
+        )
+    for n, sentence in enumerate(
+        (s for s in wording.sentences(draft) if without_editor_label(s) is not None), 1
+    ):
+        new = without_editor_label(sentence)
+        out.append(
+            Finding(
+                code=f"echo:label:{n}",
+                severity="must_fix",
+                message=f"The text labels a part for its editor, not its readers "
+                f"({sentence.strip()[:80]!r}): say it to the readers, without the label.",
+                repair=Repair(action="replace", old=sentence, new=new)
+                if new
+                else Repair(action="drop", sentences=[sentence]),
             )
         )
     for n, sentence in enumerate(relayed, 1):
