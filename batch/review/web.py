@@ -204,8 +204,26 @@ class LinkSecret:
 
 def runner_for(request: Request) -> Runner:
     """A Runner over the app's settings and models, for one request to open and close."""
-    state = request.app.state
+    return app_runner(request.app.state)
+
+
+def app_runner(state: Any) -> Runner:
+    """A Runner over what the app was made with (`app.state`), for a background job
+    that outlives its request."""
     return Runner(state.settings, models=state.models, strict=state.strict, resumer=state.resumer)
+
+
+def start_job(
+    request: Request, thread_id: str, what: str, work: Callable[[], Any], started: str
+) -> Response:
+    """Start `work` as the thread's job and send the person to the thread's page, which
+    follows it; or tell them there why it did not start."""
+    target = f"/thread/{quote(thread_id, safe='')}"
+    try:
+        request.app.state.jobs.start(thread_id, what, work)
+    except BriefloopError as e:
+        return flashed(request, str(e), target)
+    return flashed(request, started, target)
 
 
 def page(request: Request, name: str, context: dict[str, Any], status_code: int = 200) -> Response:
@@ -558,20 +576,10 @@ async def in_background(request: Request, thread_id: str, form: dict[str, Any]) 
     app_state = request.app.state
 
     def work() -> str:
-        with Runner(
-            app_state.settings,
-            models=app_state.models,
-            strict=app_state.strict,
-            resumer=app_state.resumer,
-        ) as runner:
+        with app_runner(app_state) as runner:
             return act(runner, app_state.settings, thread_id, "revise", form)
 
-    try:
-        app_state.jobs.start(thread_id, what, work)
-    except BriefloopError as e:
-        return flashed(request, str(e), f"/thread/{quote(thread_id, safe='')}")
-    target = f"/thread/{quote(thread_id, safe='')}"
-    response = flashed(request, f"Started: {what}. This page follows it.", target)
+    response = start_job(request, thread_id, what, work, f"Started: {what}. This page follows it.")
     return remember_reviewer(request, response, form["name"])
 
 
@@ -594,12 +602,7 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
         app_state = request.app.state
 
         def work() -> tuple[str, str]:
-            with Runner(
-                app_state.settings,
-                models=app_state.models,
-                strict=app_state.strict,
-                resumer=app_state.resumer,
-            ) as runner:
+            with app_runner(app_state) as runner:
                 result = attempts.retry(runner, thread_id)
                 _refresh_sheet(runner)
             new = result.thread_id
@@ -608,15 +611,8 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
                 f"/thread/{quote(new, safe='')}",
             )
 
-        try:
-            app_state.jobs.start(thread_id, "retry", work)
-        except BriefloopError as e:
-            return flashed(request, str(e), f"/thread/{quote(thread_id, safe='')}")
-        return flashed(
-            request,
-            "Started: a new attempt of this brief. This page follows it.",
-            f"/thread/{quote(thread_id, safe='')}",
-        )
+        started = "Started: a new attempt of this brief. This page follows it."
+        return start_job(request, thread_id, "retry", work, started)
 
     def run() -> tuple[str, str]:
         with runner_for(request) as runner:

@@ -545,10 +545,25 @@ def test_a_held_text_shows_why_the_checks_cannot_vouch_for_it_and_the_unchecked_
     assert 'id="unchecked-orders"' in page.text and "Friendly but not gushing" in page.text
 
 
+def serve_argv(cfg, port: int) -> list[str]:
+    import sys
+
+    return [
+        sys.executable,
+        "-m",
+        "batch",
+        "--config",
+        str(cfg),
+        "review",
+        "serve",
+        "--port",
+        str(port),
+    ]
+
+
 def test_serve_on_a_port_in_use_says_so_and_never_that_the_page_is_up(project):
     import socket
     import subprocess
-    import sys
 
     cfg = project / "briefloop.toml"
     cfg.write_text('[paths]\nroot = "."\n')
@@ -557,17 +572,7 @@ def test_serve_on_a_port_in_use_says_so_and_never_that_the_page_is_up(project):
         taken.listen(1)
         port = taken.getsockname()[1]
         done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "batch",
-                "--config",
-                str(cfg),
-                "review",
-                "serve",
-                "--port",
-                str(port),
-            ],
+            serve_argv(cfg, port),
             capture_output=True,
             text=True,
             timeout=60,
@@ -582,7 +587,6 @@ def test_serve_on_a_port_in_use_says_so_and_never_that_the_page_is_up(project):
 def test_serve_says_the_page_is_up_once_it_answers(project):
     import socket
     import subprocess
-    import sys
     import urllib.request
 
     cfg = project / "briefloop.toml"
@@ -591,17 +595,7 @@ def test_serve_says_the_page_is_up_once_it_answers(project):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "batch",
-            "--config",
-            str(cfg),
-            "review",
-            "serve",
-            "--port",
-            str(port),
-        ],
+        serve_argv(cfg, port),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
