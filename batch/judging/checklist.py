@@ -46,6 +46,7 @@ from batch.judging.orders import (
     NO_GUESS_TAIL,
     PRICE_WORDS,
     TEXT_PARTS,
+    emphasis_split,
     is_text_request,
     left_out,
     order_kind,
@@ -1555,7 +1556,7 @@ def _clause_items(sentence: str) -> list[str]:
     ("that time's not confirmed yet", "it isn't final"), stays with it."""
     out: list[str] = []
     parts: list[str] = []
-    for part in run_on_clauses(sentence):
+    for part in (p for clause in run_on_clauses(sentence) for p in emphasis_split(clause)):
         head, colon, rest = part.partition(": ")
         if colon and rest.strip() and order_kind(head) in ("layout", "tone", "length"):
             # "decisions first, then owners: the launch moves to 14 April"

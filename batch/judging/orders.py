@@ -483,9 +483,37 @@ def order_kind(line: str) -> OrderKind | None:
 _NOT_YET = re.compile(r"(?i)\b(?:yet|so\s+far|for\s+now)\s*[.!]?$|\bTB[CDA]\b")
 
 
+# an aside on how much a part matters, for the writer to stress it, not for the readers:
+# "that's the bit people always miss", "people always forget this", "this is the
+# important part"
+_EMPHASIS_BODY = (
+    r"(?:and\s+|but\s+)?(?:(?:(?:that|this|it)(?:['’]s|\s+is)|is)\s+(?:the\s+)?(?:"
+    r"(?:bit|part|thing|one|step)\s+(?:that\s+)?(?:people|everyone|everybody|folk|most\s+people|"
+    r"they|residents|customers|guests|parents|staff)\s+(?:always|usually|often|tends?\s+to|"
+    r"keep|never)\s*(?:miss|forget|skip|overlook|ignore|get\s+wrong|mess\s+up)\w*|"
+    r"(?:important|key|main|crucial|vital)\s+(?:bit|part|thing|one))|"
+    r"(?:people|everyone|everybody|folk|they)\s+(?:always|usually|often|keep|tends?\s+to)\s+"
+    r"(?:miss|forget|skip|overlook|ignore|get)\w*\s+(?:this|that|it)(?:\s+wrong)?)\s*[.!]*$"
+)
+_EMPHASIS = re.compile(r"(?i)^\W*" + _EMPHASIS_BODY)
+_EMPHASIS_TAIL = re.compile(r"(?i)\s*(?:[,;]|\s[-–—])\s*(?=" + _EMPHASIS_BODY + ")")
+
+
+def emphasis_split(clause: str) -> list[str]:
+    """A clause with an aside for the writer at its end, as the clause and the aside:
+    "Leave your bin out by 7am, that's the bit people always miss" -> ["Leave your bin
+    out by 7am", "that's the bit people always miss"]."""
+    found = _EMPHASIS_TAIL.search(clause)
+    if found is None or not clause[: found.start()].strip():
+        return [clause]
+    return [clause[: found.start()].strip(), clause[found.end() :].strip()]
+
+
 def _one_order(text: str) -> OrderKind | None:
     if _NO_GUESS.search(text) and not _REQUEST.match(text):
         return "no_guess"
+    if _EMPHASIS.match(text):
+        return "tone"
     if _LEAVE_OUT.match(text) and not _NOT_YET.search(text):
         # ("no date yet" is a fact not known, not an order to leave the date out)
         return "leave_out"

@@ -1747,3 +1747,37 @@ def test_a_readers_label_is_not_one_for_the_editor(line):
     from batch.judging.checks.echo import without_editor_label
 
     assert without_editor_label(line) is None
+
+
+# -- an aside that tells the writer what to stress is not the readers' text -------------
+
+BINS = (
+    "Notice to residents.\n\n- Recycling moves from Tuesday to Thursday.\n"
+    "- Leave your bin at the kerb by 7am on collection day, {aside}.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "that's the bit people always miss",
+        "this is the important part",
+        "people always forget this",
+        "that is the step everyone tends to miss",
+    ],
+)
+def test_an_aside_for_the_writer_is_an_order_not_part_of_the_ask(aside):
+    brief = BINS.format(aside=aside)
+    good = (
+        "Recycling moves from Tuesday to Thursday. Please leave your bin at the kerb by "
+        "7am on collection day."
+    )
+    assert judge(brief, good) == []
+    copied = good.rstrip(".") + f", {aside}."
+    assert "echo" in prefixes(judge(brief, copied))
+
+
+def test_a_clause_on_a_thing_people_like_is_still_a_fact():
+    brief = "Menu note.\n\n- The soup of the day is leek, and that's the one we sell most.\n"
+    kinds = [r["kind"] for r in brief_checklist(brief)]
+    assert kinds.count("fact") == 2 and "rule" not in kinds
