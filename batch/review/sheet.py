@@ -22,6 +22,7 @@ from batch.judging.support import marked
 from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
+from batch.review.render import reviewer_words
 from batch.run.runner import Runner
 from batch.sheets.sync import review_table
 from batch.sheets.tables import Table, text_key, upsert_rows
@@ -37,7 +38,13 @@ COLUMNS = [
     "by",
     "status",
     "note",
+    # what a person reads to decide from the sheet alone (added after the columns above:
+    # a sheet made before gains them at its end)
+    "title",
+    "draft",
+    "findings",
 ]
+CELL_CHARS = 45_000  # below Google's 50,000 characters a cell
 KEY = [0, 2, 3]  # thread_id, round, placeholder
 C = {name: i for i, name in enumerate(COLUMNS)}
 
@@ -80,7 +87,7 @@ def publish(runner: Runner, table: Table) -> int:
             note = ask_about(item)
         elif item.additions:
             note = additions_note(item)
-        for need in needs:
+        for n, need in enumerate(needs):
             rows.append(
                 [
                     item.thread_id,
@@ -93,6 +100,10 @@ def publish(runner: Runner, table: Table) -> int:
                     "",
                     "open",
                     note,
+                    item.title,
+                    # the text and what the checks find, once a thread: on its first row
+                    item.draft[:CELL_CHARS] if n == 0 else "(the thread's first row)",
+                    findings_cell(item) if n == 0 else "",
                 ]
             )
     present = {text_key(r, KEY) for r in existing[1:]}
@@ -112,6 +123,15 @@ def publish(runner: Runner, table: Table) -> int:
             table, COLUMNS, closed + added, key=lambda r: text_key(r, KEY), existing=existing
         )
     return len(added)
+
+
+def findings_cell(item: review.Waiting) -> str:
+    """What the checks still find in the text, and what they cannot vouch for, in a
+    reviewer's words, one per line."""
+    lines = [f"to fix: {m}" for m in item.must_fix]
+    lines += [f"for your look: {h}" for h in item.other_holds()]
+    lines += [f"adds: {marked(a['sentence'], a['added'])}" for a in item.additions]
+    return reviewer_words("\n".join(lines))[:CELL_CHARS] or "nothing"
 
 
 def ask_about(item: review.Waiting) -> str:

@@ -62,6 +62,10 @@ def test_night_morning_approval_through_the_workbook(project):
         (PH2, "When is the Berlin opening?", "open"),
     ]
     assert load_workbook(book).sheetnames == ["Runs", "Review"]
+    # the sheet alone is enough to decide: the text and what the checks find, once
+    assert rows[0]["draft"] == DRAFT and rows[1]["draft"] == "(the thread's first row)"
+    assert rows[0]["findings"] and not rows[1]["findings"]
+    assert "needs_from_human" not in rows[0]["findings"]
 
     fill(book, {PH: "4.2M EUR", PH2: "1 November"}, "approve")
     morning = run_job(s, project / "briefs", models=models(), strict=True)
