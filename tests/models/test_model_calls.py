@@ -133,7 +133,7 @@ def test_review_calls_prints_messages_cut_and_whole_and_as_json(project):
     assert [c["role"] for c in data] == ["writer", "critic"]
     assert data[0]["messages"] == models["writer"].sent[0]
     missing = CliRunner().invoke(cli, [*cfg, "review", "calls", "no-such-thread"])
-    assert missing.exit_code == 2 and "no thread 'no-such-thread'" in missing.output
+    assert missing.exit_code == 2 and "no thread or brief 'no-such-thread'" in missing.output
 
 
 def test_the_story_page_folds_each_rounds_calls_under_it_with_brief_and_checklist(project):

@@ -246,10 +246,12 @@ def test_the_page_lists_it_as_needs_work_and_sends_it_back_for_the_rounds_asked(
     assert refused.status_code == 400 and "more rounds must be 1 to 10" in refused.text
     models["writer"].queue(*drafts(1))
     models["critic"].queue(critic_answer(3, must_fix=[MUST]))
-    client.post(
+    sent = client.post(
         f"/thread/{tid}",
         data={"csrf": csrf, "action": "revise", "notes": "Name the team.", "rounds": "1"},
+        follow_redirects=False,  # the page a redirect opens would take the job's outcome
     )
+    assert sent.status_code == 303
     assert client.app.state.jobs.wait(tid, 30).done
     with Runner(s) as batch:
         assert batch.snapshot(tid).values["round"] == 3
