@@ -1,5 +1,5 @@
-"""Commands that look after a project: `init`, `doctor`, `gc`, `schedule` (and its
-`install` and `uninstall`)."""
+"""Commands that look after a project: `init`, `doctor`, `digest`, `gc`, `schedule` (and
+its `install` and `uninstall`)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from batch.cli.base import (
 )
 from batch.errors import LockBusy
 from batch.inputs.project import init_project
+from batch.nightly import digest as digest_mod
 from batch.nightly import doctor as doctor_mod
 from batch.nightly import install as install_mod
 from batch.nightly import schedule as schedule_mod
@@ -50,6 +51,35 @@ def init(folder: str) -> None:
 
 
 _MARKS = {"ok": "[green]ok[/]  ", "fail": "[red]FAIL[/]", "skip": "[dim]skip[/]"}
+
+
+@cli.command()
+@click.option(
+    "--hours",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Tell what the batches of the last HOURS did (default: since the last digest "
+    "sent, else a day).",
+)
+@click.option("--send", is_flag=True, help="Send it to [notify]'s channels, not only print it.")
+@click.pass_context
+@user_errors
+def digest(ctx: click.Context, hours: float | None, send: bool) -> None:
+    """The morning digest: one message across every batch since the last one. Every text
+    waiting for a person now, what it waits for and its link; every brief that failed
+    or was set aside since. Printed; with --send, sent (schedule it for the morning, and
+    set [notify] digest = true to stop the message after each batch)."""
+    settings = load_settings(ctx)
+    made = digest_mod.digest(settings, hours)
+    out.print(escape(made.subject), highlight=False, soft_wrap=True)
+    out.print(escape(made.body), highlight=False, soft_wrap=True)
+    if send:
+        if not (settings.notify.smtp_host or settings.notify.webhook_url):
+            raise UserError("nothing to send it with: set [notify] smtp_host or webhook_url")
+        warnings = digest_mod.send(settings, made)
+        for warning in warnings:
+            out.print(escape(f"not sent: {warning}"), highlight=False, soft_wrap=True)
+        if warnings:
+            ctx.exit(1)
 
 
 @cli.command()

@@ -352,6 +352,11 @@ class Notify(Strict):
         description="How long such a link works, in "
         "days, off loopback (where it carries a token of its own).",
     )
+    digest: bool = Field(
+        False,
+        description="One morning message across every batch since the last, sent by "
+        "`briefloop digest --send` (schedule it), instead of one message per batch.",
+    )
     timeout_seconds: float = Field(10.0, gt=0, description="Seconds one send may take.")
     attempts: int = Field(
         3,

@@ -90,7 +90,8 @@ def run_job(
     report = notify_report(settings, summary, source, link, waiting_page)
     if report.stopped:
         summary.warnings.append(report.stopped)
-    if notify.should_notify(report):
+    if notify.should_notify(report) and not settings.notify.digest:
+        # with [notify] digest, the morning's one message tells this batch too
         summary.warnings += notify.send(notify.settings_for(settings), report)
     return summary
 

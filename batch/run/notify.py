@@ -107,6 +107,8 @@ class Report:
     review_link: str = ""
     # the batch's hours ran out: what was left for the next run, in a sentence
     stopped: str = ""
+    # the first line's start instead of "Batch on <source>" (a digest of several batches)
+    heading: str = ""
 
 
 def should_notify(report: Report) -> bool:
@@ -172,7 +174,8 @@ def _named(w: Waiting) -> list[str]:
 
 def message(report: Report, review_url: str = "") -> tuple[str, str]:
     """The (subject, plain-text body) of the message about `report`."""
-    lines = [f"Batch on {_one_line(report.source)}: {_counts_line(report.counts)}."]
+    heading = report.heading or f"Batch on {report.source}"
+    lines = [f"{_one_line(heading)}: {_counts_line(report.counts)}."]
     if report.stopped:
         lines += ["", _one_line(report.stopped, 400)]
     if report.waiting:

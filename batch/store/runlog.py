@@ -33,6 +33,7 @@ from batch.store.schema import (
     actions,
     batch_runs,
     batches,
+    marks,
     migrate,
     model_calls,
     runs,
@@ -465,6 +466,20 @@ class RunLog:
                 sa.select(secrets.c.value).where(secrets.c.name == name)
             ).scalar_one()
         return bytes.fromhex(value)
+
+    def mark(self, name: str) -> str:
+        """A time (or any short value) kept between runs under `name`; "" when none."""
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(marks.c.value).where(marks.c.name == name)).scalar()
+        return str(found or "")
+
+    def set_mark(self, name: str, value: str) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                _insert(conn, marks)
+                .values(name=name, value=value)
+                .on_conflict_do_update(index_elements=["name"], set_={"value": value})
+            )
 
     # -- batches ----------------------------------------------------------------------
     def batch_started(self, source: str, job: str | None = None, status: str = "running") -> int:

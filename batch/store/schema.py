@@ -100,6 +100,16 @@ secrets = sa.Table(
 )
 
 
+# Times the project keeps between runs, by name: when the last morning digest went out
+# (batch.nightly.digest), so the next one tells what came after it.
+marks = sa.Table(
+    "marks",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+
 # An action that touches more than one store (the checkpointer, the run log, files),
 # written before its first step and deleted after its last: one still here was cut
 # short, and `briefloop repair` (batch.review.pending) finishes it.
@@ -246,6 +256,11 @@ def _m015_actions(conn: sa.Connection) -> None:
     _create(conn, actions)
 
 
+def _m016_marks(conn: sa.Connection) -> None:
+    # Times kept between runs (the last morning digest).
+    _create(conn, marks)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs,
     _m002_outbox,
@@ -262,6 +277,7 @@ MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m013_time_split,
     _m014_judgement,
     _m015_actions,
+    _m016_marks,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)
