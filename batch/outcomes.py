@@ -21,8 +21,7 @@ thread waits for a person (AWAITING), so a sheet can be filtered on one column.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final, Literal, get_args
+from typing import Final, Literal, get_args
 
 StopReason = Literal[
     "approved",
@@ -168,41 +167,3 @@ def unfinished_words(reason: str) -> str:
 
 def label(outcome: str) -> str:
     return OUTCOME_LABELS.get(outcome, outcome.replace("_", " "))
-
-
-_WHY_CHARS = 160
-
-
-def _short(text: str) -> str:
-    first = " ".join(str(text).split())
-    return first if len(first) <= _WHY_CHARS else first[: _WHY_CHARS - 1].rstrip() + "…"
-
-
-def why(record: Mapping[str, Any]) -> str:
-    """Why a run stands where it stands, in one short line for a list: the error of a
-    failed run, the first thing the checks still find in an unfinished one, what a
-    waiting one waits for; "" for a text that went out or a run with nothing to say."""
-    counted = record.get("counted") or record.get("stop_reason") or record.get("status") or ""
-    if record.get("status") == "failed" or counted == "error":
-        return _short(record.get("error") or "failed, with no error recorded")
-    must_fix = record.get("open_must_fix") or []
-    needs = [
-        n["placeholder"] if isinstance(n, dict) else str(n)
-        for n in record.get("needs_from_human") or []
-    ]
-    stopped = record.get("unfinished") or (counted if counted in UNFINISHED_WORDS else "")
-    to_fill = f"to fill: {', '.join(needs)}" if needs else ""
-    if stopped == "held":
-        return _short(
-            "; ".join(filter(None, ["your look: the checks cannot vouch for it", to_fill]))
-        )
-    if stopped:
-        head = f"needs work ({unfinished_words(stopped)})"
-        return _short(
-            f"{head}: {must_fix[0]}" if must_fix else "; ".join(filter(None, [head, to_fill]))
-        )
-    if counted in (AWAITING, "waiting"):
-        return _short(to_fill or "waits for your look")
-    if counted == "rejected_by_human":
-        return _short(record.get("decision_note") or "")
-    return ""

@@ -37,6 +37,12 @@ _GAP_WORDS = re.compile(
 _TEMPLATE_SLOT = re.compile(r"^\s*(?:[A-Z][A-Za-z'-]*\s+){0,4}[A-Z][A-Za-z'-]*\s*$")
 
 
+def named(needs: list) -> list[str]:
+    """The placeholders of a needs_from_human list (entries with their questions, or the
+    bare placeholders of an older record)."""
+    return [str(n["placeholder"]) if isinstance(n, dict) else str(n) for n in needs]
+
+
 def normalize(text: str) -> str:
     """The key two spellings of one placeholder share (case and spacing aside)."""
     upper = re.sub(r"\s+", " ", text.strip()).upper()

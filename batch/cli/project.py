@@ -175,7 +175,7 @@ def schedule(ctx: click.Context, list_only: bool, run_now: str | None) -> None:
         schedule_mod.serve(settings, config_path)
 
 
-def this_project(ctx: click.Context, unit_dir: str | None = None) -> install_mod.Project:
+def this_project(ctx: click.Context) -> install_mod.Project:
     settings = load_settings(ctx)
     config = Path(resolved_config_path(ctx) or config_mod.find_config(Path.cwd())).resolve()
     return install_mod.Project(

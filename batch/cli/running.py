@@ -37,9 +37,9 @@ from batch.outcomes import (
     UNFINISHED,
     VIEW_OUTCOMES,
     label,
-    why,
 )
 from batch.review import pending, threads
+from batch.review.pages import why
 from batch.run import signals
 from batch.run.runner import (
     BatchSummary,

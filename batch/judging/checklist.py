@@ -1303,7 +1303,7 @@ def _missing_subject(item: str, context: str = "") -> str:
     undone = _NOT_YET_DONE.search(item)
     # a label or a question names it better ("Hotel: the agency hasn't confirmed it",
     # "How many stories there will be is open: nobody has decided the number")
-    if undone and not _WH_SUBJECT.match(item) and not _LABEL_LEAD.match(item):
+    if undone and not _WH_SUBJECT.match(item) and not _LABEL_LINE.match(item):
         # "We haven't fixed the bank holiday dates yet", "The council hasn't confirmed
         # the venue": what is not done, not who has not done it
         return undone.group(1).strip()
@@ -1353,7 +1353,6 @@ _NOT_SURE_IF = re.compile(
     r"can['’]t\s+say)\s+(?:yet\s+)?(?:if|whether)\s+(.+?)(?=\s+(?:yet|so|but|because)\b|"
     r"\s*[,.;:?!(]|\s*$)"
 )
-_LABEL_LEAD = re.compile(r"^\s*[^:\s][^:]{0,30}:\s")
 # what someone has not yet settled: "haven't fixed the bank holiday dates yet"
 _NOT_YET_DONE = re.compile(
     r"(?i)\b(?:ha(?:s|ve)n['’]t|ha(?:s|ve)\s+not|ha(?:s|ve)\s+yet\s+to)\s+(?:yet\s+)?"
@@ -2132,8 +2131,8 @@ def covered(req: Requirement, draft: str) -> bool:
         claims = {stem(m.group(1)) for m in _MODAL_VERB.finditer(clause)} & set(terms)
         measured = _measured(clause, terms) if len(numbers) == 1 else set()
         named = req["kind"] == "fact"
-        members = _members(clause) + (_named(clause) if named else [])
-        titles = _titles(clause) if named else []
+        members = [*_members(clause), *(_named(clause) if named else ())]
+        titles = _titles(clause) if named else ()
         if not any(
             _says(terms, numbers, denied, w)
             and all(m & w.stems for m in members)
@@ -2243,11 +2242,12 @@ _NAME_GLUE = frozenset({"of", "and", "the", "&"})
 _QUOTED_TITLE = re.compile(r"[\"“‘]([A-Z][^\"”’\n]{2,80}?)[\"”’]")
 
 
-def _named(clause: str) -> list[set[str]]:
+@functools.lru_cache(maxsize=1024)
+def _named(clause: str) -> tuple[frozenset[str], ...]:
     """What a fact names, as a reader would look for it: each run of capitalised words
     inside it (not its first word, not a day or a month, not "Dr"), of which at least one
     word must be said ("by Marta Lindqvist" is not told by the book's title alone)."""
-    value = clause.split(":", 1)[1] if _LABEL_LEAD.match(clause) else clause
+    value = clause.split(":", 1)[1] if _LABEL_LINE.match(clause) else clause
     runs: list[list[str]] = []
     run: list[str] = []
     starts = True
@@ -2269,10 +2269,11 @@ def _named(clause: str) -> list[set[str]]:
         starts = False
     if run:
         runs.append(run)
-    return [n for n in (set(content_terms(" ".join(r))) for r in runs) if n]
+    return tuple(n for n in (frozenset(content_terms(" ".join(r))) for r in runs) if n)
 
 
-def _titles(clause: str) -> list[re.Pattern[str]]:
+@functools.lru_cache(maxsize=1024)
+def _titles(clause: str) -> tuple[re.Pattern[str], ...]:
     """The quoted titles of a clause ("Blue Carbon: What Seagrass Stores"), each to be
     written whole, as a title is: its words in order and capitalised as given (its
     punctuation may differ: "Blue Carbon - What Seagrass Stores"). A quoted sentence is
@@ -2283,7 +2284,7 @@ def _titles(clause: str) -> list[re.Pattern[str]]:
         capitals = sum(w[0].isupper() for w in words if w.lower() not in STOPWORDS)
         if len(words) >= 2 and 2 * capitals > len(words) and not title.group(1).endswith("."):
             out.append(re.compile(r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)"))
-    return out
+    return tuple(out)
 
 
 _MODAL_VERB = re.compile(

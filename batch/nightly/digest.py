@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from batch.config import Settings
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review.links import linker, waiting_link
+from batch.review.pages import parse_time
 from batch.run import notify
 from batch.store.backends import open_runlog
 from batch.store.runlog import RunLog
@@ -32,14 +33,6 @@ class Digest:
     until: str  # ISO time it was read at: the next digest starts there
     subject: str
     body: str
-
-
-def _when(iso: object) -> datetime | None:
-    try:
-        moment = datetime.fromisoformat(str(iso))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def since_last(runlog: RunLog, hours: float | None) -> str:
@@ -58,9 +51,10 @@ def morning_report(
 ) -> notify.Report:
     """Every text waiting now, and what failed or was set aside since `since`."""
     link = linker(settings, runlog, environ)
-    start = _when(since) or datetime.min.replace(tzinfo=UTC)
-    recent = [r for r in runlog.all() if (_when(r.get("started_at")) or start) > start]
-    waiting = [notify.waiting_of(r, link) for r in runlog.all(status=AWAITING)]
+    start = parse_time(since) or datetime.min.replace(tzinfo=UTC)
+    every = runlog.all()
+    recent = [r for r in every if (parse_time(r.get("started_at")) or start) > start]
+    waiting = [notify.waiting_of(r, link) for r in every if r.get("status") == AWAITING]
     failed = [notify.failed_of(r, link) for r in recent if r.get("status") == "failed"]
     set_aside = [
         notify.waiting_of(r)
@@ -68,7 +62,7 @@ def morning_report(
         if r.get("stop_reason") in UNFINISHED and r.get("status") != AWAITING
     ]
     counts = Counter(str(r.get("stop_reason") or r.get("status") or "") for r in recent)
-    batches = [b for b in runlog.batches() if (_when(b.get("started_at")) or start) > start]
+    batches = [b for b in runlog.batches() if (parse_time(b.get("started_at")) or start) > start]
     sources = sorted({str(b.get("source") or "") for b in batches})
     told = f"Since {since[:16].replace('T', ' ')} UTC, {len(batches)} batch" + (
         "es" if len(batches) != 1 else ""

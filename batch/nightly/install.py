@@ -85,6 +85,11 @@ def user_unit_dir() -> Path:
     return Path(base) / "systemd" / "user"
 
 
+def unit_path(project: Project, unit: str, unit_dir: Path | None = None) -> Path:
+    """Where `unit` of `project` is written: `unit_dir`, else the user's unit folder."""
+    return (unit_dir or user_unit_dir()) / project.unit_name(unit)
+
+
 def has_systemd() -> bool:
     return shutil.which("systemctl") is not None and Path("/run/systemd/system").is_dir()
 
@@ -136,10 +141,9 @@ def install(
         way = "systemd" if unit_dir is not None or has_systemd() else "cron"
     if way == "cron":
         return _install_cron(project, unit, run)
-    folder = unit_dir or user_unit_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    name = project.unit_name(unit)
-    path = folder / name
+    path = unit_path(project, unit, unit_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    name = path.name
     path.write_text(render_unit(unit, project), encoding="utf-8")
     steps = [
         ["systemctl", "--user", "daemon-reload"],
@@ -187,7 +191,7 @@ def uninstall(
 ) -> list[str]:
     """Take the project's unit or crontab line away: what was removed."""
     removed: list[str] = []
-    path = (unit_dir or user_unit_dir()) / project.unit_name(unit)
+    path = unit_path(project, unit, unit_dir)
     if path.exists():
         if unit_dir is None and shutil.which("systemctl") is not None:
             run(
@@ -211,7 +215,7 @@ def where_installed(
     project: Project, unit_dir: Path | None = None, run: Runner = subprocess.run
 ) -> str | None:
     """How the scheduler of `project` is kept running, in a few words, or None."""
-    path = (unit_dir or user_unit_dir()) / project.unit_name("schedule")
+    path = unit_path(project, "schedule", unit_dir)
     if path.exists():
         state = ""
         if unit_dir is None and shutil.which("systemctl") is not None:

@@ -7,22 +7,27 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
+from batch import placeholders
 from batch.outcomes import (
     APPROVED_REASONS,
     AWAITING,
     OUTCOME_ORDER,
     STOP_REASONS,
+    UNFINISHED_WORDS,
     VIEW_OUTCOMES,
     label,
     tone,
-    why,
+    unfinished_words,
 )
 from batch.review.history import Story
 from batch.review.render import changes_html, mark_added, render_draft, score_chart
+from batch.review.threads import marked_checklist
+from batch.run.notify import one_line_text
 from batch.sheets.run_rows import render_cell, row_for
 from batch.sheets.tables import csv_safe
 from batch.store.runlog import FIELDS, RunLog
@@ -51,35 +56,62 @@ def counts_in_order(counts: dict[str, int]) -> list[tuple[str, int]]:
     ]
 
 
-def placeholders_of(needs: list[Any]) -> list[str]:
-    """The placeholders of a run's needs_from_human (entries with their questions)."""
-    return [n["placeholder"] if isinstance(n, dict) else str(n) for n in needs]
+WHY_CHARS = 160  # a list's "why" column
+
+
+def why(record: Mapping[str, Any]) -> str:
+    """Why a run stands where it stands, in one short line for a list: the error of a
+    failed run, the first thing the checks still find in an unfinished one, what a
+    waiting one waits for; "" for a text that went out or a run with nothing to say."""
+    counted = record.get("counted") or record.get("stop_reason") or record.get("status") or ""
+    if record.get("status") == "failed" or counted == "error":
+        return one_line_text(record.get("error") or "failed, with no error recorded", WHY_CHARS)
+    must_fix = record.get("open_must_fix") or []
+    needs = placeholders.named(record.get("needs_from_human") or [])
+    stopped = record.get("unfinished") or (counted if counted in UNFINISHED_WORDS else "")
+    to_fill = f"to fill: {', '.join(needs)}" if needs else ""
+    if stopped == "held":
+        said = "; ".join(filter(None, ["your look: the checks cannot vouch for it", to_fill]))
+    elif stopped:
+        head = f"needs work ({unfinished_words(stopped)})"
+        said = f"{head}: {must_fix[0]}" if must_fix else "; ".join(filter(None, [head, to_fill]))
+    elif counted in (AWAITING, "waiting"):
+        said = to_fill or "waits for your look"
+    elif counted == "rejected_by_human":
+        said = record.get("decision_note") or ""
+    else:
+        said = ""
+    return one_line_text(said, WHY_CHARS)
+
+
+def parse_time(iso: object) -> datetime | None:
+    """An ISO time of the run log as an aware datetime (a time without a zone is UTC),
+    or None when it is none."""
+    if not iso:
+        return None
+    try:
+        when = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def local_time(iso: str | None) -> str:
     """An ISO time from the run log (UTC) in this machine's local time, to the minute."""
     if not iso:
         return ""
-    try:
-        when = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
-    except ValueError:
+    when = parse_time(iso)
+    if when is None:
         return str(iso)[:16]
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
     return when.astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
 def ago(iso: str | None, now: datetime | None = None) -> str:
     """How long ago an ISO time was, as a person says it: "just now", "12 min ago",
     "3 h ago", "2 days ago"."""
-    if not iso:
+    when = parse_time(iso)
+    if when is None:
         return ""
-    try:
-        when = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
-    except ValueError:
-        return ""
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
     seconds = ((now or datetime.now(UTC)) - when).total_seconds()
     if seconds < 60:
         return "just now"
@@ -126,7 +158,7 @@ def waiting_view(items: list[Any], query: Any, now: datetime | None = None) -> d
             "item": i,
             "since": local_time(i.waiting_since),
             "ago": ago(i.waiting_since, now),
-            "placeholders": placeholders_of(i.needs),
+            "placeholders": placeholders.named(i.needs),
             "source": i.source.rsplit("/", 1)[-1] if "://" not in i.source else i.source,
         }
         for i in shown
@@ -190,7 +222,7 @@ def run_row(record: dict[str, Any]) -> dict[str, Any]:
         "time": render_cell("time_split", record.get("time_split") or {}),
         "started": local_time(record.get("started_at")),
         "took": duration(record.get("seconds")) if record.get("run_id") else "",
-        "needs": placeholders_of(record.get("needs_from_human") or []),
+        "needs": placeholders.named(record.get("needs_from_human") or []),
         "retry_of": record.get("retry_of") or "",
         "unfinished": record.get("unfinished") or "",
         "why": why(record),
@@ -331,15 +363,6 @@ def runs_csv(
     return buffer.getvalue()
 
 
-def checked(item: dict[str, Any], ok: bool, drafted: bool = True) -> bool | None:
-    """An item's mark on a page: True (said), False (missing), or None where nothing
-    was checked: the request itself and style notes (never items the code checks), or
-    every item of a thread that has no draft."""
-    if not drafted or item.get("kind") in ("task", "style"):
-        return None
-    return ok
-
-
 def story_view(story: Story) -> dict[str, Any]:
     """A thread's rounds as the pages draw them: every draft rendered the same way,
     each after the first with what changed against the one before, folded."""
@@ -361,10 +384,7 @@ def story_view(story: Story) -> dict[str, Any]:
     record = story.record
     uncovered = set(record.get("uncovered") or [])
     drafted = any(r.draft for r in story.rounds)
-    checklist = [
-        (r["id"], r["kind"], r["text"], checked(r, drafted and r["id"] not in uncovered, drafted))
-        for r in story.checklist
-    ]
+    checklist = marked_checklist(story.checklist, uncovered, drafted)
     status, reason = story.status, story.stop_reason
     return {
         "story": story,

@@ -209,20 +209,28 @@ def revision_note(values: dict[str, Any], stopped: str | None) -> str:
     )
 
 
-def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool | None]]:
-    """Each item of the thread's checklist with its mark: said, missing, or None where
-    nothing is checked (the request itself, a style note, a thread with no draft)."""
-    failing = {f["code"].split(":", 1)[1] for f in check_requirements(draft, checklist_of(values))}
-    drafted = bool(draft.strip())
+def marked_checklist(
+    checklist: list[dict[str, Any]], missing: set[str], drafted: bool
+) -> list[tuple[str, str, str, bool | None]]:
+    """Each item of a checklist with its mark on a page: True (said), False (one of the
+    `missing` ids), or None where nothing was checked: the request itself and style
+    notes (never items the code checks), or every item of a thread with no draft."""
     return [
         (
             r["id"],
             r["kind"],
             r["text"],
-            None if not drafted or r["kind"] in ("task", "style") else r["id"] not in failing,
+            None if not drafted or r.get("kind") in ("task", "style") else r["id"] not in missing,
         )
-        for r in checklist_of(values)
+        for r in checklist
     ]
+
+
+def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool | None]]:
+    """The thread's checklist marked against `draft`."""
+    checklist = checklist_of(values)
+    failing = {f["code"].split(":", 1)[1] for f in check_requirements(draft, checklist)}
+    return marked_checklist(checklist, failing, bool(draft.strip()))
 
 
 def list_waiting(runner: Runner) -> list[Waiting]:

@@ -28,6 +28,7 @@ from email.utils import formatdate, make_msgid
 
 import requests
 
+from batch import placeholders
 from batch.config import Notify, Settings, mask_credentials, scrub_url, url_shown
 from batch.judging.checks.support import additions_of
 from batch.judging.support import marked
@@ -77,7 +78,7 @@ def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None =
     return Waiting(
         str(record.get("brief_id") or ""),
         str(record.get("title") or ""),
-        [str(n["placeholder"]) if isinstance(n, dict) else str(n) for n in needs],  # type: ignore[union-attr]
+        placeholders.named(needs),  # type: ignore[arg-type]
         link(str(record["thread_id"])) if link and record.get("thread_id") else "",
         str(record.get("unfinished") or ""),
         len(record.get("open_must_fix") or []),
@@ -117,7 +118,8 @@ def should_notify(report: Report) -> bool:
     return bool(report.waiting or report.failed or report.set_aside or report.stopped)
 
 
-def _one_line(text: str, limit: int = _ONE_LINE_CHARS) -> str:
+def one_line_text(text: str, limit: int = _ONE_LINE_CHARS) -> str:
+    """`text` on one line, cut with "…" past `limit` characters."""
     line = " ".join(str(text).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
@@ -148,8 +150,8 @@ def _counts_line(counts: Mapping[str, int]) -> str:
 
 def _named(w: Waiting) -> list[str]:
     """A text's line, and for an unfinished one why and what is still wrong."""
-    title = f" ({_one_line(w.title)})" if w.title.strip() else ""
-    lines = [f"- {_one_line(w.brief_id)}{title}"]
+    title = f" ({one_line_text(w.title)})" if w.title.strip() else ""
+    lines = [f"- {one_line_text(w.brief_id)}{title}"]
     if w.unfinished:
         still = (
             f"; the checks still find {_plural(w.findings, 'problem', 'problems')}"
@@ -158,32 +160,32 @@ def _named(w: Waiting) -> list[str]:
         )
         lines.append(
             f"    needs work: the machine could not finish it "
-            f"({unfinished_words(_one_line(w.unfinished))}){still}"
+            f"({unfinished_words(one_line_text(w.unfinished))}){still}"
         )
         if w.first_finding:
-            lines.append(f"    first: {_one_line(w.first_finding)}")
+            lines.append(f"    first: {one_line_text(w.first_finding)}")
     if w.additions:
         n = len(w.additions)
         lines.append(
             f"    {_plural(n, 'sentence adds', 'sentences add')} what the brief does not "
             "say (added words in «»):"
         )
-        lines += [f"      {_one_line(a)}" for a in w.additions]
+        lines += [f"      {one_line_text(a)}" for a in w.additions]
     return lines
 
 
 def message(report: Report, review_url: str = "") -> tuple[str, str]:
     """The (subject, plain-text body) of the message about `report`."""
     heading = report.heading or f"Batch on {report.source}"
-    lines = [f"{_one_line(heading)}: {_counts_line(report.counts)}."]
+    lines = [f"{one_line_text(heading)}: {_counts_line(report.counts)}."]
     if report.stopped:
-        lines += ["", _one_line(report.stopped, 400)]
+        lines += ["", one_line_text(report.stopped, 400)]
     if report.waiting:
         lines += ["", f"Waiting for you ({len(report.waiting)}):"]
         for w in report.waiting:
             lines += _named(w)
             if w.needs:
-                lines += [f"    needs {_one_line(need)}" for need in w.needs]
+                lines += [f"    needs {one_line_text(need)}" for need in w.needs]
             elif not w.unfinished:
                 lines.append("    needs your review")
             if w.link:
@@ -199,7 +201,7 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
     if report.failed:
         lines += ["", f"Failed ({len(report.failed)}):"]
         for f in report.failed:
-            lines.append(f"- {_one_line(f.brief_id)}: {_one_line(f.error) or 'error'}")
+            lines.append(f"- {one_line_text(f.brief_id)}: {one_line_text(f.error) or 'error'}")
             if f.link:
                 lines.append(f"    open: {f.link}")
     link = report.review_link.strip() or review_url.strip()
@@ -212,7 +214,7 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
 class _Failed(Exception):
     def __init__(self, text: str, transient: bool, wait: float = 0.0):
         super().__init__(text)
-        self.text = _one_line(text)
+        self.text = one_line_text(text)
         self.transient = transient
         self.wait = wait
 
@@ -240,7 +242,7 @@ def _retrying(attempts: int, backoff: float, once: Callable[[], None]) -> str | 
 def _smtp_text(error: bytes | str) -> str:
     if isinstance(error, bytes):
         error = error.decode("utf-8", "replace")
-    return _one_line(error)
+    return one_line_text(error)
 
 
 def _os_failure(e: OSError) -> _Failed:
@@ -425,7 +427,7 @@ def _webhook_once(url: str, text: str, timeout: float) -> None:
     code = response.status_code
     if 200 <= code < 300:
         return
-    answer = _one_line(response.text, 200)
+    answer = one_line_text(response.text, 200)
     text = f"HTTP {code} {response.reason or ''}".rstrip() + (f": {answer}" if answer else "")
     raise _Failed(scrub_url(text, url), code == 429 or code >= 500, _retry_after(response))
 
