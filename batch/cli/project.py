@@ -268,7 +268,8 @@ def print_schedule(jobs: list) -> None:
         next_run = j.next_run.isoformat(timespec="seconds") if j.next_run else "not scheduled"
         out.print(
             escape(
-                f"{j.name}: {j.cron} ({j.timezone}), source {j.source}\n"
+                f"{j.name}: {j.cron} ({j.timezone}), "
+                f"{f'source {j.source}' if j.source else 'the morning digest'}\n"
                 f"  next run: {next_run}\n  last run: {result}"
             ),
             highlight=False,

@@ -279,10 +279,30 @@ class ScheduleJob(Strict):
         return self
 
 
+class ScheduleDigest(Strict):
+    """The morning digest on a cron: `briefloop digest --send`, by the scheduler."""
+
+    cron: str = Field(
+        description="Five fields (minute hour day month weekday) as in "
+        "crontab, or six with seconds first."
+    )
+    timezone: str = Field("UTC", description="The cron's time zone (an IANA name).")
+
+    @model_validator(mode="after")
+    def _valid_cron(self) -> ScheduleDigest:
+        parse_cron(self.cron, self.timezone)
+        return self
+
+
 class Schedule(Strict):
     """`briefloop schedule`: the nightly jobs."""
 
     jobs: list[ScheduleJob] = Field([], description="The jobs (`[[schedule.jobs]]`).")
+    digest: ScheduleDigest | None = Field(
+        None,
+        description="When the morning digest goes out (`[schedule.digest]`, with "
+        "`[notify] digest = true`); none when absent.",
+    )
     misfire_grace_seconds: float = Field(
         3600.0,
         gt=0,
@@ -351,6 +371,12 @@ class Notify(Strict):
         le=90,
         description="How long such a link works, in "
         "days, off loopback (where it carries a token of its own).",
+    )
+    approve_links: bool = Field(
+        True,
+        description="Give a text that needs nothing but an approval a one-tap approve "
+        "link: it opens the text with one Approve button, works once, and only while the "
+        "text is as the message showed it.",
     )
     digest: bool = Field(
         False,

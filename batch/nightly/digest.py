@@ -18,8 +18,10 @@ from datetime import UTC, datetime, timedelta
 from batch.config import Settings
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review.links import linker, waiting_link
+from batch.review.one_tap import approver
 from batch.review.pages import parse_time
 from batch.run import notify
+from batch.run.runner import Runner
 from batch.store.backends import open_runlog
 from batch.store.runlog import RunLog
 
@@ -47,14 +49,17 @@ def since_last(runlog: RunLog, hours: float | None) -> str:
 
 
 def morning_report(
-    settings: Settings, runlog: RunLog, since: str, environ: dict[str, str] | None = None
+    settings: Settings, runner: Runner, since: str, environ: dict[str, str] | None = None
 ) -> notify.Report:
-    """Every text waiting now, and what failed or was set aside since `since`."""
+    """Every text waiting now (a plain one with its one-tap approve link), and what
+    failed or was set aside since `since`."""
+    runlog = runner.runlog
     link = linker(settings, runlog, environ)
+    approve = approver(settings, runner, environ)
     start = parse_time(since) or datetime.min.replace(tzinfo=UTC)
     every = runlog.all()
     recent = [r for r in every if (parse_time(r.get("started_at")) or start) > start]
-    waiting = [notify.waiting_of(r, link) for r in every if r.get("status") == AWAITING]
+    waiting = [notify.waiting_of(r, link, approve) for r in every if r.get("status") == AWAITING]
     failed = [notify.failed_of(r, link) for r in recent if r.get("status") == "failed"]
     set_aside = [
         notify.waiting_of(r)
@@ -80,9 +85,9 @@ def morning_report(
 
 def digest(settings: Settings, hours: float | None = None) -> Digest:
     until = datetime.now(UTC).isoformat()
-    with open_runlog(settings) as runlog:
-        since = since_last(runlog, hours)
-        report = morning_report(settings, runlog, since)
+    with Runner(settings) as runner:
+        since = since_last(runner.runlog, hours)
+        report = morning_report(settings, runner, since)
     subject, body = notify.message(report, notify.settings_for(settings).review_url)
     return Digest(report, since, until, subject, body)
 

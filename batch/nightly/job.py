@@ -19,6 +19,7 @@ from batch.models import RoleModel
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review import sheet as review_sheet
 from batch.review.links import linker, waiting_link
+from batch.review.one_tap import approver
 from batch.review.pending import finish_pending
 from batch.run import notify
 from batch.run.runner import BatchSummary, Progress, Runner
@@ -72,6 +73,8 @@ def run_job(
             summary = _recorded(batch, source, rerun, concurrency, job)
             link = linker(settings, batch.runlog)
             waiting_page = waiting_link(settings, batch.runlog)
+            approve = approver(settings, batch)
+            report = notify_report(settings, summary, source, link, waiting_page, approve)
     except LockBusy:
         raise BriefloopError(
             f"another briefloop batch is running (waited {wait:g}s); it will pick up "
@@ -87,7 +90,6 @@ def run_job(
         )
         raise
     # After the lock: a slow mail server must not hold up the next batch.
-    report = notify_report(settings, summary, source, link, waiting_page)
     if report.stopped:
         summary.warnings.append(report.stopped)
     if notify.should_notify(report) and not settings.notify.digest:
@@ -102,13 +104,16 @@ def notify_report(
     source: str | Path,
     link: Callable[[str], str] | None = None,
     waiting_page: str = "",
+    approve: Callable[[str], str] | None = None,
 ) -> notify.Report:
     """What the message after a batch says: every text that waits for a person (new or
     still waiting: a reminder each night), with its link (`link`, from its thread id),
     and every brief that failed."""
     waiting = [
         notify.waiting_of(
-            {"brief_id": r.brief_id, "thread_id": r.thread_id, **(r.record or {})}, link
+            {"brief_id": r.brief_id, "thread_id": r.thread_id, **(r.record or {})},
+            link,
+            approve,
         )
         for r in summary.results
         if r.outcome in (AWAITING, "waiting")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -31,6 +32,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from batch import config
 from batch.config import ScheduleJob, Settings, parse_cron
 from batch.errors import BriefloopError, ConfigError
+from batch.nightly.digest import LAST_SENT
 from batch.store.backends import open_runlog, sqlalchemy_url
 
 log = logging.getLogger("briefloop")
@@ -82,36 +84,95 @@ def job_args(job: ScheduleJob, config_path: str | None) -> list[Any]:
     return [job.name, config_path]
 
 
+DIGEST_ID = "briefloop@digest"  # no job's name holds "@", so no job's id is this
+DIGEST_NAME = "digest"
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """A job the config asks for, as the job store keeps it."""
+
+    name: str
+    trigger: Any
+    func: Callable[..., None]
+    args: list[Any]
+
+
+def wanted_jobs(settings: Settings, config_path: str | None) -> dict[str, Wanted]:
+    """Every job of the config by its store id: the batches, and the digest if any."""
+    wanted = {
+        job_id(j): Wanted(
+            j.name, parse_cron(j.cron, j.timezone), run_scheduled, job_args(j, config_path)
+        )
+        for j in settings.schedule.jobs
+    }
+    digest = settings.schedule.digest
+    if digest is not None:
+        wanted[DIGEST_ID] = Wanted(
+            DIGEST_NAME, parse_cron(digest.cron, digest.timezone), run_digest, [config_path]
+        )
+    return wanted
+
+
 def reconcile(scheduler: BaseScheduler, settings: Settings, config_path: str | None) -> list[str]:
     """Make the stored jobs match the config without losing a stored next run time."""
     changes: list[str] = []
-    wanted = {job_id(j): j for j in settings.schedule.jobs}
+    wanted = wanted_jobs(settings, config_path)
     for stored in scheduler.get_jobs():
         if stored.id not in wanted:
             scheduler.remove_job(stored.id)
             changes.append(f"removed {stored.id}")
     for jid, job in wanted.items():
-        trigger = parse_cron(job.cron, job.timezone)
-        args = job_args(job, config_path)
         stored = scheduler.get_job(jid)
         if stored is None:
             scheduler.add_job(
-                run_scheduled,
-                trigger=trigger,
-                args=args,
+                job.func,
+                trigger=job.trigger,
+                args=job.args,
                 id=jid,
                 name=job.name,
                 replace_existing=False,
             )
             changes.append(f"added {job.name}")
             continue
-        if repr(stored.trigger) != repr(trigger):
-            scheduler.reschedule_job(jid, trigger=trigger)
+        if repr(stored.trigger) != repr(job.trigger):
+            scheduler.reschedule_job(jid, trigger=job.trigger)
             changes.append(f"rescheduled {job.name}")
-        if list(stored.args) != args:
-            scheduler.modify_job(jid, args=args)
+        if list(stored.args) != job.args:
+            scheduler.modify_job(jid, args=job.args)
             changes.append(f"updated {job.name}")
     return changes
+
+
+def run_digest(config_path: str | None) -> None:
+    """The digest job (importable by name, as run_scheduled): the morning message sent
+    when a text waits or a brief failed or was set aside since the last one."""
+    from batch.nightly import digest
+    from batch.run import notify
+    from batch.run.signals import STOP
+
+    if STOP.is_set():
+        return
+    try:
+        settings = config.load(config_path)
+        made = digest.digest(settings)
+        if not notify.should_notify(made.report):
+            log.info("digest: nothing waits, failed or was set aside; not sent")
+            return
+        if not (settings.notify.smtp_host or settings.notify.webhook_url):
+            log.error("digest: not sent: set [notify] smtp_host or webhook_url")
+            return
+        warnings = digest.send(settings, made)
+    except BriefloopError as e:
+        log.error("digest: not sent: %s", e)
+        return
+    except Exception:  # noqa: BLE001 - a failed digest must not stop the scheduler
+        log.exception("digest: failed")
+        return
+    for warning in warnings:
+        log.warning("digest: not sent: %s", warning)
+    if not warnings:
+        log.info("digest: sent: %s", made.subject)
 
 
 def run_scheduled(job_name: str, config_path: str | None) -> None:
@@ -212,6 +273,26 @@ def status(settings: Settings) -> list[JobStatus]:
                     batches[-1] if batches else None,
                 )
             )
+        digest = settings.schedule.digest
+        if digest is not None:
+            stored_job = stored.get(DIGEST_ID)
+            trigger = parse_cron(digest.cron, digest.timezone)
+            next_run = (
+                stored_job.next_run_time
+                if stored_job is not None and repr(stored_job.trigger) == repr(trigger)
+                else trigger.get_next_fire_time(None, datetime.now().astimezone())
+            )
+            sent = runlog.mark(LAST_SENT)
+            out.append(
+                JobStatus(
+                    DIGEST_NAME,
+                    digest.cron,
+                    digest.timezone,
+                    "",  # no source: it reads the run log
+                    next_run,
+                    {"started_at": sent, "status": "sent"} if sent else None,
+                )
+            )
         return out
     finally:
         runlog.close()
@@ -221,7 +302,7 @@ def serve(settings: Settings, config_path: str | None) -> None:
     """Run the scheduler in the foreground until SIGTERM or Ctrl-C."""
     from batch.run.signals import STOP, handle_signals
 
-    if not settings.schedule.jobs:
+    if not settings.schedule.jobs and settings.schedule.digest is None:
         raise ConfigError(
             "no jobs in [schedule]: add a [[schedule.jobs]] table with name, cron and source"
         )
@@ -252,8 +333,13 @@ def serve(settings: Settings, config_path: str | None) -> None:
 
 
 def run_now(settings: Settings, config_path: str | None, name: str) -> None:
-    if not any(j.name == name for j in settings.schedule.jobs):
-        known = ", ".join(j.name for j in settings.schedule.jobs) or "none"
-        raise BriefloopError(f"no scheduled job {name!r} (jobs: {known})")
+    names = [j.name for j in settings.schedule.jobs]
+    digest = settings.schedule.digest is not None and name == DIGEST_NAME and name not in names
+    if name not in names and not digest:
+        known = names + ([DIGEST_NAME] if settings.schedule.digest is not None else [])
+        raise BriefloopError(f"no scheduled job {name!r} (jobs: {', '.join(known) or 'none'})")
     setup_logging(settings)
-    run_scheduled(name, config_path)
+    if digest:
+        run_digest(config_path)
+    else:
+        run_scheduled(name, config_path)

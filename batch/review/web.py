@@ -42,7 +42,7 @@ from batch.errors import BriefloopError, LockBusy
 from batch.loop.decisions import MAX_MORE_ROUNDS
 from batch.models import RoleModel
 from batch.outcomes import label
-from batch.review import attempts, history
+from batch.review import attempts, history, one_tap
 from batch.review import sheet as review_sheet
 from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
@@ -56,7 +56,7 @@ from batch.review.render import (
     reviewer_words,
     score_chart,
 )
-from batch.run.runner import Resumer, Runner
+from batch.run.runner import BriefResult, Resumer, Runner
 from batch.store.backends import open_runlog
 
 FLASH_COOKIE = "briefloop_flash"
@@ -173,8 +173,14 @@ def act(
         )
     else:
         raise BriefloopError(f"unknown action {action!r}")
-    record = result.record or {}
     _refresh_sheet(runner)
+    return outcome_line(settings, thread_id, result)
+
+
+def outcome_line(settings: Settings, thread_id: str, result: BriefResult | None) -> str:
+    """What came of an answer, in one line for the page's flash."""
+    assert result is not None  # an answer that is not check_only
+    record = result.record or {}
     if result.outcome == "error":
         return f"{thread_id} failed: {result.error}"
     if result.outcome == "queued":  # a cluster: a worker runs it on
@@ -358,13 +364,19 @@ async def thread(request: Request) -> Response:
     if (refused := not_this_thread(request, thread_id)) is not None:
         return refused
 
+    once = request.query_params.get(one_tap.APPROVE_PARAM, "")
+    secret = await run_in_threadpool(request.app.state.link_secret) if once else b""
+
     def load() -> dict[str, Any] | None:
         with runner_for(request) as runner:
+            # a one-tap approve link: its button, or why it approves nothing now
+            why = one_tap.problem(runner, secret, thread_id, once)[0] if once else ""
             item = review.waiting(runner, thread_id)
             if item is not None:
-                return thread_view(runner, item)
+                told = {"one_tap": {"token": once, "problem": why}} if once else {}
+                return {**thread_view(runner, item), **told}
             told = history.story(runner, thread_id)
-            return None if told is None else {"story": told}
+            return None if told is None else {"story": told, "one_tap_problem": why}
 
     view = await run_in_threadpool(load)
     if view is None:
@@ -389,6 +401,11 @@ async def thread(request: Request) -> Response:
                 "flash": flash,
                 "job": view.get("job"),
                 "refresh": view.get("refresh"),
+                "error": (
+                    f"The approve link approves nothing: {view['one_tap_problem']}."
+                    if view.get("one_tap_problem")
+                    else ""
+                ),
             },
         )
     else:
@@ -491,6 +508,8 @@ async def answer(request: Request) -> Response:
     }
     if action in ("retry", "reopen"):
         return await again(request, thread_id, action, form)
+    if action == "approve_once":
+        return await approve_once(request, thread_id, str(raw.get("once", "")), form)
     if action == "revise" and not request.state.scoped:
         checked = await answer_refused(request, thread_id, form)
         return checked or await in_background(request, thread_id, form)
@@ -505,6 +524,27 @@ async def answer(request: Request) -> Response:
         return await refused_page(request, thread_id, form, action, e)
     # a link's token opens this thread only: its page then tells the outcome
     target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
+    return remember_reviewer(request, flashed(request, outcome, target), form["name"])
+
+
+async def approve_once(
+    request: Request, thread_id: str, token: str, form: dict[str, Any]
+) -> Response:
+    """The Approve button of a one-tap link's page: the text approved as the message
+    showed it, once (batch.review.one_tap); the thread's page then shows what went out."""
+    secret = await run_in_threadpool(request.app.state.link_secret)
+
+    def run() -> str:
+        with runner_for(request) as runner:
+            result = one_tap.approve(runner, secret, thread_id, token, form["name"] or None)
+            _refresh_sheet(runner)
+            return outcome_line(request.app.state.settings, thread_id, result)
+
+    try:
+        outcome = await run_in_threadpool(run)
+    except BriefloopError as e:
+        return await refused_page(request, thread_id, form, "approve", e)
+    target = f"/thread/{quote(thread_id, safe='')}"
     return remember_reviewer(request, flashed(request, outcome, target), form["name"])
 
 

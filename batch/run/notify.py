@@ -53,6 +53,9 @@ class Waiting:
     # its sentences that add what the brief does not say, the added words in «»
     additions: tuple[str, ...] = ()
     first_finding: str = ""  # the first thing the checks still find, in their words
+    # a link that approves it with one tap (batch.review.one_tap), for a text that needs
+    # nothing but an approval
+    approve: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,8 +75,13 @@ def failed_of(record: Mapping[str, object], link: Callable[[str], str] | None = 
     )
 
 
-def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None = None) -> Waiting:
-    """A run-log record as the message names it."""
+def waiting_of(
+    record: Mapping[str, object],
+    link: Callable[[str], str] | None = None,
+    approve: Callable[[str], str] | None = None,
+) -> Waiting:
+    """A run-log record as the message names it; `approve` gives a thread its one-tap
+    approve link ("" when it needs more than an approval)."""
     needs = record.get("needs_from_human") or []
     return Waiting(
         str(record.get("brief_id") or ""),
@@ -90,6 +98,7 @@ def waiting_of(record: Mapping[str, object], link: Callable[[str], str] | None =
             )
         ),
         str((record.get("open_must_fix") or [""])[0]),  # type: ignore[index]
+        approve(str(record["thread_id"])) if approve and record.get("thread_id") else "",
     )  # type: ignore[arg-type]
 
 
@@ -190,6 +199,8 @@ def message(report: Report, review_url: str = "") -> tuple[str, str]:
                 lines.append("    needs your review")
             if w.link:
                 lines.append(f"    open: {w.link}")
+            if w.approve:
+                lines.append(f"    approve (opens it with one Approve button): {w.approve}")
     if report.set_aside:
         lines += [
             "",

@@ -40,6 +40,7 @@ from batch.store.schema import (
     secrets,
     sink_sync,
     tasks,
+    used_links,
 )
 from batch.store.sqlite_wal import use_wal
 
@@ -471,6 +472,36 @@ class RunLog:
         """A time (or any short value) kept between runs under `name`; "" when none."""
         with self.engine.connect() as conn:
             found = conn.execute(sa.select(marks.c.value).where(marks.c.name == name)).scalar()
+        return str(found or "")
+
+    def take_link(self, signature: str, thread_id: str) -> str:
+        """Record a one-tap link as used: "" when this call took it, else when it was
+        taken before (the first of two racing calls wins)."""
+        with self._tx() as conn:
+            taken = conn.execute(
+                _insert(conn, used_links)
+                .values(signature=signature, thread_id=thread_id, used_at=now())
+                .on_conflict_do_nothing(index_elements=["signature"])
+            ).rowcount
+            if taken:
+                return ""
+            return str(
+                conn.execute(
+                    sa.select(used_links.c.used_at).where(used_links.c.signature == signature)
+                ).scalar_one()
+            )
+
+    def give_back_link(self, signature: str) -> None:
+        """Undo `take_link` when the approval it was taken for did not happen."""
+        with self._tx() as conn:
+            conn.execute(sa.delete(used_links).where(used_links.c.signature == signature))
+
+    def link_used(self, signature: str) -> str:
+        """When a one-tap link was used; "" when it was not."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(used_links.c.used_at).where(used_links.c.signature == signature)
+            ).scalar()
         return str(found or "")
 
     def set_mark(self, name: str, value: str) -> None:

@@ -110,6 +110,17 @@ marks = sa.Table(
 )
 
 
+# The one-tap approve links of a message that were taken: a link approves once
+# (batch.review.one_tap), whoever taps it again or forwards it.
+used_links = sa.Table(
+    "used_links",
+    metadata,
+    sa.Column("signature", sa.Text, primary_key=True),
+    sa.Column("thread_id", sa.Text, nullable=False),
+    sa.Column("used_at", sa.Text, nullable=False),
+)
+
+
 # An action that touches more than one store (the checkpointer, the run log, files),
 # written before its first step and deleted after its last: one still here was cut
 # short, and `briefloop repair` (batch.review.pending) finishes it.
@@ -261,6 +272,11 @@ def _m016_marks(conn: sa.Connection) -> None:
     _create(conn, marks)
 
 
+def _m017_used_links(conn: sa.Connection) -> None:
+    # One-tap approve links taken, so each approves once.
+    _create(conn, used_links)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs,
     _m002_outbox,
@@ -278,6 +294,7 @@ MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m014_judgement,
     _m015_actions,
     _m016_marks,
+    _m017_used_links,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)

@@ -398,3 +398,71 @@ def test_run_now_uses_the_same_path(project):
     assert "httpx" not in out and "HTTP Request" not in out
     listed = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
     assert "finished (approved 1)" in listed.output
+
+
+def digest_toml(cron: str, url: str) -> str:
+    """A nightly job that never fires during the test, and the digest on `cron`; every
+    text waits for a person, and the message goes to `url` once a morning."""
+    return (
+        '[loop]\nreview = "always"\n'
+        f'[notify]\nwebhook_url = "{url}"\ndigest = true\n'
+        'review_url = "http://127.0.0.1:8765/"\n'
+        "[schedule]\nmisfire_grace_seconds = 60\n"
+        '[[schedule.jobs]]\nname = "nightly"\ncron = "0 2 * * *"\nsource = "briefs"\n'
+        f'[schedule.digest]\ncron = "{cron}"\n'
+    )
+
+
+def test_the_digest_fires_on_its_cron_and_tells_what_waits(project, webhook):
+    url, received = webhook
+    [bid] = briefs(project, 1)
+    with FakeOllama(default=UNIVERSAL) as server:
+        cfg = ollama_config(project, server.base_url, digest_toml("0 7 * * *", url))
+        night = briefloop_process(cfg, "schedule", "--run-now", "nightly")
+        out = night.communicate(timeout=90)[0].decode()
+        assert night.returncode == 0 and "awaiting_human" in out, out
+        assert received == []  # with [notify] digest, no message after the batch
+
+        # the digest's cron moved to a few seconds from now: the scheduler sends it
+        cron, _ = seconds_from_now(5)
+        cfg = ollama_config(project, server.base_url, digest_toml(cron, url))
+        proc = briefloop_process(cfg, "schedule")
+        wait_until(lambda: len(received) == 1, 90, "the digest", proc)
+        out = stop(proc)
+    assert "job digest: next run" in out and "digest: sent" in out, out
+    [sent] = received
+    assert "1 text waits for you" in sent["text"] and f"- {bid}" in sent["text"]
+    assert (
+        "approve (opens it with one Approve button): http://127.0.0.1:8765/thread/"
+        in (sent["text"])
+    )
+    listed = CliRunner().invoke(cli, ["--config", str(cfg), "schedule", "--list"])
+    assert listed.exit_code == 0, listed.output
+    digest_lines = listed.output[listed.output.index("digest: ") :]
+    assert "the morning digest" in digest_lines and " sent" in digest_lines
+
+
+def test_a_digest_with_nothing_to_tell_is_not_sent(project, webhook):
+    url, received = webhook
+    cfg = ollama_config(project, "http://127.0.0.1:9", digest_toml("30 7 * * *", url))
+    proc = briefloop_process(cfg, "schedule", "--run-now", "digest")
+    out = proc.communicate(timeout=60)[0].decode()
+    assert proc.returncode == 0, out
+    assert "digest: nothing waits" in out and received == []
+    unknown = briefloop_process(cfg, "schedule", "--run-now", "weekly")
+    assert "(jobs: nightly, digest)" in unknown.communicate(timeout=60)[0].decode()
+
+
+def test_only_a_digest_is_a_schedule(project):
+    """[schedule.digest] alone is a schedule to run; it is stored beside no batch job."""
+    s = make_settings(project, **{"schedule.digest": {"cron": "30 7 * * 1-5"}})
+    scheduler = make_scheduler(s, BackgroundScheduler)
+    scheduler.start(paused=True)
+    try:
+        assert reconcile(scheduler, s, None) == ["added digest"]
+        assert [j.id for j in scheduler.get_jobs()] == ["briefloop@digest"]
+        assert reconcile(scheduler, s, None) == []  # kept, not re-added
+        gone = make_settings(project)
+        assert reconcile(scheduler, gone, None) == ["removed briefloop@digest"]
+    finally:
+        scheduler.shutdown(wait=False)

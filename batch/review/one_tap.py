@@ -1,0 +1,157 @@
+"""One-tap approve links: the message names a text that needs nothing but an approval
+with a link that approves it, safely.
+
+- **Signed**: the link's `approve` token is `EXPIRES.MARK.SIGNATURE`, an HMAC-SHA256
+  with the project's link secret (batch.review.links) over the thread id, the action
+  and MARK, the thread's state mark (its checkpoint id) when the message was made.
+- **For the state shown**: a thread that moved since (answered, reopened, sent back,
+  run on) has another mark, and the link then approves nothing.
+- **Single-use**: the run log keeps every token taken (`used_links`), and a second tap,
+  or a forwarded copy, is told when it was used.
+- **Never by a fetch**: the link opens the text's page with one Approve button; only
+  that button's POST (with the page's CSRF token) approves, so a mail scanner that
+  follows every link changes nothing.
+
+Only plain approvals get one (`Waiting.plain_approval`: no placeholder to fill, finished
+by the machine, nothing the checks cannot vouch for), as for the Waiting page's bulk
+approve.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from batch.config import Settings
+from batch.errors import BriefloopError
+from batch.review import threads as review
+from batch.review.links import SECRET_NAME, expires_of, linker
+from batch.run.runner import BriefResult, Runner
+
+APPROVE_PARAM = "approve"
+_ACTION = "approve"
+
+
+def _signature(secret: bytes, thread_id: str, mark: str, expires: int) -> str:
+    # "\0" parts never meet a thread link's message (thread id, expiry): a thread id
+    # holds no "\0", and a mark is a checkpoint id
+    message = f"{thread_id}\0{_ACTION}\0{mark}\0{expires}"
+    return hmac.new(secret, message.encode(), hashlib.sha256).hexdigest()
+
+
+def sign(secret: bytes, thread_id: str, mark: str, expires: int) -> str:
+    """The `approve` token of `thread_id` as it is at `mark`, working until `expires`."""
+    return f"{expires}.{mark}.{_signature(secret, thread_id, mark, expires)}"
+
+
+@dataclass(frozen=True)
+class Token:
+    """A token read apart: what it claims, not yet checked."""
+
+    expires: int
+    mark: str
+    signature: str
+
+
+def read(token: str) -> Token | None:
+    """The parts of an `approve` token, or None when it has not their shape."""
+    expires_text, _, rest = token.partition(".")
+    mark, _, signature = rest.rpartition(".")
+    expires = expires_of(expires_text)
+    if expires is None or not mark or len(signature) != 64 or not signature.isascii():
+        return None
+    return Token(expires, mark, signature)
+
+
+def problem(
+    runner: Runner, secret: bytes, thread_id: str, token: str, now: float | None = None
+) -> tuple[str, review.Waiting | None]:
+    """("", the text) when `token` may approve `thread_id` now; else (why not, in words
+    for the page, and the text as it waits now, if it does)."""
+    parts = read(token)
+    if parts is None or not hmac.compare_digest(
+        parts.signature, _signature(secret, thread_id, parts.mark, parts.expires)
+    ):
+        return (
+            "this approve link is not one of this project's, or not for this text "
+            "(it has been altered or cut)",
+            None,
+        )
+    item = review.waiting(runner, thread_id)
+    used = runner.runlog.link_used(parts.signature)
+    if used:
+        return f"this approve link was used on {_when(used)}; it approves once", item
+    if (time.time() if now is None else now) > parts.expires:
+        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(parts.expires))
+        return f"this approve link expired on {when}", item
+    if item is None:
+        return "this text no longer waits for a person: it was answered meanwhile", None
+    if item.mark != parts.mark:
+        return (
+            "this text has changed since the message was sent (answered, reopened or run "
+            "on meanwhile): read it as it is now before you approve it",
+            item,
+        )
+    if not item.plain_approval():
+        return f"this text now waits for more than an approval: {item.waits_for()}", item
+    return "", item
+
+
+def _when(iso: str) -> str:
+    return iso[:16].replace("T", " ") + " UTC"
+
+
+def approve(
+    runner: Runner,
+    secret: bytes,
+    thread_id: str,
+    token: str,
+    by: str | None,
+    wait: float = 10.0,
+) -> BriefResult:
+    """Approve `thread_id` with its one-tap token: checked (`problem`), taken in the run
+    log so no second tap approves, then answered as the text was at the token's mark. A
+    refused answer gives the token back."""
+    why, _ = problem(runner, secret, thread_id, token)
+    if why:
+        raise BriefloopError(why)
+    parts = read(token)
+    assert parts is not None  # problem() has read it
+    used = runner.runlog.take_link(parts.signature, thread_id)
+    if used:
+        raise BriefloopError(f"this approve link was used on {_when(used)}")
+    try:
+        result = review.answer(runner, thread_id, "approve", {}, by=by, seen=parts.mark, wait=wait)
+    except BriefloopError:
+        runner.runlog.give_back_link(parts.signature)
+        raise
+    assert result is not None  # not check_only
+    return result
+
+
+def approver(
+    settings: Settings, runner: Runner, environ: dict[str, str] | None = None
+) -> Callable[[str], str] | None:
+    """thread id -> its one-tap approve link ("" for a text that needs more than an
+    approval); None when the message links no thread or `notify.approve_links` is off."""
+    link = linker(settings, runner.runlog, environ)
+    if link is None or not settings.notify.approve_links:
+        return None
+    secret = runner.runlog.secret(SECRET_NAME)
+    days = settings.notify.link_days
+
+    def of(thread_id: str) -> str:
+        item = review.waiting(runner, thread_id)
+        if item is None or not item.plain_approval():
+            return ""
+        expires = int(time.time() + days * 86400)
+        url = link(thread_id)
+        joiner = "&" if "?" in url else "?"
+        token = quote(sign(secret, thread_id, item.mark, expires), safe="")
+        return f"{url}{joiner}{APPROVE_PARAM}={token}"
+
+    return of
