@@ -48,7 +48,7 @@ from batch.review import threads as review
 from batch.review.guard import CSRF_COOKIE, Guard, body_within, origin_ok, with_headers
 from batch.review.jobs import Jobs
 from batch.review.links import LINK_PARAM, SECRET_NAME, WAITING_SCOPE, sign
-from batch.review.pages import runs_csv, runs_view, story_view, waiting_view
+from batch.review.pages import ago, local_time, runs_csv, runs_view, story_view, waiting_view
 from batch.review.render import (
     SEVERITY_WORDS,
     mark_added,
@@ -106,6 +106,7 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
         # a stopped text shows its best draft: the last round's findings are of another
         "findings": [] if item.stopped else findings,
         "chart": score_chart(item.score_history),
+        "waited": {"ago": ago(item.waiting_since), "since": local_time(item.waiting_since)},
         "seen": review.mark_of(snapshot),
         "superseded": item.superseded_note(),
         "max_more_rounds": MAX_MORE_ROUNDS,

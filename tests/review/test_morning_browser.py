@@ -6,6 +6,7 @@ automatic approval reopened, a model call's prompt and answer read, and every co
 from __future__ import annotations
 
 import re
+import threading
 
 from test_web_browser import browser, running
 
@@ -194,3 +195,102 @@ def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
     assert lamp["status"] == "awaiting_human" and "price" in lamp["decision_note"]
     assert retry["stop_reason"] == "approved"
     assert (project / "judged" / "drafts" / "lamp").is_dir()
+
+
+def test_the_morning_from_the_digest(project, tmp_path, webhook, monkeypatch):
+    """On a phone: the digest's one-tap link approves the plain text, the page shows the
+    text that went out, the link then approves nothing; the Waiting page breaks no word;
+    the team lead's retry of the failed text answers at once and the page follows it."""
+    from test_one_tap import approve_links
+    from test_waiting_page import _BROKEN_WORDS
+
+    from batch.nightly import digest
+
+    url, received = webhook
+    monkeypatch.setenv("BRIEFLOOP_REVIEW_TOKEN", TOKEN)  # links are signed on loopback too
+    write_brief(project, "lamp.md", "Describe the desk lamp: it folds flat.", id="lamp")
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet.", id="q3", title="Q3 memo")
+    write_brief(project, "lift.md", "Memo: the lift is out of order until Monday.", id="lift")
+    ph = "[FIGURE NEEDED: Q3 revenue]"
+    lift_tries, retry_may_end = [], threading.Event()
+
+    def write(messages):
+        text = messages[-1]["content"].lower()
+        if "lift" in text:
+            lift_tries.append(1)
+            if len(lift_tries) == 1:
+                return ModelUnavailable("connection refused by the model host")
+            retry_may_end.wait(60)  # the retry runs until the test has seen its progress
+            return writer_answer("The lift is out of order until Monday.")
+        if "lamp" in text:
+            return writer_answer("The desk lamp folds flat.")
+        return writer_answer(f"Q3 revenue was {ph}.", needs=[(ph, "How much?")])
+
+    models = {
+        "writer": ScriptedModel([write] * 20),
+        "critic": ScriptedModel([critic_answer(5)] * 20),
+    }
+    night = {
+        "loop.review": "always",
+        "models.critic_mode": "advice",
+        "retry.attempts": 1,
+        "notify.webhook_url": url,
+        "notify.digest": True,
+    }
+    app = web.create_app(make_settings(project, **night), models=models, token=TOKEN)
+    with running(app) as base:
+        s = make_settings(project, **night, **{"notify.review_url": base})
+        summary = run_job(s, project / "briefs", models=models)
+        threads = {r.brief_id: r.thread_id for r in summary.results}
+        assert received == []  # the digest tells the night
+        assert digest.send(s, digest.digest(s)) == []
+        [message] = [body["text"] for body in received]
+        assert "2 texts wait for you, 1 failed" in message
+        links = approve_links(message)
+        assert set(links) == {"lamp"}  # the memo has a placeholder to fill
+        review_link = re.search(r"Review: (\S+)", message)[1]
+
+        with browser(tmp_path) as context:
+            page = context.new_page()
+            page.set_viewport_size({"width": 390, "height": 800})
+            # 1. the one-tap link: opening it approves nothing, its button does
+            page.goto(links["lamp"])
+            page.wait_for_url(re.compile(rf".*/thread/{threads['lamp']}\?approve=[^&]+$"))
+            assert page.locator("#one-tap").is_visible()
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.screenshot(path=str(tmp_path / "one-tap.png"), full_page=True)
+            page.locator("#one-tap-name").fill("Ana")
+            page.locator("#one-tap-approve").click()
+            page.wait_for_url(f"**/thread/{threads['lamp']}")
+            assert "Approved by human" in page.get_by_role("status").inner_text()
+            # 2. the text that went out, on the page it lands on
+            assert "The desk lamp folds flat." in page.locator("#published").inner_text()
+            # 3. the same link again approves nothing, and says why
+            page.goto(links["lamp"])
+            assert "was used on" in page.locator("#error").inner_text()
+
+            # 4. the Waiting page from the digest's link: the memo only, no word broken
+            page.goto(review_link)
+            page.wait_for_url(base + "/")
+            assert page.get_by_role("link", name="Q3 memo").is_visible()
+            assert "Desk lamp" not in page.locator("main").inner_text()
+            assert page.evaluate(_BROKEN_WORDS) == []
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+            # 5. the team lead retries the failed text: the page answers while it runs
+            context.clear_cookies()
+            page.goto(f"{base}/thread/{threads['lift']}?token={TOKEN}")
+            page.wait_for_url(f"**/thread/{threads['lift']}")
+            page.locator("#retry").click()
+            page.wait_for_url(f"**/thread/{threads['lift']}")
+            assert "Working on it: retry" in page.locator("#job").inner_text()
+            assert len(lift_tries) <= 2  # the retry's writer has not answered yet
+            retry_may_end.set()
+            page.locator("#job-link").wait_for(timeout=60_000)
+            assert "retried as" in page.locator("#job").inner_text()
+
+    with Runner(s) as batch:
+        lamp = batch.runlog.by_thread(threads["lamp"])
+        [retry] = batch.runlog.retries_of(threads["lift"])
+    assert lamp["stop_reason"] == "approved_by_human" and lamp["decided_by"] == "Ana"
+    assert retry["status"] == "awaiting_human"  # every text waits for a person tonight

@@ -4,6 +4,7 @@ checkpointer, with the app served by Starlette's test client."""
 
 from __future__ import annotations
 
+import html
 import re
 import threading
 import time
@@ -38,7 +39,9 @@ def with_links(project, **more):
 
 
 def approve_links(body: str) -> dict[str, str]:
-    """brief id -> its approve link, as the message lists them."""
+    """brief id -> its approve link, as the message lists them (a webhook's text has
+    "&" escaped for Slack, which shows it as "&")."""
+    body = html.unescape(body)
     links, brief = {}, None
     for line in body.splitlines():
         if line.startswith("- "):

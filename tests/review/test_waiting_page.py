@@ -176,3 +176,12 @@ def test_the_waiting_page_breaks_no_word_on_a_phone_or_a_desk(project, tmp_path,
         assert page.evaluate(_BROKEN_WORDS) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(tmp_path / f"waiting-{width}.png"), full_page=True)
+
+
+def test_the_page_tells_the_wait_in_local_time_and_words(project):
+    s, models, results = morning(project)
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        page = client.get(f"/thread/{results['a-lamp'].thread_id}").text
+    waited = re.search(r'<span id="waited">([^<]+)</span>', page)[1]
+    # to the minute, with its zone, and how long ago: no ISO seconds or microseconds
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d \S+ \((just now|\d+ min ago)\)", waited), waited
