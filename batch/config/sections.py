@@ -391,6 +391,14 @@ class Notify(Strict):
         description="Tries of a transient failure (refused, timeout, SMTP 4xx, HTTP 429/5xx).",
     )
 
+    @property
+    def review_page(self) -> str:
+        """`review_url` when it is briefloop's review page, whose threads the message
+        and the sheets link (thread_links on, not a Google sheet); else ""."""
+        url = self.review_url.strip()
+        host = urlsplit(url).hostname or ""
+        return url if url and self.thread_links and not host.endswith("docs.google.com") else ""
+
     @field_validator("smtp_host", "smtp_user", "mail_from", "webhook_url", "review_url")
     @classmethod
     def _stripped(cls, value: str) -> str:

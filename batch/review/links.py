@@ -113,12 +113,8 @@ def _signing(
     review page: a `notify.review_url` with `notify.thread_links` on, not a Google
     sheet. Where the page is served with a token ($BRIEFLOOP_REVIEW_TOKEN), every link
     is signed, on loopback too: an unsigned one would open nothing."""
-    url = settings.notify.review_url.strip()
-    if (
-        not url
-        or not settings.notify.thread_links
-        or (urlsplit(url).hostname or "").endswith("docs.google.com")
-    ):
+    url = settings.notify.review_page
+    if not url:
         return None
     env = os.environ if environ is None else environ
     return (

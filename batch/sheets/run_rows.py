@@ -5,7 +5,8 @@ Counts, scores and seconds are numbers in the record (SQLite's INTEGER and REAL 
 and stay numbers in every cell that can hold one: a number cell, in XLSX, and a JSON
 number sent RAW, to Google; `render_cell` also turns them back into numbers should they
 arrive as text. Times are ISO-8601 text with a zone in the record; XLSX gets them as
-date-time cells in UTC (TIME_FIELDS), Google and CSV as that text. Which column is which
+date-time cells in local time, the zone named in the cell's format (TIME_FIELDS), Google
+and CSV as that text. Which column is which
 is declared with the column (batch.store.run_columns); a JSON column is shown in words by
 its own function in JSON_CELLS, or else as JSON text.
 """
@@ -14,11 +15,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import gspread
 
@@ -26,10 +30,11 @@ from batch.config import GSheetLog
 from batch.judging.record import why_lines
 from batch.sheets.google import GSheetTable
 from batch.sheets.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
-from batch.store.run_columns import NUMBER, TIME, names_of
+from batch.store.run_columns import NUMBER, SHEET_DETAIL, TIME, names_of
 from batch.store.runlog import FIELDS, JSON_FIELDS
 
 NUMBER_FIELDS = frozenset(names_of(NUMBER))
+KEY = FIELDS.index("run_id")  # the column each row is upserted by
 TIME_FIELDS = tuple(names_of(TIME))
 _INT_RE = re.compile(r"[+-]?\d+")
 _FLOAT_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -95,7 +100,7 @@ def row_for(record: dict[str, Any]) -> list[Any]:
 
 
 class RunLogSink:
-    """The run log in one table, keyed by run id (column 0)."""
+    """The run log in one table, keyed by run id."""
 
     def __init__(self, table: Table, interval: float = 0.0):
         self.table = table
@@ -105,7 +110,7 @@ class RunLogSink:
 
     def upsert(self, records: list[dict[str, Any]]) -> int:
         upsert_rows(
-            self.table, FIELDS, [row_for(r) for r in records], key=lambda row: text_key(row, [0])
+            self.table, FIELDS, [row_for(r) for r in records], key=lambda row: text_key(row, [KEY])
         )
         return len(records)
 
@@ -114,8 +119,41 @@ def CsvSink(path: Path) -> RunLogSink:  # noqa: N802 - reads like the class it s
     return RunLogSink(CsvTable(path))
 
 
-def XlsxSink(path: Path, worksheet: str = "Runs") -> RunLogSink:  # noqa: N802
-    return RunLogSink(XlsxTable(path, worksheet, time_columns=TIME_FIELDS))
+def XlsxSink(  # noqa: N802 - reads like the class it stands for
+    path: Path, worksheet: str = "Runs", review_url: str = "", zone: tzinfo | None = None
+) -> RunLogSink:
+    """The run log in a worksheet a person reads: times in local time (`zone`, else
+    this machine's), the text's file linked from its path, each brief linked to its
+    thread's page on the review page at `review_url` (when given), and the columns of
+    cost and machinery folded away."""
+    links: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+        "output_path": lambda row: file_link(path.parent, row.get("output_path"))
+    }
+    if review_url:
+        links["brief_id"] = lambda row: thread_link(review_url, row.get("thread_id"))
+    return RunLogSink(
+        XlsxTable(
+            path, worksheet, time_columns=TIME_FIELDS, zone=zone, links=links, folded=SHEET_DETAIL
+        )
+    )
+
+
+def file_link(folder: Path, target: Any) -> str | None:
+    """A link to the file `target` relative to `folder` (the workbook's), so it still
+    works when the project folder is moved or opened from another machine's share."""
+    if not target:
+        return None
+    try:
+        relative = os.path.relpath(Path(str(target)), folder)
+    except ValueError:  # another drive (Windows): only the absolute path reaches it
+        relative = str(target)
+    return quote(Path(relative).as_posix())
+
+
+def thread_link(review_url: str, thread_id: Any) -> str | None:
+    return (
+        f"{review_url.rstrip('/')}/thread/{quote(str(thread_id), safe='')}" if thread_id else None
+    )
 
 
 def GSheetSink(

@@ -37,7 +37,7 @@ def make_sinks(settings: Settings, google: Callable[[], gspread.Client]) -> list
     if log.format == "csv":
         sinks.append(CsvSink(settings.path(log.path)))
     elif log.format == "xlsx":
-        sinks.append(XlsxSink(settings.path(log.path), log.worksheet))
+        sinks.append(XlsxSink(settings.path(log.path), log.worksheet, settings.notify.review_page))
     if log.gsheet is not None:
         sinks.append(GSheetSink(log.gsheet, google))
     return sinks

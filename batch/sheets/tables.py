@@ -19,9 +19,9 @@ import io
 import math
 import re
 import zipfile
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,11 +43,10 @@ TRUNCATION_MARKER = " …[cut: the full text is in the run log database]"
 # included) can load again.
 XML_ILLEGAL_RE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
-# XLSX has no time zone: times are written as UTC without one, and the cell format says so.
-XLSX_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss "UTC"'
 XLSX_MAX_WIDTH = 60  # characters; longer text wraps
 XLSX_MIN_WIDTH = 8
 HEADER_FONT = Font(bold=True)
+LINK_FONT = Font(color="0563C1", underline="single")  # as spreadsheet programs show links
 TOP = Alignment(vertical="top")
 WRAPPED = Alignment(wrap_text=True, vertical="top")
 COLOURED_COLUMNS = ("stop_reason", "status")  # the first of these a worksheet has
@@ -155,27 +154,62 @@ def upsert_rows(
 ) -> tuple[int, int]:
     """Update the rows whose key exists (unless `only_new`), append the others; returns
     (updated, appended). Pass `existing` when the table was just read (appends never
-    move existing rows, so its row numbers stay right)."""
+    move existing rows, so its row numbers stay right).
+
+    A table whose header names the columns in another order (written by an older
+    version) is laid out again by name, every row; a column of its own that `header`
+    lacks (a person's notes, say) is kept, after ours."""
     with table.lock():
         existing = table.read() if existing is None else existing
         header_ok = bool(existing) and [str(c) for c in existing[0][: len(header)]] == header
+        written, relaid = header, False
+        if existing and not header_ok and _names_ours(existing[0], header):
+            written, existing = _relaid(existing, header)
+            relaid = True
         index: dict[tuple[str, ...], list[int]] = {}
         for n, r in enumerate(existing[1:], start=2):
             if any(c not in (None, "") for c in r):
                 # a key found twice (e.g. an append that was retried) updates every copy
                 index.setdefault(key(r), []).append(n)
-        updates: dict[int, Row] = {}
+        updates: dict[int, Row] = (
+            {n: r for n, r in enumerate(existing[1:], start=2)} if relaid else {}
+        )
         new: dict[tuple[str, ...], Row] = {}
+        updated: set[int] = set()
         for row in rows:
             k = key(row)
             if k in index:
                 if not only_new:
-                    updates.update({n: row for n in index[k]})
+                    for n in index[k]:
+                        # a re-laid row keeps its own columns past ours
+                        updates[n] = row + (updates[n][len(row) :] if n in updates else [])
+                        updated.add(n)
             else:
                 new[k] = row  # the same key twice in one write: the later row wins
         if updates or new or not header_ok:
-            table.write(header, updates, list(new.values()), rewrite_header=not header_ok)
-        return len(updates), len(new)
+            table.write(written, updates, list(new.values()), rewrite_header=not header_ok)
+        return len(updated), len(new)
+
+
+def _names_ours(old_header: Row, header: list[str]) -> bool:
+    """Whether a table's header is ours in another order (or with columns added or
+    dropped): most of its named columns are ours."""
+    names = [str(c) for c in old_header if c not in (None, "")]
+    return bool(names) and sum(n in header for n in names) * 2 > len(names)
+
+
+def _relaid(existing: list[Row], header: list[str]) -> tuple[list[str], list[Row]]:
+    """(the header to write, every row in its order): `header`, then the old header's
+    columns it lacks; cells past the old width written empty."""
+    old = ["" if c is None else str(c) for c in existing[0]]
+    written = header + [n for n in old if n and n not in header]
+    where = {name: i for i, name in enumerate(old) if name}
+    width = max(len(old), len(written))
+    rows = []
+    for r in existing[1:]:
+        laid = [r[where[n]] if n in where and where[n] < len(r) else None for n in written]
+        rows.append(laid + [None] * (width - len(laid)))
+    return written, [written + [None] * (width - len(written)), *rows]
 
 
 class FileTable:
@@ -227,25 +261,34 @@ class CsvTable(FileTable):
         )
 
 
-def utc_naive(text: str) -> datetime | None:
-    """An ISO-8601 time as a naive UTC datetime (XLSX cells hold no time zone); a time
-    without a zone is taken as UTC already; None when the text is no time."""
+def local_naive(text: str, zone: tzinfo | None = None) -> tuple[datetime, str] | None:
+    """An ISO-8601 time as a naive datetime in `zone` (this machine's when None), and
+    that zone's name at that moment ("CET", "CEST", "UTC"): XLSX cells hold no time zone,
+    so the cell's format names it. A time without a zone is taken as UTC (the run log
+    writes UTC). None when the text is no time."""
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
         return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    local = moment.astimezone(zone)
+    return local.replace(tzinfo=None), local.tzname() or "UTC"
 
 
-def xlsx_value(value: Any, is_time: bool) -> Any:
+def time_format(zone_name: str) -> str:
+    """The number format of a time cell in the zone named `zone_name`."""
+    return f'yyyy-mm-dd hh:mm "{zone_name.replace(chr(34), "")}"'
+
+
+def xlsx_value(value: Any, is_time: bool, zone: tzinfo | None = None) -> Any:
     """A cell value as XLSX should hold it: None for empty (an empty cell, not a text
-    cell holding ""), a datetime for a time, a number as a number, text XML-safe."""
+    cell holding ""), a (datetime, zone name) for a time, a number as a number, text
+    XML-safe."""
     if value is None or value == "":
         return None
     if is_time and isinstance(value, str):
-        moment = utc_naive(value)
+        moment = local_naive(value, zone)
         if moment is not None:
             return moment
     if isinstance(value, float) and not math.isfinite(value):
@@ -258,19 +301,35 @@ def display_width(value: Any) -> int:
     if value is None:
         return 0
     if isinstance(value, datetime):
-        return len("2026-01-31 23:59:59 UTC")
+        return len("2026-01-31 23:59 CEST")
     if isinstance(value, int | float):
         return min(len(str(value)), 12)  # "General" shows about 11 digits
     return max((len(line) for line in str(value).splitlines()), default=0)
 
 
 class XlsxTable(FileTable):
-    def __init__(self, path: Path, worksheet: str, time_columns: Collection[str] = ()):
+    def __init__(
+        self,
+        path: Path,
+        worksheet: str,
+        time_columns: Collection[str] = (),
+        *,
+        zone: tzinfo | None = None,
+        links: Mapping[str, Callable[[Mapping[str, Any]], str | None]] | None = None,
+        folded: Collection[str] = (),
+    ):
         self.path = path
         self.worksheet = worksheet
         self.name = f"xlsx:{path}#{worksheet}"
-        # Columns holding ISO-8601 times: written as date-time cells (in UTC).
+        # Columns holding ISO-8601 times: written as date-time cells in `zone` (this
+        # machine's time zone when None), the zone named in each cell's format.
         self.time_columns = frozenset(time_columns)
+        self.zone = zone
+        # column -> the address a cell of it links to, from its row by column name (None:
+        # no link)
+        self.links = dict(links or {})
+        # columns folded away in a collapsed group when the header is (re)written
+        self.folded = frozenset(folded)
 
     def _load(self):
         from openpyxl import Workbook, load_workbook
@@ -316,15 +375,18 @@ class XlsxTable(FileTable):
             for col, name in enumerate(header, start=1):
                 ws.cell(row=1, column=col).value = xml_safe(name)
         times = {i for i, name in enumerate(header) if name in self.time_columns}
+        links = {i: self.links[name] for i, name in enumerate(header) if name in self.links}
         targets = list(updates.items())
         first_new = max(ws.max_row, 1) + 1
         targets += [(first_new + i, row) for i, row in enumerate(appends)]
         for number, row in targets:
+            by_name = dict(zip(header, row, strict=False))
             for i, value in enumerate(row):
                 cell = ws.cell(row=number, column=i + 1)
                 # Assigned, not passed to ws.cell(): ws.cell(value=None) would keep the old
                 # value of a cell that is now empty.
-                cell.value = xlsx_value(value, i in times)
+                shown = xlsx_value(value, i in times, self.zone)
+                cell.value, zone_name = shown if isinstance(shown, tuple) else (shown, "")
                 if is_formula_like(cell.value):
                     # A string cell with Excel's "quote prefix": shown as text, never
                     # evaluated, and it stays text when someone edits the cell.
@@ -333,12 +395,18 @@ class XlsxTable(FileTable):
                 elif cell.quotePrefix:
                     cell.quotePrefix = False  # the cell held formula-like text before
                 if isinstance(cell.value, datetime):
-                    cell.number_format = XLSX_TIME_FORMAT
+                    cell.number_format = time_format(zone_name)
+                if i in links:
+                    target = links[i](by_name) if value not in (None, "") else None
+                    cell.hyperlink = target  # None takes an old link away
+                    cell.font = LINK_FONT if target else Font()
                 long = isinstance(cell.value, str) and (
                     "\n" in cell.value or len(cell.value) > XLSX_MAX_WIDTH
                 )
                 cell.alignment = WRAPPED if long else TOP
         lay_out(ws, header)
+        if rewrite_header:
+            fold(ws, header, self.folded)
         atomic_replace(self.path, wb.save)
 
 
@@ -369,6 +437,17 @@ def lay_out(ws: Any, header: list[str]) -> None:
         fitted = min(XLSX_MAX_WIDTH, max(XLSX_MIN_WIDTH, chars))
         known = ws.column_dimensions[letter].width if letter in ws.column_dimensions else 0
         ws.column_dimensions[letter].width = max(fitted, known or 0)
+
+
+def fold(ws: Any, header: list[str], folded: Collection[str]) -> None:
+    """The `folded` columns in a collapsed outline group (a "+" above them shows them).
+    Done when the header is written, so a person who unfolds them later keeps them open."""
+    for i, name in enumerate(header, start=1):
+        dim = ws.column_dimensions[get_column_letter(i)]
+        inside = name in folded
+        dim.outlineLevel = 1 if inside else 0
+        dim.hidden = inside
+    ws.sheet_properties.outlinePr.summaryRight = False  # the "+" at the group's left
 
 
 def split_column_groups(ws: Any) -> None:

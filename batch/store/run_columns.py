@@ -308,9 +308,47 @@ def column_docs(columns: Iterable[RunColumn] = RUN_COLUMNS) -> dict[str, str]:
     return {c.name: c.doc for c in columns}
 
 
+# What a person reads a run by, first in every sheet: which brief, how it ended and why,
+# what it still needs, and where its text is. The ids and the bookkeeping follow.
+SHEET_LEAD = (
+    "brief_id",
+    "title",
+    "stop_reason",
+    "status",
+    "judgement",
+    "error",
+    "score",
+    "needs_from_human",
+    "output_path",
+    "decided_by",
+    "started_at",
+)
+# Columns for whoever looks into a run's cost or its machinery: an XLSX folds them away
+# (a column group, collapsed; a click on its "+" shows them).
+SHEET_DETAIL = frozenset(
+    {
+        "run_id",
+        "thread_id",
+        "models",
+        "model_calls",
+        "input_tokens",
+        "output_tokens",
+        "model_seconds",
+        "hosts",
+        "time_split",
+        "updated_at",
+        "verification",
+        "retry_of",
+        "checklist",
+        "score_history",
+        "deviations",
+    }
+)
+
+
 def sheet_order(columns: Iterable[RunColumn] = RUN_COLUMNS) -> list[str]:
-    """The shown columns in the sheets' order: the table's, but for those placed
-    `sheet_after` another."""
+    """The shown columns in the sheets' order: SHEET_LEAD first, then the table's, but
+    for those placed `sheet_after` another."""
     columns = list(columns)
     shown = {c.name for c in columns if c.shown}
     following: dict[str, list[str]] = {}
@@ -331,7 +369,8 @@ def sheet_order(columns: Iterable[RunColumn] = RUN_COLUMNS) -> list[str]:
     for c in columns:
         if c.shown and not c.sheet_after:
             place(c.name)
-    return order
+    lead = [n for n in SHEET_LEAD if n in order]
+    return lead + [n for n in order if n not in lead]
 
 
 def names_of(kind: str, columns: Iterable[RunColumn] = RUN_COLUMNS) -> list[str]:

@@ -9,6 +9,7 @@ import time
 import google.auth.exceptions
 import pytest
 import requests
+from gspread.utils import rowcol_to_a1
 
 from batch.errors import BriefloopError, SinkError
 from batch.inputs.sources import scan_source
@@ -439,7 +440,9 @@ def test_numbers_reach_google_as_json_numbers(fake, project):
     raw = [r.json for r in fake.requests if r.kind in ("values.append", "values.batchUpdate")]
     assert '"28.6"' not in json.dumps(raw) and ", 28.6," in json.dumps(raw)
     ws = fake.client().open_by_key(LOG_KEY).worksheet("Runs")
-    assert ws.get("H2:I2", value_render_option="UNFORMATTED_VALUE") == [[4, 30.5]]
+    cells = [f"{rowcol_to_a1(2, FIELDS.index(f) + 1)}" for f in ("rounds", "score")]
+    got = [ws.acell(c, value_render_option="UNFORMATTED_VALUE").value for c in cells]
+    assert got == [4, 30.5]
 
 
 def test_text_google_would_refuse_is_replaced(fake, project):

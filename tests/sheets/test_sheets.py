@@ -279,10 +279,10 @@ def cell(ws, row, field):
 
 
 def test_numbers_are_numbers_and_times_are_datetimes_in_xlsx(tmp_path):
-    from datetime import datetime
+    from datetime import UTC, datetime
 
     path = tmp_path / "runs.xlsx"
-    XlsxSink(path).upsert(
+    XlsxSink(path, zone=UTC).upsert(
         [
             record(
                 "r1",
@@ -320,6 +320,60 @@ def test_numbers_are_numbers_and_times_are_datetimes_in_xlsx(tmp_path):
     assert cell(ws, 3, "score_history").value == "93.3"  # a list of scores stays text
     # an empty value is an empty cell, not a text cell holding ""
     assert cell(ws, 3, "ended_at").value is None and cell(ws, 3, "ended_at").data_type == "n"
+
+
+def test_xlsx_times_are_local_with_their_zone_and_the_brief_and_file_are_links(tmp_path):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    path = tmp_path / "log" / "runs.xlsx"
+    path.parent.mkdir()
+    text = tmp_path / "output" / "q3 memo.md"
+    XlsxSink(path, review_url="http://127.0.0.1:8765/", zone=ZoneInfo("Europe/Paris")).upsert(
+        [
+            record(
+                "r1",
+                thread_id="q3-abc",
+                output_path=str(text),
+                started_at="2026-11-30T10:21:04+00:00",  # winter: CET, +1
+                ended_at="2026-07-01T10:00:00+00:00",  # summer: CEST, +2
+            ),
+            record("r2", thread_id="lift-1", output_path=""),
+        ]
+    )
+    ws = load_workbook(path)["Runs"]
+    started, ended = cell(ws, 2, "started_at"), cell(ws, 2, "ended_at")
+    assert started.value == datetime(2026, 11, 30, 11, 21, 4) and '"CET"' in started.number_format
+    assert ended.value == datetime(2026, 7, 1, 12, 0) and '"CEST"' in ended.number_format
+    # the text's file, relative to the workbook; the brief, its thread's review page
+    assert cell(ws, 2, "output_path").hyperlink.target == "../output/q3%20memo.md"
+    assert cell(ws, 2, "brief_id").hyperlink.target == "http://127.0.0.1:8765/thread/q3-abc"
+    assert cell(ws, 3, "output_path").hyperlink is None  # no file, no link
+    # a person reads the run first: its brief, how it ended and why; the ids come later
+    assert [c.value for c in ws[1]][:4] == ["brief_id", "title", "stop_reason", "status"]
+    # the columns of cost and machinery are folded away, the others shown
+    hidden = {
+        ws.cell(row=1, column=i).value
+        for i in range(1, len(FIELDS) + 1)
+        if ws.column_dimensions[get_column_letter(i)].hidden
+    }
+    assert {"run_id", "thread_id", "input_tokens", "hosts"} <= hidden
+    assert not hidden & {"brief_id", "stop_reason", "judgement", "needs_from_human", "score"}
+    assert all(
+        ws.column_dimensions[get_column_letter(FIELDS.index(n) + 1)].outlineLevel == 1
+        for n in hidden
+    )
+
+
+def test_a_column_a_person_unfolded_stays_unfolded(tmp_path):
+    path = tmp_path / "runs.xlsx"
+    XlsxSink(path).upsert([record("r1")])
+    wb = load_workbook(path)
+    letter = get_column_letter(FIELDS.index("run_id") + 1)
+    wb["Runs"].column_dimensions[letter].hidden = False
+    wb.save(path)
+    XlsxSink(path).upsert([record("r2")])
+    assert not load_workbook(path)["Runs"].column_dimensions[letter].hidden
 
 
 def test_xlsx_is_formatted_for_people(tmp_path):
@@ -376,14 +430,54 @@ def test_a_workbook_from_before_is_laid_out_on_the_next_write(tmp_path):
     wb = Workbook()
     ws = wb.active
     ws.title = "Runs"
-    ws.append(FIELDS)
+    # an older version's columns, in the run log table's order
+    ws.append(["run_id", "thread_id", "brief_id", "title", "source", "status", "stop_reason"])
     ws.append(["r0", "t-r0", "b", "", "", "finished", "approved"])
     wb.save(path)
     XlsxSink(path).upsert([record("r1")])
     ws = load_workbook(path)["Runs"]
     last = get_column_letter(len(FIELDS))
     assert ws.freeze_panes == "A2" and ws.auto_filter.ref == f"A1:{last}3"
+    assert [c.value for c in ws[1]] == FIELDS  # the header in today's order
     assert cell(ws, 2, "stop_reason").fill.fgColor.rgb.endswith("C6EFCE")
+    # the old row laid out again by its column names
+    assert (cell(ws, 2, "run_id").value, cell(ws, 2, "brief_id").value) == ("r0", "b")
+    assert cell(ws, 2, "stop_reason").value == "approved" and cell(ws, 3, "run_id").value == "r1"
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_a_sheet_in_another_order_is_relaid_by_name_and_keeps_a_persons_column(tmp_path, kind):
+    """An older version's order (the run id first), with a column a person added: every
+    row is laid out again by name, the person's column kept after ours, and a run
+    written again updates its row in place instead of adding a second."""
+    old = ["run_id", "brief_id", "stop_reason", "score", "my notes"]
+    rows = [old, ["r0", "b0", "approved", 80, "call Ana"], ["r1", "b1", "max_rounds", 40, ""]]
+    path = tmp_path / f"runs.{kind}"
+    if kind == "csv":
+        import csv
+
+        with path.open("w", newline="", encoding="utf-8") as f:
+            csv.writer(f).writerows(rows)
+        sink = CsvSink(path)
+    else:
+        from openpyxl import Workbook
+
+        wb = Workbook()
+        wb.active.title = "Runs"
+        for r in rows:
+            wb.active.append(r)
+        wb.save(path)
+        sink = XlsxSink(path)
+    sink.upsert([record("r1", brief_id="b1", stop_reason="approved", score=90)])
+    got = sink.table.read()
+    assert [str(c) for c in got[0]] == [*FIELDS, "my notes"]
+    by_run = {str(r[FIELDS.index("run_id")]): r for r in got[1:]}
+    assert sorted(by_run) == ["r0", "r1"] and len(got) == 3  # updated, not added
+    at = {f: FIELDS.index(f) for f in ("brief_id", "stop_reason", "score")}
+    assert [by_run["r0"][at[f]] for f in at] in (["b0", "approved", 80], ["b0", "approved", "80"])
+    assert by_run["r0"][len(FIELDS)] == "call Ana"  # the person's column, kept
+    assert by_run["r1"][at["stop_reason"]] == "approved"
+    assert str(by_run["r1"][at["score"]]) in ("90", "90.0")
 
 
 def test_a_review_worksheet_is_formatted_too(tmp_path):
