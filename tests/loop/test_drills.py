@@ -25,6 +25,7 @@ from batch.nightly.job import run_job
 from batch.review import threads as review
 from batch.run.runner import Runner
 from batch.run.starting import thread_id_for
+from batch.store.runlog import FIELDS
 
 from conftest import (
     UNIVERSAL,
@@ -215,7 +216,7 @@ def test_formula_text_from_a_brief_lands_as_text(project):
         },
     )
     ws = load_workbook(project / "output" / "runs.xlsx")["Runs"]
-    cell = ws.cell(row=2, column=4)
+    cell = ws.cell(row=2, column=FIELDS.index("title") + 1)
     assert cell.value.startswith("=HYPERLINK") and cell.data_type == "s" and cell.quotePrefix
 
 

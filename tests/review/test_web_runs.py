@@ -439,7 +439,7 @@ def test_every_count_of_a_batch_has_its_rows(project):
     # a BOM first, so that Excel reads it as UTF-8
     assert csv_text.startswith("\ufeffbatch_id,") and done.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(csv_text.removeprefix("\ufeff"))))
-    assert rows[0][:4] == ["batch_id", "counted_as", "run_id", "thread_id"]
+    assert rows[0][:4] == ["batch_id", "counted_as", "brief_id", "title"]
     assert sorted(r[1] for r in rows[1:]) == ["error", "skipped", "skipped", "waiting"]
     assert len(list(csv.reader(io.StringIO(done)))) == 3  # the header and two rows
 
