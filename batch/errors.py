@@ -13,15 +13,20 @@
     │                           read: disk full, I/O error. The batch stops (exit code 1);
     │                           what was committed stays, and a rerun resumes from it
     └── ModelError              a model call failed
-        ├── OutOfBudget         not made: the brief's model seconds (loop.max_model_seconds)
-        │   │                   are spent; the loop stops with `budget` and its best draft
-        │   └── BatchTimeUp     not made: the batch's hours (run.max_hours) are up; the
-        │                       thread stops where it is and the next run resumes it
         ├── ModelUnavailable    refused, timed out, 5xx: transient, retried with backoff
         ├── ModelNotFound       the server does not have the model: not retried
         ├── PromptTooLong       the prompt would not fit num_ctx: not retried
         └── ModelOutputInvalid  the structured answer failed validation, also after
                                 one retry with the validation error in the prompt
+
+Apart from it, the signals that stop work on purpose (control flow, never an error of
+a person's, so no `except BriefloopError` ever takes one):
+
+    StopSignal                  a model call not made, because time is up
+    ├── OutOfBudget             the brief's model seconds (loop.max_model_seconds) are
+    │                           spent; the loop stops with `budget` and its best draft
+    └── BatchTimeUp             the batch's hours (run.max_hours) are up; the thread
+                                stops where it is and the next run resumes it
 
 Anything else is a bug: the CLI re-raises it so it shows with its traceback.
 """
@@ -69,11 +74,17 @@ class ModelError(BriefloopError):
     """A model call failed."""
 
 
-class OutOfBudget(ModelError):
+class StopSignal(Exception):
+    """A model call not made because time is up: work stops on purpose. The node that
+    can end its loop well catches OutOfBudget; BatchTimeUp passes every node to the
+    runner, which leaves the thread to be resumed."""
+
+
+class OutOfBudget(StopSignal):
     """The call was not made: the brief's model seconds are spent."""
 
 
-class BatchTimeUp(OutOfBudget):
+class BatchTimeUp(StopSignal):
     """The call was not made: the batch's hours are up."""
 
 

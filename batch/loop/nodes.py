@@ -28,7 +28,7 @@ from batch.draft_cleanup import (
     strip_fence_tags,
     strip_prompt_lines,
 )
-from batch.errors import BatchTimeUp, ModelOutputInvalid, OutOfBudget
+from batch.errors import ModelOutputInvalid, OutOfBudget
 from batch.judging import doc_examples
 from batch.judging.checks.facts import check_requirements
 from batch.judging.wording import numbers_in, word_count, word_grams
@@ -197,9 +197,9 @@ class Nodes:
         with _spending(state), doc_examples.timed(room, charge_call) as examples:
             try:
                 update = self._write(state, stats, log)
-            except OutOfBudget as e:
-                if isinstance(e, BatchTimeUp) or not state.get("best"):
-                    raise  # the batch stops here / nothing judged yet to set aside
+            except OutOfBudget:
+                if not state.get("best"):
+                    raise  # nothing judged yet to set aside
                 # no new draft: the loop ends with the best one (batch.loop.routing)
                 update = {"out_of_budget": True, "calls": _calls(stats), "writer_log": log}
         return {**update, **_check_time(_outside_calls(started, stats), examples[0])}
@@ -297,8 +297,8 @@ class Nodes:
                 problem = e
                 tried.append({"sample": sample, "valid": False})
                 continue
-            except OutOfBudget as e:
-                if best is None or isinstance(e, BatchTimeUp):
+            except OutOfBudget:
+                if best is None:
                     raise
                 break  # the samples so far are all the budget buys
             draft = self._cleaned(state, answer.draft)
@@ -352,9 +352,7 @@ class Nodes:
                 )
             except ModelOutputInvalid:
                 return None
-            except OutOfBudget as e:
-                if isinstance(e, BatchTimeUp):
-                    raise
+            except OutOfBudget:
                 return None  # this name goes undocumented; the checks will say so
             return docwriter.NameDoc(
                 summary=answer.summary,
@@ -415,9 +413,7 @@ class Nodes:
                 ).text
             except ModelOutputInvalid:
                 return None  # this sample gave no repair; the next may
-            except OutOfBudget as e:
-                if isinstance(e, BatchTimeUp):
-                    raise
+            except OutOfBudget:
                 return None  # no model repair any more; those made by code still go
 
         start = len(stats)
@@ -470,9 +466,7 @@ class Nodes:
                         critic_schema_of(rubric),
                         stats,
                     )
-            except OutOfBudget as e:
-                if isinstance(e, BatchTimeUp):
-                    raise
+            except OutOfBudget:
                 unasked = True
         update = {**checked, **verdict(judged, answer, "checks" if unasked else self.critic_mode)}
         if unasked:
@@ -508,13 +502,7 @@ class Nodes:
         finalizer = self.models.get("finalizer")
         if finalizer is not None and approved:
             stats: list[CallStat] = []
-            try:
-                with _spending(state):
-                    text = self._finalize(finalizer, text, stats)
-            except OutOfBudget as e:
-                if isinstance(e, BatchTimeUp):
-                    raise  # the batch's hours are up: the next run finishes it
-                # the polish is optional; the approved text stands as it is
+            text = self._polished(state, finalizer, text, stats)
             update["calls"] = _calls(stats)
         # Open needs: placeholders still in the text (an entry for one the text does not
         # contain is a writer's mistake, already reported as must_fix, not a question).
@@ -574,6 +562,17 @@ class Nodes:
                 earlier.unlink(missing_ok=True)
         update["output_path"] = str(path)
         return update
+
+    def _polished(
+        self, state: LoopState, finalizer: RoleModel, text: str, stats: list[CallStat]
+    ) -> str:
+        """The approved text polished by the finalizer; as it is when the brief's model
+        time is spent (the polish is optional)."""
+        try:
+            with _spending(state):
+                return self._finalize(finalizer, text, stats)
+        except OutOfBudget:
+            return text
 
     def _finalize(self, model: RoleModel, text: str, stats: list[CallStat]) -> str:
         """Optional polish pass, kept only if it changed no fact the checks can see."""

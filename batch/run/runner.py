@@ -22,7 +22,7 @@ from langgraph.config import get_config
 from langgraph.types import Command, StateSnapshot
 
 from batch.config import Settings
-from batch.errors import BatchTimeUp, BriefloopError, LockBusy, StoreError
+from batch.errors import BatchTimeUp, BriefloopError, LockBusy, OutOfBudget, StoreError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
@@ -396,7 +396,8 @@ class Runner:
                 self.graph.invoke(start, cfg, durability="sync")
         except BatchTimeUp as e:
             stopped = str(e)  # not the thread's failure: it resumes from its checkpoint
-        except BriefloopError as e:
+        except (BriefloopError, OutOfBudget) as e:
+            # out of budget before any draft was judged: nothing to set aside
             error = str(e)
         except Exception as e:  # a bug, or a library failure we did not foresee
             failure = store_failure(e, self.settings.checkpoint_path.parent)

@@ -246,6 +246,26 @@ def test_no_call_starts_after_the_batch_hours_end(clock):
     assert model.calls == 1
 
 
+def test_stop_signals_are_not_errors_and_the_batch_end_passes_every_budget_handler(clock):
+    """A handler of the brief's budget (`except OutOfBudget`) never takes the batch's
+    end, and no handler of a person's errors (`except BriefloopError`) takes either."""
+    from batch.errors import BriefloopError
+
+    model = CostlyModel([critic_answer(4)], clock, 1.0)
+    with pytest.raises(BatchTimeUp):  # passes the budget handler
+        try:
+            with batch_ends_at(time.monotonic() - 1):
+                ask(model, "critic", [{"role": "user", "content": "x"}], _Answer, [])
+        except OutOfBudget:
+            pytest.fail("the batch's end was taken for the brief's budget")
+    for signal in (OutOfBudget, BatchTimeUp):
+        with pytest.raises(signal):
+            try:
+                raise signal("time is up")
+            except BriefloopError:
+                pytest.fail(f"{signal.__name__} was taken for a person's error")
+
+
 from pydantic import BaseModel  # noqa: E402
 
 
