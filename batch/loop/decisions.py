@@ -5,10 +5,12 @@ back with notes. An answer that cannot be taken leaves the thread waiting, with 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from batch import placeholders
+from batch.decision import Approve, Decision, Invalid, Reject, Revise, as_dict
 from batch.loop import inbox
 from batch.loop.checking import edit_problems, edit_verification, findings_of
 from batch.loop.routing import spent_seconds
@@ -18,55 +20,53 @@ MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
 SHOWN_FINDINGS = 5  # findings quoted in a refusal; the rest are counted
 
 
-def answers_of(state: LoopState, decision: dict[str, Any]) -> dict[str, str]:
+def answers_of(state: LoopState, decision: Decision) -> dict[str, str]:
     """The placeholder values the thread has after this answer: those given before and
     the non-empty ones it brings."""
-    given = decision.get("answers") or {}
+    given = decision.answers if isinstance(decision, Approve | Revise) else {}
     return {
         **(state.get("human_answers") or {}),
         **{k: str(v) for k, v in given.items() if str(v).strip()},
     }
 
 
-def approved_text(
-    shown: dict[str, Any], decision: dict[str, Any]
-) -> tuple[str, list[dict[str, str]]]:
+def approved_text(shown: dict[str, Any], decision: Approve) -> tuple[str, list[dict[str, str]]]:
     """What an approval approves, and its placeholders: the text the person was `shown`
     (inbox.shown: for a run the machine could not approve, its best draft), or their own
     version of it."""
-    draft = decision.get("draft", shown["draft"])
+    draft = shown["draft"] if decision.draft is None else decision.draft
     return draft, placeholders.needs_of(draft, shown["needs_from_human"])
 
 
-def refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
+def refusal(state: LoopState, decision: Decision) -> str | None:
     """Why `decision` cannot be taken on this waiting thread, or None if it can.
 
     The one policy: `review.answer` asks it to refuse before the thread is resumed, and
     the review node asks it again to mark an answer from any other tooling invalid, so
     both say the same words. An edited text's checks run once per answer (a clean
     result of `edit_problems` is kept for the review node's look)."""
-    kind = decision.get("type")
-    if kind == "approve":
+    if isinstance(decision, Invalid):
+        return decision.problem
+    if isinstance(decision, Approve):
         return _approve_refusal(state, decision)
-    if kind in ("reject", "revise"):
-        words = decision.get("reason" if kind == "reject" else "notes")
-        if not str(words or "").strip():
-            return f"{kind} needs a reason or notes"
-    if kind == "revise":
+    words = decision.reason if isinstance(decision, Reject) else decision.notes
+    if not words.strip():
+        return f"{decision.kind} needs a reason or notes"
+    if isinstance(decision, Revise):
         done, cap = state.get("revisions", 0), state["limits"]["max_revisions"]
         if done >= cap:
             return (
                 f"this thread has been revised {done} time(s), the limit "
                 f"(loop.max_revisions = {cap}): approve or reject it"
             )
-        rounds = more_rounds(decision.get("rounds"), 1)
+        rounds = more_rounds(decision.rounds, 1)
         if isinstance(rounds, str):
             return rounds
     return None
 
 
-def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
-    if "draft" in decision and not str(decision["draft"]).strip():
+def _approve_refusal(state: LoopState, decision: Approve) -> str | None:
+    if decision.draft is not None and not decision.draft.strip():
         return "the edited text is empty"
     shown = inbox.shown(state)
     draft, needs = approved_text(shown, decision)
@@ -74,9 +74,9 @@ def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
     missing = [n["placeholder"] for n in placeholders.unanswered(needs, answers)]
     if missing:
         return "approve needs a value for every placeholder; missing: " + ", ".join(missing)
-    if str(decision.get("override") or "").strip():
+    if (decision.override or "").strip():
         return None
-    if "draft" in decision:
+    if decision.draft is not None:
         found = edit_problems(state, draft, answers)
         where = "the code checks find in the edited text: "
     else:
@@ -97,43 +97,45 @@ def _approve_refusal(state: LoopState, decision: dict[str, Any]) -> str | None:
 
 
 def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
-    """The review node's update for a person's answer (an Agent Inbox response, see
-    batch.loop.inbox): the decision taken, or marked invalid with the `refusal` that
-    keeps the thread waiting. Values given with any answer are kept."""
+    """The review node's update for a person's answer (a decision dict, or an Agent
+    Inbox response from other tooling: batch.loop.inbox.decode): the decision taken, or
+    marked invalid with the `refusal` that keeps the thread waiting. Values given with
+    any answer are kept."""
     decision = inbox.decode(response)
-    decision.setdefault("at", datetime.now(UTC).isoformat(timespec="seconds"))
+    if isinstance(decision, Invalid):
+        return {"decision": as_dict(decision)}
+    if not decision.at:
+        decision = replace(decision, at=datetime.now(UTC).isoformat(timespec="seconds"))
     answers = answers_of(state, decision)
-    if decision["type"] == "invalid":
-        return {"decision": decision}
     problem = refusal(state, decision)
     if problem:
-        return {"human_answers": answers, "decision": {"type": "invalid", "problem": problem}}
-    kind = decision["type"]
+        return {"human_answers": answers, "decision": as_dict(Invalid(problem))}
+    taken = as_dict(decision)
     before = state.get("decision") or {}
-    if kind in ("approve", "reject") and before.get("type") == "reopen":
+    if isinstance(decision, Approve | Reject) and before.get("type") == "reopen":
         # what the person answers is the reopen's reason: the record says so
-        decision["after_reopen"] = str(before.get("reason") or "")
-    if kind == "approve":
+        taken["after_reopen"] = str(before.get("reason") or "")
+    if isinstance(decision, Approve):
         shown = inbox.shown(state)
         draft, needs = approved_text(shown, decision)
-        if shown.get("additions") and "draft" not in decision:
+        if shown.get("additions") and decision.draft is None:
             # approved as shown, its additions marked: the person vouches for them
             n = len(shown["additions"])
-            decision["vouched"] = (
+            taken["vouched"] = (
                 f"the {n} sentence{'s' if n != 1 else ''} adding to the brief "
                 f"{'are' if n != 1 else 'is'} fine"
             )
         # what running the approved text's examples shows, not an earlier draft's
         verified = (
             edit_verification(state, draft, answers)
-            if "draft" in decision
+            if decision.draft is not None
             else findings_of({**state, "human_answers": answers}, draft, needs).get(
                 "verification", ""
             )
         )
         return {
             "human_answers": answers,
-            "decision": decision,
+            "decision": taken,
             "draft": draft,
             "verification": verified,
             "needs_from_human": needs,
@@ -141,24 +143,24 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
             "score": shown["score"],
             "stop_reason": "approved_by_human",
         }
-    if kind == "reject":
-        return {"decision": decision, "stop_reason": "rejected_by_human"}
-    return _send_back(state, decision, answers)
+    if isinstance(decision, Reject):
+        return {"decision": taken, "stop_reason": "rejected_by_human"}
+    return _send_back(state, decision, taken, answers)
 
 
 def _send_back(
-    state: LoopState, decision: dict[str, Any], answers: dict[str, str]
+    state: LoopState, decision: Revise, taken: dict[str, Any], answers: dict[str, str]
 ) -> dict[str, Any]:
     limits = state["limits"]
     per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
-    rounds = more_rounds(decision.get("rounds"), per_revision)
-    notes = [n.strip() for n in str(decision.get("notes", "")).split("\n") if n.strip()]
+    rounds = more_rounds(decision.rounds, per_revision)
+    notes = [n.strip() for n in decision.notes.split("\n") if n.strip()]
     return {
         "human_answers": answers,
         "human_notes": [*state.get("human_notes", []), *notes],
         "must_fix": [f"A reviewer asks: {n}" for n in notes],
         # how many rounds it gave from which round: what a page tells when fewer ran
-        "decision": {**decision, "from_round": state.get("round", 0), "rounds_given": rounds},
+        "decision": {**taken, "from_round": state.get("round", 0), "rounds_given": rounds},
         "revisions": state.get("revisions", 0) + 1,
         "meets_bar": False,
         # The text sent back is not a fallback any more: if the revision runs out of

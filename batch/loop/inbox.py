@@ -15,8 +15,8 @@ deviations and suggestions, the score), a `config` of allowed responses, and a M
                                    "rounds" gives it that many more rounds (else
                                    loop.max_rounds more)
     ignore    args = reason        reject
-    approve / reject / revise      our own decision dict, as `response()` never sends
-                                   but a caller may
+    approve / reject / revise      our own decision dict (batch.decision.as_dict): what
+                                   briefloop itself resumes a thread with
 
 A top-level "by" names the person and "at" the time; anything else decodes to
 {"type": "invalid"} and the thread asks again.
@@ -24,14 +24,13 @@ A top-level "by" names the person and "at" the time; anything else decodes to
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
+from batch.decision import KINDS, Approve, Decision, Invalid, Reject, Revise, from_dict
 from batch.judging.checks.obey import unchecked_orders
 from batch.loop.checking import checklist_of
 from batch.loop.routing import machine_ending
 from batch.state import LoopState
-
-Decision = Literal["approve", "reject", "revise"]
 
 
 def shown(state: LoopState) -> dict[str, Any]:
@@ -127,79 +126,70 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
     }
 
 
-def decode(response: Any) -> dict[str, Any]:
-    """An Agent Inbox response (a list of one {"type", "args"}) or our own decision dict,
-    to one decision dict: {"type": approve|reject|revise|invalid, ...}.
+def decode(response: Any) -> Decision:
+    """An Agent Inbox response (a list of one {"type", "args"}) or our own decision dict
+    (batch.decision.as_dict), to one Decision.
 
     accept -> approve; edit -> approve with args.args.answers; response -> revise with
     the text as notes; ignore -> reject (args, if any, is the reason). A top-level "by"
-    names the person.
+    names the person, "at" the time.
     """
     if isinstance(response, list) and response:
         response = response[0]
     if not isinstance(response, dict):
-        return {"type": "invalid", "problem": f"unrecognised response {response!r:.200}"}
+        return Invalid(f"unrecognised response {response!r:.200}")
     kind = response.get("type")
     args = response.get("args")
-    by = response.get("by")
+    by = None if response.get("by") is None else str(response["by"])
+    at = str(response.get("at") or "")
     if kind == "accept":
-        decision = {"type": "approve", "answers": {}, "by": by}
-        if isinstance(args, dict) and args.get("override"):
-            decision["override"] = str(args["override"])
-        return decision
+        override = args.get("override") if isinstance(args, dict) else None
+        return Approve({}, None, str(override) if override else None, by, at)
     if kind == "edit" and isinstance(args, dict):
         inner = args["args"] if isinstance(args.get("args"), dict) else args
-        answers = inner.get("answers") or {}
-        if not isinstance(answers, dict):
-            return {"type": "invalid", "problem": "answers must map placeholders to values"}
-        decision = {"type": "approve", "answers": dict(answers), "by": by}
-        if isinstance(inner.get("draft"), str):
-            decision["draft"] = inner["draft"]  # the person's own version of the text
-        if inner.get("override"):
-            decision["override"] = str(inner["override"])
-        return decision
+        return from_dict({**inner, "type": "approve", "by": by, "at": at})
     if kind == "response":
-        answers = response.get("answers") or {}
-        if not isinstance(answers, dict):
-            return {"type": "invalid", "problem": "answers must map placeholders to values"}
-        decision = {"type": "revise", "notes": str(args or ""), "by": by, "answers": dict(answers)}
-        if response.get("rounds") is not None:
-            decision["rounds"] = response["rounds"]
-        return decision
+        return from_dict(
+            {
+                "type": "revise",
+                "notes": str(args or ""),
+                "answers": response.get("answers") or {},
+                "rounds": response.get("rounds"),
+                "by": by,
+                "at": at,
+            }
+        )
     if kind == "ignore":
-        return {"type": "reject", "reason": str(args or "ignored in the inbox"), "by": by}
-    if kind in ("approve", "reject", "revise"):
-        return dict(response)
-    return {"type": "invalid", "problem": f"unknown decision type {kind!r}"}
+        return Reject(str(args or "ignored in the inbox"), by, at)
+    if kind in KINDS:
+        return from_dict(response)
+    return Invalid(f"unknown decision type {kind!r}")
 
 
-def response(
-    decision: Decision,
-    answers: dict[str, str],
-    text: str | None,
-    by: str,
-    edited: str | None = None,
-    override: str | None = None,
-    rounds: int | None = None,
-) -> list[dict[str, Any]]:
-    """The Agent Inbox response for a decision (see the module docstring)."""
-    if decision == "approve":
-        args: dict[str, Any] = {"answers": answers}
-        if edited is not None:
-            args["draft"] = edited
-        if override:
-            args["override"] = override
-        return [{"type": "edit", "by": by, "args": {"action": "review_draft", "args": args}}]
-    if decision == "revise":
+def encode(decision: Decision) -> list[dict[str, Any]]:
+    """A decision as an Agent Inbox response, for tooling that speaks that protocol
+    (the inverse of `decode`; a send-back's rounds ride along at the top level)."""
+    if isinstance(decision, Approve):
+        args: dict[str, Any] = {"answers": dict(decision.answers)}
+        if decision.draft is not None:
+            args["draft"] = decision.draft
+        if decision.override:
+            args["override"] = decision.override
+        return [
+            {"type": "edit", "by": decision.by, "args": {"action": "review_draft", "args": args}}
+        ]
+    if isinstance(decision, Revise):
         # Agent Inbox's "response" carries only text; the values given so far ride along
         # in "answers" so a revision can use them as facts.
         sent: dict[str, Any] = {
             "type": "response",
-            "by": by,
-            "args": text or "",
-            "answers": answers,
+            "by": decision.by,
+            "args": decision.notes,
+            "answers": dict(decision.answers),
         }
-        if rounds is not None:
-            sent["rounds"] = rounds
+        if decision.rounds is not None:
+            sent["rounds"] = decision.rounds
         return [sent]
-    return [{"type": "ignore", "by": by, "args": text or ""}]
+    if isinstance(decision, Reject):
+        return [{"type": "ignore", "by": decision.by, "args": decision.reason}]
+    raise ValueError(f"an invalid answer has no Agent Inbox form: {decision.problem}")

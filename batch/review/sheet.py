@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from batch.decision import Action
 from batch.errors import BriefloopError
 from batch.judging.support import marked
-from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING
 from batch.review import threads as review
 from batch.review.render import reviewer_words
@@ -176,7 +176,7 @@ class Pulled:
     message: str = ""
 
 
-def parse_decision(text: str) -> tuple[Decision, str | None, str | None]:
+def parse_decision(text: str) -> tuple[Action, str | None, str | None]:
     """(decision, its reason or notes, the more rounds a revise asks for)."""
     head, _, rest = text.partition(":")
     word, _, rounds = head.strip().lower().partition(" ")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import getpass
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,13 +19,12 @@ from typing import Any
 from langgraph.types import StateSnapshot
 
 from batch import placeholders
+from batch.decision import Action, Approve, Decision, Reject, Revise, as_dict
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
-from batch.loop import inbox
 from batch.loop.checking import checklist_of
 from batch.loop.decisions import refusal
-from batch.loop.inbox import Decision
 from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import BriefResult, Runner, has_work
 
@@ -328,7 +327,7 @@ def _within_limits(
 def answer(
     runner: Runner,
     thread_id: str,
-    decision: Decision,
+    decision: Action,
     answers: dict[str, str],
     text: str | None = None,
     by: str | None = None,
@@ -386,27 +385,26 @@ def answer(
             not in {placeholders.normalize(m["placeholder"]) for m in needs}
         ]
         resolved = {**item.answers, **resolve_answers(known, given)}
-        sent = inbox.response(
-            decision, resolved, text, reviewer_name(by), edited=edited, override=override
-        )
-        if rounds not in (None, ""):
-            sent[0]["rounds"] = rounds
-        taken = inbox.decode(sent)
-        if decision == "reject":
-            # The Inbox's ignore may come without a reason and gets a stock one; a person
-            # answering here gives theirs.
-            taken["reason"] = text or ""
+        who = reviewer_name(by)
+        taken: Decision
+        if decision == "approve":
+            taken = Approve(resolved, edited, override or None, who)
+        elif decision == "revise":
+            taken = Revise(text or "", resolved, rounds if rounds not in (None, "") else None, who)
+        else:
+            taken = Reject(text or "", who)
         problem = refusal(item.state, taken)
         if problem:
             raise BriefloopError(problem)
-        if rounds not in (None, ""):
-            sent[0]["rounds"] = int(str(rounds).strip())
-        sent[0]["at"] = datetime.now(UTC).isoformat(timespec="seconds")
         if check_only:
             return None
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        if isinstance(taken, Revise) and taken.rounds is not None:
+            taken = replace(taken, rounds=int(str(taken.rounds).strip()))  # refusal checked it
+        taken = replace(taken, at=at)
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
-        result = runner.run_on(thread_id, sent)
+        result = runner.run_on(thread_id, as_dict(taken))
     return result
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from batch.decision import Approve
 from batch.errors import BriefloopError
 from batch.judging import checks
 from batch.loop import inbox
@@ -42,17 +43,17 @@ def paused(project, **settings):
 REFUSED = {
     "a placeholder left empty": (
         dict(decision="approve", answers={}),
-        inbox.response("approve", {}, None, "ana"),
+        inbox.encode(Approve({}, by="ana")),
         f"approve needs a value for every placeholder; missing: {PH}",
     ),
     "an edit that loses a fact, with a blank override": (
         dict(decision="approve", answers={PH: "4M"}, edited=LOSES_BERLIN, override="   "),
-        inbox.response("approve", {PH: "4M"}, None, "ana", edited=LOSES_BERLIN, override="   "),
+        inbox.encode(Approve({PH: "4M"}, LOSES_BERLIN, "   ", by="ana")),
         "the code checks find in the edited text: ",
     ),
     "an empty edit": (
         dict(decision="approve", answers={PH: "4M"}, edited=" \n "),
-        inbox.response("approve", {PH: "4M"}, None, "ana", edited=" \n "),
+        inbox.encode(Approve({PH: "4M"}, " \n ", by="ana")),
         "the edited text is empty",
     ),
     "a send-back with no notes": (
@@ -137,7 +138,8 @@ def test_an_answer_in_a_cluster_goes_to_the_resumer_chosen_above(project):
     )
     result = review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")
     assert result.outcome == "queued" and handed[0][0] == tid
-    assert handed[0][1][0]["args"]["args"]["answers"] == {PH: "4M"}
+    # the decision as the state keeps it: no Agent Inbox shape on the way
+    assert handed[0][1]["type"] == "approve" and handed[0][1]["answers"] == {PH: "4M"}
     assert review.waiting(batch, tid) is not None and writer.calls == 1  # not run here
 
     batch.resumer = None

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from langgraph.types import Command
 
+from batch.decision import Approve, Invalid, Reject, Revise
 from batch.loop import inbox
 from batch.run.runner import Runner
 
@@ -66,7 +67,7 @@ def test_accept_with_an_empty_placeholder_asks_again(project, settings):
 
 def test_edit_with_answers_approves_and_fills(project, settings):
     batch, tid, _ = pause(project, settings)
-    result = resume(batch, tid, inbox.response("approve", {PH: "4.2M EUR"}, None, "bo"))
+    result = resume(batch, tid, inbox.encode(Approve({PH: "4.2M EUR"}, by="bo")))
     assert result.outcome == "approved_by_human"
     assert "Q3 revenue was 4.2M EUR." in Path(result.record["output_path"]).read_text()
 
@@ -105,13 +106,34 @@ def test_a_revision_over_the_cap_is_refused_in_the_graph(project):
 
 
 def test_decode_maps_every_response_type():
-    assert inbox.decode([{"type": "accept"}])["type"] == "approve"
-    assert inbox.decode([{"type": "edit", "args": {"args": {"answers": {PH: "1"}}}}]) == {
-        "type": "approve",
-        "answers": {PH: "1"},
-        "by": None,
-    }
-    assert inbox.decode({"type": "response", "args": "x"})["notes"] == "x"
-    assert inbox.decode([{"type": "ignore"}])["reason"] == "ignored in the inbox"
-    assert inbox.decode({"type": "reject", "reason": "r"}) == {"type": "reject", "reason": "r"}
-    assert inbox.decode("nonsense")["type"] == "invalid"
+    assert inbox.decode([{"type": "accept"}]) == Approve()
+    assert inbox.decode([{"type": "edit", "args": {"args": {"answers": {PH: "1"}}}}]) == Approve(
+        {PH: "1"}
+    )
+    assert inbox.decode({"type": "response", "args": "x"}) == Revise("x")
+    assert inbox.decode([{"type": "ignore"}]) == Reject("ignored in the inbox")
+    assert inbox.decode({"type": "reject", "reason": "r"}) == Reject("r")
+    assert isinstance(inbox.decode("nonsense"), Invalid)
+    assert inbox.decode({"type": "edit", "args": {"answers": ["x"]}}) == Invalid(
+        "answers must map placeholders to values"
+    )
+
+
+@pytest.mark.parametrize(
+    "decision",
+    [
+        Approve({PH: "1"}, "My own text.", "the figure is known", by="ana", at="2026-12-05T07:00"),
+        Approve(),
+        Revise("Shorter, please.", {PH: "2"}, 3, by="bo"),
+        Reject("off brief", by="cy"),
+    ],
+)
+def test_every_decision_goes_to_the_agent_inbox_and_back_and_to_the_state_and_back(decision):
+    from dataclasses import replace
+
+    from batch.decision import as_dict, from_dict
+
+    # the Agent Inbox protocol carries no time: the rest comes back as it went
+    assert inbox.decode(inbox.encode(decision)) == replace(decision, at="")
+    assert from_dict(as_dict(decision)) == decision
+    assert inbox.decode(as_dict(decision)) == decision  # what briefloop resumes with

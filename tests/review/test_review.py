@@ -11,6 +11,7 @@ import yaml
 from click.testing import CliRunner
 
 from batch.cli import cli
+from batch.decision import Approve, Reject, Revise
 from batch.errors import BriefloopError, LockBusy
 from batch.loop import inbox
 from batch.review import threads as review
@@ -200,17 +201,17 @@ def test_agent_inbox_shapes(project, settings):
     assert payload["action_request"]["action"] == "review_draft"
     assert set(payload["config"]) == {"allow_accept", "allow_edit", "allow_respond", "allow_ignore"}
     assert PH in payload["description"]
-    assert inbox.response("approve", {PH: "1"}, None, "a") == [
+    assert inbox.encode(Approve({PH: "1"}, by="a")) == [
         {
             "type": "edit",
             "by": "a",
             "args": {"action": "review_draft", "args": {"answers": {PH: "1"}}},
         }
     ]
-    assert inbox.response("revise", {PH: "1"}, "n", "a") == [
+    assert inbox.encode(Revise("n", {PH: "1"}, by="a")) == [
         {"type": "response", "by": "a", "args": "n", "answers": {PH: "1"}}
     ]
-    assert inbox.response("reject", {}, "r", "a")[0]["type"] == "ignore"
+    assert inbox.encode(Reject("r", by="a"))[0]["type"] == "ignore"
 
 
 # -- the command line ---------------------------------------------------------------------
@@ -501,7 +502,7 @@ def test_cli_edit_from_a_file(project):
 def test_an_inbox_edit_carries_the_text(project, settings):
     batch, tid, *_ = paused(project, settings)
     mine = "Q3 revenue was 5M EUR. We opened Berlin."
-    done = batch.resume(tid, inbox.response("approve", {}, None, "cy", edited=mine))
+    done = batch.resume(tid, inbox.encode(Approve({}, mine, by="cy")))
     assert done.outcome == "approved_by_human" and body_of(done.record["output_path"]) == mine
 
 
@@ -548,13 +549,11 @@ def test_the_review_node_itself_checks_an_edit_sent_by_other_tooling(project, se
     same validator: refused without an override, the thread still waiting."""
     batch, tid, *_ = paused(project, settings)
     mine = f"Q3 revenue was {PH}. Zurich figures follow."  # Berlin, which the brief gives, is gone
-    batch.resume(tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine))
+    batch.resume(tid, inbox.encode(Approve({PH: "4M"}, mine, by="ana")))
     item = review.waiting(batch, tid)
     assert item is not None and "code checks find in the edited text" in item.problem
     assert "Berlin" in item.problem
-    done = batch.resume(
-        tid, inbox.response("approve", {PH: "4M"}, None, "ana", edited=mine, override="known")
-    )
+    done = batch.resume(tid, inbox.encode(Approve({PH: "4M"}, mine, "known", by="ana")))
     assert done.outcome == "approved_by_human"
 
 
