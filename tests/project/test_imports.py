@@ -123,7 +123,7 @@ LAYERS: list[list[str]] = [
     ["prompting"],
     ["inputs", "models"],
     ["judging"],
-    ["config", "state", "output", "prompts", "placeholders", "draft_cleanup"],
+    ["config", "state", "decision", "output", "prompts", "placeholders", "draft_cleanup"],
     ["errors", "files", "outcomes", "source_files"],
 ]
 # (importer, imported): the imports allowed to run up a layer, each with its reason.
