@@ -15,28 +15,16 @@ is an emergency brake, never the way the loop stops.
 from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import RetryPolicy
 
 from batch.config import Retry
-from batch.errors import is_transient
 from batch.loop.nodes import Nodes
 from batch.loop.routing import route_after_critic, route_after_review, route_after_writer
+from batch.retrying import node_policy
 from batch.state import LoopState
 
 
-def retry_policy(settings: Retry) -> RetryPolicy:
-    return RetryPolicy(
-        initial_interval=settings.initial_seconds,
-        backoff_factor=settings.backoff,
-        max_interval=settings.max_seconds,
-        max_attempts=settings.attempts,
-        jitter=True,
-        retry_on=is_transient,
-    )
-
-
 def build_graph(nodes: Nodes, retry: Retry, checkpointer):
-    policy = retry_policy(retry)
+    policy = node_policy(retry)
     g = StateGraph(LoopState)
     g.add_node("writer", nodes.writer, retry_policy=policy)
     g.add_node("critic", nodes.critic, retry_policy=policy)

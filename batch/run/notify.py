@@ -20,7 +20,6 @@ import re
 import smtplib
 import socket
 import ssl
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
@@ -29,10 +28,11 @@ from email.utils import formatdate, make_msgid
 import requests
 
 from batch import placeholders
-from batch.config import Notify, Settings, mask_credentials, scrub_url, url_shown
+from batch.config import Notify, Retry, Settings, mask_credentials, scrub_url, url_shown
 from batch.judging.checks.support import additions_of
 from batch.judging.support import marked
 from batch.outcomes import OUTCOME_ORDER, label, unfinished_words
+from batch.retrying import retrying
 
 BACKOFF_SECONDS = 1.0  # the first wait before a retry; doubles each time
 MAX_BACKOFF_SECONDS = 30.0  # also the most of a Retry-After header that is honoured
@@ -231,20 +231,25 @@ class _Failed(Exception):
 
 
 def _retrying(attempts: int, backoff: float, once: Callable[[], None]) -> str | None:
-    """Run `once` until it succeeds, fails for good or `attempts` are used up: None,
-    or the failure as "<what went wrong> (<n> attempts)"."""
-    for n in range(1, attempts + 1):
-        try:
-            once()
-            return None
-        except _Failed as f:
-            if not f.transient or n == attempts:
-                return f"{f.text} ({_plural(n, 'attempt', 'attempts')})"
-            wait = max(
-                min(backoff * 2 ** (n - 1), MAX_BACKOFF_SECONDS), min(f.wait, MAX_BACKOFF_SECONDS)
-            )
-            time.sleep(wait)
-    raise AssertionError("unreachable: attempts >= 1")
+    """Run `once` until it succeeds, fails for good or `attempts` are used up, by the
+    one retry policy (batch.retrying): None, or the failure as "<what went wrong> (<n>
+    attempts)"."""
+    policy = Retry(attempts=attempts, initial_seconds=backoff, max_seconds=MAX_BACKOFF_SECONDS)
+    tries = 0
+    try:
+        for attempt in retrying(
+            policy,
+            lambda e: isinstance(e, _Failed) and e.transient,
+            asked_wait=lambda e: (
+                min(e.wait, MAX_BACKOFF_SECONDS) if isinstance(e, _Failed) and e.wait else None
+            ),
+        ):
+            with attempt:
+                tries = attempt.retry_state.attempt_number
+                once()
+    except _Failed as f:
+        return f"{f.text} ({_plural(tries, 'attempt', 'attempts')})"
+    return None
 
 
 # --- e-mail --------------------------------------------------------------------------

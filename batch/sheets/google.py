@@ -4,9 +4,10 @@
   $GOOGLE_APPLICATION_CREDENTIALS). Its contents never reach a log, a run record or an
   error message; only its path and the service account's e-mail address do.
 - Retries: gspread's plain client does not retry and its BackOffHTTPClient retries
-  without bound, so `BoundedRetryClient` retries 408/429/5xx and network faults with
-  exponential backoff and jitter, honours Retry-After, and gives up after a number of
-  attempts or a total time, whichever comes first.
+  without bound, so `BoundedRetryClient` retries 408/429/5xx and network faults by the
+  one retry policy (batch.retrying: exponential backoff with jitter, Retry-After
+  honoured), and gives up after a number of attempts or a total time, whichever comes
+  first.
 - The sink writes every pending row with a constant number of requests: one metadata
   read, one values read (indexed by run id, never find() per row), at most one batch
   update for changed rows and one append for new rows. Every write is RAW, so text that
@@ -19,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import threading
 import time
 from collections.abc import Callable
@@ -34,8 +34,9 @@ from gspread.exceptions import APIError, SpreadsheetNotFound, WorksheetNotFound
 from gspread.http_client import HTTPClient
 from gspread.utils import ValueInputOption, rowcol_to_a1
 
-from batch.config import Google, Retry
+from batch.config import Google
 from batch.errors import BriefloopError, SinkError
+from batch.retrying import retrying
 from batch.sheets.tables import cut, xml_safe
 
 CELL_LIMIT = 50_000  # Google's limit per cell
@@ -56,38 +57,31 @@ class BoundedRetryClient(HTTPClient):
             # the sheet and updates by key.
             return super().request(*args, **kwargs)
         s = self.settings.retry
-        deadline = time.monotonic() + s.total_seconds
-        for attempt in range(1, s.attempts + 1):
-            try:
+        for attempt in retrying(
+            s,
+            transient,
+            asked_wait=lambda e: retry_after(e.response) if isinstance(e, APIError) else None,
+            total_seconds=s.total_seconds,
+            sleep=self.sleep,
+        ):
+            with attempt:
                 return super().request(*args, **kwargs)
-            except APIError as e:
-                # e.code is -1 when the error body is not JSON (Google's HTML 502 page):
-                # the HTTP status is what tells a transient fault.
-                if status_of(e) not in RETRY_STATUSES or attempt == s.attempts:
-                    raise
-                wait = retry_after(e.response) or backoff(s, attempt)
-                error: Exception = e
-            except (
-                requests.ConnectionError,
-                requests.Timeout,
-                google.auth.exceptions.TransportError,
-            ) as e:
-                if attempt == s.attempts:
-                    raise
-                wait, error = backoff(s, attempt), e
-            if time.monotonic() + wait > deadline:
-                raise error
-            self.sleep(wait)
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+
+def transient(e: BaseException) -> bool:
+    """A fault Google may not give again: 408, 429, a 5xx, or the network's."""
+    if isinstance(e, APIError):
+        # e.code is -1 when the error body is not JSON (Google's HTML 502 page): the
+        # HTTP status is what tells a transient fault.
+        return status_of(e) in RETRY_STATUSES
+    return isinstance(
+        e, requests.ConnectionError | requests.Timeout | google.auth.exceptions.TransportError
+    )
 
 
 def status_of(e: APIError) -> int:
     return e.response.status_code if e.response is not None else e.code
-
-
-def backoff(s: Retry, attempt: int) -> float:
-    base = min(s.max_seconds, s.initial_seconds * s.backoff ** (attempt - 1))
-    return base * random.uniform(0.5, 1.0)  # jitter: clients retrying together spread out
 
 
 def retry_after(response: requests.Response | None) -> float | None:

@@ -122,8 +122,16 @@ LAYERS: list[list[str]] = [
     ["store"],
     ["prompting"],
     ["inputs", "models"],
-    ["judging"],
-    ["config", "state", "decision", "output", "prompts", "placeholders", "draft_cleanup"],
+    ["judging", "retrying"],
+    [
+        "config",
+        "state",
+        "decision",
+        "output",
+        "prompts",
+        "placeholders",
+        "draft_cleanup",
+    ],
     ["errors", "files", "outcomes", "source_files"],
 ]
 # (importer, imported): the imports allowed to run up a layer, each with its reason.
