@@ -281,7 +281,7 @@ def count(
     sheet_rows: collections.Counter = collections.Counter()
     while time.monotonic() < deadline:
         if sheet.exists():
-            with sheet.open(newline="", encoding="utf-8") as f:
+            with sheet.open(newline="", encoding="utf-8-sig") as f:
                 sheet_rows = collections.Counter(r["brief_id"] for r in csv.DictReader(f))
             if sum(sheet_rows.values()) >= n:
                 break
