@@ -39,12 +39,19 @@ def mask_credentials(url: str) -> str:
 _URI = re.compile(r"^(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$", re.DOTALL)
 
 
+def _uri_parts(url: str) -> tuple[str | None, ...]:
+    """RFC 3986's five parts of `url` (its regex matches any text)."""
+    found = _URI.match(url.strip())
+    assert found is not None  # every part of the pattern is optional
+    return found.groups()
+
+
 def url_secrets(url: str) -> list[str]:
     """The parts of a URL that may be secret, longest first: its user:password, its
     path and every segment of it, its query and every value in it, its fragment. (A
     Slack webhook's path is its secret; other services put a key in the query.) Pieces
     of one or two characters carry no secret and would blot out ordinary words."""
-    scheme, authority, path, query, fragment = _URI.match(url.strip()).groups()
+    scheme, authority, path, query, fragment = _uri_parts(url)
     pieces: list[str] = []
     if authority and "@" in authority:
         userinfo = authority.rpartition("@")[0]
@@ -61,7 +68,7 @@ def url_secrets(url: str) -> list[str]:
 
 def url_shown(url: str) -> str:
     """A URL as a message may name it: scheme, host and port only, `/…` for the rest."""
-    scheme, authority, path, query, fragment = _URI.match(url.strip()).groups()
+    scheme, authority, path, query, fragment = _uri_parts(url)
     host = (authority or "").rpartition("@")[2] or "?"
     rest = "/…" if (path and path.strip("/")) or query or fragment else ""
     return f"{scheme or '?'}://{host}{rest}"

@@ -101,7 +101,7 @@ class _BoundedLoader(yaml.SafeLoader):
 
     _depth = 0
 
-    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+    def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(

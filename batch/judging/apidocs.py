@@ -74,8 +74,10 @@ def api_of(source: str) -> Api | None:
             names.add(node.name)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
-        elif isinstance(node, ast.Name | ast.alias):
-            names.add(getattr(node, "id", None) or node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[0])
         elif isinstance(node, ast.Attribute):
             names.add(node.attr)
     for node in tree.body:
@@ -112,6 +114,7 @@ def _as_params(text: str) -> list[tuple[str, str | None]] | None:
         fn = ast.parse(f"def _f({text}):\n    pass").body[0]
     except SyntaxError:
         return None
+    assert isinstance(fn, ast.FunctionDef)  # the one statement parsed is the def
     return params_of(fn, skip_self=True)
 
 
@@ -202,7 +205,7 @@ def _parameters_left_out(doc: str, api: Api) -> list[Finding]:
     for i, line in enumerate(lines):
         shown = _SHOWN.search(line) if line.lstrip().startswith("#") else None
         real = api.signatures.get(shown.group(1)) if shown else None
-        if not real:
+        if not real or shown is None:
             continue
         end = next(
             (j for j in range(i + 1, len(lines)) if lines[j].lstrip().startswith("#")), len(lines)

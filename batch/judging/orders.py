@@ -475,8 +475,9 @@ def order_kind(line: str) -> OrderKind | None:
     pieces = [p for p in _ORDER_PIECES.split(text) if p.strip(" .")]
     if len(pieces) > 1:
         kinds = [_one_order(p.strip()) or ("tone" if is_tone(p) else None) for p in pieces]
-        if all(kinds) and "request" not in kinds:
-            return max(kinds, key=lambda k: _RANK[k])  # type: ignore[arg-type]
+        known = [k for k in kinds if k is not None]
+        if len(known) == len(kinds) and "request" not in known:
+            return max(known, key=lambda k: _RANK[k])
     return None
 
 

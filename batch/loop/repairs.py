@@ -185,7 +185,9 @@ def placements(draft: str, sentence: str, about: str) -> list[str]:
         best = body[-1]
     block = blocks[best]
     if _is_list(block):
-        marker = _MARKER.match(block.splitlines()[-1]).group(1).lstrip("\n")
+        found = _MARKER.match(block.splitlines()[-1])
+        assert found is not None  # _is_list: its last line has a marker
+        marker = found.group(1).lstrip("\n")
         number = re.match(r"\s*(\d+)([.)])", marker)
         if number:
             marker = marker.replace(number.group(1), str(int(number.group(1)) + 1), 1)

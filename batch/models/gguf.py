@@ -155,7 +155,7 @@ def verified_model_path(name_or_path: str, cache_dir: Path, sha256: str | None =
                     f"embedded model {name_or_path!r} is neither a packaged model ({known}) "
                     f"nor a .gguf file"
                 )
-            expected = sha256
+            expected: str | None = sha256
             if target in _verified or expected is None:
                 return target
         actual = file_sha256(target)

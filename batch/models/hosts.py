@@ -164,7 +164,7 @@ class PooledModel(RoleModel):
     def complete(
         self,
         messages: list[dict[str, str]],
-        schema: dict,
+        schema: dict | None,
         max_tokens: int | None = None,
         sampling: Sampling | None = None,
     ) -> Completion:

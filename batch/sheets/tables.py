@@ -253,12 +253,13 @@ class CsvTable(FileTable):
         for n, row in enumerate(rows):
             row = [utf8_safe(v) for v in row]  # a lone surrogate would fail the encoding
             writer.writerow(row if n == 0 else [csv_safe(v) for v in row])
+
         # a BOM first: Excel reads a CSV without one in the machine's code page ("→" as
         # "â†'"); every CSV reader of UTF-8 skips it
-        atomic_replace(
-            self.path,
-            lambda tmp: Path(tmp).write_text(buf.getvalue(), encoding="utf-8-sig", newline=""),
-        )
+        def write(tmp: str) -> None:
+            Path(tmp).write_text(buf.getvalue(), encoding="utf-8-sig", newline="")
+
+        atomic_replace(self.path, write)
 
 
 def local_naive(text: str, zone: tzinfo | None = None) -> tuple[datetime, str] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import KW_ONLY, dataclass
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -53,7 +54,9 @@ class RunColumn:
         return self.kind != INTERNAL
 
     def sa_column(self) -> sa.Column:
-        flags = {k: True for k in ("primary_key", "unique", "index") if getattr(self, k)}
+        flags: dict[str, Any] = {
+            k: True for k in ("primary_key", "unique", "index") if getattr(self, k)
+        }
         if not self.nullable:
             flags["nullable"] = False
         if self.server_default is not None:

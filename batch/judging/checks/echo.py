@@ -364,7 +364,7 @@ def _without_order(sentence: str, order: re.Match[str]) -> str:
     body = re.sub(r"\s+([,.;:!?])", r"\1", body).strip(" ,;:-–—")
     if not body:
         return ""
-    lead = re.match(r"^[*_#>\-\s]*", body).group(0)
+    lead = body[: len(body) - len(re.sub(r"^[*_#>\-\s]*", "", body))]
     rest = body[len(lead) :]
     return lead + rest[:1].upper() + rest[1:]
 

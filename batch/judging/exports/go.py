@@ -67,7 +67,7 @@ def _go_type(r: Reader, spec: Node) -> None:
         kind = "interface"
         stop = next((c for c in shape.children if c.type == "{"), None)
     r.add(name, kind, "type " + r.header(spec, stop))
-    if kind == "interface":
+    if kind == "interface" and shape is not None:
         for elem in shape.named_children:
             method = r.text(field_of(elem, "name"))
             if elem.type == "method_elem" and _go_exported(method):

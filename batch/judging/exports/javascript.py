@@ -73,8 +73,8 @@ def _js_declarations(r: Reader, node: Node) -> list[tuple[str, _Decl]]:
             out += [(n, _Decl(kind, signature, None)) for n in names]
         return out
     if node.type == "import_alias":  # TS `export import A = NS.B;`
-        names = [c for c in node.named_children if c.type == "identifier"]
-        return [(r.text(names[0]), _Decl("alias", r.header(node), None))] if names else []
+        idents = [c for c in node.named_children if c.type == "identifier"]
+        return [(r.text(idents[0]), _Decl("alias", r.header(node), None))] if idents else []
     return []
 
 
