@@ -41,10 +41,12 @@ demo: setup
 test: lint
 	$(BIN)/python -m pytest
 
-# ruff's lint and format, and the layer contract (tests/project/test_imports.py)
+# ruff's lint and format, the types ([tool.mypy]) and the layer contract
+# (tests/project/test_imports.py)
 lint: setup
 	$(BIN)/ruff check batch tests bench
 	$(BIN)/ruff format --check batch tests bench
+	$(BIN)/mypy batch
 	$(BIN)/python tests/project/test_imports.py
 
 bench: setup

@@ -19,9 +19,9 @@ from typing import Any
 
 from batch import prompts
 from batch.inputs.rubrics import Rubric
-from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.checklist import build_checklist
 from batch.placeholders import suggest as suggested_placeholder
-from batch.state import LoopState
+from batch.state import LoopState, Requirement
 
 
 def _bullets(items: list[str]) -> str:

@@ -70,14 +70,15 @@ def retrying(
             )
         return planned[state.attempt_number]
 
-    def out_of_time(state: tenacity.RetryCallState) -> bool:
-        if total_seconds is None:
-            return False
-        return time.monotonic() - started + wait(state) > total_seconds
+    class OutOfTime(tenacity.stop.stop_base):
+        def __call__(self, state: tenacity.RetryCallState) -> bool:
+            if total_seconds is None:
+                return False
+            return time.monotonic() - started + wait(state) > total_seconds
 
     return tenacity.Retrying(
         retry=tenacity.retry_if_exception(transient),
-        stop=tenacity.stop_after_attempt(policy.attempts) | out_of_time,
+        stop=tenacity.stop_after_attempt(policy.attempts) | OutOfTime(),
         wait=wait,
         sleep=sleep,
         reraise=True,

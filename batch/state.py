@@ -7,9 +7,24 @@ what it adds. Counters (model calls, tokens) are derived from `calls`, never kep
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from batch.outcomes import StopReason
+
+# What a brief asks, as the code checks it (batch.judging.checklist builds it)
+Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"]
+
+
+class Requirement(TypedDict):
+    id: str
+    kind: Kind
+    text: str
+    terms: list[str]  # stems of the content words
+    numbers: list[str]
+    subject: str  # missing/gap: what is not known; api: the name; task: the lead phrase
+    # fact/ask: its words no other item of the brief has ("meet", "once" of "Buddies meet
+    # their new starter once a week" beside "Every new starter gets a buddy for 6 weeks")
+    own: NotRequired[list[str]]
 
 
 class Limits(TypedDict):
@@ -27,6 +42,8 @@ class Limits(TypedDict):
     # model_seconds_per_revision with each send-back)
     max_model_seconds: NotRequired[float | None]
     model_seconds_per_revision: NotRequired[float | None]
+    # whether a round's rewrite is paid for when the last brought no gain (loop.spend)
+    spend: NotRequired[str]
 
 
 class Repair(TypedDict, total=False):
@@ -48,13 +65,16 @@ class Repair(TypedDict, total=False):
     # sentence of the model's holds
 
 
+Severity = Literal["must_fix", "warn", "hold"]
+
+
 class Finding(TypedDict):
     code: str  # stable key, e.g. "number:4.2" - the same problem gets the same code
     message: str
     # must_fix: blocks approval, the loop repairs it; warn: passed on as advice; hold:
     # nothing the writer can fix, but the text may not go out until a person has
     # looked (what the checks cannot vouch for: a brief they could not read)
-    severity: Literal["must_fix", "warn", "hold"]
+    severity: Severity
     repair: NotRequired[Repair]
     # a sentence that adds what no source says: the sentence, and the words it adds
     sentence: NotRequired[str]
@@ -97,7 +117,7 @@ class LoopState(TypedDict, total=False):
     rubric: dict[str, Any]
     house_rules: dict[str, Any]
     limits: Limits
-    checklist: list[dict[str, Any]]  # batch.judging.checklist.Requirement, built once
+    checklist: list[Requirement]  # built once (batch.judging.checklist)
     # the current round
     round: int
     draft: str
@@ -140,3 +160,9 @@ class LoopState(TypedDict, total=False):
     stop_reason: StopReason
     output_path: str
     final: FinalText
+
+
+def loop_state(values: dict[str, Any]) -> LoopState:
+    """A checkpoint's values (LangGraph hands them over as a plain dict) as the loop's
+    state: what the graph wrote is what LoopState declares."""
+    return cast(LoopState, values)

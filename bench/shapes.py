@@ -30,8 +30,9 @@ from pathlib import Path
 import yaml
 
 from batch.inputs.briefs import load_brief_file
-from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.checklist import build_checklist
 from batch.judging.wording import STOPWORDS, WORD, numbers_of, stem
+from batch.state import Requirement
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "bench" / "shapes"

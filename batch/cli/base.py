@@ -33,10 +33,10 @@ def warn(message: str) -> None:
     err.print(f"[yellow]warning:[/yellow] {escape(message)}", soft_wrap=True)
 
 
-def refresh_review_sheet(batch: Runner) -> None:
+def refresh_review_sheet(runner: Runner) -> None:
     """The Review worksheet brought up to date after an action here; one that could not
     be written is a warning (batch.review.sheet.refresh)."""
-    unsynced = review_sheet.refresh(batch)
+    unsynced = review_sheet.refresh(runner)
     if unsynced:
         warn(unsynced)
 
@@ -52,7 +52,7 @@ CONFIG_HELP = (
 class UserError(click.ClickException):
     def __init__(self, message: str, exit_code: int = 2):
         super().__init__(message)
-        self.exit_code = exit_code
+        self.exit_code = exit_code  # type: ignore[misc]  # click's is a class default
 
     def show(self, file: Any = None) -> None:
         err.print(f"[red]error:[/red] {escape(self.message)}", highlight=False, soft_wrap=True)
@@ -98,7 +98,10 @@ class Commands(click.Group):
             # It loaded a moment ago; if it no longer does, the folder is named generically.
             with contextlib.suppress(BriefloopError):
                 folder = config.load(ctx.obj.get("config")).checkpoint_path.parent
-            raise user_error(store_failure(e, folder)) from None
+            failure = store_failure(e, folder)
+            if failure is None:
+                raise
+            raise user_error(failure) from None
 
 
 def load_settings(ctx: click.Context, **flags: Any):
@@ -122,13 +125,13 @@ def open_batch(ctx: click.Context) -> Runner:
     return Runner(load_settings(ctx), resumer=hand_to_workers)
 
 
-def named_thread(batch: Runner, ref: str) -> str:
+def named_thread(runner: Runner, ref: str) -> str:
     """THREAD as a person gives it: a thread id, or the id of a brief exactly one thread
     ran. A thread only its checkpoints know (cut short before its record) is its id."""
     try:
-        return batch.runlog.thread_named(ref)
+        return runner.runlog.thread_named(ref)
     except BriefloopError as e:
-        if batch.snapshot(ref).values:
+        if runner.snapshot(ref).values:
             return ref
         raise UserError(str(e)) from None
 

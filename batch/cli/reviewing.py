@@ -28,6 +28,7 @@ from batch.cli.base import (
 from batch.cli.stories import print_calls, print_story
 from batch.cli.terminal import fitted_table, json_for_terminal
 from batch.cluster import hand_to_workers
+from batch.decision import Action
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml, read_text_file
 from batch.judging.record import why_lines
@@ -106,8 +107,8 @@ _WAITING_COLUMNS = [
 @click.pass_context
 def review_list(ctx: click.Context, as_json: bool) -> None:
     """List every thread waiting for a person."""
-    with open_batch(ctx) as batch:
-        items = threads.list_waiting(batch)
+    with open_batch(ctx) as runner:
+        items = threads.list_waiting(runner)
     if as_json:
         click.echo(
             json_for_terminal(
@@ -130,8 +131,8 @@ def review_list(ctx: click.Context, as_json: bool) -> None:
 def review_history(ctx: click.Context, thread: str) -> None:
     """Show a thread's story, waiting or not: every round's findings, what the writer was
     asked to do, what changed in the draft, the score, and every decision."""
-    with open_batch(ctx) as batch:
-        found = story(batch, named_thread(batch, thread))
+    with open_batch(ctx) as runner:
+        found = story(runner, named_thread(runner, thread))
     if found is None:
         raise UserError(f"no thread {thread!r} (briefloop runs lists them)")
     print_story(found)
@@ -145,8 +146,8 @@ def review_history(ctx: click.Context, thread: str) -> None:
 def review_calls(ctx: click.Context, thread: str, as_json: bool, full: bool) -> None:
     """Show every model call of THREAD in order: its role, the messages sent, the raw
     answer, latency, tokens, and each retry with why."""
-    with open_batch(ctx) as batch:
-        calls = batch.runlog.calls(named_thread(batch, thread))
+    with open_batch(ctx) as runner:
+        calls = runner.runlog.calls(named_thread(runner, thread))
     if as_json:
         click.echo(json_for_terminal(json.dumps(calls, indent=2, ensure_ascii=False)))
         return
@@ -167,15 +168,16 @@ def review_retry(ctx: click.Context, thread: str) -> None:
     """Run a new attempt of a failed or finished THREAD's brief, as the thread holds it,
     under today's configuration. The new thread is linked to the old one (run log
     column retry_of, both thread pages)."""
-    with open_batch(ctx) as batch:
-        thread = named_thread(batch, thread)
-        result = attempts.retry(batch, thread)
-        refresh_review_sheet(batch)
+    with open_batch(ctx) as runner:
+        thread = named_thread(runner, thread)
+        result = attempts.retry(runner, thread)
+        refresh_review_sheet(runner)
     out.print(
         f"retry of {escape(thread)}: new thread {escape(result.thread_id)}",
         highlight=False,
         soft_wrap=True,
     )
+    assert result is not None  # an answer, not a check_only one
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
 
@@ -190,9 +192,9 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
     """Take back an approved THREAD: it waits for a person again, its output moves to
     needs-work/, the reason is recorded. An automatic approval taken back is saved as a
     judged case in paths.judged."""
-    with open_batch(ctx) as batch:
-        done = attempts.reopen(batch, named_thread(batch, thread), reason, by)
-        refresh_review_sheet(batch)
+    with open_batch(ctx) as runner:
+        done = attempts.reopen(runner, named_thread(runner, thread), reason, by)
+        refresh_review_sheet(runner)
     print_result(done.result)
     if done.moved_to:
         out.print(f"output moved aside to {done.moved_to}", highlight=False, soft_wrap=True)
@@ -208,10 +210,10 @@ def review_show(ctx: click.Context, thread: str) -> None:
     """Show a waiting thread: the draft, what it needs from you, deviations, notes. For
     one that ended, why: who or what decided, the checks that ran, their findings, and
     what each sentence of the text carries and adds (from the run log, after gc too)."""
-    with open_batch(ctx) as batch:
-        thread = named_thread(batch, thread)
-        item = threads.waiting(batch, thread)
-        record = threads.ended(batch, thread) if item is None else None
+    with open_batch(ctx) as runner:
+        thread = named_thread(runner, thread)
+        item = threads.waiting(runner, thread)
+        record = threads.ended(runner, thread) if item is None else None
     if item is None:
         print_why(record or {})
         return
@@ -343,7 +345,7 @@ def read_answers_file(path: str) -> dict[str, str]:
     return answers
 
 
-def ask_interactively(item: threads.Waiting) -> tuple[dict[str, str], str, str | None]:
+def ask_interactively(item: threads.Waiting) -> tuple[dict[str, str], Action, str | None]:
     answers: dict[str, str] = {}
     for need in item.needs:
         default = item.answers.get(need["placeholder"], "")
@@ -353,7 +355,7 @@ def ask_interactively(item: threads.Waiting) -> tuple[dict[str, str], str, str |
             show_default=bool(default),
         )
         answers[need["placeholder"]] = value
-    decision = click.prompt("Decision", type=click.Choice(["approve", "reject", "revise"]))
+    decision: Action = click.prompt("Decision", type=click.Choice(["approve", "reject", "revise"]))
     text = None
     if decision != "approve":
         text = click.prompt("Reason" if decision == "reject" else "Notes for the writer")
@@ -427,32 +429,29 @@ def review_answer(
                 "--edit approves your version: it does not go with --reject or --revise"
             )
         approve = True
-    chosen = [
-        name
-        for name, on in (
-            ("approve", approve),
-            ("reject", reject is not None),
-            ("revise", revise is not None),
-        )
-        if on
-    ]
+    options: tuple[tuple[Action, bool], ...] = (
+        ("approve", approve),
+        ("reject", reject is not None),
+        ("revise", revise is not None),
+    )
+    chosen = [name for name, on in options if on]
     if len(chosen) > 1:
         raise UserError("choose one of --approve, --reject, --revise")
     answers = read_answers_file(answers_file) if answers_file else {}
     answers.update(parse_sets(sets))
-    with open_batch(ctx) as batch:
-        thread = named_thread(batch, thread)
+    with open_batch(ctx) as runner:
+        thread = named_thread(runner, thread)
         if chosen:
             decision, text = chosen[0], reject if reject is not None else revise
         elif interactive():
-            item = threads.require_waiting(batch, thread)
+            item = threads.require_waiting(runner, thread)
             asked, decision, text = ask_interactively(item)
             answers = {**asked, **answers}
         else:
             raise UserError("give a decision: --approve, --reject REASON or --revise NOTES")
-        edited = read_edit(batch, thread, edit_file) if edit_file is not None else None
+        edited = read_edit(runner, thread, edit_file) if edit_file is not None else None
         result = threads.answer(
-            batch,
+            runner,
             thread,
             decision,
             answers,
@@ -462,18 +461,19 @@ def review_answer(
             override=override,
             rounds=rounds,
         )
-        refresh_review_sheet(batch)
+        refresh_review_sheet(runner)
+    assert result is not None  # an answer, not a check_only one
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)
 
 
-def read_edit(batch: Runner, thread: str, source: str) -> str:
+def read_edit(runner: Runner, thread: str, source: str) -> str:
     """The person's version of the text: from a file, or from $EDITOR on a terminal."""
     if source != "-":
         return read_person_file(source, "the edited text", MAX_EDITED_FILE_BYTES)
     if not interactive():
         raise UserError("--edit without a FILE opens $EDITOR, which needs a terminal")
-    edited = click.edit(threads.require_waiting(batch, thread).draft, extension=".md")
+    edited = click.edit(threads.require_waiting(runner, thread).draft, extension=".md")
     if edited is None:
         raise UserError("the editor was closed without saving: nothing was changed")
     return edited

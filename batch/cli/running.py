@@ -218,8 +218,8 @@ def follow_batch(
         return None
     from batch.cluster.queue import wait_for_batch  # Celery: for a cluster only
 
-    with Runner(settings) as batch:
-        row = wait_for_batch(batch, batch_id, timeout=wait_seconds or None)
+    with Runner(settings) as runner:
+        row = wait_for_batch(runner, batch_id, timeout=wait_seconds or None)
     counts = ", ".join(f"{label(k)} {v}" for k, v in sorted(row["counts"].items()))
     out.print(f"batch {batch_id} {row['status']}: {counts or 'nothing to do'}", highlight=False)
     return row
@@ -379,10 +379,10 @@ def repair(ctx: click.Context) -> None:
     Each touches the thread's state, the run log and the output files; it is finished
     as it was asked, with the same result as if nothing had happened. The nightly run
     does this first."""
-    with open_batch(ctx) as batch:
-        done = pending.finish_pending(batch)
+    with open_batch(ctx) as runner:
+        done = pending.finish_pending(runner)
         if done:
-            refresh_review_sheet(batch)
+            refresh_review_sheet(runner)
     if not done:
         out.print("nothing to repair", highlight=False)
     for f in done:
@@ -405,9 +405,9 @@ def repair(ctx: click.Context) -> None:
 def resume(ctx: click.Context, thread: str) -> None:
     """Resume an unfinished THREAD by id (one that crashed or failed), from its last
     checkpoint."""
-    with open_batch(ctx) as batch:
-        thread = named_thread(batch, thread)
-        where, result = threads.resume(batch, thread)
+    with open_batch(ctx) as runner:
+        thread = named_thread(runner, thread)
+        where, result = threads.resume(runner, thread)
     out.print(f"resumed {thread} at {where}", highlight=False, soft_wrap=True)
     print_result(result)
     sys.exit(1 if result.outcome == "error" else 0)

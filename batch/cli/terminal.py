@@ -56,7 +56,7 @@ def fitted_table(
     """A table of `rows` that fits `width` terminal columns: the columns in the order
     given, each with at least its width, the last ones left out rather than every one
     folded to a few letters. Columns named in `whole` are never folded."""
-    chosen: list[tuple[str, int, Any]] = []
+    chosen: list[tuple[str, Callable[[Any], str]]] = []
     used = 1  # the table's outer border
     for name, least, value in columns:
         least = least or max((len(value(r)) for r in rows), default=len(name))

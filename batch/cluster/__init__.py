@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from batch.run.runner import BriefResult, Runner
 
 
-def hand_to_workers(batch: Runner, thread_id: str, response: Any) -> BriefResult:
+def hand_to_workers(runner: Runner, thread_id: str, response: Any) -> BriefResult:
     """The resumer of a batch in a cluster (Runner.run_on): a person's answer is queued
     for the workers, which run the thread on."""
     from batch.cluster.queue import enqueue_resume  # Celery: for a cluster only
 
-    return enqueue_resume(batch, thread_id, response)
+    return enqueue_resume(runner, thread_id, response)

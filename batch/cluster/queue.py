@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -69,8 +70,8 @@ def ledger_of(runlog: RunLog, settings: Settings) -> Ledger:
     return Ledger(runlog, stale_after=settings.cluster.visibility_timeout)
 
 
-def _ledger(batch: Runner) -> Ledger:
-    return ledger_of(batch.runlog, batch.settings)
+def _ledger(runner: Runner) -> Ledger:
+    return ledger_of(runner.runlog, runner.settings)
 
 
 def _send(app: Celery, name: str, args: list[Any], task_id: str) -> None:
@@ -100,7 +101,7 @@ def _message(name: str, args: list[Any], task_id: str) -> str:
     return json.dumps({"name": name, "args": args, "task_id": task_id})
 
 
-def brief_task_args(brief: Brief, thread_id: str, state: dict[str, Any], batch_id: int) -> dict:
+def brief_task_args(brief: Brief, thread_id: str, state: Mapping[str, Any], batch_id: int) -> dict:
     return {
         "thread_id": thread_id,
         "batch_id": batch_id,
@@ -113,7 +114,7 @@ def brief_task_args(brief: Brief, thread_id: str, state: dict[str, Any], batch_i
 
 
 def enqueue_batch(
-    batch: Runner,
+    runner: Runner,
     source: str | Path,
     rerun: bool = False,
     job: str | None = None,
@@ -122,10 +123,10 @@ def enqueue_batch(
     """Scan the source, record the batch, and hand each brief that needs work to the
     workers once. Returns at once: the workers close the batch and sync the sheets."""
     started = time.perf_counter()
-    app = app or make_app(batch.settings)
-    ledger = _ledger(batch)
+    app = app or make_app(runner.settings)
+    ledger = _ledger(runner)
     scan = scan_source(
-        str(source), batch.settings.loop.max_brief_bytes, read_gsheet=batch.read_gsheet
+        str(source), runner.settings.loop.max_brief_bytes, read_gsheet=runner.read_gsheet
     )
     summary = BatchSummary(skipped_files=scan.skipped, warnings=list(scan.warnings))
     if (
@@ -137,17 +138,17 @@ def enqueue_batch(
             f"not verified here (workers check for themselves): "
             f"{problem}"
         )
-    batch_id = batch.runlog.batch_started(str(source), job, status="enqueueing")
-    batch.progress.batch_started(len(scan.briefs))
+    batch_id = runner.runlog.batch_started(str(source), job, status="enqueueing")
+    runner.progress.batch_started(len(scan.briefs))
     try:
         for item in scan.briefs:
-            batch.progress.brief_started(item.id)
-            result = _enqueue_one(batch, ledger, app, item, rerun, batch_id)
-            batch.progress.brief_finished(result)
+            runner.progress.brief_started(item.id)
+            result = _enqueue_one(runner, ledger, app, item, rerun, batch_id)
+            runner.progress.brief_finished(result)
             summary.results.append(result)
     except BaseException as e:
         try:
-            batch.runlog.batch_finished(
+            runner.runlog.batch_finished(
                 batch_id, "failed", dict(summary.counts), f"{e.__class__.__name__}: {e}"
             )
         except Exception as closing:  # noqa: BLE001 - the database that failed the enqueue
@@ -168,17 +169,17 @@ def enqueue_batch(
 
 
 def _enqueue_one(
-    batch: Runner, ledger: Ledger, app: Celery, item: Brief | BadBrief, rerun: bool, batch_id: int
+    runner: Runner, ledger: Ledger, app: Celery, item: Brief | BadBrief, rerun: bool, batch_id: int
 ) -> BriefResult:
     if isinstance(item, BadBrief):
-        return batch.record_bad(
+        return runner.record_bad(
             item.id, item.origin, item.reason, bad_thread_id(item.id, item.origin)
         )
     try:
-        thread_id, state = batch.prepare(item, rerun)
+        thread_id, state = runner.prepare(item, rerun)
     except BriefloopError as e:  # e.g. its rubric does not exist
-        return batch.record_bad(item.id, item.origin, str(e), bad_thread_id(item.id, item.origin))
-    existing = batch.runlog.by_thread(thread_id)
+        return runner.record_bad(item.id, item.origin, str(e), bad_thread_id(item.id, item.origin))
+    existing = runner.runlog.by_thread(thread_id)
     if existing and existing["status"] == "finished":
         return BriefResult(item.id, thread_id, "skipped", existing)
     if existing and existing["status"] == AWAITING:
@@ -197,11 +198,11 @@ def _enqueue_one(
 
 
 def enqueue_resume(
-    batch: Runner, thread_id: str, response: Any, app: Celery | None = None
+    runner: Runner, thread_id: str, response: Any, app: Celery | None = None
 ) -> BriefResult:
     """Hand a person's answer to the workers; the thread runs on there."""
-    app = app or make_app(batch.settings)
-    ledger = _ledger(batch)
+    app = app or make_app(runner.settings)
+    ledger = _ledger(runner)
     task_id = f"{thread_id}:resume:{time.time_ns()}"
     args = [thread_id, response]
     if not ledger.claim(thread_id, None, "resume", task_id, _message(RESUME_THREAD, args, task_id)):
@@ -215,21 +216,21 @@ def enqueue_resume(
     except BriefloopError:
         ledger.set(thread_id, "failed")
         raise
-    record = batch.runlog.by_thread(thread_id)
+    record = runner.runlog.by_thread(thread_id)
     brief_id = (record or {}).get("brief_id", "")
     return BriefResult(brief_id, thread_id, "queued", record)
 
 
 def wait_for_batch(
-    batch: Runner, batch_id: int, timeout: float | None = None, poll: float = 0.5
+    runner: Runner, batch_id: int, timeout: float | None = None, poll: float = 0.5
 ) -> dict[str, Any]:
     """Block until the workers have closed the batch; returns its row. A database that
     is unreachable for a while (restarting) is waited for, within the timeout."""
-    ledger = _ledger(batch)
+    ledger = _ledger(runner)
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
         try:
-            row = batch.runlog.batch(batch_id)
+            row = runner.runlog.batch(batch_id)
         except Exception as e:  # noqa: BLE001 - unreachable: poll again; the rest raise
             if not is_unreachable(e) or (deadline and time.monotonic() > deadline):
                 raise

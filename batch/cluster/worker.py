@@ -46,18 +46,18 @@ class _Worker:
     """What one worker process works with, opened after the fork, once."""
 
     settings: Settings | None = None
-    _batch: Runner | None = None
+    _runner: Runner | None = None
     _pid: int | None = None
 
     @classmethod
-    def batch(cls) -> Runner:
-        if cls._batch is None or cls._pid != os.getpid():
+    def runner(cls) -> Runner:
+        if cls._runner is None or cls._pid != os.getpid():
             assert cls.settings is not None, "the worker's settings were not set"
-            batch = Runner(cls.settings, local=True)
+            runner = Runner(cls.settings, local=True)
             # Sheets are written once per batch by sync_batch, not after each brief.
-            batch.resources.sinks = []
-            cls._batch, cls._pid = batch, os.getpid()
-        return cls._batch
+            runner.resources.sinks = []
+            cls._runner, cls._pid = runner, os.getpid()
+        return cls._runner
 
 
 def _retry_delay(task: Task) -> float:
@@ -112,13 +112,13 @@ def register(app: Celery, settings: Settings) -> Celery:
     @_retried_while_unreachable
     def run_brief(self: Task, message: dict[str, Any]) -> str:
         thread_id = message["thread_id"]
-        batch = _Worker.batch()
-        ledger = _ledger(batch)
+        runner = _Worker.runner()
+        ledger = _ledger(runner)
         if _already_ended(ledger, thread_id, self.request.id):
             return "duplicate"
         ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
         brief = Brief(**message["brief"])
-        result = batch.process(brief, prepared=(thread_id, message["state"]))
+        result = runner.process(brief, prepared=(thread_id, message["state"]))
         if result.outcome == "busy":
             # A redelivered copy while the thread runs on elsewhere: that worker
             # finishes it and closes the ledger row.
@@ -130,17 +130,17 @@ def register(app: Celery, settings: Settings) -> Celery:
     @app.task(name=RESUME_THREAD, bind=True, max_retries=store_retries)
     @_retried_while_unreachable
     def resume_thread(self: Task, thread_id: str, response: Any) -> str:
-        batch = _Worker.batch()
-        ledger = _ledger(batch)
+        runner = _Worker.runner()
+        ledger = _ledger(runner)
         if _already_ended(ledger, thread_id, self.request.id):
             return "duplicate"
         ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
         try:
-            with batch.store.thread_lock(thread_id, wait=30.0):
-                if not batch.snapshot(thread_id).interrupts:
+            with runner.store.thread_lock(thread_id, wait=30.0):
+                if not runner.snapshot(thread_id).interrupts:
                     ledger.set(thread_id, "done")  # answered already (a redelivery)
                     return "answered"
-                result = batch.resume(thread_id, response)
+                result = runner.resume(thread_id, response)
         except LockBusy:
             raise self.retry(countdown=_retry_delay(self)) from None
         ledger.set(thread_id, "failed" if result.outcome == "error" else "done")
@@ -150,17 +150,17 @@ def register(app: Celery, settings: Settings) -> Celery:
     @app.task(name=SYNC_BATCH, bind=True, max_retries=None)
     @_retried_while_unreachable
     def sync_batch(self: Task, batch_id: int | None) -> str:
-        batch = _Worker.batch()
+        runner = _Worker.runner()
         try:
             # At most one sync at a time in the whole cluster (Google's write quota).
-            with batch.store.lock("sync", wait=0.0, what="the spreadsheet sync"):
-                sent = _sync(batch)
+            with runner.store.lock("sync", wait=0.0, what="the spreadsheet sync"):
+                sent = _sync(runner)
         except LockBusy:
             # Another sync is running and may have read the outbox before this batch's
             # last rows: sync again once it is done.
             raise self.retry(countdown=5.0) from None
         if batch_id is not None:  # the batch is closed: the morning message, once
-            _notify(batch, batch_id)
+            _notify(runner, batch_id)
         return sent
 
     return app
@@ -205,37 +205,37 @@ def _already_ended(ledger: Ledger, thread_id: str, task_id: str | None) -> bool:
     return row is not None and row["state"] in ("done", "failed") and row["task_id"] == task_id
 
 
-def _notify(batch: Runner, batch_id: int) -> None:
+def _notify(runner: Runner, batch_id: int) -> None:
     """The message after a batch (batch.run.notify), from the run log: what waits for a
     person and what failed among the threads this batch queued. Sent by the sync task
     that follows the batch's close, so once per batch."""
     from batch.run import notify
 
-    ledger = _ledger(batch)
-    row = batch.runlog.batch(batch_id) or {}
+    ledger = _ledger(runner)
+    row = runner.runlog.batch(batch_id) or {}
     records = ledger.runs_of(batch_id)
-    link = linker(batch.settings, batch.runlog)
+    link = linker(runner.settings, runner.runlog)
     report = notify.Report(
         dict(row.get("counts") or {}),
         [notify.waiting_of(r, link) for r in records if r["status"] == AWAITING],
         [notify.failed_of(r, link) for r in records if r["status"] == "failed"],
         str(row.get("source", "")),
         [notify.waiting_of(r) for r in records if r["stop_reason"] in UNFINISHED],
-        waiting_link(batch.settings, batch.runlog),
+        waiting_link(runner.settings, runner.runlog),
     )
     if notify.should_notify(report):
-        for warning in notify.send(notify.settings_for(batch.settings), report):
+        for warning in notify.send(notify.settings_for(runner.settings), report):
             log.warning("batch %s: %s", batch_id, warning)
 
 
-def _sync(batch: Runner) -> str:
+def _sync(runner: Runner) -> str:
     from batch.review import sheet as review_sheet
     from batch.sheets.sync import review_table
 
-    sinks = make_sinks(batch.settings, batch.google)
-    results = sync_all(batch.runlog, sinks)
-    table = review_table(batch.settings, batch.google)
-    added = review_sheet.publish(batch, table) if table is not None else 0
+    sinks = make_sinks(runner.settings, runner.google)
+    results = sync_all(runner.runlog, sinks)
+    table = review_table(runner.settings, runner.google)
+    added = review_sheet.publish(runner, table) if table is not None else 0
     sent = ", ".join(
         f"{r.sink}: {r.sent} sent" + (f", {r.error}" if r.error else "") for r in results
     )

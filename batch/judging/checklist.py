@@ -31,7 +31,7 @@ import ast
 import functools
 import re
 from dataclasses import dataclass
-from typing import Literal, NotRequired, TypedDict
+from typing import Any
 
 from batch.judging.brief_lines import (
     fragments,
@@ -66,24 +66,12 @@ from batch.judging.wording import (
     stems_of,
 )
 from batch.source_files import is_python, suffix_of
+from batch.state import Kind, Requirement
 
-Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"]
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
 # orders to the writer: never said, never copied; a rule's subject says what it orders
 # (batch.judging.orders: leave_out, length, layout, tone, no_guess)
 INSTRUCTION_KINDS = frozenset({"task", "style", "rule"})
-
-
-class Requirement(TypedDict):
-    id: str
-    kind: Kind
-    text: str
-    terms: list[str]  # stems of the content words
-    numbers: list[str]
-    subject: str  # missing/gap: what is not known; api: the name; task: the lead phrase
-    # fact/ask: its words no other item of the brief has ("meet", "once" of "Buddies meet
-    # their new starter once a week" beside "Every new starter gets a buddy for 6 weeks")
-    own: NotRequired[list[str]]
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
@@ -999,8 +987,8 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         if MISSING_CUE.search(rest):
             # "Say that the date will be announced next week": the gap is told.
             return "gap", rest, _missing_subject(rest)
-        kind: Kind = "ask" if first in ("ask", "invite", "encourage", "remind") else "fact"
-        return kind, rest, relay.group("lead")
+        relayed: Kind = "ask" if first in ("ask", "invite", "encourage", "remind") else "fact"
+        return relayed, rest, relay.group("lead")
     if first in _READER_VERBS and (
         # "Keep it short", "Use a warm tone": about the text within its first words;
         # "Use a bag with your child's name on it" is not
@@ -1423,7 +1411,7 @@ def _subject_of(item: str, context: str = "") -> str:
         if not re.match(r"(?i)(?:the|a|an|any|our|their|its)\s", inner):
             inner = ""  # "the page link isn't live yet": "live" says how, not what
     named = _CUE_NAMES.search(cue.group(0)) if cue and not words(before) else None
-    if named and not words(inner):
+    if named and cue and not words(inner):
         # "We still don't know the date of the summer open day (…)": the cue names it,
         # and what follows it up to a break says whose
         tail = re.split(r"[,;:(.]|\b(?:yet|so|and|but|because|until|till)\b", item[cue.end() :])[0]
@@ -1716,17 +1704,17 @@ def brief_checklist(text: str) -> list[Requirement]:
         ):
             # "The largest gift was £2,000 from the Patel family. Don't name individual
             # donors.": the fact before is what the order keeps out
-            last.update(kind="rule", subject="leave_out", text=f"{last['text']} {part}")
+            last.update({"kind": "rule", "subject": "leave_out", "text": f"{last['text']} {part}"})
             return
         if last and last["kind"] == "missing" and _STATE_IT.match(part):
             # "…not confirmed yet, and the page must state it": the fact belongs in the
             # text (a placeholder until a person gives it), not an item of its own
-            last.update(text=f"{last['text'].rstrip('.')}, {part}")
+            last.update({"text": f"{last['text'].rstrip('.')}, {part}"})
             return
         if last and last["kind"] in ("missing", "gap") and _tells_the_gap(part):
             # "…not set yet. The letter should say so.": the gap is told, not filled
-            told = _req(int(last["id"][1:]) - 1, "gap", f"{last['text'].rstrip('.')}. {part}", "")
-            last.update(kind="gap", text=told["text"])
+            gap = _req(int(last["id"][1:]) - 1, "gap", f"{last['text'].rstrip('.')}. {part}", "")
+            last.update({"kind": "gap", "text": gap["text"]})
             return
         kind, body, subject = _classify(part, previous)
         if (
@@ -1835,7 +1823,7 @@ def _name_the_signer(out: list[Requirement], text: str) -> None:
         if r["kind"] == "sign" and _SIGNER_PRONOUN.match(r["subject"].strip(" .")):
             who = signer(text)
             if who:
-                r.update(text=who, subject=who)
+                r.update({"text": who, "subject": who})
     if not out or any(r["kind"] == "sign" for r in out):
         return
     last = out[-1]
@@ -1971,14 +1959,16 @@ def _withhold(checklist: list[Requirement]) -> None:
                 )
                 rest = rest.strip(" ,;:.-")
                 if len(content_terms(rest)) < 2:
-                    r.update(kind="rule", subject="leave_out")
+                    r.update({"kind": "rule", "subject": "leave_out"})
                 else:
-                    r.update(text=rest, terms=content_terms(rest), numbers=numbers_of(rest))
+                    r.update(
+                        {"text": rest, "terms": content_terms(rest), "numbers": numbers_of(rest)}
+                    )
                 continue
             mine = set(r["terms"])
             plain = about - PRICE_WORDS
             if plain and (plain <= mine if len(plain) <= 2 else len(plain & mine) >= 2):
-                r.update(kind="rule", subject="leave_out")
+                r.update({"kind": "rule", "subject": "leave_out"})
 
 
 def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:
@@ -2025,7 +2015,7 @@ def _raises(index: int, owner: str, node: ast.AST) -> list[Requirement]:
     those of nested functions or classes, and not a bare re-raise."""
     names: list[str] = []
     body = node.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else []
-    stack = list(body)
+    stack: list[ast.AST] = list(body)
     while stack:
         n = stack.pop()
         if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
@@ -2073,7 +2063,7 @@ def exports_checklist(source: str, suffix: str) -> list[Requirement]:
     return out
 
 
-def build_checklist(brief: dict) -> list[Requirement]:
+def build_checklist(brief: dict[str, Any]) -> list[Requirement]:
     if brief.get("kind") == "source":
         name = str(brief.get("origin_name", ""))
         if is_python(name) or not name:

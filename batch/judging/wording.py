@@ -7,7 +7,8 @@ drafts alike through these, so a number or a "near copy" means the same everywhe
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from batch import placeholders
 
@@ -640,7 +641,7 @@ def word_count(text: str) -> int:
     return len(WORD.findall(text))
 
 
-def sentences_where(draft: str, test) -> list[str]:
+def sentences_where(draft: str, test: Callable[..., Any]) -> list[str]:
     """The draft's sentences (list items and headings too, as the draft has them) for
     which `test` holds: what a repair rewrites or drops."""
     return [s for s in sentences(draft) if test(s)]

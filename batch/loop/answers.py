@@ -111,7 +111,7 @@ def critic_schema(rubric: Rubric) -> type[CriticBase]:
     model to score every criterion and no other.
     """
     lo, hi = rubric.scale
-    scores = create_model(
+    scores = create_model(  # type: ignore[call-overload]  # fields named at run time
         f"Scores_{rubric.name.replace('-', '_')}",
         # An enum, not minimum/maximum: llama.cpp's grammar enforces enums but not
         # integer bounds, and a small model does answer 0 on a 1-5 scale.

@@ -14,12 +14,12 @@ from batch import placeholders
 from batch.inputs.house_rules import HouseRules
 from batch.inputs.rubrics import Rubric
 from batch.judging import checks, record
-from batch.judging.checklist import Requirement, build_checklist
+from batch.judging.checklist import build_checklist
 from batch.judging.record import Judgement
 from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
 from batch.source_files import is_python, suffix_of
-from batch.state import LoopState
+from batch.state import LoopState, Requirement
 
 
 def rubric_of(state: LoopState) -> Rubric:

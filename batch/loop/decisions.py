@@ -154,6 +154,7 @@ def _send_back(
     limits = state["limits"]
     per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
     rounds = more_rounds(decision.rounds, per_revision)
+    assert isinstance(rounds, int)  # refusal() has refused a number out of range
     notes = [n.strip() for n in decision.notes.split("\n") if n.strip()]
     return {
         "human_answers": answers,

@@ -21,6 +21,7 @@ import ast
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from batch.judging.apidocs import definitions, params_of, render_signature
 from batch.judging.doc_examples import CallResult
@@ -143,8 +144,12 @@ def _message(node: ast.expr) -> str:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(v.value if isinstance(v, ast.Constant) else "…" for v in node.values)
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else "…" for v in node.values)
     return ""
+
+
+# the nodes that may have a docstring
+_DOCUMENTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)
 
 
 def _name(
@@ -162,7 +167,9 @@ def _name(
         signature=render_signature(qualname, params),
         arguments=render_signature("", params)[1:-1],
         parameters=tuple(p for p, _ in params),
-        docstring=(ast.get_docstring(node) or "").strip(),
+        docstring=(
+            (ast.get_docstring(node) if isinstance(node, _DOCUMENTED) else None) or ""
+        ).strip(),
         code=ast.get_source_segment(source, node) or "",
         raises=_raises(body) if body is not None else [],
         calls=_called_code(source, node, defs),
@@ -315,11 +322,11 @@ class DocWriter:
     run_calls: RunCalls
     samples: int = 2
 
-    def write(self, module: str, source: str) -> tuple[str, list[dict]]:
+    def write(self, module: str, source: str) -> tuple[str, list[dict[str, Any]]]:
         """The doc, and a log line per name (its samples, whether its example ran)."""
         names = names_of(source)
         docs: list[NameDoc | None] = []
-        log: list[dict] = []
+        log: list[dict[str, Any]] = []
         for name in names:
             doc = None
             for sample in range(self.samples):

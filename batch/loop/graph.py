@@ -14,7 +14,11 @@ is an emergency brake, never the way the loop stops.
 
 from __future__ import annotations
 
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
 from batch.config import Retry
 from batch.loop.nodes import Nodes
@@ -23,7 +27,9 @@ from batch.retrying import node_policy
 from batch.state import LoopState
 
 
-def build_graph(nodes: Nodes, retry: Retry, checkpointer):
+def build_graph(
+    nodes: Nodes, retry: Retry, checkpointer: BaseCheckpointSaver[Any]
+) -> CompiledStateGraph[Any]:
     policy = node_policy(retry)
     g = StateGraph(LoopState)
     g.add_node("writer", nodes.writer, retry_policy=policy)

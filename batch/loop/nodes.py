@@ -14,9 +14,10 @@ import ast
 import dataclasses
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from langgraph.config import get_config
 from langgraph.types import interrupt
@@ -31,6 +32,7 @@ from batch.draft_cleanup import (
 from batch.errors import ModelOutputInvalid, OutOfBudget
 from batch.judging import doc_examples
 from batch.judging.checks.facts import check_requirements
+from batch.judging.doc_examples import CallResult
 from batch.judging.wording import numbers_in, word_count, word_grams
 from batch.loop import docwriter, inbox, repairs
 from batch.loop.answers import (
@@ -50,7 +52,7 @@ from batch.loop.decisions import apply_review_response
 from batch.loop.routing import final_reason, has_repair, model_seconds, repair_key, repairs_tried
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, RoleModel, Sampling, ask, write
-from batch.models.budget import charge_call, room, spending
+from batch.models.budget import Spending, charge_call, room, spending
 from batch.outcomes import is_approved
 from batch.output import NEEDS_WORK, no_link_between, write_output, written_for
 from batch.prompting import (
@@ -63,14 +65,14 @@ from batch.prompting import (
     writer_messages,
 )
 from batch.source_files import is_python
-from batch.state import LoopState
+from batch.state import Finding, LoopState
 
 
 def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
     return [dataclasses.asdict(s) for s in stats]
 
 
-def _spending(state: LoopState):
+def _spending(state: LoopState) -> AbstractContextManager[Spending]:
     """Charge a node's model calls, and the examples its checks run, to its thread's
     budget (batch.models.budget)."""
     return spending(
@@ -249,7 +251,7 @@ class Nodes:
             [*instruction_texts(state, rubric_of(state)), *critique_texts(state), *orders],
         ).strip()
 
-    def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]):
+    def _findings(self, state: LoopState, draft: str, needs: list[dict[str, str]]) -> list[Finding]:
         return findings_of(state, draft, needs)["findings"]
 
     def _sampling(
@@ -258,7 +260,7 @@ class Nodes:
         """Sample 0 as configured (or at `temperature`); each later one warmer, on
         another seed, so it is another answer and not the same one again. `seeds_used`:
         seeds an earlier round already tried for the same question, skipped."""
-        settings = self.models.settings_for("writer")
+        settings = self.models.settings.writer
         base = settings.temperature if temperature is None else temperature
         if sample == 0 and temperature is None and not seeds_used:
             return None
@@ -283,14 +285,18 @@ class Nodes:
         # (must_fix, score, draft, needs, answer, which sample)
         best: tuple[int, float, str, list[dict[str, str]], WriterAnswer, int] | None = None
         problem: ModelOutputInvalid | None = None
-        tried = []
+        tried: list[dict[str, Any]] = []
         for sample in range(samples):
             try:
                 # plain text: a draft inside grammar-constrained JSON can run on to
                 # max_tokens, and a text that repeats itself is stopped and retried
                 answer = WriterAnswer.from_text(
                     write(
-                        self.models.get("writer"), "writer", messages, stats, self._sampling(sample)
+                        self.models.required("writer"),
+                        "writer",
+                        messages,
+                        stats,
+                        self._sampling(sample),
                     )
                 )
             except ModelOutputInvalid as e:
@@ -336,7 +342,7 @@ class Nodes:
         name's example run for the result it shows. A later round's docs are sampled
         on other seeds: the same ones again would be the same answers."""
         brief = state["brief"]
-        model = self.models.get("writer")
+        model = self.models.required("writer")
         offset = state.get("round", 0)
 
         def ask_name(name: docwriter.Name, sample: int) -> docwriter.NameDoc | None:
@@ -363,7 +369,7 @@ class Nodes:
         module = Path(str(brief["origin_name"])).stem
         source_path = Path(brief["source_path"]) if brief.get("source_path") else None
 
-        def run(calls: list[str]):
+        def run(calls: list[str]) -> list[CallResult] | None:
             return doc_examples.run_calls(calls, brief["source_text"], module, source_path)[0]
 
         start = len(stats)
@@ -395,7 +401,7 @@ class Nodes:
         )
         if not has_repair(findings):
             return None
-        model = self.models.get("writer")
+        model = self.models.required("writer")
 
         # a later round's tries of the same repair are other samples, not the same again
         offset = state.get("round", 0) * samples
@@ -451,7 +457,7 @@ class Nodes:
         with _spending(state), doc_examples.timed(room, charge_call) as examples:
             checked = findings_update(state)
         checking = time.perf_counter() - started
-        judged: LoopState = {**state, **checked}
+        judged = cast(LoopState, {**state, **checked})
         rubric = rubric_of(judged)
         stats: list[CallStat] = []
         refused = any(f["severity"] == "must_fix" for f in checked["findings"])
@@ -460,7 +466,7 @@ class Nodes:
             try:
                 with _spending(state):
                     answer = ask(
-                        self.models.get("critic"),
+                        self.models.required("critic"),
                         "critic",
                         critic_messages(judged, rubric),
                         critic_schema_of(rubric),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -278,7 +278,7 @@ def _longest_first(draft: str) -> list[str]:
     return [blocks[i] for i in sorted(_body(blocks), key=lambda i: -word_count(blocks[i]))]
 
 
-def _sentence_cuts(draft: str):
+def _sentence_cuts(draft: str) -> Iterator[str]:
     """The draft without one sentence each: the last of the longest paragraph first;
     never a paragraph's opening one when the next points back to it ("It features …")."""
     for block in _longest_first(draft):
@@ -308,7 +308,7 @@ _TAIL = re.compile(
 )
 
 
-def _filler_cuts(draft: str, keep: frozenset[str]):
+def _filler_cuts(draft: str, keep: frozenset[str]) -> Iterator[str]:
     """The draft without one clause each that holds no number, no placeholder and at
     most one word of what the brief asks, longest paragraph first; a sentence's last
     clause only when it hangs on the rest (its main one as often as not)."""
@@ -399,7 +399,7 @@ class Repairer:
     def _repair(self, state: Repaired, finding: Finding) -> None:
         repair: Repair = finding["repair"]
         action = repair["action"]
-        by = "code"
+        by: Literal["code", "model"] = "code"
         calls, seconds = self._calls, self._seconds
         for by, make in self._candidates(state.draft, repair, state.findings):
             for candidate in make():
@@ -464,7 +464,9 @@ class Repairer:
             return candidate, after
         return cut, self.judge(cut, needs_for(cut, needs))
 
-    def _candidates(self, draft: str, repair: Repair, findings: list[Finding]):
+    def _candidates(
+        self, draft: str, repair: Repair, findings: list[Finding]
+    ) -> Iterator[tuple[Literal["code", "model"], Callable[[], Iterable[str | None]]]]:
         """(who made them, a generator of candidate drafts): code's first, since they
         cost nothing, then the model's, one sample at a time (a sample stops being drawn
         as soon as one is kept)."""
@@ -502,7 +504,9 @@ class Repairer:
 
     # each of these yields candidate drafts
 
-    def _sentences_from_model(self, draft: str, task: str, samples: int | None = None):
+    def _sentences_from_model(
+        self, draft: str, task: str, samples: int | None = None
+    ) -> Iterator[str]:
         for sample in range(self.samples if samples is None else samples):
             text = only_new(
                 clean_sentence(self._ask(draft, task, sample, MAX_SENTENCE_WORDS)), draft
@@ -510,7 +514,7 @@ class Repairer:
             if text and MIN_SENTENCE_WORDS <= len(wording.WORD.findall(text)) <= MAX_SENTENCE_WORDS:
                 yield text
 
-    def _rewritten(self, draft: str, sentences: list[str], repair: Repair):
+    def _rewritten(self, draft: str, sentences: list[str], repair: Repair) -> Iterator[str]:
         target = sentences[0]
         fact = (
             fragment("repair_fact", fact=repair["fact"].strip().rstrip("."))
@@ -527,7 +531,7 @@ class Repairer:
             # the other sentences with the same fault go: one rewritten sentence is enough
             yield drop_sentences(replace_sentence(draft, target, new), sentences[1:])
 
-    def _stated(self, draft: str, repair: Repair):
+    def _stated(self, draft: str, repair: Repair) -> Iterator[str]:
         fact = repair["fact"].strip().rstrip(".")
         near = nearest_sentence(draft, fact)
         if near:
@@ -546,7 +550,7 @@ class Repairer:
             yield from placements(draft, new, repair["fact"])
 
     @staticmethod
-    def _stated_as_is(draft: str, repair: Repair):
+    def _stated_as_is(draft: str, repair: Repair) -> Iterator[str]:
         near = nearest_sentence(draft, repair["fact"])
         said = set(wording.numbers_of(repair["new"])) | set(names_in(repair["new"]))
         words = set(wording.content_terms(near))
@@ -561,7 +565,9 @@ class Repairer:
             yield replace_sentence(draft, near, repair["new"])
         yield from placements(draft, repair["new"], repair["fact"])
 
-    def _placeholder_by_code(self, draft: str, sentences: list[str], repair: Repair):
+    def _placeholder_by_code(
+        self, draft: str, sentences: list[str], repair: Repair
+    ) -> Iterator[str]:
         subject = placeholders.detail(repair["placeholder"])
         line = placeholder_sentence(subject, repair["placeholder"])
         if sentences:
@@ -571,7 +577,9 @@ class Repairer:
         # from 9 to 13 June" beside the unknown reopening time): kept, the line added
         yield from placements(draft, line, subject)
 
-    def _placeholder_by_model(self, draft: str, sentences: list[str], repair: Repair):
+    def _placeholder_by_model(
+        self, draft: str, sentences: list[str], repair: Repair
+    ) -> Iterator[str]:
         placeholder = repair["placeholder"]
         if sentences:
             task = fragment(
@@ -619,7 +627,7 @@ class Repairer:
                     break
         return current, word_count(current) <= limit
 
-    def _shortened(self, draft: str, limit: int):
+    def _shortened(self, draft: str, limit: int) -> Iterator[str]:
         blocks = _blocks(draft)
         i, head, paragraph = _longest(blocks, _body(blocks))
         excess = word_count(draft) - limit
@@ -630,7 +638,7 @@ class Repairer:
             if text and word_count(text) <= budget + 5:
                 yield _join([*blocks[:i], head + text, *blocks[i + 1 :]])
 
-    def _lengthened(self, draft: str, limit: int):
+    def _lengthened(self, draft: str, limit: int) -> Iterator[str]:
         blocks = _blocks(draft)
         body = [i for i in _body(blocks) if not _is_list(blocks[i])] or _body(blocks)
         i, _, paragraph = _longest(blocks, body)

@@ -48,6 +48,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     if any(f["code"] in checks.NO_TEXT for f in findings):
         score = 0.0  # whatever a model says of it, no text scores nothing
     elif mode == "gate":
+        assert critic_score is not None  # a gate is never judged unasked (nodes.critic)
         score = critic_score
         must_fix += [m for m in critic_must if m not in must_fix]
     else:
@@ -85,7 +86,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     }
     best = state.get("best")
     if best is None or rank(score, must_fix) > rank(best["score"], best.get("must_fix", [])):
-        update["best"] = BestDraft(
+        best = BestDraft(
             draft=state["draft"],
             score=score,
             round=state.get("round", 0),
@@ -94,6 +95,8 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
             must_fix=must_fix,
             holds=holds,
             additions=additions,
-            **({"judgement": state["judgement"]} if state.get("judgement") else {}),
         )
+        if state.get("judgement"):
+            best["judgement"] = state["judgement"]
+        update["best"] = best
     return update

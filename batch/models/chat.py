@@ -84,7 +84,7 @@ class ChatRoleModel(RoleModel):
     ) -> Completion:
         chat = self.chat_for(max_tokens, sampling)
         # plain text: no format at all (Ollama's `content` as the model wrote it)
-        fmt = {"format": schema} if schema is not None else {}
+        fmt: dict[str, Any] = {"format": schema} if schema is not None else {}
         try:
             reply = chat.invoke(to_langchain(messages), **fmt, **self._invoke_kwargs)
         except Exception as e:
@@ -92,7 +92,7 @@ class ChatRoleModel(RoleModel):
             if mapped is None:
                 raise
             raise mapped from e
-        usage = reply.usage_metadata or {}
+        usage: dict[str, Any] = dict(reply.usage_metadata or {})
         meta = reply.response_metadata or {}
         # "repetition": the embedded model stopped an answer that repeated itself
         truncated = (

@@ -140,11 +140,11 @@ def verified_model_path(name_or_path: str, cache_dir: Path, sha256: str | None =
         if name_or_path in PACKAGED:
             model = PACKAGED[name_or_path]
             target = cache_dir / f"{model.name}-{model.sha256[:12]}.gguf"
-            expected = model.sha256
+            expected: str | None = model.sha256
             if target in _verified:
                 return target
             if not target.is_file():
-                assemble(locate_parts(model), target, expected)
+                assemble(locate_parts(model), target, model.sha256)
                 _verified.add(target)
                 return target
         else:
@@ -155,7 +155,7 @@ def verified_model_path(name_or_path: str, cache_dir: Path, sha256: str | None =
                     f"embedded model {name_or_path!r} is neither a packaged model ({known}) "
                     f"nor a .gguf file"
                 )
-            expected: str | None = sha256
+            expected = sha256
             if target in _verified or expected is None:
                 return target
         actual = file_sha256(target)

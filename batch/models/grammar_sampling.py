@@ -36,7 +36,7 @@ class GrammarLastSampler:
         self._all = _internals.LlamaTokenDataArray(n_vocab=n_vocab)
         self._one_data = np.recarray((1,), dtype=self._all.candidates_data.dtype)
         self._one = type(self._all.candidates)(
-            data=self._one_data.ctypes.data_as(type(self._all.candidates.data)),
+            data=self._one_data.ctypes.data_as(type(self._all.candidates.data)),  # type: ignore[type-var]
             size=1,
             selected=-1,
             sorted=False,
@@ -92,7 +92,7 @@ def grammar_last_llama(base: type) -> type:
     """A subclass of llama_cpp.Llama whose grammar-constrained sampling checks the
     grammar last (GrammarLastSampler); unconstrained sampling is unchanged."""
 
-    class GrammarLastLlama(base):  # type: ignore[misc, valid-type]
+    class GrammarLastLlama(base):
         def _init_sampler(self, *args: Any, grammar: Any = None, **kwargs: Any) -> Any:
             chain = super()._init_sampler(*args, grammar=None, **kwargs)
             if grammar is None:

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from batch.config import Models, ModelSettings
+from batch.errors import ConfigError
 from batch.models.base import RoleModel
 from batch.models.factory import build_role_model
 from batch.models.hosts import SlotGate
@@ -47,6 +48,13 @@ class ModelSet:
                         settings, self.cache_dir, role, self._host_pools, self.gate
                     )
             return self._built[role]
+
+    def required(self, role: str) -> RoleModel:
+        """The model of a role the loop cannot run without (the writer, the critic)."""
+        model = self.get(role)
+        if model is None:
+            raise ConfigError(f"no model for the {role}: set [models.{role}]")
+        return model
 
     def labels(self) -> dict[str, str]:
         """The model of each role the batch asks (`critic_mode = "checks"` asks none of

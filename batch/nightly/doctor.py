@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import gspread
+
 from batch.config import Settings
 from batch.errors import BriefloopError
 from batch.judging.doc_examples.sandbox import sandbox_problem
@@ -94,7 +96,7 @@ def _writable(folder: Path) -> str | None:
 
 
 def check_sheet(
-    settings: Settings, open_google: Callable[[], object] | None = None
+    settings: Settings, open_google: Callable[[], gspread.Client] | None = None
 ) -> list[Finding]:
     out = []
     if settings.log.format == "none":

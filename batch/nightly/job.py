@@ -64,16 +64,16 @@ def run_job(
                 strict=strict,
                 google_client=google_client,
                 resumer=hand_to_workers,
-            ) as batch,
-            batch_lock(batch.store, wait),
+            ) as runner,
+            batch_lock(runner.store, wait),
         ):
-            batch.runlog.close_abandoned_batches()
-            if not batch.local:  # a cluster: the workers run the briefs
-                return _enqueued(batch, source, rerun, job)
-            summary = _recorded(batch, source, rerun, concurrency, job)
-            link = linker(settings, batch.runlog)
-            waiting_page = waiting_link(settings, batch.runlog)
-            approve = approver(settings, batch)
+            runner.runlog.close_abandoned_batches()
+            if not runner.local:  # a cluster: the workers run the briefs
+                return _enqueued(runner, source, rerun, job)
+            summary = _recorded(runner, source, rerun, concurrency, job)
+            link = linker(settings, runner.runlog)
+            waiting_page = waiting_link(settings, runner.runlog)
+            approve = approver(settings, runner)
             report = notify_report(settings, summary, source, link, waiting_page, approve)
     except LockBusy:
         raise BriefloopError(
@@ -152,67 +152,67 @@ def out_of_time(settings: Settings, summary: BatchSummary) -> str:
 
 
 def _recorded(
-    batch: Runner, source: str | Path, rerun: bool, concurrency: int | None, job: str | None
+    runner: Runner, source: str | Path, rerun: bool, concurrency: int | None, job: str | None
 ) -> BatchSummary:
     """The batch, with its start, end and counts in the run log's batches table."""
-    batch_id = batch.runlog.batch_started(str(source), job)
-    batch.batch_id = batch_id
+    batch_id = runner.runlog.batch_started(str(source), job)
+    runner.batch_id = batch_id
     try:
-        summary = _pull_run_publish(batch, source, rerun, concurrency)
+        summary = _pull_run_publish(runner, source, rerun, concurrency)
     except StoreError:
         raise  # the run log is on the failing disk: nothing more can be recorded
     except BaseException as e:
-        batch.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
+        runner.runlog.batch_finished(batch_id, "failed", {}, f"{e.__class__.__name__}: {e}")
         raise
     finally:
-        batch.batch_id = None
+        runner.batch_id = None
     # "finished": it ran to its end (a brief that failed is in its counts); "failed" is
     # kept for a batch that could not run to its end
     status = "stopped" if STOP.is_set() or summary.time_up else "finished"
-    batch.runlog.batch_finished(batch_id, status, dict(summary.counts))
+    runner.runlog.batch_finished(batch_id, status, dict(summary.counts))
     return summary
 
 
-def _enqueued(batch: Runner, source: str | Path, rerun: bool, job: str | None) -> BatchSummary:
+def _enqueued(runner: Runner, source: str | Path, rerun: bool, job: str | None) -> BatchSummary:
     """A cluster's batch: the review answers pulled (each answer goes to the queue), then
     every brief that needs work queued once. The workers write the sheets at its end."""
     from batch.cluster.queue import enqueue_batch
 
-    table = review_table(batch.settings, batch.google)
-    pulled, warnings = _pull(batch, table)
-    summary = enqueue_batch(batch, source, rerun, job)
+    table = review_table(runner.settings, runner.google)
+    pulled, warnings = _pull(runner, table)
+    summary = enqueue_batch(runner, source, rerun, job)
     summary.pulled = pulled
     summary.warnings += warnings
     return summary
 
 
-def _pull(batch: Runner, table) -> tuple[list[review_sheet.Pulled], list[str]]:
+def _pull(runner: Runner, table) -> tuple[list[review_sheet.Pulled], list[str]]:
     """The review sheet's answers acted on, and a warning if it could not be read."""
     if table is None:
         return [], []
     try:
-        return review_sheet.pull(batch, table), []
+        return review_sheet.pull(runner, table), []
     except BriefloopError as e:  # the sheet is unreachable: tonight's work goes on
         return [], [f"review answers not pulled from {table.name}: {e}"]
 
 
 def _pull_run_publish(
-    batch: Runner, source: str | Path, rerun: bool, concurrency: int | None
+    runner: Runner, source: str | Path, rerun: bool, concurrency: int | None
 ) -> BatchSummary:
-    table = review_table(batch.settings, batch.google)
+    table = review_table(runner.settings, runner.google)
     # a retry or reopen cut short (a crash, a kill) is finished before anything else
     repaired = [
         f"finished a {f.kind} of thread {f.thread_id} that was cut short: {f.outcome}"
         if f.outcome != "busy"
         else f"a {f.kind} of thread {f.thread_id} is still under way elsewhere"
-        for f in finish_pending(batch)
+        for f in finish_pending(runner)
     ]
-    pulled, warnings = _pull(batch, table)
+    pulled, warnings = _pull(runner, table)
     warnings = repaired + warnings
-    summary = batch.run(source, rerun=rerun, concurrency=concurrency)
+    summary = runner.run(source, rerun=rerun, concurrency=concurrency)
     if table is not None:
         try:
-            review_sheet.publish(batch, table)
+            review_sheet.publish(runner, table)
         except BriefloopError as e:
             warnings.append(f"review rows not written to {table.name}: {e}")
     summary.pulled = pulled
@@ -224,13 +224,13 @@ def pull_reviews(
     settings: Settings, google_client: Callable[[], gspread.Client] | None = None
 ) -> list[review_sheet.Pulled]:
     """Act on the answers in the review sheet, then list what waits now."""
-    with Runner(settings, google_client=google_client, resumer=hand_to_workers) as batch:
-        table = review_table(settings, batch.google)
+    with Runner(settings, google_client=google_client, resumer=hand_to_workers) as runner:
+        table = review_table(settings, runner.google)
         if table is None:
             raise BriefloopError(
                 "no review sheet: set log.format to xlsx or csv, or configure [log.gsheet]"
             )
-        results = review_sheet.pull(batch, table)
-        review_sheet.publish(batch, table)
-        batch.sync()
+        results = review_sheet.pull(runner, table)
+        review_sheet.publish(runner, table)
+        runner.sync()
         return results

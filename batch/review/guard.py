@@ -12,9 +12,10 @@ from urllib.parse import quote, urlencode
 
 from markupsafe import escape
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.types import ASGIApp
 
 from batch.review.links import LINK_PARAM, WAITING_SCOPE, expires_of
 from batch.review.links import problem as link_problem
@@ -40,12 +41,14 @@ class Guard(BaseHTTPMiddleware):
     With a token, a link's token scoped to one thread (batch.review.links) opens that
     thread's page and its answer, and nothing else."""
 
-    def __init__(self, app, token: str | None, link_secret: Callable[[], bytes] | None = None):
+    def __init__(
+        self, app: ASGIApp, token: str | None, link_secret: Callable[[], bytes] | None = None
+    ):
         super().__init__(app)
         self.token = token
         self.link_secret = link_secret
 
-    async def dispatch(self, request: Request, call_next) -> Response:
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         request.state.scoped = None  # the one thread a link's token opens, if that is all
         request.state.link_expires = None  # when that token expires
         if self.token is not None:

@@ -19,6 +19,7 @@ from batch.outcomes import is_approved
 from batch.output import front_matter_of, in_this_project
 from batch.run.records import decision_note
 from batch.run.runner import Runner
+from batch.state import Requirement
 
 # a word and the space after it: words are matched, the space goes with its word
 _WORD = re.compile(r"(\S+)(\s*)")
@@ -91,7 +92,7 @@ class Story:
     calls: list[dict[str, Any]] = field(default_factory=list)
     brief: dict[str, Any] = field(default_factory=dict)  # the brief as the thread has it
     retries: list[dict[str, Any]] = field(default_factory=list)  # later attempts of it
-    checklist: list[dict[str, Any]] = field(default_factory=list)  # what it asks
+    checklist: list[Requirement] = field(default_factory=list)  # what it asks
     # the text as it went out (its output file's body: a person's answers filled in,
     # their edit made), "" when none did or its file is gone
     published: str = ""

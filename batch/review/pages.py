@@ -7,7 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
@@ -26,7 +26,7 @@ from batch.outcomes import (
 )
 from batch.review.history import Story
 from batch.review.render import changes_html, mark_added, render_draft, score_chart
-from batch.review.threads import marked_checklist
+from batch.review.threads import Waiting, marked_checklist
 from batch.run.notify import one_line_text
 from batch.sheets.run_rows import render_cell, row_for
 from batch.sheets.tables import csv_safe
@@ -49,7 +49,7 @@ BATCH_STATUS_WORDS = {
 
 def counts_in_order(counts: dict[str, int]) -> list[tuple[str, int]]:
     """A batch's counts by outcome, labelled, in the order outcomes are shown."""
-    order = {o: i for i, o in enumerate(OUTCOME_ORDER)}
+    order: dict[str, int] = {o: i for i, o in enumerate(OUTCOME_ORDER)}
     return [
         (label(k), v)
         for k, v in sorted(counts.items(), key=lambda kv: (order.get(kv[0], 99), kv[0]))
@@ -123,7 +123,7 @@ def ago(iso: str | None, now: datetime | None = None) -> str:
 
 
 # What the Waiting page filters by: what a text waits for
-WAITS = {
+WAITS: dict[str, tuple[str, Callable[[Waiting], bool]]] = {
     "fill": ("placeholders to fill", lambda i: bool(i.needs)),
     "work": ("needs work", lambda i: bool(i.stopped)),
     "look": ("your look", lambda i: bool(i.holds) and not i.stopped),
@@ -316,7 +316,7 @@ def runs_view(
             return None
         groups = [_group(log, row, outcome, brief, RUNS_PER_PAGE, (page - 1) * RUNS_PER_PAGE)]
         pages = math.ceil(groups[0]["total"] / RUNS_PER_PAGE)
-    day = day.strip() if bounds else ""
+    day = (day or "").strip() if bounds else ""
     filters = {k: v for k, v in (("outcome", outcome), ("brief", brief), ("day", day)) if v}
     return {
         "groups": groups,

@@ -14,6 +14,7 @@ alone, and said so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from batch.errors import LockBusy
 from batch.review.attempts import finish_reopen, finish_retry
@@ -41,7 +42,7 @@ def finish_pending(runner: Runner) -> list[Finished]:
     return done
 
 
-def _finish(runner: Runner, action: dict) -> str:
+def _finish(runner: Runner, action: dict[str, Any]) -> str:
     thread_id, intent = action["thread_id"], action["payload"]
     if action["kind"] == "reopen":
         with runner.store.thread_lock(thread_id):

@@ -43,7 +43,7 @@ def render_draft(draft: str, placeholders: list[str]) -> Markup:
 
     in_link = 0  # inside a link's text, a mark holds no link of its own: no nested <a>
 
-    def mark(m: re.Match) -> str:
+    def mark(m: re.Match[str]) -> str:
         number, placeholder = found[m.group(0)]
         first = m.group(0) not in seen
         seen.add(m.group(0))

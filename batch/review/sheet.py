@@ -245,7 +245,7 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
             if _taken_already(state, rows, decisions[0]):
                 # this very answer was taken, and the write of its rows cut short
                 mark(rows, "done", ended)
-                results.append(Pulled(thread_id, ended, None))
+                results.append(Pulled(thread_id, ended))
                 continue
             note = f"not waiting any more ({ended})"
             mark(rows, "skipped", note)
@@ -284,10 +284,11 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
         same_round = (
             again is not None and str(runner.snapshot(thread_id).values.get("round", "")) == current
         )
-        if same_round and again.problem:
+        if again is not None and same_round and again.problem:
             # the graph did not take it (the thread asks again)
             not_taken(thread_id, rows, again.problem)
             continue
+        assert result is not None  # an answer, not a check_only one
         mark(rows, "done", result.outcome)
-        results.append(Pulled(thread_id, result.outcome, result.error))
+        results.append(Pulled(thread_id, result.outcome, result.error or ""))
     return results

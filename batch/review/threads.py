@@ -27,6 +27,7 @@ from batch.loop.checking import checklist_of
 from batch.loop.decisions import refusal
 from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import BriefResult, Runner, has_work
+from batch.state import LoopState, Requirement, loop_state
 
 
 @dataclass
@@ -63,7 +64,7 @@ class Waiting:
     # the brief's orders no check can hold the text to: for the person to read it for
     unchecked_orders: list[str] = field(default_factory=list)
     # the thread's state at the pause, which an answer is checked against
-    state: dict[str, Any] = field(default_factory=dict, repr=False)
+    state: LoopState = field(default_factory=lambda: LoopState(), repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         newer = self.superseded_by
@@ -169,7 +170,7 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         holds=list(args.get("holds") or []),
         additions=list(args.get("additions") or []),
         unchecked_orders=list(args.get("unchecked_orders") or []),
-        state=values,
+        state=loop_state(values),
     )
 
 
@@ -209,7 +210,7 @@ def revision_note(values: dict[str, Any], stopped: str | None) -> str:
 
 
 def marked_checklist(
-    checklist: list[dict[str, Any]], missing: set[str], drafted: bool
+    checklist: list[Requirement], missing: set[str], drafted: bool
 ) -> list[tuple[str, str, str, bool | None]]:
     """Each item of a checklist with its mark on a page: True (said), False (one of the
     `missing` ids), or None where nothing was checked: the request itself and style
@@ -227,7 +228,7 @@ def marked_checklist(
 
 def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool | None]]:
     """The thread's checklist marked against `draft`."""
-    checklist = checklist_of(values)
+    checklist = checklist_of(loop_state(values))
     failing = {f["code"].split(":", 1)[1] for f in check_requirements(draft, checklist)}
     return marked_checklist(checklist, failing, bool(draft.strip()))
 
@@ -287,12 +288,12 @@ def resolve_answers(needs: list[dict[str, str]], given: dict[str, str]) -> dict[
         by_key[str(number)] = placeholder
     out: dict[str, str] = {}
     for key, value in given.items():
-        placeholder = by_key.get(placeholders.normalize(str(key)))
-        if placeholder is None:
+        found = by_key.get(placeholders.normalize(str(key)))
+        if found is None:
             known = ", ".join(n["placeholder"] for n in needs) or "none"
             raise BriefloopError(f"{key!r} is not a placeholder of this thread (open: {known})")
         if str(value).strip():
-            out[placeholder] = str(value).strip()
+            out[found] = str(value).strip()
     return out
 
 

@@ -241,9 +241,8 @@ def page(request: Request, name: str, context: dict[str, Any], status_code: int 
         "refresh": None,
         **context,
     }
-    return request.app.state.templates.TemplateResponse(
-        request, name, context, status_code=status_code
-    )
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(request, name, context, status_code=status_code)
 
 
 def flashed(request: Request, outcome: str, target: str) -> Response:
@@ -376,8 +375,8 @@ async def thread(request: Request) -> Response:
             if item is not None:
                 told = {"one_tap": {"token": once, "problem": why}} if once else {}
                 return {**thread_view(runner, item), **told}
-            told = history.story(runner, thread_id)
-            return None if told is None else {"story": told, "one_tap_problem": why}
+            story = history.story(runner, thread_id)
+            return None if story is None else {"story": story, "one_tap_problem": why}
 
     view = await run_in_threadpool(load)
     if view is None:
@@ -497,7 +496,7 @@ async def answer(request: Request) -> Response:
     answers = {
         key[len("ph:") :]: str(value) for key, value in raw.multi_items() if key.startswith("ph:")
     }
-    form = {
+    form: dict[str, Any] = {
         "answers": answers,
         "name": str(raw.get("name", "")).strip(),
         "edited": str(raw.get("edited", "")),

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 
 import requests
 
@@ -40,9 +41,10 @@ _ONE_LINE_CHARS = 300
 
 
 @dataclass(frozen=True)
-class Waiting:
-    """A text that waits for a person (or, unfinished, was set aside for one), and the
-    placeholders only a person can fill."""
+class Named:
+    """A text as the message names it: one that waits for a person (or, unfinished, was
+    set aside for one), and the placeholders only a person can fill. (The review
+    page's own `review.threads.Waiting` is the whole state of a waiting thread.)"""
 
     brief_id: str
     title: str
@@ -67,7 +69,7 @@ class Failed:
     link: str = ""
 
 
-def failed_of(record: Mapping[str, object], link: Callable[[str], str] | None = None) -> Failed:
+def failed_of(record: Mapping[str, Any], link: Callable[[str], str] | None = None) -> Failed:
     return Failed(
         str(record.get("brief_id") or ""),
         str(record.get("error") or "error"),
@@ -76,30 +78,30 @@ def failed_of(record: Mapping[str, object], link: Callable[[str], str] | None = 
 
 
 def waiting_of(
-    record: Mapping[str, object],
+    record: Mapping[str, Any],
     link: Callable[[str], str] | None = None,
     approve: Callable[[str], str] | None = None,
-) -> Waiting:
+) -> Named:
     """A run-log record as the message names it; `approve` gives a thread its one-tap
     approve link ("" when it needs more than an approval)."""
     needs = record.get("needs_from_human") or []
-    return Waiting(
+    return Named(
         str(record.get("brief_id") or ""),
         str(record.get("title") or ""),
-        placeholders.named(needs),  # type: ignore[arg-type]
+        placeholders.named(needs),
         link(str(record["thread_id"])) if link and record.get("thread_id") else "",
         str(record.get("unfinished") or ""),
         len(record.get("open_must_fix") or []),
         tuple(
             marked(a["sentence"], a["added"])
             for a in additions_of(
-                (record.get("judgement") or {}).get("findings") or [],  # type: ignore[union-attr]
+                (record.get("judgement") or {}).get("findings") or [],
                 held_only=False,
             )
         ),
-        str((record.get("open_must_fix") or [""])[0]),  # type: ignore[index]
+        str((record.get("open_must_fix") or [""])[0]),
         approve(str(record["thread_id"])) if approve and record.get("thread_id") else "",
-    )  # type: ignore[arg-type]
+    )
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,11 @@ class Report:
     """What one batch did, as the message tells it."""
 
     counts: dict[str, int]  # outcome -> briefs, e.g. {"approved": 2, "error": 1}
-    waiting: list[Waiting]
+    waiting: list[Named]
     failed: list[Failed]
     source: str  # what the batch ran on
     # unfinished texts set aside without waiting for a person (loop.review = when_needed)
-    set_aside: list[Waiting] = field(default_factory=list)
+    set_aside: list[Named] = field(default_factory=list)
     # the Waiting page, signed for the reader (batch.review.links.waiting_link); else
     # the message links `notify.review_url` as it is
     review_link: str = ""
@@ -157,7 +159,7 @@ def _counts_line(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{label(o)} {counts[o]}" for o in known + other) or "no briefs"
 
 
-def _named(w: Waiting) -> list[str]:
+def _named(w: Named) -> list[str]:
     """A text's line, and for an unfinished one why and what is still wrong."""
     title = f" ({one_line_text(w.title)})" if w.title.strip() else ""
     lines = [f"- {one_line_text(w.brief_id)}{title}"]
@@ -285,10 +287,11 @@ def _smtp_session(
     settings: Notify,
     password: str | None,
     context: ssl.SSLContext,
-    act: Callable[[smtplib.SMTP], dict],
-) -> dict:
+    act: Callable[[smtplib.SMTP], dict[str, Any]],
+) -> dict[str, Any]:
     """Connect, STARTTLS and log in as configured, then `act` on the connection: what
     it returns, or _Failed saying what went wrong."""
+    smtp: smtplib.SMTP
     try:
         if settings.smtp_ssl:
             smtp = smtplib.SMTP_SSL(
@@ -365,7 +368,7 @@ def _password(settings: Notify, environ: Mapping[str, str]) -> tuple[str | None,
     )
 
 
-def _noop(smtp: smtplib.SMTP) -> dict:
+def _noop(smtp: smtplib.SMTP) -> dict[str, Any]:
     code, said = smtp.noop()
     if code != 250:
         raise _Failed(f"{code} {_smtp_text(said)}", False)
@@ -381,7 +384,11 @@ def check_mail(
     if missing:
         return missing
     ctx = ssl_context if ssl_context is not None else ssl.create_default_context()
-    failure = _retrying(1, 0.0, lambda: _smtp_session(settings, password, ctx, _noop))
+
+    def greet() -> None:
+        _smtp_session(settings, password, ctx, _noop)
+
+    failure = _retrying(1, 0.0, greet)
     return failure.replace(password, "***") if failure and password else failure
 
 

@@ -58,15 +58,13 @@ def record_fields(values: LoopState) -> dict[str, Any]:
     """Run-log fields derived from a thread's state."""
     final = values.get("final")
     approved = values.get("meets_bar") or is_approved(values.get("stop_reason"))
+    score: float | None
     deviations = list(values.get("deviations", []))
     if final is not None:
         score, must_fix, needs = final["score"], final["must_fix"], final["needs"]
         # The text the run stands for: the approved one, else the best round's.
-        text = (
-            values["best"]["draft"]
-            if values.get("best") and not approved
-            else values.get("draft", "")
-        )
+        best = values.get("best")
+        text = best["draft"] if best and not approved else values.get("draft", "")
     elif values.get("brief"):
         # Not finished (waiting for a person, or still going): the text a person is shown
         # (inbox.shown: the best draft of one that stopped unapproved), so the record,
@@ -113,8 +111,8 @@ def judgement_of(values: LoopState, text: str) -> dict[str, Any] | None:
     if not text:
         return None
     key = draft_hash(text)
-    best = values.get("best") or {}
-    for made in (values.get("judgement"), best.get("judgement")):
+    best = values.get("best")
+    for made in (values.get("judgement"), best.get("judgement") if best else None):
         if made and made.get("draft") == key:
             return made
     return None

@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import gspread
+from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_config
+from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, StateSnapshot
 
 from batch.config import Settings
@@ -38,7 +40,7 @@ from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import RunLogSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
 from batch.source_files import is_python
-from batch.state import LoopState
+from batch.state import LoopState, loop_state
 from batch.store.backends import Store, open_runlog
 from batch.store.runlog import RunLog, store_failure
 
@@ -76,7 +78,7 @@ class BatchSummary:
     time_up: bool = False  # the batch's hours (run.max_hours) ran out before its end
 
     @property
-    def counts(self) -> Counter:
+    def counts(self) -> Counter[str]:
         return Counter(r.outcome for r in self.results)
 
     @property
@@ -146,7 +148,7 @@ class Runner:
         return RunRecorder(self.runlog, self.batch_id)
 
     @property
-    def graph(self):
+    def graph(self) -> CompiledStateGraph[Any]:
         return self.resources.graph
 
     @property
@@ -302,7 +304,7 @@ class Runner:
     def initial_state(self, brief: Brief) -> tuple[LoopState, str]:
         return start_state(self.settings, brief)
 
-    def config_for(self, thread_id: str) -> dict[str, Any]:
+    def config_for(self, thread_id: str) -> RunnableConfig:
         return {
             "configurable": {"thread_id": thread_id},
             "recursion_limit": self.settings.loop.recursion_limit,
@@ -341,12 +343,12 @@ class Runner:
         if snapshot.values.get("stop_reason") and not has_work(snapshot):
             # Finished in the checkpointer but the run log missed it (a crash between the
             # two): record it, call no model.
-            record = self._settled(thread_id, brief, snapshot.values, 0.0)
+            record = self._settled(thread_id, brief, loop_state(snapshot.values), 0.0)
             return BriefResult(brief.id, thread_id, "skipped", record)
         if snapshot.interrupts:
             if existing and existing["status"] == AWAITING:
                 return BriefResult(brief.id, thread_id, "waiting", existing)
-            record = self._settled(thread_id, brief, snapshot.values, 0.0, waiting=True)
+            record = self._settled(thread_id, brief, loop_state(snapshot.values), 0.0, waiting=True)
             return BriefResult(brief.id, thread_id, "waiting", record)
         labels = self.models.labels()
         running = self.records.started(thread_id, brief, labels)
@@ -380,7 +382,7 @@ class Runner:
         # cpus+4. (A graph with parallel branches or subgraphs would need this lifted.)
         # durability="sync": a step's checkpoint is written before the next step (a
         # model call) starts, so a crash never repeats an answered call.
-        cfg = {**self.config_for(thread_id), "max_concurrency": 1}
+        cfg: RunnableConfig = {**self.config_for(thread_id), "max_concurrency": 1}
         if snapshot is None:
             snapshot = self.graph.get_state(cfg)
         before = snapshot.values.get("calls", [])
@@ -411,7 +413,7 @@ class Runner:
             error = f"unexpected {e.__class__.__name__}: {e}"
         seconds = time.perf_counter() - started
         snapshot = self.graph.get_state(cfg)
-        values = snapshot.values
+        values = loop_state(snapshot.values)
         made = len(values.get("calls", [])) - len(before)
         brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
         if stopped:
@@ -432,7 +434,7 @@ class Runner:
     ) -> Callable[[CallRecord], None]:
         """Where the model calls of one invoke of `thread_id` go: its rows in the run log,
         each with the node that made it and the round (a writer step starts the next)."""
-        current = {"round": round_now, "writer_step": None}
+        current: dict[str, Any] = {"round": round_now, "writer_step": None}
 
         def sink(call: CallRecord) -> None:
             meta = get_config().get("metadata") or {}
@@ -463,7 +465,7 @@ class Runner:
         """Record the thread as its last checkpoint has it (waiting, or ended) without
         running it: for a step that was cut short after the checkpointer took it."""
         snapshot = self.snapshot(thread_id)
-        values = snapshot.values
+        values = loop_state(snapshot.values)
         waiting = bool(snapshot.interrupts)
         record = self._settled(thread_id, None, values, 0.0, waiting=waiting)
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]

@@ -12,7 +12,7 @@ import logging
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 log = logging.getLogger("briefloop")
@@ -21,7 +21,7 @@ STOP = threading.Event()
 
 
 @contextmanager
-def handle_signals(grace: float, on_stop=None) -> Iterator[None]:
+def handle_signals(grace: float, on_stop: Callable[[], None] | None = None) -> Iterator[None]:
     """Handle SIGTERM and SIGINT as above while the block runs (main thread only, as
     Python requires); the previous handlers come back afterwards."""
 

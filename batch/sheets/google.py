@@ -135,7 +135,8 @@ def open_client(settings: Google, environ: dict[str, str] | None = None) -> gspr
             f"(missing or bad field: {str(e).split(':')[0]})"
         ) from None
     client.set_timeout(settings.timeout)
-    client.service_account_email = info.get("client_email", "")  # for error messages
+    # for error messages
+    client.service_account_email = info.get("client_email", "")  # type: ignore[attr-defined]
     return client
 
 

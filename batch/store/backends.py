@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -43,6 +43,20 @@ if TYPE_CHECKING:
 # Advisory lock keys are 64-bit; each name gets its own, prefixed so that another
 # application using advisory locks in the same database does not collide with us.
 LOCK_PREFIX = "briefloop:"
+
+
+def row(cursor: Any) -> tuple[Any, ...]:
+    """The one row a query gives (a count, a lock's answer): a query that gives none is
+    a broken server, said as such."""
+    found = cursor.fetchone()
+    if found is None:
+        raise RuntimeError("the database answered a one-row query with no row")
+    return tuple(found)
+
+
+def one(cursor: Any) -> Any:
+    """The one value of the one row a query gives."""
+    return row(cursor)[0]
 
 
 def open_sqlite_checkpointer(path: Path) -> SqliteSaver:
@@ -118,7 +132,7 @@ class Store:
         finally:
             if self._checkpointer is not None:
                 # a sqlite3 connection, or the psycopg pool
-                self._checkpointer.conn.close()
+                self._checkpointer.conn.close()  # type: ignore[attr-defined]
 
     def __enter__(self) -> Store:
         return self
@@ -199,7 +213,7 @@ class PostgresStore(Store):
             # a connection broken by a server restart is dropped when it is handed out
             check=ConnectionPool.check_connection,
         )
-        saver = PostgresSaver(pool)
+        saver = PostgresSaver(pool)  # type: ignore[arg-type]  # rows as dicts (dict_row)
         try:
             # setup() is not safe to run twice at once (it records its migrations by
             # inserting their numbers): one process at a time.
@@ -220,7 +234,7 @@ class PostgresStore(Store):
         conn = psycopg.connect(self.dsn, autocommit=True)
         try:
             acquire_polling(
-                lambda: conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()[0],
+                lambda: one(conn.execute("SELECT pg_try_advisory_lock(%s)", (key,))),
                 wait,
                 what,
             )

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from batch.config import Settings
-from batch.store.backends import PostgresStore, Store, open_store
+from batch.store.backends import PostgresStore, Store, one, open_store, row
 from batch.store.runlog import RunLog
 
 
@@ -106,15 +106,15 @@ def _prune_postgres(store: PostgresStore, threads: list[str], vacuum: bool) -> G
     )
     saver = store.checkpointer  # creates the tables when this database has none yet
     with psycopg.connect(store.dsn, autocommit=True) as conn:
-        before = conn.execute(size).fetchone()[0]
-        checkpoints, writes = conn.execute(count, {"t": threads}).fetchone()
+        before = one(conn.execute(size))
+        checkpoints, writes = row(conn.execute(count, {"t": threads}))
         if threads:
             saver.prune(threads, strategy="keep_latest")
-        left_checkpoints, left_writes = conn.execute(count, {"t": threads}).fetchone()
+        left_checkpoints, left_writes = row(conn.execute(count, {"t": threads}))
         if vacuum:
             for table in tables:
                 conn.execute(f"VACUUM {table}")
-        after = conn.execute(size).fetchone()[0]
+        after = one(conn.execute(size))
     return GcReport(
         len(threads), checkpoints - left_checkpoints, writes - left_writes, int(before), int(after)
     )

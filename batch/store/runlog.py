@@ -304,7 +304,7 @@ class RunLog:
                     started_at=now_precise(),
                 )
             )
-            return int(result.inserted_primary_key[0])
+            return int(result.inserted_primary_key[0])  # type: ignore[index]  # an INSERT
 
     def action_ended(self, action_id: int) -> None:
         with self.engine.begin() as conn:
@@ -520,7 +520,7 @@ class RunLog:
                     job=job, source=source, pid=os.getpid(), started_at=now_precise(), status=status
                 )
             )
-            return int(result.inserted_primary_key[0])
+            return int(result.inserted_primary_key[0])  # type: ignore[index]  # an INSERT
 
     def batch_finished(
         self,
@@ -806,7 +806,7 @@ def _insert(conn: sa.Connection, table: sa.Table):
     if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
-        from sqlalchemy.dialects.sqlite import insert
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
     return insert(table)
 
 

@@ -169,7 +169,7 @@ def _add_columns(conn: sa.Connection, table: sa.Table, *names: str) -> None:
         column = table.c[name]
         ddl = f"{preparer.quote(name)} {column.type.compile(dialect=conn.dialect)}"
         if column.server_default is not None:
-            ddl += f" DEFAULT '{column.server_default.arg}'"
+            ddl += f" DEFAULT '{column.server_default.arg}'"  # type: ignore[attr-defined]
             if not column.nullable:
                 ddl += " NOT NULL"
         conn.exec_driver_sql(f"ALTER TABLE {preparer.quote(table.name)} ADD COLUMN {ddl}")

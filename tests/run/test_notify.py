@@ -23,7 +23,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from batch import config
 from batch.config import Notify
 from batch.errors import ConfigError
-from batch.run.notify import Failed, Report, Waiting, message, send, should_notify
+from batch.run.notify import Failed, Named, Report, message, send, should_notify
 
 FAST = 0.01  # backoff base in tests
 PASSWORD = "s3cret-Pa55word"
@@ -31,7 +31,7 @@ PASSWORD = "s3cret-Pa55word"
 REPORT = Report(
     counts={"approved": 2, "awaiting_human": 1, "error": 1},
     waiting=[
-        Waiting(
+        Named(
             "memo-7", "Quarterly API note", ["[FIGURE NEEDED: Q3 revenue]", "[DATE NEEDED: launch]"]
         )
     ],
@@ -336,7 +336,7 @@ def test_the_webhook_gets_json_text(hook):
 
 def test_the_webhook_escapes_what_slack_would_read_as_mentions(hook):
     address, received = hook([200])
-    report = Report({"awaiting_human": 1}, [Waiting("b1", "<!channel> R&D", [])], [], "x")
+    report = Report({"awaiting_human": 1}, [Named("b1", "<!channel> R&D", [])], [], "x")
     assert send(Notify(webhook_url=f"http://{address}/h"), report, backoff=FAST) == []
     assert "&lt;!channel&gt; R&amp;D" in received[0]["body"]["text"]
 
@@ -410,7 +410,7 @@ def test_no_channel_sends_nothing():
 def test_should_notify_only_when_something_waits_or_failed():
     assert not should_notify(Report({"approved": 3}, [], [], "briefs/"))
     assert should_notify(Report({"error": 1}, [], [("b", "boom")], "briefs/"))
-    assert should_notify(Report({"awaiting_human": 1}, [Waiting("b", "T", [])], [], "x"))
+    assert should_notify(Report({"awaiting_human": 1}, [Named("b", "T", [])], [], "x"))
 
 
 def test_the_message_lists_counts_waiting_failed_and_the_link():
@@ -432,7 +432,7 @@ def test_the_message_lists_counts_waiting_failed_and_the_link():
 
 
 def test_subjects():
-    two = [Waiting("a", "A", []), Waiting("b", "B", [])]
+    two = [Named("a", "A", []), Named("b", "B", [])]
     assert message(Report({}, two, [], "x"))[0] == "briefloop: 2 texts wait for you"
     assert message(Report({}, [], [Failed("a", "e")], "x"))[0] == "briefloop: 1 failed"
     _, body = message(Report({"awaiting_human": 1}, two[:1], [], "gsheet://u:p@x/y"))
@@ -690,7 +690,7 @@ def test_the_message_links_a_failed_text_and_says_what_a_text_needing_work_lacks
     report = Report(
         counts={"error": 1, "awaiting_human": 1},
         waiting=[
-            Waiting(
+            Named(
                 "memo-7",
                 "Quarterly note",
                 [],

@@ -137,7 +137,9 @@ def failed_units(
     return sum(min(n, max(weights.get(name, 0), 1)) for name, n in per_check.items())
 
 
-def must_fix_by_check(findings: list[Finding], registry: tuple[Check, ...] = REGISTRY) -> Counter:
+def must_fix_by_check(
+    findings: list[Finding], registry: tuple[Check, ...] = REGISTRY
+) -> Counter[str]:
     """How many must_fix findings each check made, by its name (a code no check declares:
     by its own prefix)."""
     owner = {code: name_of(c) for c in registry for code in c.codes}

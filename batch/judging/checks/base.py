@@ -15,9 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
-from batch.judging.checklist import Requirement
 from batch.judging.support import SentenceSupport, support_map
-from batch.state import Finding, Repair
+from batch.state import Finding, Repair, Requirement
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
-from batch.judging.checklist import MISSING_CUE, TELLS_INSIDE, Requirement, joined_clauses
+from batch.judging.checklist import MISSING_CUE, TELLS_INSIDE, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
-from batch.state import Finding, Repair
+from batch.state import Finding, Repair, Requirement
 
 ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence
 # Talk about the task rather than the text ("You can review this draft..."), and the
@@ -434,13 +434,13 @@ def _copied_repair(draft: str, r: Requirement) -> Repair:
         if cut:
             return cut
     if r["kind"] in ("fact", "ask") and r["subject"]:
-        lead = re.compile(
+        opening = re.compile(
             r"(?i)^[*_#>\-\s]*"
             + r"\W+".join(re.escape(w) for w in words(r["subject"]))
             + r"\b(?:\s+that\b)?[\s:,]*"
         )
         for sentence in wording.sentences(draft):
-            found = lead.match(sentence)
+            found = opening.match(sentence)
             if found and sentence[found.end() :].strip():
                 new = _without_order(sentence, found)
                 if r["kind"] == "ask":

@@ -9,10 +9,9 @@ from collections.abc import Iterable
 from batch import placeholders
 from batch.judging import checklist as req
 from batch.judging import wording
-from batch.judging.checklist import Requirement
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import sentences_where
-from batch.state import Finding, Repair
+from batch.state import Finding, Repair, Requirement
 
 
 def check_placeholders(draft: str, needs: list[dict[str, str]]) -> list[Finding]:

@@ -6,7 +6,7 @@ from batch import placeholders
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.support import SentenceSupport
 from batch.judging.wording import stems_of
-from batch.state import Addition, Finding, Repair
+from batch.state import Addition, Finding, Repair, Severity
 
 # A sentence with this many words no source gives is an addition (the rubric's
 # `additions_words` may set another). Chosen on the labelled sentences of bench/additions
@@ -96,7 +96,7 @@ class Additions(Check):
         return bool(ctx.brief) and not ctx.documents_source and ctx.addition_severity != "off"
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        severity = "hold" if ctx.addition_severity == "hold" else "warn"
+        severity: Severity = "hold" if ctx.addition_severity == "hold" else "warn"
         return [
             Finding(
                 code=f"adds:{s.n}",

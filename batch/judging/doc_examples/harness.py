@@ -93,11 +93,11 @@ def unordered(value, depth=0):
     if isinstance(value, set | frozenset):
         if len(value) > 1 and any(textual(v) for v in value):
             return True
-        items = value
+        items = list(value)
     elif isinstance(value, dict):
         items = list(value.values())[:1000]
     elif isinstance(value, list | tuple):
-        items = value[:1000]
+        items = list(value[:1000])
     else:
         return False
     return any(unordered(v, depth + 1) for v in items)

@@ -312,9 +312,9 @@ def read_examples(doc: str, names: set[str]) -> tuple[list[Example], list[Unchec
         ]
         tag = m.group("tag").lower()
         if tag in _MARKDOWN_FENCES:
-            inner, stray = read_examples("\n".join(body) + "\n", names)
+            inner, left = read_examples("\n".join(body) + "\n", names)
             found += [Example(e.text, e.line + body_start, e.unshown) for e in inner]
-            unchecked += [Unchecked(u.line + body_start, u.text) for u in stray]
+            unchecked += [Unchecked(u.line + body_start, u.text) for u in left]
             continue
         first = next((i for i, x in enumerate(body) if x.strip()), len(body))
         body = _dedent(body[first:])

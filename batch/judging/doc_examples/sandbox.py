@@ -521,7 +521,10 @@ def _run(
 
 
 def _pump(
-    sel: selectors.BaseSelector, proc: subprocess.Popen, pending: memoryview, deadline: float
+    sel: selectors.BaseSelector,
+    proc: subprocess.Popen[bytes],
+    pending: memoryview,
+    deadline: float,
 ) -> bool:
     """Feed stdin and read the outputs until every pipe is closed (True) or the
     deadline passes (False)."""
@@ -549,7 +552,7 @@ def _pump(
     return True
 
 
-def _kill(proc: subprocess.Popen, info: bytes) -> None:
+def _kill(proc: subprocess.Popen[bytes], info: bytes) -> None:
     """Kill the sandbox's pid 1 (bwrap's init), which takes every process of its pid
     namespace with it; bwrap then exits. bwrap itself if that does not happen."""
     try:

@@ -241,9 +241,9 @@ def _commonjs(r: Reader, statement: Node, local: dict[str, list[_Decl]]) -> None
     if _is_module_exports(r, target) or (
         target is not None and target.type == "identifier" and r.text(target) == "exports"
     ):
-        prop = field_of(left, "property")
-        if prop is not None and prop.type == "property_identifier":
-            _js_emit(r, r.text(prop), _js_value(r, right, assignment, local))
+        member = field_of(left, "property")
+        if member is not None and member.type == "property_identifier":
+            _js_emit(r, r.text(member), _js_value(r, right, assignment, local))
 
 
 # --- Go ---------------------------------------------------------------------------
