@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
-from batch.judging.checklist import MISSING_CUE, TELLS_INSIDE, joined_clauses
+from batch.judging.checklist import INSTRUCTION_KINDS, MISSING_CUE, TELLS_INSIDE, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
 from batch.state import Finding, Repair, Requirement
@@ -250,6 +250,8 @@ def check_echo(
     lowered = draft.lower()
     starts = [s.lower() for s in wording.sentences(draft)]
     joined = " ".join(draft_words)
+    # what the brief gives for the text to say: the words of its facts, asks and gaps
+    given = {t for r in checklist if r["kind"] not in INSTRUCTION_KINDS for t in r["terms"]}
     for r in checklist:
         copied = False
         if r["kind"] in ("task", "rule"):
@@ -257,8 +259,14 @@ def check_echo(
             copied = bool(mine) and len(mine & grams(draft_words, 3)) / len(mine) >= 0.75
             if r["kind"] == "rule" and not copied:
                 # an order pasted whole or in part ("no prices", "apologise once" of
-                # "warm, apologise once"), or a length the text gives of itself
-                copied = any(_pasted(piece, joined) for piece in _ORDER_PIECES.split(r["text"]))
+                # "warm, apologise once"), or a length the text gives of itself. A
+                # piece whose words the brief gives as a fact too ("(red pepper)" of
+                # "Prices are £6.50 (red pepper) ..., but no prices") is that fact, said
+                # as the text should: only a piece with words of the order's own counts.
+                copied = any(
+                    _pasted(piece, joined) and set(wording.content_terms(piece)) - given
+                    for piece in _ORDER_PIECES.split(r["text"])
+                )
                 copied = copied or (
                     r["subject"] == "length" and _OWN_LENGTH.search(draft) is not None
                 )
