@@ -72,3 +72,45 @@ def test_a_piece_the_brief_gives_as_a_fact_is_no_pasted_order(brief, draft):
 def test_a_piece_with_the_orders_own_words_is_still_the_order_pasted(brief, draft, order):
     found = echoes(brief, draft)
     assert len(found) == 1 and order.split()[-1] in found[0].lower(), found
+
+
+# "Tell staff X", "Write a note that X": the text that says X carries the order out
+TELL_STAFF = (
+    "Tell staff the office closes on Friday at 15:00.",
+    "The office closes on Friday at 15:00.",
+)
+RELAYS = [
+    TELL_STAFF,
+    (
+        "Write a note that the lift is out of order until Monday.",
+        "The lift is out of order until Monday.",
+    ),
+    (
+        "Let everyone know the canteen opens at 8:00 from Monday.",
+        "The canteen opens at 8:00 from Monday.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("brief", "draft"),
+    [
+        pytest.param(
+            *TELL_STAFF,
+            # the order's 3-word runs are counted whole, and what it hands over is most
+            # of them. Taking the handed-over fact's runs out of the order instead cost
+            # a true finding ("... a day tour itinerary for guests on the ...") and made
+            # a false one (the heading "Progress update to the Hartley Foundation") on
+            # the saved loop texts, so it is not done yet
+            marks=pytest.mark.xfail(strict=True, reason="a short relay order reads as copied"),
+        ),
+        *RELAYS[1:],
+    ],
+)
+def test_a_text_that_says_what_a_relay_order_hands_over_does_not_copy_the_order(brief, draft):
+    assert echoes(brief, draft) == []
+
+
+@pytest.mark.parametrize(("brief", "draft"), RELAYS)
+def test_the_relay_order_itself_pasted_is_still_refused(brief, draft):
+    assert echoes(brief, brief + " " + draft) != []
