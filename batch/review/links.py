@@ -30,22 +30,24 @@ LINK_PARAM = "link"
 WAITING_SCOPE = "/waiting"  # a thread id never holds "/" (batch.output.safe_filename)
 
 
-def _signature(secret: bytes, thread_id: str, expires: int) -> str:
-    mac = hmac.new(secret, f"{thread_id}\0{expires}".encode(), hashlib.sha256).digest()
+def signature(secret: bytes, scope: str, expires: int) -> str:
+    """The HMAC-SHA256 of `scope` (a thread id, WAITING_SCOPE, or a narrower scope of
+    a thread) and the expiry, with the project's secret, URL-safe."""
+    mac = hmac.new(secret, f"{scope}\0{expires}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac).decode().rstrip("=")
 
 
 def sign(secret: bytes, thread_id: str, expires: int) -> str:
     """The token of a link to `thread_id` that works until `expires` (Unix seconds)."""
-    return f"{expires}.{_signature(secret, thread_id, expires)}"
+    return f"{expires}.{signature(secret, thread_id, expires)}"
 
 
 def problem(secret: bytes, thread_id: str, token: str, now: float | None = None) -> str | None:
     """None when `token` opens `thread_id` now, else why not, in words for the page."""
-    expires, signature = expires_of(token), token.partition(".")[2]
-    if expires is None or not signature.isascii() or not signature:
+    expires, given = expires_of(token), token.partition(".")[2]
+    if expires is None or not given.isascii() or not given:
         return "this link is not a link of this review page (it has been altered or cut)"
-    if not hmac.compare_digest(signature.encode(), _signature(secret, thread_id, expires).encode()):
+    if not hmac.compare_digest(given.encode(), signature(secret, thread_id, expires).encode()):
         return (
             "this link does not open this text: it has been altered, or it was made "
             "for another thread or another project"

@@ -19,7 +19,6 @@ approve.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import time
 from collections.abc import Callable
@@ -29,7 +28,7 @@ from urllib.parse import quote
 from batch.config import Settings
 from batch.errors import BriefloopError
 from batch.review import threads as review
-from batch.review.links import SECRET_NAME, expires_of, linker
+from batch.review.links import SECRET_NAME, expires_of, linker, signature
 from batch.run.runner import BriefResult, Runner
 
 APPROVE_PARAM = "approve"
@@ -37,10 +36,9 @@ _ACTION = "approve"
 
 
 def _signature(secret: bytes, thread_id: str, mark: str, expires: int) -> str:
-    # "\0" parts never meet a thread link's message (thread id, expiry): a thread id
-    # holds no "\0", and a mark is a checkpoint id
-    message = f"{thread_id}\0{_ACTION}\0{mark}\0{expires}"
-    return hmac.new(secret, message.encode(), hashlib.sha256).hexdigest()
+    # signed as a thread link is, over a narrower scope: one that no thread link's can
+    # be (a thread id holds no "\0", and a mark is a checkpoint id)
+    return signature(secret, f"{thread_id}\0{_ACTION}\0{mark}", expires)
 
 
 def sign(secret: bytes, thread_id: str, mark: str, expires: int) -> str:
@@ -60,11 +58,11 @@ class Token:
 def read(token: str) -> Token | None:
     """The parts of an `approve` token, or None when it has not their shape."""
     expires_text, _, rest = token.partition(".")
-    mark, _, signature = rest.rpartition(".")
+    mark, _, mac = rest.rpartition(".")
     expires = expires_of(expires_text)
-    if expires is None or not mark or len(signature) != 64 or not signature.isascii():
+    if expires is None or not mark or not mac or not mac.isascii():
         return None
-    return Token(expires, mark, signature)
+    return Token(expires, mark, mac)
 
 
 def problem(
@@ -74,7 +72,7 @@ def problem(
     for the page, and the text as it waits now, if it does)."""
     parts = read(token)
     if parts is None or not hmac.compare_digest(
-        parts.signature, _signature(secret, thread_id, parts.mark, parts.expires)
+        parts.signature.encode(), _signature(secret, thread_id, parts.mark, parts.expires).encode()
     ):
         return (
             "this approve link is not one of this project's, or not for this text "
