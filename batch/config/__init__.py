@@ -47,6 +47,7 @@ from batch.config.values import (
     mask_credentials,
     postgres_dsn,
     scrub_url,
+    thread_page,
     url_shown,
 )
 from batch.errors import ConfigError
@@ -85,6 +86,7 @@ __all__ = [
     "parse_cron",
     "postgres_dsn",
     "scrub_url",
+    "thread_page",
     "url_shown",
 ]
 

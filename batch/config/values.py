@@ -247,3 +247,8 @@ def describe(
         found.append((line or 0, f"{origin}:{line}" if line else origin, key, what))
     # in the file's order, what no line holds first
     return "\n".join(f"{where}: {key}: {what}" for _, where, key, what in sorted(found))
+
+
+def thread_page(review_url: str, thread_id: str) -> str:
+    """The address of a thread's page on the review page at `review_url` (unsigned)."""
+    return f"{review_url.rstrip('/')}/thread/{quote(thread_id, safe='')}"

@@ -20,9 +20,9 @@ import hmac
 import os
 import time
 from collections.abc import Callable, Mapping
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
-from batch.config import ENV_REVIEW_TOKEN, Settings, is_loopback
+from batch.config import ENV_REVIEW_TOKEN, Settings, is_loopback, thread_page
 from batch.store.runlog import RunLog
 
 SECRET_NAME = "review-link"
@@ -72,7 +72,7 @@ def thread_url(
     """The address of `thread_id`'s page on the review page at `review_url`, with a
     scoped token unless the page is on this machine and asks for no token (a page on
     loopback may still be served with one, or behind a proxy that needs it)."""
-    url = f"{review_url.rstrip('/')}/thread/{quote(thread_id, safe='')}"
+    url = thread_page(review_url, thread_id)
     host = urlsplit(review_url).hostname or ""
     if is_loopback(host) and not token_needed:
         return url

@@ -26,7 +26,7 @@ from urllib.parse import quote
 
 import gspread
 
-from batch.config import GSheetLog
+from batch.config import GSheetLog, thread_page
 from batch.judging.record import why_lines
 from batch.sheets.google import GSheetTable
 from batch.sheets.tables import CsvTable, Table, XlsxTable, text_key, upsert_rows
@@ -151,9 +151,7 @@ def file_link(folder: Path, target: Any) -> str | None:
 
 
 def thread_link(review_url: str, thread_id: Any) -> str | None:
-    return (
-        f"{review_url.rstrip('/')}/thread/{quote(str(thread_id), safe='')}" if thread_id else None
-    )
+    return thread_page(review_url, str(thread_id)) if thread_id else None
 
 
 def GSheetSink(
