@@ -239,6 +239,15 @@ class JobStatus:
     last: dict[str, Any] | None  # the last batch of this job: times, status, counts
 
 
+def _next_run(stored: Any, cron: str, timezone: str) -> datetime | None:
+    """When a job runs next: as stored, or, not stored yet or its cron changed, what
+    the next start will store."""
+    trigger = parse_cron(cron, timezone)
+    if stored is not None and repr(stored.trigger) == repr(trigger):
+        return stored.next_run_time
+    return trigger.get_next_fire_time(None, datetime.now().astimezone())
+
+
 def status(settings: Settings) -> list[JobStatus]:
     """Jobs, their stored next run times and last results, without running anything."""
     from apscheduler.schedulers.background import BackgroundScheduler
@@ -254,34 +263,19 @@ def status(settings: Settings) -> list[JobStatus]:
         out = []
         for job in settings.schedule.jobs:
             batches = runlog.batches(job.name)
-            stored_job = stored.get(job_id(job))
-            next_run = stored_job.next_run_time if stored_job is not None else None
-            if stored_job is None or repr(stored_job.trigger) != repr(
-                parse_cron(job.cron, job.timezone)
-            ):
-                # not stored yet, or its cron changed: what the next start will store
-                next_run = parse_cron(job.cron, job.timezone).get_next_fire_time(
-                    None, datetime.now().astimezone()
-                )
             out.append(
                 JobStatus(
                     job.name,
                     job.cron,
                     job.timezone,
                     job.source,
-                    next_run,
+                    _next_run(stored.get(job_id(job)), job.cron, job.timezone),
                     batches[-1] if batches else None,
                 )
             )
         digest = settings.schedule.digest
         if digest is not None:
-            stored_job = stored.get(DIGEST_ID)
-            trigger = parse_cron(digest.cron, digest.timezone)
-            next_run = (
-                stored_job.next_run_time
-                if stored_job is not None and repr(stored_job.trigger) == repr(trigger)
-                else trigger.get_next_fire_time(None, datetime.now().astimezone())
-            )
+            next_run = _next_run(stored.get(DIGEST_ID), digest.cron, digest.timezone)
             sent = runlog.mark(LAST_SENT)
             out.append(
                 JobStatus(
