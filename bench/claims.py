@@ -7,7 +7,7 @@ number for the checks to catch. The one signal code could read without a model i
 words a sentence uses that the brief does not: a sentence with many of them may say
 something the brief never said. This measures that signal two ways, side by side:
 
-- regex: the checks' own word stems (batch.judging.checklist.content_terms, stems_of);
+- regex: the checks' own word stems (batch.judging.wording.content_terms, stems_of);
 - spacy: spaCy 3.8's small English pipeline: lemmas of nouns, verbs, adjectives and
   adverbs that are not stop words, against the lemmas and words of the brief.
 

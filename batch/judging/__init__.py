@@ -1,7 +1,9 @@
 """Judging a text by code, no model: what a brief asks, the checks of a draft, and for
 API docs the signatures and the examples run against the real module in a sandbox.
 
-    checklist.py      the brief as a checklist: facts, asks, missing facts, public API
+    checklist/        the brief as a checklist: facts, asks, missing facts, public API
+                      (reading.py a brief into it, sources.py a source file's,
+                      coverage.py whether a draft covers an item)
     wording.py        how code reads a sentence (words, numbers, stems, negations) and
                       what it measures of a text (word count, runs of words, near copies)
     checks/           the code checks as a registry (one Check object each) and the
