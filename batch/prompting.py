@@ -22,6 +22,7 @@ from batch.inputs.rubrics import Rubric
 from batch.judging.checklist import build_checklist
 from batch.placeholders import suggest as suggested_placeholder
 from batch.state import LoopState, Requirement
+from batch.thread_inputs import brief_of, house_rules_of
 
 
 def _bullets(items: list[str]) -> str:
@@ -68,14 +69,12 @@ def checklist_block(checklist: list[Requirement]) -> str:
 
 
 def _brief_fields(state: LoopState) -> dict[str, str]:
-    brief: dict[str, Any] = state["brief"]
+    brief = brief_of(state)
     source = ""
-    if brief.get("source_text"):
-        _, block = fence("source", brief["source_text"].rstrip())
-        source = prompts.template("brief_source").substitute(
-            name=brief.get("origin_name", ""), block=block
-        )
-    low, high = brief.get("min_words"), brief.get("max_words")
+    if brief.source_text:
+        _, block = fence("source", brief.source_text.rstrip())
+        source = prompts.template("brief_source").substitute(name=brief.origin_name, block=block)
+    low, high = brief.min_words, brief.max_words
     length = (
         "brief_length_range"
         if low and high
@@ -98,12 +97,12 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
     if notes:
         facts += prompts.template("brief_notes").substitute(notes=_bullets(notes))
     return {
-        "brief_id": brief["id"],
+        "brief_id": brief.id,
         # one line: a title cannot start a section of its own in the prompt
-        "title_line": prompts.fragment("brief_title", title=" ".join(brief["title"].split()))
-        if brief.get("title")
+        "title_line": prompts.fragment("brief_title", title=" ".join(brief.title.split()))
+        if brief.title
         else "",
-        "brief_block": fence("brief", brief["text"])[1],
+        "brief_block": fence("brief", brief.text)[1],
         "source_block": source,
         "limits_block": limits_block,
         "facts_block": facts,
@@ -113,7 +112,7 @@ def _brief_fields(state: LoopState) -> dict[str, str]:
 def instruction_texts(state: LoopState, rubric: Rubric) -> list[str]:
     """The instructions a draft must not contain: the prompt templates, the house rules
     and the rubric."""
-    return [*_template_texts(), state["house_rules"]["text"], rubric.as_prompt()]
+    return [*_template_texts(), house_rules_of(state).text, rubric.as_prompt()]
 
 
 @cache
@@ -143,8 +142,8 @@ def _points(state: LoopState) -> str:
 
 
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
-    system = prompts.template("writer_system").substitute(house_rules=state["house_rules"]["text"])
-    checklist = state.get("checklist") or build_checklist(state["brief"])
+    system = prompts.template("writer_system").substitute(house_rules=house_rules_of(state).text)
+    checklist = state.get("checklist") or build_checklist(brief_of(state))
     task = prompts.template("writer_task").substitute(
         _brief_fields(state), checklist_block=checklist_block(checklist)
     )
@@ -167,7 +166,7 @@ def writer_messages(state: LoopState) -> list[dict[str, str]]:
 
 def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
     system = prompts.template("critic_system").substitute(
-        house_rules=state["house_rules"]["text"], rubric=rubric.as_prompt()
+        house_rules=house_rules_of(state).text, rubric=rubric.as_prompt()
     )
     deviations = state.get("deviations") or []
     block = ""
@@ -185,7 +184,7 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
 def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, str]]:
     """One small change to `draft` (batch.loop.repairs): the brief first, as in the writer's
     prompt, then the draft as it stands, then the one task."""
-    system = prompts.template("repair_system").substitute(house_rules=state["house_rules"]["text"])
+    system = prompts.template("repair_system").substitute(house_rules=house_rules_of(state).text)
     fields = _brief_fields(state)
     tag, block = fence("draft", draft)
     user = prompts.template("repair_task").substitute(
@@ -206,8 +205,8 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
     module is for, the name's own code and the code of what it calls, and never the
     code of the file's other names, whose behaviour would bleed into its summary
     (a `slugify` said to number its slugs as `unique_slug` does)."""
-    brief = state["brief"]
-    module_doc = _module_docstring(brief["source_text"])
+    brief = brief_of(state)
+    module_doc = _module_docstring(brief.source_text)
     tag, block = fence(
         "source",
         (f'"""{module_doc}"""\n\n' if module_doc else "")
@@ -220,7 +219,7 @@ def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
         else ""
     )
     user = prompts.template("doc_name").substitute(
-        file=brief.get("origin_name", ""),
+        file=brief.origin_name,
         source_tag=tag,
         source_block=block,
         kind=name.kind,

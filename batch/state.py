@@ -10,6 +10,7 @@ import operator
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 
 from batch.outcomes import StopReason
+from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief
 
 # What a brief asks, as the code checks it (batch.judging.checklist builds it)
 Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"]
@@ -25,25 +26,6 @@ class Requirement(TypedDict):
     # fact/ask: its words no other item of the brief has ("meet", "once" of "Buddies meet
     # their new starter once a week" beside "Every new starter gets a buddy for 6 weeks")
     own: NotRequired[list[str]]
-
-
-class Limits(TypedDict):
-    max_rounds: int
-    no_progress_rounds: int
-    review: Literal["when_needed", "unfinished", "always", "never"]
-    threshold: float
-    max_revisions: int
-    drafts: NotRequired[int]  # threads started before these existed: 1 and 2
-    repair_samples: NotRequired[int]  # 0: no repairs, every round a whole rewrite
-    # the rounds a send-back gives when the person names none (the configured
-    # max_rounds; max_rounds itself grows with each send-back)
-    rounds_per_revision: NotRequired[int]
-    # model seconds the thread may spend in all (None or absent: no limit; grows by
-    # model_seconds_per_revision with each send-back)
-    max_model_seconds: NotRequired[float | None]
-    model_seconds_per_revision: NotRequired[float | None]
-    # whether a round's rewrite is paid for when the last brought no gain (loop.spend)
-    spend: NotRequired[str]
 
 
 class Repair(TypedDict, total=False):
@@ -112,11 +94,13 @@ class FinalText(TypedDict):
 
 
 class LoopState(TypedDict, total=False):
-    # fixed for the thread
-    brief: dict[str, Any]
-    rubric: dict[str, Any]
-    house_rules: dict[str, Any]
-    limits: Limits
+    # fixed for the thread (a send-back gives more rounds and seconds: new Limits). A
+    # dict: a thread started before these were typed; read them with
+    # batch.thread_inputs.brief_of, rubric_of, house_rules_of, limits_of
+    brief: ThreadBrief | dict[str, Any]
+    rubric: Rubric | dict[str, Any]
+    house_rules: HouseRules | dict[str, Any]
+    limits: Limits | dict[str, Any]
     checklist: list[Requirement]  # built once (batch.judging.checklist)
     # the current round
     round: int

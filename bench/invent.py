@@ -39,6 +39,7 @@ from batch.loop.checking import findings_of
 from batch.models import CallStat, ModelSet, Sampling, write
 from batch.prompting import writer_messages
 from batch.run.starting import start_state
+from batch.thread_inputs import brief_of
 from bench.loop import DEFAULT_BRIEFS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -71,7 +72,7 @@ def messages_for(variant: str, state: dict[str, Any]) -> list[dict[str, str]]:
     elif variant == "itemwise":
         items = [r for r in state["checklist"] if r["kind"] in ("fact", "ask", "gap", "missing")]
         task = Template((PROMPTS / "itemwise.md").read_text(encoding="utf-8")).substitute(
-            brief=state["brief"]["text"],
+            brief=brief_of(state).text,
             items="\n".join(f"{n}. {r['text']}" for n, r in enumerate(items, start=1)),
         )
         messages = [messages[0], {"role": "user", "content": task}]

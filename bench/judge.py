@@ -37,13 +37,13 @@ import yaml
 
 from batch import config as config_mod
 from batch.inputs.briefs import load_brief_file, split_front_matter
-from batch.inputs.rubrics import Rubric
 from batch.loop import checking
 from batch.loop.answers import critic_schema
 from batch.loop.verdict import verdict
 from batch.models import CallStat, ModelSet, ask
 from batch.prompting import critic_messages
 from batch.run.starting import start_state
+from batch.thread_inputs import limits_of, rubric_of
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "bench" / "judge"
@@ -101,7 +101,7 @@ def judge_state(settings: config_mod.Settings, case: dict[str, Any]) -> dict[str
 
 def verdicts(state: dict[str, Any], answer: Any | None) -> dict[str, dict[str, Any]]:
     """approve/reject per mode for one judged draft."""
-    threshold = state["limits"]["threshold"]
+    threshold = limits_of(state).threshold
     findings = state["findings"]
     code_must = [f for f in findings if f["severity"] == "must_fix"]
     out = {"code": {"approve": not code_must, "fired": sorted({f["code"] for f in code_must})}}
@@ -109,7 +109,7 @@ def verdicts(state: dict[str, Any], answer: Any | None) -> dict[str, dict[str, A
         return out
     gate = verdict(state, answer, "gate")
     out["gate"] = {"approve": gate["meets_bar"], "score": gate["score"]}
-    rubric = Rubric.model_validate(state["rubric"])
+    rubric = rubric_of(state)
     score = rubric.weighted_score(answer.scores.model_dump())
     out["model alone"] = {"approve": score >= threshold and not answer.must_fix, "score": score}
     return out
@@ -196,7 +196,7 @@ def run(
         rows, seconds, invalid = [], [], 0
         cache = ANSWERS.setdefault(critic.name, {})
         for i, (case, state) in enumerate(zip(cases, states, strict=True), 1):
-            rubric = Rubric.model_validate(state["rubric"])
+            rubric = rubric_of(state)
             messages = critic_messages(state, rubric)
             key = hashlib.sha256(json.dumps(messages).encode()).hexdigest()[:16]
             stats: list[CallStat] = []

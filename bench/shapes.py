@@ -33,6 +33,7 @@ from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist import build_checklist
 from batch.judging.wording import STOPWORDS, WORD, numbers_of, stem
 from batch.state import Requirement
+from batch.thread_inputs import ThreadBrief
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "bench" / "shapes"
@@ -284,7 +285,7 @@ def judge_brief(brief: Brief) -> Result:
     checklists: dict[str, list[Requirement]] = {}
     for shape in brief.shapes:
         parsed = load_brief_file(brief.shape_path(shape), 1 << 20)
-        cl = build_checklist({"kind": "brief", "text": parsed.text, "title": parsed.title})
+        cl = build_checklist(ThreadBrief(id="b", text=parsed.text, title=parsed.title or ""))
         checklists[shape] = cl
         readings[shape] = reading(cl, brief.labels)
     return Result(brief, readings, checklists)

@@ -8,20 +8,15 @@ not the model.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from batch.errors import InputError
+from batch.thread_inputs import HouseRules
+
+__all__ = ["HouseRules", "load_house_rules", "parse_banned_phrases"]
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*$")
 _ITEM = re.compile(r"^\s*[-*]\s+(.*?)\s*$")
-
-
-@dataclass(frozen=True)
-class HouseRules:
-    name: str
-    text: str
-    banned_phrases: tuple[str, ...]
 
 
 def parse_banned_phrases(text: str) -> tuple[str, ...]:

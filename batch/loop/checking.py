@@ -11,8 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from batch import placeholders
-from batch.inputs.house_rules import HouseRules
-from batch.inputs.rubrics import Rubric
 from batch.judging import checks, record
 from batch.judging.checklist import build_checklist
 from batch.judging.record import Judgement
@@ -20,22 +18,14 @@ from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
 from batch.source_files import is_python, suffix_of
 from batch.state import LoopState, Requirement
-
-
-def rubric_of(state: LoopState) -> Rubric:
-    return Rubric.model_validate(state["rubric"])
-
-
-def house_rules_of(state: LoopState) -> HouseRules:
-    hr = state["house_rules"]
-    return HouseRules(name=hr["name"], text=hr["text"], banned_phrases=tuple(hr["banned"]))
+from batch.thread_inputs import brief_of, house_rules_of, rubric_of
 
 
 def checklist_of(state: LoopState) -> list[Requirement]:
     """The thread's frozen checklist (threads started before it existed build it now),
     its terms stemmed as drafts are stemmed today."""
     if "checklist" not in state:
-        return build_checklist(state["brief"])
+        return build_checklist(brief_of(state))
     out: list[Requirement] = []
     for r in state["checklist"]:
         r = {**r, "terms": [restem(t) for t in r["terms"]]}
@@ -47,24 +37,18 @@ def checklist_of(state: LoopState) -> list[Requirement]:
 
 def sources_of(state: LoopState) -> list[str]:
     """Every text a number in the draft may legitimately come from."""
-    brief = state["brief"]
+    brief = brief_of(state)
     answers = state.get("human_answers") or {}
-    limits = [str(brief[k]) for k in ("min_words", "max_words") if brief.get(k)]
-    return [
-        brief["text"],
-        brief.get("title", ""),
-        brief.get("source_text", ""),
-        *limits,
-        *answers.values(),
-    ]
+    limits = [str(n) for n in (brief.min_words, brief.max_words) if n]
+    return [brief.text, brief.title, brief.source_text, *limits, *answers.values()]
 
 
 def context_of(state: LoopState) -> checks.CheckContext:
     """The state's draft and everything the checks judge it against."""
-    brief = state["brief"]
+    brief = brief_of(state)
     rubric = rubric_of(state)
-    origin = str(brief.get("origin_name", ""))
-    kind_source = brief.get("kind") == "source"
+    origin = brief.origin_name
+    kind_source = brief.kind == "source"
     python = is_python(origin)
     return checks.CheckContext(
         draft=state.get("draft", ""),
@@ -74,17 +58,17 @@ def context_of(state: LoopState) -> checks.CheckContext:
         addition_severity=rubric.additions,
         addition_words=rubric.additions_words,
         deviations=tuple(state.get("deviations", [])),
-        min_words=brief.get("min_words"),
-        max_words=brief.get("max_words"),
+        min_words=brief.min_words,
+        max_words=brief.max_words,
         banned_phrases=house_rules_of(state).banned_phrases,
-        brief=brief["text"] if not kind_source else "",
+        brief=brief.text if not kind_source else "",
         checklist=checklist_of(state),
         prompt_texts=tuple(instruction_texts(state, rubric)),
         critique=tuple(critique_texts(state)),
         answered=tuple((state.get("human_answers") or {}).keys()),
-        source_code=brief.get("source_text", "") if python else "",
+        source_code=brief.source_text if python else "",
         module=Path(origin).stem,
-        source_path=Path(brief["source_path"]) if python and brief.get("source_path") else None,
+        source_path=Path(brief.source_path) if python and brief.source_path else None,
         source_suffix=suffix_of(origin) if kind_source else "",
     )
 

@@ -15,6 +15,7 @@ from batch.loop import inbox
 from batch.loop.checking import edit_problems, edit_verification, findings_of
 from batch.loop.routing import spent_seconds
 from batch.state import LoopState
+from batch.thread_inputs import limits_of
 
 MAX_MORE_ROUNDS = 10  # the most rounds one send-back may ask for
 SHOWN_FINDINGS = 5  # findings quoted in a refusal; the rest are counted
@@ -53,7 +54,7 @@ def refusal(state: LoopState, decision: Decision) -> str | None:
     if not words.strip():
         return f"{decision.kind} needs a reason or notes"
     if isinstance(decision, Revise):
-        done, cap = state.get("revisions", 0), state["limits"]["max_revisions"]
+        done, cap = state.get("revisions", 0), limits_of(state).max_revisions
         if done >= cap:
             return (
                 f"this thread has been revised {done} time(s), the limit "
@@ -151,8 +152,8 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
 def _send_back(
     state: LoopState, decision: Revise, taken: dict[str, Any], answers: dict[str, str]
 ) -> dict[str, Any]:
-    limits = state["limits"]
-    per_revision = limits.get("rounds_per_revision", limits["max_rounds"])
+    limits = limits_of(state)
+    per_revision = limits.revision_rounds
     rounds = more_rounds(decision.rounds, per_revision)
     assert isinstance(rounds, int)  # refusal() has refused a number out of range
     notes = [n.strip() for n in decision.notes.split("\n") if n.strip()]
@@ -167,12 +168,13 @@ def _send_back(
         # The text sent back is not a fallback any more: if the revision runs out of
         # rounds, the best of the new drafts is written, not the rejected one.
         "best": None,
-        "limits": {
-            **limits,
-            "max_rounds": state.get("round", 0) + rounds,
-            "rounds_per_revision": per_revision,
-            **more_seconds(state),
-        },
+        "limits": limits.model_copy(
+            update={
+                "max_rounds": state.get("round", 0) + rounds,
+                "rounds_per_revision": per_revision,
+                **more_seconds(state),
+            }
+        ),
         "out_of_budget": False,
     }
 
@@ -180,9 +182,9 @@ def _send_back(
 def more_seconds(state: LoopState) -> dict[str, float]:
     """A send-back's model seconds: as many again as a run of the brief gets, counted
     from what it has spent (a text stopped by its budget would stop again at once)."""
-    limits = state["limits"]
-    per = limits.get("model_seconds_per_revision")
-    if limits.get("max_model_seconds") is None or per is None:
+    limits = limits_of(state)
+    per = limits.model_seconds_per_revision
+    if limits.max_model_seconds is None or per is None:
         return {}
     return {"max_model_seconds": spent_seconds(state) + per}
 

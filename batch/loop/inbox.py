@@ -31,6 +31,7 @@ from batch.judging.checks.obey import unchecked_orders
 from batch.loop.checking import checklist_of
 from batch.loop.routing import machine_ending
 from batch.state import LoopState
+from batch.thread_inputs import brief_of
 
 
 def shown(state: LoopState) -> dict[str, Any]:
@@ -64,11 +65,11 @@ def shown(state: LoopState) -> dict[str, Any]:
 
 def interrupt_payload(state: LoopState) -> dict[str, Any]:
     """An interrupt payload in the shape LangChain's Agent Inbox understands."""
-    brief = state["brief"]
+    brief = brief_of(state)
     text = shown(state)
     needs = text["needs_from_human"]
     lines = [
-        f"## {brief.get('title') or brief['id']}",
+        f"## {brief.title or brief.id}",
         f"Score {text['score'] or 0:g} after {state.get('round', 0)} round(s).",
         "",
     ]
@@ -101,7 +102,7 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
         "action_request": {
             "action": "review_draft",
             "args": {
-                "brief_id": brief["id"],
+                "brief_id": brief.id,
                 "draft": text["draft"],
                 "needs_from_human": needs,
                 "deliberate_deviations": text["deviations"],

@@ -46,7 +46,6 @@ from batch.loop.checking import (
     checklist_of,
     findings_of,
     findings_update,
-    rubric_of,
 )
 from batch.loop.decisions import apply_review_response
 from batch.loop.routing import final_reason, has_repair, model_seconds, repair_key, repairs_tried
@@ -66,6 +65,7 @@ from batch.prompting import (
 )
 from batch.source_files import is_python
 from batch.state import Finding, LoopState
+from batch.thread_inputs import brief_of, limits_of, rubric_of
 
 
 def _calls(stats: list[CallStat]) -> list[dict[str, Any]]:
@@ -76,7 +76,7 @@ def _spending(state: LoopState) -> AbstractContextManager[Spending]:
     """Charge a node's model calls, and the examples its checks run, to its thread's
     budget (batch.models.budget)."""
     return spending(
-        state["limits"].get("max_model_seconds"),
+        limits_of(state).max_model_seconds,
         model_seconds(state),
         sum(state.get("example_seconds", [])),
     )
@@ -112,11 +112,11 @@ DOC_TOKENS = 400  # one name's summary, parameters and example call
 
 def _python_source(state: LoopState) -> bool:
     """A Python file to document: its docs are written name by name (batch.loop.docwriter)."""
-    brief = state["brief"]
-    if brief.get("kind") != "source" or not is_python(str(brief.get("origin_name", ""))):
+    brief = brief_of(state)
+    if brief.kind != "source" or not is_python(brief.origin_name):
         return False
     try:
-        ast.parse(brief.get("source_text", ""))
+        ast.parse(brief.source_text)
     except SyntaxError:
         return False  # documented as a whole text, as another language's file is
     return True
@@ -240,7 +240,7 @@ class Nodes:
         the text judged (and approved) is the text written. Whole lines of the prompt a
         small model copied go too; anything subtler is left for the echo check."""
         draft = strip_fence_tags(text)
-        if state["brief"].get("kind") != "source":
+        if brief_of(state).kind != "source":
             # API docs may name tags in prose; a text brief's HTML is a format slip
             draft = html_to_markdown(draft)
         # The brief's orders to the writer ("Write a short memo to ...") are never text
@@ -276,7 +276,7 @@ class Nodes:
         the code checks pick the one they find least wrong with, and sampling stops at
         the first they pass. ModelOutputInvalid only when no sample was valid."""
         first = not state.get("draft")
-        samples = state["limits"].get("drafts", 1) if first else 1
+        samples = limits_of(state).drafts if first else 1
         start = len(stats)
         # a rewrite after repairs that changed nothing starts afresh: shown the same
         # draft, a small model gives it back
@@ -341,7 +341,7 @@ class Nodes:
         """API docs of a Python file, one public name at a time (batch.loop.docwriter), each
         name's example run for the result it shows. A later round's docs are sampled
         on other seeds: the same ones again would be the same answers."""
-        brief = state["brief"]
+        brief = brief_of(state)
         model = self.models.required("writer")
         offset = state.get("round", 0)
 
@@ -366,14 +366,14 @@ class Nodes:
                 example=answer.example,
             )
 
-        module = Path(str(brief["origin_name"])).stem
-        source_path = Path(brief["source_path"]) if brief.get("source_path") else None
+        module = Path(brief.origin_name).stem
+        source_path = Path(brief.source_path) if brief.source_path else None
 
         def run(calls: list[str]) -> list[CallResult] | None:
-            return doc_examples.run_calls(calls, brief["source_text"], module, source_path)[0]
+            return doc_examples.run_calls(calls, brief.source_text, module, source_path)[0]
 
         start = len(stats)
-        draft, names = docwriter.DocWriter(ask_name, run).write(module, brief["source_text"])
+        draft, names = docwriter.DocWriter(ask_name, run).write(module, brief.source_text)
         log.append(
             {"round": offset + 1, "kind": "docs by name", "names": names, **_spent(stats, start)}
         )
@@ -386,7 +386,7 @@ class Nodes:
         when there is nothing to repair (no best draft, no finding with a repair, the
         best draft already tried) or no repair was kept."""
         best = state.get("best")
-        samples = state["limits"].get("repair_samples", 2)
+        samples = limits_of(state).repair_samples
         if not best or not best["draft"].strip() or samples < 1:
             return None
         key = repair_key(best["draft"])
@@ -514,10 +514,10 @@ class Nodes:
         # contain is a writer's mistake, already reported as must_fix, not a question).
         in_text = {placeholders.normalize(p) for p in placeholders.find(text)}
         open_needs = [n for n in needs if placeholders.normalize(n["placeholder"]) in in_text]
-        brief = state["brief"]
+        brief = brief_of(state)
         meta: dict[str, Any] = {
-            "brief_id": brief["id"],
-            "title": brief.get("title") or None,
+            "brief_id": brief.id,
+            "title": brief.title or None,
             "stop_reason": reason,
             "approved": approved,
             "score": score,
@@ -560,11 +560,11 @@ class Nodes:
             update["output_path"] = None
             return update
         target = self.output_dir if approved else self.output_dir / NEEDS_WORK
-        path = write_output(no_link_between(self.output_dir, target), brief["id"], meta, text)
+        path = write_output(no_link_between(self.output_dir, target), brief.id, meta, text)
         if approved:
             # An earlier run's unfinished text of this brief is superseded now.
             earlier = self.output_dir / NEEDS_WORK / path.name
-            if written_for(earlier) == brief["id"]:
+            if written_for(earlier) == brief.id:
                 earlier.unlink(missing_ok=True)
         update["output_path"] = str(path)
         return update

@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple
 from batch.judging.checks.support import is_addition
 from batch.outcomes import STOP_REASONS, StopReason
 from batch.state import Finding, LoopState
+from batch.thread_inputs import limits_of
 
 Next = Literal["writer", "review", "finish"]
 
@@ -41,8 +42,7 @@ def decide(state: LoopState) -> Route:
     (every ending). A text that meets the bar with holds (findings the checks cannot
     vouch for) is never approved by the machine: it waits for a person in every mode
     but never, where it ends `held`."""
-    limits = state["limits"]
-    mode = limits["review"]
+    mode = limits_of(state).review
     if state.get("meets_bar") and state.get("holds"):
         # what the checks cannot vouch for is a person's to judge, never approved by
         # default; what the text adds is repaired first, where it can be
@@ -81,7 +81,7 @@ def over_budget(state: LoopState) -> bool:
     made before, so it pays in part. A round that writes the whole text again pays
     only whole, so it starts only when what such a round has cost this thread still
     fits."""
-    limit = state["limits"].get("max_model_seconds")
+    limit = limits_of(state).max_model_seconds
     if limit is None:
         return False
     spent = spent_seconds(state)
@@ -99,7 +99,7 @@ def repairs_next(state: LoopState) -> bool:
     best = state.get("best")
     if not best or best["round"] != state.get("round", 0):
         return False
-    if state["limits"].get("repair_samples", 2) < 1:
+    if limits_of(state).repair_samples < 1:
         return False
     return has_repair(state.get("findings", []))
 
@@ -131,7 +131,7 @@ def additions_to_repair(state: LoopState) -> bool:
     """A text that meets the bar but adds to its brief goes back to the writer once, for
     the repairs that remove what it adds (batch.loop.repairs), before a person sees it:
     when repairs are on, rounds and budget are left, and this draft's were not tried."""
-    if state.get("round", 0) >= state["limits"]["max_rounds"] or over_budget(state):
+    if state.get("round", 0) >= limits_of(state).max_rounds or over_budget(state):
         return False
     if not any(is_addition(f) and repairable(f) for f in state.get("findings", [])):
         return False
@@ -175,7 +175,7 @@ def unpaid_rewrite(state: LoopState) -> bool:
     improve on. (In `bench loop` a whole rewrite is rare once repairs run: 1 in 43
     briefs; docs/benchmarks.md, "Where the model time pays".)"""
     best, round_ = state.get("best"), state.get("round", 0)
-    if state["limits"].get("spend") != "where_it_pays" or not best:
+    if limits_of(state).spend != "where_it_pays" or not best:
         return False
     if best["round"] >= round_:
         # the last round's text is the best (round one's always is): its repairs are
@@ -190,8 +190,7 @@ def unpaid_rewrite(state: LoopState) -> bool:
 
 def machine_ending(state: LoopState) -> StopReason | None:
     """Why the loop would stop without an approval, or None while it goes on."""
-    limits = state["limits"]
-    if state.get("round", 0) >= limits["max_rounds"]:
+    if state.get("round", 0) >= limits_of(state).max_rounds:
         return "max_rounds"
     if state.get("out_of_budget") or over_budget(state):
         return "budget"
@@ -204,7 +203,7 @@ def machine_ending(state: LoopState) -> StopReason | None:
     if stalled(
         state.get("score_history", []),
         state.get("must_fix_history", []),
-        limits["no_progress_rounds"],
+        limits_of(state).no_progress_rounds,
     ):
         return "no_progress"
     return None

@@ -14,8 +14,9 @@ from batch.judging.feedback import (
     sanitize_feedback,
     split_echoes,
 )
-from batch.loop.checking import context_of, rubric_of, sources_of
+from batch.loop.checking import context_of, sources_of
 from batch.state import BestDraft, LoopState
+from batch.thread_inputs import limits_of, rubric_of
 
 
 def rank(score: float, must_fix: list[str]) -> tuple[float, int]:
@@ -64,7 +65,7 @@ def verdict(state: LoopState, answer: Any, mode: str) -> dict[str, Any]:
     would_improve += critic_improve
     if echoes + more:
         would_improve.append(GENERIC_FEEDBACK)
-    threshold = state["limits"]["threshold"]
+    threshold = limits_of(state).threshold
     meets_bar = score >= threshold and not must_fix
     # Codes for the deterministic findings, normalised text for the model's own points:
     # the no-progress rule needs "the same problem" to compare equal across rounds.

@@ -20,6 +20,7 @@ from typing import Any
 
 import yaml
 
+from batch import thread_inputs
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.files import atomic_write_text
@@ -60,19 +61,21 @@ def _ended(runner: Runner, thread_id: str) -> tuple[dict[str, Any], dict[str, An
 
 def brief_of(values: dict[str, Any], record: dict[str, Any]) -> Brief:
     """The brief as the thread holds it (text, limits, rubric and house rules by name)."""
-    fields = values["brief"]
+    fields = thread_inputs.brief_of(values)
     return Brief(
-        id=fields["id"],
-        text=fields["text"],
-        title=fields.get("title", ""),
-        origin=record.get("source") or fields.get("origin_name", ""),
-        kind=fields.get("kind", "brief"),
-        source_text=fields.get("source_text", ""),
-        source_path=fields.get("source_path", ""),
-        rubric=(values.get("rubric") or {}).get("name"),
-        house_rules=(values.get("house_rules") or {}).get("name"),
-        min_words=fields.get("min_words"),
-        max_words=fields.get("max_words"),
+        id=fields.id,
+        text=fields.text,
+        title=fields.title,
+        origin=record.get("source") or fields.origin_name,
+        kind=fields.kind,
+        source_text=fields.source_text,
+        source_path=fields.source_path,
+        rubric=thread_inputs.rubric_of(values).name if values.get("rubric") else None,
+        house_rules=thread_inputs.house_rules_of(values).name
+        if values.get("house_rules")
+        else None,
+        min_words=fields.min_words,
+        max_words=fields.max_words,
     )
 
 
@@ -122,7 +125,7 @@ def _begin_retry(runner: Runner, thread_id: str) -> tuple[dict[str, Any], int]:
     if newer is not None:
         raise BriefloopError(
             f"thread {thread_id} is superseded by thread {newer['thread_id']} (a newer "
-            f"run of brief {values['brief']['id']!r}): retry that one if it needs it"
+            f"run of brief {thread_inputs.brief_of(values).id!r}): retry that one if it needs it"
         )
     new_id, _ = runner.prepare(brief_of(values, record), rerun=True)
     intent = {"new": new_id}
@@ -186,7 +189,7 @@ def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -
             raise BriefloopError(
                 f"thread {thread_id} is superseded by thread "
                 f"{newer['thread_id']} (a newer run of brief "
-                f"{values['brief']['id']!r}): reopen that one"
+                f"{thread_inputs.brief_of(values).id!r}): reopen that one"
             )
         intent = {
             "reason": reason,
@@ -216,7 +219,7 @@ def finish_reopen(runner: Runner, thread_id: str, intent: dict[str, Any], action
         if intent["was"] == "approved"
         else None
     )
-    moved = _move_aside(_output_file(runner, intent), values["brief"]["id"])
+    moved = _move_aside(_output_file(runner, intent), thread_inputs.brief_of(values).id)
     if moved is not None:
         restamp(
             moved,
@@ -234,7 +237,7 @@ def finish_reopen(runner: Runner, thread_id: str, intent: dict[str, Any], action
             runner.config_for(thread_id),
             {
                 # back to the person, whatever the review mode it ran under
-                "limits": {**values["limits"], "review": "always"},
+                "limits": thread_inputs.limits_of(values).model_copy(update={"review": "always"}),
                 "decision": {
                     "type": "reopen",
                     "by": intent["by"],
@@ -290,24 +293,29 @@ def save_judged_case(
     settings = runner.settings
     root = settings.path(settings.paths.judged)
     briefs = no_link_between(root, root / "briefs")
-    fields = values["brief"]
-    if fields.get("kind") == "source":
-        brief_path = briefs / Path(fields.get("origin_name") or f"{fields['id']}.py").name
-        atomic_write_text(brief_path, fields.get("source_text", ""))
+    fields = thread_inputs.brief_of(values)
+    if fields.kind == "source":
+        brief_path = briefs / Path(fields.origin_name or f"{fields.id}.py").name
+        atomic_write_text(brief_path, fields.source_text)
     else:
         front = {
             k: v
             for k, v in (
-                ("id", fields["id"]),
-                ("title", fields.get("title")),
-                ("rubric", (values.get("rubric") or {}).get("name")),
-                ("house_rules", (values.get("house_rules") or {}).get("name")),
-                ("min_words", fields.get("min_words")),
-                ("max_words", fields.get("max_words")),
+                ("id", fields.id),
+                ("title", fields.title),
+                ("rubric", thread_inputs.rubric_of(values).name if values.get("rubric") else None),
+                (
+                    "house_rules",
+                    thread_inputs.house_rules_of(values).name
+                    if values.get("house_rules")
+                    else None,
+                ),
+                ("min_words", fields.min_words),
+                ("max_words", fields.max_words),
             )
             if v
         }
-        brief_path = briefs / f"{safe_filename(str(fields['id']))}.md"
+        brief_path = briefs / f"{safe_filename(fields.id)}.md"
         # written beside and renamed over: a link planted as the file is replaced, not
         # written through
         atomic_write_text(
@@ -315,7 +323,7 @@ def save_judged_case(
             "---\n"
             + yaml.safe_dump(front, allow_unicode=True, sort_keys=False)
             + "---\n"
-            + fields["text"].rstrip()
+            + fields.text.rstrip()
             + "\n",
         )
     # the id the benchmark will read back, whatever the file's name makes of it

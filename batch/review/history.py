@@ -20,6 +20,7 @@ from batch.output import front_matter_of, in_this_project
 from batch.run.records import decision_note
 from batch.run.runner import Runner
 from batch.state import Requirement
+from batch.thread_inputs import ThreadBrief, brief_of
 
 # a word and the space after it: words are matched, the space goes with its word
 _WORD = re.compile(r"(\S+)(\s*)")
@@ -314,13 +315,13 @@ def story(runner: Runner, thread_id: str) -> Story | None:
         if before.score is not None and after.score is not None:
             after.score_change = round(after.score - before.score, 1)
     values = snapshots[-1].values if snapshots else {}
-    brief = values.get("brief") or {}
+    brief = brief_of(values) if values.get("brief") else ThreadBrief(id="")
     record = record or {}
     history = record.get("score_history") or values.get("score_history") or []
     return Story(
         thread_id=thread_id,
-        brief_id=record.get("brief_id") or brief.get("id", ""),
-        title=record.get("title") or brief.get("title", ""),
+        brief_id=record.get("brief_id") or brief.id,
+        title=record.get("title") or brief.title,
         status=record.get("status", "unknown"),
         stop_reason=record.get("stop_reason"),
         rounds=rounds,
@@ -328,10 +329,10 @@ def story(runner: Runner, thread_id: str) -> Story | None:
         record=record,
         pruned=len(rounds) < len(history),
         calls=runner.runlog.calls(thread_id),
-        brief=dict(brief),
+        brief=brief.model_dump(),
         checklist=list(values.get("checklist") or []),
         retries=runner.runlog.retries_of(thread_id),
-        published=published_text(runner, record, brief.get("id", "")),
+        published=published_text(runner, record, brief.id),
         answers={str(k): str(v) for k, v in (values.get("human_answers") or {}).items()},
         edited=any(d.kind == "approve" and "edited" in d.note for d in decisions[-1:]),
     )

@@ -13,6 +13,7 @@ import getpass
 import os
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from batch.loop.decisions import refusal
 from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import BriefResult, Runner, has_work
 from batch.state import LoopState, Requirement, loop_state
+from batch.thread_inputs import brief_of
 
 
 @dataclass
@@ -44,8 +46,6 @@ class Waiting:
     score_history: list[float] = field(default_factory=list)
     answers: dict[str, str] = field(default_factory=dict)
     problem: str = ""  # why the last answer was not taken, if it was not
-    # what the brief asks, as code checks it: (id, kind, text, covered by this draft)
-    checklist: list[tuple[str, str, str, bool | None]] = field(default_factory=list)
     # the run of a newer version of the brief (or a rerun) that replaces this thread
     superseded_by: dict[str, Any] | None = None
     # a run the machine could not approve: why it stopped, what the checks still find
@@ -65,6 +65,12 @@ class Waiting:
     unchecked_orders: list[str] = field(default_factory=list)
     # the thread's state at the pause, which an answer is checked against
     state: LoopState = field(default_factory=lambda: LoopState(), repr=False)
+
+    @cached_property
+    def checklist(self) -> list[tuple[str, str, str, bool | None]]:
+        """What the brief asks, as code checks it: (id, kind, text, covered by the draft
+        shown). Worked out when a page or a list reads it: an answer does not."""
+        return checklist_status(self.state, self.draft) if self.state.get("brief") else []
 
     def as_dict(self) -> dict[str, Any]:
         newer = self.superseded_by
@@ -148,8 +154,8 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
     record = runner.runlog.by_thread(thread_id) or {}
     return Waiting(
         thread_id=thread_id,
-        brief_id=values["brief"]["id"],
-        title=values["brief"].get("title", ""),
+        brief_id=brief_of(values).id,
+        title=brief_of(values).title,
         score=args.get("score", values.get("score")),  # of the draft shown
         needs=list(args["needs_from_human"]),
         waiting_since=snapshot.created_at or record.get("updated_at", ""),
@@ -159,7 +165,6 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
         score_history=list(args["score_history"]),
         answers=dict(values.get("human_answers") or {}),
         problem=(values.get("decision") or {}).get("problem", ""),
-        checklist=checklist_status(values, args["draft"]),
         superseded_by=runner.runlog.newer_of_brief(thread_id),
         stopped=args.get("stopped"),
         revision_note=revision_note(values, args.get("stopped")),
@@ -226,9 +231,9 @@ def marked_checklist(
     ]
 
 
-def checklist_status(values: dict[str, Any], draft: str) -> list[tuple[str, str, str, bool | None]]:
+def checklist_status(state: LoopState, draft: str) -> list[tuple[str, str, str, bool | None]]:
     """The thread's checklist marked against `draft`."""
-    checklist = checklist_of(loop_state(values))
+    checklist = checklist_of(state)
     failing = {f["code"].split(":", 1)[1] for f in check_requirements(draft, checklist)}
     return marked_checklist(checklist, failing, bool(draft.strip()))
 

@@ -58,6 +58,7 @@ from batch.review.render import (
 )
 from batch.run.runner import BriefResult, Resumer, Runner
 from batch.store.backends import open_runlog
+from batch.thread_inputs import brief_of, limits_of
 
 FLASH_COOKIE = "briefloop_flash"
 REVIEWER_COOKIE = "briefloop_reviewer"  # the name a reviewer typed last, for the next form
@@ -96,7 +97,7 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
     placeholders = [n["placeholder"] for n in item.needs]
     return {
         "item": item,
-        "brief_text": (values.get("brief") or {}).get("text", ""),
+        "brief_text": brief_of(values).text if values.get("brief") else "",
         "draft_html": render_draft(item.draft, placeholders),
         "additions": [
             {"n": a["n"], "html": mark_added(a["sentence"], a["added"])} for a in item.additions
@@ -110,9 +111,7 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
         "seen": review.mark_of(snapshot),
         "superseded": item.superseded_note(),
         "max_more_rounds": MAX_MORE_ROUNDS,
-        "rounds_default": values["limits"].get(
-            "rounds_per_revision", values["limits"]["max_rounds"]
-        ),
+        "rounds_default": limits_of(values).revision_rounds,
         **(story_view(told) if told is not None else {"story": None, "rounds": []}),
     }
 
@@ -599,7 +598,7 @@ def job_progress(request: Request, thread_id: str) -> str:
     """Where the loop of a thread stands while a job runs it: its round of its rounds."""
     with runner_for(request) as runner:
         values = runner.snapshot(thread_id).values or {}
-    rounds = (values.get("limits") or {}).get("max_rounds")
+    rounds = limits_of(values).max_rounds if values.get("limits") else None
     at = values.get("round", 0)
     return f"round {at} of {rounds}" if rounds else f"round {at}"
 

@@ -43,6 +43,7 @@ from batch.source_files import is_python
 from batch.state import LoopState, loop_state
 from batch.store.backends import Store, open_runlog
 from batch.store.runlog import RunLog, store_failure
+from batch.thread_inputs import brief_of
 
 
 @dataclass
@@ -415,7 +416,7 @@ class Runner:
         snapshot = self.graph.get_state(cfg)
         values = loop_state(snapshot.values)
         made = len(values.get("calls", [])) - len(before)
-        brief_id = brief.id if brief else values.get("brief", {}).get("id", "")
+        brief_id = brief.id if brief else (brief_of(values).id if "brief" in values else "")
         if stopped:
             record = self.records.part_way(thread_id, values, seconds, row, stopped)
             self.sync(force=False)
@@ -469,7 +470,8 @@ class Runner:
         waiting = bool(snapshot.interrupts)
         record = self._settled(thread_id, None, values, 0.0, waiting=waiting)
         outcome: Outcome = AWAITING if waiting else record["stop_reason"]
-        return BriefResult(values.get("brief", {}).get("id", ""), thread_id, outcome, record)
+        brief_id = brief_of(values).id if "brief" in values else ""
+        return BriefResult(brief_id, thread_id, outcome, record)
 
     def _settled(
         self,

@@ -14,6 +14,7 @@ from batch.inputs.rubrics import load_rubric
 from batch.judging.checklist import build_checklist
 from batch.output import safe_filename
 from batch.state import LoopState
+from batch.thread_inputs import Limits, ThreadBrief
 
 
 def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
@@ -37,44 +38,40 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
         settings.path(settings.paths.house_rules), brief.house_rules or loop.house_rules
     )
     threshold = loop.threshold if loop.threshold is not None else rubric.threshold
-    brief_fields = {
-        "id": brief.id,
-        "title": brief.title,
-        "text": brief.text,
-        "kind": brief.kind,
-        "source_text": brief.source_text,
-        # a source file by its own name (how it is checked), and its own
-        # path, so its examples run beside its siblings: the same whether a
-        # folder or a sheet's row named it
-        "origin_name": Path(brief.source_path or brief.origin).name,
-        "source_path": brief.source_path
+    thread_brief = ThreadBrief(
+        id=brief.id,
+        title=brief.title or "",
+        text=brief.text,
+        kind="source" if brief.kind == "source" else "brief",
+        source_text=brief.source_text or "",
+        # a source file by its own name (how it is checked), and its own path, so its
+        # examples run beside its siblings: the same whether a folder or a sheet's row
+        # named it
+        origin_name=Path(brief.source_path or brief.origin).name,
+        source_path=brief.source_path
         if brief.kind == "source" and Path(brief.source_path).is_file()
         else "",
-        "min_words": brief.min_words,
-        "max_words": brief.max_words,
-    }
+        min_words=brief.min_words,
+        max_words=brief.max_words,
+    )
     state: LoopState = {
-        "brief": brief_fields,
-        "rubric": rubric.model_dump(),
-        "house_rules": {
-            "name": rules.name,
-            "text": rules.text,
-            "banned": list(rules.banned_phrases),
-        },
-        "checklist": build_checklist(brief_fields),
-        "limits": {
-            "max_rounds": loop.max_rounds,
-            "rounds_per_revision": loop.max_rounds,
-            "no_progress_rounds": loop.no_progress_rounds,
-            "review": loop.review,
-            "threshold": threshold,
-            "max_revisions": loop.max_revisions,
-            "drafts": loop.drafts,
-            "repair_samples": loop.repair_samples if loop.repairs else 0,
-            "max_model_seconds": loop.max_model_seconds,
-            "spend": loop.spend,
-            "model_seconds_per_revision": loop.max_model_seconds,
-        },
+        "brief": thread_brief,
+        "rubric": rubric,
+        "house_rules": rules,
+        "checklist": build_checklist(thread_brief),
+        "limits": Limits(
+            max_rounds=loop.max_rounds,
+            rounds_per_revision=loop.max_rounds,
+            no_progress_rounds=loop.no_progress_rounds,
+            review=loop.review,
+            threshold=threshold,
+            max_revisions=loop.max_revisions,
+            drafts=loop.drafts,
+            repair_samples=loop.repair_samples if loop.repairs else 0,
+            max_model_seconds=loop.max_model_seconds,
+            spend=loop.spend,
+            model_seconds_per_revision=loop.max_model_seconds,
+        ),
         "round": 0,
     }
     return state, brief.fingerprint(rubric.text, rules.text)

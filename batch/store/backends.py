@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from batch.config import Settings, mask_credentials
@@ -35,6 +36,7 @@ from batch.errors import ConfigError
 from batch.store.locks import acquire_polling, file_lock
 from batch.store.runlog import RunLog
 from batch.store.sqlite_wal import use_wal
+from batch.thread_inputs import CHECKPOINT_TYPES
 
 if TYPE_CHECKING:
     from batch.models.hosts import SlotGate
@@ -59,11 +61,18 @@ def one(cursor: Any) -> Any:
     return row(cursor)[0]
 
 
+def checkpoint_serde() -> JsonPlusSerializer:
+    """LangGraph's serializer, told the types a thread keeps (batch.thread_inputs): they
+    come back as themselves; any other type comes back as its fields, and never runs
+    code of a module a checkpoint names."""
+    return JsonPlusSerializer(allowed_msgpack_modules=CHECKPOINT_TYPES)
+
+
 def open_sqlite_checkpointer(path: Path) -> SqliteSaver:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, check_same_thread=False, timeout=30)
     use_wal(conn)  # before setup(), whose own switch does not wait for another process
-    saver = SqliteSaver(conn)
+    saver = SqliteSaver(conn, serde=checkpoint_serde())
     saver.setup()
     # In WAL mode, NORMAL keeps every commit through a process crash (kill -9): only an
     # OS crash or power cut can lose the last few, which a rerun then repeats. FULL
@@ -213,7 +222,8 @@ class PostgresStore(Store):
             # a connection broken by a server restart is dropped when it is handed out
             check=ConnectionPool.check_connection,
         )
-        saver = PostgresSaver(pool)  # type: ignore[arg-type]  # rows as dicts (dict_row)
+        # rows as dicts (dict_row)
+        saver = PostgresSaver(pool, serde=checkpoint_serde())  # type: ignore[arg-type]
         try:
             # setup() is not safe to run twice at once (it records its migrations by
             # inserting their numbers): one process at a time.

@@ -5,6 +5,7 @@ from batch.judging import feedback
 from batch.judging.checklist import brief_checklist, build_checklist
 from batch.judging.checks import facts, form, gaps
 from batch.judging.wording import is_degenerate, numbers_in, word_count
+from batch.thread_inputs import ThreadBrief
 
 from conftest import run_checks
 
@@ -219,7 +220,7 @@ def test_a_gap_worded_as_the_brief_words_what_it_does_not_know_is_a_real_gap():
         "- The car park is resurfaced from 9 to 13 June.\n"
         "- The exact reopening time on 13 June is not confirmed yet."
     )
-    checklist = build_checklist({"id": "b", "text": brief, "kind": "text"})
+    checklist = build_checklist(ThreadBrief(id="b", text=brief))
     draft = (
         "The car park is resurfaced from 9 to 13 June. It reopens on 13 June at "
         "[DATE NEEDED: reopening time on 13 June]."

@@ -8,11 +8,12 @@ import pytest
 
 from batch.judging import checks
 from batch.judging.checklist import build_checklist
+from batch.thread_inputs import ThreadBrief
 
 
 def echoes(brief: str, draft: str) -> list[str]:
     """The echo:brief findings on `draft`, with the messages they would show."""
-    checklist = build_checklist({"id": "b", "title": "", "text": brief, "kind": "text"})
+    checklist = build_checklist(ThreadBrief(id="b", text=brief))
     found = checks.judge(
         checks.CheckContext(draft=draft, sources=(brief,), brief=brief, checklist=checklist)
     ).findings

@@ -9,6 +9,7 @@ from batch.judging.checklist import brief_checklist, build_checklist, covered
 from batch.judging.checks import facts, form, gaps
 from batch.loop.nodes import near_copy
 from batch.placeholders import suggest as suggested_placeholder
+from batch.thread_inputs import ThreadBrief
 
 from conftest import run_checks
 
@@ -77,7 +78,9 @@ def test_source_files_list_every_public_name_from_the_ast():
         "class Box:\n    def grow(self):\n        pass\n    def _secret(self):\n"
         "        pass\n"
     )
-    checklist = build_checklist({"kind": "source", "source_text": source, "origin_name": "box.py"})
+    checklist = build_checklist(
+        ThreadBrief(id="box", kind="source", source_text=source, origin_name="box.py")
+    )
     assert [r["text"] for r in checklist] == ["function area", "class Box", "method Box.grow"]
     doc = "# box\n\n## area(w, h)\nArea.\n\n## Box\n### grow()\nGrows."
     assert facts.check_requirements(doc, checklist) == []
@@ -315,7 +318,7 @@ class Store:
 
 def test_exceptions_the_code_raises_itself_must_be_documented():
     checklist = build_checklist(
-        {"kind": "source", "origin_name": "store.py", "source_text": RAISING}
+        ThreadBrief(id="s", kind="source", origin_name="store.py", source_text=RAISING)
     )
     assert [r["text"] for r in checklist if r["kind"] == "raises"] == [
         "parse raises ValueError",
@@ -337,7 +340,9 @@ def test_other_languages_get_their_exported_names_as_the_checklist():
         "export function total(items) { return 0 }\nfunction hidden() {}\n"
         "export class Cart { add(item) {} }\n"
     )
-    checklist = build_checklist({"kind": "source", "origin_name": "cart.js", "source_text": js})
+    checklist = build_checklist(
+        ThreadBrief(id="c", kind="source", origin_name="cart.js", source_text=js)
+    )
     assert [r["text"] for r in checklist] == ["function total", "class Cart", "method Cart.add"]
     doc = "# cart\n\n## total(items)\n\n## Cart\n### add(item)\n"
     assert facts.check_requirements(doc, checklist) == []
@@ -348,14 +353,16 @@ def test_other_languages_get_their_exported_names_as_the_checklist():
     # a language with no parser here: no checklist, and the run record says why
     assert (
         build_checklist(
-            {"kind": "source", "origin_name": "x.cobol", "source_text": "IDENTIFICATION DIVISION."}
+            ThreadBrief(
+                id="x", kind="source", origin_name="x.cobol", source_text="IDENTIFICATION DIVISION."
+            )
         )
         == []
     )
 
 
 def test_a_small_number_written_as_a_word_covers_the_figure():
-    checklist = build_checklist({"text": "Facts: 5 brightness levels, folds flat."})
+    checklist = build_checklist(ThreadBrief(id="b", text="Facts: 5 brightness levels, folds flat."))
     assert (
         facts.check_requirements("It has five brightness levels and folds flat.", checklist) == []
     )

@@ -20,6 +20,7 @@ from batch.run.records import time_split
 from batch.run.runner import Runner
 from batch.sheets.run_rows import time_words
 from batch.store.backends import open_runlog
+from batch.thread_inputs import limits_of
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
@@ -369,7 +370,7 @@ def test_a_send_back_after_the_budget_gives_as_many_seconds_again(project, clock
     # a new round ran (not stopped at once), and the estimate stopped it after one
     assert models["writer"].calls == 2 and values["round"] == 2
     assert result.outcome == "awaiting_human" and record["unfinished"] == "budget"
-    assert values["limits"]["max_model_seconds"] == 160  # 60 spent + 100 again
+    assert limits_of(values).max_model_seconds == 160  # 60 spent + 100 again
 
 
 def test_the_message_and_the_brief_line_say_the_model_time_ran_out(project, clock, webhook):

@@ -12,6 +12,7 @@ from batch import placeholders as ph
 from batch.judging.checklist import build_checklist
 from batch.judging.wording import word_count
 from batch.loop import repairs
+from batch.thread_inputs import ThreadBrief
 
 from conftest import run_checks
 
@@ -29,7 +30,7 @@ MEMO = (
 
 
 def judge_for(brief: str, max_words: int | None = None, min_words: int | None = None):
-    checklist = build_checklist({"id": "b", "text": brief, "kind": "text"})
+    checklist = build_checklist(ThreadBrief(id="b", text=brief))
 
     def judge(draft: str, needs):
         return run_checks(

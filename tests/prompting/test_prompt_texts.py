@@ -42,6 +42,7 @@ from batch.prompting import (
 from batch.prompts import fragment
 from batch.run.starting import start_state
 from batch.state import LoopState
+from batch.thread_inputs import rubric_of
 
 from conftest import ScriptedModel, make_settings, writer_answer
 
@@ -151,7 +152,7 @@ def _writer(state: LoopState) -> str:
 
 
 def _critic(settings: Settings, state: LoopState) -> str:
-    rubric = load_rubric(settings.path(settings.paths.rubrics), state["rubric"]["name"])
+    rubric = load_rubric(settings.path(settings.paths.rubrics), rubric_of(state).name)
     return _render(critic_messages(state, rubric), critic_schema(rubric).model_json_schema())
 
 

@@ -15,6 +15,7 @@ from batch.errors import BriefloopError, ModelUnavailable
 from batch.review import attempts, web
 from batch.review import threads as review
 from batch.run.runner import Runner
+from batch.thread_inputs import brief_of
 
 from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
 
@@ -80,7 +81,7 @@ def test_retry_keeps_the_brief_as_the_thread_holds_it_even_if_the_file_changed(p
     with Runner(s, models=models) as batch:
         second = attempts.retry(batch, first.thread_id)
         values = batch.snapshot(second.thread_id).values
-    assert values["brief"]["text"].strip() == "Office closed Friday from 15:00."
+    assert brief_of(values).text.strip() == "Office closed Friday from 15:00."
     assert "Office closed Friday" in models["writer"].sent[-1][-1]["content"]
 
 

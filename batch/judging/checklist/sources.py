@@ -10,12 +10,12 @@ tree-sitter parser finds (`exports_checklist`, batch.judging.exports).
 from __future__ import annotations
 
 import ast
-from typing import Any
 
 from batch.judging.checklist.reading import brief_checklist
 from batch.judging.exports import exported_names
 from batch.source_files import is_python, suffix_of
 from batch.state import Requirement
+from batch.thread_inputs import ThreadBrief
 
 
 def source_checklist(source: str) -> list[Requirement]:
@@ -97,10 +97,10 @@ def exports_checklist(source: str, suffix: str) -> list[Requirement]:
     return out
 
 
-def build_checklist(brief: dict[str, Any]) -> list[Requirement]:
-    if brief.get("kind") == "source":
-        name = str(brief.get("origin_name", ""))
+def build_checklist(brief: ThreadBrief) -> list[Requirement]:
+    if brief.kind == "source":
+        name = brief.origin_name
         if is_python(name) or not name:
-            return source_checklist(brief.get("source_text", ""))
-        return exports_checklist(brief.get("source_text", ""), suffix_of(name))
-    return brief_checklist(brief.get("text", ""))
+            return source_checklist(brief.source_text)
+        return exports_checklist(brief.source_text, suffix_of(name))
+    return brief_checklist(brief.text)

@@ -1,0 +1,97 @@
+"""A thread written before the brief, rubric, house rules and limits were typed models
+resumes as it was; a new thread keeps them as models through the real checkpointer.
+
+tests/fixtures/old_thread/ holds a project whose one thread waits for a person,
+written by the code of commit cb60b21 (its make.py): its checkpoint keeps those four as
+plain dicts."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from batch.review import threads as review
+from batch.run.runner import Runner
+from batch.store.backends import checkpoint_serde
+from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief, brief_of, limits_of
+
+from conftest import ScriptedModel, make_settings, write_brief, writer_answer
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "old_thread"
+REPO = Path(__file__).resolve().parents[2]
+PH = "[FIGURE NEEDED: Q3 revenue]"
+
+
+def old_project(tmp_path: Path) -> Path:
+    project = tmp_path / "old"
+    shutil.copytree(FIXTURE, project, ignore=shutil.ignore_patterns("make.py"))
+    for d in ("rubrics", "house_rules"):
+        shutil.copytree(REPO / d, project / d)
+    return project
+
+
+def test_a_thread_written_before_the_typed_state_is_answered_and_finishes(tmp_path):
+    project = old_project(tmp_path)
+    writer = ScriptedModel(
+        [writer_answer(f"We opened Berlin. Q3 revenue was {PH}.", needs=[(PH, "?")])]
+    )
+    settings = make_settings(project, **{"models.critic_mode": "checks"})
+    with Runner(settings, models={"writer": writer}, strict=True) as runner:
+        [item] = review.list_waiting(runner)
+        tid = item.thread_id
+        values = runner.snapshot(tid).values
+        # what makes it an old thread: the four kept as dicts, as that code wrote them
+        for key in ("brief", "rubric", "house_rules", "limits"):
+            assert type(values[key]) is dict, key
+        assert (item.brief_id, item.title) == ("q3", "Q3 memo")
+        assert brief_of(values).text.startswith("Memo on Q3")
+
+        sent = review.answer(runner, tid, "revise", {}, text="Keep it short.")
+        assert sent.outcome == "awaiting_human"
+        assert "Keep it short." in writer.sent[0][-1]["content"]
+        after = runner.snapshot(tid).values
+        # the send-back's new limits are a model; what it did not touch stays as it was
+        assert isinstance(after["limits"], Limits)
+        assert limits_of(after).max_rounds == values["round"] + limits_of(values).revision_rounds
+        assert type(after["brief"]) is dict
+
+        done = review.answer(runner, tid, "approve", {PH: "4.2M EUR"}, by="ana")
+        assert done.outcome == "approved_by_human"
+        record = runner.runlog.by_thread(tid)
+        text = Path(record["output_path"]).read_text(encoding="utf-8")
+        assert text.rstrip().endswith("We opened Berlin. Q3 revenue was 4.2M EUR.")
+
+
+def test_a_new_thread_keeps_its_inputs_as_models_through_the_checkpointer(project):
+    write_brief(project, "q3.md", "Memo on Q3: revenue not known yet; we opened Berlin.", id="n")
+    writer = ScriptedModel(
+        [writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "?")])]
+    )
+    settings = make_settings(project, **{"models.critic_mode": "checks"})
+    with Runner(settings, models={"writer": writer}, strict=True) as runner:
+        [result] = runner.run(project / "briefs").results
+        values = runner.snapshot(result.thread_id).values
+    kept = {k: type(values[k]) for k in ("brief", "rubric", "house_rules", "limits")}
+    assert kept == {
+        "brief": ThreadBrief,
+        "rubric": Rubric,
+        "house_rules": HouseRules,
+        "limits": Limits,
+    }
+    assert values["brief"].id == "n" and values["rubric"].criteria
+
+
+class Stranger(BaseModel):
+    x: int = 1
+
+
+def test_the_checkpoint_serializer_rebuilds_only_the_types_a_thread_keeps():
+    serde = checkpoint_serde()
+    limits = Limits(
+        max_rounds=3, no_progress_rounds=2, review="never", threshold=70, max_revisions=1
+    )
+    assert serde.loads_typed(serde.dumps_typed(limits)) == limits
+    # a type a checkpoint names that is not ours to rebuild comes back as its fields
+    assert serde.loads_typed(serde.dumps_typed(Stranger(x=2))) == {"x": 2}
