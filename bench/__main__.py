@@ -64,6 +64,10 @@ elif sys.argv[1:2] == ["shapes"]:
     from bench.shapes import main as shapes_main
 
     sys.exit(shapes_main(sys.argv[2:]))
+elif sys.argv[1:2] == ["review-path"]:
+    from bench.review_path import main as review_path_main
+
+    review_path_main(sys.argv[2:])
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 
