@@ -18,10 +18,11 @@ from functools import cache
 from typing import Any
 
 from batch import prompts
+from batch.check_types import Requirement
 from batch.inputs.rubrics import Rubric
 from batch.judging.checklist import build_checklist
 from batch.placeholders import suggest as suggested_placeholder
-from batch.state import LoopState, Requirement
+from batch.state import LoopState
 from batch.thread_inputs import brief_of, house_rules_of
 
 
@@ -182,7 +183,7 @@ def critic_messages(state: LoopState, rubric: Rubric) -> list[dict[str, str]]:
 
 
 def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, str]]:
-    """One small change to `draft` (batch.loop.repairs): the brief first, as in the writer's
+    """One small change to `draft` (batch.loop.writing.repairs): the brief first, as in the writer's
     prompt, then the draft as it stands, then the one task."""
     system = prompts.template("repair_system").substitute(house_rules=house_rules_of(state).text)
     fields = _brief_fields(state)
@@ -201,7 +202,7 @@ def repair_messages(state: LoopState, draft: str, task: str) -> list[dict[str, s
 
 
 def doc_messages(state: LoopState, name: Any) -> list[dict[str, str]]:
-    """One public name of a Python file to document (batch.loop.docwriter.Name): what the
+    """One public name of a Python file to document (batch.loop.writing.docwriter.Name): what the
     module is for, the name's own code and the code of what it calls, and never the
     code of the file's other names, whose behaviour would bleed into its summary
     (a `slugify` said to number its slugs as `unique_slug` does)."""

@@ -7,69 +7,11 @@ what it adds. Counters (model calls, tokens) are derived from `calls`, never kep
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
+from typing import Annotated, Any, NotRequired, TypedDict, cast
 
+from batch.check_types import Addition, Finding, Requirement
 from batch.outcomes import StopReason
 from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief
-
-# What a brief asks, as the code checks it (batch.judging.checklist builds it)
-Kind = Literal["fact", "ask", "missing", "gap", "api", "raises", "task", "style", "rule", "sign"]
-
-
-class Requirement(TypedDict):
-    id: str
-    kind: Kind
-    text: str
-    terms: list[str]  # stems of the content words
-    numbers: list[str]
-    subject: str  # missing/gap: what is not known; api: the name; task: the lead phrase
-    # fact/ask: its words no other item of the brief has ("meet", "once" of "Buddies meet
-    # their new starter once a week" beside "Every new starter gets a buddy for 6 weeks")
-    own: NotRequired[list[str]]
-
-
-class Repair(TypedDict, total=False):
-    """How the check that found a problem would have it fixed: one small, local change
-    (batch.loop.repairs carries it out). Only `action` is always there."""
-
-    action: Literal[
-        "state", "rewrite", "drop", "shorten", "lengthen", "placeholder", "replace", "append"
-    ]
-    sentences: list[str]  # the sentences at fault, exactly as the draft has them
-    goal: str  # what the new sentence must do, said to the model ("without the name X")
-    fact: str  # state / rewrite: the brief's words the new sentence must say
-    placeholder: str  # placeholder: the exact placeholder the sentence must carry
-    words: int  # shorten / lengthen: the length limit the text must meet
-    keep: list[str]  # shorten: stems of what the brief asks; a clause with none is a cut
-    old: str  # replace: these exact words of the draft ...
-    new: str  # ... by these; append: this last line (code does both; no model);
-    # state: the brief's own sentence of the fact, which code says as it is when no
-    # sentence of the model's holds
-
-
-Severity = Literal["must_fix", "warn", "hold"]
-
-
-class Finding(TypedDict):
-    code: str  # stable key, e.g. "number:4.2" - the same problem gets the same code
-    message: str
-    # must_fix: blocks approval, the loop repairs it; warn: passed on as advice; hold:
-    # nothing the writer can fix, but the text may not go out until a person has
-    # looked (what the checks cannot vouch for: a brief they could not read)
-    severity: Severity
-    repair: NotRequired[Repair]
-    # a sentence that adds what no source says: the sentence, and the words it adds
-    sentence: NotRequired[str]
-    added: NotRequired[list[str]]
-
-
-class Addition(TypedDict):
-    """A sentence of a draft that adds what the brief does not say, for a person to see."""
-
-    n: int  # its place in the draft, from 1
-    sentence: str
-    added: list[str]  # the words it adds, as the draft writes them
-    message: str  # the hold's message, as the holds list has it
 
 
 class BestDraft(TypedDict):
@@ -131,7 +73,7 @@ class LoopState(TypedDict, total=False):
     # the repairs' re-checks, an API doc's examples run in the sandbox
     check_seconds: Annotated[list[float], operator.add]
     example_seconds: Annotated[list[float], operator.add]  # API docs' examples run
-    # what the writer did each round: the repairs tried (batch.loop.repairs.Attempt), the
+    # what the writer did each round: the repairs tried (batch.loop.writing.kept.Attempt), the
     # first drafts sampled, a whole rewrite
     writer_log: Annotated[list[dict[str, Any]], operator.add]
     best: BestDraft | None

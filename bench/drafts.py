@@ -22,7 +22,7 @@ from typing import Any
 from batch import config as config_mod
 from batch.inputs.briefs import Brief
 from batch.inputs.sources import scan_source
-from batch.loop.nodes import SAMPLE_WARMING
+from batch.loop.writing.round import SAMPLE_WARMING
 from batch.models import CallStat, ModelSet, Sampling, write
 from batch.prompting import writer_messages
 from batch.run.starting import start_state

@@ -29,10 +29,10 @@ from pathlib import Path
 
 import yaml
 
+from batch.check_types import Requirement
 from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist import build_checklist
 from batch.judging.wording import STOPWORDS, WORD, numbers_of, stem
-from batch.state import Requirement
 from batch.thread_inputs import ThreadBrief
 
 REPO = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ import builtins
 import re
 from dataclasses import dataclass
 
-from batch.state import Finding
+from batch.check_types import Finding
 
 
 @dataclass(frozen=True)

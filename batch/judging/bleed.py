@@ -13,9 +13,9 @@ from __future__ import annotations
 import ast
 import re
 
+from batch.check_types import Finding, Repair
 from batch.judging.apidocs import definitions
 from batch.judging.wording import sentences, stem, stems_of
-from batch.state import Finding, Repair
 
 _IDENT = re.compile(r"[A-Za-z][a-z0-9]*|[A-Z]+(?![a-z])")
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)

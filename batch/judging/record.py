@@ -20,8 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
+from batch.check_types import Finding
 from batch.judging import checks
-from batch.state import Finding
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 # what a sentence of the support map keeps of its text: enough to find it in the draft

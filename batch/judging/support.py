@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from batch import placeholders
+from batch.check_types import Requirement
 from batch.judging.checklist import covered
 from batch.judging.wording import (
     CALENDAR_SHORT,
@@ -32,7 +33,6 @@ from batch.judging.wording import (
     stem,
     stems_of,
 )
-from batch.state import Requirement
 
 # the kinds of item a sentence carries: what the text must tell
 _CARRIED = frozenset({"fact", "ask", "gap", "sign"})

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from batch import placeholders
+from batch.check_types import Requirement
 from batch.judging import checks, record
 from batch.judging.checklist import build_checklist
 from batch.judging.record import Judgement
 from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
 from batch.source_files import is_python, suffix_of
-from batch.state import LoopState, Requirement
+from batch.state import LoopState
 from batch.thread_inputs import brief_of, house_rules_of, rubric_of
 
 

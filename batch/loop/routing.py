@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 from typing import Literal, NamedTuple
 
+from batch.check_types import Finding
 from batch.judging.checks.support import is_addition
 from batch.outcomes import STOP_REASONS, StopReason
-from batch.state import Finding, LoopState
+from batch.state import LoopState
 from batch.thread_inputs import limits_of
 
 Next = Literal["writer", "review", "finish"]
@@ -93,7 +94,7 @@ def over_budget(state: LoopState) -> bool:
 
 
 def repairs_next(state: LoopState) -> bool:
-    """The next round repairs the best draft (batch.loop.nodes.Nodes._repaired): the
+    """The next round repairs the best draft (batch.loop.writing.repair_round): the
     last round's text is the best, so its repairs have not been tried, and a must-fix
     the checks found in it has a repair."""
     best = state.get("best")
@@ -105,7 +106,7 @@ def repairs_next(state: LoopState) -> bool:
 
 
 def repairable(finding: Finding) -> bool:
-    """A finding the repairer tries (batch.loop.repairs): a must-fix, or a sentence
+    """A finding the repairer tries (batch.loop.writing.repairs): a must-fix, or a sentence
     adding to the brief, either with a repair."""
     return bool(finding.get("repair")) and (
         finding["severity"] == "must_fix" or is_addition(finding)
@@ -129,7 +130,7 @@ def repairs_tried(state: LoopState) -> bool:
 
 def additions_to_repair(state: LoopState) -> bool:
     """A text that meets the bar but adds to its brief goes back to the writer once, for
-    the repairs that remove what it adds (batch.loop.repairs), before a person sees it:
+    the repairs that remove what it adds (batch.loop.writing.repairs), before a person sees it:
     when repairs are on, rounds and budget are left, and this draft's were not tried."""
     if state.get("round", 0) >= limits_of(state).max_rounds or over_budget(state):
         return False

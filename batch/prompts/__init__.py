@@ -53,7 +53,7 @@ TEMPLATES = (
     # batch.models.base.write: the turn after a plain-text answer that ran away
     "retry_repeating",
     "retry_cut_off",
-    # batch.loop.repairs: one small change asked of the writer
+    # batch.loop.writing.repairs: one small change asked of the writer
     "repair_system",
     "repair_task",
     "repair_rewrite",
@@ -63,7 +63,7 @@ TEMPLATES = (
     "repair_placeholder_state",
     "repair_shorten",
     "repair_lengthen",
-    # batch.loop.docwriter: API docs of a Python file, one public name at a time
+    # batch.loop.writing.docwriter: API docs of a Python file, one public name at a time
     "doc_system",
     "doc_name",
     "doc_instance",

@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from batch.check_types import Requirement
 from batch.outcomes import is_approved
 from batch.output import front_matter_of, in_this_project
 from batch.run.records import decision_note
 from batch.run.runner import Runner
-from batch.state import Requirement
 from batch.thread_inputs import ThreadBrief, brief_of
 
 # a word and the space after it: words are matched, the space goes with its word
@@ -229,7 +229,7 @@ _DID = {
     "replace": "replaced",
     "append": "added the line",
 }
-# what code does for some of them (batch.loop.repairs.Repairer._candidates)
+# what code does for some of them (batch.loop.writing.candidates)
 _DID_BY_CODE = {
     "rewrite": "dropped the sentence",
     "state": "stated, in the brief's own words, the missing fact",

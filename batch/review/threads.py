@@ -20,6 +20,7 @@ from typing import Any
 from langgraph.types import StateSnapshot
 
 from batch import placeholders
+from batch.check_types import Requirement
 from batch.decision import Action, Approve, Decision, Reject, Revise, as_dict
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
@@ -28,7 +29,7 @@ from batch.loop.checking import checklist_of
 from batch.loop.decisions import refusal
 from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import BriefResult, Runner, has_work
-from batch.state import LoopState, Requirement, loop_state
+from batch.state import LoopState, loop_state
 from batch.thread_inputs import brief_of
 
 

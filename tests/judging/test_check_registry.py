@@ -7,11 +7,11 @@ import typing
 
 import pytest
 
+from batch.check_types import Finding, Repair
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist, source_checklist
 from batch.judging.checks import Check, CheckContext
-from batch.loop.repairs import Repairer
-from batch.state import Finding, Repair
+from batch.loop.writing.repairs import Repairer
 
 BRIEF = (
     "Write a short memo to the warehouse team.\n\n"
@@ -130,7 +130,7 @@ def test_every_repair_action_is_one_the_repairer_carries_out():
             old="16:00",
             new="14:00",
         )
-        assert list(repairer._candidates(draft, repair, [])), action
+        assert list(repairer._candidates.of(draft, repair, [])), action
 
 
 class Shouting(Check):

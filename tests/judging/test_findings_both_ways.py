@@ -478,7 +478,7 @@ def test_a_figure_kept_with_a_pronoun_or_a_light_verb(said, covered):
 
 
 def _repairer(brief, banned=()):
-    from batch.loop.repairs import Repairer
+    from batch.loop.writing.repairs import Repairer
 
     def check(draft, needs):
         return run_checks(
@@ -579,7 +579,7 @@ def test_a_parameter_left_out_of_a_parameter_list_is_refused():
     ],
 )
 def test_an_example_with_a_marker_inside_a_string_keeps_its_call(answer, call):
-    from batch.loop import docwriter
+    from batch.loop.writing import docwriter
 
     source = "def parse_hex(text):\n    return text\n"
     [name] = docwriter.names_of(source)
@@ -674,14 +674,14 @@ def test_saying_it_needs_none_is_not(sentence):
 def test_the_doc_prompt_of_a_name_holds_its_own_code_not_its_neighbours():
     from pathlib import Path
 
-    from batch.loop import docwriter
+    from batch.loop.writing import docwriter
     from batch.prompting import doc_messages
 
     source = (Path(__file__).resolve().parents[2] / "examples" / "briefs" / "slugify.py").read_text(
         encoding="utf-8"
     )
     names = {n.qualname: n for n in docwriter.names_of(source)}
-    state = {"brief": {"source_text": source, "origin_name": "slugify.py"}}
+    state = {"brief": {"id": "slugify", "source_text": source, "origin_name": "slugify.py"}}
     slugify = doc_messages(state, names["slugify"])[1]["content"]
     unique = doc_messages(state, names["unique_slug"])[1]["content"]
     assert "while slug in taken" not in slugify and "unique_slug" not in slugify
@@ -799,7 +799,7 @@ def test_an_order_to_pass_something_on_is_told_by_code_not_dropped(pasted, told)
     """Dropping the pasted order dropped what it carries (the repair was rolled back and
     the text ended max_rounds); said without the order, the fact stays."""
     from batch.judging.checks.echo import unrelayed
-    from batch.loop import repairs
+    from batch.loop.writing import repairs
 
     assert unrelayed(pasted) == told
     brief = (
@@ -893,7 +893,7 @@ def test_only_the_parts_of_a_compound_written_as_names_need_a_source(word, flagg
     ],
 )
 def test_a_summary_cut_off_mid_sentence_is_no_summary(summary, ok):
-    from batch.loop import docwriter
+    from batch.loop.writing import docwriter
 
     assert docwriter.finished(summary) is ok
     # no docstring: the summary is the only prose the section can have
@@ -1212,7 +1212,7 @@ def test_what_a_reader_may_do_is_told_with_the_doing(fact, good, bad):
     ],
 )
 def test_the_writers_clause_pasted_goes_and_the_fact_beside_it_stays(brief, draft, kept):
-    from batch.loop import repairs
+    from batch.loop.writing import repairs
 
     checklist = brief_checklist(brief)
 
@@ -1299,7 +1299,7 @@ def test_a_template_slot_left_in_the_text_is_refused(slot, gap):
     ],
 )
 def test_an_ask_that_calls_the_readers_they_is_said_to_them(brief, draft, said):
-    from batch.loop import repairs as rp
+    from batch.loop.writing import repairs as rp
 
     codes = judge(brief, draft)
     assert [c for c in codes if c.startswith("echo:they")]

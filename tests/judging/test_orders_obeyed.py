@@ -347,7 +347,7 @@ def test_an_ask_carried_out_in_any_wording_is_neither_copying_nor_cut(line, aske
     """The class of "Please reply to the invitation by Friday", which a code repair once
     deleted as a copied instruction: an order to the readers, asked of them, whatever
     words the brief gave it in."""
-    from batch.loop import repairs
+    from batch.loop.writing import repairs
 
     brief = LUNCH + line + "\n"
     asked = asked or "Please reply to the invitation by Friday 28 June."

@@ -7,7 +7,7 @@ from batch.draft_cleanup import strip_prompt_lines
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist, build_checklist, covered
 from batch.judging.checks import facts, form, gaps
-from batch.loop.nodes import near_copy
+from batch.loop.writing.round import near_copy
 from batch.placeholders import suggest as suggested_placeholder
 from batch.thread_inputs import ThreadBrief
 

@@ -7,7 +7,7 @@ import pytest
 
 from batch.inputs.briefs import load_brief_file
 from batch.loop.checking import checklist_of, context_of, findings_update
-from batch.loop.nodes import _python_source
+from batch.loop.writing.round import python_source
 from batch.run.starting import start_state
 from batch.source_files import is_python, is_source, suffix_of
 
@@ -62,4 +62,4 @@ def test_an_upper_case_suffix_gets_every_check_the_lower_case_one_gets(
         r["kind"] for r in checklist_of(state_lower)
     ]
     assert context_of(state_upper).source_suffix == context_of(state_lower).source_suffix
-    assert _python_source(state_upper) == _python_source(state_lower)
+    assert python_source(state_upper) == python_source(state_lower)

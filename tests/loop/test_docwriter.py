@@ -1,4 +1,4 @@
-"""API docs name by name (batch.loop.docwriter): names from the AST, prose from a scripted
+"""API docs name by name (batch.loop.writing.docwriter): names from the AST, prose from a scripted
 writer, results from really running the examples in the sandbox."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from batch.judging import doc_examples
 from batch.judging.checklist import source_checklist
 from batch.judging.checks import facts
-from batch.loop import docwriter
+from batch.loop.writing import docwriter
 
 SOURCE = '''"""Convert temperatures."""
 

@@ -1,4 +1,5 @@
-"""Repairs by findings (batch.loop.repairs): the real checks judge, a scripted `ask` answers.
+"""Repairs by findings (batch.loop.writing.repairs): the real checks judge, a scripted
+`ask` answers.
 
 No model and no graph: each test gives a draft, lets the real code checks find its
 problems, and scripts what the model would answer for each small task.
@@ -11,7 +12,7 @@ import pytest
 from batch import placeholders as ph
 from batch.judging.checklist import build_checklist
 from batch.judging.wording import word_count
-from batch.loop import repairs
+from batch.loop.writing import repairs, splicing
 from batch.thread_inputs import ThreadBrief
 
 from conftest import run_checks
@@ -261,9 +262,9 @@ def test_a_half_said_fact_the_rewrite_misses_gets_a_sentence_of_its_own():
 
 def test_nearest_sentence_shares_most_words_and_none_is_none():
     draft = "# Lumo\n\nIt has a dial. It folds away for travel.\n"
-    assert repairs.nearest_sentence(draft, "folds flat for travel") == "It folds away for travel."
-    assert repairs.nearest_sentence(draft, "aluminium arm") == ""
-    assert repairs.nearest_sentence("# Lumo lamp\n\nIt is bright.", "Lumo lamp") == ""
+    assert splicing.nearest_sentence(draft, "folds flat for travel") == "It folds away for travel."
+    assert splicing.nearest_sentence(draft, "aluminium arm") == ""
+    assert splicing.nearest_sentence("# Lumo lamp\n\nIt is bright.", "Lumo lamp") == ""
 
 
 def test_no_valid_answer_is_never_a_repair():
@@ -489,7 +490,7 @@ def test_a_sentence_the_next_one_points_back_to_is_not_cut():
         "aluminium arm and a USB-C charging port in the base. It folds flat for travel "
         "and has 5 brightness levels. Many people will enjoy it."
     )
-    cuts = list(repairs._sentence_cuts(draft))
+    cuts = list(splicing.sentence_cuts(draft))
     assert len(cuts) == 3 and all("The Lumo desk lamp is made" in c for c in cuts)
     # within the paragraph, "It" has its lamp still
     assert any("It has an aluminium" not in c for c in cuts)
@@ -507,7 +508,7 @@ def test_a_clause_that_says_what_the_brief_asks_is_never_cut():
 
 def test_a_heading_left_with_nothing_under_it_goes():
     text = "# A\n\n## B\n\n## C\ntext\n\n### D\n\n## E\n"
-    assert repairs.without_empty_headings(text) == "# A\n\n## C\ntext\n"
+    assert splicing.without_empty_headings(text) == "# A\n\n## C\ntext\n"
 
 
 def test_an_invented_name_is_dropped_with_its_sentence_when_it_carries_nothing():
@@ -521,36 +522,36 @@ def test_an_invented_name_is_dropped_with_its_sentence_when_it_carries_nothing()
 
 def test_placements_keep_a_list_a_list():
     draft = "Facts about the lamp:\n\n- It has 5 brightness levels.\n- It folds flat.\n"
-    inside, apart = repairs.placements(draft, "It has an aluminium arm.", "aluminium arm lamp")
+    inside, apart = splicing.placements(draft, "It has an aluminium arm.", "aluminium arm lamp")
     assert "- It folds flat.\n- It has an aluminium arm." in inside
     assert apart.endswith("- It folds flat.\n\nIt has an aluminium arm.\n")
 
 
 def test_replace_and_drop_keep_markers_and_tidy_lines():
     draft = "Intro line.\n\n1. First item.\n2. Second item.\n"
-    assert repairs.replace_sentence(draft, "2. Second item.", "Another item.") == (
+    assert splicing.replace_sentence(draft, "2. Second item.", "Another item.") == (
         "Intro line.\n\n1. First item.\n2. Another item.\n"
     )
-    assert repairs.replace_sentence(draft, "2. Second item.", "") == (
+    assert splicing.replace_sentence(draft, "2. Second item.", "") == (
         "Intro line.\n\n1. First item.\n"
     )
-    assert repairs.replace_sentence(draft, "Not there.", "x") == draft
+    assert splicing.replace_sentence(draft, "Not there.", "x") == draft
 
 
 def test_the_sentence_a_model_returns_is_cleaned():
-    assert repairs.clean_sentence('"Its arm is aluminium."\n') == "Its arm is aluminium."
-    assert repairs.clean_sentence("- Its arm\nis aluminium.") == "Its arm is aluminium."
-    assert repairs.clean_sentence(None) == ""
+    assert splicing.clean_sentence('"Its arm is aluminium."\n') == "Its arm is aluminium."
+    assert splicing.clean_sentence("- Its arm\nis aluminium.") == "Its arm is aluminium."
+    assert splicing.clean_sentence(None) == ""
 
 
 def test_needs_follow_the_placeholders_of_the_spliced_text():
     listed = [{"placeholder": "[DATE NEEDED: launch]", "question": "When?"}]
     text = "We launch on [DATE NEEDED: launch] at [FACT NEEDED: venue]."
-    assert repairs.needs_for(text, listed) == [
+    assert splicing.needs_for(text, listed) == [
         listed[0],
         {"placeholder": "[FACT NEEDED: venue]", "question": ph.question("[FACT NEEDED: venue]")},
     ]
-    assert repairs.needs_for("No gaps now.", listed) == []
+    assert splicing.needs_for("No gaps now.", listed) == []
 
 
 def test_a_missing_signature_is_added_by_code():
@@ -568,12 +569,12 @@ def test_dropping_a_sentence_leaves_the_other_lines_as_they_are():
         "# Title\n\nIntro. Drop me.\n\n```python\n>>> f(1)\n2\n```\n\n---\n\n"
         "- keep\n- Drop me too.\n"
     )
-    out = repairs.drop_sentences(draft, ["Drop me.", "- Drop me too."])
+    out = splicing.drop_sentences(draft, ["Drop me.", "- Drop me too."])
     assert out == "# Title\n\nIntro.\n\n```python\n>>> f(1)\n2\n```\n\n---\n\n- keep\n"
 
 
 def test_dropping_the_first_sentence_of_a_line_leaves_no_leading_space():
-    assert repairs.drop_sentences("A one.\n\nC three. D four.\n", ["C three."]) == (
+    assert splicing.drop_sentences("A one.\n\nC three. D four.\n", ["C three."]) == (
         "A one.\n\nD four.\n"
     )
 
@@ -596,7 +597,7 @@ def test_an_answer_that_is_the_whole_text_with_the_sentence_in_it_gives_the_sent
     assert out.draft.count("Its arm is made of aluminium.") == 1
     assert out.draft.count("It folds flat for travel.") == 1
     assert (
-        repairs.only_new("Its arm is made of aluminium.", draft) == "Its arm is made of aluminium."
+        splicing.only_new("Its arm is made of aluminium.", draft) == "Its arm is made of aluminium."
     )
 
 
@@ -620,7 +621,7 @@ def test_a_salutation_run_into_the_next_sentence_is_not_new():
         "Dear Design Team, I hope this message finds you well. Please say hello at "
         "the coffee point at 10:00 on Monday."
     )
-    assert repairs.only_new(answer, draft) == (
+    assert splicing.only_new(answer, draft) == (
         "Please say hello at the coffee point at 10:00 on Monday."
     )
 

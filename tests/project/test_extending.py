@@ -10,7 +10,7 @@ from pathlib import Path
 from batch.judging import checks
 from batch.judging.checklist import brief_checklist
 from batch.judging.checks import CheckContext, check_reference
-from batch.loop.repairs import Repairer
+from batch.loop.writing.repairs import Repairer
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "extending.md"
 BRIEF = (

@@ -132,7 +132,7 @@ LAYERS: list[list[str]] = [
         "placeholders",
         "draft_cleanup",
     ],
-    ["errors", "files", "outcomes", "source_files", "thread_inputs"],
+    ["check_types", "errors", "files", "outcomes", "source_files", "thread_inputs"],
 ]
 # (importer, imported): the imports allowed to run up a layer, each with its reason.
 # None: what a low room needs from a high one is handed down to it (Runner's resumer).

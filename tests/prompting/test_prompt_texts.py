@@ -30,7 +30,7 @@ from batch.config import Settings
 from batch.inputs.briefs import Brief, load_brief_file
 from batch.inputs.rubrics import load_rubric
 from batch.loop.answers import DocAnswer, FinalizerAnswer, RepairAnswer, WriterAnswer, critic_schema
-from batch.loop.docwriter import names_of
+from batch.loop.writing.docwriter import names_of
 from batch.models.base import Completion, ask, write
 from batch.prompting import (
     critic_messages,
@@ -252,7 +252,8 @@ def _repair(settings: Settings, task: str) -> str:
 
 
 def repair_rewrite(settings: Settings) -> str:
-    """One sentence rewritten (batch.loop.repairs): an invented name, with the brief's words."""
+    """One sentence rewritten (batch.loop.writing.repairs): an invented name, with the
+    brief's words."""
     fact = fragment("repair_fact", fact="The Berlin office opens on 1 November.")
     return _repair(
         settings,

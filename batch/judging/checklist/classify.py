@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from batch.check_types import Kind
 from batch.judging.checklist.cues import (
     _CALENDAR,
     _DATE_NAME,
@@ -55,7 +56,6 @@ from batch.judging.wording import (
     content_terms,
     numbers_of,
 )
-from batch.state import Kind
 
 # Verbs that open an order to the writer ("Keep it short", "Use a warm tone") as often
 # as one to the readers ("Keep your receipts"): the writer's only when it is about the

@@ -18,6 +18,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from batch.check_types import Requirement
 from batch.judging.checklist.cues import (
     _LABEL_LINE,
     _ORDERS,
@@ -38,7 +39,6 @@ from batch.judging.wording import (
     stem,
     stems_of,
 )
-from batch.state import Requirement
 
 
 def covered(req: Requirement, draft: str) -> bool:

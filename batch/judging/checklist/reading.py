@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from batch.check_types import Kind, Requirement
 from batch.judging.brief_lines import (
     fragments,
     logical_lines,
@@ -72,7 +73,6 @@ from batch.judging.wording import (
     numbers_of,
     sentences,
 )
-from batch.state import Kind, Requirement
 
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
 # orders to the writer: never said, never copied; a rule's subject says what it orders

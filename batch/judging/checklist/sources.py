@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import ast
 
+from batch.check_types import Requirement
 from batch.judging.checklist.reading import brief_checklist
 from batch.judging.exports import exported_names
 from batch.source_files import is_python, suffix_of
-from batch.state import Requirement
 from batch.thread_inputs import ThreadBrief
 
 

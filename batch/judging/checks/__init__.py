@@ -11,8 +11,8 @@ for, and which findings mean there is no text at all are all read off the regist
 To add a check: a `Check` subclass (see `base`) with its codes, its docstring (the docs'
 lists are generated from it: `check_reference`) and `run(ctx)`, in the module it belongs
 to, and one line in `REGISTRY` (docs/extending.md). Its findings may carry a Repair of
-an action batch.loop.repairs knows; `tests/judging/test_check_registry.py` holds every check to
-what it declares.
+an action batch.loop.writing.repairs knows; `tests/judging/test_check_registry.py` holds
+every check to what it declares.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
+from batch.check_types import Finding
 from batch.judging.checks import code, deviations, echo, facts, form, gaps, obey, support
 from batch.judging.checks.base import Check, CheckContext
-from batch.state import Finding
 
 __all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "check_reference", "code_score", "judge"]
 

@@ -15,8 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import ClassVar
 
+from batch.check_types import Finding, Repair, Requirement
 from batch.judging.support import SentenceSupport, support_map
-from batch.state import Finding, Repair, Requirement
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ class Check:
     # the codes a person's own edit of the text vouches for: a person is a source, and
     # a figure or a name they wrote is theirs to stand by
     vouched: ClassVar[frozenset[str]] = frozenset()
-    # the Repair actions its findings carry (batch.loop.repairs carries them out)
+    # the Repair actions its findings carry (batch.loop.writing.repairs carries them out)
     repairs: ClassVar[frozenset[str]] = frozenset()
 
     def applies(self, ctx: CheckContext) -> bool:

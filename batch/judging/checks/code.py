@@ -4,12 +4,12 @@ examples are not run, whether its exported names could be read at all."""
 
 from __future__ import annotations
 
+from batch.check_types import Finding
 from batch.judging import doc_examples
 from batch.judging.apidocs import check_api_docs
 from batch.judging.bleed import check_bleed
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.exports import coverage_problem
-from batch.state import Finding
 
 
 class ApiDocs(Check):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from batch import placeholders
+from batch.check_types import Finding
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.wording import stems_of
-from batch.state import Finding
 
 # "the placeholder for the speaker's name has been filled in", "replaced the gap with the
 # date", "I provided the missing figure"

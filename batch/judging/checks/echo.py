@@ -9,13 +9,13 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from batch.check_types import Finding, Repair, Requirement
 from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import INSTRUCTION_KINDS, MISSING_CUE, TELLS_INSIDE, joined_clauses
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
-from batch.state import Finding, Repair, Requirement
 
 ECHO_WORDS = 6  # a run of this many words shared with a prompt is not a coincidence
 # Talk about the task rather than the text ("You can review this draft..."), and the

@@ -7,12 +7,12 @@ import re
 from collections.abc import Iterable
 
 from batch import placeholders
+from batch.check_types import Finding, Repair, Requirement
 from batch.draft_cleanup import CODE
 from batch.judging import checklist as req
 from batch.judging import wording
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import numbers_in, sentences_where
-from batch.state import Finding, Repair, Requirement
 
 # a time of day: "10:00", "9.30", "10 am", "6pm", "10 o'clock"
 _CLOCK = re.compile(

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from batch.check_types import Finding, Repair
 from batch.draft_cleanup import CODE
 from batch.judging import wording
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, is_degenerate, is_echo, sentences_where, word_count
-from batch.state import Finding, Repair
 
 
 def check_length(

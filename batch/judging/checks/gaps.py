@@ -7,11 +7,11 @@ import re
 from collections.abc import Iterable
 
 from batch import placeholders
+from batch.check_types import Finding, Repair, Requirement
 from batch.judging import checklist as req
 from batch.judging import wording
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import sentences_where
-from batch.state import Finding, Repair, Requirement
 
 
 def check_placeholders(draft: str, needs: list[dict[str, str]]) -> list[Finding]:

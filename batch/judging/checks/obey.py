@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from batch.check_types import Finding, Requirement
 from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import COVERED_KINDS
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.orders import MONEY, PRICE_WORDS, left_out
 from batch.judging.wording import content_terms, sentences_where, stem
-from batch.state import Finding, Requirement
 
 _EMOJI = re.compile("[\U0001f300-\U0001faff\u2600-\u27bf]")
 # "keep each blurb under 35 words", "each under 40 words", "max 30 words each"

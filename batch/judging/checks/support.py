@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from batch import placeholders
+from batch.check_types import Addition, Finding, Repair, Severity
 from batch.judging.checks.base import Check, CheckContext
 from batch.judging.support import SentenceSupport
 from batch.judging.wording import stems_of
-from batch.state import Addition, Finding, Repair, Severity
 
 # A sentence with this many words no source gives is an addition (the rubric's
 # `additions_words` may set another). Chosen on the labelled sentences of bench/additions
@@ -87,7 +87,7 @@ class Additions(Check):
 
     codes = ("adds",)
     scored = False
-    # the loop tries these before it holds (batch.loop.repairs): a sentence that carries
+    # the loop tries these before it holds (batch.loop.writing.repairs): a sentence that carries
     # nothing of the brief is dropped, one that carries an item is said again with only
     # that item; each kept only when nothing the checks find is worse
     repairs = frozenset({"drop", "rewrite"})

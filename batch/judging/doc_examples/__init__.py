@@ -32,6 +32,7 @@ import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from batch.check_types import Finding
 from batch.judging.doc_examples.reading import (
     Example,
     Unchecked,
@@ -48,7 +49,6 @@ from batch.judging.doc_examples.running import (
     run_statements,
     timed,
 )
-from batch.state import Finding
 
 __all__ = ["CallResult", "Example", "Verification", "examples_in", "run_calls", "timed", "verify"]
 

@@ -1,0 +1,75 @@
+"""When a repair is kept: the checks find strictly less after it than before. And the
+record of the repairs tried (Attempt) and of the draft they left (Repaired)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from batch.check_types import Finding
+from batch.judging.checks.support import is_addition
+
+Needs = list[dict[str, str]]
+
+
+def must_fix(findings: list[Finding]) -> frozenset[str]:
+    return frozenset(f["code"] for f in findings if f["severity"] == "must_fix")
+
+
+def additions(findings: list[Finding]) -> int:
+    """How many sentences (and placeholders) add what the brief does not say."""
+    return sum(1 for f in findings if is_addition(f))
+
+
+def other_holds(findings: list[Finding]) -> frozenset[str]:
+    return frozenset(f["code"] for f in findings if f["severity"] == "hold" and not is_addition(f))
+
+
+def better(before: list[Finding], after: list[Finding]) -> bool:
+    """The checks find strictly less: every problem after was there before, and at
+    least one is gone; or the same problems and fewer sentences that add to the brief
+    (their codes are places in the text, which a dropped sentence renumbers: counted)."""
+    if must_fix(after) < must_fix(before):
+        return True
+    return (
+        must_fix(after) <= must_fix(before)
+        and other_holds(after) <= other_holds(before)
+        and additions(after) < additions(before)
+    )
+
+
+@dataclass
+class Attempt:
+    """One repair tried: which finding, how, and whether the checks kept it."""
+
+    code: str
+    action: str
+    by: Literal["code", "model"]
+    kept: bool
+    fixed: list[str] = field(default_factory=list)  # the must_fix codes it removed
+    # for the story, in words: what the finding said, what the repair was about (the
+    # fact stated, the sentence dropped...), and what the kept change fixed
+    problem: str = ""
+    subject: str = ""
+    fixed_problems: list[str] = field(default_factory=list)
+    # what it cost: the model questions asked for it and the seconds they took (what
+    # `bench loop` weighs against how often each kind is kept)
+    calls: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Repaired:
+    """A draft as the repairs left it: its needs and findings, and every repair tried."""
+
+    draft: str
+    needs: Needs
+    findings: list[Finding]
+    attempts: list[Attempt]
+
+    @property
+    def changed(self) -> bool:
+        return any(a.kept for a in self.attempts)
+
+    def log(self) -> list[dict[str, Any]]:
+        return [asdict(a) for a in self.attempts]
