@@ -83,8 +83,8 @@ def timed_cluster(
         calls_before = len(server.chat_requests)
         t = time.perf_counter()
         summary = run_job(settings, root / "briefs")
-        with Runner(settings) as batch:
-            row = wait_for_batch(batch, summary.batch_id, timeout=1800, poll=0.05)
+        with Runner(settings) as runner:
+            row = wait_for_batch(runner, summary.batch_id, timeout=1800, poll=0.05)
         wall = time.perf_counter() - t
     finally:
         for w in started:

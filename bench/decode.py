@@ -66,11 +66,11 @@ def run_variant(name: str, decoding: dict[str, Any], brief_dirs: list[Path]) -> 
         b for b in scan_source(str(work / "briefs"), 1_000_000).briefs if isinstance(b, Brief)
     ]
     rows = []
-    with Runner(settings) as batch:
+    with Runner(settings) as runner:
         for brief in briefs:
             started = time.perf_counter()
-            result = batch.process(brief)
-            values = batch.snapshot(result.thread_id).values
+            result = runner.process(brief)
+            values = runner.snapshot(result.thread_id).values
             calls = values.get("calls", [])
             text = ""
             if values.get("output_path"):

@@ -126,8 +126,8 @@ def loop(settings: config_mod.Settings) -> dict[str, Any]:
             }
         )
         started = time.perf_counter()
-        with Runner(local) as batch:
-            summary = batch.run(folder)
+        with Runner(local) as runner:
+            summary = runner.run(folder)
         seconds = time.perf_counter() - started
         for r in summary.results:
             rec = r.record or {}

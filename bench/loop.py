@@ -94,11 +94,11 @@ def measure(
     }
 
 
-def first_round(batch: Runner, thread_id: str) -> dict[str, Any]:
+def first_round(runner: Runner, thread_id: str) -> dict[str, Any]:
     """The state right after the first round's verdict: the single pass (its draft, and
     the model calls it took: the writer's and the critic's)."""
-    cfg = batch.config_for(thread_id)
-    for snapshot in batch.graph.get_state_history(cfg):  # newest first
+    cfg = runner.config_for(thread_id)
+    for snapshot in runner.graph.get_state_history(cfg):  # newest first
         values = snapshot.values
         if (
             values.get("round") == 1
@@ -156,18 +156,18 @@ class Arm:
         ]
         self.rows: list[dict[str, Any]] = []
         self.reading: list[str] = []
-        self.batch = Runner(self.settings)
+        self.runner = Runner(self.settings)
 
     def result(self) -> dict[str, Any]:
-        return summarise(self.batch.models.labels(), self.rows)
+        return summarise(self.runner.models.labels(), self.rows)
 
     def process(self, brief: Brief) -> str:
         """One brief through the loop, its rows added; a line saying how it went."""
-        batch, settings = self.batch, self.settings
+        runner, settings = self.runner, self.settings
         started = time.perf_counter()
-        result = batch.process(brief)
+        result = runner.process(brief)
         seconds = time.perf_counter() - started
-        values = batch.snapshot(result.thread_id).values
+        values = runner.snapshot(result.thread_id).values
         if result.outcome == "error" or not values.get("draft"):
             self.rows.append(
                 {
@@ -180,7 +180,7 @@ class Arm:
                 }
             )
             return f"{self.name} {brief.id}: {result.outcome} {result.error}"
-        first = first_round(batch, result.thread_id)
+        first = first_round(runner, result.thread_id)
         calls = values.get("calls", [])
         first_calls = first.get("calls", [])
         single = measure(settings, brief, first["draft"], first.get("needs_from_human", []))
@@ -234,7 +234,7 @@ class Arm:
         )
 
     def close(self) -> None:
-        self.batch.close()
+        self.runner.close()
         # what the loop wrote, to be read as its readers would read it
         texts = RESULTS / f"{self.texts}-texts"
         if self.keep_texts:

@@ -400,8 +400,8 @@ def bench_embedded(repeats: int = 3) -> dict[str, Any]:
         overrides={"paths.root": str(root), "log.format": "none"},
         environ={},
     )
-    with Runner(s, models={"writer": None, "critic": None}) as batch:
-        state, _ = batch.initial_state(
+    with Runner(s, models={"writer": None, "critic": None}) as runner:
+        state, _ = runner.initial_state(
             load_brief_file(REPO / "examples" / "briefs" / "office-closure.md", 10**6)
         )
     from batch.loop.checking import rubric_of
@@ -580,10 +580,10 @@ def bench_cost() -> dict[str, Any]:
     approved = sum(is_approved(r["stop_reason"]) for r in records)
     single: list[Any] = []
     t = time.perf_counter()
-    with Runner(settings) as batch:
+    with Runner(settings) as runner:
         for brief in scan_folder(root / "briefs", 10**6).briefs:
-            state, _ = batch.initial_state(brief)
-            ask(batch.models.get("writer"), "writer", writer_messages(state), WriterAnswer, single)
+            state, _ = runner.initial_state(brief)
+            ask(runner.models.get("writer"), "writer", writer_messages(state), WriterAnswer, single)
     single_wall = time.perf_counter() - t
     briefs = len(records)
     loop_tokens = sum(r["input_tokens"] + r["output_tokens"] for r in records)

@@ -237,8 +237,8 @@ def soak(
             enqueuer.join()
             enqueue_s = enqueued["seconds"]
             memory.append((n, round(rss_mb(pool[0]), 1)))
-            with Runner(settings) as batch:
-                row = wait_for_batch(batch, summary.batch_id, timeout=60)
+            with Runner(settings) as runner:
+                row = wait_for_batch(runner, summary.batch_id, timeout=60)
         finally:
             for w in pool:
                 w.stop()

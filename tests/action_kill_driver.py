@@ -125,47 +125,47 @@ def review_rows(project: Path) -> list[str]:
     return [str(r[COLUMNS.index("status")]) for r in rows]
 
 
-def the_thread(batch: Runner) -> str:
-    [first] = [r for r in batch.runlog.all() if not r.get("retry_of")]
+def the_thread(runner: Runner) -> str:
+    [first] = [r for r in runner.runlog.all() if not r.get("retry_of")]
     return first["thread_id"]
 
 
-def act(batch: Runner, action: str, thread_id: str) -> None:
+def act(runner: Runner, action: str, thread_id: str) -> None:
     """The action as the CLI takes it: the Review worksheet brought up to date after."""
-    take(batch, action, thread_id)
+    take(runner, action, thread_id)
     if action != "pull":
-        review_sheet.refresh(batch)
+        review_sheet.refresh(runner)
 
 
-def take(batch: Runner, action: str, thread_id: str) -> None:
+def take(runner: Runner, action: str, thread_id: str) -> None:
     if action == "reopen":
-        attempts.reopen(batch, thread_id, "the closing time is wrong", by="drill")
+        attempts.reopen(runner, thread_id, "the closing time is wrong", by="drill")
     elif action == "retry":
-        attempts.retry(batch, thread_id)
+        attempts.retry(runner, thread_id)
     elif action == "approve":
-        review.answer(batch, thread_id, "approve", {PH: "4.2M EUR"}, by="drill")
+        review.answer(runner, thread_id, "approve", {PH: "4.2M EUR"}, by="drill")
     elif action == "pull":
-        pull_reviews(batch.settings)
+        pull_reviews(runner.settings)
     else:
-        review.answer(batch, thread_id, "reject", {}, text="not what we meant", by="drill")
+        review.answer(runner, thread_id, "reject", {}, text="not what we meant", by="drill")
 
 
-def not_taken(batch: Runner, action: str, thread_id: str) -> bool:
+def not_taken(runner: Runner, action: str, thread_id: str) -> bool:
     """The action left no trace (the kill came before its first step): the person, who
     sees that, gives it again."""
     if action in ("approve", "reject", "pull"):
-        return bool(batch.snapshot(thread_id).interrupts)
+        return bool(runner.snapshot(thread_id).interrupts)
     if action == "retry":
-        return not batch.runlog.retries_of(thread_id)
-    return (batch.runlog.by_thread(thread_id) or {}).get("stop_reason") == "approved"
+        return not runner.runlog.retries_of(thread_id)
+    return (runner.runlog.by_thread(thread_id) or {}).get("stop_reason") == "approved"
 
 
-def state(project: Path, batch: Runner) -> dict:
+def state(project: Path, runner: Runner) -> dict:
     ids = {}
     rows = []
-    for r in sorted(batch.runlog.all(), key=lambda r: bool(r.get("retry_of"))):
+    for r in sorted(runner.runlog.all(), key=lambda r: bool(r.get("retry_of"))):
         ids[r["thread_id"]] = "retry" if r.get("retry_of") else "first"
-        snapshot = batch.snapshot(r["thread_id"])
+        snapshot = runner.snapshot(r["thread_id"])
         rows.append(
             {
                 "thread": ids[r["thread_id"]],
@@ -186,7 +186,7 @@ def state(project: Path, batch: Runner) -> dict:
     return {
         "runs": rows,
         "files": files,
-        "open_actions": len(batch.runlog.open_actions()),
+        "open_actions": len(runner.runlog.open_actions()),
         "review_rows": review_rows(project),
     }
 
@@ -201,25 +201,25 @@ def main(project: Path, action: str, phase: str) -> None:
             fill_review_sheet(project)
         return
     if phase == "act":
-        with Runner(settings, models=models(kind)) as batch:
-            thread_id = the_thread(batch)
+        with Runner(settings, models=models(kind)) as runner:
+            thread_id = the_thread(runner)
         count_every_write()
-        with Runner(settings, models=models(kind)) as batch:
-            act(batch, action, thread_id)
+        with Runner(settings, models=models(kind)) as runner:
+            act(runner, action, thread_id)
         print(json.dumps({"writes": writes}))
         return
     if action in ("reopen", "retry"):
         # `briefloop repair`, which needs no brief file: a retry's brief may be gone
-        with Runner(settings, models=models(kind)) as batch:
-            finish_pending(batch)
-            review_sheet.refresh(batch)
+        with Runner(settings, models=models(kind)) as runner:
+            finish_pending(runner)
+            review_sheet.refresh(runner)
     else:
         run_job(settings, project / "briefs", models=models(kind))
-    with Runner(settings, models=models(kind)) as batch:
-        thread_id = the_thread(batch)
-        if not_taken(batch, action, thread_id):
-            act(batch, action, thread_id)  # the person sees nothing happened: again
-        print(json.dumps(state(project, batch), default=str))
+    with Runner(settings, models=models(kind)) as runner:
+        thread_id = the_thread(runner)
+        if not_taken(runner, action, thread_id):
+            act(runner, action, thread_id)  # the person sees nothing happened: again
+        print(json.dumps(state(project, runner), default=str))
 
 
 if __name__ == "__main__":

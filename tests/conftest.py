@@ -111,6 +111,32 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+# The tests run the product as it ships (the defaults of batch.config); a test that needs
+# another setting asks for it, with `@pytest.mark.settings(**ONE_OF_THESE)`, which every
+# make_settings of the test applies (its own overrides still win), or in its
+# make_settings call:
+# - it scripts the critic model's verdict (shipped: "checks", the code checks alone judge)
+CRITIC_GATE = {"models.critic_mode": "gate"}
+# - it scripts each round's whole draft (shipped: the rounds after the first repair what
+#   the checks found, one small change at a time, and ask the model other questions)
+WHOLE_REWRITES = {"loop.repairs": False}
+# - it sees how the loop itself ends (shipped: a text the machine could not approve waits
+#   for a person instead of being set aside)
+LOOP_ENDS_ALONE = {"loop.review": "when_needed"}
+
+_ASKED: dict[str, Any] = {}
+
+
+@pytest.fixture(autouse=True)
+def _asked_settings(request: pytest.FixtureRequest) -> Iterator[None]:
+    """What the test's `settings` marker asks for, applied by make_settings."""
+    marker = request.node.get_closest_marker("settings")
+    _ASKED.clear()
+    _ASKED.update(marker.kwargs if marker else {})
+    yield
+    _ASKED.clear()
+
+
 def make_settings(project: Path, **overrides: Any) -> config.Settings:
     flat = {
         "paths.root": str(project),
@@ -119,20 +145,8 @@ def make_settings(project: Path, **overrides: Any) -> config.Settings:
         "log.path": "output/runs.csv",
         "retry.initial_seconds": 0.01,
         "retry.max_seconds": 0.02,
-        # These tests script the critic's verdict; the code-checks-only verdict
-        # ("advice") has tests of its own.
-        "models.critic_mode": "gate",
-        # These tests script whole drafts round by round; the repairs by findings have
-        # tests of their own (test_repairs.py, test_loop_repairs.py).
-        "loop.repairs": False,
-        # These tests see how the loop itself ends; the shipped default holds an
-        # unfinished text for a person (test_needs_work.py).
-        "loop.review": "when_needed",
-        # These tests script rewrites that may score no better and count the rounds
-        # they get; the rule that stops paying for such rewrites has tests of its own
-        # (test_routing.py, test_loop.py).
-        "loop.spend": "every_round",
     }
+    flat.update(_ASKED)
     flat.update(overrides)
     cfg = project / "briefloop.toml"
     if not cfg.exists():
@@ -141,7 +155,7 @@ def make_settings(project: Path, **overrides: Any) -> config.Settings:
 
 
 @pytest.fixture
-def settings(project: Path) -> config.Settings:
+def settings(project: Path, _asked_settings: None) -> config.Settings:
     return make_settings(project)
 
 
@@ -313,6 +327,6 @@ def run_one(project: Path, brief: str, text: str, brief_id: str, **settings_over
         "writer": ScriptedModel([writer_answer(text)]),
         "critic": ScriptedModel([critic_answer(5)]),
     }
-    with Runner(settings, models=models, strict=True) as batch:
-        [result] = batch.run(project / "briefs").results
+    with Runner(settings, models=models, strict=True) as runner:
+        [result] = runner.run(project / "briefs").results
     return settings, models, result

@@ -79,11 +79,11 @@ def models() -> dict:
 def life(project: Path) -> dict:
     settings = make_settings(project, **{"loop.review": "when_needed", "loop.max_rounds": 3})
     run_job(settings, project / "briefs", models=models())
-    with Runner(settings, models=models()) as batch:
-        for rec in batch.runlog.all():
+    with Runner(settings, models=models()) as runner:
+        for rec in runner.runlog.all():
             if rec["status"] == "awaiting_human":
-                review.answer(batch, rec["thread_id"], "approve", {PH: "4.2M EUR"}, by="drill")
-    with Runner(settings, models=models()) as batch:
+                review.answer(runner, rec["thread_id"], "approve", {PH: "4.2M EUR"}, by="drill")
+    with Runner(settings, models=models()) as runner:
         rows = [
             {
                 k: rec[k]
@@ -97,7 +97,7 @@ def life(project: Path) -> dict:
                     "output_path",
                 )
             }
-            for rec in batch.runlog.all()
+            for rec in runner.runlog.all()
         ]
     outputs = sorted(
         str(p.relative_to(project / "output")) for p in (project / "output").rglob("*.md")

@@ -8,7 +8,6 @@ import json
 import logging
 import os
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,8 @@ from batch.inputs.sources import scan_source
 from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.outcomes import AWAITING
 from batch.run.runner import BatchSummary, BriefResult, Runner
-from batch.run.starting import bad_thread_id
+from batch.run.starting import as_message, bad_thread_id
+from batch.state import LoopState
 from batch.store.ledger import Ledger
 from batch.store.runlog import RunLog, is_unreachable
 
@@ -101,12 +101,12 @@ def _message(name: str, args: list[Any], task_id: str) -> str:
     return json.dumps({"name": name, "args": args, "task_id": task_id})
 
 
-def brief_task_args(brief: Brief, thread_id: str, state: Mapping[str, Any], batch_id: int) -> dict:
+def brief_task_args(brief: Brief, thread_id: str, state: LoopState, batch_id: int) -> dict:
     return {
         "thread_id": thread_id,
         "batch_id": batch_id,
         "brief": dataclasses.asdict(brief),
-        "state": state,
+        "state": as_message(state),
     }
 
 

@@ -32,6 +32,7 @@ from batch.inputs.briefs import Brief
 from batch.outcomes import AWAITING, UNFINISHED
 from batch.review.links import linker, waiting_link
 from batch.run.runner import Runner
+from batch.run.starting import from_message
 from batch.sheets.sync import make_sinks, sync_all
 from batch.store.backends import open_runlog
 from batch.store.ledger import Ledger
@@ -118,7 +119,7 @@ def register(app: Celery, settings: Settings) -> Celery:
             return "duplicate"
         ledger.set(thread_id, "running", worker=f"{hostname}:{os.getpid()}")
         brief = Brief(**message["brief"])
-        result = runner.process(brief, prepared=(thread_id, message["state"]))
+        result = runner.process(brief, prepared=(thread_id, from_message(message["state"])))
         if result.outcome == "busy":
             # A redelivered copy while the thread runs on elsewhere: that worker
             # finishes it and closes the ledger row.

@@ -6,6 +6,9 @@ from __future__ import annotations
 import hashlib
 import uuid
 from pathlib import Path
+from typing import Any, cast
+
+from pydantic import BaseModel
 
 from batch.config import Settings
 from batch.inputs.briefs import Brief
@@ -14,7 +17,7 @@ from batch.inputs.rubrics import load_rubric
 from batch.judging.checklist import build_checklist
 from batch.output import safe_filename
 from batch.state import LoopState
-from batch.thread_inputs import Limits, ThreadBrief
+from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief
 
 
 def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
@@ -75,3 +78,25 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
         "round": 0,
     }
     return state, brief.fingerprint(rubric.text, rules.text)
+
+
+# the models a starting state holds, by key
+_TYPED: dict[str, type[BaseModel]] = {
+    "brief": ThreadBrief,
+    "rubric": Rubric,
+    "house_rules": HouseRules,
+    "limits": Limits,
+}
+
+
+def as_message(state: LoopState) -> dict[str, Any]:
+    """A starting state as plain JSON values, for a cluster's queue (batch.cluster)."""
+    return {
+        k: v.model_dump(mode="json") if isinstance(v, BaseModel) else v for k, v in state.items()
+    }
+
+
+def from_message(values: dict[str, Any]) -> LoopState:
+    """`as_message`'s form back to the starting state, its models as models."""
+    typed = {k: model.model_validate(values[k]) for k, model in _TYPED.items() if k in values}
+    return cast(LoopState, {**values, **typed})

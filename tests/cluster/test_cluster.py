@@ -90,8 +90,8 @@ def enqueue(cfg: Path, project: Path) -> int:
 
 def wait_done(cfg: Path, batch_id: int, timeout: float = 90.0) -> dict:
     settings = config_mod.load(cfg, environ={})
-    with Runner(settings) as batch:
-        return wait_for_batch(batch, batch_id, timeout=timeout, poll=0.2)
+    with Runner(settings) as runner:
+        return wait_for_batch(runner, batch_id, timeout=timeout, poll=0.2)
 
 
 def assert_nothing_lost_or_duplicated(
@@ -403,24 +403,24 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
         assert "q3" in message["text"] and "Q3 revenue" in message["text"]
         first.stop()  # the answers wait in the queue until a worker is back
         settings = config_mod.load(cfg, environ={})
-        with Runner(settings, resumer=hand_to_workers) as batch:
-            [waiting] = review.list_waiting(batch)
+        with Runner(settings, resumer=hand_to_workers) as runner:
+            [waiting] = review.list_waiting(runner)
             result = review.answer(
-                batch, waiting.thread_id, "approve", {placeholder: "4.2 million euros"}, by="ana"
+                runner, waiting.thread_id, "approve", {placeholder: "4.2 million euros"}, by="ana"
             )
             assert result.outcome == "queued"
             with pytest.raises(BriefloopError, match="already queued or running"):
                 review.answer(
-                    batch, waiting.thread_id, "approve", {placeholder: "5 million euros"}, by="bob"
+                    runner, waiting.thread_id, "approve", {placeholder: "5 million euros"}, by="bob"
                 )
             workers(cfg)
             deadline = time.monotonic() + 60
             while (
-                batch.runlog.by_thread(waiting.thread_id)["status"] != "finished"
+                runner.runlog.by_thread(waiting.thread_id)["status"] != "finished"
                 and time.monotonic() < deadline
             ):
                 time.sleep(0.2)
-            record = batch.runlog.by_thread(waiting.thread_id)
+            record = runner.runlog.by_thread(waiting.thread_id)
         assert (record["stop_reason"], record["decided_by"]) == ("approved_by_human", "ana")
         [text] = (project / "output").glob("*.md")
         assert "4.2 million euros" in text.read_text() and "NEEDED" not in text.read_text()

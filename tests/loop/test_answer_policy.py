@@ -29,14 +29,14 @@ def paused(project, **settings):
         title="Q3 memo",
     )
     writer = ScriptedModel([writer_answer(DRAFT, needs=[(PH, "What is the Q3 revenue?")])])
-    batch = Runner(
+    runner = Runner(
         make_settings(project, **settings),
         models={"writer": writer, "critic": ScriptedModel([critic_answer(5)])},
         strict=True,
     )
-    [r] = batch.run(project / "briefs").results
+    [r] = runner.run(project / "briefs").results
     assert r.outcome == "awaiting_human"
-    return batch, r.thread_id, writer
+    return runner, r.thread_id, writer
 
 
 # (review.answer's arguments, the same answer as an Agent Inbox response, the words)
@@ -77,36 +77,38 @@ REFUSED = {
 @pytest.mark.parametrize("case", REFUSED, ids=list(REFUSED))
 def test_an_answer_is_refused_in_the_same_words_by_the_cli_and_by_the_graph(project, case):
     arguments, response, words = REFUSED[case]
-    batch, tid, writer = paused(project)
+    runner, tid, writer = paused(project)
     with pytest.raises(BriefloopError) as refused:
-        review.answer(batch, tid, **arguments)
+        review.answer(runner, tid, **arguments)
     assert str(refused.value).startswith(words)
-    assert not batch.snapshot(tid).values.get("decision")  # refused before the resume
+    assert not runner.snapshot(tid).values.get("decision")  # refused before the resume
 
-    result = batch.resume(tid, response)
+    result = runner.resume(tid, response)
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    decision = batch.snapshot(tid).values["decision"]
+    decision = runner.snapshot(tid).values["decision"]
     assert decision == {"type": "invalid", "problem": str(refused.value)}
     assert not (project / "output" / "q3.md").exists()
 
 
 def test_a_revision_over_the_cap_is_refused_in_the_same_words(project):
-    batch, tid, _ = paused(project, **{"loop.max_revisions": 0})
+    runner, tid, _ = paused(project, **{"loop.max_revisions": 0})
     with pytest.raises(BriefloopError) as refused:
-        review.answer(batch, tid, "revise", {}, text="Again.")
-    batch.resume(tid, [{"type": "response", "args": "Again."}])
-    assert batch.snapshot(tid).values["decision"]["problem"] == str(refused.value)
+        review.answer(runner, tid, "revise", {}, text="Again.")
+    runner.resume(tid, [{"type": "response", "args": "Again."}])
+    assert runner.snapshot(tid).values["decision"]["problem"] == str(refused.value)
     assert "loop.max_revisions = 0" in str(refused.value)
 
 
 def test_an_override_with_words_is_taken_by_both(project):
-    batch, tid, _ = paused(project)
-    done = review.answer(batch, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN, override=" known ")
+    runner, tid, _ = paused(project)
+    done = review.answer(
+        runner, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN, override=" known "
+    )
     assert done.outcome == "approved_by_human"
 
 
 def test_an_edit_is_checked_once_per_answer(project, monkeypatch):
-    batch, tid, _ = paused(project)
+    runner, tid, _ = paused(project)
     judge, drafts = checks.judge, []
 
     def counting(context):
@@ -118,9 +120,9 @@ def test_an_edit_is_checked_once_per_answer(project, monkeypatch):
     # out may run now)
     for _ in range(2):
         with pytest.raises(BriefloopError, match="Berlin"):
-            review.answer(batch, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN)
+            review.answer(runner, tid, "approve", {PH: "4M"}, edited=LOSES_BERLIN)
     mine = "Q3 revenue was 4M EUR. We opened Berlin, our second office."
-    done = review.answer(batch, tid, "approve", {}, edited=mine)
+    done = review.answer(runner, tid, "approve", {}, edited=mine)
     assert done.outcome == "approved_by_human"
     # checked before the resume; the review node takes the same result
     assert drafts.count(LOSES_BERLIN) == 2 and drafts.count(mine) == 1
@@ -130,18 +132,18 @@ def test_an_answer_in_a_cluster_goes_to_the_resumer_chosen_above(project):
     """review.answer never imports the cluster: the batch's opener hands it the way an
     answer reaches the workers, and a batch of a cluster opened without one refuses to
     run the thread here, beside them."""
-    batch, tid, writer = paused(project)
+    runner, tid, writer = paused(project)
     handed = []
-    batch.local = False
-    batch.resumer = lambda b, thread_id, response: (
+    runner.local = False
+    runner.resumer = lambda b, thread_id, response: (
         handed.append((thread_id, response)) or BriefResult("q3", thread_id, "queued", None)
     )
-    result = review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")
+    result = review.answer(runner, tid, "approve", {PH: "4M"}, by="ana")
     assert result.outcome == "queued" and handed[0][0] == tid
     # the decision as the state keeps it: no Agent Inbox shape on the way
     assert handed[0][1]["type"] == "approve" and handed[0][1]["answers"] == {PH: "4M"}
-    assert review.waiting(batch, tid) is not None and writer.calls == 1  # not run here
+    assert review.waiting(runner, tid) is not None and writer.calls == 1  # not run here
 
-    batch.resumer = None
+    runner.resumer = None
     with pytest.raises(RuntimeError, match="without a resumer"):
-        review.answer(batch, tid, "approve", {PH: "4M"}, by="ana")
+        review.answer(runner, tid, "approve", {PH: "4M"}, by="ana")

@@ -22,7 +22,16 @@ from batch.sheets.run_rows import time_words
 from batch.store.backends import open_runlog
 from batch.thread_inputs import limits_of
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    CRITIC_GATE,
+    LOOP_ENDS_ALONE,
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 GOOD = "The office is closed on Friday from 15:00."
 MUST = "Name the team that closes the office."
@@ -280,6 +289,7 @@ class _Answer(BaseModel):
 
 
 @pytest.mark.parametrize("limit, writer_rounds", [(100, 1), (200, 3), (None, 5)])
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES)
 def test_the_loop_stops_with_budget_and_the_text_waits_as_needs_work(
     project, clock, limit, writer_rounds
 ):
@@ -289,9 +299,9 @@ def test_the_loop_stops_with_budget_and_the_text_waits_as_needs_work(
     [result] = summary.results
     assert result.outcome == "awaiting_human"
     assert models["writer"].calls == writer_rounds
-    with Runner(s) as batch:
-        [item] = review.list_waiting(batch)
-        record = batch.runlog.by_thread(result.thread_id)
+    with Runner(s) as runner:
+        [item] = review.list_waiting(runner)
+        record = runner.runlog.by_thread(result.thread_id)
     ending = "budget" if limit is not None else "max_rounds"
     assert record["unfinished"] == ending and item.stopped == ending
     if limit is not None:
@@ -310,9 +320,9 @@ def test_a_round_cut_at_its_spent_budget_passes_it_by_one_call_at_most(project, 
     models = stuck(clock, 4, writer_cost=40, critic_cost=20, text=bad)
     summary = night(project, s, models)
     [result] = summary.results
-    with Runner(s) as batch:
-        record = batch.runlog.by_thread(result.thread_id)
-        values = batch.snapshot(result.thread_id).values
+    with Runner(s) as runner:
+        record = runner.runlog.by_thread(result.thread_id)
+        values = runner.snapshot(result.thread_id).values
     assert models["writer"].calls == 3  # 0, 40, 80 spent when each started; 120: no
     assert models["critic"].calls == 0  # the gate is never passed unasked
     assert record["model_seconds"] == 120 <= 100 + 40
@@ -332,8 +342,8 @@ def test_a_dear_first_draft_is_still_repaired_within_the_seconds_left(project, c
     }
     summary = night(project, s, models)
     [result] = summary.results
-    with Runner(s) as batch:
-        values = batch.snapshot(result.thread_id).values
+    with Runner(s) as runner:
+        values = runner.snapshot(result.thread_id).values
     assert result.outcome == "approved", values.get("must_fix")
     assert values["round"] == 2 and "leverage" not in values["draft"]
     assert models["writer"].calls == 1 and models["critic"].calls == 0
@@ -348,11 +358,12 @@ def test_advice_mode_approves_a_passing_draft_without_the_unasked_critic(project
     summary = night(project, s, models)
     [result] = summary.results
     assert result.outcome == "approved" and models["critic"].calls == 0
-    with Runner(s) as batch:
-        values = batch.snapshot(result.thread_id).values
+    with Runner(s) as runner:
+        values = runner.snapshot(result.thread_id).values
     assert any("critic was not asked" in w for w in values["would_improve"])
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES)
 def test_a_send_back_after_the_budget_gives_as_many_seconds_again(project, clock):
     s = budget_settings(project, 100)
     models = stuck(clock, 1, writer_cost=40, critic_cost=20)
@@ -360,11 +371,11 @@ def test_a_send_back_after_the_budget_gives_as_many_seconds_again(project, clock
     tid = summary.results[0].thread_id
     models["writer"].queue(writer_answer(f"{GOOD}\n\nThe facilities team closes it."))
     models["critic"].queue(critic_answer(3, must_fix=[MUST]))
-    with Runner(s, models=models, strict=True) as batch:
-        result = review.answer(batch, tid, "revise", {}, text="Name the team.", by="ana", rounds=3)
-        values = batch.snapshot(tid).values
-        record = batch.runlog.by_thread(tid)
-        note = review.waiting(batch, tid).revision_note
+    with Runner(s, models=models, strict=True) as runner:
+        result = review.answer(runner, tid, "revise", {}, text="Name the team.", by="ana", rounds=3)
+        values = runner.snapshot(tid).values
+        record = runner.runlog.by_thread(tid)
+        note = review.waiting(runner, tid).revision_note
     # the person is told why fewer rounds ran than they gave
     assert note == "Sent back for 3 more rounds, it ran 1 and stopped: its model time ran out."
     # a new round ran (not stopped at once), and the estimate stopped it after one
@@ -373,6 +384,7 @@ def test_a_send_back_after_the_budget_gives_as_many_seconds_again(project, clock
     assert limits_of(values).max_model_seconds == 160  # 60 spent + 100 again
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES)
 def test_the_message_and_the_brief_line_say_the_model_time_ran_out(project, clock, webhook):
     url, received = webhook
     s = budget_settings(project, 100, **{"notify.webhook_url": url})
@@ -409,6 +421,7 @@ def test_time_words_reads_like_a_sentence():
     assert time_words(split) == "first draft 33 s, repairs 29 s, critic 81 s, checks 0.4 s"
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES)
 def test_the_page_says_why_it_stopped_and_where_the_time_went(project, clock):
     from starlette.testclient import TestClient
 
@@ -419,8 +432,8 @@ def test_the_page_says_why_it_stopped_and_where_the_time_went(project, clock):
     tid = night(project, s, models).results[0].thread_id
     client = TestClient(web.create_app(s, models=models, strict=True))
     assert 'class="needs-work">needs work (its model time ran out)' in client.get("/").text
-    with Runner(s, models=models, strict=True) as batch:
-        review.answer(batch, tid, "approve", {}, by="ana", override="good enough")
+    with Runner(s, models=models, strict=True) as runner:
+        review.answer(runner, tid, "approve", {}, by="ana", override="good enough")
     story = client.get(f"/thread/{tid}").text
     assert "Model time: 60 s in 2 call(s) · first draft 40 s, critic 20 s" in story
     runs = client.get("/runs").text
@@ -453,6 +466,7 @@ def slow_models(seconds: float, rounds: int) -> dict[str, ScriptedModel]:
     }
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES, **LOOP_ENDS_ALONE)
 def test_a_batch_past_its_hours_stops_cleanly_and_the_next_run_resumes_it(project, webhook):
     url, received = webhook
     call, seconds = 0.4, 2.0
@@ -500,6 +514,7 @@ def test_a_batch_past_its_hours_stops_cleanly_and_the_next_run_resumes_it(projec
     assert row["status"] == "finished" and row["rounds"] == 3 and not row["error"]
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES, **LOOP_ENDS_ALONE)
 def test_twenty_briefs_on_a_budget_of_hours_end_within_it_plus_one_call(project):
     """The night's promise at the size of a night: 20 briefs, hours for a handful; the
     batch ends within its hours and one call, and every brief is finished, stopped part
@@ -549,8 +564,8 @@ def test_failed_attempts_are_charged_so_retries_stop_at_the_budget(project, cloc
     }
     summary = night(project, s, models)
     [result] = summary.results
-    with Runner(s) as batch:
-        record = batch.runlog.by_thread(result.thread_id)
+    with Runner(s) as runner:
+        record = runner.runlog.by_thread(result.thread_id)
     # started at 0, 0.4 and 0.8 spent; at 1.2 no further attempt is made
     assert models["writer"].calls == min(3, attempts), record
     assert record["model_seconds"] <= 1 + 0.4
@@ -576,8 +591,8 @@ def test_a_docs_examples_time_is_part_of_the_briefs_budget(project):
     started = time.monotonic()
     [result] = run_job(s, project / "briefs", models=models, strict=True).results
     took = time.monotonic() - started
-    with Runner(s) as batch:
-        record = batch.runlog.by_thread(result.thread_id)
+    with Runner(s) as runner:
+        record = runner.runlog.by_thread(result.thread_id)
     # stopped by its budget: the examples could not all be run within it, so nothing
     # vouches for the doc and it waits for a person
     assert result.outcome != "approved", record

@@ -28,7 +28,10 @@ from batch.run.starting import thread_id_for
 from batch.store.runlog import FIELDS
 
 from conftest import (
+    CRITIC_GATE,
+    LOOP_ENDS_ALONE,
     UNIVERSAL,
+    WHOLE_REWRITES,
     ScriptedModel,
     briefloop_process,
     critic_answer,
@@ -70,6 +73,7 @@ def briefs(project, n):
         ("this is not json", "invalid answer twice"),
     ],
 )
+@pytest.mark.settings(**CRITIC_GATE)
 def test_model_faults_for_the_whole_batch_name_their_reason(project, fault, reason):
     briefs(project, 2)
     with FakeOllama(default=fault) as server:
@@ -100,6 +104,7 @@ def test_model_down_in_the_middle_then_the_rerun_finishes_it(project):
     assert sorted(log) == [(bid, "finished") for bid in ids]  # one row each
 
 
+@pytest.mark.settings(**CRITIC_GATE, **LOOP_ENDS_ALONE)
 def test_degenerate_answers_never_approve(project, settings):
     write_brief(project, "a.md", "Office closed on Friday.")
     writer = ScriptedModel([writer_answer("the " * 300)] * 2)
@@ -165,6 +170,7 @@ HOSTILE = (
 )
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES, **LOOP_ENDS_ALONE)
 def test_a_brief_that_tells_the_critic_to_pass_it_changes_nothing(project, settings):
     write_brief(project, "hostile.md", HOSTILE)
     write_brief(project, "plain.md", "Office closed on Friday.")
@@ -184,6 +190,7 @@ def test_a_brief_that_tells_the_critic_to_pass_it_changes_nothing(project, setti
 @pytest.mark.parametrize(
     "placeholder", ["[FIGURE NEEDED: Q3 [draft] revenue]", "[FIGURE NEEDED: Q3\nrevenue]"]
 )
+@pytest.mark.settings(**WHOLE_REWRITES, **LOOP_ENDS_ALONE)
 def test_placeholders_with_brackets_or_newlines_are_never_approved(project, settings, placeholder):
     write_brief(project, "a.md", "Memo on Q3 revenue, not known yet.")
     writer = ScriptedModel(
@@ -226,14 +233,14 @@ def test_a_reviewer_holding_a_thread_makes_the_batch_leave_it_alone(project, set
         "writer": ScriptedModel([writer_answer("Closed on Friday.")]),
         "critic": ScriptedModel([critic_answer(5)]),
     }
-    with Runner(settings, models=m, strict=True) as batch:
+    with Runner(settings, models=m, strict=True) as runner:
         brief = load_brief_file(project / "briefs" / "a.md", 10_000)
-        _, fingerprint = batch.initial_state(brief)
+        _, fingerprint = runner.initial_state(brief)
         tid = thread_id_for(brief, fingerprint, rerun=False)
-        with batch.store.thread_lock(tid):
-            busy = batch.run(project / "briefs")
+        with runner.store.thread_lock(tid):
+            busy = runner.run(project / "briefs")
         assert busy.results[0].outcome == "busy" and m["writer"].calls == 0
-        done = batch.run(project / "briefs")
+        done = runner.run(project / "briefs")
     assert done.results[0].outcome == "approved"
 
 
@@ -309,9 +316,9 @@ def kill_config(project, server):
 def thread_states(settings) -> dict[str, dict]:
     """Per brief in the run log: its run row and what its last checkpoint holds."""
     out = {}
-    with Runner(settings) as batch:
-        for rec in batch.runlog.all():
-            snapshot = batch.snapshot(rec["thread_id"])
+    with Runner(settings) as runner:
+        for rec in runner.runlog.all():
+            snapshot = runner.snapshot(rec["thread_id"])
             out[rec["brief_id"]] = {
                 "run_id": rec["run_id"],
                 "thread_id": rec["thread_id"],
@@ -377,9 +384,9 @@ def kill_then_rerun(root, k: int, baseline: list[tuple[str, str, str]]) -> dict:
         # The paused brief is still waiting, and a person's answer finishes it.
         after = thread_states(settings)
         assert after["b-review"]["status"] == "awaiting_human", (k, after)
-        with Runner(settings) as batch:
+        with Runner(settings) as runner:
             done = review.answer(
-                batch, after["b-review"]["thread_id"], "approve", {KILL_PH: "4.2M EUR"}, by="drill"
+                runner, after["b-review"]["thread_id"], "approve", {KILL_PH: "4.2M EUR"}, by="drill"
             )
         assert done.outcome == "approved_by_human" and done.model_calls == 0
         assert server.chat_count == len(baseline) + 1  # only the held request twice

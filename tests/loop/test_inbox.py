@@ -33,75 +33,75 @@ def pause(project, settings, placeholders=True, more_drafts=0):
     draft = DRAFT if placeholders else "Q3 went well. We opened Berlin."
     writer = ScriptedModel([writer_answer(draft, needs=needs)] * (1 + more_drafts))
     critic = ScriptedModel([critic_answer(5)] * (1 + more_drafts))
-    batch = Runner(settings, models={"writer": writer, "critic": critic}, strict=True)
-    [r] = batch.run(project / "briefs").results
+    runner = Runner(settings, models={"writer": writer, "critic": critic}, strict=True)
+    [r] = runner.run(project / "briefs").results
     assert r.outcome == "awaiting_human"
-    return batch, r.thread_id, writer
+    return runner, r.thread_id, writer
 
 
-def resume(batch, tid, response):
-    return batch.advance(tid, None, Command(resume=response))
+def resume(runner, tid, response):
+    return runner.advance(tid, None, Command(resume=response))
 
 
-def waiting_payload(batch, tid):
-    snapshot = batch.snapshot(tid)
+def waiting_payload(runner, tid):
+    snapshot = runner.snapshot(tid)
     return snapshot.interrupts[0].value if snapshot.interrupts else None
 
 
 def test_accept_approves_a_text_without_placeholders(project):
     settings = make_settings(project, **{"loop.review": "always"})
-    batch, tid, _ = pause(project, settings, placeholders=False)
-    result = resume(batch, tid, [{"type": "accept", "args": None, "by": "ana"}])
+    runner, tid, _ = pause(project, settings, placeholders=False)
+    result = resume(runner, tid, [{"type": "accept", "args": None, "by": "ana"}])
     assert result.outcome == "approved_by_human" and result.record["decided_by"] == "ana"
     assert "Q3 went well." in Path(result.record["output_path"]).read_text()
 
 
 def test_accept_with_an_empty_placeholder_asks_again(project, settings):
-    batch, tid, writer = pause(project, settings)
-    result = resume(batch, tid, [{"type": "accept", "args": None}])
+    runner, tid, writer = pause(project, settings)
+    result = resume(runner, tid, [{"type": "accept", "args": None}])
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    values = batch.snapshot(tid).values
+    values = runner.snapshot(tid).values
     assert values["decision"]["type"] == "invalid" and PH in values["decision"]["problem"]
-    assert waiting_payload(batch, tid)["action_request"]["args"]["needs_from_human"]
+    assert waiting_payload(runner, tid)["action_request"]["args"]["needs_from_human"]
 
 
 def test_edit_with_answers_approves_and_fills(project, settings):
-    batch, tid, _ = pause(project, settings)
-    result = resume(batch, tid, inbox.encode(Approve({PH: "4.2M EUR"}, by="bo")))
+    runner, tid, _ = pause(project, settings)
+    result = resume(runner, tid, inbox.encode(Approve({PH: "4.2M EUR"}, by="bo")))
     assert result.outcome == "approved_by_human"
     assert "Q3 revenue was 4.2M EUR." in Path(result.record["output_path"]).read_text()
 
 
 def test_response_sends_it_back_with_the_notes(project, settings):
-    batch, tid, writer = pause(project, settings, more_drafts=1)
-    result = resume(batch, tid, [{"type": "response", "args": "Lead with Berlin."}])
+    runner, tid, writer = pause(project, settings, more_drafts=1)
+    result = resume(runner, tid, [{"type": "response", "args": "Lead with Berlin."}])
     assert result.outcome == "awaiting_human" and writer.calls == 2
     assert "A reviewer asks: Lead with Berlin." in writer.sent[1][-1]["content"]
 
 
 def test_ignore_rejects_with_the_reason(project, settings):
-    batch, tid, _ = pause(project, settings)
-    result = resume(batch, tid, [{"type": "ignore", "args": "not needed", "by": "cy"}])
+    runner, tid, _ = pause(project, settings)
+    result = resume(runner, tid, [{"type": "ignore", "args": "not needed", "by": "cy"}])
     assert result.outcome == "rejected_by_human"
     assert result.record["decision_note"] == "not needed"
 
 
 @pytest.mark.parametrize("response", ["yes", [], [{"type": "shrug"}], {"type": 3}])
 def test_an_unusable_response_asks_again_and_changes_nothing(project, settings, response):
-    batch, tid, writer = pause(project, settings)
-    result = resume(batch, tid, response)
+    runner, tid, writer = pause(project, settings)
+    result = resume(runner, tid, response)
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    values = batch.snapshot(tid).values
+    values = runner.snapshot(tid).values
     assert values["decision"]["type"] == "invalid"
     assert not (project / "output" / "q3.md").exists()
 
 
 def test_a_revision_over_the_cap_is_refused_in_the_graph(project):
     settings = make_settings(project, **{"loop.max_revisions": 0})
-    batch, tid, writer = pause(project, settings)
-    result = resume(batch, tid, [{"type": "response", "args": "Again."}])
+    runner, tid, writer = pause(project, settings)
+    result = resume(runner, tid, [{"type": "response", "args": "Again."}])
     assert result.outcome == "awaiting_human" and writer.calls == 1
-    problem = batch.snapshot(tid).values["decision"]["problem"]
+    problem = runner.snapshot(tid).values["decision"]["problem"]
     assert "loop.max_revisions" in problem
 
 

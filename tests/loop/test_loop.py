@@ -12,7 +12,16 @@ from batch.errors import ModelUnavailable
 from batch.nightly.job import run_job
 from batch.run.runner import Runner
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    CRITIC_GATE,
+    LOOP_ENDS_ALONE,
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 GOOD = "The office is closed on Friday from 15:00."
 
@@ -29,6 +38,7 @@ def front_matter(path):
     return yaml.safe_load(fm), body.strip()
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_approved_in_one_round(project, settings):
     write_brief(project, "closure.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer("Sure! Here is the memo:\n" + GOOD)])
@@ -45,6 +55,7 @@ def test_approved_in_one_round(project, settings):
     assert body == GOOD  # the chatty preamble is gone
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_a_text_answered_in_html_is_written_and_judged_as_markdown(project, settings):
     write_brief(
         project, "closure.md", "Office closed Friday from 15:00. Save your work before you leave."
@@ -84,6 +95,7 @@ def test_the_briefs_order_to_the_writer_copied_as_a_line_is_dropped(project, set
     assert body == "The team closed 42 new accounts in Q3. Well done, everyone."
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES)
 def test_revision_answers_the_critique_and_critic_sees_no_history(project, settings):
     write_brief(project, "closure.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel(
@@ -113,6 +125,7 @@ def test_revision_answers_the_critique_and_critic_sees_no_history(project, setti
     assert "Use bullets: too short" in second_critic_prompt  # the deviation, to judge
 
 
+@pytest.mark.settings(**CRITIC_GATE, **LOOP_ENDS_ALONE)
 def test_high_score_with_must_fix_is_not_approved(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel(
@@ -131,6 +144,7 @@ def test_high_score_with_must_fix_is_not_approved(project, settings):
     "spend, rounds, outcome",
     [("where_it_pays", 2, "no_progress"), ("every_round", 3, "max_rounds")],
 )
+@pytest.mark.settings(**CRITIC_GATE, **LOOP_ENDS_ALONE)
 def test_a_rewrite_that_did_not_beat_the_best_is_not_paid_for_again(
     project, spend, rounds, outcome
 ):
@@ -149,6 +163,7 @@ def test_a_rewrite_that_did_not_beat_the_best_is_not_paid_for_again(
     assert "version one" in (project / "output" / "needs-work" / "a.md").read_text()
 
 
+@pytest.mark.settings(**WHOLE_REWRITES, **LOOP_ENDS_ALONE)
 def test_invented_number_blocks_approval_whatever_the_critic_says(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer(GOOD + " Revenue grew 17%.")] * 2)
@@ -160,6 +175,7 @@ def test_invented_number_blocks_approval_whatever_the_critic_says(project, setti
     assert "The number 17 appears in no source" in writer.sent[1][-1]["content"]
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_word_limit_and_banned_phrase(project, settings):
     write_brief(project, "a.md", "Announce the new desk.", max_words=5)
     writer = ScriptedModel(
@@ -175,6 +191,7 @@ def test_word_limit_and_banned_phrase(project, settings):
     assert "at most 5" in prompt and "ban the phrase 'leverage'" in prompt
 
 
+@pytest.mark.settings(**CRITIC_GATE, **LOOP_ENDS_ALONE)
 def test_no_progress_stops_the_loop(project):
     s = make_settings(project, **{"loop.max_rounds": 6, "loop.no_progress_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
@@ -189,6 +206,7 @@ def test_no_progress_stops_the_loop(project):
     assert writer.calls == 3
 
 
+@pytest.mark.settings(**CRITIC_GATE, **LOOP_ENDS_ALONE)
 def test_a_revision_identical_to_the_last_draft_stops_early(project):
     s = make_settings(project, **{"loop.max_rounds": 6, "loop.no_progress_rounds": 4})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
@@ -211,19 +229,19 @@ def test_missing_fact_pauses_for_a_person(project, settings):
         [writer_answer(draft, needs=[("[FIGURE NEEDED: Q3 revenue]", "What is the Q3 revenue?")])]
     )
     critic = ScriptedModel([critic_answer(5)])
-    with Runner(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(settings, models={"writer": writer, "critic": critic}, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
         assert r.outcome == "awaiting_human"
         assert r.record["status"] == "awaiting_human"
         assert r.record["needs_from_human"][0]["placeholder"] == "[FIGURE NEEDED: Q3 revenue]"
-        snap = batch.snapshot(r.thread_id)
+        snap = runner.snapshot(r.thread_id)
         assert snap.next == ("review",)
         payload = snap.interrupts[0].value
         assert payload["action_request"]["args"]["draft"] == draft
         assert payload["action_request"]["args"]["score"] == 100.0
         assert "What is the Q3 revenue?" in payload["description"]
         # the next night leaves it waiting and calls no model
-        [again] = batch.run(project / "briefs").results
+        [again] = runner.run(project / "briefs").results
         assert again.outcome == "waiting" and again.model_calls == 0
 
 
@@ -234,20 +252,21 @@ def test_every_placeholder_of_the_text_is_asked_for_with_a_question_drawn_from_i
     draft = "Q3 revenue was [FIGURE NEEDED: Q3 revenue]; [DATE NEEDED: launch] is next."
     writer = ScriptedModel([writer_answer(draft)])
     critic = ScriptedModel([critic_answer(5)])
-    with Runner(settings, models={"writer": writer, "critic": critic}, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(settings, models={"writer": writer, "critic": critic}, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
         assert r.outcome == "awaiting_human"
         # in the order of the text, each asked for what the placeholder names
         assert r.record["needs_from_human"] == [
             {"placeholder": "[FIGURE NEEDED: Q3 revenue]", "question": "What is the Q3 revenue?"},
             {"placeholder": "[DATE NEEDED: launch]", "question": "When is the launch?"},
         ]
-        values = batch.snapshot(r.thread_id).values
+        values = runner.snapshot(r.thread_id).values
         assert not any(f["code"].startswith("placeholder-unlisted") for f in values["findings"])
-        payload = batch.snapshot(r.thread_id).interrupts[0].value
+        payload = runner.snapshot(r.thread_id).interrupts[0].value
         assert "What is the Q3 revenue?" in payload["description"]
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_unparseable_answer_is_never_success_and_resumes_later(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     writer = ScriptedModel([writer_answer(GOOD)])
@@ -287,6 +306,7 @@ def test_server_down_for_the_whole_batch_is_an_error_not_a_crash(project):
     assert all("cannot reach Ollama" in r.error for r in summary.results)
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_rerun_of_finished_folder_makes_no_model_calls(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     write_brief(project, "b.md", "Office closed Friday from 15:00 too.")
@@ -329,6 +349,7 @@ def test_bad_inputs_are_recorded_and_the_batch_goes_on(project, settings):
         assert len(list(csv.DictReader(f))) == 3
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_source_file_uses_api_docs_rubric_and_is_documented_name_by_name(project, settings):
     (project / "briefs" / "calc.py").write_text(
         '"""Small sums."""\n\n\ndef add(a, b):\n    return a + b\n\n\n'
@@ -426,6 +447,7 @@ def test_unexpected_errors_surface_under_strict(project, settings):
     assert "unexpected RuntimeError: bug" in summary.results[0].error
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_finalizer_polish_is_kept_only_when_it_changes_no_fact(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     write_brief(project, "b.md", "Office closed Friday from 15:00, again.")
@@ -444,6 +466,7 @@ def test_finalizer_polish_is_kept_only_when_it_changes_no_fact(project, settings
     assert all(r.record["model_calls"] == 3 for r in summary.results)
 
 
+@pytest.mark.settings(**LOOP_ENDS_ALONE)
 def test_only_approved_texts_in_output_the_rest_in_needs_work(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00. Staff work from home.")
     settings = make_settings(project, **{"loop.max_rounds": 1})
@@ -487,6 +510,7 @@ def test_advice_mode_the_code_checks_decide_and_the_critic_advises(project):
     assert state["open_must_fix"] == []
 
 
+@pytest.mark.settings(**LOOP_ENDS_ALONE)
 def test_advice_mode_a_failed_check_still_blocks(project):
     s = make_settings(project, **{"models.critic_mode": "advice", "loop.max_rounds": 1})
     write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
@@ -506,6 +530,7 @@ def test_advice_mode_a_failed_check_still_blocks(project):
         ("The office is closed on Friday.", "max_rounds"),  # the hour is missing
     ],
 )
+@pytest.mark.settings(**WHOLE_REWRITES, **LOOP_ENDS_ALONE)
 def test_checks_mode_never_asks_the_critic_model_and_the_checks_decide(project, draft, outcome):
     s = make_settings(project, **{"models.critic_mode": "checks", "loop.max_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
@@ -518,6 +543,7 @@ def test_checks_mode_never_asks_the_critic_model_and_the_checks_decide(project, 
 
 
 @pytest.mark.parametrize("mode, asked", [("checks", 0), ("advice", 1), ("gate", 2)])
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_the_critic_is_asked_about_a_refused_draft_only_when_it_gates(project, mode, asked):
     s = make_settings(project, **{"models.critic_mode": mode, "loop.max_rounds": 2})
     write_brief(project, "a.md", "Office closed Friday from 15:00. Remote work is fine.")
@@ -527,6 +553,7 @@ def test_the_critic_is_asked_about_a_refused_draft_only_when_it_gates(project, m
     assert r.outcome == "approved" and critic.calls == asked
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_a_revision_that_never_comes_back_valid_sets_the_best_draft_aside(project, settings):
     write_brief(project, "a.md", "Office closed Friday from 15:00.")
     looping = "The office is closed.\n" * 6
@@ -569,6 +596,7 @@ def test_an_empty_draft_scores_zero_and_writes_no_file(project, mode, empty):
         "[?]",
     ],
 )
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_placeholder_in_another_spelling_is_never_approved(project, settings, gap):
     write_brief(project, "a.md", "Memo on Q3. Revenue grew. Office closed Friday from 15:00.")
     draft = f"Office closed Friday from 15:00. Revenue grew; Q3 revenue was {gap}."
@@ -596,6 +624,7 @@ def test_lone_surrogates_from_a_model_or_a_brief_never_break_a_run(project, sett
     assert r.record["deviations"][0]["point"] == "Use \ufffd bullets"
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_stopped_text_waiting_for_a_person_is_recorded_as_the_page_shows_it(project):
     from batch.loop import inbox
 
@@ -612,9 +641,9 @@ def test_a_stopped_text_waiting_for_a_person_is_recorded_as_the_page_shows_it(pr
     critic = ScriptedModel([critic_answer(5), critic_answer(5)])
     [r] = run(s, project, writer, critic).results
     assert r.outcome == "awaiting_human"
-    with Runner(s) as batch:
-        shown = inbox.shown(batch.snapshot(r.thread_id).values)
-        record = batch.runlog.by_thread(r.thread_id)
+    with Runner(s) as runner:
+        shown = inbox.shown(runner.snapshot(r.thread_id).values)
+        record = runner.runlog.by_thread(r.thread_id)
     assert shown["draft"] == GOOD and shown["stopped"] == "max_rounds"
     assert record["needs_from_human"] == [] == shown["needs_from_human"]
     assert record["open_must_fix"] == shown["must_fix"] and record["score"] == shown["score"]

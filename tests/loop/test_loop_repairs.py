@@ -63,8 +63,8 @@ def test_a_missing_fact_is_repaired_in_round_two_and_approved(project):
     assert writer.schemas[1]["title"] == "RepairAnswer"
     task = writer.sent[1][-1]["content"]
     assert "aluminium arm" in task and NO_ARM in task
-    with Runner(settings) as batch:
-        log = batch.snapshot(r.thread_id).values["writer_log"]
+    with Runner(settings) as runner:
+        log = runner.snapshot(r.thread_id).values["writer_log"]
     [repaired] = [e for e in log if e["kind"] == "repairs"]
     assert repaired["round"] == 2
     assert [a["kept"] for a in repaired["attempts"]] == [True]
@@ -110,8 +110,8 @@ def test_best_of_n_first_drafts_stop_at_the_first_the_checks_pass(project):
     assert body(r.record["output_path"]) == good
     assert writer.calls == 2  # the second passed: no third was drawn
     assert writer.samplings[0] is None and writer.samplings[1].seed is not None
-    with Runner(settings) as batch:
-        [entry] = batch.snapshot(r.thread_id).values["writer_log"]
+    with Runner(settings) as runner:
+        [entry] = runner.snapshot(r.thread_id).values["writer_log"]
     assert entry["kind"] == "first drafts"
     assert [s["must_fix"] for s in entry["samples"]] == [1, 0]
     assert entry["chosen"] == 1  # what a thread's story says the checks chose
@@ -126,7 +126,7 @@ def test_best_of_n_keeps_the_best_when_none_passes_and_skips_invalid_samples(pro
     [r] = run(settings, project, writer, critic()).results
     assert r.outcome == "max_rounds"
     assert body(r.record["output_path"]) == NO_ARM
-    with Runner(settings) as batch:
-        [entry] = batch.snapshot(r.thread_id).values["writer_log"]
+    with Runner(settings) as runner:
+        [entry] = runner.snapshot(r.thread_id).values["writer_log"]
     assert [s["valid"] for s in entry["samples"]] == [True, False, True]
     json.dumps(entry)  # the log is plain data, fit for the checkpoint and a page

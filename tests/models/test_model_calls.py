@@ -9,6 +9,7 @@ import random
 import re
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
@@ -18,7 +19,16 @@ from batch.review import web
 from batch.run.runner import Runner
 from batch.store.retention import prune
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    CRITIC_GATE,
+    LOOP_ENDS_ALONE,
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 GOOD = "The office is closed on Friday from 15:00."
 MUST = "Name the team that closes the office."
@@ -34,13 +44,14 @@ def ran(project, writer_answers, critic_answers, **over):
         title="Office closure",
     )
     models = {"writer": ScriptedModel(writer_answers), "critic": ScriptedModel(critic_answers)}
-    with Runner(s, models=models) as batch:
-        [result] = batch.run(project / "briefs").results
-        calls = batch.runlog.calls(result.thread_id)
-        record = batch.runlog.by_thread(result.thread_id)
+    with Runner(s, models=models) as runner:
+        [result] = runner.run(project / "briefs").results
+        calls = runner.runlog.calls(result.thread_id)
+        record = runner.runlog.by_thread(result.thread_id)
     return s, result, calls, record, models
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_each_call_is_kept_in_order_with_its_messages_answer_round_and_retry(project):
     s, result, calls, record, models = ran(
         project,
@@ -66,6 +77,7 @@ def test_each_call_is_kept_in_order_with_its_messages_answer_round_and_retry(pro
     assert record["input_tokens"] == sum(c["input_tokens"] for c in calls)
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_a_failed_runs_calls_are_counted_and_shown(project):
     # the writer answers once, then the critic's host is down for every retry
     down = ModelUnavailable("connection refused by http://127.0.0.1:1")
@@ -91,6 +103,7 @@ def test_a_failed_runs_calls_are_counted_and_shown(project):
     assert "#3 round 1 · critic" in shown.output
 
 
+@pytest.mark.settings(**CRITIC_GATE, **WHOLE_REWRITES)
 def test_review_calls_prints_messages_cut_and_whole_and_as_json(project):
     words = [
         "office",
@@ -136,6 +149,7 @@ def test_review_calls_prints_messages_cut_and_whole_and_as_json(project):
     assert missing.exit_code == 2 and "no thread or brief 'no-such-thread'" in missing.output
 
 
+@pytest.mark.settings(**CRITIC_GATE, **LOOP_ENDS_ALONE)
 def test_the_story_page_folds_each_rounds_calls_under_it_with_brief_and_checklist(project):
     s, result, calls, record, _ = ran(
         project,
@@ -153,17 +167,19 @@ def test_the_story_page_folds_each_rounds_calls_under_it_with_brief_and_checklis
     assert 'id="checklist"' in page and re.search(r"[✓✗] R\d+ \w+: ", page)
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_calls_are_pruned_with_the_checkpoints_of_old_finished_threads(project):
     s, result, calls, record, _ = ran(project, [writer_answer(GOOD)], [critic_answer(5)])
     assert result.outcome == "approved" and len(calls) == 2
-    with Runner(s) as batch:
-        assert prune(s, keep_days=1, store=batch.store).calls_deleted == 0  # too recent
+    with Runner(s) as runner:
+        assert prune(s, keep_days=1, store=runner.store).calls_deleted == 0  # too recent
         old = (datetime.now(UTC) - timedelta(days=3)).isoformat(timespec="seconds")
-        batch.runlog.upsert(result.thread_id, ended_at=old)
-        report = prune(s, keep_days=1, store=batch.store)
-        assert report.calls_deleted == 2 and batch.runlog.calls(result.thread_id) == []
+        runner.runlog.upsert(result.thread_id, ended_at=old)
+        report = prune(s, keep_days=1, store=runner.store)
+        assert report.calls_deleted == 2 and runner.runlog.calls(result.thread_id) == []
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_a_thread_begun_before_calls_were_kept_keeps_its_counts(project):
     from batch.review import threads as review
 
@@ -176,11 +192,11 @@ def test_a_thread_begun_before_calls_were_kept_keeps_its_counts(project):
         ),
         "critic": ScriptedModel([critic_answer(5)] * 2),
     }
-    with Runner(s, models=models) as batch:
-        [r] = batch.run(project / "briefs").results
-        assert batch.runlog.by_thread(r.thread_id)["model_calls"] == 2
-        batch.runlog.forget_calls([r.thread_id])  # as a thread from before the journal
-        review.answer(batch, r.thread_id, "revise", {}, text="Say it shorter.", by="ana")
-        record = batch.runlog.by_thread(r.thread_id)
-        assert len(batch.runlog.calls(r.thread_id)) == 2  # only the new ones were kept
+    with Runner(s, models=models) as runner:
+        [r] = runner.run(project / "briefs").results
+        assert runner.runlog.by_thread(r.thread_id)["model_calls"] == 2
+        runner.runlog.forget_calls([r.thread_id])  # as a thread from before the journal
+        review.answer(runner, r.thread_id, "revise", {}, text="Say it shorter.", by="ana")
+        record = runner.runlog.by_thread(r.thread_id)
+        assert len(runner.runlog.calls(r.thread_id)) == 2  # only the new ones were kept
     assert record["model_calls"] == 4  # the state's count, not the journal's 2

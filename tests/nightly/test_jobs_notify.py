@@ -80,5 +80,5 @@ def test_a_usage_mistake_by_hand_records_no_batch_and_sends_nothing(project, web
     assert result.exit_code == 2, result.output
     assert len(result.output.strip().splitlines()) == 1
     assert received == []
-    with Runner(make_settings(project)) as batch:
-        assert batch.runlog.resolve_batch("last") is None
+    with Runner(make_settings(project)) as runner:
+        assert runner.runlog.resolve_batch("last") is None

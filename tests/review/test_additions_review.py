@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from batch.cli import cli
@@ -12,6 +13,7 @@ from batch.review import threads
 from batch.run.runner import Runner
 
 from conftest import (
+    WHOLE_REWRITES,
     ScriptedModel,
     critic_answer,
     csv_log_config,
@@ -35,6 +37,7 @@ def held_thread(project):
     return run_one(project, BRIEF, TEXT, "trip")
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_text_that_adds_waits_with_each_added_word_named(project):
     settings, models, r = held_thread(project)
     assert r.outcome == "awaiting_human"
@@ -55,6 +58,7 @@ def test_a_text_that_adds_waits_with_each_added_word_named(project):
     assert "Remember to pack a lunch" in payload["description"]
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_review_show_marks_the_added_words_and_the_page_marks_them_too(project):
     from test_web import client_for
 
@@ -73,6 +77,7 @@ def test_review_show_marks_the_added_words_and_the_page_marks_them_too(project):
     assert "no checklist item" in page
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_approving_as_shown_vouches_for_the_additions_by_name(project):
     settings, models, r = held_thread(project)
     cfg = csv_log_config(project)
@@ -86,6 +91,7 @@ def test_approving_as_shown_vouches_for_the_additions_by_name(project):
     assert record["decision_note"] == "the 1 sentence adding to the brief is fine"
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_person_who_cuts_the_addition_vouches_for_nothing(project):
     settings, models, r = held_thread(project)
     cfg = csv_log_config(project)
@@ -121,9 +127,9 @@ def repairing(project, writer, **kw):
     )
     write_brief(project, "trip.md", BRIEF, id="trip")
     models = {"writer": writer, "critic": ScriptedModel([])}
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
-        log = batch.snapshot(r.thread_id).values["writer_log"]
+    with Runner(settings, models=models, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
+        log = runner.snapshot(r.thread_id).values["writer_log"]
     return r, log
 
 
@@ -174,6 +180,7 @@ def test_a_repair_that_would_lose_a_fact_is_rolled_back_and_the_text_waits(proje
     assert writer.calls == 3  # no whole rewrite of a text that meets the bar
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_the_review_sheet_and_the_morning_message_mark_the_added_words(project):
     from openpyxl import load_workbook
 

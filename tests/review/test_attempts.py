@@ -17,7 +17,14 @@ from batch.review import threads as review
 from batch.run.runner import Runner
 from batch.thread_inputs import brief_of
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 GOOD = "The office is closed on Friday from 15:00."
 
@@ -33,8 +40,8 @@ def one_run(project, writer, critic, **over):
             title="Office closure",
         )
     models = {"writer": writer, "critic": critic}
-    with Runner(s, models=models) as batch:
-        [result] = batch.run(project / "briefs").results
+    with Runner(s, models=models) as runner:
+        [result] = runner.run(project / "briefs").results
     return s, models, result
 
 
@@ -56,16 +63,16 @@ def test_retry_of_a_failed_thread_is_a_new_linked_attempt(project):
     assert first.outcome == "error"
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        second = attempts.retry(batch, first.thread_id)
+    with Runner(s, models=models) as runner:
+        second = attempts.retry(runner, first.thread_id)
         assert second.thread_id != first.thread_id and second.outcome == "approved"
-        record = batch.runlog.by_thread(second.thread_id)
+        record = runner.runlog.by_thread(second.thread_id)
         assert record["retry_of"] == first.thread_id and record["brief_id"] == "closure"
-        assert [r["thread_id"] for r in batch.runlog.retries_of(first.thread_id)] == [
+        assert [r["thread_id"] for r in runner.runlog.retries_of(first.thread_id)] == [
             second.thread_id
         ]
         # the old run stays what it was
-        assert batch.runlog.by_thread(first.thread_id)["status"] == "failed"
+        assert runner.runlog.by_thread(first.thread_id)["status"] == "failed"
     client = TestClient(web.create_app(s, models=models))
     old_page = client.get(f"/thread/{first.thread_id}").text
     new_page = client.get(f"/thread/{second.thread_id}").text
@@ -78,9 +85,9 @@ def test_retry_keeps_the_brief_as_the_thread_holds_it_even_if_the_file_changed(p
     write_brief(project, "closure.md", "Something else entirely.", id="closure")
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        second = attempts.retry(batch, first.thread_id)
-        values = batch.snapshot(second.thread_id).values
+    with Runner(s, models=models) as runner:
+        second = attempts.retry(runner, first.thread_id)
+        values = runner.snapshot(second.thread_id).values
     assert brief_of(values).text.strip() == "Office closed Friday from 15:00."
     assert "Office closed Friday" in models["writer"].sent[-1][-1]["content"]
 
@@ -93,15 +100,15 @@ def test_retry_and_reopen_refuse_what_has_not_ended_with_one_line(project):
         "writer": ScriptedModel([writer_answer(f"Revenue was {ph}.", needs=[(ph, "Revenue?")])]),
         "critic": ScriptedModel([critic_answer(5)]),
     }
-    with Runner(s, models=models) as batch:
-        [waiting] = batch.run(project / "briefs").results
+    with Runner(s, models=models) as runner:
+        [waiting] = runner.run(project / "briefs").results
         assert waiting.outcome == "awaiting_human"
         with pytest.raises(BriefloopError, match="waiting for a person"):
-            attempts.retry(batch, waiting.thread_id)
+            attempts.retry(runner, waiting.thread_id)
         with pytest.raises(BriefloopError, match="waiting for a person"):
-            attempts.reopen(batch, waiting.thread_id, "wrong")
+            attempts.reopen(runner, waiting.thread_id, "wrong")
         with pytest.raises(BriefloopError, match="no thread 'nope'"):
-            attempts.retry(batch, "nope")
+            attempts.retry(runner, "nope")
     cfg = ["--config", str(project / "briefloop.toml")]
     shown = CliRunner().invoke(cli, [*cfg, "review", "retry", waiting.thread_id])
     assert shown.exit_code == 2 and "waiting for a person" in shown.output
@@ -111,11 +118,11 @@ def test_retry_and_reopen_refuse_what_has_not_ended_with_one_line(project):
 def test_a_brief_that_never_became_a_thread_cannot_be_retried(project):
     s = make_settings(project)
     (project / "briefs" / "broken.md").write_text("---\nid: [1, 2]\n---\ntext\n", "utf-8")
-    with Runner(s) as batch:
-        [bad] = batch.run(project / "briefs").results
+    with Runner(s) as runner:
+        [bad] = runner.run(project / "briefs").results
         assert bad.outcome == "error"
         with pytest.raises(BriefloopError, match="failed before its brief was read"):
-            attempts.retry(batch, bad.thread_id)
+            attempts.retry(runner, bad.thread_id)
 
 
 def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(project):
@@ -124,10 +131,10 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
     s, models, first = approved(project)
     output = Path(first.record["output_path"])
     assert output.is_file()
-    with Runner(s, models=models) as batch:
-        done = attempts.reopen(batch, first.thread_id, "it dropped the 15:00 time", by="ana")
-        record = batch.runlog.by_thread(first.thread_id)
-        item = review.waiting(batch, first.thread_id)
+    with Runner(s, models=models) as runner:
+        done = attempts.reopen(runner, first.thread_id, "it dropped the 15:00 time", by="ana")
+        record = runner.runlog.by_thread(first.thread_id)
+        item = review.waiting(runner, first.thread_id)
     assert done.result.outcome == "awaiting_human" and item is not None
     assert item.draft == GOOD and item.stopped is None
     assert not output.exists() and done.moved_to == output.parent / "needs-work" / output.name
@@ -146,13 +153,13 @@ def test_reopen_an_automatic_approval_moves_its_file_and_saves_a_judged_case(pro
     )
     assert "Office closed Friday" in case["brief"].text
     # answered again: approved by a person, written out again, the aside copy gone
-    with Runner(s, models=models) as batch:
-        again = review.answer(batch, first.thread_id, "approve", {}, by="bo")
+    with Runner(s, models=models) as runner:
+        again = review.answer(runner, first.thread_id, "approve", {}, by="bo")
     assert again.outcome == "approved_by_human" and output.is_file()
     assert not done.moved_to.exists()
     # the approval after the reopen says what it answers
-    with Runner(s) as batch:
-        note = batch.runlog.by_thread(first.thread_id)["decision_note"]
+    with Runner(s) as runner:
+        note = runner.runlog.by_thread(first.thread_id)["decision_note"]
     assert note == "approved again after it was reopened (it dropped the 15:00 time)"
 
 
@@ -164,13 +171,13 @@ def test_reopen_of_a_persons_approval_shows_their_text_and_saves_no_case(project
         "critic": ScriptedModel([critic_answer(5)]),
     }
     mine = GOOD + " The facilities team locks up."
-    with Runner(s, models=models) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(s, models=models) as runner:
+        [r] = runner.run(project / "briefs").results
         review.answer(
-            batch, r.thread_id, "approve", {}, by="ana", edited=mine, override="my own words"
+            runner, r.thread_id, "approve", {}, by="ana", edited=mine, override="my own words"
         )
-        done = attempts.reopen(batch, r.thread_id, "the team is wrong", by="bo")
-        item = review.waiting(batch, r.thread_id)
+        done = attempts.reopen(runner, r.thread_id, "the team is wrong", by="bo")
+        item = review.waiting(runner, r.thread_id)
     assert done.case is None and not (project / "judged").exists()
     assert item.draft == mine
 
@@ -178,19 +185,19 @@ def test_reopen_of_a_persons_approval_shows_their_text_and_saves_no_case(project
 @pytest.mark.parametrize("reason", ["", "  ", "x"])
 def test_reopen_needs_a_reason(project, reason):
     s, models, first = approved(project)
-    with Runner(s) as batch:
+    with Runner(s) as runner:
         with pytest.raises(BriefloopError, match="needs a reason"):
-            attempts.reopen(batch, first.thread_id, reason)
-        assert batch.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
+            attempts.reopen(runner, first.thread_id, reason)
+        assert runner.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
 
 
 def test_only_an_approved_text_is_reopened(project):
     s, models, first = failed(project)
     with (
-        Runner(s) as batch,
+        Runner(s) as runner,
         pytest.raises(BriefloopError, match="only an approved text.*retry it instead"),
     ):
-        attempts.reopen(batch, first.thread_id, "not good")
+        attempts.reopen(runner, first.thread_id, "not good")
 
 
 def test_reopen_and_retry_from_the_page(project):
@@ -244,8 +251,8 @@ def test_bench_judge_runs_on_a_projects_reversals(project, tmp_path):
     from bench import judge
 
     s, models, first = approved(project)
-    with Runner(s, models=models) as batch:
-        attempts.reopen(batch, first.thread_id, "it dropped the 15:00 time")
+    with Runner(s, models=models) as runner:
+        attempts.reopen(runner, first.thread_id, "it dropped the 15:00 time")
     result = judge.run(None, [], None, project / "judged")
     assert result["drafts"] == 1 and result["briefs"] == 1
     code = result["modes"]["code checks (= advice mode, any model)"]
@@ -266,12 +273,12 @@ def test_reopen_of_a_superseded_approval_is_refused_and_moves_no_file(project):
     newer_text = "The office is closed on Friday from 14:00."
     models["writer"].queue(writer_answer(newer_text))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        [second] = batch.run(project / "briefs").results
+    with Runner(s, models=models) as runner:
+        [second] = runner.run(project / "briefs").results
         assert second.outcome == "approved" and second.thread_id != first.thread_id
         output = Path(second.record["output_path"])
         with pytest.raises(BriefloopError, match="superseded by thread .*reopen that one"):
-            attempts.reopen(batch, first.thread_id, "it was wrong")
+            attempts.reopen(runner, first.thread_id, "it was wrong")
     assert output.is_file() and newer_text in output.read_text(encoding="utf-8")
     assert not (project / "judged").exists()
 
@@ -287,8 +294,8 @@ def edited_and_approved_again(project, s, models):
     newer_text = "The office is closed on Friday from 14:00."
     models["writer"].queue(writer_answer(newer_text))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        [second] = batch.run(project / "briefs").results
+    with Runner(s, models=models) as runner:
+        [second] = runner.run(project / "briefs").results
     assert second.outcome == "approved"
     return second, newer_text
 
@@ -300,10 +307,10 @@ def test_retry_of_a_thread_a_newer_run_replaced_is_refused_and_writes_nothing(pr
     output = Path(second.record["output_path"])
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
+    with Runner(s, models=models) as runner:
         with pytest.raises(BriefloopError, match="superseded by thread"):
-            attempts.retry(batch, first.thread_id)
-        assert batch.runlog.retries_of(first.thread_id) == []
+            attempts.retry(runner, first.thread_id)
+        assert runner.runlog.retries_of(first.thread_id) == []
     assert newer_text in output.read_text(encoding="utf-8")
 
 
@@ -311,32 +318,32 @@ def test_a_retried_thread_is_never_resumed_by_the_next_run(project):
     s, models, first = failed(project)
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        retried = attempts.retry(batch, first.thread_id)
+    with Runner(s, models=models) as runner:
+        retried = attempts.retry(runner, first.thread_id)
     assert retried.outcome == "approved"
     output = Path(retried.record["output_path"])
     before = output.read_text(encoding="utf-8")
     sent = len(models["writer"].sent)
-    with Runner(s, models=models) as batch:
-        [again] = batch.run(project / "briefs").results
+    with Runner(s, models=models) as runner:
+        [again] = runner.run(project / "briefs").results
     # the night finds the brief's live thread, the retry, done: no model call, no write
     assert again.thread_id == retried.thread_id and again.outcome == "skipped"
     assert len(models["writer"].sent) == sent
     assert output.read_text(encoding="utf-8") == before
-    with Runner(s, models=models) as batch:
-        assert batch.runlog.by_thread(first.thread_id)["status"] == "failed"
+    with Runner(s, models=models) as runner:
+        assert runner.runlog.by_thread(first.thread_id)["status"] == "failed"
 
 
 def test_a_thread_is_retried_once_however_often_it_is_asked(project):
     s, models, first = failed(project)
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        attempts.retry(batch, first.thread_id)
+    with Runner(s, models=models) as runner:
+        attempts.retry(runner, first.thread_id)
         for _ in range(3):
             with pytest.raises(BriefloopError, match="already retried as thread"):
-                attempts.retry(batch, first.thread_id)
-        assert len(batch.runlog.retries_of(first.thread_id)) == 1
+                attempts.retry(runner, first.thread_id)
+        assert len(runner.runlog.retries_of(first.thread_id)) == 1
 
 
 def test_retries_sent_at_once_give_one_attempt(project):
@@ -349,9 +356,9 @@ def test_retries_sent_at_once_give_one_attempt(project):
     outcomes: list[str] = []
 
     def one() -> None:
-        with Runner(s, models=models) as batch:
+        with Runner(s, models=models) as runner:
             try:
-                outcomes.append(attempts.retry(batch, first.thread_id).outcome)
+                outcomes.append(attempts.retry(runner, first.thread_id).outcome)
             except BriefloopError as e:
                 outcomes.append(str(e))
 
@@ -360,8 +367,8 @@ def test_retries_sent_at_once_give_one_attempt(project):
     [w.join(60) for w in workers]
     assert outcomes.count("approved") == 1, outcomes
     assert sum("already retried" in o or "being retried" in o for o in outcomes) == 5, outcomes
-    with Runner(s, models=models) as batch:
-        assert len(batch.runlog.retries_of(first.thread_id)) == 1
+    with Runner(s, models=models) as runner:
+        assert len(runner.runlog.retries_of(first.thread_id)) == 1
 
 
 def test_an_old_thread_answered_after_a_newer_run_never_writes_output(project):
@@ -378,10 +385,10 @@ def test_an_old_thread_answered_after_a_newer_run_never_writes_output(project):
     night = make_settings(project, **{"loop.max_rounds": 2, "retry.attempts": 1})
     second, newer_text = edited_and_approved_again(project, night, models)
     output = Path(second.record["output_path"])
-    with Runner(s, models=models) as batch:
-        assert batch.resources.nodes.replaced_by(first.thread_id) == second.thread_id
-        assert batch.resources.nodes.replaced_by(second.thread_id) is None
-        done = review.answer(batch, first.thread_id, "reject", {}, text="superseded")
+    with Runner(s, models=models) as runner:
+        assert runner.resources.nodes.replaced_by(first.thread_id) == second.thread_id
+        assert runner.resources.nodes.replaced_by(second.thread_id) is None
+        done = review.answer(runner, first.thread_id, "reject", {}, text="superseded")
         assert done.outcome == "rejected_by_human" and not done.record.get("output_path")
     assert newer_text in output.read_text(encoding="utf-8")
     assert not (output.parent / "needs-work").exists() or not list(
@@ -395,8 +402,8 @@ def test_an_old_failed_thread_resumed_after_a_newer_run_never_writes_output(proj
     output = Path(second.record["output_path"])
     models["writer"].queue(writer_answer(GOOD))
     models["critic"].queue(critic_answer(5))
-    with Runner(s, models=models) as batch:
-        _, done = review.resume(batch, first.thread_id)
+    with Runner(s, models=models) as runner:
+        _, done = review.resume(runner, first.thread_id)
     # it ends approved in the run log, and the newer run's file stays as it was
     assert done.outcome == "approved" and not done.record.get("output_path")
     assert newer_text in output.read_text(encoding="utf-8")
@@ -405,6 +412,7 @@ def test_an_old_failed_thread_resumed_after_a_newer_run_never_writes_output(proj
 # A link planted inside the project's output or judged folders is never written through.
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_needs_work_folder_that_is_a_link_is_never_written_through(project, tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -429,11 +437,11 @@ def test_reopen_never_writes_a_judged_case_through_a_link(project, tmp_path, pla
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(elsewhere, target_is_directory=True)
     output = Path(first.record["output_path"])
-    with Runner(s, models=models) as batch:
+    with Runner(s, models=models) as runner:
         with pytest.raises(BriefloopError, match="symbolic link"):
-            attempts.reopen(batch, first.thread_id, "it was wrong")
+            attempts.reopen(runner, first.thread_id, "it was wrong")
         # nothing moved, nothing decided: the approval stands as it was
-        assert batch.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
+        assert runner.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
     assert output.is_file() and list(elsewhere.iterdir()) == []
 
 
@@ -444,8 +452,8 @@ def test_a_judged_file_that_is_a_link_is_replaced_not_written_through(project, t
     briefs = project / "judged" / "briefs"
     briefs.mkdir(parents=True)
     (briefs / "closure.md").symlink_to(victim)
-    with Runner(s, models=models) as batch:
-        attempts.reopen(batch, first.thread_id, "it was wrong")
+    with Runner(s, models=models) as runner:
+        attempts.reopen(runner, first.thread_id, "it was wrong")
     assert victim.read_text() == "keep me"
     assert not (briefs / "closure.md").is_symlink()
 
@@ -457,10 +465,10 @@ def test_reopen_never_moves_a_text_into_a_linked_needs_work(project, tmp_path):
     output = Path(first.record["output_path"])
     (output.parent / "needs-work").symlink_to(elsewhere, target_is_directory=True)
     with (
-        Runner(s, models=models) as batch,
+        Runner(s, models=models) as runner,
         pytest.raises(BriefloopError, match="symbolic link"),
     ):
-        attempts.reopen(batch, first.thread_id, "it was wrong")
+        attempts.reopen(runner, first.thread_id, "it was wrong")
     assert output.is_file() and list(elsewhere.iterdir()) == []
     assert not (project / "judged").exists()  # refused before anything was written
 
@@ -474,8 +482,8 @@ def test_reopen_in_a_copied_project_acts_on_its_own_files_only(project, tmp_path
 
     shutil.copytree(project, copy)
     settings = make_settings(copy, **{"loop.max_rounds": 2, "retry.attempts": 1})
-    with Runner(settings, models=models) as batch:
-        done = attempts.reopen(batch, first.thread_id, "the hour is wrong", by="ana")
+    with Runner(settings, models=models) as runner:
+        done = attempts.reopen(runner, first.thread_id, "the hour is wrong", by="ana")
     assert done.moved_to == copy / "output" / "needs-work" / "closure.md"
     assert (project / "output" / "closure.md").is_file()  # the original is untouched
     assert not (copy / "output" / "closure.md").exists()
@@ -485,12 +493,12 @@ def test_reopen_in_a_copied_project_acts_on_its_own_files_only(project, tmp_path
 
 def test_repair_says_when_there_is_nothing_to_repair_and_finishes_what_there_is(project):
     s, models, first = approved(project)
-    runner = CliRunner()
-    result = runner.invoke(cli, ["--config", str(project / "briefloop.toml"), "repair"])
+    terminal = CliRunner()
+    result = terminal.invoke(cli, ["--config", str(project / "briefloop.toml"), "repair"])
     assert result.exit_code == 0 and "nothing to repair" in result.output, result.output
     # a reopen recorded and cut short before its first step
-    with Runner(s, models=models) as batch:
-        batch.runlog.action_begun(
+    with Runner(s, models=models) as runner:
+        runner.runlog.action_begun(
             first.thread_id,
             "reopen",
             {
@@ -501,10 +509,10 @@ def test_repair_says_when_there_is_nothing_to_repair_and_finishes_what_there_is(
                 "output": first.record["output_path"],
             },
         )
-    result = runner.invoke(cli, ["--config", str(project / "briefloop.toml"), "repair"])
+    result = terminal.invoke(cli, ["--config", str(project / "briefloop.toml"), "repair"])
     assert result.exit_code == 0, result.output
     assert f"reopen of thread {first.thread_id}" in result.output
     assert "finished: awaiting_human" in result.output
-    with Runner(s, models=models) as batch:
-        assert batch.runlog.open_actions() == []
-        assert batch.runlog.by_thread(first.thread_id)["status"] == "awaiting_human"
+    with Runner(s, models=models) as runner:
+        assert runner.runlog.open_actions() == []
+        assert runner.runlog.by_thread(first.thread_id)["status"] == "awaiting_human"

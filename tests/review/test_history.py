@@ -17,7 +17,14 @@ from batch.review import threads as review
 from batch.review.history import diff
 from batch.run.runner import Runner
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 BRIEF = "Memo on Q3: revenue was 4M; we opened Berlin."
 FIRST = "Q3 revenue was 5M. We opened Berlin."  # a figure no source gives
@@ -38,8 +45,8 @@ def two_rounds(project, **overrides):
     summary = run_job(s, project / "briefs", models=models)
     [r] = summary.results
     assert r.outcome == "awaiting_human"
-    with Runner(s, models=models) as batch:
-        done = review.answer(batch, r.thread_id, "approve", {}, by="ana")
+    with Runner(s, models=models) as runner:
+        done = review.answer(runner, r.thread_id, "approve", {}, by="ana")
     assert done.outcome == "approved_by_human"
     return s, r.thread_id, models
 
@@ -61,10 +68,11 @@ def test_diff_marks_insertions_and_deletions_word_by_word():
     assert history.diff("same", "same") == [history.Change("=", "same")]
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_story_holds_every_round_what_changed_and_the_decision(project):
     s, tid, _ = two_rounds(project)
-    with Runner(s) as batch:
-        told = history.story(batch, tid)
+    with Runner(s) as runner:
+        told = history.story(runner, tid)
     assert told is not None and told.brief_id == "q3" and told.title == "Q3 memo"
     assert told.stop_reason == "approved_by_human" and not told.pruned
     first, second = told.rounds
@@ -94,8 +102,8 @@ def test_a_kept_repair_is_told_with_what_it_fixed(project):
     }
     [r] = Runner(s, models=models, strict=True).run(project / "briefs").results
     assert r.outcome == "approved"
-    with Runner(s) as batch:
-        first, second = history.story(batch, r.thread_id).rounds
+    with Runner(s) as runner:
+        first, second = history.story(runner, r.thread_id).rounds
     assert any("The number 17" in m for m in first.must_fix)
     assert second.writer == [
         "dropped the sentence 'Sales rose 17%.' (done by code; the checks kept it)"
@@ -173,10 +181,11 @@ def test_each_repair_is_told_in_plain_words(attempt, told):
 
 
 def test_no_story_for_a_thread_that_is_not_there(project, settings):
-    with Runner(settings) as batch:
-        assert history.story(batch, "nope") is None
+    with Runner(settings) as runner:
+        assert history.story(runner, "nope") is None
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_review_history_prints_the_rounds_the_diff_and_the_decision(project):
     s, tid, _ = two_rounds(project)
     cfg = project / "config" / "briefloop.toml"
@@ -192,6 +201,7 @@ def test_review_history_prints_the_rounds_the_diff_and_the_decision(project):
     assert missing.exit_code == 2 and "no thread or brief 'nope'" in missing.output
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_runs_of_the_last_batch_in_the_terminal_and_as_json(project):
     s, tid, _ = two_rounds(project)
     cfg = project / "config" / "briefloop.toml"
@@ -343,6 +353,7 @@ def test_the_thread_page_of_a_failed_thread_without_a_draft_checks_nothing(proje
     assert "· R1 task" in checklist
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_round_that_changed_nothing_says_so_instead_of_the_whole_text(project):
     from starlette.testclient import TestClient
 

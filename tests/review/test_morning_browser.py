@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import threading
 
+import pytest
 from test_web_browser import browser, running
 
 from batch.errors import ModelUnavailable
@@ -15,7 +16,14 @@ from batch.nightly.job import run_job
 from batch.review import web
 from batch.run.runner import Runner
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    CRITIC_GATE,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 TOKEN = "morning-token-0123456789"
 STUCK = "Name the team that closes the office."
@@ -55,6 +63,7 @@ def counts_and_rows(page) -> tuple[dict[str, int], int]:
     return counts, page.locator("tr.run").count()
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
     url, received = webhook
     monkeypatch.setenv("BRIEFLOOP_REVIEW_TOKEN", TOKEN)  # links are signed on loopback too
@@ -186,10 +195,10 @@ def test_the_morning_in_the_browser(project, tmp_path, webhook, monkeypatch):
             page.goto(f"{base}/thread/{threads['lamp']}")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
-    with Runner(s) as batch:
-        closure = batch.runlog.by_thread(threads["closure"])
-        lamp = batch.runlog.by_thread(threads["lamp"])
-        [retry] = batch.runlog.retries_of(threads["lift"])
+    with Runner(s) as runner:
+        closure = runner.runlog.by_thread(threads["closure"])
+        lamp = runner.runlog.by_thread(threads["lamp"])
+        [retry] = runner.runlog.retries_of(threads["lift"])
     assert closure["stop_reason"] == "approved_by_human" and closure["unfinished"] == "max_rounds"
     assert "facilities team" in closure["decision_note"]
     assert lamp["status"] == "awaiting_human" and "price" in lamp["decision_note"]
@@ -289,8 +298,8 @@ def test_the_morning_from_the_digest(project, tmp_path, webhook, monkeypatch):
             page.locator("#job-link").wait_for(timeout=60_000)
             assert "retried as" in page.locator("#job").inner_text()
 
-    with Runner(s) as batch:
-        lamp = batch.runlog.by_thread(threads["lamp"])
-        [retry] = batch.runlog.retries_of(threads["lift"])
+    with Runner(s) as runner:
+        lamp = runner.runlog.by_thread(threads["lamp"])
+        [retry] = runner.runlog.retries_of(threads["lift"])
     assert lamp["stop_reason"] == "approved_by_human" and lamp["decided_by"] == "Ana"
     assert retry["status"] == "awaiting_human"  # every text waits for a person tonight

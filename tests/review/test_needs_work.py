@@ -20,7 +20,16 @@ from batch.review.sheet import COLUMNS
 from batch.run import notify
 from batch.run.runner import Runner
 
-from conftest import REPO, ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    CRITIC_GATE,
+    REPO,
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 GOOD = "The office is closed on Friday from 15:00."
 MUST = "Name the team that closes the office."
@@ -64,6 +73,7 @@ def test_the_shipped_default_holds_unfinished_texts_for_a_person(tmp_path):
 
 
 @pytest.mark.parametrize("ending", ["max_rounds", "no_progress"])
+@pytest.mark.settings(**CRITIC_GATE)
 def test_an_unfinished_text_waits_as_needs_work_with_its_findings(project, ending):
     if ending == "max_rounds":
         s, models = unfinished_settings(project), stuck_models(2)
@@ -74,9 +84,9 @@ def test_an_unfinished_text_waits_as_needs_work_with_its_findings(project, endin
             "critic": ScriptedModel([critic_answer(3, must_fix=[MUST])] * 3),
         }
     tid = night(project, s, models)
-    with Runner(s) as batch:
-        [item] = review.list_waiting(batch)
-        record = batch.runlog.by_thread(tid)
+    with Runner(s) as runner:
+        [item] = review.list_waiting(runner)
+        record = runner.runlog.by_thread(tid)
     assert item.stopped == ending and item.waits_for() == f"needs work ({ending.replace('_', ' ')})"
     assert any(MUST in m for m in item.must_fix)
     assert record["unfinished"] == ending and record["status"] == "awaiting_human"
@@ -94,16 +104,17 @@ def test_an_unfinished_text_waits_as_needs_work_with_its_findings(project, endin
         assert f"needs work ({ending.replace('_', ' ')})" in listed.output
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_approving_needs_a_reason_and_the_reason_is_recorded(project):
     s = unfinished_settings(project)
     tid = night(project, s, stuck_models(2))
-    with Runner(s) as batch:
+    with Runner(s) as runner:
         with pytest.raises(BriefloopError, match="override"):
-            review.answer(batch, tid, "approve", {}, by="ana")
+            review.answer(runner, tid, "approve", {}, by="ana")
         result = review.answer(
-            batch, tid, "approve", {}, by="ana", override="the team is named in the footer"
+            runner, tid, "approve", {}, by="ana", override="the team is named in the footer"
         )
-        record = batch.runlog.by_thread(tid)
+        record = runner.runlog.by_thread(tid)
     assert result.outcome == "approved_by_human"
     assert record["unfinished"] == "max_rounds" and record["decided_by"] == "ana"
     assert "the team is named in the footer" in record["decision_note"]
@@ -111,24 +122,26 @@ def test_approving_needs_a_reason_and_the_reason_is_recorded(project):
 
 
 @pytest.mark.parametrize("asked, writer_rounds", [(1, 1), (3, 3), (None, 2)])
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_send_back_gives_exactly_the_rounds_asked(project, asked, writer_rounds):
     s = unfinished_settings(project)
     models = stuck_models(2)
     tid = night(project, s, models)
     models["writer"].queue(*drafts(writer_rounds))
     models["critic"].queue(*[critic_answer(3, must_fix=[MUST])] * writer_rounds)
-    with Runner(s, models=models, strict=True) as batch:
+    with Runner(s, models=models, strict=True) as runner:
         result = review.answer(
-            batch, tid, "revise", {}, text="Name the facilities team.", by="ana", rounds=asked
+            runner, tid, "revise", {}, text="Name the facilities team.", by="ana", rounds=asked
         )
-        values = batch.snapshot(tid).values
+        values = runner.snapshot(tid).values
     # asked rounds, or loop.max_rounds (2) when none is named; then it waits again
     assert result.outcome == "awaiting_human"
     assert values["round"] == 2 + writer_rounds and models["writer"].answers == []
-    with Runner(s) as batch:
-        assert review.waiting(batch, tid).revision_note == ""  # every round given ran
+    with Runner(s) as runner:
+        assert review.waiting(runner, tid).revision_note == ""  # every round given ran
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_a_second_send_back_gives_the_configured_rounds_not_more(project):
     s = unfinished_settings(project)
     models = stuck_models(2)
@@ -136,24 +149,26 @@ def test_a_second_send_back_gives_the_configured_rounds_not_more(project):
     for _ in range(2):
         models["writer"].queue(*drafts(2))
         models["critic"].queue(*[critic_answer(3, must_fix=[MUST])] * 2)
-        with Runner(s, models=models, strict=True) as batch:
-            review.answer(batch, tid, "revise", {}, text="Name the team.", by="ana")
-    with Runner(s) as batch:
-        assert batch.snapshot(tid).values["round"] == 6  # 2 + 2 + 2, not 2 + 2 + 4
+        with Runner(s, models=models, strict=True) as runner:
+            review.answer(runner, tid, "revise", {}, text="Name the team.", by="ana")
+    with Runner(s) as runner:
+        assert runner.snapshot(tid).values["round"] == 6  # 2 + 2 + 2, not 2 + 2 + 4
 
 
 @pytest.mark.parametrize("rounds", [0, 11, -1, "two"])
+@pytest.mark.settings(**CRITIC_GATE)
 def test_send_back_refuses_rounds_out_of_range_before_anything_runs(project, rounds):
     s = unfinished_settings(project)
     tid = night(project, s, stuck_models(2))
-    with Runner(s) as batch:
+    with Runner(s) as runner:
         with pytest.raises(BriefloopError, match="more rounds must be"):
-            review.answer(batch, tid, "revise", {}, text="Again.", rounds=rounds)
+            review.answer(runner, tid, "revise", {}, text="Again.", rounds=rounds)
         with pytest.raises(BriefloopError, match="go with revise"):
-            review.answer(batch, tid, "reject", {}, text="No.", rounds=2)
-        assert review.waiting(batch, tid) is not None
+            review.answer(runner, tid, "reject", {}, text="No.", rounds=2)
+        assert review.waiting(runner, tid) is not None
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_cli_rounds_and_reject(project):
     s = unfinished_settings(project)
     tid = night(project, s, stuck_models(2))
@@ -165,10 +180,11 @@ def test_cli_rounds_and_reject(project):
     assert "Traceback" not in refused.output
     done = CliRunner().invoke(cli, [*cfg, "review", "answer", tid, "--reject", "not needed"])
     assert done.exit_code == 0, done.output
-    with Runner(s) as batch:
-        assert batch.runlog.by_thread(tid)["stop_reason"] == "rejected_by_human"
+    with Runner(s) as runner:
+        assert runner.runlog.by_thread(tid)["stop_reason"] == "rejected_by_human"
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_the_message_names_a_needs_work_text_even_when_it_is_all_that_happened(project, webhook):
     url, received = webhook
     s = unfinished_settings(
@@ -186,6 +202,7 @@ def test_the_message_names_a_needs_work_text_even_when_it_is_all_that_happened(p
     assert "open: http://127.0.0.1:8765/thread/" in sent
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_when_needed_sets_the_text_aside_and_says_so_in_the_message_and_the_run(project, webhook):
     url, received = webhook
     s = make_settings(
@@ -201,6 +218,7 @@ def test_when_needed_sets_the_text_aside_and_says_so_in_the_message_and_the_run(
     assert notify.should_notify(report) and not report.waiting
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_the_review_sheet_takes_revise_n(project):
     s = unfinished_settings(project, **{"log.format": "xlsx", "log.path": "output/runs.xlsx"})
     models = stuck_models(2)
@@ -220,11 +238,12 @@ def test_the_review_sheet_takes_revise_n(project):
     models["writer"].queue(*drafts(1))
     models["critic"].queue(critic_answer(3, must_fix=[MUST]))
     run_job(s, project / "briefs", models=models, strict=True)
-    with Runner(s) as batch:
-        assert batch.snapshot(tid).values["round"] == 3  # one more round, as asked
-        assert review.waiting(batch, tid) is not None
+    with Runner(s) as runner:
+        assert runner.snapshot(tid).values["round"] == 3  # one more round, as asked
+        assert review.waiting(runner, tid) is not None
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_the_page_lists_it_as_needs_work_and_sends_it_back_for_the_rounds_asked(project):
     from starlette.testclient import TestClient
 
@@ -253,10 +272,11 @@ def test_the_page_lists_it_as_needs_work_and_sends_it_back_for_the_rounds_asked(
     )
     assert sent.status_code == 303
     assert client.app.state.jobs.wait(tid, 30).done
-    with Runner(s) as batch:
-        assert batch.snapshot(tid).values["round"] == 3
+    with Runner(s) as runner:
+        assert runner.snapshot(tid).values["round"] == 3
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_the_run_says_in_one_line_that_when_needed_sets_texts_aside(project, monkeypatch):
     from batch.cli import running
     from batch.cli.terminal import SafeConsole

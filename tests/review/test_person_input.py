@@ -31,29 +31,29 @@ CONTROLS = [
 
 @pytest.mark.parametrize("control", CONTROLS)
 def test_a_control_sequence_in_an_answer_never_reaches_the_output(project, settings, control):
-    batch, tid, *_ = paused(project, settings)
-    with batch:
-        done = review.answer(batch, tid, "approve", {PH: f"4.2M{control}"}, by=f"ana{control}")
+    runner, tid, *_ = paused(project, settings)
+    with runner:
+        done = review.answer(runner, tid, "approve", {PH: f"4.2M{control}"}, by=f"ana{control}")
     body = body_of(done.record["output_path"])
     assert "4.2M" in body and control not in body and "\x1b" not in body
     assert done.record["decided_by"] == "ana"
 
 
 def test_an_edited_text_keeps_its_lines_and_loses_its_controls(project, settings):
-    batch, tid, *_ = paused(project, settings)
+    runner, tid, *_ = paused(project, settings)
     edited = "Q3 revenue was 4.2M.\r\nWe opened \x1b[1mBerlin\x1b[0m.\rThanks."
-    with batch:
-        done = review.answer(batch, tid, "approve", {}, edited=edited, override="checked")
+    with runner:
+        done = review.answer(runner, tid, "approve", {}, edited=edited, override="checked")
     body = body_of(done.record["output_path"])
     assert body == "Q3 revenue was 4.2M.\nWe opened Berlin.\nThanks."
 
 
 def test_a_reopen_reason_loses_its_controls(project, settings):
-    batch, tid, *_ = paused(project, settings)
-    with batch:
-        review.answer(batch, tid, "approve", {PH: "4.2M"})
-        attempts.reopen(batch, tid, "wrong \x1b[31mfigure\x1b[0m")
-        assert "\x1b" not in str(batch.snapshot(tid).values["decision"]["reason"])
+    runner, tid, *_ = paused(project, settings)
+    with runner:
+        review.answer(runner, tid, "approve", {PH: "4.2M"})
+        attempts.reopen(runner, tid, "wrong \x1b[31mfigure\x1b[0m")
+        assert "\x1b" not in str(runner.snapshot(tid).values["decision"]["reason"])
 
 
 def cli_answer(project, tid, *args):
@@ -62,8 +62,8 @@ def cli_answer(project, tid, *args):
 
 
 def paused_cli(project):
-    batch, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
-    batch.close()
+    runner, tid, *_ = paused(project, make_settings(project, **{"paths.root": str(project)}))
+    runner.close()
     return tid
 
 

@@ -112,9 +112,9 @@ def test_a_row_for_a_thread_no_longer_waiting_is_skipped(project):
 
     s, book = setup_xlsx(project)
     run_job(s, project / "briefs", models=models(DRAFT), strict=True)
-    with Runner(s, models={"writer": None, "critic": None}) as batch:
-        [item] = review.list_waiting(batch)
-        review.answer(batch, item.thread_id, "reject", {}, text="no longer needed")
+    with Runner(s, models={"writer": None, "critic": None}) as runner:
+        [item] = review.list_waiting(runner)
+        review.answer(runner, item.thread_id, "reject", {}, text="no longer needed")
     fill(book, {PH: "1"}, "approve")
     summary = run_job(s, project / "briefs", models=models(), strict=True)
     assert summary.pulled[0].outcome == "skipped"
@@ -172,9 +172,9 @@ def test_rows_of_a_thread_decided_from_the_cli_are_closed_by_the_next_publish(pr
 
     s, book = setup_xlsx(project)
     run_job(s, project / "briefs", models=models(DRAFT), strict=True)
-    with Runner(s, models={"writer": None, "critic": None}) as batch:
-        [item] = review.list_waiting(batch)
-        review.answer(batch, item.thread_id, "approve", {PH: "4.2M EUR", PH2: "May"}, by="ana")
+    with Runner(s, models={"writer": None, "critic": None}) as runner:
+        [item] = review.list_waiting(runner)
+        review.answer(runner, item.thread_id, "approve", {PH: "4.2M EUR", PH2: "May"}, by="ana")
     assert {r["status"] for r in xlsx_rows(book)} == {"open"}  # not yet published
     run_job(s, project / "briefs", models=models(), strict=True)
     rows = xlsx_rows(book)

@@ -108,11 +108,11 @@ def test_filters_sort_and_bulk_approval_of_the_plain_texts_only(project):
         assert 'id="bulk-name" value="ana"' not in after  # no plain text left: no form
         thread_page = client.get(f"/thread/{results['c-q3'].thread_id}").text
         assert 'id="name" name="name" value="ana"' in thread_page  # the name is kept
-    with Runner(s) as batch:
+    with Runner(s) as runner:
         for bid in ("a-lamp", "b-dock"):
-            rec = batch.runlog.by_thread(results[bid].thread_id)
+            rec = runner.runlog.by_thread(results[bid].thread_id)
             assert rec["stop_reason"] == "approved_by_human" and rec["decided_by"] == "ana"
-        assert batch.runlog.by_thread(results["c-q3"].thread_id)["status"] == "awaiting_human"
+        assert runner.runlog.by_thread(results["c-q3"].thread_id)["status"] == "awaiting_human"
 
 
 def test_a_text_changed_since_the_list_was_read_is_not_approved_from_it(project):
@@ -128,8 +128,8 @@ def test_a_text_changed_since_the_list_was_read_is_not_approved_from_it(project)
         ]
         post_form(client, form)
         assert "None approved." in client.get("/").text
-    with Runner(s) as batch:
-        assert batch.runlog.by_thread(tid)["status"] == "awaiting_human"
+    with Runner(s) as runner:
+        assert runner.runlog.by_thread(tid)["status"] == "awaiting_human"
 
 
 # a word of a cell that the browser broke over two lines although the cell is wide

@@ -14,7 +14,14 @@ from batch.review import guard, render, web
 from batch.review import threads as review
 from batch.run.runner import Runner
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    CRITIC_GATE,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 PH = "[FIGURE NEEDED: Q3 revenue]"
 QUESTION = "What is the Q3 revenue?"
@@ -48,8 +55,8 @@ def pause(
     )
     critic = ScriptedModel([critic_answer(5, would_improve=would_improve), *extra_critic])
     models = {"writer": writer, "critic": critic}
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(settings, models=models, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
     assert r.outcome == "awaiting_human"
     return r.thread_id, models
 
@@ -70,13 +77,13 @@ def post(client, tid, data, csrf=True):
 
 
 def still_waiting(settings, tid) -> bool:
-    with Runner(settings) as batch:
-        return review.waiting(batch, tid) is not None
+    with Runner(settings) as runner:
+        return review.waiting(runner, tid) is not None
 
 
 def record(settings, tid) -> dict:
-    with Runner(settings) as batch:
-        return batch.runlog.by_thread(tid)
+    with Runner(settings) as runner:
+        return runner.runlog.by_thread(tid)
 
 
 def test_list_shows_the_waiting_thread_with_security_headers(project, settings):
@@ -101,6 +108,7 @@ def test_list_shows_the_waiting_thread_with_security_headers(project, settings):
     )
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_thread_page_shows_draft_placeholder_field_and_chart(project, settings):
     tid, models = pause(project, settings, would_improve=["Say what Berlin costs."])
     with client_for(settings, models) as client:
@@ -540,8 +548,8 @@ def test_a_held_text_shows_why_the_checks_cannot_vouch_for_it_and_the_unchecked_
         "writer": ScriptedModel([writer_answer(text)]),
         "critic": ScriptedModel([critic_answer(5)]),
     }
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(settings, models=models, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
     assert r.outcome == "awaiting_human"
     with client_for(settings, models) as client:
         page = client.get(f"/thread/{r.thread_id}")

@@ -22,7 +22,7 @@ from test_web import PH, QUESTION, XSS_DRAFT, pause
 from batch.review import web
 from batch.run.runner import Runner
 
-from conftest import REPO, make_settings
+from conftest import REPO, WHOLE_REWRITES, make_settings
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -123,8 +123,8 @@ def test_approve_in_the_browser(project, settings, tmp_path):
         assert "No thread is waiting for a person." in page.content()
         assert dialogs == []
 
-    with Runner(settings) as batch:
-        rec = batch.runlog.by_thread(tid)
+    with Runner(settings) as runner:
+        rec = runner.runlog.by_thread(tid)
     assert rec["stop_reason"] == "approved_by_human" and rec["decided_by"] == "Ana Example"
     out = project / "output" / "q3.md"
     assert "Q3 revenue was 4.2M EUR." in out.read_text(encoding="utf-8")
@@ -146,6 +146,7 @@ def test_a_draft_with_script_opens_no_dialog(project, tmp_path):
         assert dialogs == []
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_runs_story_and_a_scoped_link_in_the_browser(project, tmp_path):
     """The night on one page, a thread's rounds with their diffs, and a link that opens
     its own thread and no other, in Chromium."""

@@ -18,7 +18,14 @@ from batch.review import threads as review
 from batch.run.runner import Runner
 from batch.store.backends import open_runlog
 
-from conftest import ScriptedModel, critic_answer, make_settings, write_brief, writer_answer
+from conftest import (
+    WHOLE_REWRITES,
+    ScriptedModel,
+    critic_answer,
+    make_settings,
+    write_brief,
+    writer_answer,
+)
 
 PH = "[FIGURE NEEDED: Q3 revenue]"
 
@@ -59,6 +66,7 @@ def night(project):
     return s, {r.brief_id: r.thread_id for r in summary.results}, models
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_the_runs_page_shows_the_batch_with_counts_charts_and_links(project):
     s, threads, models = night(project)
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
@@ -99,7 +107,7 @@ def test_the_runs_page_pages_the_batches_and_a_batchs_runs(project):
     with TestClient(web.create_app(s, strict=True)) as client:
         first = client.get("/runs")
         third = client.get("/runs?page=3")
-        batch = client.get("/runs/23")
+        runner = client.get("/runs/23")
         last = client.get("/runs/23?page=3")
         odd = [client.get(f"/runs?page={n}").status_code for n in ("%C2%B2", "9" * 40, "-1")]
     assert odd == [200, 200, 200]  # a page number that is none is the first page
@@ -108,10 +116,11 @@ def test_the_runs_page_pages_the_batches_and_a_batchs_runs(project):
     assert 'id="batch-1"' in third.text and 'id="batch-4"' not in third.text
     assert first.text.count('class="run"') == 20  # under batch 23, the first 20
     assert "all 120 runs of batch 23" in first.text
-    assert batch.text.count('class="run"') == 50 and "page 1 of 3" in batch.text
+    assert runner.text.count('class="run"') == 50 and "page 1 of 3" in runner.text
     assert last.text.count('class="run"') == 20 and "brief-119" in last.text
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_finished_threads_page_tells_each_round_with_its_diff(project):
     s, threads, models = night(project)
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
@@ -126,6 +135,7 @@ def test_a_finished_threads_page_tells_each_round_with_its_diff(project):
     assert 'id="round-1"' in waiting.text  # the waiting page has its story too
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_scoped_link_opens_its_thread_only_and_answers_it(project):
     s, threads, models = night(project)
     with open_runlog(s) as log:
@@ -214,13 +224,13 @@ def test_a_link_on_loopback_needs_no_token_and_a_sheet_gets_none(project):
     s = make_settings(
         project, **{"notify.review_url": "https://docs.google.com/spreadsheets/d/abc"}
     )
-    with Runner(s) as batch:
-        assert links.linker(s, batch.runlog) is None
+    with Runner(s) as runner:
+        assert links.linker(s, runner.runlog) is None
     off = make_settings(
         project, **{"notify.review_url": "https://review.example", "notify.thread_links": False}
     )
-    with Runner(off) as batch:
-        assert links.linker(off, batch.runlog) is None
+    with Runner(off) as runner:
+        assert links.linker(off, runner.runlog) is None
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.cluster)])
@@ -316,15 +326,16 @@ def test_a_diff_is_escaped_like_everything_else():
 )
 def test_a_link_to_a_page_served_with_a_token_is_signed_on_loopback_too(project, url):
     s = make_settings(project, **{"notify.review_url": url})
-    with Runner(s) as batch:
-        secret = batch.runlog.secret(links.SECRET_NAME)
-        plain = links.linker(s, batch.runlog, environ={})("t-1")
-        signed = links.linker(s, batch.runlog, environ={"BRIEFLOOP_REVIEW_TOKEN": "x" * 20})("t-1")
+    with Runner(s) as runner:
+        secret = runner.runlog.secret(links.SECRET_NAME)
+        plain = links.linker(s, runner.runlog, environ={})("t-1")
+        signed = links.linker(s, runner.runlog, environ={"BRIEFLOOP_REVIEW_TOKEN": "x" * 20})("t-1")
     assert "?link=" not in plain
     assert links.problem(secret, "t-1", signed.split("?link=")[1]) is None
 
 
 @pytest.mark.parametrize("which", ["99999999999999999999", "2147483648", "١", "１"])
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_batch_id_out_of_range_or_not_ascii_is_no_such_batch_page_and_cli(project, which):
     from click.testing import CliRunner
 
@@ -402,26 +413,27 @@ def test_the_messages_general_link_opens_the_waiting_page_and_its_threads_only(
 
 def test_the_general_link_on_loopback_without_a_token_is_the_plain_page(project):
     s = make_settings(project, **{"notify.review_url": "http://127.0.0.1:8765"})
-    with Runner(s) as batch:
-        assert links.waiting_link(s, batch.runlog, environ={}) == "http://127.0.0.1:8765/"
-        signed = links.waiting_link(s, batch.runlog, environ={"BRIEFLOOP_REVIEW_TOKEN": "t" * 20})
+    with Runner(s) as runner:
+        assert links.waiting_link(s, runner.runlog, environ={}) == "http://127.0.0.1:8765/"
+        signed = links.waiting_link(s, runner.runlog, environ={"BRIEFLOOP_REVIEW_TOKEN": "t" * 20})
         assert signed.startswith("http://127.0.0.1:8765/?link=")
         sheet = make_settings(
             project, **{"notify.review_url": "https://docs.google.com/spreadsheets/d/x"}
         )
-        assert links.waiting_link(sheet, batch.runlog) == ""
+        assert links.waiting_link(sheet, runner.runlog) == ""
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_every_count_of_a_batch_has_its_rows(project):
     """Batch 2 runs the same folder: one brief already done, one still waiting, one set
     aside before (done too), one new that fails. Each count lists its own rows."""
     s, threads, models = night(project)
     write_brief(project, "d-new.md", "Memo: the lift is out of order.", id="d-new")
     models["writer"].queue(ModelUnavailable("down"))
-    with Runner(s, models=models) as batch:
+    with Runner(s, models=models) as runner:
         from batch.nightly.job import _recorded
 
-        summary = _recorded(batch, project / "briefs", False, None, None)
+        summary = _recorded(runner, project / "briefs", False, None, None)
     assert sorted(r.outcome for r in summary.results) == ["error", "skipped", "skipped", "waiting"]
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
         page = client.get("/runs/2").text
@@ -444,16 +456,17 @@ def test_every_count_of_a_batch_has_its_rows(project):
     assert len(list(csv.reader(io.StringIO(done)))) == 3  # the header and two rows
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_every_list_says_why_and_a_batch_with_a_failure_is_not_green(project):
     """Batch 1 waits on a placeholder; batch 2 adds a brief that fails. The runs page,
     the CLI table and the batch's lines say why each stands where it does; batch 2 is
     "finished, 1 failed", not "finished"; the error filter lists batch 2 only."""
     s, threads, models = night(project)
     write_brief(project, "d-new.md", "Memo: the lift is out of order.", id="d-new")
-    with Runner(s, models=models) as batch:
+    with Runner(s, models=models) as runner:
         from batch.nightly.job import _recorded
 
-        _recorded(batch, project / "briefs", False, None, None)
+        _recorded(runner, project / "briefs", False, None, None)
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
         page = client.get("/runs/2").text
         # the failed run's error (the model call it made past its script), in its row
@@ -477,10 +490,11 @@ def test_every_list_says_why_and_a_batch_with_a_failure_is_not_green(project):
     assert "why" in table.splitlines()[1] and "Error: " in table
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_run_answered_after_its_batch_shows_how_it_stands_now(project):
     s, threads, models = night(project)
-    with Runner(s, models=models) as batch:
-        review.answer(batch, threads["b-q3"], "approve", {PH: "4.2M"}, by="ana")
+    with Runner(s, models=models) as runner:
+        review.answer(runner, threads["b-q3"], "approve", {PH: "4.2M"}, by="ana")
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
         page = client.get("/runs/1").text
     row = page[page.index(f'href="/thread/{threads["b-q3"]}"') :]
@@ -489,6 +503,7 @@ def test_a_run_answered_after_its_batch_shows_how_it_stands_now(project):
     assert 'now <span class="tone-good">approved by human</span>' in row
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_runs_show_local_times_durations_and_coloured_outcomes(project, monkeypatch):
     monkeypatch.setenv("TZ", "America/New_York")
     time.tzset()
@@ -512,6 +527,7 @@ def test_runs_show_local_times_durations_and_coloured_outcomes(project, monkeypa
     assert 'id="batch-1"' in bad_day  # not a date: no filter, not an error
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_search_finds_a_brief_by_title_too(project):
     s, threads, models = night(project)
     with TestClient(web.create_app(s, models=models, strict=True)) as client:
@@ -521,6 +537,7 @@ def test_search_finds_a_brief_by_title_too(project):
     assert page.count('class="run"') == 1
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_every_round_is_rendered_the_same_way_with_its_changes_folded(project):
     s = make_settings(project, **{"loop.max_rounds": 2})
     write_brief(project, "a.md", "Memo: the dock closes at 14:00 on Thursday.", id="a")
@@ -555,6 +572,7 @@ def scoped_client(s, models, tid):
 
 
 @pytest.mark.parametrize("brief,action", [("a-dock", "reopen"), ("c-lamp", "retry")])
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_link_answers_its_text_and_never_starts_a_thread_again(project, brief, action):
     s, threads, models = night(project)
     tid = threads[brief]
@@ -573,6 +591,7 @@ def test_a_link_answers_its_text_and_never_starts_a_thread_again(project, brief,
         assert runner.runlog.by_thread(tid)["stop_reason"] in ("approved", "max_rounds")
 
 
+@pytest.mark.settings(**WHOLE_REWRITES)
 def test_a_page_opened_before_the_thread_moved_on_cannot_answer_it(project):
     s, threads, models = night(project)
     tid = threads["b-q3"]

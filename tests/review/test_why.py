@@ -33,8 +33,8 @@ TEXT = "The office is closed on Friday from 15:00. Please save your work before 
 
 def test_why_it_was_approved_is_one_read_and_survives_gc(project):
     settings, models, r = run_one(project, BRIEF, TEXT, "closure")
-    with Runner(settings, models=models) as batch:
-        kept = batch.snapshot(r.thread_id).values["judgement"]
+    with Runner(settings, models=models) as runner:
+        kept = runner.snapshot(r.thread_id).values["judgement"]
     assert r.outcome == "approved"
     # the record is of the text that went out, and says why
     body = Path(r.record["output_path"]).read_text().split("---\n", 2)[2].strip()
@@ -75,8 +75,8 @@ def test_a_kept_draft_is_judged_once(project, monkeypatch):
         ),
         "critic": ScriptedModel([]),
     }
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(settings, models=models, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
     assert r.outcome == "approved" and r.record["rounds"] == 2
     # round 1's draft, the repair the repairer judged and kept, which the critic step
     # then read: each judged once
@@ -100,7 +100,7 @@ def test_an_api_docs_examples_run_once_per_draft(project, settings, monkeypatch)
     )
     scores = {"technical_accuracy": 5, "completeness": 5, "examples": 5, "structure": 5}
     models = {"writer": writer, "critic": ScriptedModel([critic_answer(scores)])}
-    with Runner(settings, models=models, strict=True) as batch:
-        [r] = batch.run(project / "briefs").results
+    with Runner(settings, models=models, strict=True) as runner:
+        [r] = runner.run(project / "briefs").results
     assert r.outcome == "approved", r.record
     assert ran and set(ran.values()) == {1}, ran

@@ -7,13 +7,16 @@ plain dicts."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 from pydantic import BaseModel
 
+from batch.inputs.briefs import load_brief_file
 from batch.review import threads as review
 from batch.run.runner import Runner
+from batch.run.starting import as_message, from_message, start_state
 from batch.store.backends import checkpoint_serde
 from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief, brief_of, limits_of
 
@@ -37,8 +40,7 @@ def test_a_thread_written_before_the_typed_state_is_answered_and_finishes(tmp_pa
     writer = ScriptedModel(
         [writer_answer(f"We opened Berlin. Q3 revenue was {PH}.", needs=[(PH, "?")])]
     )
-    settings = make_settings(project, **{"models.critic_mode": "checks"})
-    with Runner(settings, models={"writer": writer}, strict=True) as runner:
+    with Runner(make_settings(project), models={"writer": writer}, strict=True) as runner:
         [item] = review.list_waiting(runner)
         tid = item.thread_id
         values = runner.snapshot(tid).values
@@ -69,8 +71,7 @@ def test_a_new_thread_keeps_its_inputs_as_models_through_the_checkpointer(projec
     writer = ScriptedModel(
         [writer_answer(f"Q3 revenue was {PH}. We opened Berlin.", needs=[(PH, "?")])]
     )
-    settings = make_settings(project, **{"models.critic_mode": "checks"})
-    with Runner(settings, models={"writer": writer}, strict=True) as runner:
+    with Runner(make_settings(project), models={"writer": writer}, strict=True) as runner:
         [result] = runner.run(project / "briefs").results
         values = runner.snapshot(result.thread_id).values
     kept = {k: type(values[k]) for k in ("brief", "rubric", "house_rules", "limits")}
@@ -95,3 +96,15 @@ def test_the_checkpoint_serializer_rebuilds_only_the_types_a_thread_keeps():
     assert serde.loads_typed(serde.dumps_typed(limits)) == limits
     # a type a checkpoint names that is not ours to rebuild comes back as its fields
     assert serde.loads_typed(serde.dumps_typed(Stranger(x=2))) == {"x": 2}
+
+
+def test_a_starting_state_goes_through_a_queue_as_json_and_comes_back_typed(project, settings):
+    path = write_brief(project, "q3.md", "Memo on Q3: revenue not known; we opened Berlin.", id="n")
+    state, _ = start_state(settings, load_brief_file(path, 100_000))
+    back = from_message(json.loads(json.dumps(as_message(state))))
+    # the rubric's file text is for the fingerprint only, kept in no message or checkpoint
+    assert type(back["rubric"]) is Rubric
+    assert back["rubric"].model_dump() == state["rubric"].model_dump()
+    assert {k: v for k, v in back.items() if k != "rubric"} == {
+        k: v for k, v in state.items() if k != "rubric"
+    }

@@ -317,9 +317,9 @@ def test_a_failing_google_sink_leaves_no_secret_in_records(tmp_path, project):
     )
     s = gsettings(project, **{"google.credentials": str(creds)})
     (project / "briefs" / "a.md").write_text("Office closed on Friday.")
-    with Runner(s, models=models(1), strict=True) as batch:  # the real open_client
-        summary = batch.run(project / "briefs")
-        records = batch.runlog.all()
+    with Runner(s, models=models(1), strict=True) as runner:  # the real open_client
+        summary = runner.run(project / "briefs")
+        records = runner.runlog.all()
     assert summary.results[0].outcome == "approved"
     text = json.dumps(records) + "\n".join(summary.warnings)
     assert "TOPSECRET" not in text and "PRIVATE KEY" not in text

@@ -123,17 +123,17 @@ def test_unwritable_sheet_leaves_rows_pending_then_catches_up(project):
     sheet = project / "output" / "runs.xlsx"
     sheet.parent.mkdir()
     sheet.write_bytes(b"this is not a workbook")  # a corrupt or foreign file
-    with Runner(s, models={"writer": writer, "critic": critic}, strict=True) as batch:
-        summary = batch.run(project / "briefs")
+    with Runner(s, models={"writer": writer, "critic": critic}, strict=True) as runner:
+        summary = runner.run(project / "briefs")
         assert [r.outcome for r in summary.results] == ["approved", "approved"]
         assert summary.warnings and "2 row(s) left pending" in summary.warnings[0]
         assert "cannot be opened as a workbook" in summary.warnings[0]
-        assert len(batch.runlog.all()) == 2  # SQLite has everything
+        assert len(runner.runlog.all()) == 2  # SQLite has everything
         sheet.unlink()
         # the next sync sends every pending row
-        [result] = batch.sync()
+        [result] = runner.sync()
         assert (result.sent, result.error) == (2, None)
-        assert batch.sync()[0].sent == 0  # and nothing twice
+        assert runner.sync()[0].sent == 0  # and nothing twice
     rows = list(load_workbook(sheet)["Runs"].iter_rows(min_row=2, values_only=True))
     assert sorted(r[FIELDS.index("brief_id")] for r in rows) == ["a", "b"]
 

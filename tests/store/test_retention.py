@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+import pytest
 from click.testing import CliRunner
 
 from batch.cli import cli
@@ -11,7 +12,7 @@ from batch.nightly.job import run_job
 from batch.run.runner import Runner
 from batch.store.retention import prune
 
-from conftest import ScriptedModel, critic_answer, write_brief, writer_answer
+from conftest import CRITIC_GATE, ScriptedModel, critic_answer, write_brief, writer_answer
 
 PH = "[FIGURE NEEDED: x]"
 
@@ -23,6 +24,7 @@ def counts(settings):
         )
 
 
+@pytest.mark.settings(**CRITIC_GATE)
 def test_gc_keeps_final_checkpoints_and_waiting_threads(project, settings):
     for i in range(3):
         write_brief(project, f"b{i}.md", "Office closed on Friday.", id=f"b{i}")
@@ -46,11 +48,11 @@ def test_gc_keeps_final_checkpoints_and_waiting_threads(project, settings):
     assert report.bytes_after <= report.bytes_before
     assert after[waiting] == before[waiting]  # a thread waiting for a person keeps its history
     assert all(n == 1 for t, n in after.items() if t != waiting)
-    with Runner(settings, models={"writer": None, "critic": None}) as batch:
+    with Runner(settings, models={"writer": None, "critic": None}) as runner:
         for r in summary.results:
-            values = batch.snapshot(r.thread_id).values
+            values = runner.snapshot(r.thread_id).values
             assert values["score_history"]  # the final state is still readable
-        again = batch.run(project / "briefs")
+        again = runner.run(project / "briefs")
     assert sorted(r.outcome for r in again.results) == ["skipped"] * 3 + ["waiting"]
     assert prune(settings, keep_days=30).threads == 0  # too recent: nothing to do
 
