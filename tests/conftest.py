@@ -182,19 +182,28 @@ UNIVERSAL = json.dumps(
 )
 
 
-def ollama_config(project: Path, base_url: str, extra: str = "", model_extra: str = "") -> Path:
+def ollama_config(
+    project: Path,
+    base_url: str,
+    extra: str = "",
+    model_extra: str = "",
+    critic_mode: str | None = None,
+) -> Path:
     """A config file for `project` whose roles talk to a (fake) Ollama server;
-    `model_extra`: more lines of both roles' model tables."""
+    `model_extra`: more lines of both roles' model tables; `critic_mode`: as for
+    make_settings, asked for by a test that needs other than the shipped default."""
     cfg = project / "briefloop.toml"
     model = (
         f'provider = "ollama"\nmodel = "qwen2.5:7b"\nbase_url = "{base_url}"\n'
         f"timeout = 10\n{model_extra}"
     )
     cfg.write_text(
-        f'[models]\ncritic_mode = "gate"\n'
-        f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
-        '[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n'
-        "[retry]\nattempts = 2\ninitial_seconds = 0.05\n" + extra,
+        "[models]\n"
+        + (f'critic_mode = "{critic_mode}"\n' if critic_mode else "")
+        + f"[models.writer]\n{model}\n[models.critic]\n{model}\n"
+        + '[paths]\nroot = "."\n[log]\nformat = "csv"\npath = "output/runs.csv"\n'
+        + "[retry]\nattempts = 2\ninitial_seconds = 0.05\n"
+        + extra,
         encoding="utf-8",
     )
     return cfg

@@ -36,7 +36,7 @@ from workers import Worker
 
 pytestmark = pytest.mark.cluster
 
-CALLS_PER_BRIEF = 2  # UNIVERSAL approves in one round: one writer and one critic call
+CALLS_PER_BRIEF = 1  # UNIVERSAL approves in one round: one writer call (the code checks judge)
 
 
 @pytest.fixture
@@ -424,8 +424,9 @@ def test_a_review_answer_goes_through_the_queue(project, pg_dsn, redis_url, work
         assert (record["stop_reason"], record["decided_by"]) == ("approved_by_human", "ana")
         [text] = (project / "output").glob("*.md")
         assert "4.2 million euros" in text.read_text() and "NEEDED" not in text.read_text()
-        # which server answered each call is on the record
-        assert record["hosts"] == [f"writer@{server.base_url}", f"critic@{server.base_url}"]
+        # which server answered each call is on the record (the code checks judged: no
+        # critic call)
+        assert record["hosts"] == [f"writer@{server.base_url}"]
 
 
 @pytest.mark.parametrize("cell", ["title", "brief"])

@@ -310,6 +310,7 @@ def kill_config(project, server):
         project,
         server.base_url,
         '[run]\nconcurrency = 1\n[loop]\nmax_rounds = 3\nreview = "when_needed"\nrepairs = false\n',
+        critic_mode="gate",
     )
 
 

@@ -41,7 +41,7 @@ def doctor_cli(cfg: Path, *parts: str):
 
 def test_a_model_that_answers_is_ok_and_a_wrong_name_fails_clearly(project):
     with FakeOllama(default="ready", models=("qwen2.5:7b",)) as server:
-        cfg = ollama_config(project, server.base_url)
+        cfg = ollama_config(project, server.base_url, critic_mode="gate")
         done = doctor_cli(cfg, "model")
         assert done.exit_code == 0, done.output
         assert "ok   model (writer)" in done.output
