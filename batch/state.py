@@ -44,6 +44,9 @@ class LoopState(TypedDict, total=False):
     house_rules: HouseRules | dict[str, Any]
     limits: Limits | dict[str, Any]
     checklist: list[Requirement]  # built once (batch.judging.checklist)
+    # the brief's orders no check can hold a text to, for the person who reviews it
+    # (batch.judging.checks.obey); absent: a thread started before they were kept
+    unchecked_orders: list[str]
     # the current round
     round: int
     draft: str

@@ -63,6 +63,14 @@ def shown(state: LoopState) -> dict[str, Any]:
     }
 
 
+def orders_to_read(state: LoopState) -> list[str]:
+    """The brief's orders no check can hold the text to: kept at the thread's start
+    (worked out here for a thread started before they were)."""
+    if "unchecked_orders" in state:
+        return list(state["unchecked_orders"])
+    return unchecked_orders(checklist_of(state)) if state.get("checklist") else []
+
+
 def interrupt_payload(state: LoopState) -> dict[str, Any]:
     """An interrupt payload in the shape LangChain's Agent Inbox understands."""
     brief = brief_of(state)
@@ -84,7 +92,7 @@ def interrupt_payload(state: LoopState) -> dict[str, Any]:
         lines.append("**The checks cannot vouch for it: look before it goes out.**")
         lines += [f"- {m}" for m in text["holds"]]
         lines.append("")
-    orders = unchecked_orders(checklist_of(state)) if state.get("checklist") else []
+    orders = orders_to_read(state)
     if orders:
         lines.append("**The brief's orders no check can hold the text to** (read it for these):")
         lines += [f"- {o}" for o in orders]

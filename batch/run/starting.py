@@ -15,6 +15,7 @@ from batch.inputs.briefs import Brief
 from batch.inputs.house_rules import load_house_rules
 from batch.inputs.rubrics import load_rubric
 from batch.judging.checklist import build_checklist
+from batch.judging.checks.obey import unchecked_orders
 from batch.output import safe_filename
 from batch.state import LoopState
 from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief
@@ -57,11 +58,13 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
         min_words=brief.min_words,
         max_words=brief.max_words,
     )
+    checklist = build_checklist(thread_brief)
     state: LoopState = {
         "brief": thread_brief,
         "rubric": rubric,
         "house_rules": rules,
-        "checklist": build_checklist(thread_brief),
+        "checklist": checklist,
+        "unchecked_orders": unchecked_orders(checklist),
         "limits": Limits(
             max_rounds=loop.max_rounds,
             rounds_per_revision=loop.max_rounds,

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from batch.inputs.briefs import load_brief_file
+from batch.loop import inbox
 from batch.review import threads as review
 from batch.run.runner import Runner
 from batch.run.starting import as_message, from_message, start_state
@@ -108,3 +109,25 @@ def test_a_starting_state_goes_through_a_queue_as_json_and_comes_back_typed(proj
     assert {k: v for k, v in back.items() if k != "rubric"} == {
         k: v for k, v in state.items() if k != "rubric"
     }
+
+
+def test_the_orders_no_check_holds_are_kept_at_the_start_and_read_back_on_a_pause(
+    project, settings, monkeypatch
+):
+    brief = "Kitchen closed Fri 3 May for a deep clean.\n\nFriendly but not gushing."
+    path = write_brief(project, "kitchen.md", brief, id="kitchen")
+    state, _ = start_state(settings, load_brief_file(path, 100_000))
+    assert state["unchecked_orders"] == ["Friendly but not gushing."]
+    paused = {**state, "draft": "The kitchen is closed on Friday 3 May.", "score": 80.0}
+
+    def worked_out_again(checklist):
+        raise AssertionError("worked out again on a resume")
+
+    monkeypatch.setattr(inbox, "unchecked_orders", worked_out_again)
+    assert inbox.interrupt_payload(paused)["action_request"]["args"]["unchecked_orders"] == [
+        "Friendly but not gushing."
+    ]
+    # a thread started before they were kept: worked out from its checklist
+    monkeypatch.undo()
+    older = {k: v for k, v in paused.items() if k != "unchecked_orders"}
+    assert inbox.orders_to_read(older) == ["Friendly but not gushing."]
