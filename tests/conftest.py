@@ -127,6 +127,12 @@ LOOP_ENDS_ALONE = {"loop.review": "when_needed"}
 _ASKED: dict[str, Any] = {}
 
 
+def settings_mark(*asks: dict[str, Any]) -> pytest.MarkDecorator:
+    """The `settings` mark of one case of a parametrized test: `pytest.param(...,
+    marks=settings_mark(CRITIC_GATE))`."""
+    return pytest.mark.settings(**{k: v for ask in asks for k, v in ask.items()})
+
+
 @pytest.fixture(autouse=True)
 def _asked_settings(request: pytest.FixtureRequest) -> Iterator[None]:
     """What the test's `settings` marker asks for, applied by make_settings."""
