@@ -144,6 +144,7 @@ def instrument() -> Timers:
     from batch.judging import checks
     from batch.loop import nodes
     from batch.loop.nodes import Nodes
+    from batch.loop.writing import docs, drafts, repair_round
     from batch.models import chat
     from batch.run import runner
     from batch.store import runlog
@@ -176,15 +177,19 @@ def instrument() -> Timers:
         setattr(owner, name, timed)
         timers._undo.append(lambda: setattr(owner, name, original))
 
-    for name in ("writer", "checks", "critic", "review", "finish"):
+    for name in ("writer", "critic", "review", "finish"):
         outermost("~node functions", Nodes, name)
     timers.wrap("~model calls (ChatOllama + HTTP + fake latency)", chat.ChatRoleModel, "complete")
     # batch.models.ask beyond the client: the JSON schema sent, the answer's validation
-    timers.wrap("~structured answers", nodes, "ask")
+    for module in (nodes, repair_round, docs):
+        timers.wrap("~structured answers", module, "ask")
     for name in ("put", "put_writes", "get_tuple"):
         timers.wrap("~checkpoints (SqliteSaver)", SqliteSaver, name)
-    # the names the nodes call them by (a wrap of batch.prompting would not be seen)
-    timers.wrap("~prompt building", nodes, "writer_messages")
+    # the names the nodes and the writer's strategies call them by (a wrap of
+    # batch.prompting would not be seen)
+    timers.wrap("~prompt building", drafts, "writer_messages")
+    timers.wrap("~prompt building", repair_round, "repair_messages")
+    timers.wrap("~prompt building", docs, "doc_messages")
     timers.wrap("~prompt building", nodes, "critic_messages")
     for name in ("upsert", "by_thread"):
         timers.wrap("~run log (SQLite)", runlog.RunLog, name)
