@@ -20,7 +20,7 @@ from batch.outcomes import is_approved
 from batch.output import front_matter_of, in_this_project
 from batch.run.records import decision_note
 from batch.run.runner import Runner
-from batch.thread_inputs import ThreadBrief, brief_of
+from batch.thread_inputs import brief_of
 
 # a word and the space after it: words are matched, the space goes with its word
 _WORD = re.compile(r"(\S+)(\s*)")
@@ -315,13 +315,15 @@ def story(runner: Runner, thread_id: str) -> Story | None:
         if before.score is not None and after.score is not None:
             after.score_change = round(after.score - before.score, 1)
     values = snapshots[-1].values if snapshots else {}
-    brief = brief_of(values) if values.get("brief") else ThreadBrief(id="")
+    # none kept: a thread that failed before its brief was read, or whose checkpoints
+    # are gone (its page then offers no retry)
+    brief = brief_of(values) if values.get("brief") else None
     record = record or {}
     history = record.get("score_history") or values.get("score_history") or []
     return Story(
         thread_id=thread_id,
-        brief_id=record.get("brief_id") or brief.id,
-        title=record.get("title") or brief.title,
+        brief_id=record.get("brief_id") or (brief.id if brief else ""),
+        title=record.get("title") or (brief.title if brief else ""),
         status=record.get("status", "unknown"),
         stop_reason=record.get("stop_reason"),
         rounds=rounds,
@@ -329,10 +331,10 @@ def story(runner: Runner, thread_id: str) -> Story | None:
         record=record,
         pruned=len(rounds) < len(history),
         calls=runner.runlog.calls(thread_id),
-        brief=brief.model_dump(),
+        brief=brief.model_dump() if brief else {},
         checklist=list(values.get("checklist") or []),
         retries=runner.runlog.retries_of(thread_id),
-        published=published_text(runner, record, brief.id),
+        published=published_text(runner, record, brief.id if brief else ""),
         answers={str(k): str(v) for k, v in (values.get("human_answers") or {}).items()},
         edited=any(d.kind == "approve" and "edited" in d.note for d in decisions[-1:]),
     )

@@ -14,6 +14,8 @@ from batch.cli import cli
 from batch.judging import record
 from batch.judging.checks import code
 from batch.judging.record import draft_hash, why_lines
+from batch.review import history
+from batch.review.pages import story_view
 from batch.run.runner import Runner
 from batch.store.retention import prune
 
@@ -104,3 +106,17 @@ def test_an_api_docs_examples_run_once_per_draft(project, settings, monkeypatch)
         [r] = runner.run(project / "briefs").results
     assert r.outcome == "approved", r.record
     assert ran and set(ran.values()) == {1}, ran
+
+
+def test_a_finished_thread_whose_checkpoints_are_gone_offers_no_retry(project):
+    """Its brief is no longer kept: a Retry button could only be refused."""
+    settings, models, r = run_one(project, BRIEF, TEXT, "closure")
+    with Runner(settings, models=models) as runner:
+        kept = story_view(history.story(runner, r.thread_id))
+    assert kept["can_retry"] and kept["story"].brief["id"] == "closure"
+    for path in (project / "checkpoints").glob("briefloop.sqlite*"):
+        path.unlink()
+    with Runner(settings, models=models) as runner:
+        gone = story_view(history.story(runner, r.thread_id))
+    assert not gone["can_retry"] and gone["story"].brief == {}
+    assert gone["story"].brief_id == "closure"  # from the run log
