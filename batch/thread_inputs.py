@@ -2,10 +2,12 @@
 loop reads it, the rubric, the house rules and the limits, as typed models.
 
 The checkpoint stores them as they are (the checkpointer's serializer is told these
-types: `CHECKPOINT_TYPES`, batch.store.backends). A thread started before they were
-typed holds plain dicts, and so does a checkpoint read by a serializer that does not
-know them; `brief_of`, `rubric_of`, `house_rules_of` and `limits_of` read either form,
-so such a thread resumes as it was. Code reads these four through them, never by key.
+types: `CHECKPOINT_TYPES`, batch.store.backends), with the fields the plain dicts of
+earlier threads had, so code from before reads what this code writes. A thread started
+before they were typed holds plain dicts, and so does a checkpoint read by a serializer
+that does not know them; `brief_of`, `rubric_of`, `house_rules_of` and `limits_of` read
+either form, so such a thread resumes as it was. Code reads these four through them,
+never by key.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Severity = Literal["must_fix", "warn", "off"]
 # what a sentence that adds to the brief does to the text: wait for a person, a warning
@@ -114,10 +116,13 @@ class HouseRules(BaseModel):
 
     name: str
     text: str
-    # "banned": the key of a thread started before this model
-    banned_phrases: tuple[str, ...] = Field(
-        (), validation_alias=AliasChoices("banned_phrases", "banned")
-    )
+    # named as a thread kept it before this model: a checkpoint or a queued message this
+    # code writes is read by the code before it too (a rollback, an older worker)
+    banned: tuple[str, ...] = ()
+
+    @property
+    def banned_phrases(self) -> tuple[str, ...]:
+        return self.banned
 
 
 class Limits(BaseModel):

@@ -42,4 +42,4 @@ def load_house_rules(directory: Path, name: str) -> HouseRules:
     if not path.is_file():
         raise InputError(f"unknown house rules {name!r} (no {path})")
     text = path.read_text(encoding="utf-8")
-    return HouseRules(name=name, text=text.strip(), banned_phrases=parse_banned_phrases(text))
+    return HouseRules(name=name, text=text.strip(), banned=parse_banned_phrases(text))

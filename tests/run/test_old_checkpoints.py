@@ -11,6 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from pydantic import BaseModel
 
 from batch.inputs.briefs import load_brief_file
@@ -131,3 +132,17 @@ def test_the_orders_no_check_holds_are_kept_at_the_start_and_read_back_on_a_paus
     monkeypatch.undo()
     older = {k: v for k, v in paused.items() if k != "unchecked_orders"}
     assert inbox.orders_to_read(older) == ["Friendly but not gushing."]
+
+
+def test_what_this_code_keeps_is_read_by_the_code_before(tmp_path, project, settings):
+    """A rollback, or an older worker of a cluster, reads a checkpoint this code wrote:
+    without these types it gets each model's fields, which must be the keys it read."""
+    with Runner(make_settings(old_project(tmp_path)), models={}) as runner:
+        [item] = review.list_waiting(runner)
+        before = runner.snapshot(item.thread_id).values
+    path = write_brief(project, "q3.md", "Memo on Q3: revenue not known; we opened Berlin.", id="n")
+    state, _ = start_state(settings, load_brief_file(path, 100_000))
+    ours, theirs = checkpoint_serde(), JsonPlusSerializer(allowed_msgpack_modules=None)
+    for key in ("brief", "rubric", "house_rules", "limits"):
+        read = theirs.loads_typed(ours.dumps_typed(state[key]))
+        assert type(read) is dict and set(before[key]) <= set(read), key
