@@ -154,10 +154,16 @@ class Limits(BaseModel):
         return self.rounds_per_revision or self.max_rounds
 
 
+# the state's keys these models are kept under
+KEPT: dict[str, type[BaseModel]] = {
+    "brief": ThreadBrief,
+    "rubric": Rubric,
+    "house_rules": HouseRules,
+    "limits": Limits,
+}
 # what the checkpointer's serializer may rebuild from a checkpoint (batch.store.backends)
-CHECKPOINT_TYPES = tuple(
-    (__name__, model.__name__) for model in (ThreadBrief, Rubric, Criterion, HouseRules, Limits)
-)
+_REBUILT: list[type[BaseModel]] = [*KEPT.values(), Criterion]
+CHECKPOINT_TYPES = tuple((__name__, m.__name__) for m in _REBUILT)
 
 
 M = TypeVar("M", bound=BaseModel)

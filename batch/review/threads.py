@@ -153,10 +153,11 @@ def waiting(runner: Runner, thread_id: str) -> Waiting | None:
     values = snapshot.values
     args = snapshot.interrupts[0].value["action_request"]["args"]
     record = runner.runlog.by_thread(thread_id) or {}
+    brief = brief_of(values)
     return Waiting(
         thread_id=thread_id,
-        brief_id=brief_of(values).id,
-        title=brief_of(values).title,
+        brief_id=brief.id,
+        title=brief.title,
         score=args.get("score", values.get("score")),  # of the draft shown
         needs=list(args["needs_from_human"]),
         waiting_since=snapshot.created_at or record.get("updated_at", ""),

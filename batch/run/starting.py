@@ -18,7 +18,7 @@ from batch.judging.checklist import build_checklist
 from batch.judging.checks.obey import unchecked_orders
 from batch.output import safe_filename
 from batch.state import LoopState
-from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief
+from batch.thread_inputs import KEPT, Limits, ThreadBrief
 
 
 def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
@@ -83,15 +83,6 @@ def start_state(settings: Settings, brief: Brief) -> tuple[LoopState, str]:
     return state, brief.fingerprint(rubric.text, rules.text)
 
 
-# the models a starting state holds, by key
-_TYPED: dict[str, type[BaseModel]] = {
-    "brief": ThreadBrief,
-    "rubric": Rubric,
-    "house_rules": HouseRules,
-    "limits": Limits,
-}
-
-
 def as_message(state: LoopState) -> dict[str, Any]:
     """A starting state as plain JSON values, for a cluster's queue (batch.cluster)."""
     return {
@@ -101,5 +92,5 @@ def as_message(state: LoopState) -> dict[str, Any]:
 
 def from_message(values: dict[str, Any]) -> LoopState:
     """`as_message`'s form back to the starting state, its models as models."""
-    typed = {k: model.model_validate(values[k]) for k, model in _TYPED.items() if k in values}
+    typed = {k: model.model_validate(values[k]) for k, model in KEPT.items() if k in values}
     return cast(LoopState, {**values, **typed})

@@ -15,10 +15,11 @@ from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.checks.facts import names_in
 from batch.judging.wording import word_count
-from batch.loop.writing.kept import Needs, must_fix
+from batch.loop.writing.kept import must_fix
 from batch.loop.writing.splicing import (
     LINE_MARKER,
     MAX_SENTENCE_WORDS,
+    Needs,
     body_blocks,
     clean_sentence,
     drop_sentences,

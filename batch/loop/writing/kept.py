@@ -8,8 +8,7 @@ from typing import Any, Literal
 
 from batch.check_types import Finding
 from batch.judging.checks.support import is_addition
-
-Needs = list[dict[str, str]]
+from batch.loop.writing.splicing import Needs
 
 
 def must_fix(findings: list[Finding]) -> frozenset[str]:

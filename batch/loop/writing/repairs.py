@@ -24,8 +24,8 @@ from typing import Literal
 from batch.check_types import Finding, Repair
 from batch.loop.routing import repairable
 from batch.loop.writing.candidates import Ask, Candidates, Judge
-from batch.loop.writing.kept import Attempt, Needs, Repaired, better, must_fix
-from batch.loop.writing.splicing import needs_for
+from batch.loop.writing.kept import Attempt, Repaired, better, must_fix
+from batch.loop.writing.splicing import Needs, needs_for
 
 _LENGTH_ACTIONS = ("shorten", "lengthen")
 
