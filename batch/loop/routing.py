@@ -12,7 +12,7 @@ import hashlib
 from typing import Literal, NamedTuple
 
 from batch.check_types import Finding
-from batch.judging.checks.support import is_addition
+from batch.judging.checks import repaired_hold
 from batch.outcomes import STOP_REASONS, StopReason
 from batch.state import LoopState
 from batch.thread_inputs import limits_of
@@ -46,8 +46,9 @@ def decide(state: LoopState) -> Route:
     mode = limits_of(state).review
     if state.get("meets_bar") and state.get("holds"):
         # what the checks cannot vouch for is a person's to judge, never approved by
-        # default; what the text adds is repaired first, where it can be
-        if additions_to_repair(state):
+        # default; what the text adds, and notes of the brief handed back, are repaired
+        # first, where they can be
+        if holds_to_repair(state):
             return Route("writer", None)
         return Route("finish", "held") if mode == "never" else Route("review", None)
     if state.get("meets_bar"):
@@ -106,10 +107,11 @@ def repairs_next(state: LoopState) -> bool:
 
 
 def repairable(finding: Finding) -> bool:
-    """A finding the repairer tries (batch.loop.writing.repairs): a must-fix, or a sentence
-    adding to the brief, either with a repair."""
+    """A finding the repairer tries (batch.loop.writing.repairs): a must-fix, or a hold
+    it tries first (a sentence adding to the brief, a note of it handed back), either
+    with a repair."""
     return bool(finding.get("repair")) and (
-        finding["severity"] == "must_fix" or is_addition(finding)
+        finding["severity"] == "must_fix" or repaired_hold(finding)
     )
 
 
@@ -128,13 +130,14 @@ def repairs_tried(state: LoopState) -> bool:
     return any(e.get("repaired") == key for e in state.get("writer_log", []))
 
 
-def additions_to_repair(state: LoopState) -> bool:
-    """A text that meets the bar but adds to its brief goes back to the writer once, for
-    the repairs that remove what it adds (batch.loop.writing.repairs), before a person sees it:
+def holds_to_repair(state: LoopState) -> bool:
+    """A text that meets the bar but adds to its brief, or hands back its notes, goes back
+    to the writer once, for the repairs that lift those holds (batch.loop.writing.repairs),
+    before a person sees it:
     when repairs are on, rounds and budget are left, and this draft's were not tried."""
     if state.get("round", 0) >= limits_of(state).max_rounds or over_budget(state):
         return False
-    if not any(is_addition(f) and repairable(f) for f in state.get("findings", [])):
+    if not any(repaired_hold(f) and repairable(f) for f in state.get("findings", [])):
         return False
     return repairs_next(state) and not repairs_tried(state)
 

@@ -23,10 +23,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from batch.check_types import Finding
-from batch.judging.checks import code, deviations, echo, facts, form, gaps, obey, support
+from batch.judging.checks import code, deviations, echo, facts, form, gaps, notes, obey, support
 from batch.judging.checks.base import Check, CheckContext
 
-__all__ = ["REGISTRY", "Check", "CheckContext", "Judged", "check_reference", "code_score", "judge"]
+__all__ = [
+    "REGISTRY",
+    "Check",
+    "CheckContext",
+    "Judged",
+    "check_reference",
+    "code_score",
+    "judge",
+    "repaired_hold",
+]
 
 # In the order their findings are listed (and put to the writer). NoText comes first:
 # when it finds something, nothing else runs.
@@ -34,6 +43,7 @@ REGISTRY: tuple[Check, ...] = (
     form.NoText(),
     obey.BriefRead(),
     form.CopiedBrief(),
+    notes.NotesHandedBack(),
     gaps.Placeholders(),
     gaps.PlaceholderForms(),
     gaps.GivenAsGap(),
@@ -69,6 +79,16 @@ def prefix(finding_code: str) -> str:
 def vouched_codes(registry: tuple[Check, ...] = REGISTRY) -> frozenset[str]:
     """The code prefixes a person's own edit of the text vouches for."""
     return frozenset().union(*(c.vouched for c in registry))
+
+
+_REPAIRED_HOLDS = frozenset(code for c in REGISTRY if c.repaired_holds for code in c.codes)
+
+
+def repaired_hold(finding: Finding) -> bool:
+    """A finding the repairer tries though it blocks nothing, before a person sees it
+    (`Check.repaired_holds`): a sentence that adds to the brief, a note of the brief
+    handed back."""
+    return prefix(finding["code"]) in _REPAIRED_HOLDS
 
 
 @dataclass

@@ -77,6 +77,10 @@ class Check:
     vouched: ClassVar[frozenset[str]] = frozenset()
     # the Repair actions its findings carry (batch.loop.writing.repairs carries them out)
     repairs: ClassVar[frozenset[str]] = frozenset()
+    # its holds are tried by the repairer before a person sees them, like a must-fix;
+    # their codes are places in the text (a dropped sentence renumbers them), so a repair
+    # is kept when there are fewer of them, not when a code is gone
+    repaired_holds: ClassVar[bool] = False
 
     def applies(self, ctx: CheckContext) -> bool:
         """Whether it runs on this draft at all (a check of API docs on a memo does not)."""

@@ -91,6 +91,7 @@ class Additions(Check):
     # nothing of the brief is dropped, one that carries an item is said again with only
     # that item; each kept only when nothing the checks find is worse
     repairs = frozenset({"drop", "rewrite"})
+    repaired_holds = True
 
     def applies(self, ctx: CheckContext) -> bool:
         return bool(ctx.brief) and not ctx.documents_source and ctx.addition_severity != "off"

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from batch.check_types import Finding
-from batch.judging.checks.support import is_addition
+from batch.judging.checks import repaired_hold
 from batch.loop.writing.splicing import Needs
 
 
@@ -15,25 +15,29 @@ def must_fix(findings: list[Finding]) -> frozenset[str]:
     return frozenset(f["code"] for f in findings if f["severity"] == "must_fix")
 
 
-def additions(findings: list[Finding]) -> int:
-    """How many sentences (and placeholders) add what the brief does not say."""
-    return sum(1 for f in findings if is_addition(f))
+def repaired_holds(findings: list[Finding]) -> int:
+    """How many holds the repairer tries: sentences (and placeholders) that add what the
+    brief does not say, the brief's notes handed back."""
+    return sum(1 for f in findings if repaired_hold(f))
 
 
 def other_holds(findings: list[Finding]) -> frozenset[str]:
-    return frozenset(f["code"] for f in findings if f["severity"] == "hold" and not is_addition(f))
+    return frozenset(
+        f["code"] for f in findings if f["severity"] == "hold" and not repaired_hold(f)
+    )
 
 
 def better(before: list[Finding], after: list[Finding]) -> bool:
     """The checks find strictly less: every problem after was there before, and at
-    least one is gone; or the same problems and fewer sentences that add to the brief
-    (their codes are places in the text, which a dropped sentence renumbers: counted)."""
+    least one is gone; or the same problems and fewer of the holds the repairer tries
+    (sentences that add to the brief, notes of it handed back: their codes are places in
+    the text, which a dropped sentence renumbers, so they are counted)."""
     if must_fix(after) < must_fix(before):
         return True
     return (
         must_fix(after) <= must_fix(before)
         and other_holds(after) <= other_holds(before)
-        and additions(after) < additions(before)
+        and repaired_holds(after) < repaired_holds(before)
     )
 
 

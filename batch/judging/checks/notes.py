@@ -1,0 +1,161 @@
+"""A text that is its brief's notes handed back: the brief's labelled lines ("Status:
+approved by the board on 3 March") and fragments ("Kickoff meeting Tuesday 6 January,
+10:00, Room 4."), carried over as they stand, bold or capitals added at most.
+
+A brief that is written as notes gives the checklist every item in the text's own
+words, so a copy of it covers everything, and it is not a text an editor would sign.
+Reusing the brief's *sentences* is fine ("New targets will be presented."), and so is a
+list a text calls for (a menu's courses, a card's specifications) beside sentences of
+its own: what is measured is the share of the text's words in such notes.
+bench/notes.py measures the rule on texts labelled by hand before it was written.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from batch.check_types import Finding
+from batch.judging.brief_lines import logical_lines
+from batch.judging.checklist.cues import _HAS_VERB
+from batch.judging.checks.base import Check, CheckContext, rewrite
+from batch.judging.support import is_glue
+from batch.judging.wording import sentences, words
+
+# A text with at least this share of its words in the brief's notes is the notes. Chosen
+# on bench/notes (docs/benchmarks.md, "Notes handed back"): at 0.5, 14 of 15 pasted texts
+# are held and 1 of 16 written ones (a menu card whose courses are the brief's list).
+NOTES_SHARE = 0.5
+# a copied unit: this share of its words, in order, are a unit of the brief's
+COPIED = 0.8
+# "Status: approved", "**Where:** Room 4", "- Price: 49 EUR"
+_LABELLED = re.compile(r"^[\s*_#>-]*[*_]*(?P<label>[A-Za-z][\w &/-]{0,24}?)[*_]*:[*_]*\s+\S")
+# how prose opens: an article, a pronoun, a possessive; notes drop them
+_PROSE_OPENERS = frozenset(
+    {
+        *("the", "a", "an", "this", "these", "that", "those", "every", "all", "each"),
+        *("our", "your", "their", "my", "his", "her", "its"),
+        *("we", "you", "they", "i", "he", "she", "it", "there"),
+        *("please", "thank", "thanks"),
+    }
+)
+
+
+def _plain(unit: str) -> str:
+    return re.sub(r"[*_`#>]", "", unit).strip().lstrip("-•+ ").strip()
+
+
+def _is_prose(text: str) -> bool:
+    """Said as a sentence: a verb the notes' shape leaves out (is, will, has, can...), or
+    an opening notes drop ("The", "Our", "You")."""
+    plain = _plain(text)
+    tokens = words(plain)
+    return bool(_HAS_VERB.search(plain)) or bool(tokens and tokens[0] in _PROSE_OPENERS)
+
+
+def _brief_units(brief: str) -> list[list[str]]:
+    units: list[list[str]] = []
+    for line in logical_lines(brief):
+        for unit in (line, *sentences(line)):
+            tokens = words(unit)
+            if tokens and tokens not in units:
+                units.append(tokens)
+    return units
+
+
+def _brief_labels(brief: str) -> set[str]:
+    return {
+        m.group("label").strip().lower()
+        for line in logical_lines(brief)
+        if (m := _LABELLED.match(line))
+    }
+
+
+def _copied(unit: str, brief_units: list[list[str]]) -> bool:
+    """Its words are a unit of the brief's, in order: the whole of one (a line or a
+    sentence of it), or for a labelled line, its value within one."""
+    labelled = _LABELLED.match(unit)
+    value = unit[labelled.end() - 1 :] if labelled else unit
+    mine = words(value)
+    if not mine:
+        return False
+    for theirs in brief_units:
+        matcher = SequenceMatcher(a=mine, b=theirs, autojunk=False)
+        same = sum(block.size for block in matcher.get_matching_blocks())
+        share = same / len(mine) if labelled else min(same / len(mine), same / len(theirs))
+        if share >= COPIED:
+            return True
+    return False
+
+
+def note_units(draft: str, brief: str) -> tuple[list[str], float]:
+    """The draft's sentences (lines, list items) that are the brief's notes as they
+    stand, and the share of the draft's words they hold (greetings and sign-offs left
+    out of both)."""
+    brief_units = _brief_units(brief)
+    labels = _brief_labels(brief)
+    notes: list[str] = []
+    total = in_notes = 0
+    for unit in sentences(draft):
+        if is_glue(unit):
+            continue
+        size = len(words(unit))
+        total += size
+        labelled = _LABELLED.match(unit)
+        # a label the brief has, or a fragment: "Good news: the playground reopens" is prose
+        note_form = (
+            labelled is not None
+            and (
+                labelled.group("label").strip().lower() in labels
+                or not _is_prose(unit[labelled.end() - 1 :])
+            )
+        ) or (labelled is None and not _is_prose(unit))
+        if size and note_form and _copied(unit, brief_units):
+            notes.append(unit)
+            in_notes += size
+    return notes, (in_notes / total if total else 0.0)
+
+
+def check_notes_handed_back(draft: str, brief: str) -> list[Finding]:
+    """Each note of a text that is mostly the brief's notes: a hold (a sign or a list
+    may be meant as it is), with a rewrite as a sentence for the readers to try first."""
+    notes, share = note_units(draft, brief)
+    if share < NOTES_SHARE:
+        return []
+    return [
+        Finding(
+            code=f"notes:{n}",
+            severity="hold",
+            message=(
+                f"{note!r} is a note of the brief as it stands; {len(notes)} such "
+                f"{'note holds' if len(notes) == 1 else 'notes hold'} {round(share * 100)}% "
+                "of the text's words. Write the text for its readers, or vouch for the "
+                "notes as they are."
+            ),
+            sentence=note,
+            repair=rewrite(
+                [note],
+                "says the same as one plain sentence for the readers, adding nothing",
+                fact=_plain(note),
+            ),
+        )
+        for n, note in enumerate(notes, start=1)
+    ]
+
+
+class NotesHandedBack(Check):
+    """The brief's notes handed back as the text: most of its words are the brief's
+    labelled lines and fragments as they stand. The loop first rewrites them as
+    sentences; a text still made of them waits for a person (a hold), who may vouch for
+    a sign or a list meant as it is."""
+
+    codes = ("notes",)
+    scored = False
+    repairs = frozenset({"rewrite"})
+    repaired_holds = True
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return bool(ctx.brief) and not ctx.documents_source
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_notes_handed_back(ctx.draft, ctx.brief)
