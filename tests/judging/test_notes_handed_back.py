@@ -109,6 +109,12 @@ def test_notes_handed_back_wait_for_a_person(brief, draft):
             "that wants to look good on the worktop.\n\nSpecifications:\n- 1.7 litres\n"
             "- 2200 W\n- price 59 EUR",
         ),
+        # a list brief's full sentences in the plain present, no article needed: sentences
+        (
+            "Notice for the tenants of Ash Court.\n\n- Bins go out on Tuesdays from 3 March.\n"
+            "- Doors open at 7am on weekdays.\n",
+            "Bins go out on Tuesdays from 3 March.\n\nDoors open at 7am on weekdays.",
+        ),
         # a label of the writer's own before a sentence is prose, not a note
         (
             NOTES_BRIEF,
@@ -117,7 +123,14 @@ def test_notes_handed_back_wait_for_a_person(brief, draft):
             "the top 3 teams win vouchers.",
         ),
     ],
-    ids=["notes-written", "fragments-written", "prose-reused", "card-with-list", "own-label"],
+    ids=[
+        "notes-written",
+        "fragments-written",
+        "prose-reused",
+        "card-with-list",
+        "plain-present",
+        "own-label",
+    ],
 )
 def test_a_text_written_for_its_readers_is_not_held(brief, draft):
     assert check_notes_handed_back(draft, brief) == [], note_units(draft, brief)

@@ -35,8 +35,8 @@ def fake():
         worksheets={
             "Briefs": [
                 ["Id", "Brief", "Title"],
-                ["007", "Office closed on Friday.", "Closure"],
-                ["008", "Canteen closed on Monday.", ""],
+                ["007", "The office is closed on Friday.", "Closure"],
+                ["008", "The canteen is closed on Monday.", ""],
                 ["", "no id", ""],
             ]
         },
@@ -316,7 +316,7 @@ def test_a_failing_google_sink_leaves_no_secret_in_records(tmp_path, project):
         )
     )
     s = gsettings(project, **{"google.credentials": str(creds)})
-    (project / "briefs" / "a.md").write_text("Office closed on Friday.")
+    (project / "briefs" / "a.md").write_text("The office is closed on Friday.")
     with Runner(s, models=models(1), strict=True) as runner:  # the real open_client
         summary = runner.run(project / "briefs")
         records = runner.runlog.all()

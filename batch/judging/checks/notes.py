@@ -41,6 +41,17 @@ _PROSE_OPENERS = frozenset(
 )
 
 
+# verbs a notice says in the present without an auxiliary ("Bins go out on Tuesdays",
+# "Doors open at 7"): with one of these after the first word, a unit is a sentence
+_PLAIN_VERBS = re.compile(
+    r"(?i)^\S+(?:\s+\S+){0,3}?\s+(?:go|goes|open|opens|close|closes|run|runs|start|starts|"
+    r"begin|begins|end|ends|stay|stays|move|moves|take|takes|come|comes|arrive|arrives|"
+    r"leave|leaves|get|gets|make|makes|cost|costs|apply|applies|remain|remains|return|"
+    r"returns|change|changes|happen|happens|include|includes|work|works|meet|meets|"
+    r"reopen|reopens|continue|continues|approve|approves|offer|offers|last|lasts)\b"
+)
+
+
 def _plain(unit: str) -> str:
     return re.sub(r"[*_`#>]", "", unit).strip().lstrip("-•+ ").strip()
 
@@ -50,7 +61,11 @@ def _is_prose(text: str) -> bool:
     an opening notes drop ("The", "Our", "You")."""
     plain = _plain(text)
     tokens = words(plain)
-    return bool(_HAS_VERB.search(plain)) or bool(tokens and tokens[0] in _PROSE_OPENERS)
+    return (
+        bool(_HAS_VERB.search(plain))
+        or bool(tokens and tokens[0] in _PROSE_OPENERS)
+        or bool(_PLAIN_VERBS.match(plain))
+    )
 
 
 def _brief_units(brief: str) -> list[list[str]]:
