@@ -122,6 +122,14 @@ def test_notes_handed_back_wait_for_a_person(brief, draft):
             "It takes place in the canteen, 2nd floor. Teams can have up to 6 people and "
             "the top 3 teams win vouchers.",
         ),
+        # a prose brief's sentence cut short under the writer's own label: the writer's
+        # fragment, not the brief's notes
+        (
+            "Write a short memo to the sales team. The team closed 42 new accounts in Q3, up "
+            "from 35 in Q2. The Berlin office opens on 1 November.",
+            "Great work: 42 new accounts in Q3, up from 35 in Q2. Our Berlin office opens on "
+            "1 November.",
+        ),
     ],
     ids=[
         "notes-written",
@@ -130,6 +138,7 @@ def test_notes_handed_back_wait_for_a_person(brief, draft):
         "card-with-list",
         "plain-present",
         "own-label",
+        "prose-shortened",
     ],
 )
 def test_a_text_written_for_its_readers_is_not_held(brief, draft):

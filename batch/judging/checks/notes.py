@@ -68,12 +68,30 @@ def _is_prose(text: str) -> bool:
     )
 
 
-def _brief_units(brief: str) -> list[list[str]]:
+def _note_form(unit: str, labels: set[str]) -> bool:
+    """Written as a note: a labelled line whose label the brief uses, or whose value is
+    no sentence, or a fragment ("Good news: the playground reopens" is prose)."""
+    labelled = _LABELLED.match(unit)
+    if labelled is None:
+        return not _is_prose(unit)
+    return labelled.group("label").strip().lower() in labels or not _is_prose(
+        unit[labelled.end() - 1 :]
+    )
+
+
+def _brief_units(brief: str, labels: set[str]) -> list[list[str]]:
+    """The brief's notes: its lines, and the sentences of its lines, in note form. A
+    sentence of the brief said again is the brief's sentence, not a note ("The team
+    closed 42 new accounts" shortened to "Great work: 42 new accounts" is the writer's)."""
     units: list[list[str]] = []
     for line in logical_lines(brief):
-        for unit in (line, *sentences(line)):
+        parts = sentences(line)
+        # a line is a note when each of its sentences is: one sentence of prose makes it
+        # prose, whatever the others
+        whole = [line] if all(_note_form(p, labels) for p in (line, *parts)) else []
+        for unit in (*whole, *parts):
             tokens = words(unit)
-            if tokens and tokens not in units:
+            if tokens and tokens not in units and _note_form(unit, labels):
                 units.append(tokens)
     return units
 
@@ -107,8 +125,8 @@ def note_units(draft: str, brief: str) -> tuple[list[str], float]:
     """The draft's sentences (lines, list items) that are the brief's notes as they
     stand, and the share of the draft's words they hold (greetings and sign-offs left
     out of both)."""
-    brief_units = _brief_units(brief)
     labels = _brief_labels(brief)
+    brief_units = _brief_units(brief, labels)
     notes: list[str] = []
     total = in_notes = 0
     for unit in sentences(draft):
@@ -116,16 +134,7 @@ def note_units(draft: str, brief: str) -> tuple[list[str], float]:
             continue
         size = len(words(unit))
         total += size
-        labelled = _LABELLED.match(unit)
-        # a label the brief has, or a fragment: "Good news: the playground reopens" is prose
-        note_form = (
-            labelled is not None
-            and (
-                labelled.group("label").strip().lower() in labels
-                or not _is_prose(unit[labelled.end() - 1 :])
-            )
-        ) or (labelled is None and not _is_prose(unit))
-        if size and note_form and _copied(unit, brief_units):
+        if size and _note_form(unit, labels) and _copied(unit, brief_units):
             notes.append(unit)
             in_notes += size
     return notes, (in_notes / total if total else 0.0)
