@@ -56,6 +56,10 @@ elif sys.argv[1:2] == ["additions-model"]:
     from bench.additions_model import main as additions_model_main
 
     sys.exit(additions_model_main(sys.argv[2:]))
+elif sys.argv[1:2] == ["acts"]:
+    from bench.acts import main as acts_main
+
+    sys.exit(acts_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["notes"]:
     from bench.notes import main as notes_main
 

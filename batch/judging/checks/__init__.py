@@ -23,7 +23,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from batch.check_types import Finding
-from batch.judging.checks import code, deviations, echo, facts, form, gaps, notes, obey, support
+from batch.judging.checks import (
+    acts,
+    code,
+    deviations,
+    echo,
+    facts,
+    form,
+    gaps,
+    notes,
+    obey,
+    support,
+)
 from batch.judging.checks.base import Check, CheckContext
 
 __all__ = [
@@ -54,6 +65,7 @@ REGISTRY: tuple[Check, ...] = (
     form.Length(),
     form.Banned(),
     facts.Requirements(),
+    acts.Acts(),
     gaps.MissingFacts(),
     facts.Contradictions(),
     facts.Names(),

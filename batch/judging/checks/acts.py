@@ -1,0 +1,148 @@
+"""The act a text's kind names: a thank-you note thanks, an apology apologises, an
+invitation invites, a congratulations card congratulates, a welcome note welcomes, a
+condolence card offers sympathy, a farewell wishes well.
+
+The brief names the act in an item of its checklist, whatever the item's kind ("thank-you
+note to the volunteers", "Write an apology to customers whose...", "Please thank them
+for...", "Wish her a happy retirement"); the facts can all be there and the text still
+not do it ("You raised 2,300 for the roof fund." thanks nobody). What the text must do is
+read off its words, in any of the usual ways of doing it. bench/acts.py measures the rule
+on texts labelled by hand before it was written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from batch.check_types import Finding, Repair, Requirement
+from batch.judging.checks.base import Check, CheckContext
+
+
+@dataclass(frozen=True)
+class Act:
+    name: str
+    asked: re.Pattern[str]  # in an item of the brief: the text must do this
+    done: re.Pattern[str]  # in the text: it does
+    goal: str  # what a sentence that does it does, said to the model
+
+
+def _words(pattern: str) -> re.Pattern[str]:
+    return re.compile(r"(?i)\b(?:" + pattern + r")")
+
+
+_A_TEXT = r"(?:note|letter|card|e-?mail|message|post|words?)\b"
+ACTS: tuple[Act, ...] = (
+    Act(
+        "thank",
+        # "thanks to" is left out: it is as often "because of" as gratitude
+        _words(
+            rf"thank[- ]?you\s+{_A_TEXT}|thank\s+(?:them|him|her|everyone|every|all|the|our|"
+            r"each|you)\b|thanks\s+for\b|(?:express|show|say)\w*\s+(?:our\s+)?(?:gratitude|thanks)"
+        ),
+        # "This is a thank-you note" names the act; it does not do it
+        _words(rf"thank(?![- ]?you\s+{_A_TEXT})|thanks\b|grateful|gratitude|appreciat"),
+        "thanks its readers, as the brief asks",
+    ),
+    Act(
+        "apologise",
+        _words(r"apolog(?:y|ies|ise|ize|ising|izing)\b|say\s+sorry\b"),
+        _words(r"sorry\b|apolog|regret"),
+        "apologises to its readers, as the brief asks",
+    ),
+    Act(
+        "invite",
+        _words(
+            r"invitation\b|invite\s+(?:them|him|her|you|everyone|all|the|our|staff|parents|"
+            r"residents|members|guests|customers)\b|(?:are|is)\s+invited\b"
+        ),
+        _words(
+            r"invit|join\s+us\b|come\s+(?:and|along|to|join|celebrate)\b|please\s+come\b|"
+            r"we(?:'d|’d|\s+would)\s+love\s+(?:you|to\s+see\s+you)\b|be\s+our\s+guests?\b|"
+            r"welcome\s+to\s+(?:join|attend|come)\b"
+        ),
+        "invites its readers, as the brief asks",
+    ),
+    Act(
+        "congratulate",
+        _words(r"congratulat|congrats\b"),
+        _words(r"congratulat|congrats\b|well\s+done\b|bravo\b"),
+        "congratulates, as the brief asks",
+    ),
+    Act(
+        "welcome",
+        _words(rf"welcome\s+{_A_TEXT}|welcome\s+(?:him|her|them|the\s+new|our\s+new|new)\b"),
+        _words(rf"welcome(?!\s+{_A_TEXT})"),
+        "welcomes, as the brief asks",
+    ),
+    Act(
+        "sympathise",
+        _words(r"condolences?\b|sympath(?:y|ies)\b"),
+        _words(r"condolence|sympath|sorry\b|thinking\s+of\s+you\b|(?:our|my)\s+thoughts\b"),
+        "offers the readers sympathy, as the brief asks",
+    ),
+    Act(
+        "wish",
+        _words(r"wish\s+(?:him|her|them|everyone|you|all)\b"),
+        _words(
+            r"wish|enjoy\b|good\s+luck\b|all\s+the\s+best\b|best\s+wishes\b|"
+            r"(?:have|has)\s+a\s+(?:happy|wonderful|great|lovely)\b"
+        ),
+        "wishes the readers well, as the brief asks",
+    ),
+)
+
+
+# "don't apologise for the rise", "no need to thank anyone": the act is not asked
+_DENIED = re.compile(
+    r"(?i)\b(?:don['’]?t|do\s+not|never|not|no\s+need\s+to|without|avoid)\s+(?:\w+\s+){0,2}$"
+)
+
+
+def _asks(act: Act, text: str) -> bool:
+    return any(not _DENIED.search(text[: m.start()]) for m in act.asked.finditer(text))
+
+
+def acts_asked(checklist: list[Requirement]) -> list[tuple[Act, Requirement]]:
+    """Each act some item of the checklist names, with the first item that names it (an
+    act the brief denies, "don't apologise", is not asked)."""
+    out: list[tuple[Act, Requirement]] = []
+    for act in ACTS:
+        item = next((r for r in checklist if _asks(act, r["text"])), None)
+        if item is not None:
+            out.append((act, item))
+    return out
+
+
+def check_acts(draft: str, checklist: list[Requirement]) -> list[Finding]:
+    """A must-fix for each act the brief names that the text does not do."""
+    return [
+        Finding(
+            code=f"act:{act.name}",
+            severity="must_fix",
+            message=(
+                f"The brief asks for a text that does this ({item['text']!r}), and the text "
+                f"does not {act.name}: say it to the readers."
+            ),
+            repair=Repair(action="state", fact=item["text"], goal=act.goal),
+        )
+        for act, item in acts_asked(checklist)
+        if not act.done.search(draft)
+    ]
+
+
+class Acts(Check):
+    """The act the brief names is done: a thank-you note thanks, an apology apologises,
+    an invitation invites, a congratulations card congratulates, a welcome note
+    welcomes, a condolence card offers sympathy, "wish her a happy retirement" wishes
+    her well; one unit of the score when the brief names one. The facts can all be
+    there, and the text still not do it."""
+
+    codes = ("act",)
+    repairs = frozenset({"state"})
+
+    def applies(self, ctx: CheckContext) -> bool:
+        return bool(ctx.brief) and not ctx.documents_source and bool(acts_asked(ctx.checklist))
+
+    def run(self, ctx: CheckContext) -> list[Finding]:
+        return check_acts(ctx.draft, ctx.checklist)
