@@ -256,9 +256,10 @@ WELCOME = """Write a short welcome note to the design team.
 - He comes from Brightline Studio, where he led the mobile app work.
 - Say hello at the coffee point at 10:00 on Monday.
 """
+# a welcome note welcomes (batch.judging.checks.acts): the facts told, and the welcome
 WELCOME_FACTS = (
-    "Tom Okafor joins us as a senior designer on 3 March. He comes from "
-    "Brightline Studio, where he led the mobile app work."
+    "Please welcome Tom Okafor, who joins us as a senior designer on 3 March. He comes "
+    "from Brightline Studio, where he led the mobile app work."
 )
 
 
@@ -272,6 +273,15 @@ WELCOME_FACTS = (
 )
 def test_carrying_out_an_instruction_is_not_echo(meetup):
     assert judge(WELCOME, WELCOME_FACTS + " " + meetup) == []
+
+
+def test_a_welcome_note_that_only_tells_the_facts_does_not_welcome():
+    facts = (
+        "Tom Okafor joins us as a senior designer on 3 March. He comes from Brightline "
+        "Studio, where he led the mobile app work. Say hello at the coffee point at 10:00 "
+        "on Monday."
+    )
+    assert judge(WELCOME, facts) == ["act:welcome"]
 
 
 def test_the_meetup_is_required_and_cannot_be_dropped():
@@ -1085,7 +1095,9 @@ def test_what_an_invitation_is_to_must_be_said(brief, good, bad):
 )
 def test_a_topic_or_title_without_a_fact_of_its_own_is_no_item(brief):
     assert [r["kind"] for r in brief_checklist(brief)] == ["task", "fact"]
-    assert not judge(brief, "The team closed 42 new accounts.")
+    # an invitation must still invite (batch.judging.checks.acts): that is no item
+    found = judge(brief, "The team closed 42 new accounts.")
+    assert found == (["act:invite"] if brief.startswith("Invitation") else [])
 
 
 @pytest.mark.parametrize(
@@ -1781,3 +1793,28 @@ def test_a_clause_on_a_thing_people_like_is_still_a_fact():
     brief = "Menu note.\n\n- The soup of the day is leek, and that's the one we sell most.\n"
     kinds = [r["kind"] for r in brief_checklist(brief)]
     assert kinds.count("fact") == 2 and "rule" not in kinds
+
+
+@pytest.mark.parametrize(
+    "brief,said,pasted",
+    [
+        (
+            "Invitation to the spring garden party\n\n- Saturday 17 May, 2pm, the allotments\n",
+            "You are invited to the spring garden party on Saturday 17 May at 2pm at the "
+            "allotments.",
+            "Invitation to the spring garden party\n\nSaturday 17 May at 2pm at the allotments.",
+        ),
+        (
+            "Write a reminder about the staff book club.\n\n- Next meeting Tuesday 6 May, 1pm.\n",
+            "A reminder: the staff book club meets next on Tuesday 6 May at 1pm.",
+            "Write a reminder about the staff book club. The next meeting is on Tuesday 6 May "
+            "at 1pm.",
+        ),
+    ],
+    ids=["invitation", "reminder"],
+)
+def test_the_subject_of_a_task_said_again_is_not_the_order_copied(brief, said, pasted):
+    """What the text is about ("the spring garden party") may be said; the order itself,
+    with the kind of text or the verb asking for it, may not."""
+    assert not [c for c in judge(brief, said) if c.startswith("echo")]
+    assert [c for c in judge(brief, pasted) if c.startswith("echo:brief")]

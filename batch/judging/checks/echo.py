@@ -14,6 +14,8 @@ from batch.draft_cleanup import FENCE_TAG
 from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import INSTRUCTION_KINDS, MISSING_CUE, TELLS_INSIDE, joined_clauses
+from batch.judging.checklist.classify import RELAY_VERBS, TASK_VERBS
+from batch.judging.checklist.cues import _DOC_NOUNS
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
 
@@ -67,6 +69,16 @@ def without_editor_label(sentence: str) -> str | None:
         return None  # the label says what the rest does not: it is the readers'
     lead = found.group("lead").strip()
     return (f"{lead} " if lead else "") + rest[:1].upper() + rest[1:] if rest else ""
+
+
+# the words that make a task line an order to the writer: the kind of text it asks for
+# ("memo", "invitation", "note") or the verb that asks ("write", "draft", "tell")
+_ORDER_WORD = re.compile(
+    r"(?i)^(?:" + _DOC_NOUNS + "|" + "|".join((*TASK_VERBS, *RELAY_VERBS)) + r")$"
+)
+
+# kinds of text a task names that are no order word elsewhere ("a day tour itinerary")
+_TEXT_KINDS = frozenset({"itinerary", "schedule", "programme", "program", "agenda", "timetable"})
 
 
 def unrelayed(sentence: str) -> str:
@@ -256,7 +268,20 @@ def check_echo(
         copied = False
         if r["kind"] in ("task", "rule"):
             mine = grams(words(r["text"]), 3)
-            copied = bool(mine) and len(mine & grams(draft_words, 3)) / len(mine) >= 0.75
+            shared = mine & grams(draft_words, 3)
+            copied = bool(mine) and len(shared) / len(mine) >= 0.75
+            if r["kind"] == "task" and copied:
+                # what the text is about said again ("the staff summer party" of
+                # "Invitation to the staff summer party") is its subject: the order is
+                # copied only with its own words, the kind of text or the verb asking,
+                # in the run or in the sentence that holds it ("Lakes & Castles is a day
+                # tour itinerary for guests on the ...")
+                copied = any(_ORDER_WORD.match(w) for g in shared for w in g) or any(
+                    _ORDER_WORD.match(w) or w in _TEXT_KINDS
+                    for sentence in wording.sentences(draft)
+                    if grams(words(sentence), 3) & shared
+                    for w in words(sentence)
+                )
             if r["kind"] == "rule" and not copied:
                 # an order pasted whole or in part ("no prices", "apologise once" of
                 # "warm, apologise once"), or a length the text gives of itself. A
