@@ -60,6 +60,7 @@ STOCK_WORDS = frozenset(
         "looking forward feel free reach contact hesitate question questions concern "
         "concerns assistance information help thank thanks appreciate understanding "
         "cooperation patience support apologise apologize sorry inconvenience caused "
+        "dear grateful gratitude "
         "note kindly please available offer offers include including provide allow "
         "located want need like between regarding following detail details below above "
         "also just simply find out more",

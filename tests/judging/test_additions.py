@@ -129,6 +129,12 @@ def test_a_sentence_that_adds_waits_for_a_person_with_its_words_named(brief, sen
             "Museum is on Thursday 12 June; the coach leaves at 8:30. The trip costs £14.\n"
             "If you have any questions, please feel free to contact us.\nBest wishes,",
         ),
+        # the greeting run into the first sentence, and thanks said as gratitude
+        (
+            FRIDGE,
+            "Dear colleagues, the office fridge will be cleared out on Friday at 4pm, and "
+            "anything left in it will be thrown away. We are grateful for your help.",
+        ),
     ],
 )
 def test_what_the_brief_gives_in_other_words_and_a_letters_greetings_are_not_held(brief, draft):
