@@ -8,7 +8,8 @@ The texts of bench/notes/, each labelled by hand before any signal was computed 
 with the check's own code (batch.judging.checks.notes):
 
 - per line: the lines it counts as notes against the lines labelled `note`;
-- per text: the AUC of the share (the chance that a random pasted text has a higher
+- per text: the AUC of the share (0 where the brief asks for a kind of text made of
+  labelled lines, a menu or a listing: the check does not run there) (the chance that a random pasted text has a higher
   share than a random written one, ties half), and for each threshold the pasted and
   written texts it would hold (the one the check uses is marked);
 - with every check of today (the loop's verdict, code checks as the critic, the shipped
@@ -29,6 +30,7 @@ import yaml
 
 from batch import config as config_mod
 from batch.inputs.briefs import load_brief_file
+from batch.judging.checklist import brief_checklist
 from batch.judging.checks import notes
 from bench.additions import auc
 from bench.projects import copied_project, judged_as_draft
@@ -62,6 +64,9 @@ def measure(texts: list[dict[str, Any]]) -> dict[str, Any]:
     rows = []
     for t in texts:
         found, share = notes.note_units(t["draft"], t["brief"])
+        # a kind of text made of labelled lines (a menu, a listing) is never held for them
+        if notes.list_form_asked(brief_checklist(t["brief"])):
+            share = 0.0
         shares[t["label"]].append(share)
         rows.append({"text": t["name"], "label": t["label"], "share": round(share, 2)})
         for say, label in t["lines"]:

@@ -145,6 +145,25 @@ def test_a_text_written_for_its_readers_is_not_held(brief, draft):
     assert check_notes_handed_back(draft, brief) == [], note_units(draft, brief)
 
 
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Timetable for the swimming pool, winter:\n- Lanes: 7-9am\n- Family swim: Sat 10-12\n",
+        "What: listing for the flea market\nWhen: Sunday 4 May, 9-2\nWhere: Elm Street car park\n",
+        "Menu for the quiz night supper:\n- chilli con carne\n- jacket potatoes\n",
+    ],
+    ids=["timetable", "listing", "menu"],
+)
+def test_a_kind_of_text_made_of_labelled_lines_keeps_them(brief):
+    from batch.judging.checklist import brief_checklist
+
+    lines = [ln for ln in brief.splitlines()[1:] if ln.strip()]
+    draft = "\n".join(ln.lstrip("- ") for ln in lines)
+    assert check_notes_handed_back(draft, brief), "the notes are the text's words"
+    found = judge(CheckContext(draft=draft, brief=brief, checklist=brief_checklist(brief)))
+    assert not [f for f in found.findings if f["code"].startswith("notes:")]
+
+
 def test_a_few_notes_in_a_written_text_are_left_to_it():
     draft = (
         "Our staff quiz night is on Thursday 20 November at 6pm, in the canteen on the 2nd "

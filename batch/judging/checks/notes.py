@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from batch.check_types import Finding
+from batch.check_types import Finding, Requirement
 from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist.cues import _HAS_VERB
 from batch.judging.checks.base import Check, CheckContext, rewrite
@@ -140,6 +140,19 @@ def note_units(draft: str, brief: str) -> tuple[list[str], float]:
     return notes, (in_notes / total if total else 0.0)
 
 
+# kinds of text whose form is labelled lines and fragments: a listing, a menu, a
+# timetable keep the notes' shape, and are not held for it
+_LIST_FORMS = re.compile(
+    r"(?i)\b(?:listings?|menus?|timetables?|schedules?|fixtures?|itinerar(?:y|ies)|"
+    r"price\s+lists?|spec(?:ification)?\s+sheets?|fact\s*sheets?|labels?|signs?|agendas?)\b"
+)
+
+
+def list_form_asked(checklist: list[Requirement]) -> bool:
+    """The brief asks for a kind of text made of labelled lines: its task names one."""
+    return any(r["kind"] == "task" and _LIST_FORMS.search(r["text"]) for r in checklist)
+
+
 def check_notes_handed_back(draft: str, brief: str) -> list[Finding]:
     """Each note of a text that is mostly the brief's notes: a hold (a sign or a list
     may be meant as it is), with a rewrite as a sentence for the readers to try first."""
@@ -171,7 +184,8 @@ class NotesHandedBack(Check):
     """The brief's notes handed back as the text: most of its words are the brief's
     labelled lines and fragments as they stand. The loop first rewrites them as
     sentences; a text still made of them waits for a person (a hold), who may vouch for
-    a sign or a list meant as it is."""
+    a sign or a list meant as it is. Not for a kind of text made of such lines (a
+    listing, a menu, a timetable, fixtures, a label, a sign), which the brief names."""
 
     codes = ("notes",)
     scored = False
@@ -179,7 +193,7 @@ class NotesHandedBack(Check):
     repaired_holds = True
 
     def applies(self, ctx: CheckContext) -> bool:
-        return bool(ctx.brief) and not ctx.documents_source
+        return bool(ctx.brief) and not ctx.documents_source and not list_form_asked(ctx.checklist)
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_notes_handed_back(ctx.draft, ctx.brief)
