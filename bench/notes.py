@@ -8,10 +8,11 @@ The texts of bench/notes/, each labelled by hand before any signal was computed 
 with the check's own code (batch.judging.checks.notes):
 
 - per line: the lines it counts as notes against the lines labelled `note`;
-- per text: the AUC of the share (0 where the brief asks for a kind of text made of
-  labelled lines, a menu or a listing: the check does not run there) (the chance that a random pasted text has a higher
+- per text: the AUC of the share (the chance that a random pasted text has a higher
   share than a random written one, ties half), and for each threshold the pasted and
-  written texts it would hold (the one the check uses is marked);
+  written texts it would hold (the one the check uses is marked); the share is 0 where
+  the brief asks for a kind of text made of labelled lines, a menu or a listing, as the
+  check does not run there;
 - with every check of today (the loop's verdict, code checks as the critic, the shipped
   config): the pasted and the written texts approved, with and without this check.
 
