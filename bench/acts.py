@@ -16,8 +16,6 @@ Results: bench/results/acts.json and .md.
 
 from __future__ import annotations
 
-import argparse
-import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -29,6 +27,7 @@ from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist import brief_checklist
 from batch.judging.checks.acts import acts_asked, check_acts
 from bench.projects import copied_project, judged_as_draft
+from bench.reporting import results_args, save_results
 
 REPO = Path(__file__).resolve().parent.parent
 TEXTS = REPO / "bench" / "acts"
@@ -122,18 +121,10 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench acts",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--json", type=Path, default=RESULTS / "acts.json")
-    args = parser.parse_args(argv)
+    json_path = results_args("python -m bench acts", __doc__, RESULTS / "acts.json", argv)
     result = measure()
     result["loop"] = loop_texts()
-    args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    args.json.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
-    print(markdown(result))
+    save_results(result, json_path, markdown(result))
     return 0
 
 

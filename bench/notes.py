@@ -21,8 +21,6 @@ Results: bench/results/notes.json and .md.
 
 from __future__ import annotations
 
-import argparse
-import json
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ from batch.judging.checklist import brief_checklist
 from batch.judging.checks import notes
 from bench.additions import auc
 from bench.projects import copied_project, judged_as_draft
+from bench.reporting import results_args, save_results
 
 REPO = Path(__file__).resolve().parent.parent
 TEXTS = REPO / "bench" / "notes"
@@ -149,19 +148,11 @@ def markdown(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench notes",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--json", type=Path, default=RESULTS / "notes.json")
-    args = parser.parse_args(argv)
+    json_path = results_args("python -m bench notes", __doc__, RESULTS / "notes.json", argv)
     texts = labelled_texts()
     result = measure(texts)
     result["every_check"] = with_every_check(texts)
-    args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    args.json.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
-    print(markdown(result))
+    save_results(result, json_path, markdown(result))
     return 0
 
 
