@@ -53,7 +53,7 @@ def measure() -> dict[str, Any]:
             for n, text in enumerate(data["texts"], start=1):
                 label = text["label"]
                 state, judged = judged_as_draft(settings, brief, text["text"])
-                missing = check_acts(text["text"], state["checklist"])
+                missing = check_acts(text["text"], state["checklist"], brief.text)
                 count[label] += 1
                 flagged[label] += bool(missing)
                 refusing = [f for f in state["findings"] if f["severity"] in ("must_fix", "hold")]
@@ -82,11 +82,11 @@ def loop_texts() -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         brief = load_brief_file(REPO / data["brief"], 1 << 20)
         checklist = brief_checklist(brief.text)
-        if not acts_asked(checklist):
+        if not acts_asked(checklist, brief.text):
             continue
         named.append(path.stem)
         draft = "\n".join(s["say"] for s in data["sentences"])
-        for f in check_acts(draft, checklist):
+        for f in check_acts(draft, checklist, brief.text):
             refused.append({"text": path.stem, "finding": f["message"]})
     return {
         "texts": len(list(LOOP_TEXTS.glob("*.yaml"))),

@@ -84,11 +84,36 @@ def test_a_text_that_does_the_act_passes_and_one_that_reports_fails(brief, does,
         "Reminder: the invite link for the webinar is in your calendar.",
         "Poster: the cafe is open 8-4 daily. Dogs welcome.",
         "Memo: there is no need to thank anyone by name in the report.",
+        "Reply to the complaint. We shouldn't apologise: the delay was the courier's.",
+        "Notice about the outage. Nobody needs to apologise for the outage.",
+        "Customer email: new delivery slots. No apology needed.",
+        "Customer email: new delivery slots. Apologies are not needed here.",
+        # an item that reports the act asks nothing of the text
+        "Write a memo. The mayor congratulated the team on the award.",
+        "Write a note. The CEO sent her condolences to the family on Monday.",
+        "Write a memo: the invitation to tender closes on 3 May.",
+        "Write a notice: the supplier sent an apology letter for the late parts.",
+        "Write a memo. We wish them to return forms by Friday.",
     ],
-    ids=["denied", "thanks-to-because", "invite-link", "dogs-welcome", "no-need"],
+    ids=[
+        "denied",
+        "thanks-to-because",
+        "invite-link",
+        "dogs-welcome",
+        "no-need",
+        "shouldnt",
+        "nobody-needs",
+        "not-needed-before",
+        "not-needed-after",
+        "reported-congratulations",
+        "reported-condolences",
+        "invitation-to-tender",
+        "reported-apology",
+        "wish-as-want",
+    ],
 )
 def test_a_brief_that_names_no_act_asks_for_none(brief):
-    assert acts_asked(brief_checklist(brief)) == []
+    assert acts_asked(brief_checklist(brief), brief) == []
 
 
 def test_naming_the_act_is_not_doing_it():
@@ -105,3 +130,32 @@ def test_the_check_runs_in_the_registry_and_never_on_source_docs():
     assert [f["code"] for f in found if f["code"].startswith("act:")] == ["act:apologise"]
     as_docs = CheckContext(draft=draft, brief=brief, checklist=checklist, source_suffix=".py")
     assert not [f for f in judge(as_docs).findings if f["code"].startswith("act:")]
+
+
+def test_an_act_not_to_forget_is_asked():
+    checklist = brief_checklist("Memo to the stewards. Don't forget to thank the volunteers.")
+    assert [a.name for a, _ in acts_asked(checklist)] == ["thank"]
+
+
+@pytest.mark.parametrize(
+    "brief,reported",
+    [
+        (
+            "Write a welcome note for the new starters: induction on Monday at 9.",
+            "The welcome desk opens at 9 on Monday for the induction.",
+        ),
+        (
+            "Invitation to the school fair, Saturday 14 June.",
+            "Invitations went to 300 families for the school fair on Saturday 14 June.",
+        ),
+        (
+            "thank-you cards for the volunteers: 40 years of Sunday bells",
+            "Thank-you cards go to the volunteers for 40 years of Sunday bells.",
+        ),
+    ],
+    ids=["welcome-desk", "invitations-went", "thank-you-cards"],
+)
+def test_naming_a_thing_after_the_act_does_not_do_it(brief, reported):
+    checklist = brief_checklist(brief)
+    assert acts_asked(checklist)
+    assert check_acts(reported, checklist)

@@ -1805,13 +1805,18 @@ def test_a_clause_on_a_thing_people_like_is_still_a_fact():
             "Invitation to the spring garden party\n\nSaturday 17 May at 2pm at the allotments.",
         ),
         (
+            "Invitation to the spring garden party\n\n- Saturday 17 May, 2pm, the allotments\n",
+            "Do come to the spring garden party on Saturday 17 May at 2pm at the allotments.",
+            "Invitation to the spring garden party\n\nSaturday 17 May at 2pm at the allotments.",
+        ),
+        (
             "Write a reminder about the staff book club.\n\n- Next meeting Tuesday 6 May, 1pm.\n",
             "A reminder: the staff book club meets next on Tuesday 6 May at 1pm.",
             "Write a reminder about the staff book club. The next meeting is on Tuesday 6 May "
             "at 1pm.",
         ),
     ],
-    ids=["invitation", "reminder"],
+    ids=["invitation", "readers-verb", "reminder"],
 )
 def test_the_subject_of_a_task_said_again_is_not_the_order_copied(brief, said, pasted):
     """What the text is about ("the spring garden party") may be said; the order itself,

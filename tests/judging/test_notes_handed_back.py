@@ -230,3 +230,29 @@ def test_a_text_at_the_bar_with_notes_goes_back_for_repairs_once_then_waits():
     tried = {**state, "writer_log": [{"repaired": repair_key("Bins out by 7am Wednesday.")}]}
     assert not holds_to_repair(tried)
     assert decide(tried).next == "review"
+
+
+def test_a_notes_code_is_its_place_so_a_rewrite_keeps_the_others():
+    draft = (
+        "Bins out by 7am Wednesday.\n\nBulky waste pickup first Monday of the month.\n\n"
+        "Lift out of service 3-5 Dec."
+    )
+    codes = [f["code"] for f in check_notes_handed_back(draft, FRAGMENT_BRIEF)]
+    assert codes == ["notes:1", "notes:2", "notes:3"]
+    rewritten = draft.replace(
+        "Bins out by 7am Wednesday.", "Please put your bins out by 7am on Wednesday."
+    )
+    # the repairer tries each code once: the notes left keep theirs
+    assert [f["code"] for f in check_notes_handed_back(rewritten, FRAGMENT_BRIEF)] == [
+        "notes:2",
+        "notes:3",
+    ]
+
+
+def test_a_repair_that_trades_additions_for_a_note_is_not_kept():
+    adds = [
+        {"code": f"adds:{n}", "severity": "hold", "message": "a", "repair": {"action": "drop"}}
+        for n in range(1, 6)
+    ]
+    assert not better(adds, [*adds[:3], _note(1)])
+    assert better(adds, adds[:3])

@@ -31,17 +31,21 @@ def _words(pattern: str) -> re.Pattern[str]:
     return re.compile(r"(?i)\b(?:" + pattern + r")")
 
 
-_A_TEXT = r"(?:note|letter|card|e-?mail|message|post|words?)\b"
+_A_TEXT = r"(?:note|letter|card|e-?mail|message|post|word)s?\b"
+_WELCOME_THINGS = (
+    r"(?:desk|pack|drinks?|area|cent(?:re|er)|event|reception|meeting|session|evening|"
+    r"talk|speech|page|screen|bag|kit|party|lunch|breakfast|dinner)s?\b"
+)
 ACTS: tuple[Act, ...] = (
     Act(
         "thank",
         # "thanks to" is left out: it is as often "because of" as gratitude
         _words(
-            rf"thank[- ]?you\s+{_A_TEXT}|thank\s+(?:them|him|her|everyone|every|all|the|our|"
+            rf"thank[-\u2011 ]?you\s+{_A_TEXT}|thank\s+(?:them|him|her|everyone|every|all|the|our|"
             r"each|you)\b|thanks\s+for\b|(?:express|show|say)\w*\s+(?:our\s+)?(?:gratitude|thanks)"
         ),
         # "This is a thank-you note" names the act; it does not do it
-        _words(rf"thank(?![- ]?you\s+{_A_TEXT})|thanks\b|grateful|gratitude|appreciat"),
+        _words(rf"thank(?![-\u2011 ]?you\s+{_A_TEXT})|thanks\b|grateful|gratitude|appreciat"),
         "thanks its readers, as the brief asks",
     ),
     Act(
@@ -53,11 +57,14 @@ ACTS: tuple[Act, ...] = (
     Act(
         "invite",
         _words(
-            r"invitation\b|invite\s+(?:them|him|her|you|everyone|all|the|our|staff|parents|"
+            r"invitation\b(?!\s+(?:to\s+(?:tender|bid|quote|submit|apply)|list|link|code|only))|"
+            r"invite\s+(?:them|him|her|you|everyone|all|the|our|staff|parents|"
             r"residents|members|guests|customers)\b|(?:are|is)\s+invited\b"
         ),
+        # "Invitations went to 300 families" reports them; it invites nobody
         _words(
-            r"invit|join\s+us\b|come\s+(?:and|along|to|join|celebrate)\b|please\s+come\b|"
+            r"invit(?:e|ed|es|ing)\b|invitation\s+to\b|join\s+us\b|"
+            r"come\s+(?:and|along|to|join|celebrate)\b|please\s+come\b|"
             r"we(?:'d|’d|\s+would)\s+love\s+(?:you|to\s+see\s+you)\b|be\s+our\s+guests?\b|"
             r"welcome\s+to\s+(?:join|attend|come)\b"
         ),
@@ -72,7 +79,8 @@ ACTS: tuple[Act, ...] = (
     Act(
         "welcome",
         _words(rf"welcome\s+{_A_TEXT}|welcome\s+(?:him|her|them|the\s+new|our\s+new|new)\b"),
-        _words(rf"welcome(?!\s+{_A_TEXT})"),
+        # "the welcome desk", "a welcome note" name things; they welcome nobody
+        _words(rf"welcome(?!\s+(?:{_WELCOME_THINGS}|{_A_TEXT}))"),
         "welcomes, as the brief asks",
     ),
     Act(
@@ -93,28 +101,59 @@ ACTS: tuple[Act, ...] = (
 )
 
 
-# "don't apologise for the rise", "no need to thank anyone": the act is not asked
-_DENIED = re.compile(
-    r"(?i)\b(?:don['’]?t|do\s+not|never|not|no\s+need\s+to|without|avoid)\s+(?:\w+\s+){0,2}$"
+# "don't apologise for the rise", "nobody needs to apologise", "no apology needed": the
+# act is not asked; "don't forget to thank them" asks it
+_DENIED_BEFORE = re.compile(
+    r"(?i)\b(?:don['’]?t|do\s+not|doesn['’]?t|does\s+not|never|not|no|nobody|no\s+one|"
+    r"without|avoid|shouldn['’]?t|should\s+not|won['’]?t|will\s+not|can['’]?t|cannot|"
+    r"mustn['’]?t|must\s+not)\b"
 )
+_UNDENIED = re.compile(r"(?i)\b(?:forget|fail|neglect)\b")
+_DENIED_AFTER = re.compile(
+    r"(?i)^[^.;:!?]*?\b(?:(?:is|are)\s+)?(?:not\s+(?:needed|necessary|required)|unnecessary|"
+    r"not\s+a\s+must)\b"
+)
+# an item that only reports the act ("The mayor congratulated the team", "the CEO sent
+# her condolences") asks nothing of the text: in a fact, the act opens it ("Thanks for
+# your patience", "Wish her a happy retirement", "Congratulations on ..."), after a
+# label at most, or the readers are invited ("Parents ... are invited to tour")
+_OPENING = re.compile(r"^\W*(?:[A-Za-z][\w' -]{0,30}:\s*)?(?:(?:our|my|with|please|and|also)\s+)?")
+_LEAD = re.compile(r"^\W*")
+_INSTRUCTED = frozenset({"task", "ask", "rule", "style"})
 
 
-def _asks(act: Act, text: str) -> bool:
-    return any(not _DENIED.search(text[: m.start()]) for m in act.asked.finditer(text))
+def _asks(act: Act, item: Requirement, brief: str = "") -> bool:
+    text = item["text"]
+    # what the brief says before the item, in its clause: a reader that keeps "apologise
+    # for the outage" of "Nobody needs to apologise for the outage" lost the denial
+    at = brief.lower().find(text[:40].lower()) if brief else -1
+    before = brief[:at] if at > 0 else ""
+    opening, lead = _OPENING.match(text), _LEAD.match(text)
+    # where the act may stand in a fact: opening it, or naming it in its label
+    # ("Apology to the parents: the trip is off")
+    starts = {opening.end() if opening else 0, lead.end() if lead else 0}
+    for m in act.asked.finditer(text):
+        clause = re.split(r"[.;:!?,\n]", before + text[: m.start()])[-1]
+        denied = _DENIED_BEFORE.search(clause) and not _UNDENIED.search(clause)
+        if denied or _DENIED_AFTER.search(text[m.end() :]):
+            continue
+        if item["kind"] in _INSTRUCTED or m.start() in starts or "invited" in m.group(0).lower():
+            return True
+    return False
 
 
-def acts_asked(checklist: list[Requirement]) -> list[tuple[Act, Requirement]]:
+def acts_asked(checklist: list[Requirement], brief: str = "") -> list[tuple[Act, Requirement]]:
     """Each act some item of the checklist names, with the first item that names it (an
     act the brief denies, "don't apologise", is not asked)."""
     out: list[tuple[Act, Requirement]] = []
     for act in ACTS:
-        item = next((r for r in checklist if _asks(act, r["text"])), None)
+        item = next((r for r in checklist if _asks(act, r, brief)), None)
         if item is not None:
             out.append((act, item))
     return out
 
 
-def check_acts(draft: str, checklist: list[Requirement]) -> list[Finding]:
+def check_acts(draft: str, checklist: list[Requirement], brief: str = "") -> list[Finding]:
     """A must-fix for each act the brief names that the text does not do."""
     return [
         Finding(
@@ -126,7 +165,7 @@ def check_acts(draft: str, checklist: list[Requirement]) -> list[Finding]:
             ),
             repair=Repair(action="state", fact=item["text"], goal=act.goal),
         )
-        for act, item in acts_asked(checklist)
+        for act, item in acts_asked(checklist, brief)
         if not act.done.search(draft)
     ]
 
@@ -142,7 +181,11 @@ class Acts(Check):
     repairs = frozenset({"state"})
 
     def applies(self, ctx: CheckContext) -> bool:
-        return bool(ctx.brief) and not ctx.documents_source and bool(acts_asked(ctx.checklist))
+        return (
+            bool(ctx.brief)
+            and not ctx.documents_source
+            and bool(acts_asked(ctx.checklist, ctx.brief))
+        )
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_acts(ctx.draft, ctx.checklist)
+        return check_acts(ctx.draft, ctx.checklist, ctx.brief)

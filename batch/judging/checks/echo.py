@@ -76,6 +76,9 @@ def without_editor_label(sentence: str) -> str | None:
 _ORDER_WORD = re.compile(
     r"(?i)^(?:" + _DOC_NOUNS + "|" + "|".join((*TASK_VERBS, *RELAY_VERBS)) + r")$"
 )
+# in the sentence around a copied run, only the kind of text counts: the verbs ("do",
+# "let", "use") are as often the readers' ("Do come to the party")
+_KIND_WORD = re.compile(r"(?i)^(?:" + _DOC_NOUNS + r")$")
 
 # kinds of text a task names that are no order word elsewhere ("a day tour itinerary")
 _TEXT_KINDS = frozenset({"itinerary", "schedule", "programme", "program", "agenda", "timetable"})
@@ -277,7 +280,7 @@ def check_echo(
                 # in the run or in the sentence that holds it ("Lakes & Castles is a day
                 # tour itinerary for guests on the ...")
                 copied = any(_ORDER_WORD.match(w) for g in shared for w in g) or any(
-                    _ORDER_WORD.match(w) or w in _TEXT_KINDS
+                    _KIND_WORD.match(w) or w in _TEXT_KINDS
                     for sentence in wording.sentences(draft)
                     if grams(words(sentence), 3) & shared
                     for w in words(sentence)

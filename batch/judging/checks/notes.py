@@ -121,23 +121,30 @@ def _copied(unit: str, brief_units: list[list[str]]) -> bool:
     return False
 
 
-def note_units(draft: str, brief: str) -> tuple[list[str], float]:
+def notes_at(draft: str, brief: str) -> tuple[list[tuple[int, str]], float]:
     """The draft's sentences (lines, list items) that are the brief's notes as they
-    stand, and the share of the draft's words they hold (greetings and sign-offs left
-    out of both)."""
+    stand, each with its place among the draft's sentences (from 1: a rewrite of one
+    leaves the others' places as they were), and the share of the draft's words they
+    hold (greetings and sign-offs left out of both)."""
     labels = _brief_labels(brief)
     brief_units = _brief_units(brief, labels)
-    notes: list[str] = []
+    notes: list[tuple[int, str]] = []
     total = in_notes = 0
-    for unit in sentences(draft):
+    for n, unit in enumerate(sentences(draft), start=1):
         if is_glue(unit):
             continue
         size = len(words(unit))
         total += size
         if size and _note_form(unit, labels) and _copied(unit, brief_units):
-            notes.append(unit)
+            notes.append((n, unit))
             in_notes += size
     return notes, (in_notes / total if total else 0.0)
+
+
+def note_units(draft: str, brief: str) -> tuple[list[str], float]:
+    """`notes_at` without the places."""
+    notes, share = notes_at(draft, brief)
+    return [unit for _, unit in notes], share
 
 
 # kinds of text whose form is labelled lines and fragments: a listing, a menu, a
@@ -156,7 +163,7 @@ def list_form_asked(checklist: list[Requirement]) -> bool:
 def check_notes_handed_back(draft: str, brief: str) -> list[Finding]:
     """Each note of a text that is mostly the brief's notes: a hold (a sign or a list
     may be meant as it is), with a rewrite as a sentence for the readers to try first."""
-    notes, share = note_units(draft, brief)
+    notes, share = notes_at(draft, brief)
     if share < NOTES_SHARE:
         return []
     return [
@@ -176,7 +183,7 @@ def check_notes_handed_back(draft: str, brief: str) -> list[Finding]:
                 fact=_plain(note),
             ),
         )
-        for n, note in enumerate(notes, start=1)
+        for n, note in notes
     ]
 
 

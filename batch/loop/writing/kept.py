@@ -3,11 +3,12 @@ record of the repairs tried (Attempt) and of the draft they left (Repaired)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from batch.check_types import Finding
-from batch.judging.checks import repaired_hold
+from batch.judging.checks import prefix, repaired_hold
 from batch.loop.writing.splicing import Needs
 
 
@@ -15,16 +16,22 @@ def must_fix(findings: list[Finding]) -> frozenset[str]:
     return frozenset(f["code"] for f in findings if f["severity"] == "must_fix")
 
 
-def repaired_holds(findings: list[Finding]) -> int:
-    """How many holds the repairer tries: sentences (and placeholders) that add what the
-    brief does not say, the brief's notes handed back."""
-    return sum(1 for f in findings if repaired_hold(f))
+def repaired_holds(findings: list[Finding]) -> Counter[str]:
+    """How many holds the repairer tries, by the check that found them: sentences (and
+    placeholders) that add what the brief does not say, the brief's notes handed back."""
+    return Counter(prefix(f["code"]) for f in findings if repaired_hold(f))
 
 
 def other_holds(findings: list[Finding]) -> frozenset[str]:
     return frozenset(
         f["code"] for f in findings if f["severity"] == "hold" and not repaired_hold(f)
     )
+
+
+def fewer(before: Counter[str], after: Counter[str]) -> bool:
+    """Fewer in all, and none more of any kind (three additions gone for one note handed
+    back is no repair)."""
+    return after.total() < before.total() and all(after[k] <= before[k] for k in after)
 
 
 def better(before: list[Finding], after: list[Finding]) -> bool:
@@ -37,7 +44,7 @@ def better(before: list[Finding], after: list[Finding]) -> bool:
     return (
         must_fix(after) <= must_fix(before)
         and other_holds(after) <= other_holds(before)
-        and repaired_holds(after) < repaired_holds(before)
+        and fewer(repaired_holds(before), repaired_holds(after))
     )
 
 
