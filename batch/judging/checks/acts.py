@@ -12,6 +12,7 @@ on texts labelled by hand before it was written.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -122,8 +123,7 @@ _LEAD = re.compile(r"^\W*")
 _INSTRUCTED = frozenset({"task", "ask", "rule", "style"})
 
 
-def _asks(act: Act, item: Requirement, brief: str = "") -> bool:
-    text = item["text"]
+def _asks(act: Act, kind: str, text: str, brief: str) -> bool:
     # what the brief says before the item, in its clause: a reader that keeps "apologise
     # for the outage" of "Nobody needs to apologise for the outage" lost the denial
     at = brief.lower().find(text[:40].lower()) if brief else -1
@@ -137,20 +137,31 @@ def _asks(act: Act, item: Requirement, brief: str = "") -> bool:
         denied = _DENIED_BEFORE.search(clause) and not _UNDENIED.search(clause)
         if denied or _DENIED_AFTER.search(text[m.end() :]):
             continue
-        if item["kind"] in _INSTRUCTED or m.start() in starts or "invited" in m.group(0).lower():
+        if kind in _INSTRUCTED or m.start() in starts or "invited" in m.group(0).lower():
             return True
     return False
+
+
+# The acts a thread's brief asks for are the same in every round and for every repair
+# candidate the checks judge: worked out once per brief (its items' kinds and texts)
+@functools.lru_cache(maxsize=64)
+def _asked(items: tuple[tuple[str, str], ...], brief: str) -> tuple[tuple[int, int], ...]:
+    """(the act's place in ACTS, the first item's place that names it)."""
+    out = []
+    for a, act in enumerate(ACTS):
+        at = next(
+            (i for i, (kind, text) in enumerate(items) if _asks(act, kind, text, brief)), None
+        )
+        if at is not None:
+            out.append((a, at))
+    return tuple(out)
 
 
 def acts_asked(checklist: list[Requirement], brief: str = "") -> list[tuple[Act, Requirement]]:
     """Each act some item of the checklist names, with the first item that names it (an
     act the brief denies, "don't apologise", is not asked)."""
-    out: list[tuple[Act, Requirement]] = []
-    for act in ACTS:
-        item = next((r for r in checklist if _asks(act, r, brief)), None)
-        if item is not None:
-            out.append((act, item))
-    return out
+    items = tuple((r["kind"], r["text"]) for r in checklist)
+    return [(ACTS[a], checklist[i]) for a, i in _asked(items, brief)]
 
 
 def check_acts(draft: str, checklist: list[Requirement], brief: str = "") -> list[Finding]:

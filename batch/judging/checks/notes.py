@@ -12,6 +12,7 @@ bench/notes.py measures the rule on texts labelled by hand before it was written
 
 from __future__ import annotations
 
+import functools
 import re
 from difflib import SequenceMatcher
 
@@ -68,7 +69,7 @@ def _is_prose(text: str) -> bool:
     )
 
 
-def _note_form(unit: str, labels: set[str]) -> bool:
+def _note_form(unit: str, labels: frozenset[str]) -> bool:
     """Written as a note: a labelled line whose label the brief uses, or whose value is
     no sentence, or a fragment ("Good news: the playground reopens" is prose)."""
     labelled = _LABELLED.match(unit)
@@ -79,7 +80,7 @@ def _note_form(unit: str, labels: set[str]) -> bool:
     )
 
 
-def _brief_units(brief: str, labels: set[str]) -> list[list[str]]:
+def _brief_units(brief: str, labels: frozenset[str]) -> list[list[str]]:
     """The brief's notes: its lines, and the sentences of its lines, in note form. A
     sentence of the brief said again is the brief's sentence, not a note ("The team
     closed 42 new accounts" shortened to "Great work: 42 new accounts" is the writer's)."""
@@ -96,15 +97,24 @@ def _brief_units(brief: str, labels: set[str]) -> list[list[str]]:
     return units
 
 
-def _brief_labels(brief: str) -> set[str]:
-    return {
+def _brief_labels(brief: str) -> frozenset[str]:
+    return frozenset(
         m.group("label").strip().lower()
         for line in logical_lines(brief)
         if (m := _LABELLED.match(line))
-    }
+    )
 
 
-def _copied(unit: str, brief_units: list[list[str]]) -> bool:
+# The same in every round and for every repair candidate the checks judge: read once
+# per brief
+@functools.lru_cache(maxsize=64)
+def _brief_notes(brief: str) -> tuple[frozenset[str], tuple[list[str], ...]]:
+    """The brief's labels and its notes, as words (shared: not to be changed)."""
+    labels = _brief_labels(brief)
+    return labels, tuple(_brief_units(brief, labels))
+
+
+def _copied(unit: str, brief_units: tuple[list[str], ...]) -> bool:
     """Its words are a unit of the brief's, in order: the whole of one (a line or a
     sentence of it), or for a labelled line, its value within one."""
     labelled = _LABELLED.match(unit)
@@ -126,8 +136,7 @@ def notes_at(draft: str, brief: str) -> tuple[list[tuple[int, str]], float]:
     stand, each with its place among the draft's sentences (from 1: a rewrite of one
     leaves the others' places as they were), and the share of the draft's words they
     hold (greetings and sign-offs left out of both)."""
-    labels = _brief_labels(brief)
-    brief_units = _brief_units(brief, labels)
+    labels, brief_units = _brief_notes(brief)
     notes: list[tuple[int, str]] = []
     total = in_notes = 0
     for n, unit in enumerate(sentences(draft), start=1):
