@@ -26,7 +26,7 @@ from batch import config as config_mod
 from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist import brief_checklist
 from batch.judging.checks.acts import acts_asked, check_acts
-from bench.projects import copied_project, judged_as_draft
+from bench.projects import brief_from_text, copied_project, judged_as_draft
 from bench.reporting import results_args, save_results
 
 REPO = Path(__file__).resolve().parent.parent
@@ -47,9 +47,7 @@ def measure() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted(TEXTS.glob("*.yaml")):
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
-            brief_path = Path(tmp) / f"{path.stem}.md"
-            brief_path.write_text(f"---\nid: acts-{path.stem}\nrubric: memo\n---\n{data['brief']}")
-            brief = load_brief_file(brief_path, 1 << 20)
+            brief = brief_from_text(Path(tmp), f"acts-{path.stem}", data["brief"])
             for n, text in enumerate(data["texts"], start=1):
                 label = text["label"]
                 state, judged = judged_as_draft(settings, brief, text["text"])

@@ -28,11 +28,10 @@ from typing import Any
 import yaml
 
 from batch import config as config_mod
-from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist import brief_checklist
 from batch.judging.checks import notes
 from bench.additions import auc
-from bench.projects import copied_project, judged_as_draft
+from bench.projects import brief_from_text, copied_project, judged_as_draft
 from bench.reporting import results_args, save_results
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,9 +103,8 @@ def with_every_check(texts: list[dict[str, Any]]) -> dict[str, Any]:
     }
     with tempfile.TemporaryDirectory() as tmp:
         for t in texts:
-            path = Path(tmp) / f"{t['name'].replace('#', '-')}.md"
-            path.write_text(f"---\nid: notes-{path.stem}\nrubric: memo\n---\n{t['brief']}")
-            brief = load_brief_file(path, 1 << 20)
+            brief_id = f"notes-{t['name'].replace('#', '-')}"
+            brief = brief_from_text(Path(tmp), brief_id, t["brief"])
             state, judged = judged_as_draft(settings, brief, t["draft"])
             holds = [f for f in state["findings"] if f["severity"] == "hold"]
             others = [f for f in holds if not f["code"].startswith("notes:")]

@@ -47,3 +47,13 @@ def judged_as_draft(settings: Any, brief: Any, draft: str) -> tuple[dict[str, An
     state["needs_from_human"] = placeholders.needs_of(draft, [])
     state.update(findings_update(state))
     return state, verdict(state, None, "checks")
+
+
+def brief_from_text(folder: Path, brief_id: str, text: str, rubric: str = "memo") -> Any:
+    """A brief given as its text (a labelled set's `brief:`), as the loop reads it: written
+    as a brief file in `folder` and loaded."""
+    from batch.inputs.briefs import load_brief_file
+
+    path = folder / f"{brief_id}.md"
+    path.write_text(f"---\nid: {brief_id}\nrubric: {rubric}\n---\n{text}", encoding="utf-8")
+    return load_brief_file(path, 1 << 20)
