@@ -8,7 +8,7 @@ import pytest
 
 from batch.judging.checks import CheckContext, judge, repaired_hold
 from batch.judging.checks.notes import check_notes_handed_back, note_units
-from batch.loop.routing import decide, holds_to_repair, repairable
+from batch.loop.routing import repairable
 from batch.loop.writing.kept import better
 
 NOTES_BRIEF = """\
@@ -203,33 +203,6 @@ def test_the_repairer_tries_notes_and_keeps_a_repair_that_leaves_fewer():
     # a repair that lifts a note but adds a must-fix is not kept
     worse = {"code": "missing:R1", "severity": "must_fix", "message": "m"}
     assert not better([_note(1), _note(2)], [_note(1), worse])
-
-
-def test_a_text_at_the_bar_with_notes_goes_back_for_repairs_once_then_waits():
-    state = {
-        "limits": {
-            "max_rounds": 3,
-            "no_progress_rounds": 2,
-            "review": "when_needed",
-            "threshold": 70,
-            "max_revisions": 2,
-        },
-        "round": 1,
-        "meets_bar": True,
-        "holds": ["a note"],
-        "findings": [_note(1)],
-        "best": {"round": 1, "draft": "Bins out by 7am Wednesday."},
-        "score_history": [100.0],
-        "must_fix_history": [[]],
-        "needs_from_human": [],
-    }
-    assert holds_to_repair(state)
-    assert decide(state).next == "writer"
-    from batch.loop.routing import repair_key
-
-    tried = {**state, "writer_log": [{"repaired": repair_key("Bins out by 7am Wednesday.")}]}
-    assert not holds_to_repair(tried)
-    assert decide(tried).next == "review"
 
 
 def test_a_notes_code_is_its_place_so_a_rewrite_keeps_the_others():

@@ -2,6 +2,8 @@
 
 from batch.loop.routing import (
     decide,
+    holds_to_repair,
+    repair_key,
     route_after_critic,
     route_after_review,
     route_after_writer,
@@ -184,3 +186,26 @@ def test_a_held_text_waits_for_a_person_in_every_mode_but_never_where_it_ends_he
     assert decide(state(holds=["x"])) == ("writer", None)
     # and no hold, no wait
     assert decide(state(meets_bar=True, holds=[])) == ("finish", "approved")
+
+
+def test_a_text_at_the_bar_with_notes_goes_back_for_repairs_once_then_waits():
+    note = {
+        "code": "notes:1",
+        "severity": "hold",
+        "message": "a note",
+        "sentence": "Bins out by 7am Wednesday.",
+        "repair": {"action": "rewrite", "sentences": ["Bins out by 7am Wednesday."]},
+    }
+    s = state(
+        meets_bar=True,
+        holds=["a note"],
+        findings=[note],
+        best={"round": 1, "draft": "Bins out by 7am Wednesday."},
+        score_history=[100.0],
+        must_fix_history=[[]],
+    )
+    assert holds_to_repair(s)
+    assert decide(s).next == "writer"
+    tried = {**s, "writer_log": [{"repaired": repair_key("Bins out by 7am Wednesday.")}]}
+    assert not holds_to_repair(tried)
+    assert decide(tried).next == "review"
