@@ -18,8 +18,6 @@ from batch.check_types import Kind
 from batch.judging.checklist.cues import (
     _CALENDAR,
     _DATE_NAME,
-    _DOC_NOUNS,
-    _HAS_VERB,
     _LABEL_LINE,
     _LIST_COMMA,
     _MAKE_CLEAR,
@@ -32,6 +30,8 @@ from batch.judging.checklist.cues import (
     _SIGN_LABELS,
     _TASK_SENTENCE,
     _WRITER_LABEL,
+    DOC_NOUNS,
+    HAS_VERB,
     _first_word,
     _lead,
 )
@@ -482,7 +482,7 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
     if (
         not previous
         and _TITLE_REQUEST.match(item)
-        and not _HAS_VERB.search(item)
+        and not HAS_VERB.search(item)
         and len(item.split()) <= 8
         and not _NOUN_FIRST.match(item)
     ):
@@ -495,7 +495,7 @@ def _classify_one(item: str, previous: str = "") -> tuple[Kind, str, str]:
         or _DONE_TO_THEIRS.search(item)
         or (_MAKE_SURE.match(item) and not _ABOUT_THE_TEXT.search(item))
         or (_POLITE_LEAD.match(item) and _first_word(_POLITE_LEAD.sub("", item)) not in _NOT_ASKS)
-        or (_PLEASE_END.search(item) and not _HAS_VERB.search(item))
+        or (_PLEASE_END.search(item) and not HAS_VERB.search(item))
         or (first in _DEADLINE_VERBS and _BY_WHEN.search(item))
         or (_REQUIRED_THING.search(item) and not _NONE_REQUIRED.search(item))
         or _NAMED_BELONGING.search(item)
@@ -520,7 +520,7 @@ _CONTACT = re.compile(
     r"|(?:\+?\d[\d ()-]{8,}\d)"
 )
 _TITLE_REQUEST = re.compile(
-    r"(?i)^(?!(?:we|i|he|she|they|you|it|there|to|and)\b)(?:[\w'&-]+\s+){0,3}?" + _DOC_NOUNS + r"\b"
+    r"(?i)^(?!(?:we|i|he|she|they|you|it|there|to|and)\b)(?:[\w'&-]+\s+){0,3}?" + DOC_NOUNS + r"\b"
 )
 
 # verbs an order opens with that are also other things; an order with a deadline

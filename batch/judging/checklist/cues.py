@@ -2,8 +2,9 @@
 shape of a labelled line and where a list splits, the nouns that name the text asked
 for ("memo", "notice", "blurb"), the readers as a brief speaks of them and the verbs
 their orders open with, the labels of orders and signatures, the names of days and
-months. classify.py and reading.py read a brief by them, coverage.py a draft; a pattern
-only one module uses lives with it.
+months. classify.py and reading.py read a brief by them, coverage.py a draft, and two
+checks a draft by the nouns that name a text and the verbs of a sentence (echo, notes);
+a pattern only one module uses lives with it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from batch.judging.wording import (
 
 _LABEL_LINE = re.compile(r"^\s*([A-Za-z][\w '/-]{0,30}?)\s*:\s+(.+)$")
 
-_DOC_NOUNS = (
+DOC_NOUNS = (
     r"(?:memo|email|e-mail|note|letter|announcement|message|post|description|"
     r"copy|text|page|documentation|docs|blurb|notice|update|invitation|invite|"
     r"reminder|newsletter|flyer|brochure|reply|answer|summary|report|listing|label|"
@@ -33,14 +34,14 @@ _TASK_SENTENCE = re.compile(
     # ("Ledger-7 replicates every message to three nodes" is a fact)
     r"^(?:(?:a|an|the)\s+)?(?:(?!(?:is|are|was|were|has|have|had|will|can|must|should)\b)"
     r"[\w'&-]+(?<!ed)(?<!es)\s+(?!(?:every|a|an|the|all|our|their|its|his|her|your)\b)){0,3}?"
-    + _DOC_NOUNS
+    + DOC_NOUNS
     + r"(?:\s+(?:to|for|about|on|of)\b(?!\s+(?:this|that|it|us|me)\b)|\s+(?:please|pls)\b"
     r"|\s*[,:]\s|\s+[-–—]\s)"
-    r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + _DOC_NOUNS + r"\b"
+    r"|^(?:we|i)\s+(?:need|want|would like)\s+(?:a|an|the)\s+[\w\s-]{0,40}?" + DOC_NOUNS + r"\b"
     # a title naming the text's form alone: "Release notes.", "Customer notice"
     # (not what the readers bring or show: "bring vaccination card", "show this post")
     r"|^(?!(?:bring|show|wear|carry|keep|return|collect|hand|present|fill|sign|complete|"
-    r"pick|drop|display|scan|print|post)\b)(?:[\w'-]+\s+){0,2}" + _DOC_NOUNS + r"s?\s*[.:!]?\s*$",
+    r"pick|drop|display|scan|print|post)\b)(?:[\w'-]+\s+){0,2}" + DOC_NOUNS + r"s?\s*[.:!]?\s*$",
     re.IGNORECASE,
 )
 
@@ -259,7 +260,7 @@ _DATE_NAME = re.compile(r"(?i)^(?:" + _CALENDAR + r"|next|this|today|tomorrow|no
 
 _POLITE_LEAD = re.compile(r"(?i)^(?:please|pls|plz|kindly)\s+")
 
-_HAS_VERB = re.compile(
+HAS_VERB = re.compile(
     r"(?i)\b(?:is|are|was|were|will|has|have|had|can|must|should|does|do|did|need|needs)\b"
     r"|['’](?:ll|re|ve|s|d)\b"
 )

@@ -32,8 +32,6 @@ from batch.judging.checklist.classify import _classify
 from batch.judging.checklist.cues import (
     _CALENDAR,
     _DATE_NAME,
-    _DOC_NOUNS,
-    _HAS_VERB,
     _LABEL_LINE,
     _LIST_COMMA,
     _ORDER_LABELS,
@@ -45,6 +43,8 @@ from batch.judging.checklist.cues import (
     _SIGN_LABELS,
     _TASK_SENTENCE,
     _WRITER_LABEL,
+    DOC_NOUNS,
+    HAS_VERB,
     _first_word,
     _lead,
     joined_clauses,
@@ -256,7 +256,7 @@ def _joined_title(m: re.Match[str]) -> str:
 
 _NAME_BEFORE_NOUN = re.compile(
     r"\b(?:the|our|this|a|an)\s+((?:[A-Z][\w'’&-]*\s+){1,5})(?:[a-z][\w-]*\s+){0,2}"
-    + _DOC_NOUNS
+    + DOC_NOUNS
     + r"\b"
 )
 
@@ -692,7 +692,7 @@ def _topic_only(piece: str) -> bool:
         and len(WORD.findall(piece)) <= 6
         and not numbers_of(piece)
         and not re.search(r"[A-Z]", piece[1:])
-        and not _HAS_VERB.search(piece)
+        and not HAS_VERB.search(piece)
         and not _FINITE_VERB.search(piece)
     )
 

@@ -15,7 +15,7 @@ from batch.judging import wording
 from batch.judging.brief_lines import logical_lines
 from batch.judging.checklist import INSTRUCTION_KINDS, MISSING_CUE, TELLS_INSIDE, joined_clauses
 from batch.judging.checklist.classify import RELAY_VERBS, TASK_VERBS
-from batch.judging.checklist.cues import _DOC_NOUNS
+from batch.judging.checklist.cues import DOC_NOUNS
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import WORD, grams, sentences_where, words
 
@@ -74,11 +74,11 @@ def without_editor_label(sentence: str) -> str | None:
 # the words that make a task line an order to the writer: the kind of text it asks for
 # ("memo", "invitation", "note") or the verb that asks ("write", "draft", "tell")
 _ORDER_WORD = re.compile(
-    r"(?i)^(?:" + _DOC_NOUNS + "|" + "|".join((*TASK_VERBS, *RELAY_VERBS)) + r")$"
+    r"(?i)^(?:" + DOC_NOUNS + "|" + "|".join((*TASK_VERBS, *RELAY_VERBS)) + r")$"
 )
 # in the sentence around a copied run, only the kind of text counts: the verbs ("do",
 # "let", "use") are as often the readers' ("Do come to the party")
-_KIND_WORD = re.compile(r"(?i)^(?:" + _DOC_NOUNS + r")$")
+_KIND_WORD = re.compile(r"(?i)^(?:" + DOC_NOUNS + r")$")
 
 # kinds of text a task names that are no order word elsewhere ("a day tour itinerary")
 _TEXT_KINDS = frozenset({"itinerary", "schedule", "programme", "program", "agenda", "timetable"})

@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 
 from batch.check_types import Finding, Requirement
 from batch.judging.brief_lines import logical_lines
-from batch.judging.checklist.cues import _HAS_VERB
+from batch.judging.checklist.cues import HAS_VERB
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.support import is_glue
 from batch.judging.wording import sentences, words
@@ -63,7 +63,7 @@ def _is_prose(text: str) -> bool:
     plain = _plain(text)
     tokens = words(plain)
     return (
-        bool(_HAS_VERB.search(plain))
+        bool(HAS_VERB.search(plain))
         or bool(tokens and tokens[0] in _PROSE_OPENERS)
         or bool(_PLAIN_VERBS.match(plain))
     )
