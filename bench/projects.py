@@ -34,26 +34,23 @@ def copied_project(
 
 
 def judged_as_draft(settings: Any, brief: Any, draft: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """`draft` judged as the loop would judge its brief's draft: today's checks, then the
-    verdict with the code checks as the critic. (The state with its findings, the
-    verdict's update.)"""
-    from batch import placeholders
-    from batch.loop.checking import findings_update
-    from batch.loop.verdict import verdict
-    from batch.run.starting import start_state
+    """`draft` judged as the loop would judge its brief's draft (batch.run.text_check):
+    the state with its findings, and the verdict's update."""
+    from batch.run.text_check import judge_text
 
-    state, _ = start_state(settings, brief)
-    state["draft"] = draft
-    state["needs_from_human"] = placeholders.needs_of(draft, [])
-    state.update(findings_update(state))
-    return state, verdict(state, None, "checks")
+    judged = judge_text(settings, brief, draft)
+    return dict(judged.state), judged.update
 
 
-def brief_from_text(folder: Path, brief_id: str, text: str, rubric: str = "memo") -> Any:
+def brief_from_text(
+    folder: Path, brief_id: str, text: str, rubric: str = "memo", **front: Any
+) -> Any:
     """A brief given as its text (a labelled set's `brief:`), as the loop reads it: written
-    as a brief file in `folder` and loaded."""
+    as a brief file in `folder` with `front` (max_words...) in its front matter, and
+    loaded."""
     from batch.inputs.briefs import load_brief_file
 
+    head = "".join(f"{k}: {v}\n" for k, v in front.items() if v is not None)
     path = folder / f"{brief_id}.md"
-    path.write_text(f"---\nid: {brief_id}\nrubric: {rubric}\n---\n{text}", encoding="utf-8")
+    path.write_text(f"---\nid: {brief_id}\nrubric: {rubric}\n{head}---\n{text}", encoding="utf-8")
     return load_brief_file(path, 1 << 20)

@@ -9,10 +9,10 @@ review group), `project` (init, gc, schedule); `base` is what they share.
 from __future__ import annotations
 
 # each module adds its commands to the group as it is imported
-from batch.cli import project, reviewing, running
+from batch.cli import checking, project, reviewing, running
 from batch.cli.base import _accept_config_after_the_command, cli
 
-__all__ = ["cli", "main", "project", "reviewing", "running"]
+__all__ = ["checking", "cli", "main", "project", "reviewing", "running"]
 
 _accept_config_after_the_command(cli)
 
