@@ -2,11 +2,12 @@
 
     [FIGURE NEEDED: Q3 revenue]   [DATE NEEDED: launch]   [NAME NEEDED: owner]
 
-A label from a closed list, " NEEDED: ", what is missing. The writer's schema (and so
-llama.cpp's grammar) admits only this form in needs_from_human; the checks count only
-this form as a placeholder and report anything else that reads as a gap ("[TBD]",
-"[Figure Needed: x]", "[REVENUE NEEDED: x]"); answers are matched to placeholders
-after `normalize`; the prompts show `EXAMPLE` and `LABELS`.
+A label in capitals, " NEEDED: ", what is missing. The writer's schema (and so
+llama.cpp's grammar) admits only the labels of a closed list in needs_from_human; in a
+text, a label that names what is missing ("[VENUE NEEDED: where the dinner is]") is a
+placeholder too, as a person writes one. The checks report anything else that reads as
+a gap ("[TBD]", "[Figure Needed: x]"); answers are matched to placeholders after
+`normalize`; the prompts show `EXAMPLE` and `LABELS`.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ _LABEL = "(?:" + "|".join(LABELS) + ")"
 # A plain group, not (?:...): llama.cpp turns this pattern into its grammar, and its
 # converter does not take (?:, which left the small model unconstrained.
 SCHEMA_PATTERN = r"^\[(" + "|".join(LABELS) + r") NEEDED: [^\]\[\n\"]+\]$"
-# A placeholder in a text: the same form, forgiving only of spacing around the colon.
-PATTERN = re.compile(r"\[" + _LABEL + r" NEEDED\s*:\s*[^\[\]\n]*?\]")
+# A placeholder in a text: the same form with any label in capitals of up to three words
+# ("VENUE", "START TIME"), forgiving only of spacing around the colon.
+_ANY_LABEL = r"[A-Z][A-Z'-]{1,19}(?: [A-Z][A-Z'-]{1,19}){0,2}"
+PATTERN = re.compile(r"\[" + _ANY_LABEL + r" NEEDED\s*:\s*[^\[\]\n]*?\]")
 
 # Bracketed text that is meant as a gap but is not a placeholder.
 BRACKETED = re.compile(r"\[([^\[\]\n]{0,100})\](?!\()")  # not a Markdown link

@@ -104,7 +104,14 @@ def verdicts(state: dict[str, Any], answer: Any | None) -> dict[str, dict[str, A
     threshold = limits_of(state).threshold
     findings = state["findings"]
     code_must = [f for f in findings if f["severity"] == "must_fix"]
-    out = {"code": {"approve": not code_must, "fired": sorted({f["code"] for f in code_must})}}
+    # a hold waits for a person: the machine approves nothing held
+    held = [f for f in findings if f["severity"] == "hold"]
+    out = {
+        "code": {
+            "approve": not code_must and not held,
+            "fired": sorted({f["code"] for f in [*code_must, *held]}),
+        }
+    }
     if answer is None:
         return out
     gate = verdict(state, answer, "gate")

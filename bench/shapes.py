@@ -33,6 +33,7 @@ from batch.check_types import Requirement
 from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist import build_checklist
 from batch.judging.wording import STOPWORDS, WORD, numbers_of, stem
+from batch.reading.figures import loosened
 from batch.thread_inputs import ThreadBrief
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,8 +81,9 @@ class Label:
 
 def _words_of(text: str) -> set[str]:
     """Stems of the words of a text (a hyphenated word also by its parts: "8am-2pm"),
-    and its numbers as "#n"."""
-    out = {f"#{n}" for n in numbers_of(text)}
+    and its numbers as "#n" (a date also by its day, a time by its hour: a key "14" is
+    the 14 of "14 June", whose figure is "14/6")."""
+    out = {f"#{n}" for n in loosened(set(numbers_of(text)))}
     for w in WORD.findall(text):
         for part in {w, *re.split(r"[-–]", w)}:
             if part and not re.fullmatch(r"[\d.,:]+", part):

@@ -56,6 +56,16 @@ def load_half(half: str) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
+def finding_class(finding: dict[str, Any], verdict: Any) -> str:
+    """A finding's check, and for an item not covered the kind of item: what the
+    held-out half may show of why a text was refused, without its items."""
+    check, _, rest = finding["code"].partition(":")
+    if check == "uncovered":
+        kinds = {r["id"]: r["kind"] for r in verdict.state.get("checklist", [])}
+        return f"uncovered-{kinds.get(rest, '?')}"
+    return check
+
+
 def judge_half(settings: Any, half: str, folder: Path) -> tuple[dict[str, Any], list[dict]]:
     correct: Counter[str] = Counter()
     defective: dict[str, Counter[str]] = {}
@@ -79,9 +89,9 @@ def judge_half(settings: Any, half: str, folder: Path) -> tuple[dict[str, Any], 
             if label == "correct":
                 correct[v.outcome] += 1
                 if v.outcome == "refused":
-                    refusing_checks.update({f["code"].split(":")[0] for f in v.must_fix})
+                    refusing_checks.update({finding_class(f, v) for f in v.must_fix})
                 if v.outcome == "held":
-                    holding_checks.update({f["code"].split(":")[0] for f in v.holds})
+                    holding_checks.update({finding_class(f, v) for f in v.holds})
             else:
                 defective.setdefault(t["defect"], Counter())[v.outcome] += 1
             rows.append(

@@ -111,6 +111,9 @@ _LEAVE_OUT = re.compile(
     r"|(?:avoid|without|no)\s+(?:mentioning|naming|talking\s+about|referring\s+to|bringing\s+up|"
     r"discussing|going\s+into|getting\s+into|dwelling\s+on)\b"
     r"|steer\s+clear\s+of\b|stay\s+(?:away\s+from|off)\b|keep\s+off\b"
+    # "Don't put Gary's mobile in", "don't include the fee"
+    r"|(?:don['’]?t|do\s+not|never)\s+(?:put|include|print|show)\s+(?:[\w'’-]+\s+){0,4}?"
+    r"(?:[\w'’-]+)(?:\s+(?:in|on|there))?\s*[.!]?$"
     r"|(?:don['’]?t|do\s+not|never)\s+(?:get\s+into|touch\s+on|go\s+there)\b)"
 )
 _NO_GUESS = re.compile(

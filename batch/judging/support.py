@@ -68,6 +68,38 @@ STOCK_WORDS = frozenset(
 )
 _ORDINAL = re.compile(r"(?i)^\d+(?:st|nd|rd|th)$")
 
+# The words that make a claim a reader acts on: a benefit or an offer (free, lunch,
+# prizes), a promise or an absolute (guaranteed, always, 24/7), a property of a product
+# (waterproof), a change of status (cancelled, exempt, frozen). A sentence that adds one
+# of these that no source gives, greeting and sign-off included, waits for a person;
+# other words a sentence adds are a writer's own ("sounds", "head out", "heads-up") and
+# are shown, not held. Written from common usage by class, not from any one text;
+# bench/unseen measures them on briefs they were not chosen on.
+CLAIM_WORDS = frozenset(
+    stem(w)
+    for w in re.findall(
+        r"[\w-]+",
+        # benefits and offers
+        "free complimentary discount discounted cheaper half-price refund refunded "
+        "reimburse reimbursed exempt waived bonus prize prizes reward rewards gift gifts "
+        "voucher vouchers giveaway upgrade upgraded lunch breakfast dinner supper food drinks "
+        "drink coffee tea snacks refreshments cake cakes pizza buffet wine champagne "
+        "transport taxi taxis shuttle minibus coach accommodation hotel childcare creche "
+        "day-off lieu overtime "
+        # promises and absolutes
+        "guarantee guaranteed guarantees promise promised always never permanent "
+        "permanently forever unlimited lifetime round-the-clock definitely certainly "
+        "assured "
+        # properties a product is said to have
+        "waterproof water-resistant windproof eco-friendly organic certified award-winning "
+        "bestselling best-selling durable unbreakable hypoallergenic recyclable "
+        "biodegradable handmade vegan gluten-free lightest strongest fastest cheapest "
+        # changes of status and consequences
+        "cancelled canceled postponed delayed extended increased reduced installed approved "
+        "fined penalty penalties banned compulsory mandatory",
+    )
+)
+
 
 @dataclass(frozen=True)
 class SentenceSupport:
@@ -77,7 +109,9 @@ class SentenceSupport:
     text: str
     items: tuple[str, ...]  # the ids of the checklist items it carries
     added: tuple[str, ...]  # the words it uses that no source gives, as written
-    glue: bool  # a greeting or a closing: claims nothing
+    glue: bool  # a greeting or a closing
+    # of `added`, the words that make a claim a reader acts on (CLAIM_WORDS)
+    claims: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -86,6 +120,7 @@ class SentenceSupport:
             "items": list(self.items),
             "added": list(self.added),
             "glue": self.glue,
+            "claims": list(self.claims),
         }
 
 
@@ -173,13 +208,36 @@ def support_map(
 ) -> list[SentenceSupport]:
     """The support map of `draft`: each sentence, the items it carries, the words it adds."""
     known = known_stems(sources)
-    return [
-        SentenceSupport(
-            n=n,
-            text=s,
-            items=carried_items(s, checklist),
-            added=added_words(s, known),
-            glue=is_glue(s),
+    out = []
+    for n, s in enumerate(sentences(draft), start=1):
+        added = added_words(s, known)
+        out.append(
+            SentenceSupport(
+                n=n,
+                text=s,
+                items=carried_items(s, checklist),
+                added=added,
+                glue=is_glue(s),
+                claims=claims_in(s, known),
+            )
         )
-        for n, s in enumerate(sentences(draft), start=1)
-    ]
+    return out
+
+
+def claims_in(sentence: str, known: frozenset[str]) -> tuple[str, ...]:
+    """The claim words (CLAIM_WORDS) `sentence` uses that no source gives, as written;
+    "24/7" and "24 hours" too, which `added_words` leaves to the figures."""
+    out = []
+    # "feel free to contact us", "free to ask": an idiom, no benefit
+    idiom = re.search(r"(?i)\bfeel\s+free\b|\bfree\s+to\s+\w", sentence) is not None
+    for word in re.findall(r"[^\W_]+(?:[-'’][^\W_]+)*", placeholders.without(sentence)):
+        if idiom and word.lower() == "free":
+            continue
+        s = stem(word.lower())
+        parts = [stem(p) for p in re.split(r"[-'’]", word.lower())]
+        claim = s in CLAIM_WORDS or any(p in CLAIM_WORDS for p in parts[1:])
+        if claim and s not in known and not all(p in known for p in parts if p in CLAIM_WORDS):
+            out.append(word)
+    if re.search(r"\b24\s*/\s*7\b|\b24\s+hours?\s+a\s+day\b", sentence) and not {"24"} <= known:
+        out.append("24/7")
+    return tuple(dict.fromkeys(out))

@@ -11,11 +11,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from batch import placeholders
+from batch.reading.figures import NUMBER as NUMBER
+from batch.reading.figures import figures
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
-# Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
-# ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.
-NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 # a sentence ends at . ! ? (or just inside bold or italics: "**Closed.** Next"), before
 # a capital, a digit, a quote or bold or italics opening the next one
 _SENTENCE_END = re.compile(
@@ -409,42 +408,11 @@ def restem(term: str) -> str:
 _CUT_LY = {"rep": "reply", "supp": "supply", "dai": "daily", "fami": "family", "assemb": "assembly"}
 
 
-def normalize_number(token: str) -> str:
-    n = token.lstrip("+").rstrip("%").replace(",", "")
-    if "." in n:
-        n = n.rstrip("0").rstrip(".") or "0"
-    return n
-
-
-_NUMBER_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
-_NUMBER_WORD = re.compile(r"(?i)\b(" + "|".join(_NUMBER_WORDS) + r")\b")
-
-
 def numbers_of(text: str) -> list[str]:
-    """The numbers a text states, a small one written as a word ("five") included: a
-    brief's "5 brightness levels" is covered by "five brightness levels"."""
-    found = {normalize_number(m.group(0)) for m in NUMBER.finditer(text)}
-    found |= {_NUMBER_WORDS[m.group(1).lower()] for m in _NUMBER_WORD.finditer(text)}
-    return sorted(found)
+    """The figures a text states, each in its canonical form (batch.reading.figures): a
+    small number written as a word included, so a brief's "5 brightness levels" is
+    covered by "five brightness levels", its "20:00" by "8pm", its "6/6" by "6th June"."""
+    return sorted(figures(text))
 
 
 _PART = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -631,10 +599,12 @@ def said_to_readers(text: str) -> str:
 _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
 
 
-def numbers_in(text: str) -> set[str]:
+def numbers_in(text: str, words: bool = False) -> set[str]:
+    """The figures a text gives (batch.reading.figures), but those inside placeholders
+    and a numbered list's markers; `words`: numbers written as words too."""
     text = placeholders.without(text)
     text = _LIST_MARKER.sub(r"\1", text)
-    return {normalize_number(m.group(0)) for m in NUMBER.finditer(text)}
+    return set(figures(text, words=words))
 
 
 def word_count(text: str) -> int:

@@ -70,7 +70,9 @@ def test_a_text_that_does_the_act_passes_and_one_that_reports_fails(brief, does,
     assert [a.name for a, _ in acts_asked(checklist)] == [act]
     assert check_acts(does, checklist) == []
     [finding] = check_acts(misses, checklist)
-    assert finding["code"] == f"act:{act}" and finding["severity"] == "must_fix"
+    # no words of it do the act: it waits for a person, after the repairer has tried
+    # (a denial is a must-fix: tests/judging/test_certain_checks.py)
+    assert finding["code"] == f"act:{act}" and finding["severity"] == "hold"
     # the repair asks for a sentence that does it, with the brief's item as the fact
     assert finding["repair"]["action"] == "state"
     assert finding["repair"]["fact"].rstrip(".").lower() in brief.lower()

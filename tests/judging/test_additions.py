@@ -100,7 +100,10 @@ def test_a_sentence_that_adds_waits_for_a_person_with_its_words_named(brief, sen
     }[brief]
     found = findings(brief, f"{faithful} {sentence}")
     assert [f["code"] for f in found] == ["adds:2"], found
-    assert found[0]["severity"] == "hold"
+    # a claim a reader acts on, or something new beside nothing of the brief, waits for a
+    # person; a sentence that carries a fact with a few words of the writer's own is shown
+    shown_only = named in ("device", "sunny")
+    assert found[0]["severity"] == ("warn" if shown_only else "hold")
     assert repr(named) in found[0]["message"] and sentence in found[0]["message"]
 
 

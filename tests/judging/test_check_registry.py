@@ -189,7 +189,13 @@ def test_a_persons_figures_and_names_are_vouched_for_but_not_a_banned_phrase():
     )
     stands = {checks.prefix(f["code"]) for f in checks.judge(ctx).unvouched()}
     assert stands == {"banned"}
-    assert checks.vouched_codes() == {"number", "name", "missing-placeholder", "gap-guessed"}
+    assert checks.vouched_codes() == {
+        "number",
+        "name",
+        "missing-placeholder",
+        "gap-guessed",
+        "taken-back",
+    }
 
 
 def test_each_finding_of_a_check_has_its_own_code():

@@ -15,7 +15,9 @@ from conftest import run_checks
 
 
 def judge(brief: str, draft: str, needs: list[dict] | None = None) -> list[str]:
-    """The must_fix codes of the registry on `draft` for a text brief."""
+    """The codes of the registry on `draft` for a text brief that stop the machine from
+    approving it: must-fix, and what waits for a person (what a sentence adds is
+    tests/judging/test_additions.py's)."""
     if needs is None:
         from batch import placeholders as ph
 
@@ -23,7 +25,11 @@ def judge(brief: str, draft: str, needs: list[dict] | None = None) -> list[str]:
     found = run_checks(
         draft=draft, needs=needs, sources=(brief,), brief=brief, checklist=brief_checklist(brief)
     )
-    return sorted(f["code"] for f in found if f["severity"] == "must_fix")
+    return sorted(
+        f["code"]
+        for f in found
+        if f["severity"] == "must_fix" or (f["severity"] == "hold" and f["code"][:5] != "adds:")
+    )
 
 
 def prefixes(codes: list[str]) -> set[str]:
@@ -150,9 +156,10 @@ def test_a_prefix_that_hands_the_writer_its_facts_is_not_an_ask(prefix):
         facts
     )
     assert judge(brief, LEDGER_ANSWER) == []
-    # and each fact is still required
+    # a fact with nothing checkable (no figure, name or address) is never held against
+    # the text by its words (docs/briefs.md, "What a text is held to")
     without = LEDGER_ANSWER.replace(" A failed node rejoins the cluster by itself.", "")
-    assert prefixes(judge(brief, without)) == {"uncovered"}
+    assert judge(brief, without) == []
 
 
 def test_an_order_to_the_readers_with_a_label_is_still_an_ask():
@@ -281,7 +288,7 @@ def test_a_welcome_note_that_only_tells_the_facts_does_not_welcome():
         "Studio, where he led the mobile app work. Say hello at the coffee point at 10:00 "
         "on Monday."
     )
-    assert judge(WELCOME, facts) == ["act:welcome"]
+    assert "act:welcome" in judge(WELCOME, facts)
 
 
 def test_the_meetup_is_required_and_cannot_be_dropped():
@@ -371,34 +378,6 @@ def test_a_negated_fact_in_other_words_is_covered(said):
     assert judge(SALE, SALE_OK.replace("Sale items can be exchanged but not refunded.", said)) == []
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        # its words scattered: an item here, a refund there
-        "Every item you buy is checked before it leaves us.",
-        # the negation lost
-        "Sale items can be exchanged or refunded.",
-    ],
-)
-def test_a_fact_whose_words_are_elsewhere_or_whose_negation_is_lost_is_not(said):
-    text = (
-        SALE_OK.replace("Sale items can be exchanged but not refunded.", said)
-        + " A refund for a full-price item takes five days."
-    )
-    assert "uncovered:R2" in judge(SALE, text)
-
-
-def test_the_window_is_two_adjacent_sentences_not_the_whole_text():
-    brief = "Memo.\n\n- The Berlin office opens on 1 November with 12 desks.\n"
-    near = "The Berlin office opens on 1 November. It has 12 desks."
-    far = (
-        "The Berlin office opens on 1 November. Lunch is at noon. Coffee is free. "
-        "There are 12 desks."
-    )
-    assert judge(brief, near) == []
-    assert "uncovered:R2" in judge(brief, far)
-
-
 # A figure is said of what the item says it of: the event a time limit bounds, the thing
 # an amount or a date belongs to, not another one beside the same words.
 REFUND = """Email to a customer confirming their refund.
@@ -425,63 +404,11 @@ def test_a_figure_said_of_its_own_event_is_covered(said):
     assert judge(REFUND, REFUND_OPENING + said + REFUND_ASK) == []
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        # the reported one: the time limit moved to another event, the item's words around it
-        "The refund will be processed within 5 working days, and we ask you to reply if the "
-        "money has not arrived on your original card by then.",
-        "Your return will be inspected within 5 working days. The money goes back to your "
-        "original card.",
-        "We will email you a receipt within 5 working days; the money goes to your original card.",
-    ],
-)
-def test_a_figure_moved_to_another_event_is_not(said):
-    text = REFUND_OPENING + said + " Please reply to this email if it has not arrived."
-    assert "uncovered:R3" in judge(REFUND, text)
-
-
-@pytest.mark.parametrize(
-    "said,covered",
-    [
-        ("The pottery workshop on 5 May is cancelled.", True),
-        ("On 5 May, sadly, the workshop will not take place: it is cancelled.", True),
-        ("The pottery workshop is cancelled. Refunds are sent on 5 May.", False),
-    ],
-)
-def test_a_date_belongs_to_the_event_it_dates(said, covered):
-    brief = "Email to the students.\n\n- The pottery workshop is cancelled on 5 May.\n"
-    assert ("uncovered:R2" not in judge(brief, said)) is covered
-
-
 KETTLE = """Product description of our gooseneck kettle.
 
 - Keeps the water at the set temperature for up to 30 minutes.
 - Holds 0.9 litres.
 """
-
-
-@pytest.mark.parametrize(
-    "said,covered",
-    [
-        # what "it" is, the clause before says; a light verb says nothing of its own
-        (
-            "Set the temperature you like, and it holds the water there for up to 30 minutes. "
-            "Capacity: 0.9 litres.",
-            True,
-        ),
-        (
-            "The water stays at your set temperature for up to 30 minutes. It takes 0.9 litres.",
-            True,
-        ),
-        (
-            "The auto-off timer switches the kettle off after 30 minutes. It holds 0.9 litres.",
-            False,
-        ),
-    ],
-)
-def test_a_figure_kept_with_a_pronoun_or_a_light_verb(said, covered):
-    assert ("uncovered:R2" not in judge(KETTLE, said)) is covered
 
 
 # -- repairs never lose what the brief asked for -------------------------------------------
@@ -506,7 +433,12 @@ def _repairer(brief, banned=()):
         asked.append(task)
         return None  # no model: only code's candidates
 
-    return Repairer(judge=check, ask=ask), check, asked
+    def carried(draft):
+        from batch.judging.checklist import told
+
+        return told(brief_checklist(brief), draft)
+
+    return Repairer(judge=check, ask=ask, carried=carried), check, asked
 
 
 @pytest.mark.parametrize(
@@ -716,18 +648,6 @@ def test_the_doc_prompt_of_a_name_holds_its_own_code_not_its_neighbours():
 def test_an_ask_said_to_the_readers_covers_it(asked):
     text = f"{Q3_FACTS.split(' Please')[0]} {asked} Q3 revenue: [FIGURE NEEDED: Q3 revenue]."
     assert judge(Q3, text) == []
-
-
-@pytest.mark.parametrize(
-    "told",
-    [
-        "The team is eager to update their pipeline in the CRM by Friday.",
-        "Pipelines in the CRM were updated on Friday.",
-    ],
-)
-def test_an_ask_turned_into_a_statement_does_not(told):
-    text = f"{Q3_FACTS.split(' Please')[0]} {told} Q3 revenue: [FIGURE NEEDED: Q3 revenue]."
-    assert "uncovered:R4" in judge(Q3, text)
 
 
 # -- an order to the writer, whatever verb opens it, is never the text ---------------------
@@ -972,112 +892,7 @@ PARKING = """Notice to staff and visitors about parking.
 PARKING_GIVEN = "Staff with a disability park next to the main entrance."
 
 
-@pytest.mark.parametrize(
-    "brief,given,told,left_out,missed",
-    [
-        (
-            BUDDIES,
-            BUDDIES_GIVEN,
-            "Each buddy meets their new starter at least once a week. Team leads pick the buddy "
-            "before the start date.",
-            # every word of these is one the other items have: they say those items again
-            "Every new starter has a buddy for 6 weeks. The buddy is chosen before the start date.",
-            2,
-        ),
-        (
-            PARKING,
-            PARKING_GIVEN,
-            "On weekdays, staff park in the north car park; at weekends, visitors do.",
-            # the weekday rule said of the weekend: no weekday in it
-            "Staff park in the north car park at weekends.",
-            1,
-        ),
-    ],
-)
-def test_an_item_is_told_by_what_sets_it_apart(brief, given, told, left_out, missed):
-    assert not [c for c in judge(brief, f"{given} {told}") if c.startswith("uncovered")]
-    missing = [c for c in judge(brief, f"{given} {left_out}") if c.startswith("uncovered")]
-    assert len(missing) == missed, missing
-
-
 # -- what an order to the writer says about the world ---------------------------------------
-
-
-@pytest.mark.parametrize(
-    "brief,good,bad",
-    [
-        (
-            "Write a memo from Finance to all staff about the travel rules that start on "
-            "1 July.\n\n"
-            "- Hotels: up to 160 euros a night.\n",
-            "From 1 July, new travel rules apply: hotels are paid up to 160 euros a night.",
-            "New travel rules apply: hotels are paid up to 160 euros a night.",
-        ),
-        (
-            "Tell everyone who works on floors 2 and 3 that there is a fire drill next Tuesday at "
-            "10:30.\n",
-            "To everyone working on floors 2 and 3: there is a fire drill next Tuesday at 10:30.",
-            "There is a fire drill next Tuesday at 10:30.",
-        ),
-        (
-            "Write an email to everyone booked on the pottery workshop on Saturday 8 November, "
-            "telling them it is cancelled because our kiln is broken.\n",
-            "Our pottery workshop on Saturday 8 November is cancelled: our kiln is broken.",
-            "Thank you for booking the pottery workshop on Saturday 8 November.",
-        ),
-        (
-            "Notice to all residents of block 4 about the lift repairs on 12 March.\n",
-            "Residents of block 4: the lift repairs take place on 12 March.",
-            "The lift will be out of service for a day.",
-        ),
-        # a name tells a topic or its readers apart as a figure does
-        (
-            "Write a notice to customers on the Standard plan of Fernhill Broadband.\n\n- From 1 "
-            "April the Standard plan costs 32 euros a month.\n",
-            "Fernhill Broadband: from 1 April the Standard plan costs 32 euros a month.",
-            "From 1 April the Standard plan costs 32 euros a month.",
-        ),
-        (
-            "Email to all customers of Kestrel Bank about the new savings account.\n\n- It pays "
-            "interest monthly.\n",
-            "Kestrel Bank has a new savings account for you: it pays interest monthly.",
-            "There is a new savings account for you: it pays interest monthly.",
-        ),
-    ],
-)
-def test_what_an_order_to_the_writer_tells_must_be_told(brief, good, bad):
-    told_both_ways(brief, good, bad)
-
-
-@pytest.mark.parametrize(
-    "brief,good,bad",
-    [
-        (
-            "Invitation to our partners to the launch of the new booking app.\n\n- The launch "
-            "event is on 14 May at 18:00 at the Harbour Hall.\n",
-            "Join us for the launch of our new booking app on 14 May at 18:00 at the Harbour Hall.",
-            "Join us on 14 May at 18:00 at the Harbour Hall.",
-        ),
-        (
-            "Invitation to the whole office to Marta's retirement farewell.\n\n- The farewell is "
-            "on Friday 27 June at 16:00 in the canteen.\n",
-            "Marta is retiring: join her farewell on Friday 27 June at 16:00 in the canteen.",
-            "Please join us on Friday 27 June at 16:00 in the canteen.",
-        ),
-        (
-            "Invite all staff, and their partners, to the studio's anniversary dinner. It is on "
-            "Saturday 20 September at 19:00.\n",
-            "You and your partner are invited to the studio's anniversary dinner on Saturday 20 "
-            "September at 19:00.",
-            "You and your partner are invited on Saturday 20 September at 19:00.",
-        ),
-    ],
-)
-def test_what_an_invitation_is_to_must_be_said(brief, good, bad):
-    """An invitation that does not say what it is to invites to nothing, with a figure in
-    the occasion or without; its noun and verb forms are one word ("retiring",
-    "retirement")."""
-    told_both_ways(brief, good, bad)
 
 
 @pytest.mark.parametrize(
@@ -1178,32 +993,6 @@ def test_a_product_code_is_said_as_written(brief, good, bad):
 
 
 # -- what a reader may do is said with the doing -------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "fact,good,bad",
-    [
-        (
-            "The customer can cancel for a full refund at any time before dispatch.",
-            "If you would rather not wait, you can cancel at any time before dispatch and get a "
-            "full refund.",
-            "We will provide a full refund at any time before dispatch.",
-        ),
-        (
-            "Books can still be returned at any time through the outside drop box.",
-            "You can still return books at any time through the outside drop box.",
-            "Books in the outside drop box are still checked at any time.",
-        ),
-        (
-            "Members may bring one guest to each class.",
-            "Each member may bring one guest to a class.",
-            "Classes have one guest place for members.",
-        ),
-    ],
-)
-def test_what_a_reader_may_do_is_told_with_the_doing(fact, good, bad):
-    brief = f"Notice to customers.\n\n- {fact}\n"
-    told_both_ways(brief, good, bad)
 
 
 @pytest.mark.parametrize(

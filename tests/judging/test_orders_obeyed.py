@@ -67,9 +67,10 @@ def test_the_blurbs_that_carry_it_out_pass_and_a_price_in_them_does_not(shape):
     assert refused(brief, SOUP_TEXT) == set(), findings(brief, SOUP_TEXT)
     priced = SOUP_TEXT.replace("on top.", "on top. Only £7.")
     assert "left-in" in refused(brief, priced)
-    # what the brief never said waits for a person, named
+    # what the brief never said is shown to a person, named (beside a fact of the brief,
+    # with no claim word, it does not hold the text)
     sold = SOUP_TEXT.replace("on top.", "on top, slow-cooked every morning in our kitchen.")
-    assert ("adds", "hold") in findings(brief, sold)
+    assert ("adds", "warn") in findings(brief, sold)
 
 
 PRESS = (

@@ -112,7 +112,8 @@ def run(draft, needs=NEEDS, **kw):
 
 
 def codes(findings):
-    return sorted(f["code"] for f in findings if f["severity"] == "must_fix")
+    """What stops the machine from approving: must-fix, and what waits for a person."""
+    return sorted(f["code"] for f in findings if f["severity"] in ("must_fix", "hold"))
 
 
 def test_a_sound_draft_passes_every_check():

@@ -133,6 +133,7 @@ LAYERS: list[list[str]] = [
         "draft_cleanup",
     ],
     ["check_types", "errors", "files", "outcomes", "source_files", "thread_inputs"],
+    ["reading"],
 ]
 # (importer, imported): the imports allowed to run up a layer, each with its reason.
 # None: what a low room needs from a high one is handed down to it (Runner's resumer).

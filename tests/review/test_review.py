@@ -477,8 +477,9 @@ def test_a_persons_own_version_is_checked_then_approved(project, settings):
 
 def test_an_edit_with_a_finding_needs_an_override(project, settings):
     runner, tid, *_ = paused(project, settings)
-    mine = f"Q3 revenue was {PH}. Zurich figures follow."  # Berlin, which the brief gives, is gone
-    with pytest.raises(BriefloopError, match="code checks find in the edited text.*Berlin"):
+    # a gap written as no placeholder: what a person's edit does not vouch for
+    mine = f"Q3 revenue was {PH}. We opened Berlin on [TBD]."
+    with pytest.raises(BriefloopError, match="code checks find in the edited text.*TBD"):
         review.answer(runner, tid, "approve", {PH: "4M"}, edited=mine)
     with pytest.raises(BriefloopError, match="missing"):
         review.answer(runner, tid, "approve", {}, edited=mine, override="known")
@@ -555,11 +556,12 @@ def test_the_review_node_itself_checks_an_edit_sent_by_other_tooling(project, se
     """An edited text resumed straight through LangGraph (not review.answer) meets the
     same validator: refused without an override, the thread still waiting."""
     runner, tid, *_ = paused(project, settings)
-    mine = f"Q3 revenue was {PH}. Zurich figures follow."  # Berlin, which the brief gives, is gone
+    # a gap written as no placeholder: what a person's edit does not vouch for
+    mine = f"Q3 revenue was {PH}. We opened Berlin on [TBD]."
     runner.resume(tid, inbox.encode(Approve({PH: "4M"}, mine, by="ana")))
     item = review.waiting(runner, tid)
     assert item is not None and "code checks find in the edited text" in item.problem
-    assert "Berlin" in item.problem
+    assert "TBD" in item.problem
     done = runner.resume(tid, inbox.encode(Approve({PH: "4M"}, mine, "known", by="ana")))
     assert done.outcome == "approved_by_human"
 

@@ -28,7 +28,14 @@ The modules, by job:
 
 from __future__ import annotations
 
-from batch.judging.checklist.coverage import asks_readers, clauses, covered, signed_by, tells_gap
+from batch.judging.checklist.coverage import (
+    asks_readers,
+    clauses,
+    covered,
+    signed_by,
+    tells_gap,
+    told,
+)
 from batch.judging.checklist.cues import joined_clauses
 from batch.judging.checklist.missing import MISSING_CUE, TELLS_INSIDE
 from batch.judging.checklist.reading import COVERED_KINDS, INSTRUCTION_KINDS, brief_checklist
@@ -49,4 +56,5 @@ __all__ = [
     "signed_by",
     "source_checklist",
     "tells_gap",
+    "told",
 ]

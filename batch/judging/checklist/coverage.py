@@ -39,6 +39,7 @@ from batch.judging.wording import (
     stem,
     stems_of,
 )
+from batch.reading.figures import loosened
 
 
 def covered(req: Requirement, draft: str) -> bool:
@@ -362,7 +363,10 @@ def _windows(draft: str) -> tuple[_Window, ...]:
     """Each sentence of the draft, and each two adjacent ones: where a fact may be said."""
     said = sentences(draft) or [draft]
     texts = said + [f"{a} {b}" for a, b in zip(said, said[1:], strict=False)]
-    return tuple(_Window(t, frozenset(numbers_of(t)), frozenset(stems_of(t))) for t in texts)
+    # a time says its hour, a date its day: "9am to 1pm" tells "9 till 1"
+    return tuple(
+        _Window(t, frozenset(loosened(set(numbers_of(t)))), frozenset(stems_of(t))) for t in texts
+    )
 
 
 def _says(terms: list[str], numbers: list[str], denied: set[str], window: _Window) -> bool:
@@ -385,11 +389,46 @@ def _says(terms: list[str], numbers: list[str], denied: set[str], window: _Windo
 
 
 def signed_by(draft: str, who: str) -> bool:
-    """The text ends with `who` as its signature: in one of its last two lines."""
-    lines = [ln.strip(" *_-—,") for ln in draft.strip().splitlines() if ln.strip()]
-    # "sign it from the Facilities Team" is signed "Facilities Team" as well
-    want = re.sub(r"^(?:the|our)\s+", "", " ".join(who.lower().split()))
-    return any(want in " ".join(ln.lower().split()) for ln in lines[-2:])
+    """The text ends with `who` as its signature: its words in order in the last three
+    lines ("Dave, Facilities Manager" is signed "Dave" over "Facilities Manager"), on a
+    line of its own or after a closing ("Thanks, Dave"), never inside a sentence ("This
+    note is the facilities team."). The name is what must be there: "Dave" signs for
+    "Dave, Facilities Manager", and "me, Anna Berg, Office Manager" is signed "Anna
+    Berg"."""
+    lines = [
+        _CLOSING.sub("", ln).strip().lower() for ln in draft.strip().splitlines() if ln.strip()
+    ]
+    lines = lines[-3:]
+    parts = [p for p in re.split(r"\s*[,(]\s*|\s+[-–—]\s+", who.strip()) if p.strip(" )")]
+    parts = [p for p in parts if p.lower().strip() not in ("me", "myself", "us")]
+    for want in dict.fromkeys([", ".join(parts), *parts[:1]]):
+        # "sign it from the Facilities Team" is signed "Facilities Team" as well
+        words = _SIGN_WORD.findall(re.sub(r"(?i)^\s*(?:the|our)\s+", "", want))
+        if not words:
+            continue
+        name = r"(?:(?:the|our)\s+)?" + r"\W+".join(re.escape(w.lower()) for w in words)
+        for i, line in enumerate(lines):
+            # it opens its line, and what follows on it is set apart ("Dave, Facilities
+            # Manager", "Priya (Facilities)"), not a sentence going on
+            # or it ends its line after a dash or a comma ("Hope you can make it – Deepa")
+            opens = re.match(rf"{name}(?:\s*$|\s*[,(–—|-])", line)
+            if not opens and not re.search(rf"[,–—-]\s*{name}\W*$", line):
+                continue
+            rest = " ".join(lines[i + 1 :])
+            if len(_SIGN_WORD.findall(rest)) <= 6:
+                return True
+    return False
+
+
+# a closing a signature may follow on its line: "Thanks,", "Best wishes -", "From"
+_CLOSING = re.compile(
+    r"(?i)^\W*(?:(?:with\s+)?(?:many\s+|kind\s+|best\s+|warm\s+)?(?:thanks|thank\s+you|"
+    r"regards|wishes|best)(?:\s+again)?|cheers|sincerely|yours(?:\s+\w+)?|all\s+the\s+best|"
+    r"love|from|signed|see\s+you(?:\s+there)?)\b[\s,.!:–—-]*"
+)
+
+
+_SIGN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 def tells_gap(draft: str, subject: str) -> bool:
@@ -397,4 +436,12 @@ def tells_gap(draft: str, subject: str) -> bool:
     want = set(content_terms(subject))
     return any(
         MISSING_CUE.search(s) and (not want or bool(want & stems_of(s))) for s in sentences(draft)
+    )
+
+
+def told(checklist: list[Requirement], draft: str) -> frozenset[str]:
+    """The ids of the facts and asks `draft` tells by the words rule of `covered`: no
+    must-fix (words are not certain), but what a repair must not lose."""
+    return frozenset(
+        r["id"] for r in checklist if r["kind"] in ("fact", "ask") and covered(r, draft)
     )

@@ -782,8 +782,25 @@ def _withhold(checklist: list[Requirement]) -> None:
                 continue
             mine = set(r["terms"])
             plain = about - PRICE_WORDS
-            if plain and (plain <= mine if len(plain) <= 2 else len(plain & mine) >= 2):
+            if (
+                plain
+                and (plain <= mine if len(plain) <= 2 else len(plain & mine) >= 2)
+                or _labelled_as(r["text"], plain)
+            ):
                 r.update({"kind": "rule", "subject": "leave_out"})
+
+
+_SHORT_LABEL = re.compile(r"^\s*([^\W\d_]{3,})\.?\s*:")
+
+
+def _labelled_as(text: str, about: set[str]) -> bool:
+    """`text` is a labelled line whose label is short for what an order leaves out
+    ("Mob: 07700 900461" beside "don't put his mobile in")."""
+    label = _SHORT_LABEL.match(text)
+    if not label:
+        return False
+    short = label.group(1).lower()
+    return any(len(a) > len(short) and a.startswith(short) for a in about)
 
 
 def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:

@@ -68,6 +68,8 @@ REGISTRY: tuple[Check, ...] = (
     acts.Acts(),
     gaps.MissingFacts(),
     facts.Contradictions(),
+    facts.TakenBack(),
+    facts.Ties(),
     facts.Names(),
     echo.Echo(),
     obey.Obeyed(),

@@ -67,7 +67,9 @@ ACTS: tuple[Act, ...] = (
             r"invit(?:e|ed|es|ing)\b|invitation\s+to\b|join\s+us\b|"
             r"come\s+(?:and|along|to|join|celebrate)\b|please\s+come\b|"
             r"we(?:'d|’d|\s+would)\s+love\s+(?:you|to\s+see\s+you)\b|be\s+our\s+guests?\b|"
-            r"welcome\s+to\s+(?:join|attend|come)\b"
+            r"welcome\s+to\s+(?:join|attend|come)\b|all\s+(?:are\s+)?welcome\b|"
+            r"everyone(?:['’]s|\s+is)\s+welcome\b|(?:hope|look\s+forward)\s+to\s+seeing\s+you\b|"
+            r"see\s+you\s+there\b|do\s+come\b"
         ),
         "invites its readers, as the brief asks",
     ),
@@ -164,21 +166,67 @@ def acts_asked(checklist: list[Requirement], brief: str = "") -> list[tuple[Act,
     return [(ACTS[a], checklist[i]) for a, i in _asked(items, brief)]
 
 
+# what denies the act at the word that would do it: "You are not invited", "We refuse to
+# apologise", "She is not welcome", "no apology"; "Thanks to the rain" is a cause
+_DENIES = re.compile(
+    r"(?i)(?:\bnot|\bnever|\bno|n['’]t|\brefuse[sd]?\s+to|\bdecline[sd]?\s+to|\bwithout|\bnor)"
+    r"(?:\s+(?:be|been|being|to|going\s+to|want\s+to|need\s+to|have\s+to|even|really|"
+    r"very|any|an?|the|our|my|feel|ever))*\s*$"
+)
+_CAUSE = re.compile(r"(?i)^thanks\s+to\b(?!\s+(?:you|everyone|all|each|every|our|the\s+(?:team|"
+                    r"volunteers|staff|helpers)))")  # fmt: skip
+
+
+def _a_cause(draft: str, at: int) -> bool:
+    """ "Thanks to the rain, the fair moved": a cause, not gratitude ("Many thanks to the
+    night shift", "Thanks to everyone for ..." thank)."""
+    if not _CAUSE.match(draft[at:]):
+        return False
+    before = re.split(r"[.;:!?\n]", draft[:at])[-1]
+    after = re.split(r"[.;:!?\n]", draft[at:])[0]
+    return not re.search(r"(?i)\b(?:many|big|special|huge|warm|our|my|a)\s*$", before) and not (
+        re.search(r"(?i)\bfor\b", after)
+    )
+
+
+def done_as_said(act: Act, draft: str) -> tuple[bool, bool]:
+    """(the text does the act, the text denies it): each place its words stand, read
+    with the words before it in its clause."""
+    done = denied = False
+    for m in act.done.finditer(draft):
+        clause = re.split(r"[.;:!?\n]", draft[: m.start()])[-1]
+        if _DENIES.search(clause) or (act.name == "thank" and _a_cause(draft, m.start())):
+            denied = True
+        else:
+            done = True
+    return done, denied and not done
+
+
 def check_acts(draft: str, checklist: list[Requirement], brief: str = "") -> list[Finding]:
-    """A must-fix for each act the brief names that the text does not do."""
-    return [
-        Finding(
-            code=f"act:{act.name}",
-            severity="must_fix",
-            message=(
-                f"The brief asks for a text that does this ({item['text']!r}), and the text "
-                f"does not {act.name}: say it to the readers."
-            ),
-            repair=Repair(action="state", fact=item["text"], goal=act.goal),
+    """For each act the brief names: a must-fix when the text denies it ("You are not
+    invited."); a hold, which the repairer tries first, when no words of the text do it
+    (an act said in words the check does not know is a person's to read)."""
+    out = []
+    for act, item in acts_asked(checklist, brief):
+        done, denied = done_as_said(act, draft)
+        if done:
+            continue
+        out.append(
+            Finding(
+                code=f"act:{act.name}",
+                severity="must_fix" if denied else "hold",
+                message=(
+                    f"The brief asks for a text that does this ({item['text']!r}), and the "
+                    + (
+                        f"text says it does not {act.name}: say it to the readers."
+                        if denied
+                        else f"text may not {act.name}: read it for this, or say it to the readers."
+                    )
+                ),
+                repair=Repair(action="state", fact=item["text"], goal=act.goal),
+            )
         )
-        for act, item in acts_asked(checklist, brief)
-        if not act.done.search(draft)
-    ]
+    return out
 
 
 class Acts(Check):
@@ -190,6 +238,7 @@ class Acts(Check):
 
     codes = ("act",)
     repairs = frozenset({"state"})
+    repaired_holds = True  # an act no words of the text do: stated first
 
     def applies(self, ctx: CheckContext) -> bool:
         return (

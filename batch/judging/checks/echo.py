@@ -189,7 +189,8 @@ def check_echo(
     """Text of the prompts, the house rules or the rubric inside the draft (a run of
     words, a label or a sentence), a critique point pasted in whole, and the brief's own
     instructions copied as if they were the text."""
-    ref = _echo_reference(tuple(prompt_texts), tuple(brief_sources))
+    brief_sources = tuple(brief_sources)
+    ref = _echo_reference(tuple(prompt_texts), brief_sources)
     draft_words = words(draft)
     hits = [g for g in grams(draft_words, ECHO_WORDS) if g in ref.leaked]
     markers = sorted(m for m in ref.markers if m in draft)
@@ -269,6 +270,11 @@ def check_echo(
     given = {t for r in checklist if r["kind"] not in INSTRUCTION_KINDS for t in r["terms"]}
     for r in checklist:
         copied = False
+        # an order copied with its own order words ("write", "notice", "don't", "pls")
+        # is surely an order in the text; a few words of a line the reader took for an
+        # order ("ask at reception", a chat line beside "don't name the vendor") may be
+        # the text's own: a person reads those
+        certain = True
         if r["kind"] in ("task", "rule"):
             mine = grams(words(r["text"]), 3)
             shared = mine & grams(draft_words, 3)
@@ -285,16 +291,20 @@ def check_echo(
                     if grams(words(sentence), 3) & shared
                     for w in words(sentence)
                 )
+                certain = len(words(r["text"])) >= 4
             if r["kind"] == "rule" and not copied:
                 # an order pasted whole or in part ("no prices", "apologise once" of
                 # "warm, apologise once"), or a length the text gives of itself. A
                 # piece whose words the brief gives as a fact too ("(red pepper)" of
                 # "Prices are £6.50 (red pepper) ..., but no prices") is that fact, said
                 # as the text should: only a piece with words of the order's own counts.
-                copied = any(
-                    _pasted(piece, joined) and set(wording.content_terms(piece)) - given
+                pieces = [
+                    piece
                     for piece in _ORDER_PIECES.split(r["text"])
-                )
+                    if _pasted(piece, joined) and set(wording.content_terms(piece)) - given
+                ]
+                copied = bool(pieces)
+                certain = any(_says_an_order(piece) for piece in pieces)
                 copied = copied or (
                     r["subject"] == "length" and _OWN_LENGTH.search(draft) is not None
                 )
@@ -313,13 +323,51 @@ def check_echo(
             out.append(
                 Finding(
                     code=f"echo:brief:{r['id']}",
-                    severity="must_fix",
+                    severity="must_fix" if certain else "hold",
                     message=f"The text copies the brief's instruction {r['text'][:120]!r} "
                     f"as text: carry it out instead of repeating it.",
                     repair=_copied_repair(draft, r),
                 )
             )
-    return out + _readers_as_they(draft, checklist)
+    return (
+        out + _readers_as_they(draft, checklist) + _chatter_copied(draft, " ".join(brief_sources))
+    )
+
+
+# what says an order to the writer in a piece of one: a word of the task or of leaving out
+_ORDER_CUE = re.compile(
+    r"(?i)\b(?:don['’]?t|do\s+not|never|no|pls|please|keep|avoid|leave|mention\w*|name|"
+    r"include|skip|omit|say|tell|write|make\s+it|sign\w*|words?)\b"
+)
+
+
+def _says_an_order(piece: str) -> bool:
+    return _ORDER_CUE.search(piece) is not None or any(_ORDER_WORD.match(w) for w in words(piece))
+
+
+# the shorthand of a note to the writer, which no careful text for readers uses
+_SHORTHAND = re.compile(r"\b(?:pls|plz|thx|msg|msgs|fyi|btw|tbh|imo)\b", re.IGNORECASE)
+
+
+def _chatter_copied(draft: str, brief: str) -> list[Finding]:
+    """The brief's shorthand to the writer ("pls", "msg", "thx") copied into the text."""
+    given = {m.group(0).lower() for m in _SHORTHAND.finditer(brief)}
+    found = sorted({m.group(0) for m in _SHORTHAND.finditer(draft) if m.group(0).lower() in given})
+    if not found:
+        return []
+    return [
+        Finding(
+            code="echo:shorthand",
+            severity="must_fix",
+            message=f"The text copies the brief's shorthand to the writer ({', '.join(found)}): "
+            f"write it for the readers.",
+            repair=Repair(
+                action="rewrite",
+                sentences=sentences_where(draft, lambda s: bool(_SHORTHAND.search(s))),
+                goal="says the same for the readers, in full words, with no note to the writer",
+            ),
+        )
+    ]
 
 
 _SIGN_WORDS = r"sign(?:ed)?\s+(?:it\s+|this\s+)?(?:off\s+)?(?:from|as|by)"
@@ -616,6 +664,7 @@ class Echo(Check):
 
     codes = ("echo",)
     repairs = frozenset({"drop", "rewrite", "replace"})
+    repaired_holds = True  # a piece of a line it cannot be sure is an order
 
     def run(self, ctx: CheckContext) -> list[Finding]:
         return check_echo(

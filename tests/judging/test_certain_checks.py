@@ -1,0 +1,248 @@
+"""Code holds a text to what it can be sure of, in any usual form, and shows a person what
+it cannot: the examples of careful texts that were refused and wrong texts that were
+approved, each with variants of its own class."""
+
+from __future__ import annotations
+
+import pytest
+
+from batch.inputs.briefs import load_brief_file
+from batch.judging.checklist.coverage import signed_by
+from batch.judging.checks.facts import check_names, check_numbers
+from batch.reading.corrections import given_back, stale
+from batch.reading.figures import figures
+from batch.run.text_check import judge_text
+from tests.conftest import write_brief
+
+
+def verdict(settings, project, brief: str, text: str, **front):
+    path = write_brief(project, "b.md", brief, id="b", rubric="memo", **front)
+    return judge_text(settings, load_brief_file(path, 1 << 20), text)
+
+
+# -- figures in any usual form --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "given,said",
+    [
+        ("Price £39", "it costs £39"),
+        ("Price £39", "It is 39 pounds."),
+        ("Volume: 28 litres", "holds 28 litres"),
+        ("Friday 6 June", "Friday 6th June"),
+        ("Fri 6/6", "on June 6"),
+        ("closes 20:00", "closes at 8pm"),
+        ("doors 19:30", "doors at half seven"),
+        ("open 9 till 1", "open 9am to 1pm"),
+        ("starts 10:30", "starts at ten thirty"),
+        ("lasts fifteen minutes", "lasts 15 minutes"),
+        ("lunch 12:00", "lunch at noon"),
+        ("runs 06:30-08:30", "runs 6.30 to 8.30am"),
+        ("14:00-15:30", "2-3.30pm"),
+    ],
+)
+def test_a_figure_in_another_usual_form_is_the_same_figure(given, said):
+    assert check_numbers(said, [given], "must_fix") == []
+    assert set(figures(said)) & set(figures(given)) or said.endswith("1pm")
+
+
+@pytest.mark.parametrize(
+    "given,said",
+    [
+        ("closes 20:00", "closes at 9pm"),
+        ("Price £39", "it costs £49"),
+        ("on 6/6", "on 7 June"),
+        ("doors 6.30", "doors at 7.30pm"),
+    ],
+)
+def test_a_wrong_figure_in_any_form_is_a_must_fix(given, said):
+    found = check_numbers(said, [given], "must_fix")
+    assert found and found[0]["severity"] == "must_fix"
+
+
+def test_a_price_is_not_a_time():
+    assert figures("costs 4.50, doors 6.30") == ["4.5", "6:30"]
+    assert figures("£3.50 per child, 2.30 kg") == ["3.5", "2.3"]
+
+
+# -- what a correction takes back ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "brief,old",
+    [
+        ("Fire drill Monday the 3rd, no, wait, Wednesday the 5th of March.", "3"),
+        ("The fee is £48 now not £45.", "45"),
+        ("make that Sun 20:00 not 18:00", "6:00"),
+        ("Weight was 1.4 kg on the old sheet - 1.2 is correct", "1.4"),
+        ("Meet at 10, sorry, 11 o'clock", "10"),
+    ],
+)
+def test_a_value_a_correction_replaces_is_never_asked_and_never_given(brief, old):
+    assert old in stale(brief)
+    draft = f"The value is {old if old != '6:00' else '6pm'}."
+    assert given_back(draft, brief)
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "At 10am, sorry for the short notice, the lift is off.",
+        "The turnout was 23 people.",
+        "Floor 2 use stairwell B, floor 3 stairwell A - sorry, other way round",
+    ],
+)
+def test_an_apology_or_a_past_fact_takes_nothing_back(brief):
+    assert stale(brief) == set()
+
+
+def test_the_frame_of_a_message_is_no_fact():
+    brief = (
+        "On Fri, 28 Feb 2025 at 16:02, Gary <g@x.org> wrote:\n"
+        "> Permits run out on 31 March.\n"
+        "[09:12] Dev: the system is down Friday 21:00\n"
+        "Voice memo - Dave - 28/2 - auto transcript\n"
+        "Dispute between flats 4B & 7A - NOT for circulation"
+    )
+    gone = stale(brief)
+    assert {"28/2", "4:02", "9:12", "4", "7"} <= gone
+    assert "31/3" not in gone and "9:00" not in gone
+
+
+# -- a brief line with nothing checkable is never held against a text -----------------
+
+
+def test_chatter_fillers_corrections_and_faq_questions_are_not_demanded(settings, project):
+    brief = (
+        "ok so um this is for the all-staff notice, can you tidy it up. Right.\n"
+        "Fire drill Monday the 3rd, no, wait, Wednesday the 5th of March at 10:30.\n"
+        "Q: how does a customer return an item? - within 30 days with the receipt.\n"
+        "Be friendly. This goes in the newsletter. The dates are day/month. Thanks!\n"
+        "I think that's everything."
+    )
+    text = (
+        "There is a fire drill on Wednesday 5 March at 10.30am.\n\n"
+        "Returns: bring the item back within 30 days with your receipt."
+    )
+    v = verdict(settings, project, brief, text)
+    assert v.outcome == "approved", [f["message"] for f in [*v.must_fix, *v.holds]]
+
+
+def test_a_dropped_figure_waits_for_a_person_and_a_taken_back_one_is_refused(settings, project):
+    brief = "Fire drill Monday the 3rd, no wait, Wednesday the 5th of March at 10:30."
+    dropped = verdict(settings, project, brief, "There is a fire drill on Wednesday 5 March.")
+    assert dropped.outcome == "held"
+    old = verdict(settings, project, brief, "There is a fire drill on 3 March at 10:30am.")
+    assert old.outcome == "refused"
+    assert any(f["code"].startswith("taken-back:") for f in old.must_fix)
+
+
+# -- signatures, names, placeholders --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,who,signed",
+    [
+        ("Lift out.\n\nAnna Berg, Office Manager", "me, Anna Berg, Office Manager", True),
+        ("Lift out.\n\nThanks,\nDave\nFacilities Manager", "Dave, Facilities Manager", True),
+        ("Lift out.\n\nBest wishes, Dave", "Dave, Facilities Manager", True),
+        ("Lift out.\n\nThis note is the facilities team.", "the facilities team", False),
+        ("The facilities team fixed it. More.\n\nThanks", "the facilities team", False),
+    ],
+)
+def test_a_signature_is_its_name_on_a_line_of_its_own(text, who, signed):
+    assert signed_by(text, who) is signed
+
+
+@pytest.mark.parametrize(
+    "text,sources,invented",
+    [
+        ("Read our FAQ.", ["the frequently asked questions"], []),
+        ("Ask HR.", ["questions go to human resources"], []),
+        ("He worked in Poznań.", ["pracował w Poznaniu"], []),
+        ("• Cost: £48\n• Deadline: Friday", ["fee 48, by Fri"], []),
+        ("SUMMER HOLIDAY TIMETABLE", ["summer hols"], []),
+        ("The sale is on Friday 6 June 2025.", ["sale 6/6/2025"], []),
+        ("The sale is on Friday 6 June.", ["sale Thurs 6/6"], ["name:friday"]),
+        ("Talk to Julia Marsh.", ["talk to Kwame"], ["name:julia", "name:marsh"]),
+    ],
+)
+def test_names_from_nowhere_and_names_that_are_not(text, sources, invented):
+    assert [f["code"] for f in check_names(text, sources)] == invented
+
+
+def test_a_placeholder_named_for_what_it_is_is_a_placeholder(settings, project):
+    brief = "Team dinner Friday 6 June at 19:00. The venue is not booked yet."
+    text = "Our team dinner is on Friday 6 June at 7pm at [VENUE NEEDED: where the dinner is]."
+    v = verdict(settings, project, brief, text)
+    assert v.outcome == "approved", [f["message"] for f in [*v.must_fix, *v.holds]]
+    assert v.needs_from_human == ["[VENUE NEEDED: where the dinner is]"]
+
+
+# -- the wrong texts an adversarial writer had approved --------------------------------
+
+
+@pytest.mark.parametrize(
+    "brief,text",
+    [
+        ("Invitation to the summer party, Friday 6 June at 18:00.", "You are not invited."),
+        ("Invitation to the summer party on 6/6.", "The party on 6 June: you are not invited."),
+        ("Apology to customers for the outage on 3 May.", "We refuse to apologise for it."),
+        ("Apology to customers for the outage on 3 May.", "We won't apologise for 3 May."),
+        ("Welcome note for Priya, who starts on 2 June.", "She is not welcome here."),
+        (
+            "Thank-you note to the volunteers of the fair on 12/4.",
+            "Thanks to the rain, the fair on 12 April moved inside.",
+        ),
+    ],
+)
+def test_an_act_denied_is_refused(settings, project, brief, text):
+    v = verdict(settings, project, brief, text)
+    assert v.outcome == "refused"
+    assert any(f["code"].startswith("act:") for f in v.must_fix)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The shop closes permanently on 3 May.",
+        "Dear staff, free pizza for everyone!\n\nThe shop closes on 3 May.",
+        "The shop closes on 3 May.\n\nBest wishes and a bonus for everyone,\nMaria",
+        "The shop closes on 3 May, and every customer gets a free gift.",
+        "The shop closes on 3 May. Lunch is provided for all staff.",
+    ],
+)
+def test_an_invented_claim_waits_in_the_body_a_greeting_or_a_sign_off(settings, project, text):
+    v = verdict(settings, project, "Tell staff the shop closes on 3 May.", text)
+    assert v.outcome != "approved"
+    assert any(f["code"].startswith("adds:") for f in v.holds)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The office closes at 8am and reopens at 3pm.",
+        "Closing time is 8am; we reopen at 3pm.",
+    ],
+)
+def test_two_figures_swapped_wait_for_a_person(settings, project, text):
+    v = verdict(settings, project, "Office closes at 3pm, reopens at 8am on Monday.", text)
+    assert v.outcome != "approved"
+    assert any(f["code"].startswith("tie:") for f in v.holds)
+
+
+def test_the_same_figures_said_in_other_words_are_no_swap(settings, project):
+    v = verdict(
+        settings,
+        project,
+        "Office closes at 3pm, reopens at 8am on Monday.",
+        "We shut at 3pm and open again on Monday at 8am.",
+    )
+    assert not any(f["code"].startswith("tie:") for f in v.holds)
+
+
+def test_a_copied_order_with_its_order_words_is_refused(settings, project):
+    brief = "pls send round a msg re the lift: it is out of order until 14:00 on Monday."
+    text = "Please pls send round a msg re the lift: it is out of order until 2pm on Monday."
+    v = verdict(settings, project, brief, text)
+    assert v.outcome != "approved"
