@@ -51,6 +51,10 @@ def decide(state: LoopState) -> Route:
         if holds_to_repair(state):
             return Route("writer", None)
         return Route("finish", "held") if mode == "never" else Route("review", None)
+    if state.get("meets_bar") and told_to_repair(state):
+        # advice the repairer acts on (a plain fact its words may not tell, words the
+        # text adds): tried once before the text goes on; the verdict does not wait on it
+        return Route("writer", None)
     if state.get("meets_bar"):
         wants_review = mode == "always" or (
             mode in ("when_needed", "unfinished") and bool(state.get("needs_from_human"))
@@ -138,6 +142,21 @@ def holds_to_repair(state: LoopState) -> bool:
     if state.get("round", 0) >= limits_of(state).max_rounds or over_budget(state):
         return False
     if not any(repaired_hold(f) and repairable(f) for f in state.get("findings", [])):
+        return False
+    return repairs_next(state) and not repairs_tried(state)
+
+
+def told_to_repair(state: LoopState) -> bool:
+    """A text at the bar with advice the repairer acts on (a plain fact of the brief its
+    words may not tell, a sentence that adds words of the writer's own: warnings with a
+    repair, of the checks whose holds it tries): sent to the repairer once, as holds
+    are. The verdict does not wait on it: what the repairs leave is approved."""
+    if state.get("round", 0) >= limits_of(state).max_rounds or over_budget(state):
+        return False
+    if not any(
+        f["severity"] == "warn" and repaired_hold(f) and repairable(f)
+        for f in state.get("findings", [])
+    ):
         return False
     return repairs_next(state) and not repairs_tried(state)
 

@@ -62,7 +62,13 @@ class Script:
 
 
 def codes(findings):
-    return sorted(repairs.must_fix(findings))
+    """What the repairer works on: the must-fix, and a fact the text may not tell (advice
+    it acts on: batch.judging.checks.facts)."""
+    return sorted(
+        f["code"]
+        for f in findings
+        if f["severity"] == "must_fix" or f["code"].startswith("uncovered:")
+    )
 
 
 def run(brief, draft, ask, needs=(), **limits):

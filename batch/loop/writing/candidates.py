@@ -15,7 +15,7 @@ from batch.draft_cleanup import strip_chatter
 from batch.judging import wording
 from batch.judging.checks.facts import names_in
 from batch.judging.wording import word_count
-from batch.loop.writing.kept import must_fix
+from batch.loop.writing.kept import loses_nothing, must_fix
 from batch.loop.writing.splicing import (
     LINE_MARKER,
     MAX_SENTENCE_WORDS,
@@ -210,10 +210,9 @@ class Candidates:
         for cuts in (sentence_cuts, lambda text: filler_cuts(text, keep)):
             while word_count(current) > limit:
                 for candidate in cuts(current):
-                    if (
-                        not must_fix(self.judge(candidate, needs_for(candidate, [])))
-                        - before
-                        - {"too-long"}
+                    after = self.judge(candidate, needs_for(candidate, []))
+                    if not must_fix(after) - before - {"too-long"} and loses_nothing(
+                        findings, after
                     ):
                         current = candidate
                         break

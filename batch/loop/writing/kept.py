@@ -34,11 +34,21 @@ def fewer(before: Counter[str], after: Counter[str]) -> bool:
     return after.total() < before.total() and all(after[k] <= before[k] for k in after)
 
 
+def loses_nothing(before: list[Finding], after: list[Finding]) -> bool:
+    """No item of the brief the text told before goes untold: a finding that an item is
+    not told, of any severity (a plain fact's words are advice, not a must-fix, but a
+    repair still may not drop them)."""
+    untold = {f["code"] for f in before if f["code"].startswith("uncovered:")}
+    return all(f["code"] in untold for f in after if f["code"].startswith("uncovered:"))
+
+
 def better(before: list[Finding], after: list[Finding]) -> bool:
     """The checks find strictly less: every problem after was there before, and at
     least one is gone; or the same problems and fewer of the holds the repairer tries
     (sentences that add to the brief, notes of it handed back: their codes are places in
     the text, which a dropped sentence renumbers, so they are counted)."""
+    if not loses_nothing(before, after):
+        return False
     if must_fix(after) < must_fix(before):
         return True
     return (

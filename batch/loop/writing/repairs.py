@@ -18,6 +18,7 @@ are given, so the whole procedure is tested without either.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -55,6 +56,10 @@ class Repairer:
 
     judge: Judge
     ask: Ask
+    # the brief's items a draft carries (batch.judging.support): a repair that leaves one
+    # carried by no sentence loses what the brief asked for, and is not kept, whatever
+    # the checks find of it (an item with nothing checkable is no must-fix of theirs)
+    carried: Callable[[str], frozenset[str]] | None = None
     samples: int = 2  # model answers tried per task before giving up on it
     max_tasks: int = 8  # findings tried per call (each costs up to `samples` model calls)
     # the model questions asked so far and their seconds: each attempt is charged its own
@@ -64,6 +69,9 @@ class Repairer:
 
     def __post_init__(self) -> None:
         self._candidates = Candidates(self.judge, self._ask, self.samples)
+
+    def _keeps(self, before: str, after: str) -> bool:
+        return self.carried is None or self.carried(before) <= self.carried(after)
 
     def _ask(self, draft: str, task: str, sample: int, words: int) -> str | None:
         started = time.perf_counter()
@@ -83,11 +91,12 @@ class Repairer:
             todo = [f for f in state.findings if repairable(f) and f["code"] not in tried]
             if not todo:
                 break
-            # what must be fixed before what only a person would be shown; length last
+            # what must be fixed, and what the brief asked that the text may not tell,
+            # before what only a person would be shown; length last
             finding = min(
                 todo,
                 key=lambda f: (
-                    f["severity"] != "must_fix",
+                    f["severity"] != "must_fix" and not f["code"].startswith("uncovered:"),
                     f["repair"]["action"] in _LENGTH_ACTIONS,
                 ),
             )
@@ -110,7 +119,7 @@ class Repairer:
                     # a fact stated that takes the text over its limit: made room for
                     # by code, cutting only what loses nothing, else rolled back
                     candidate, after = self._room_made(candidate, needs, state, after)
-                if better(state.findings, after):
+                if better(state.findings, after) and self._keeps(state.draft, candidate):
                     fixed = sorted(must_fix(state.findings) - must_fix(after))
                     said = {f["code"]: f["message"] for f in state.findings}
                     state.attempts.append(
