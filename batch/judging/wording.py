@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from batch import placeholders
+from batch.reading.figures import MONTHS, figures
 from batch.reading.figures import NUMBER as NUMBER
-from batch.reading.figures import figures
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 # a sentence ends at . ! ? (or just inside bold or italics: "**Closed.** Next"), before
@@ -338,18 +338,7 @@ CALENDAR_NAMES = [
     "friday",
     "saturday",
     "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
+    *MONTHS,
 ]
 CALENDAR_SHORT = {
     short: full

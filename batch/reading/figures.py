@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-_MONTHS = [
+MONTHS = [
     "january",
     "february",
     "march",
@@ -35,9 +35,7 @@ _MONTHS = [
     "december",
 ]
 # "Sept", "Sep", "Jan": the short forms a note writes ("May" is already whole)
-_MONTH_OF = {m: i + 1 for i, m in enumerate(_MONTHS)} | {
-    m[:3]: i + 1 for i, m in enumerate(_MONTHS)
-}
+_MONTH_OF = {m: i + 1 for i, m in enumerate(MONTHS)} | {m[:3]: i + 1 for i, m in enumerate(MONTHS)}
 _MONTH_OF["sept"] = 9
 _MONTH = r"(?P<month>" + "|".join(sorted(_MONTH_OF, key=len, reverse=True)) + r")\.?"
 
@@ -110,7 +108,7 @@ _DATE = re.compile(
     r"(?i)(?<![\w/.:])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<y>\d{2}|\d{4}))?(?![\w/]|\.\d)"
     r"|(?<![\w.])(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?!\w)"
     r"|\b" + _MONTH.replace("month", "month2")
-    + r"\s+(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?(?![\w:.])"
+    + r"\s+(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?(?![\w:]|\.\d)"
 )  # fmt: skip
 # Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
 # ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.

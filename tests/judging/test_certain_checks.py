@@ -246,3 +246,17 @@ def test_a_copied_order_with_its_order_words_is_refused(settings, project):
     text = "Please pls send round a msg re the lift: it is out of order until 2pm on Monday."
     v = verdict(settings, project, brief, text)
     assert v.outcome != "approved"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It costs £39 and holds 28 litres. On sale Friday 6th June from 8pm.",
+        "It is £39. Volume: 28 L. Sale: 6/6, 20:00.",
+        "For 39 pounds you get 28 litres, on sale from eight o'clock on June 6.",
+    ],
+)
+def test_the_same_fact_in_other_words_is_said(settings, project, text):
+    brief = "Price £39\nVolume: 28 litres\nOn sale Friday 6 June at 20:00"
+    v = verdict(settings, project, brief, text)
+    assert not [f for f in [*v.must_fix, *v.holds] if f["code"].startswith(("uncovered", "number"))]

@@ -56,7 +56,8 @@ def test_example_briefs_end_to_end_then_rerun_is_free(e2e_project):
         assert rec["stop_reason"] in UNATTENDED
         assert rec["models"]["writer"] == "embedded:qwen2.5-coder-1.5b-instruct"
         if rec["stop_reason"] != "error":
-            assert rec["model_calls"] >= 2 and rec["input_tokens"] > 0
+            # a text the checks approve in its first round took its one writer call
+            assert rec["model_calls"] >= 1 and rec["input_tokens"] > 0
             assert len(rec["score_history"]) == rec["rounds"]
             assert all(0 <= s <= 100 for s in rec["score_history"])
         if rec["status"] == "finished":

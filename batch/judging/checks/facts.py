@@ -24,27 +24,37 @@ def _may_not_say(r: Requirement) -> Finding:
     """A plain fact the text's words may not tell: never a must-fix nor a hold (words
     are not certain), but advice the repairer tries, stating it in one sentence."""
     what = "ask its readers" if r["kind"] == "ask" else "say"
-    finding = Finding(
+    return Finding(
         code=f"uncovered:{r['id']}",
         severity="warn",
         message=f"The text may not {what} what the brief gives as {r['text']!r}.",
-        repair=Repair(
-            action="state",
-            fact=r["text"],
-            goal="asks the readers to do this"
+        repair=_stated(r),
+    )
+
+
+def _stated(r: Requirement) -> Repair:
+    """The repair that states item `r` in one sentence: by code in the brief's own words
+    where they read as the text's (a whole sentence of fact, an ask to the readers)."""
+    repair = Repair(
+        action="state",
+        fact=r["text"],
+        goal=(
+            f"tells the readers that {r['subject']} is not known yet"
+            if r["kind"] == "gap"
+            else "asks the readers to do this"
             if r["kind"] == "ask"
-            else "states this fact of the brief",
+            else "states this fact of the brief"
         ),
     )
     if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
-        finding["repair"]["new"] = r["text"]
+        repair["new"] = r["text"]
     elif (
         r["kind"] == "ask"
         and _ASKED_AS_IS.match(r["text"])
         and not _NAMED_LEAD.search(r["subject"] or "")
     ):
-        finding["repair"]["new"] = _asked_as_is(r["text"])
-    return finding
+        repair["new"] = _asked_as_is(r["text"])
+    return repair
 
 
 def _plain(figure: str) -> bool:
@@ -153,25 +163,7 @@ def check_requirements(draft: str, checklist: list[Requirement], brief: str = ""
             finding["repair"] = Repair(action="append", new=signature)
         elif r["kind"] in ("fact", "ask", "gap"):
             # API docs are sections, not sentences: those are left to a whole rewrite
-            finding["repair"] = Repair(
-                action="state",
-                fact=r["text"],
-                goal=(
-                    f"tells the readers that {r['subject']} is not known yet"
-                    if r["kind"] == "gap"
-                    else "asks the readers to do this"
-                    if r["kind"] == "ask"
-                    else "states this fact of the brief"
-                ),
-            )
-            if r["kind"] == "fact" and _TOLD_AS_IS.match(r["text"]):
-                finding["repair"]["new"] = r["text"]
-            elif (
-                r["kind"] == "ask"
-                and _ASKED_AS_IS.match(r["text"])
-                and not _NAMED_LEAD.search(r["subject"] or "")
-            ):
-                finding["repair"]["new"] = _asked_as_is(r["text"])
+            finding["repair"] = _stated(r)
         out.append(finding)
     return out
 
