@@ -514,24 +514,16 @@ class Numbers(Check):
 
 
 class Requirements(Check):
-    """Every fact, ask, gap to tell, signature and public name of the brief is in the
-    text; one unit of the score per such item of the checklist. An item is said with its
-    content together: each of its clauses in one sentence or two adjacent ones, with every
-    number the clause holds and at least half of its key terms (content words, lightly
-    stemmed), its negation kept ("not refunded" is not covered by a "refund" elsewhere),
-    half at least of the words that set it apart from the brief's other items (a sentence
-    made of "new starter", "buddy", "week" says "Every new starter gets a buddy for 6
-    weeks", not "Buddies meet their new starter once a week"), every model or part code as
-    written ("CR2032"), the verb of what a reader can or may do ("can cancel for a full
-    refund" is not "we will give a full refund"), and a figure said in a clause that names
-    what it is about, or points back to it ("it"), beyond the figure's unit and a light
-    verb. So a paraphrase passes, and a dropped fact, or one whose words are scattered over
-    the text, does not; for docs, every public name. An instruction to the writer ("Use
-    only these facts:", "Write ...") is never an item, but what it says of the world is
-    (the topic or the readers when they hold a figure or a name, what an invitation is to,
-    what it relays); an order to the readers that the brief relays ("Say hello at the
-    coffee point at 10:00") is an item, and carrying it out in the text's own words is not
-    copying it."""
+    """Every value of the brief's facts and asks, every gap to tell, signature and public
+    name is in the text; one unit of the score per such item of the checklist. A fact or
+    an ask is checked by what code can be sure of, its values (figures in any usual form,
+    e-mail and web addresses, product codes), but values a correction took back or only
+    a message's frame gives; a value missing waits for a person (the line may be no fact
+    for the readers), after the repairer has tried. An item with nothing checkable is
+    never held against the text by its words: when its words are not said together (each
+    clause in one sentence or two adjacent ones, half its key terms, its negation kept),
+    that is advice the repairer acts on, and a repair may not lose it. A signature is its
+    name on a line of its own or after a closing; for docs, every public name."""
 
     codes = ("uncovered",)
     item_kinds = req.COVERED_KINDS
@@ -638,8 +630,8 @@ class Ties(Check):
 
 
 class TakenBack(Check):
-    """A value a correction of the brief replaces is not in the text ("Monday the 3rd,
-    no wait, Wednesday the 5th": not the 3rd; "£48 now not £45": not £45)."""
+    """A value a correction of the brief replaces is not in the text (not the 3rd after
+    "Monday the 3rd, no wait, Wednesday the 5th", not £45 after "£48 now not £45")."""
 
     codes = ("taken-back",)
     vouched = frozenset({"taken-back"})
