@@ -9,6 +9,7 @@ import configparser
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -119,7 +120,8 @@ def test_the_crontab_line_starts_the_scheduler_once(night, crontab, tmp_path):
     project = install.Project(night, night / "config/briefloop.toml", install.this_briefloop())
     command = install.cron_line(project).removeprefix(install.CRON_EVERY + " ")
     command = command.rsplit("  #", 1)[0]
-    first = subprocess.Popen(["sh", "-c", command])
+    # its own process group: sh, flock and the scheduler under it end together
+    first = subprocess.Popen(["sh", "-c", command], start_new_session=True)
     try:
         lock = night / "checkpoints" / ".scheduler.lock"
         for _ in range(100):
@@ -130,7 +132,8 @@ def test_the_crontab_line_starts_the_scheduler_once(night, crontab, tmp_path):
         assert second.returncode == 1  # flock -n: already running
         assert first.poll() is None  # the first still runs the scheduler
     finally:
-        first.terminate()
+        # the shell alone would leave flock and the scheduler running
+        os.killpg(first.pid, signal.SIGTERM)
         first.wait(timeout=60)
 
 
