@@ -433,12 +433,7 @@ def _repairer(brief, banned=()):
         asked.append(task)
         return None  # no model: only code's candidates
 
-    def carried(draft):
-        from batch.judging.checklist import told
-
-        return told(brief_checklist(brief), draft)
-
-    return Repairer(judge=check, ask=ask, carried=carried), check, asked
+    return Repairer(judge=check, ask=ask), check, asked
 
 
 @pytest.mark.parametrize(

@@ -34,7 +34,6 @@ from batch.judging.checklist.coverage import (
     covered,
     signed_by,
     tells_gap,
-    told,
 )
 from batch.judging.checklist.cues import joined_clauses
 from batch.judging.checklist.missing import MISSING_CUE, TELLS_INSIDE
@@ -56,5 +55,4 @@ __all__ = [
     "signed_by",
     "source_checklist",
     "tells_gap",
-    "told",
 ]

@@ -437,11 +437,3 @@ def tells_gap(draft: str, subject: str) -> bool:
     return any(
         MISSING_CUE.search(s) and (not want or bool(want & stems_of(s))) for s in sentences(draft)
     )
-
-
-def told(checklist: list[Requirement], draft: str) -> frozenset[str]:
-    """The ids of the facts and asks `draft` tells by the words rule of `covered`: no
-    must-fix (words are not certain), but what a repair must not lose."""
-    return frozenset(
-        r["id"] for r in checklist if r["kind"] in ("fact", "ask") and covered(r, draft)
-    )

@@ -58,7 +58,7 @@ def repaired(w: WriterRound) -> dict[str, Any] | None:
             return None  # no model repair any more; those made by code still go
 
     start = len(w.stats)
-    outcome = Repairer(judge=w.findings, ask=propose, carried=w.carried, samples=samples).run(
+    outcome = Repairer(judge=w.findings, ask=propose, samples=samples).run(
         best["draft"], best["needs_from_human"], findings
     )
     w.log.append(

@@ -18,7 +18,6 @@ are given, so the whole procedure is tested without either.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -56,10 +55,6 @@ class Repairer:
 
     judge: Judge
     ask: Ask
-    # the brief's items a draft carries (batch.judging.support): a repair that leaves one
-    # carried by no sentence loses what the brief asked for, and is not kept, whatever
-    # the checks find of it (an item with nothing checkable is no must-fix of theirs)
-    carried: Callable[[str], frozenset[str]] | None = None
     samples: int = 2  # model answers tried per task before giving up on it
     max_tasks: int = 8  # findings tried per call (each costs up to `samples` model calls)
     # the model questions asked so far and their seconds: each attempt is charged its own
@@ -69,9 +64,6 @@ class Repairer:
 
     def __post_init__(self) -> None:
         self._candidates = Candidates(self.judge, self._ask, self.samples)
-
-    def _keeps(self, before: str, after: str) -> bool:
-        return self.carried is None or self.carried(before) <= self.carried(after)
 
     def _ask(self, draft: str, task: str, sample: int, words: int) -> str | None:
         started = time.perf_counter()
@@ -119,7 +111,7 @@ class Repairer:
                     # a fact stated that takes the text over its limit: made room for
                     # by code, cutting only what loses nothing, else rolled back
                     candidate, after = self._room_made(candidate, needs, state, after)
-                if better(state.findings, after) and self._keeps(state.draft, candidate):
+                if better(state.findings, after):
                     fixed = sorted(must_fix(state.findings) - must_fix(after))
                     said = {f["code"]: f["message"] for f in state.findings}
                     state.attempts.append(

@@ -17,7 +17,6 @@ from batch.draft_cleanup import (
     strip_fence_tags,
     strip_prompt_lines,
 )
-from batch.judging.checklist import told
 from batch.judging.wording import word_grams
 from batch.loop.checking import checklist_of, findings_of
 from batch.models import CallStat, ModelSet, Sampling
@@ -104,10 +103,6 @@ class WriterRound:
             strip_chatter(draft),
             [*instruction_texts(state, rubric_of(state)), *critique_texts(state), *orders],
         ).strip()
-
-    def carried(self, draft: str) -> frozenset[str]:
-        """The facts and asks of the brief `draft` tells (a repair must not lose one)."""
-        return told(checklist_of(self.state), draft)
 
     def findings(self, draft: str, needs: list[dict[str, str]]) -> list[Finding]:
         """What the code checks find in `draft` (with `needs`) as the thread's draft."""
