@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from batch import placeholders
-from batch.reading.figures import MONTHS, figures
+from batch.reading.figures import LIST_MARKER, MONTHS, figures
 from batch.reading.figures import NUMBER as NUMBER
 
 WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
@@ -585,14 +585,12 @@ def said_to_readers(text: str) -> str:
 
 # -- what code measures of a text -----------------------------------------------------
 
-_LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
-
 
 def numbers_in(text: str, words: bool = False) -> set[str]:
     """The figures a text gives (batch.reading.figures), but those inside placeholders
     and a numbered list's markers; `words`: numbers written as words too."""
     text = placeholders.without(text)
-    text = _LIST_MARKER.sub(r"\1", text)
+    text = LIST_MARKER.sub(r"\1", text)
     return set(figures(text, words=words))
 
 

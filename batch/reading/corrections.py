@@ -12,6 +12,7 @@ a text must never be held to give.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from batch.reading.figures import loosened, placed_figures
@@ -76,8 +77,10 @@ def _same_kind(old: str, new: str) -> bool:
     )
 
 
-def replaced(text: str) -> set[str]:
-    """The figures of `text` a correction takes back."""
+@functools.lru_cache(maxsize=256)
+def replaced(text: str) -> frozenset[str]:
+    """The figures of `text` a correction takes back (read once per brief: every round
+    and every repair candidate is judged against the same one)."""
     placed = placed_figures(text)
     out: set[str] = set()
     for i, (start, end, figure) in enumerate(placed):
@@ -99,7 +102,7 @@ def replaced(text: str) -> set[str]:
             _WAS_BEFORE.search(text[max(0, start - 30) : start]) and _CORRECTING.search(line)
         ) or _OLD_AFTER.match(after):
             out.add(figure)
-    return out
+    return frozenset(out)
 
 
 # a header block's date: "Date:" beside "From:", "To:" or "Subject:" (a form's own "Date:"
@@ -123,7 +126,8 @@ def framed(text: str) -> set[str]:
     return out
 
 
-def stale(brief: str) -> set[str]:
+@functools.lru_cache(maxsize=256)
+def stale(brief: str) -> frozenset[str]:
     """The figures of `brief` that are no facts for the readers: taken back by a
     correction (wherever else they stand: "Fee is £45" above "it's £48 now not £45"),
     or given only in a message's frame."""
@@ -134,7 +138,7 @@ def stale(brief: str) -> set[str]:
         if not _DATE_LINE.match(line) and not _PRIVATE.search(line)
         for _, _, f in placed_figures(line)
     }
-    return replaced(brief) | (frame - outside)
+    return replaced(brief) | (frame - outside)  # a frozenset, as replaced's
 
 
 def in_frame(text: str) -> bool:

@@ -115,6 +115,10 @@ _DATE = re.compile(
 NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?")
 
 
+# a numbered list's marker ("2. Leave by the stairs"): no figure of the text's
+LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
+
+
 def normalize_number(token: str) -> str:
     n = token.lstrip("+").rstrip("%").replace(",", "")
     if "." in n:

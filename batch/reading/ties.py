@@ -8,8 +8,14 @@ words beside a figure ties it to nothing the brief says, and is never taken for 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from batch.reading.figures import placed_figures
+
+# the stemmer the caller reads words with (batch.judging.wording.stem): handed down, as
+# this room imports nothing above it
+Stem = Callable[[str], str]
 
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 _CLAUSE_END = re.compile(r"[.;:!?\n|]|,\s|\s[-–—]\s|\band\b|\bbut\b|\bthen\b")
@@ -25,7 +31,7 @@ _LABEL = re.compile(r"(?m)^[\s>*•-]*([^\W\d_][^\n:]{0,30}?):")
 _NOT_FIGURES = frozenset({"1"})  # "one" is as often a pronoun
 
 
-def ties(text: str, stem: object, skip: frozenset[str]) -> dict[str, set[str]]:
+def ties(text: str, stem: Stem, skip: frozenset[str]) -> dict[str, set[str]]:
     """Each figure of `text` -> the stems of the words beside it in its clause (before
     it back to the clause's start or the figure before, a few after it up to the next),
     and its line's label ("Date: Thurs 14 November": "date"), without `skip` (words that
@@ -47,7 +53,7 @@ def ties(text: str, stem: object, skip: frozenset[str]) -> dict[str, set[str]]:
         words = before_words + _WORD.findall(after[: stop.start()] if stop else after)[:_AFTER]
         line_start = text.rfind("\n", 0, start) + 1
         words += [w for at, label in labels if at == line_start for w in _WORD.findall(label)]
-        stems = {stem(w.lower()) for w in words if w.lower() not in skip}  # type: ignore[operator]
+        stems = {stem(w.lower()) for w in words if w.lower() not in skip}
         stems -= skip
         if not any(w.lower() not in skip for w in before_words) and not cut:
             stems |= previous
@@ -57,7 +63,7 @@ def ties(text: str, stem: object, skip: frozenset[str]) -> dict[str, set[str]]:
 
 
 def swapped(
-    draft: str, brief: str, stem: object, skip: frozenset[str], stale: set[str]
+    draft: str, brief: str, stem: Stem, skip: frozenset[str], stale: AbstractSet[str]
 ) -> list[tuple[str, str, set[str]]]:
     """The figures `draft` ties to what the brief ties to another figure of the same
     kind and to nothing of their own: (the figure, the other figure, the words)."""

@@ -12,9 +12,10 @@ a must-fix; one missing from a doubtful line is shown to a person.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from batch.reading.corrections import in_frame
-from batch.reading.figures import loosened, placed_figures
+from batch.reading.figures import LIST_MARKER, loosened, placed_figures
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 WEB = re.compile(r"(?i)\b(?:https?://|www\.)[^\s<>()\"']+[\w/]")
@@ -23,7 +24,6 @@ _TEXT_MEASURE = re.compile(
     r"(?i)^[\s-]*(?:words?|characters?|chars?|lines?|sentences?|paragraphs?|bullets?|"
     r"bullet points?|points?\b(?=\s*(?:max|or|long|$)))\b"
 )
-_LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s", re.MULTILINE)
 # "one" is as often a pronoun as a figure ("not the on-off one")
 _NOT_FIGURES = frozenset({"0", "1"})
 
@@ -50,12 +50,12 @@ def contacts(text: str) -> list[str]:
     return found + [m.group(0) for m in PRODUCT_CODE.finditer(text)]
 
 
-def item_values(text: str, stale: set[str]) -> list[str]:
+def item_values(text: str, stale: AbstractSet[str]) -> list[str]:
     """The values of a brief's item a text must give: its figures (but stale ones, and
     those that measure the text itself) and its contact details."""
     if in_frame(text):
         return []
-    plain = _LIST_MARKER.sub(r"\1", EMAIL.sub(" ", WEB.sub(" ", text)))
+    plain = LIST_MARKER.sub(r"\1", EMAIL.sub(" ", WEB.sub(" ", text)))
     out = []
     for _, end, figure in placed_figures(plain):
         if figure in stale or figure in _NOT_FIGURES or _TEXT_MEASURE.match(plain[end:]):

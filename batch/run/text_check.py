@@ -84,7 +84,7 @@ def judge_text(settings: Settings, brief: Brief, text: str) -> TextVerdict:
         would_improve=[f for f in findings if f["severity"] == "warn"],
         needs_from_human=placeholders.named(state["needs_from_human"]),
         checklist=[
-            {k: r.get(k) for k in ("kind", "text", "source") if r.get(k) is not None}
+            {"id": r["id"], "kind": r["kind"], "text": r["text"]}
             for r in state.get("checklist", [])
         ],
         state=state,

@@ -4,6 +4,7 @@ what the brief asks for that the text leaves out, and what it says the other way
 from __future__ import annotations
 
 import datetime
+import functools
 import re
 from collections.abc import Iterable
 
@@ -102,7 +103,7 @@ def check_requirements(draft: str, checklist: list[Requirement], brief: str = ""
     a question, a correction) waits for a person; an item with no value is never held
     against the text by its words."""
     out: list[Finding] = []
-    taken_back = stale(brief) if brief else set()
+    taken_back = stale(brief) if brief else frozenset()
     said = values_said(draft)
     for r in checklist:
         if r["kind"] not in req.COVERED_KINDS:
@@ -444,16 +445,22 @@ def wording_days(line: str) -> str:
     )
 
 
-def initialisms(sources: Iterable[str]) -> set[str]:
+def initialisms(sources: Iterable[str]) -> frozenset[str]:
     """The initials of each run of two to six words of the sources, lower-cased: "FAQ"
     is given by "frequently asked questions", "HR" by "human resources"."""
+    return _initialisms(tuple(sources))
+
+
+@functools.lru_cache(maxsize=64)
+def _initialisms(sources: tuple[str, ...]) -> frozenset[str]:
+    # the sources are the same for every round and repair candidate: read once
     out: set[str] = set()
     for text in sources:
         for line in (text or "").splitlines():
             heads = [w[0].lower() for w in _TOKEN.findall(line)]
             for size in range(2, 7):
                 out |= {"".join(heads[i : i + size]) for i in range(len(heads) - size + 1)}
-    return out
+    return frozenset(out)
 
 
 def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
