@@ -148,10 +148,34 @@ def test_a_dropped_figure_waits_for_a_person_and_a_taken_back_one_is_refused(set
         ("Lift out.\n\nBest wishes, Dave", "Dave, Facilities Manager", True),
         ("Lift out.\n\nThis note is the facilities team.", "the facilities team", False),
         ("The facilities team fixed it. More.\n\nThanks", "the facilities team", False),
+        # the usual forms a sign-off takes
+        ("Lift out.\n\n**Dave**\n_Facilities Manager_", "Dave, Facilities Manager", True),
+        ("Lift out.\n\nKind regards,\nDr Sarah Collins\nHead of Research", "Sarah Collins", True),
+        (
+            "Lift out.\n\nBest,\nDave\nFacilities Manager\nBrackfield Ltd\n"
+            "0161 496 0000 | facilities@brackfield.co.uk",
+            "Dave, Facilities Manager",
+            True,
+        ),
+        ("Lift out.\n\n> Thanks - Priya", "Priya (Facilities)", True),
+        (
+            "Dave\nThe lift is out all week and the stairs are the only way up, so allow "
+            "extra time.",
+            "Dave",
+            False,
+        ),
     ],
 )
 def test_a_signature_is_its_name_on_a_line_of_its_own(text, who, signed):
     assert signed_by(text, who) is signed
+
+
+def test_a_name_at_the_end_not_read_as_a_signoff_waits_for_a_person(settings, project):
+    brief = "Lift out Monday. Sign it from Dave, Facilities Manager."
+    unread = verdict(settings, project, brief, "The lift is out on Monday. Dave will update you.")
+    assert unread.outcome == "held"
+    unsigned = verdict(settings, project, brief, "The lift is out on Monday.")
+    assert unsigned.outcome == "refused"
 
 
 @pytest.mark.parametrize(

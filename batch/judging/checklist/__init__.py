@@ -32,6 +32,7 @@ from batch.judging.checklist.coverage import (
     asks_readers,
     clauses,
     covered,
+    unsigned_for_certain,
     signed_by,
     tells_gap,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "covered",
     "exports_checklist",
     "joined_clauses",
+    "unsigned_for_certain",
     "signed_by",
     "source_checklist",
     "tells_gap",

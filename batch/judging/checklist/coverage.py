@@ -396,17 +396,25 @@ def signed_by(draft: str, who: str) -> bool:
     "Dave, Facilities Manager", and "me, Anna Berg, Office Manager" is signed "Anna
     Berg"."""
     lines = [
-        _CLOSING.sub("", ln).strip().lower() for ln in draft.strip().splitlines() if ln.strip()
+        _CLOSING.sub("", _SIGN_MARKUP.sub("", ln)).strip().lower()
+        for ln in draft.strip().splitlines()
+        if _SIGN_WORD.search(ln)
     ]
-    lines = lines[-3:]
+    # a sign-off may have a contact block under it (a team, a phone, an address)
+    lines = lines[-5:]
     parts = [p for p in re.split(r"\s*[,(]\s*|\s+[-–—]\s+", who.strip()) if p.strip(" )")]
     parts = [p for p in parts if p.lower().strip() not in ("me", "myself", "us")]
-    for want in dict.fromkeys([", ".join(parts), *parts[:1]]):
+    # the brief's words around the name may be read with it ("Ana Lima at the bottom")
+    named = _NAME_RUN.search(who)
+    for want in dict.fromkeys([", ".join(parts), *parts[:1], *([named.group()] if named else [])]):
         # "sign it from the Facilities Team" is signed "Facilities Team" as well
         words = _SIGN_WORD.findall(re.sub(r"(?i)^\s*(?:the|our)\s+", "", want))
         if not words:
             continue
-        name = r"(?:(?:the|our)\s+)?" + r"\W+".join(re.escape(w.lower()) for w in words)
+        name = (
+            r"(?:(?:the|our)\s+|" + _HONORIFIC + r")?"
+            + r"\W+".join(re.escape(w.lower()) for w in words)
+        )
         for i, line in enumerate(lines):
             # it opens its line, and what follows on it is set apart ("Dave, Facilities
             # Manager", "Priya (Facilities)"), not a sentence going on
@@ -414,10 +422,21 @@ def signed_by(draft: str, who: str) -> bool:
             opens = re.match(rf"{name}(?:\s*$|\s*[,(–—|-])", line)
             if not opens and not re.search(rf"[,–—-]\s*{name}\W*$", line):
                 continue
-            rest = " ".join(lines[i + 1 :])
-            if len(_SIGN_WORD.findall(rest)) <= 6:
+            # what follows is a contact block, a line of a few words each, no more text
+            if all(len(_SIGN_WORD.findall(ln)) <= 10 for ln in lines[i + 1 :]):
                 return True
     return False
+
+
+def unsigned_for_certain(draft: str, who: str) -> bool:
+    """No sign-off can be `who`'s: the brief's signer has a name (capitalised words),
+    and none of its words is in the text's last lines. A signer read without a name, or
+    a name at the end in a form `signed_by` does not read, is for a person to look at."""
+    names = _NAME_WORD.findall(who)
+    tail = " ".join(draft.strip().splitlines()[-5:]).lower()
+    return bool(names) and not any(
+        re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", tail) for w in names
+    )
 
 
 # a closing a signature may follow on its line: "Thanks,", "Best wishes -", "From"
@@ -429,6 +448,19 @@ _CLOSING = re.compile(
 
 
 _SIGN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+# the markup a sign-off line may wear: "**Dave**", "_Facilities Manager_", "> Dave", "- Dave"
+_SIGN_MARKUP = re.compile(r"^[\s>*_~`#•-]+|[\s*_~`]+$|(?<=\w)[*_~`]+(?=[\s,]|$)")
+# a name in a signer's words: capitalised, not a sentence's or an order's own word
+_NAME_WORD = re.compile(
+    r"(?<![\w'’])(?!(?:The|Our|Me|From|Sign|Signed|Please|It|Us|And|Or|With|By)\b)"
+    r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
+)
+_NAME_RUN = re.compile(
+    r"(?!(?:The|Our|Me|From|Sign|Signed|Please|It)\b)[A-Z][^\W\d_]*"
+    r"(?:\s+[A-Z][^\W\d_]*)*"
+)
+# a title before the name: "Dr Sarah Collins" signs for "Sarah Collins"
+_HONORIFIC = r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|professor|rev|sir|dame|cllr)\.?\s+)"
 
 
 def tells_gap(draft: str, subject: str) -> bool:

@@ -148,6 +148,14 @@ def check_requirements(draft: str, checklist: list[Requirement], brief: str = ""
             )
         elif r["kind"] == "sign":
             message = f"The brief asks the text to be signed {r['subject']!r}; end with it."
+            if not req.unsigned_for_certain(draft, r["subject"]):
+                # a signer read without a name, or a name at the end in a form not
+                # read as a sign-off: a person looks
+                severity = "hold"
+                message = (
+                    f"The text may not be signed as the brief asks ({r['subject']!r}): "
+                    f"check its sign-off."
+                )
         else:
             what = "ask its readers" if r["kind"] == "ask" else "say"
             message = (
