@@ -203,6 +203,42 @@ def test_a_placeholder_named_for_what_it_is_is_a_placeholder(settings, project):
     assert v.needs_from_human == ["[VENUE NEEDED: where the dinner is]"]
 
 
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Team dinner Friday 6 June at 19:00. Venue: TBC.",
+        "Team dinner Friday 6 June at 19:00. We don't know the venue yet, leave a gap.",
+        "Team dinner Friday 6 June at 19:00. Venue to be confirmed.",
+    ],
+)
+def test_an_unknown_marked_for_certain_and_no_placeholder_is_refused(settings, project, brief):
+    v = verdict(settings, project, brief, "Our team dinner is on Friday 6 June at 7pm.")
+    assert v.outcome == "refused"
+    assert any(f["code"].startswith("missing-placeholder:") for f in v.must_fix)
+
+
+@pytest.mark.parametrize(
+    "chatter",
+    [
+        "She hasn't told the others yet.",
+        "I just haven't fixed the calendar entry yet.",
+        "Ticket status: Open - awaiting agent reply.",
+    ],
+)
+def test_chatter_that_sounds_like_an_unknown_is_never_a_must_fix(settings, project, chatter):
+    brief = f"Team dinner Friday 6 June at 19:00 at the Old Bell. {chatter}"
+    text = "Our team dinner is on Friday 6 June at 7pm at the Old Bell."
+    v = verdict(settings, project, brief, text)
+    assert not any(f["code"].startswith("missing-placeholder:") for f in v.must_fix)
+
+
+def test_which_placeholder_is_which_unknown_is_a_persons_to_read(settings, project):
+    brief = "Team dinner Friday 6 June at 19:00. Venue: TBC. Price per head: TBC."
+    text = "Our team dinner is on Friday 6 June at 7pm at [VENUE NEEDED: where we eat]."
+    v = verdict(settings, project, brief, text)
+    assert v.outcome == "held", [f["message"] for f in v.must_fix]
+
+
 # -- the wrong texts an adversarial writer had approved --------------------------------
 
 

@@ -32,18 +32,19 @@ from batch.judging.checklist.coverage import (
     asks_readers,
     clauses,
     covered,
-    unsigned_for_certain,
     signed_by,
     tells_gap,
+    unsigned_for_certain,
 )
 from batch.judging.checklist.cues import joined_clauses
-from batch.judging.checklist.missing import MISSING_CUE, TELLS_INSIDE
+from batch.judging.checklist.missing import CERTAIN_GAP, MISSING_CUE, TELLS_INSIDE
 from batch.judging.checklist.reading import COVERED_KINDS, INSTRUCTION_KINDS, brief_checklist
 from batch.judging.checklist.sources import build_checklist, exports_checklist, source_checklist
 
 __all__ = [
     "COVERED_KINDS",
     "INSTRUCTION_KINDS",
+    "CERTAIN_GAP",
     "MISSING_CUE",
     "TELLS_INSIDE",
     "asks_readers",

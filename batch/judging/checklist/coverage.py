@@ -412,7 +412,9 @@ def signed_by(draft: str, who: str) -> bool:
         if not words:
             continue
         name = (
-            r"(?:(?:the|our)\s+|" + _HONORIFIC + r")?"
+            r"(?:(?:the|our)\s+|"
+            + _HONORIFIC
+            + r")?"
             + r"\W+".join(re.escape(w.lower()) for w in words)
         )
         for i, line in enumerate(lines):

@@ -21,6 +21,27 @@ from batch.judging.wording import (
     numbers_of,
 )
 
+# The markers of an unknown no reader mistakes: "TBC", "to be confirmed", "not decided
+# yet", "don't know yet", "leave a gap". MISSING_CUE reads many more ways of saying it,
+# and chatter with them ("she hasn't told the others yet", "awaiting agent reply"): an
+# unknown read from those alone is never held against a text
+CERTAIN_GAP = re.compile(
+    r"(?i)\bTB[CDA]\b|\b(?:to be|yet to be|still to be)\s+(?:confirmed|decided|announced|"
+    r"agreed|arranged|determined|finali[sz]ed)\b"
+    r"|\b(?:not|isn't|aren't|isn’t|aren’t)\s+(?:been\s+)?(?:yet\s+)?(?:known|decided|"
+    r"confirmed|agreed|finali[sz]ed|announced|booked)\b"
+    r"|\b(?:haven't|hasn't|have not|has not|haven’t|hasn’t)\s+(?:yet\s+)?(?:been\s+)?"
+    r"(?:decided|confirmed|agreed|finali[sz]ed|announced|booked)\b"
+    r"|\b(?:don't|do not|don’t|doesn't|doesn’t|does not)\s+know\b|\b(?:nobody|no one)\s+knows\b"
+    r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bno idea\b|\bnot sure\b"
+    r"|\bleave\s+(?:a|an|the)?\s*(?:gap|blank|space|placeholder)\b|\bplaceholder\b"
+    r"|\bfill\s+(?:it|that|this|them)\s+in\b|\b(?:don'?t|do not|never)\s+guess\b"
+    r"|\bno\s+(?:\w+\s+){0,3}(?:date|time|figure|price|cost|venue|place|name|number|"
+    r"details?|decision)\s+yet\b|\bwaiting\s+to\s+hear\b|\bstill\s+waiting\b"
+    r"|:\s*\?+\s*$"
+)
+
+
 # what a brief says it cannot give yet ("can't give a date", "don't have the figure")
 _INFO_WORDS = (
     r"date|dates|time|times|day|figure|figures|number|numbers|total|price|prices|cost|"

@@ -62,6 +62,8 @@ def check_missing_facts(
     for that: kind "gap")."""
     out: list[Finding] = []
     missing = [r for r in checklist if r["kind"] == "missing"]
+    # an unknown marked as such for certain first: it has the first claim on a placeholder
+    missing.sort(key=lambda r: req.CERTAIN_GAP.search(r["text"]) is None)
     given = [r for r in checklist if r["kind"] in ("fact", "ask")]
     holes = placeholders.find(draft)
     # (its words, whether a person answered it) for each placeholder and answer
@@ -74,6 +76,7 @@ def check_missing_facts(
         )
         for i, p in enumerate([*holes, *answered])
     ]
+    any_placeholder = bool(free)
     for r in missing:
         # a placeholder is for this fact when it names what it is about ("[DATE NEEDED:
         # summer open day date]"), not when it shares a word of how the brief said it is
@@ -91,6 +94,9 @@ def check_missing_facts(
             # (a placeholder the brief never mentions is shown to them: placeholder-unasked).
             # Not one named by how the brief said it is missing ("we haven't heard back")
             match = 0
+        # certain: an unknown marked as such, and a text with no placeholder at all
+        # (which of its placeholders stands for which unknown is a person's to read)
+        certain = req.CERTAIN_GAP.search(r["text"]) is not None and not any_placeholder
         # a person's answer is the fact, said in the text as it should be
         answered_here = match is not None and free[match][1]
         label = r["subject"] or "the missing fact"
@@ -138,7 +144,9 @@ def check_missing_facts(
             out.append(
                 Finding(
                     code=f"missing-placeholder:{r['id']}",
-                    severity="must_fix",
+                    # an unknown read from chatter ("he hasn't told them yet"), or
+                    # one of several the placeholders may stand for, is shown
+                    severity="must_fix" if certain else "hold",
                     message=f"The brief says {label} is not known yet: write the "
                     f"placeholder {placeholders.suggest(label)} where it belongs and "
                     f"list it in needs_from_human; never guess it.",
@@ -158,7 +166,7 @@ def check_missing_facts(
             out.append(
                 Finding(
                     code=f"gap-told:{r['id']}",
-                    severity="must_fix",
+                    severity="must_fix" if certain else "hold",
                     message=f"The text tells its readers that {r['subject'] or 'a fact'} is not "
                     f"known; the brief does not ask for that. Use the placeholder "
                     f"instead, so a person can fill in the fact.",
