@@ -531,11 +531,23 @@ def opposite_of(source: str, sentence: str) -> str | None:
     return None
 
 
+_RESTATES_NEGATION = re.compile(
+    r"(?i)\?\s*$|\b(?:only|without|unless|except|if|until|till|instead|rather|otherwise|"
+    r"either|neither|nor)\b"
+)
+
+
 def polarity_clash(source: str, sentence: str, terms: list[str]) -> str | None:
     """A negation or an opposite in `sentence` that the `source` does not have."""
     opposite = opposite_of(source, sentence)
     if opposite:
         return opposite
+    if _RESTATES_NEGATION.search(sentence) or _RESTATES_NEGATION.search(source):
+        # a question asserts nothing ("Is payroll affected?"), and a restriction or a
+        # condition says a negation's other side ("members only" for "non-members can't
+        # book", "without boots we can't let you in" for "safety boots"): the count of
+        # negations says nothing either way
+        return None
     wanted = set(terms)
     flipped = negated_terms(sentence, wanted) - negated_terms(source, wanted)
     if flipped and len(NEGATIONS.findall(sentence)) > len(NEGATIONS.findall(source)):

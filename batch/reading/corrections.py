@@ -19,12 +19,14 @@ from batch.reading.figures import loosened, placed_figures
 
 # a spoken or written take-back right after a figure ("the 3rd, no wait, ...")
 _TAKE_BACK = re.compile(
-    r"(?i)(?:st|nd|rd|th)?[\s,;:–—-]*(?:no,?\s+wait|no,?\s+sorry|sorry(?!,?\s+other way)|"
-    r"actually(?:,?\s+no)?|scratch\s+that|correction|i\s+mean|no\s*[-–—,]|wait,?\s+no|make\s+(?:that|it))\b"
+    r"(?i)(?:st|nd|rd|th)?[\s,;:.…–—-]*(?:no,?\s+(?:wait|(?:scratch|scrap|strike)\s+that)|"
+    r"no,?\s+sorry|sorry(?!,?\s+other way)|actually(?:,?\s+no)?|"
+    r"(?:scratch|scrap|strike|forget|ignore)\s+that|correction|i\s+mean|no\s*[-–—,]|"
+    r"wait,?\s+no|make\s+(?:that|it))\b"
 )
 # a figure put right by the one before it: "£48 now not £45", "20:00 instead of 18:00"
 _NOT_THE = re.compile(
-    r"(?i)^(?:st|nd|rd|th)?[\s,;:–—-]*(?:now\s+)?(?:,\s*)?(?:not|instead\s+of|rather\s+than)"
+    r"(?i)^(?:st|nd|rd|th)?[\s,;:–—-]*(?:now\b\s*)?(?:,\s*)?(?:not|instead\s+of|rather\s+than)"
     r"\s*(?:the\s+)?[£$€]?\s*$"
 )
 # a figure said to be the old one: "was 1.4 kg", "the old price of £3.50", "1.4 on the
@@ -77,12 +79,19 @@ def _same_kind(old: str, new: str) -> bool:
     )
 
 
+# text struck through, as tracked changes and Markdown write it: "~~£40~~ £45"
+STRUCK = re.compile(r"~~(?!\s)[^~\n]+?~~|<(del|s|strike)>[^<]*</\1>", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=256)
 def replaced(text: str) -> frozenset[str]:
     """The figures of `text` a correction takes back (read once per brief: every round
-    and every repair candidate is judged against the same one)."""
+    and every repair candidate is judged against the same one): struck through, or
+    put right in words."""
+    out: set[str] = {f for m in STRUCK.finditer(text) for _, _, f in placed_figures(m.group(0))}
+    kept = {f for _, _, f in placed_figures(STRUCK.sub(" ", text))}
+    out -= kept  # struck in one place, given in another: not taken back
     placed = placed_figures(text)
-    out: set[str] = set()
     for i, (start, end, figure) in enumerate(placed):
         after = text[end : end + 40]
         nxt = placed[i + 1] if i + 1 < len(placed) else None

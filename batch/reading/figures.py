@@ -109,6 +109,12 @@ _DATE = re.compile(
     r"|(?<![\w.])(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"(?!\w)"
     r"|\b" + _MONTH.replace("month", "month2")
     + r"\s+(?:the\s+)?(?P<d2>\d{1,2})(?:st|nd|rd|th)?(?![\w:]|\.\d)"
+    # ISO and calendar-file dates ("2025-06-12", "20250612T123000"), and a dotted date
+    # with its year ("12.06.2025"; "12.06" alone may be a time or a price)
+    r"|(?<![\w.])(?P<iy>(?:19|20)\d{2})-(?P<im>[01]?\d)-(?P<id>[0-3]?\d)(?![\w-]|\.\d)"
+    r"|(?<!\d)(?P<cy>(?:19|20)\d{2})(?P<cm>[01]\d)(?P<cd>[0-3]\d)"
+    r"(?:T(?P<ch>[0-2]\d)(?P<cmin>[0-5]\d)(?:\d\d)?Z?)?(?![\dA-SU-Za-z])"
+    r"|(?<![\w.])(?P<pd>[0-3]?\d)\.(?P<pm>[01]?\d)\.(?P<py>(?:19|20)\d{2})(?![\w.]|\.\d)"
 )  # fmt: skip
 # Thousands groups only in threes ("1,200" is one number, "1,2,3" three); a unit glued on
 # ("4.2M", "15km") does not stop the number, so "4.2M" is 4.2, never a stray 4.
@@ -170,6 +176,13 @@ def _dotted_time(text: str, m: re.Match[str]) -> bool:
 
 
 def _date_figures(m: re.Match[str]) -> list[str]:
+    for y, mo, d in (("iy", "im", "id"), ("cy", "cm", "cd"), ("py", "pm", "pd")):
+        if m[y] is not None:
+            day, month = int(m[d]), int(m[mo])
+            if not (1 <= day <= 31 and 1 <= month <= 12):
+                return [m.group(0)]
+            time = _clock(int(m["ch"]), int(m["cmin"])) if y == "cy" and m["ch"] else []
+            return [f"{day}/{month}", str(int(m[y])), *time]
     if m["a"] is not None:
         a, b = int(m["a"]), int(m["b"])
         day, month = (b, a) if a <= 12 < b <= 31 else (a, b)

@@ -38,6 +38,9 @@ def verdict(settings, project, brief: str, text: str, **front):
         ("lasts fifteen minutes", "lasts 15 minutes"),
         ("lunch 12:00", "lunch at noon"),
         ("runs 06:30-08:30", "runs 6.30 to 8.30am"),
+        ("DTSTART:20250612T123000", "on 12 June at 12.30pm"),
+        ("due 2025-06-12", "due 12th June"),
+        ("due 12.06.2025", "due June 12"),
         ("14:00-15:30", "2-3.30pm"),
     ],
 )
@@ -76,11 +79,15 @@ def test_a_price_is_not_a_time():
         ("make that Sun 20:00 not 18:00", "6:00"),
         ("Weight was 1.4 kg on the old sheet - 1.2 is correct", "1.4"),
         ("Meet at 10, sorry, 11 o'clock", "10"),
+        ("Claim ~~40p~~ 45p a mile.", "40"),
+        ("Claims within <del>60</del> 30 days.", "60"),
+        ("credit £11.60 ... no, scrap that, a flat £25 credit.", "11.6"),
+        ("it's 1pm-2pm now, not 12.30", "12:30"),
     ],
 )
 def test_a_value_a_correction_replaces_is_never_asked_and_never_given(brief, old):
     assert old in stale(brief)
-    draft = f"The value is {old if old != '6:00' else '6pm'}."
+    draft = f"The value is {dict([('6:00', '6pm'), ('12:30', '12.30pm')]).get(old, old)}."
     assert given_back(draft, brief)
 
 
@@ -90,6 +97,7 @@ def test_a_value_a_correction_replaces_is_never_asked_and_never_given(brief, old
         "At 10am, sorry for the short notice, the lift is off.",
         "The turnout was 23 people.",
         "Floor 2 use stairwell B, floor 3 stairwell A - sorry, other way round",
+        "Claim ~~on form EX2~~ 45p a mile, and 45p on form EX2 for trains.",
     ],
 )
 def test_an_apology_or_a_past_fact_takes_nothing_back(brief):
@@ -320,3 +328,41 @@ def test_the_same_fact_in_other_words_is_said(settings, project, text):
     brief = "Price £39\nVolume: 28 litres\nOn sale Friday 6 June at 20:00"
     v = verdict(settings, project, brief, text)
     assert not [f for f in [*v.must_fix, *v.holds] if f["code"].startswith(("uncovered", "number"))]
+
+
+# -- a negation read from words --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "brief,text",
+    [
+        ("Payroll is not affected by the upgrade.", "Is payroll affected? No, it runs as normal."),
+        ("Yoga is £6 a class. Non-members can't book it.", "Yoga is £6 a class, for members only."),
+        ("Wear hi-vis and safety boots.", "Wear hi-vis. Without boots we cannot let you in."),
+    ],
+)
+def test_a_question_or_a_restriction_is_no_contradiction(settings, project, brief, text):
+    v = verdict(settings, project, brief, text)
+    assert not any(f["code"].startswith("contradiction:") for f in [*v.must_fix, *v.holds])
+
+
+def test_a_statement_the_other_way_round_still_waits(settings, project):
+    brief = "The office will not close on Friday 6 June."
+    v = verdict(settings, project, brief, "The office will close on Friday 6 June.")
+    assert any(f["code"].startswith("contradiction:") for f in v.holds)
+
+
+def test_text_struck_through_is_neither_asked_for_nor_left_out(settings, project):
+    brief = (
+        "From ~~1 April~~ 1 June 2025 staff can claim ~~40p~~ 45p per mile. Claims go "
+        "~~on paper form EX2~~ through the Expenses tab within ~~60~~ 30 days."
+    )
+    text = (
+        "From 1 June 2025 you can claim 45p per mile. Make your claim through the "
+        "Expenses tab within 30 days."
+    )
+    v = verdict(settings, project, brief, text)
+    assert not v.must_fix, [f["message"] for f in v.must_fix]
+    assert not any("EX2" in f["message"] for f in v.holds)
+    old = verdict(settings, project, brief, text.replace("45p", "40p"))
+    assert old.outcome == "refused"

@@ -73,6 +73,7 @@ from batch.judging.wording import (
     numbers_of,
     sentences,
 )
+from batch.reading.corrections import STRUCK
 
 COVERED_KINDS = frozenset({"fact", "ask", "gap", "api", "raises", "sign"})
 # orders to the writer: never said, never copied; a rule's subject says what it orders
@@ -529,6 +530,9 @@ _POINTS_BACK = re.compile(r"(?i)\b(?:it|them|that|this|these|those|one)\b")
 
 
 def brief_checklist(text: str) -> list[Requirement]:
+    # text struck through is deleted: nothing in it is asked for (its figures are taken
+    # back: batch.reading.corrections)
+    text = STRUCK.sub(" ", text)
     out: list[Requirement] = []
 
     def add(part: str, previous: str) -> None:

@@ -411,33 +411,46 @@ _WEEKDAY = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday
 
 def weekdays_of_dates(draft: str, sources: Iterable[str]) -> set[str]:
     """The weekdays the text puts with a date of its sources where the calendar agrees,
-    last year, this year or the next ("Friday 6 June" for the brief's "6/6", in a year
-    when 6 June is a Friday), and no line of a source gives that date another weekday:
-    a weekday said of a date is read off the calendar, not invented."""
+    in a year the sources give, or last year, this year or the next ("Friday 6 June" for
+    the brief's "6/6", in a year when 6 June is a Friday), and no line of a source gives
+    that date another weekday: a weekday said of a date is read off the calendar, not
+    invented. The date is the one written beside the weekday ("Thursday 12 June", "12
+    June (Thursday)"), or, with none beside it, any date the sources give."""
+    sources = list(sources)
     lines = [ln for s in sources for ln in s.splitlines()]
     given = {f for ln in lines for f in figures(ln) if "/" in f}
     this_year = datetime.date.today().year
+    years = {this_year - 1, this_year, this_year + 1} | {
+        int(f)
+        for s in sources
+        for f in figures(s, words=False)
+        if re.fullmatch(r"(?:19|20)\d\d", f)
+    }
     out = set()
     for m in _WEEKDAY.finditer(draft):
         weekday = m.group(1).lower()
-        dates = [f for f in figures(draft[m.end() : m.end() + 20]) if "/" in f][:1]
-        if not dates or dates[0] not in given:
-            continue
-        named = {
-            w.lower()
-            for ln in lines
-            if dates[0] in figures(ln)
-            for w in _WEEKDAY.findall(wording_days(ln))
-        }
-        if named - {weekday}:
-            continue
-        day, month = (int(x) for x in dates[0].split("/"))
-        for year in (this_year - 1, this_year, this_year + 1):
-            try:
-                if datetime.date(year, month, day).strftime("%A").lower() == weekday:
-                    out.add(weekday)
-            except ValueError:
+        beside = [f for f in figures(draft[m.end() : m.end() + 20]) if "/" in f][:1] or [
+            f for f in figures(draft[max(0, m.start() - 20) : m.start()]) if "/" in f
+        ][-1:]
+        dates = beside if beside else sorted(given)
+        for date in dates:
+            if date not in given:
                 continue
+            named = {
+                w.lower()
+                for ln in lines
+                if date in figures(ln)
+                for w in _WEEKDAY.findall(wording_days(ln))
+            }
+            if named - {weekday}:
+                continue
+            day, month = (int(x) for x in date.split("/"))
+            for year in years:
+                try:
+                    if datetime.date(year, month, day).strftime("%A").lower() == weekday:
+                        out.add(weekday)
+                except ValueError:
+                    continue
     return out
 
 
