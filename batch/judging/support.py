@@ -25,6 +25,7 @@ from batch import placeholders
 from batch.check_types import Requirement
 from batch.judging.checklist import covered
 from batch.judging.wording import (
+    CALENDAR_NAMES,
     CALENDAR_SHORT,
     NUMBER,
     STOPWORDS,
@@ -33,6 +34,8 @@ from batch.judging.wording import (
     stem,
     stems_of,
 )
+from batch.reading.figures import said_otherwise
+from batch.reading.values import values_said
 
 # the kinds of item a sentence carries: what the text must tell
 _CARRIED = frozenset({"fact", "ask", "gap", "sign"})
@@ -101,6 +104,13 @@ CLAIM_WORDS = frozenset(
 )
 
 
+CLAIM_PHRASES = re.compile(
+    r"(?i)\b(?:(?:a|an|the|extra|half)\s+)?(?:days?|time|afternoon|morning)\s+off\b"
+    r"|\bpaid\s+for\s+by\b|\bat\s+no\s+(?:extra\s+)?(?:cost|charge)\b|\bno\s+charge\b"
+    r"|\bon\s+(?:us|me|the\s+house|the\s+company)\b|\bfor\s+nothing\b"
+)
+
+
 @dataclass(frozen=True)
 class SentenceSupport:
     """One sentence of a draft, and what it rests on."""
@@ -112,6 +122,8 @@ class SentenceSupport:
     glue: bool  # a greeting or a closing
     # of `added`, the words that make a claim a reader acts on (CLAIM_WORDS)
     claims: tuple[str, ...] = ()
+    # the values of the sources it gives (figures, addresses, names): what it is about
+    values: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -121,6 +133,7 @@ class SentenceSupport:
             "added": list(self.added),
             "glue": self.glue,
             "claims": list(self.claims),
+            "values": list(self.values),
         }
 
 
@@ -207,7 +220,9 @@ def support_map(
     draft: str, checklist: list[Requirement], sources: Iterable[str]
 ) -> list[SentenceSupport]:
     """The support map of `draft`: each sentence, the items it carries, the words it adds."""
+    sources = list(sources)
     known = known_stems(sources)
+    given = source_values(sources)
     out = []
     for n, s in enumerate(sentences(draft), start=1):
         added = added_words(s, known)
@@ -219,9 +234,38 @@ def support_map(
                 added=added,
                 glue=is_glue(s),
                 claims=claims_in(s, known),
+                values=values_given(s, given),
             )
         )
     return out
+
+
+# a name as a sentence writes it: capitalised, of any script ("Poznań", "O'Neill")
+_NAME = re.compile(r"(?<![\w'’])[^\W\d_a-z][^\W_]+(?:['’-][^\W_]+)*")
+
+
+def source_values(sources: Iterable[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The values the sources give: their figures and addresses (in the forms a text may
+    write them), and the names they write with a capital."""
+    figures: set[str] = set()
+    names: set[str] = set()
+    for text in sources:
+        figures |= values_said(text or "")
+        names |= {w.lower() for w in _NAME.findall(text or "")}
+    names -= STOPWORDS | {w.lower() for w in CALENDAR_NAMES} | set(CALENDAR_SHORT)
+    return frozenset(said_otherwise(figures)), frozenset(names)
+
+
+def values_given(sentence: str, given: tuple[frozenset[str], frozenset[str]]) -> tuple[str, ...]:
+    """The values of the sources `sentence` gives: a figure or an address, or a name
+    written inside it (not the capital that opens it)."""
+    figures, names = given
+    text = placeholders.without(sentence)
+    out = sorted(values_said(text) & figures)
+    for m in _NAME.finditer(text):
+        if m.start() > 0 and m.group(0).lower() in names:
+            out.append(m.group(0))
+    return tuple(dict.fromkeys(out))
 
 
 def claims_in(sentence: str, known: frozenset[str]) -> tuple[str, ...]:
@@ -240,4 +284,8 @@ def claims_in(sentence: str, known: frozenset[str]) -> tuple[str, ...]:
             out.append(word)
     if re.search(r"\b24\s*/\s*7\b|\b24\s+hours?\s+a\s+day\b", sentence) and not {"24"} <= known:
         out.append("24/7")
+    # an offer said in a phrase, not a word: "a day off", "paid for by the company"
+    for m in CLAIM_PHRASES.finditer(placeholders.without(sentence)):
+        if not all(stem(w.lower()) in known for w in re.findall(r"\w+", m.group(0))):
+            out.append(m.group(0))
     return tuple(dict.fromkeys(out))

@@ -252,6 +252,9 @@ def loosened(found: set[str]) -> set[str]:
     )
 
 
+_DAY_MONTH = re.compile(r"\d{1,2}/\d{1,2}")
+
+
 def said_otherwise(given: set[str]) -> set[str]:
     """The figures a text may use for `given`, the figures of its sources, written
     another way: a time's hour or a date's day alone, a bare hour as a time ("9 till 1"
@@ -259,7 +262,7 @@ def said_otherwise(given: set[str]) -> set[str]:
     "in March" as "3 March")."""
     loose = loosened(given)
     days = {int(f) for f in loose if f.isdigit() and 1 <= int(f) <= 31}
-    months = {int(f.split("/")[1]) for f in given if "/" in f}
+    months = {int(f.split("/")[1]) for f in given if _DAY_MONTH.fullmatch(f)}
     hours = {f"{d}:00" for d in days if d <= 12}
     return loose | hours | {f"{d}/{m}" for d in days for m in months}
 

@@ -278,6 +278,9 @@ def test_an_act_denied_is_refused(settings, project, brief, text):
         "The shop closes on 3 May.\n\nBest wishes and a bonus for everyone,\nMaria",
         "The shop closes on 3 May, and every customer gets a free gift.",
         "The shop closes on 3 May. Lunch is provided for all staff.",
+        "The shop closes on 3 May.\n\nWell done, Maria, and enjoy the extra day off,\nMaria",
+        "The shop closes on 3 May, and the party after is paid for by the company.",
+        "The shop closes on 3 May. Drinks are on us!",
     ],
 )
 def test_an_invented_claim_waits_in_the_body_a_greeting_or_a_sign_off(settings, project, text):
@@ -366,3 +369,17 @@ def test_text_struck_through_is_neither_asked_for_nor_left_out(settings, project
     assert not any("EX2" in f["message"] for f in v.holds)
     old = verdict(settings, project, brief, text.replace("45p", "40p"))
     assert old.outcome == "refused"
+
+
+def test_a_sentence_giving_the_briefs_values_in_its_own_words_is_no_addition(settings, project):
+    brief = (
+        "Email server upgrade Sat 14/6, 22:00 to 02:00. Urgent problems: IT on ext 4455. "
+        "Tomasz joins on 2 June; he worked five years at a bakery in Poznań."
+    )
+    text = (
+        "The email server will be offline from 10pm on Saturday 14 June until 2am the "
+        "following morning while it is upgraded. For anything urgent, call IT on extension "
+        "4455. Tomasz, who joins us on 2 June, spent five years working at a bakery in Poznań."
+    )
+    v = verdict(settings, project, brief, text)
+    assert not any(f["code"].startswith("adds:") for f in v.holds), [f["message"] for f in v.holds]

@@ -49,9 +49,11 @@ UNCARRIED_WORDS = 3
 def held(s: SentenceSupport, words: int = ADDED_WORDS) -> bool:
     """A sentence whose additions wait for a person: a claim word of its own (greetings
     and sign-offs included), or words enough of its own (UNCARRIED_WORDS, or the
-    rubric's `additions_words` when more) beside nothing of the brief."""
+    rubric's `additions_words` when more) beside nothing of the brief: no item of its
+    checklist, and no figure, address or name it gives."""
     enough = max(UNCARRIED_WORDS, words)
-    return bool(s.claims) or (not s.glue and not s.items and len(s.added) >= enough)
+    carried = bool(s.items or s.values)
+    return bool(s.claims) or (not s.glue and not carried and len(s.added) >= enough)
 
 
 def additions(ctx: CheckContext) -> list[SentenceSupport]:
