@@ -35,6 +35,16 @@ _WAS_BEFORE = re.compile(
     r"(?i)\b(?:was|were|used\s+to\s+be|previously|formerly|old(?:\s+\w+){0,2}\s+(?:of|was|is))"
     r"\s*(?:[£$€]\s*)?$"
 )
+# a figure said to be no longer the one: "Fri 2 Jan is NOT Sat 3rd any more, it's Monday
+# 5 January", "the meeting is no longer at 3pm, it's at 4"
+_NO_LONGER_BEFORE = re.compile(
+    r"(?i)\b(?:(?:is|are|'s)\s+not|isn'?t|aren'?t|no\s+longer)\s+(?:on|at|in|the|\s)*"
+    r"(?:[a-z]{3,9}\.?\s+)?$"
+)
+_NO_LONGER_AFTER = re.compile(
+    r"(?i)^(?:st|nd|rd|th)?\s*(?:\w+\s+)?(?:any\s*more|now)?\s*[,;:–—-]+\s*"
+    r"(?:it'?s|it\s+is|they'?re|but|now|instead)\b"
+)
 _OLD_AFTER = re.compile(r"(?i)^\s*(?:\w+\s+){0,2}(?:on|in|from)\s+the\s+old\b")
 
 # the frame of a message: a quoted reply's header, a chat line's time, a header line, a
@@ -111,7 +121,28 @@ def replaced(text: str) -> frozenset[str]:
             _WAS_BEFORE.search(text[max(0, start - 30) : start]) and _CORRECTING.search(line)
         ) or _OLD_AFTER.match(after):
             out.add(figure)
+        if _NO_LONGER_BEFORE.search(text[max(0, start - 24) : start]) and _NO_LONGER_AFTER.match(
+            after
+        ):
+            out.add(figure)
+    # "Sat 3rd" taken back is the brief's "Sat 3 Jan" where a table gives it in full
+    days = {f for f in out if f.isdigit() and re.search(rf"\b{f}(?:st|nd|rd|th)\b", text)}
+    if days:
+        out |= {f for _, _, f in placed if "/" in f and f.split("/")[0] in days} - current_of(
+            text, out
+        )
     return frozenset(out)
+
+
+def current_of(text: str, taken: set[str]) -> set[str]:
+    """The figures of `text` a correction gives as the current ones: those right after a
+    taken-back one ("the 3rd, no wait, the 5th of March" gives 5/3)."""
+    placed = placed_figures(text)
+    return {
+        placed[i + 1][2]
+        for i in range(len(placed) - 1)
+        if placed[i][2] in taken and placed[i + 1][0] - placed[i][1] < 45
+    }
 
 
 # a header block's date: "Date:" beside "From:", "To:" or "Subject:" (a form's own "Date:"

@@ -83,6 +83,8 @@ def test_a_price_is_not_a_time():
         ("Claims within <del>60</del> 30 days.", "60"),
         ("credit £11.60 ... no, scrap that, a flat £25 credit.", "11.6"),
         ("it's 1pm-2pm now, not 12.30", "12:30"),
+        ("Fri 2 Jan,Sat 3 Jan\nFri 2 Jan is NOT Sat 3rd any more, it's Monday 5 January", "3/1"),
+        ("The meeting is no longer at 3pm, it is at 4pm.", "3:00"),
     ],
 )
 def test_a_value_a_correction_replaces_is_never_asked_and_never_given(brief, old):
@@ -98,10 +100,15 @@ def test_a_value_a_correction_replaces_is_never_asked_and_never_given(brief, old
         "The turnout was 23 people.",
         "Floor 2 use stairwell B, floor 3 stairwell A - sorry, other way round",
         "Claim ~~on form EX2~~ 45p a mile, and 45p on form EX2 for trains.",
+        "Parking is not free after 6pm, it costs £2.",
     ],
 )
 def test_an_apology_or_a_past_fact_takes_nothing_back(brief):
     assert stale(brief) == set()
+
+
+def test_a_time_taken_back_leaves_a_date_of_the_same_day_number():
+    assert stale("Start 9.30 til 12 - sorry 12.30 not 12. Thurs 12 Sept.") == {"12"}
 
 
 def test_the_frame_of_a_message_is_no_fact():
