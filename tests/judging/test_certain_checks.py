@@ -390,3 +390,18 @@ def test_a_sentence_giving_the_briefs_values_in_its_own_words_is_no_addition(set
     )
     v = verdict(settings, project, brief, text)
     assert not any(f["code"].startswith("adds:") for f in v.holds), [f["message"] for f in v.holds]
+
+
+def test_a_month_a_numeric_date_gives_is_no_name_from_nowhere():
+    assert check_names("The meeting is in September.", ["thurs 12/9, 9.30 til 12.30"]) == []
+
+
+def test_a_weekday_is_refused_only_where_the_calendar_says_otherwise(settings, project):
+    brief = "Open day on 2025-06-12 from 10:00."
+    wrong = verdict(settings, project, brief, "Open day on Friday 12 June 2025 from 10am.")
+    assert any(f["code"] == "name:friday" for f in wrong.must_fix)
+    right = verdict(settings, project, brief, "Open day on Thursday 12 June 2025 from 10am.")
+    assert not any(f["code"].startswith("name:") for f in [*right.must_fix, *right.holds])
+    unsure = verdict(settings, project, "Open day at 10:00.", "See you on Friday at 10am!")
+    assert any(f["code"] == "name:friday" for f in unsure.holds)
+    assert not any(f["code"].startswith("name:") for f in unsure.must_fix)

@@ -16,7 +16,7 @@ from batch.judging import wording
 from batch.judging.checks.base import Check, CheckContext, rewrite
 from batch.judging.wording import numbers_in, sentences_where
 from batch.reading.corrections import given_back, stale
-from batch.reading.figures import as_written, figures, loosened, said_otherwise
+from batch.reading.figures import MONTHS, as_written, figures, loosened, said_otherwise
 from batch.reading.ties import swapped
 from batch.reading.values import doubtful, item_values, values_said
 
@@ -445,12 +445,65 @@ def weekdays_of_dates(draft: str, sources: Iterable[str]) -> set[str]:
             if named - {weekday}:
                 continue
             day, month = (int(x) for x in date.split("/"))
-            for year in years:
+            stated = _years_with(date, [draft[m.end() : m.end() + 30], *lines])
+            for year in stated or years:
                 try:
                     if datetime.date(year, month, day).strftime("%A").lower() == weekday:
                         out.add(weekday)
                 except ValueError:
                     continue
+    return out
+
+
+def _years_with(date: str, texts: Iterable[str]) -> set[int]:
+    """The years `texts` write right after `date` ("12 June 2025", "2025-06-12")."""
+    out = set()
+    for text in texts:
+        found = figures(text, words=False)
+        for i, f in enumerate(found[:-1]):
+            if f == date and re.fullmatch(r"(?:19|20)\d\d", found[i + 1]):
+                out.add(int(found[i + 1]))
+    return out
+
+
+def months_of_dates(sources: Iterable[str]) -> set[str]:
+    """The months of the dates the sources give in figures: "12/9" names September."""
+    months = {int(f.split("/")[1]) for s in sources for f in figures(s) if "/" in f}
+    return {MONTHS[m - 1] for m in months if 1 <= m <= 12}
+
+
+_DAY_NAMES = frozenset(
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+)
+
+
+def weekdays_against_dates(draft: str, sources: Iterable[str]) -> set[str]:
+    """The weekdays the text puts beside a date of its sources that falls on another
+    day in every year the sources give (or last, this and next year): certainly wrong."""
+    sources = list(sources)
+    given = {f for s in sources for f in figures(s) if "/" in f}
+    this_year = datetime.date.today().year
+    years = {this_year - 1, this_year, this_year + 1} | {
+        int(f)
+        for s in sources
+        for f in figures(s, words=False)
+        if re.fullmatch(r"(?:19|20)\d\d", f)
+    }
+    out = set()
+    for m in _WEEKDAY.finditer(draft):
+        dates = [f for f in figures(draft[m.end() : m.end() + 20]) if "/" in f][:1]
+        if not dates or dates[0] not in given:
+            continue
+        day, month = (int(x) for x in dates[0].split("/"))
+        named = set()
+        stated = _years_with(dates[0], [draft[m.end() : m.end() + 30], *sources])
+        for year in stated or years:
+            try:
+                named.add(datetime.date(year, month, day).strftime("%A").lower())
+            except ValueError:
+                continue
+        if named and m.group(1).lower() not in named:
+            out.add(m.group(1).lower())
     return out
 
 
@@ -487,7 +540,8 @@ def _initialisms(sources: tuple[str, ...]) -> frozenset[str]:
 def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
     """Names in the text that no source gives: an invented person, firm, place or day."""
     allowed = _source_words(sources) | GENERIC_NAMES
-    weekdays = weekdays_of_dates(draft, sources)
+    weekdays = weekdays_of_dates(draft, sources) | months_of_dates(sources)
+    wrong_days = weekdays_against_dates(draft, sources)
     initials = initialisms(sources)
     # "Fridays" for the brief's "Friday", "Mondays'": another form of a word it gives
     stems = {wording.stem(w) for w in allowed}
@@ -509,10 +563,13 @@ def check_names(draft: str, sources: Iterable[str]) -> list[Finding]:
         ):
             continue
         seen.add(key)
+        # a weekday no source gives is certainly wrong only beside a date of theirs the
+        # calendar puts on another day; elsewhere a person checks it
+        day_unsure = key in _DAY_NAMES and key not in wrong_days
         out.append(
             Finding(
                 code=f"name:{key}",
-                severity="must_fix",
+                severity="hold" if day_unsure else "must_fix",
                 repair=rewrite(
                     sentences_where(draft, lambda s, n=name: n in names_in(s)),
                     f"no longer names {name!r} (no source gives it)",
