@@ -405,3 +405,53 @@ def test_a_weekday_is_refused_only_where_the_calendar_says_otherwise(settings, p
     unsure = verdict(settings, project, "Open day at 10:00.", "See you on Friday at 10am!")
     assert any(f["code"] == "name:friday" for f in unsure.holds)
     assert not any(f["code"].startswith("name:") for f in unsure.must_fix)
+
+
+def test_a_reviewers_aside_takes_only_its_own_values_out(settings, project):
+    brief = (
+        "From 1 June staff can claim 45p per mile. [comment SM: 45p was signed off by the "
+        "board on 30 Apr - no need to say so in the notice]"
+    )
+    v = verdict(settings, project, brief, "From 1 June you can claim 45p per mile.")
+    assert not v.must_fix, [f["message"] for f in v.must_fix]
+    told = verdict(
+        settings,
+        project,
+        brief,
+        "From 1 June you can claim 45p per mile, as the board agreed on 30 April.",
+    )
+    assert any(f["code"].startswith("left-in:") for f in told.must_fix)
+
+
+def test_an_emails_own_subject_line_is_its_form_and_the_briefs_is_a_note(settings, project):
+    brief = (
+        "To: All staff\nFrom: Finance\nSubject: mileage changes pls tidy up and send round\n\n"
+        "From 1 June staff can claim 45p per mile."
+    )
+    own = verdict(
+        settings,
+        project,
+        brief,
+        "To: All staff\nSubject: Mileage from 1 June\n\nFrom 1 June you can claim 45p per mile.",
+    )
+    assert not any(f["code"] == "echo:notes" for f in own.must_fix)
+    pasted = verdict(
+        settings,
+        project,
+        brief,
+        "Subject: mileage changes pls tidy up and send round\n\nFrom 1 June you can claim "
+        "45p per mile.",
+    )
+    assert any(f["code"] == "echo:notes" for f in pasted.must_fix)
+
+
+def test_a_sentence_whose_words_another_says_is_advice_and_a_twin_a_must_fix():
+    from batch.judging.checks.form import check_repeated
+
+    wider = check_repeated(
+        "Graham Boyd's session on family history is now at 2.30pm in Room 3. "
+        "Family history session at 2.30pm in Room 3."
+    )
+    assert wider and all(f["severity"] == "warn" for f in wider)
+    twin = check_repeated("The hall opens at 9am on Monday. The hall opens at 9am on Monday.")
+    assert [f["severity"] for f in twin] == ["must_fix"]

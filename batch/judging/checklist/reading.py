@@ -529,10 +529,16 @@ _STATE_IT = re.compile(
 _POINTS_BACK = re.compile(r"(?i)\b(?:it|them|that|this|these|those|one)\b")
 
 
+# a bracketed aside after a line's own words ("… 10,000 miles. [comment SM: no need to say
+# so]"): a reviewer's note, read as a line of its own, so an order in it does not take
+# the line's facts with it. Not a placeholder, nor a short bracket ("Room [B12]")
+_ASIDE = re.compile(r"(?<=\S)[ \t]*(\[(?![A-Z ]+NEEDED\b)[^\]\n]*?\S+\s+\S+\s+\S+[^\]\n]*\])")
+
+
 def brief_checklist(text: str) -> list[Requirement]:
     # text struck through is deleted: nothing in it is asked for (its figures are taken
     # back: batch.reading.corrections)
-    text = STRUCK.sub(" ", text)
+    text = _ASIDE.sub(r"\n\1", STRUCK.sub(" ", text))
     out: list[Requirement] = []
 
     def add(part: str, previous: str) -> None:

@@ -590,6 +590,7 @@ _FRAME_LABELS = frozenset(
     }
 )
 _LINE_LABEL = re.compile(r"^([A-Za-z][\w '/-]{0,25}?)\s*:\s+\S")
+_EMAIL_HEADERS = frozenset({"subject", "re", "to", "from", "cc", "date"})
 
 
 def _plain(line: str) -> str:
@@ -631,10 +632,16 @@ def check_pasted_lines(draft: str, brief: str, checklist: list[Requirement]) -> 
         if not line:
             continue
         label = _LINE_LABEL.match(line)
-        if label and label.group(1).strip().lower() in framing:
+        brief_line = by_text.get(_plain(line))
+        if (
+            label
+            and label.group(1).strip().lower() in framing
+            # an e-mail's own header ("Subject: Mileage claims from 1 June") is its form;
+            # the brief's header printed as it stands is a note
+            and (brief_line or label.group(1).strip().lower() not in _EMAIL_HEADERS)
+        ):
             pasted.append(raw.strip())
             continue
-        brief_line = by_text.get(_plain(line))
         if brief_line and (_NOTE_SIGN.search(brief_line) or line[:1].islower()):
             pasted.append(raw.strip())
     if not pasted:

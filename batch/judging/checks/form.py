@@ -181,7 +181,9 @@ def _said_before(draft: str, dropped: set[str]) -> list[Finding]:
         out.append(
             Finding(
                 code=f"repeated:{' '.join(words[:8])}",
-                severity="must_fix",
+                # read from shared words, never certain (a list item beside the note
+                # that it moved): advice the repairer acts on, not a must-fix
+                severity="warn",
                 message=(
                     f"{sentence[:120]!r} says nothing {wider[:120]!r} does not say already: "
                     "say it once."
