@@ -455,3 +455,16 @@ def test_a_sentence_whose_words_another_says_is_advice_and_a_twin_a_must_fix():
     assert wider and all(f["severity"] == "warn" for f in wider)
     twin = check_repeated("The hall opens at 9am on Monday. The hall opens at 9am on Monday.")
     assert [f["severity"] for f in twin] == ["must_fix"]
+
+
+def test_an_unknown_to_tell_is_refused_only_where_the_text_is_silent_on_it(settings, project):
+    brief = "Quiz night Friday 6 June at 19:00. The venue is not confirmed yet - say so."
+    silent = verdict(settings, project, brief, "Quiz night is on Friday 6 June at 7pm.")
+    assert any(f["code"].startswith("uncovered:") for f in silent.must_fix)
+    other_words = verdict(
+        settings,
+        project,
+        brief,
+        "Quiz night is on Friday 6 June at 7pm. We will let you know the venue soon.",
+    )
+    assert not any(f["code"].startswith("uncovered:") for f in other_words.must_fix)

@@ -58,6 +58,15 @@ def _stated(r: Requirement) -> Repair:
     return repair
 
 
+def _mentions(draft: str, subject: str) -> bool:
+    """The text speaks of `subject`: half its content words (at least one) in a sentence,
+    or in a placeholder."""
+    want = set(wording.content_terms(subject))
+    if not want:
+        return False
+    return any(2 * len(want & wording.stems_of(s)) >= len(want) for s in wording.sentences(draft))
+
+
 def _plain(figure: str) -> bool:
     """A count or an amount, not a time of day or a date."""
     return ":" not in figure and "/" not in figure
@@ -146,6 +155,10 @@ def check_requirements(draft: str, checklist: list[Requirement], brief: str = ""
                 f"The brief asks the text to say that {r['subject']} is not known "
                 f"yet ({r['text']!r}); say so."
             )
+            if _mentions(draft, r["subject"] or r["text"]):
+                # told in words the reader does not know, or as a placeholder: a person
+                # reads it (a text silent on it altogether stays a must-fix)
+                severity = "hold"
         elif r["kind"] == "sign":
             message = f"The brief asks the text to be signed {r['subject']!r}; end with it."
             if not req.unsigned_for_certain(draft, r["subject"]):
