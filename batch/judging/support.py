@@ -99,7 +99,7 @@ CLAIM_WORDS = frozenset(
         "biodegradable handmade vegan gluten-free lightest strongest fastest cheapest "
         # changes of status and consequences
         "cancelled canceled postponed delayed extended increased reduced installed approved "
-        "fined penalty penalties banned compulsory mandatory",
+        "penalty penalties banned compulsory mandatory",
     )
 )
 

@@ -468,3 +468,10 @@ def test_an_unknown_to_tell_is_refused_only_where_the_text_is_silent_on_it(setti
         "Quiz night is on Friday 6 June at 7pm. We will let you know the venue soon.",
     )
     assert not any(f["code"].startswith("uncovered:") for f in other_words.must_fix)
+
+
+def test_fine_meaning_all_right_is_no_penalty():
+    from batch.judging.support import claims_in
+
+    assert claims_in("Stay until they tell you it is fine to go back.", frozenset()) == ()
+    assert claims_in("Latecomers will face a penalty.", frozenset()) == ("penalty",)
