@@ -44,6 +44,10 @@ class LoopState(TypedDict, total=False):
     house_rules: HouseRules | dict[str, Any]
     limits: Limits | dict[str, Any]
     checklist: list[Requirement]  # built once (batch.judging.checklist)
+    # the values a second reading of the brief says are for its readers (a model's
+    # restatement, checked against the brief by code): a value missing from the text is
+    # held only where this reading gives it too. Absent: the rules' reading alone
+    read_values: list[str]
     # the brief's orders no check can hold a text to, for the person who reviews it
     # (batch.judging.checks.obey); absent: a thread started before they were kept
     unchecked_orders: list[str]

@@ -76,6 +76,10 @@ elif sys.argv[1:2] == ["review-path"]:
     from bench.review_path import main as review_path_main
 
     review_path_main(sys.argv[2:])
+elif sys.argv[1:2] == ["reading-model"]:
+    from bench.reading_model import main as reading_model_main
+
+    sys.exit(reading_model_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["unseen"]:
     from bench.unseen import main as unseen_main
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +67,14 @@ def finding_class(finding: dict[str, Any], verdict: Any) -> str:
     return check
 
 
-def judge_half(settings: Any, half: str, folder: Path) -> tuple[dict[str, Any], list[dict]]:
+def judge_half(
+    settings: Any,
+    half: str,
+    folder: Path,
+    read: Callable[[str, str], frozenset[str] | None] | None = None,
+) -> tuple[dict[str, Any], list[dict]]:
+    """Each text of `half` judged; `read(half, name)`: a second reading's values for a
+    brief's readers (bench/reading_model.py), or None for the rules' reading alone."""
     correct: Counter[str] = Counter()
     defective: dict[str, Counter[str]] = {}
     refusing_checks: Counter[str] = Counter()  # correct texts refused, by the check
@@ -83,8 +91,9 @@ def judge_half(settings: Any, half: str, folder: Path) -> tuple[dict[str, Any], 
             max_words=data.get("max_words"),
             min_words=data.get("min_words"),
         )
+        values = read(half, name) if read else None
         for n, t in enumerate(data["texts"], start=1):
-            v = judge_text(settings, brief, str(t["text"]))
+            v = judge_text(settings, brief, str(t["text"]), values)
             label = t["label"]
             if label == "correct":
                 correct[v.outcome] += 1

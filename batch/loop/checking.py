@@ -71,6 +71,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         module=Path(origin).stem,
         source_path=Path(brief.source_path) if python and brief.source_path else None,
         source_suffix=suffix_of(origin) if kind_source else "",
+        read_values=frozenset(state["read_values"]) if "read_values" in state else None,
     )
 
 

@@ -64,11 +64,15 @@ def outcome_of(meets_bar: bool, findings: list[Finding]) -> Outcome:
     return "approved"
 
 
-def judge_text(settings: Settings, brief: Brief, text: str) -> TextVerdict:
+def judge_text(
+    settings: Settings, brief: Brief, text: str, read_values: frozenset[str] | None = None
+) -> TextVerdict:
     """`text` judged as the loop judges its brief's draft: the thread's starting state
     (rubric, house rules, checklist), today's checks, the verdict with the code checks as
-    the critic."""
+    the critic. `read_values`: a second reading's values for the readers, if any."""
     state, _ = start_state(settings, brief)
+    if read_values is not None:
+        state["read_values"] = sorted(read_values)
     state["draft"] = text
     state["needs_from_human"] = placeholders.needs_of(text, [])
     state.update(findings_update(state))  # type: ignore[typeddict-item]

@@ -475,3 +475,22 @@ def test_fine_meaning_all_right_is_no_penalty():
 
     assert claims_in("Stay until they tell you it is fine to go back.", frozenset()) == ()
     assert claims_in("Latecomers will face a penalty.", frozenset()) == ("penalty",)
+
+
+def test_a_second_reading_decides_which_missing_values_wait(settings, project):
+    path = write_brief(
+        project,
+        "b.md",
+        "Quiz night Friday 6 June at 19:00. Ticket ref 4471.",
+        id="b",
+        rubric="memo",
+    )
+    brief = load_brief_file(path, 1 << 20)
+    text = "Quiz night is on Friday 6 June at 7pm."
+    alone = judge_text(settings, brief, text)
+    assert any("4471" in f["message"] for f in alone.holds)
+    read = judge_text(settings, brief, text, read_values=frozenset({"6/6", "7:00"}))
+    assert not any("4471" in f["message"] for f in read.holds)
+    assert any("4471" in f["message"] for f in read.would_improve)
+    dropped = judge_text(settings, brief, "Quiz night is on Friday 6 June.", frozenset({"7:00"}))
+    assert any(f["code"].startswith("uncovered:") for f in dropped.holds)

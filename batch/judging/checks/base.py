@@ -45,6 +45,9 @@ class CheckContext:
     addition_words: int = 2  # the rubric's additions_words: how many new words add
     # the writer's deliberate deviations: what it says of this draft
     deviations: tuple[dict[str, str], ...] = ()
+    # the values a second reading of the brief gives its readers (None: the rules'
+    # reading alone decides which missing values wait for a person)
+    read_values: frozenset[str] | None = None
 
     @cached_property
     def support(self) -> list[SentenceSupport]:

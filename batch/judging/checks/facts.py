@@ -105,7 +105,12 @@ def check_numbers(draft: str, sources: Iterable[str], severity: str) -> list[Fin
     return out
 
 
-def check_requirements(draft: str, checklist: list[Requirement], brief: str = "") -> list[Finding]:
+def check_requirements(
+    draft: str,
+    checklist: list[Requirement],
+    brief: str = "",
+    read_values: frozenset[str] | None = None,
+) -> list[Finding]:
     """Every signature, gap to tell and public name the brief asks for is in the text,
     and every value of its facts and asks (batch.reading.values): a value missing from a
     plain fact is a must-fix; one missing from a line the reader is unsure of (chatter,
@@ -124,7 +129,9 @@ def check_requirements(draft: str, checklist: list[Requirement], brief: str = ""
             # texts of bench/unseen's tune half and caught no dropped fact)
             written = as_written(r["text"])
             missing = [
-                written.get(v, v) for v in item_values(r["text"], taken_back) if v not in said
+                written.get(v, v)
+                for v in item_values(r["text"], taken_back)
+                if v not in said and (read_values is None or v in read_values)
             ]
             if not missing:
                 if not doubtful(r["text"]) and not req.covered(r, draft):
@@ -629,7 +636,7 @@ class Requirements(Check):
     repaired_holds = True  # a plain fact's missing value: the repairer states it first
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        return check_requirements(ctx.draft, ctx.checklist, ctx.brief)
+        return check_requirements(ctx.draft, ctx.checklist, ctx.brief, ctx.read_values)
 
 
 class Contradictions(Check):
