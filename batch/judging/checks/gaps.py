@@ -140,11 +140,6 @@ def check_missing_facts(
                     repair=rewrite(guessed, f"says nothing about {label}, which is not known yet"),
                 )
             )
-        marked = req.CERTAIN_GAP.search(r["text"]) is not None
-        if match is None and not marked and not telling and not guessed:
-            # an unknown read from chatter alone ("he hasn't told them yet"), of which
-            # the text says nothing: there is nothing of it for a person to read
-            continue
         if match is None:
             out.append(
                 Finding(
