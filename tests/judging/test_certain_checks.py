@@ -494,39 +494,3 @@ def test_a_second_reading_decides_which_missing_values_wait(settings, project):
     assert any("4471" in f["message"] for f in read.would_improve)
     dropped = judge_text(settings, brief, "Quiz night is on Friday 6 June.", frozenset({"7:00"}))
     assert any(f["code"].startswith("uncovered:") for f in dropped.holds)
-
-
-_NOTES_BRIEF = (
-    "lift out of order Monday 3 March\n"
-    "engineer due at 10:00, fixed by 14:00 hopefully\n"
-    "use the stairs or the goods lift at the back\n"
-    "questions to Sam on ext 4410\n"
-    "sign it from the facilities team"
-)
-
-
-@pytest.mark.parametrize(
-    "opening",
-    [
-        ("The ", "The ", "The ", "The "),  # the adversarial pass: "The" before each line
-        ("The ", "The ", "", ""),
-        ("Please note: ", "Please note: ", "Please note: ", "Please note: "),
-    ],
-)
-def test_the_briefs_notes_with_a_word_added_to_each_are_no_text(settings, project, opening):
-    lines = _NOTES_BRIEF.splitlines()[:4]
-    text = "\n".join(f"{o}{line}." for o, line in zip(opening, lines, strict=True))
-    v = verdict(settings, project, _NOTES_BRIEF, text + "\n\nFacilities team")
-    assert v.outcome != "approved"
-    assert any(f["code"].startswith("notes:") for f in v.holds)
-
-
-def test_the_same_notes_written_as_sentences_are_a_text(settings, project):
-    text = (
-        "The lift will be out of order on Monday 3 March. An engineer is coming at 10am "
-        "and we hope it will be working again by 2pm. Until then, please take the stairs "
-        "or the goods lift at the back of the building. If you have questions, call Sam on "
-        "ext 4410.\n\nFacilities team"
-    )
-    v = verdict(settings, project, _NOTES_BRIEF, text)
-    assert not any(f["code"].startswith("notes:") for f in [*v.must_fix, *v.holds])

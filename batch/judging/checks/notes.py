@@ -114,25 +114,6 @@ def _brief_notes(brief: str) -> tuple[frozenset[str], tuple[list[str], ...]]:
     return labels, tuple(_brief_units(brief, labels))
 
 
-# a note of the brief "reworded" with a word or two added ("The engineer is due at 10:00"
-# for "engineer due at 10:00"): all of a note of four words or more, and this many more
-REWORDED_EXTRA = 2
-
-
-def _reworded(unit: str, brief_units: tuple[list[str], ...]) -> bool:
-    """The whole of a note of the brief, in order, with at most REWORDED_EXTRA words
-    added: the note handed back, however it now opens."""
-    mine = words(_plain(unit))
-    for theirs in brief_units:
-        if len(theirs) < 4 or len(mine) - len(theirs) > REWORDED_EXTRA:
-            continue
-        matcher = SequenceMatcher(a=mine, b=theirs, autojunk=False)
-        same = sum(block.size for block in matcher.get_matching_blocks())
-        if same == len(theirs):
-            return True
-    return False
-
-
 def _copied(unit: str, brief_units: tuple[list[str], ...]) -> bool:
     """Its words are a unit of the brief's, in order: the whole of one (a line or a
     sentence of it), or for a labelled line, its value within one."""
@@ -163,9 +144,7 @@ def notes_at(draft: str, brief: str) -> tuple[list[tuple[int, str]], float]:
             continue
         size = len(words(unit))
         total += size
-        if size and (
-            _note_form(unit, labels) and _copied(unit, brief_units) or _reworded(unit, brief_units)
-        ):
+        if size and _note_form(unit, labels) and _copied(unit, brief_units):
             notes.append((n, unit))
             in_notes += size
     return notes, (in_notes / total if total else 0.0)
