@@ -494,3 +494,14 @@ def test_a_second_reading_decides_which_missing_values_wait(settings, project):
     assert any("4471" in f["message"] for f in read.would_improve)
     dropped = judge_text(settings, brief, "Quiz night is on Friday 6 June.", frozenset({"7:00"}))
     assert any(f["code"].startswith("uncovered:") for f in dropped.holds)
+
+
+@pytest.mark.parametrize(
+    "ending",
+    ["This note is the facilities team.", "It comes from the facilities team, who fixed it."],
+)
+def test_a_signer_turned_into_a_sentence_is_no_signature(settings, project, ending):
+    brief = "Lift out of order Monday 3 March. Sign it from the facilities team."
+    text = f"The lift is out of order on Monday 3 March.\n\n{ending}"
+    v = verdict(settings, project, brief, text)
+    assert v.outcome != "approved"
