@@ -107,7 +107,7 @@ def run(model_name: str | None, halves: tuple[str, ...]) -> dict[str, Any]:
     system = PROMPT.read_text(encoding="utf-8")
     result: dict[str, Any] = {"model": writer.name, "halves": {}}
     seconds: list[float] = []
-    readings: dict[str, Reading] = {}
+    read_values: dict[tuple[str, str], frozenset[str]] = {}
     for half in halves:
         totals: dict[str, dict[str, int]] = {"rules": {}, "model": {}}
         rows = []
@@ -129,7 +129,8 @@ def run(model_name: str | None, halves: tuple[str, ...]) -> dict[str, Any]:
                 cache[key] = answer.model_dump()
                 cache_path.write_text(json.dumps(cache, indent=1) + "\n", encoding="utf-8")
             reading = Reading.model_validate(cache[key])
-            readings[f"{half}/{name}"] = reading
+            read = frozenset(model_values(reading, brief))
+            read_values[half, name] = read
             expect = data.get("expect") or {}
             given = values_said(brief)
             facts = values_of([str(x) for x in expect.get("facts") or []], frozenset()) & given
@@ -137,7 +138,7 @@ def run(model_name: str | None, halves: tuple[str, ...]) -> dict[str, Any]:
             leave = (leave & given) - facts
             parts = {
                 "rules": score(rules_values(brief), facts, leave),
-                "model": score(model_values(reading, brief), facts, leave),
+                "model": score(set(read), facts, leave),
             }
             for way, part in parts.items():
                 add(totals[way], part)
@@ -146,20 +147,20 @@ def run(model_name: str | None, halves: tuple[str, ...]) -> dict[str, Any]:
         if half == "tune":
             result["tune_rows"] = rows  # the held-out half's rows are never kept
     result["model_seconds_per_brief"] = round(sum(seconds) / len(seconds), 1) if seconds else None
-    result["verdicts"] = verdicts(readings, halves)
+    result["verdicts"] = verdicts(read_values, halves)
     return result
 
 
-def verdicts(readings: dict[str, Reading], halves: tuple[str, ...]) -> dict[str, Any]:
+def verdicts(
+    read_values: dict[tuple[str, str], frozenset[str]], halves: tuple[str, ...]
+) -> dict[str, Any]:
     """bench/unseen judged twice: with the rules' reading alone, and with a missing value
-    held only where the model's reading gives it too (a value only the rules demand is
-    advice)."""
+    held only where the model's reading (`read_values`, by half and brief) gives it too
+    (a value only the rules demand is advice)."""
     settings = config_mod.load(copied_project([], prefix="briefloop-reading-") / "briefloop.toml")
-    briefs = {(half, name): str(data["brief"]) for half in halves for name, data in load_half(half)}
 
     def read(half: str, name: str) -> frozenset[str] | None:
-        reading = readings.get(f"{half}/{name}")
-        return frozenset(model_values(reading, briefs[half, name])) if reading else None
+        return read_values.get((half, name))
 
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,6 +17,7 @@ regards,") are glue: they claim nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -222,7 +223,7 @@ def support_map(
     """The support map of `draft`: each sentence, the items it carries, the words it adds."""
     sources = list(sources)
     known = known_stems(sources)
-    given = source_values(sources)
+    given = source_values(tuple(sources))
     out = []
     for n, s in enumerate(sentences(draft), start=1):
         added = added_words(s, known)
@@ -244,9 +245,11 @@ def support_map(
 _NAME = re.compile(r"(?<![\w'’])[^\W\d_a-z][^\W_]+(?:['’-][^\W_]+)*")
 
 
-def source_values(sources: Iterable[str]) -> tuple[frozenset[str], frozenset[str]]:
+@functools.lru_cache(maxsize=64)
+def source_values(sources: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
     """The values the sources give: their figures and addresses (in the forms a text may
-    write them), and the names they write with a capital."""
+    write them), and the names they write with a capital. The same for every round and
+    repair candidate of a thread: read once."""
     figures: set[str] = set()
     names: set[str] = set()
     for text in sources:

@@ -128,16 +128,15 @@ def replaced(text: str) -> frozenset[str]:
     # "Sat 3rd" taken back is the brief's "Sat 3 Jan" where a table gives it in full
     days = {f for f in out if f.isdigit() and re.search(rf"\b{f}(?:st|nd|rd|th)\b", text)}
     if days:
-        out |= {f for _, _, f in placed if "/" in f and f.split("/")[0] in days} - current_of(
-            text, out
-        )
+        dated = {f for _, _, f in placed if "/" in f and f.split("/")[0] in days}
+        out |= dated - _current(placed, out)
     return frozenset(out)
 
 
-def current_of(text: str, taken: set[str]) -> set[str]:
-    """The figures of `text` a correction gives as the current ones: those right after a
-    taken-back one ("the 3rd, no wait, the 5th of March" gives 5/3)."""
-    placed = placed_figures(text)
+def _current(placed: list[tuple[int, int, str]], taken: set[str]) -> set[str]:
+    """Of the figures `placed` (as placed_figures gives them), those a correction gives
+    as the current ones: right after a taken-back one ("the 3rd, no wait, the 5th of
+    March" gives 5/3)."""
     return {
         placed[i + 1][2]
         for i in range(len(placed) - 1)

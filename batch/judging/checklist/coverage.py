@@ -453,14 +453,11 @@ _SIGN_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 # the markup a sign-off line may wear: "**Dave**", "_Facilities Manager_", "> Dave", "- Dave"
 _SIGN_MARKUP = re.compile(r"^[\s>*_~`#•-]+|[\s*_~`]+$|(?<=\w)[*_~`]+(?=[\s,]|$)")
 # a name in a signer's words: capitalised, not a sentence's or an order's own word
+_ORDER_WORDS = "The|Our|Me|From|Sign|Signed|Please|It"
 _NAME_WORD = re.compile(
-    r"(?<![\w'’])(?!(?:The|Our|Me|From|Sign|Signed|Please|It|Us|And|Or|With|By)\b)"
-    r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
+    rf"(?<![\w'’])(?!(?:{_ORDER_WORDS}|Us|And|Or|With|By)\b)[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
 )
-_NAME_RUN = re.compile(
-    r"(?!(?:The|Our|Me|From|Sign|Signed|Please|It)\b)[A-Z][^\W\d_]*"
-    r"(?:\s+[A-Z][^\W\d_]*)*"
-)
+_NAME_RUN = re.compile(rf"(?!(?:{_ORDER_WORDS})\b)[A-Z][^\W\d_]*(?:\s+[A-Z][^\W\d_]*)*")
 # a title before the name: "Dr Sarah Collins" signs for "Sarah Collins"
 _HONORIFIC = r"(?:(?:dr|mr|mrs|ms|mx|miss|prof|professor|rev|sir|dame|cllr)\.?\s+)"
 

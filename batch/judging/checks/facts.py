@@ -426,7 +426,9 @@ def names_in(text: str) -> list[str]:
     return found
 
 
-_WEEKDAY = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
+_DAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = re.compile(r"(?i)\b(" + "|".join(_DAY_NAMES) + r")s?\b")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def weekdays_of_dates(draft: str, sources: Iterable[str]) -> set[str]:
@@ -439,13 +441,7 @@ def weekdays_of_dates(draft: str, sources: Iterable[str]) -> set[str]:
     sources = list(sources)
     lines = [ln for s in sources for ln in s.splitlines()]
     given = {f for ln in lines for f in figures(ln) if "/" in f}
-    this_year = datetime.date.today().year
-    years = {this_year - 1, this_year, this_year + 1} | {
-        int(f)
-        for s in sources
-        for f in figures(s, words=False)
-        if re.fullmatch(r"(?:19|20)\d\d", f)
-    }
+    years = _calendar_years(sources)
     out = set()
     for m in _WEEKDAY.finditer(draft):
         weekday = m.group(1).lower()
@@ -464,14 +460,30 @@ def weekdays_of_dates(draft: str, sources: Iterable[str]) -> set[str]:
             }
             if named - {weekday}:
                 continue
-            day, month = (int(x) for x in date.split("/"))
             stated = _years_with(date, [draft[m.end() : m.end() + 30], *lines])
-            for year in stated or years:
-                try:
-                    if datetime.date(year, month, day).strftime("%A").lower() == weekday:
-                        out.add(weekday)
-                except ValueError:
-                    continue
+            if weekday in _weekdays_on(date, stated or years):
+                out.add(weekday)
+    return out
+
+
+def _calendar_years(sources: list[str]) -> set[int]:
+    """The years a weekday may be read in: those the sources give, and last, this and
+    next year."""
+    this_year = datetime.date.today().year
+    return {this_year - 1, this_year, this_year + 1} | {
+        int(f) for s in sources for f in figures(s, words=False) if _YEAR.fullmatch(f)
+    }
+
+
+def _weekdays_on(date: str, years: Iterable[int]) -> set[str]:
+    """The weekdays the date "d/m" falls on in `years`."""
+    day, month = (int(x) for x in date.split("/"))
+    out = set()
+    for year in years:
+        try:
+            out.add(datetime.date(year, month, day).strftime("%A").lower())
+        except ValueError:
+            continue
     return out
 
 
@@ -481,7 +493,7 @@ def _years_with(date: str, texts: Iterable[str]) -> set[int]:
     for text in texts:
         found = figures(text, words=False)
         for i, f in enumerate(found[:-1]):
-            if f == date and re.fullmatch(r"(?:19|20)\d\d", found[i + 1]):
+            if f == date and _YEAR.fullmatch(found[i + 1]):
                 out.add(int(found[i + 1]))
     return out
 
@@ -492,36 +504,19 @@ def months_of_dates(sources: Iterable[str]) -> set[str]:
     return {MONTHS[m - 1] for m in months if 1 <= m <= 12}
 
 
-_DAY_NAMES = frozenset(
-    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-)
-
-
 def weekdays_against_dates(draft: str, sources: Iterable[str]) -> set[str]:
     """The weekdays the text puts beside a date of its sources that falls on another
     day in every year the sources give (or last, this and next year): certainly wrong."""
     sources = list(sources)
     given = {f for s in sources for f in figures(s) if "/" in f}
-    this_year = datetime.date.today().year
-    years = {this_year - 1, this_year, this_year + 1} | {
-        int(f)
-        for s in sources
-        for f in figures(s, words=False)
-        if re.fullmatch(r"(?:19|20)\d\d", f)
-    }
+    years = _calendar_years(sources)
     out = set()
     for m in _WEEKDAY.finditer(draft):
         dates = [f for f in figures(draft[m.end() : m.end() + 20]) if "/" in f][:1]
         if not dates or dates[0] not in given:
             continue
-        day, month = (int(x) for x in dates[0].split("/"))
-        named = set()
         stated = _years_with(dates[0], [draft[m.end() : m.end() + 30], *sources])
-        for year in stated or years:
-            try:
-                named.add(datetime.date(year, month, day).strftime("%A").lower())
-            except ValueError:
-                continue
+        named = _weekdays_on(dates[0], stated or years)
         if named and m.group(1).lower() not in named:
             out.add(m.group(1).lower())
     return out
