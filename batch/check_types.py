@@ -23,6 +23,20 @@ class Requirement(TypedDict):
     own: NotRequired[list[str]]
 
 
+class ChecklistFix(TypedDict):
+    """A person's fix to one item of a brief's checklist as read
+    (batch.judging.checklist.fixes), as a thread's state and the run-log database keep it."""
+
+    item: str  # the item's id where it was fixed ("R4"), for the record
+    read: str  # the words the item was read from: what the fix holds for
+    was: str  # the kind it was read as
+    action: Literal["drop", "kind", "value"]
+    kind: str  # "kind": the kind it is (a name of fixes.KIND_NAMES); else ""
+    value: str  # "value": its words as they should read; else ""
+    by: NotRequired[str]
+    at: NotRequired[str]
+
+
 class Repair(TypedDict, total=False):
     """How the check that found a problem would have it fixed: one small, local change
     (batch.loop.writing.repairs carries it out). Only `action` is always there."""

@@ -1,4 +1,4 @@
-"""A person's answer to a waiting thread, typed: `Approve | Reject | Revise | Invalid`.
+"""A person's answer to a waiting thread, typed: `Approve | Reject | Revise | Fix | Invalid`.
 
 Every channel (the CLI, the review page, the Review sheet, a one-tap link) builds one
 of these; the one refusal policy (batch.loop.decisions.refusal) judges it, and the
@@ -54,6 +54,22 @@ class Revise:
 
 
 @dataclass(frozen=True)
+class Fix:
+    """Fix an item of the brief's checklist as read (batch.judging.checklist.fixes):
+    `action` "drop" (not for the readers), "kind" (it is `as_kind`) or "value" (its
+    words are `value`). The text is judged again and waits on."""
+
+    item: str
+    action: str
+    as_kind: str = ""
+    value: str = ""
+    by: str | None = None
+    at: str = ""
+
+    kind = "fix"
+
+
+@dataclass(frozen=True)
 class Invalid:
     """An answer that is none of the above: the thread asks again, saying why."""
 
@@ -62,8 +78,8 @@ class Invalid:
     kind = "invalid"
 
 
-Decision = Approve | Reject | Revise | Invalid
-KINDS = ("approve", "reject", "revise")
+Decision = Approve | Reject | Revise | Fix | Invalid
+KINDS = ("approve", "reject", "revise", "fix")
 
 
 def as_dict(decision: Decision) -> dict[str, Any]:
@@ -100,6 +116,15 @@ def from_dict(value: dict[str, Any]) -> Decision:
         return Reject(str(value.get("reason") or ""), by, at)
     if kind == "revise":
         return Revise(str(value.get("notes") or ""), answers, value.get("rounds"), by, at)
+    if kind == "fix":
+        return Fix(
+            str(value.get("item") or ""),
+            str(value.get("action") or ""),
+            str(value.get("as_kind") or ""),
+            str(value.get("value") or ""),
+            by,
+            at,
+        )
     if kind == "invalid":
         return Invalid(str(value.get("problem") or "an invalid answer"))
     return Invalid(f"unknown decision type {kind!r}")

@@ -21,6 +21,7 @@ from batch import prompts
 from batch.check_types import Requirement
 from batch.inputs.rubrics import Rubric
 from batch.judging.checklist import build_checklist
+from batch.judging.checklist.fixes import fixed
 from batch.placeholders import suggest as suggested_placeholder
 from batch.state import LoopState
 from batch.thread_inputs import brief_of, house_rules_of
@@ -144,7 +145,10 @@ def _points(state: LoopState) -> str:
 
 def writer_messages(state: LoopState) -> list[dict[str, str]]:
     system = prompts.template("writer_system").substitute(house_rules=house_rules_of(state).text)
-    checklist = state.get("checklist") or build_checklist(brief_of(state))
+    checklist = fixed(
+        state.get("checklist") or build_checklist(brief_of(state)),
+        state.get("checklist_fixes", []),
+    )
     task = prompts.template("writer_task").substitute(
         _brief_fields(state), checklist_block=checklist_block(checklist)
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, NotRequired, TypedDict, cast
 
-from batch.check_types import Addition, Finding, Requirement
+from batch.check_types import Addition, ChecklistFix, Finding, Requirement
 from batch.outcomes import StopReason
 from batch.thread_inputs import HouseRules, Limits, Rubric, ThreadBrief
 
@@ -43,7 +43,10 @@ class LoopState(TypedDict, total=False):
     rubric: Rubric | dict[str, Any]
     house_rules: HouseRules | dict[str, Any]
     limits: Limits | dict[str, Any]
-    checklist: list[Requirement]  # built once (batch.judging.checklist)
+    checklist: list[Requirement]  # built once (batch.judging.checklist), as read
+    # a person's fixes to the checklist as read: what every check and page reads is the
+    # list with these made (batch.judging.checklist.fixes.fixed)
+    checklist_fixes: list[ChecklistFix]
     # the values a second reading of the brief says are for its readers (a model's
     # restatement, checked against the brief by code): a value missing from the text is
     # held only where this reading gives it too. Absent: the rules' reading alone

@@ -31,6 +31,7 @@ from batch.cluster import hand_to_workers
 from batch.decision import Action
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml, read_text_file
+from batch.judging.checklist.fixes import KIND_NAMES
 from batch.judging.record import why_lines
 from batch.judging.support import pieces
 from batch.nightly.job import pull_reviews
@@ -202,6 +203,94 @@ def review_reopen(ctx: click.Context, thread: str, reason: str, by: str | None) 
         out.print(f"saved as a judged case: {done.case}", highlight=False, soft_wrap=True)
 
 
+@review.command("fix")
+@click.argument("thread")
+@click.argument("item")
+@click.option(
+    "--drop",
+    is_flag=True,
+    help="The item is not for the readers: nothing is asked of the text for it.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(list(KIND_NAMES)),
+    help="The item is of this kind: " + "; ".join(f"{k}: {v}" for k, v in KIND_NAMES.items()) + ".",
+)
+@click.option(
+    "--value", metavar="WORDS", help="The item's words as they should read (the figure, the name)."
+)
+@click.option(
+    "--approve",
+    is_flag=True,
+    help="Approve the text in the same step when nothing else holds it back.",
+)
+@click.option("--by", help="Who fixes it (default: $BRIEFLOOP_REVIEWER or your user name).")
+@click.pass_context
+@user_errors
+def review_fix(
+    ctx: click.Context,
+    thread: str,
+    item: str,
+    drop: bool,
+    kind: str | None,
+    value: str | None,
+    approve: bool,
+    by: str | None,
+) -> None:
+    """Fix ITEM (R1, R2, ...) of a waiting THREAD's checklist, the brief as the checks
+    read it (review show lists it first): one of --drop, --kind, --value. The text is
+    judged again at once against the fixed list; the fix is kept for every later run of
+    the same brief, and counted (briefloop runs --fixes)."""
+    chosen = [name for name, on in (("drop", drop), ("kind", kind), ("value", value)) if on]
+    if len(chosen) != 1:
+        raise UserError("give one of --drop, --kind KIND, --value WORDS")
+    with open_batch(ctx) as runner:
+        thread = named_thread(runner, thread)
+        done = threads.fix_item(
+            runner, thread, item, chosen[0], kind or "", value or "", by, approve=approve
+        )
+        refresh_review_sheet(runner)
+    fix = done.fix
+    what = {
+        "drop": "not for the readers",
+        "kind": f"a {fix['kind']} item ({KIND_NAMES.get(fix['kind'], '')})",
+        "value": f"to read {fix['value']!r}",
+    }[fix["action"]]
+    out.print(
+        f"{escape(fix['item'])} ({escape(fix['was'])}: {escape(fix['read'])}) fixed: "
+        f"{escape(what)}; kept for later runs of this brief",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if done.approved is not None:
+        print_result(done.approved)
+        sys.exit(1 if done.approved.outcome == "error" else 0)
+    if done.item is None:
+        out.print("the text is judged again by a worker: review show tells the verdict")
+        return
+    print_standing(done.item, approve)
+
+
+def print_standing(item: threads.Waiting, approve_asked: bool) -> None:
+    """What still holds a text back after a fix, or that nothing does."""
+    standing = [*item.must_fix, *item.holds]
+    if not standing and not item.needs and not item.superseded_by:
+        tail = (
+            ""
+            if approve_asked
+            else f": approve it with briefloop review answer {item.thread_id} --approve"
+        )
+        out.print(f"[green]nothing else holds it back[/]{escape(tail)}", soft_wrap=True)
+        return
+    out.print("[yellow]it waits on[/]; what still stands:", soft_wrap=True)
+    for line in standing:
+        out.print(f"  - {escape(line)}", soft_wrap=True)
+    if item.needs:
+        out.print(f"  - {len(item.needs)} placeholder(s) to fill", soft_wrap=True)
+    if item.superseded_by:
+        out.print(f"  - {escape(item.superseded_note())}", soft_wrap=True)
+
+
 @review.command("show")
 @click.argument("thread")
 @click.pass_context
@@ -220,6 +309,16 @@ def review_show(ctx: click.Context, thread: str) -> None:
     out.print(f"[bold]{escape(item.title or item.brief_id)}[/] ({escape(item.thread_id)})")
     if item.reopened:
         out.print(f"[yellow]{escape(item.reopened)}[/]", soft_wrap=True)
+    if item.checklist:
+        out.print(
+            "[bold]The brief as the checks read it[/] (wrong? briefloop review fix "
+            f"{escape(item.thread_id)} ITEM --drop | --kind KIND | --value WORDS)",
+            soft_wrap=True,
+        )
+        for rid, kind, text, ok in item.checklist:
+            mark = "[dim]·[/]" if ok is None else "[green]✓[/]" if ok else "[red]✗[/]"
+            note = " [dim](not checked)[/]" if ok is None else ""
+            out.print(f"  {mark} {rid} {kind}: {escape(text)}{note}", soft_wrap=True)
     history = " → ".join(f"{s:g}" for s in item.score_history)
     out.print(f"score {item.score:.1f}; history {history}", highlight=False)
     if item.stopped:
@@ -274,12 +373,6 @@ def review_show(ctx: click.Context, thread: str) -> None:
                 f"  {n}. {escape(need['placeholder'])}{value}: {escape(need['question'])}",
                 soft_wrap=True,
             )
-    if item.checklist:
-        out.print("[bold]What the brief asks (checked by code)[/]")
-        for rid, kind, text, ok in item.checklist:
-            mark = "[dim]·[/]" if ok is None else "[green]✓[/]" if ok else "[red]✗[/]"
-            note = " [dim](not checked)[/]" if ok is None else ""
-            out.print(f"  {mark} {rid} {kind}: {escape(text)}{note}", soft_wrap=True)
     for title, lines in (
         ("Deliberate deviations", [f"{d['point']}: {d['reason']}" for d in item.deviations]),
         ("Critic's suggestions (would improve)", item.would_improve),

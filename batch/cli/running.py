@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import click
 from rich.markup import escape
@@ -48,6 +49,7 @@ from batch.run.runner import (
     Runner,
     batch_runs,
     list_runs,
+    reader_fixes,
     sync_now,
 )
 
@@ -277,6 +279,12 @@ def worker(ctx: click.Context, concurrency: int | None, loglevel: str) -> None:
 @click.option(
     "--brief", metavar="TEXT", help="Only briefs whose id or title holds TEXT (in any case)."
 )
+@click.option(
+    "--fixes",
+    is_flag=True,
+    help="List the fixes people made to briefs' checklists as read (review fix), and "
+    "what they say of the reader: the items it read wrong, by kind.",
+)
 @click.pass_context
 @user_errors
 def runs(
@@ -286,9 +294,13 @@ def runs(
     which: str | None,
     outcome: str | None,
     brief: str | None,
+    fixes: bool,
 ) -> None:
     """List the run log: one record per brief thread (or one batch's, with --batch)."""
     settings = load_settings(ctx)
+    if fixes:
+        print_fixes(*reader_fixes(settings), as_json)
+        return
     batch_row, records = (
         batch_runs(settings, which, outcome, brief)
         if which
@@ -332,6 +344,44 @@ _RUN_COLUMNS = [
     ("calls", 5, lambda r: str(r["model_calls"])),
     ("seconds", 7, lambda r: f"{r['seconds']:.1f}"),
 ]
+
+
+def print_fixes(rows: list[dict[str, Any]], counts: dict[str, Any], as_json: bool) -> None:
+    """The fixes people made to the reader's checklists, and their counts."""
+    if as_json:
+        click.echo(
+            json_for_terminal(
+                json.dumps({"fixes": rows, "counts": counts}, indent=2, ensure_ascii=False)
+            )
+        )
+        return
+    if not rows:
+        out.print("no fixes to a checklist yet (briefloop review fix THREAD ITEM makes one)")
+        return
+    for r in rows:
+        fixed = {"drop": "not for the readers", "kind": f"kind {r['kind']}"}.get(
+            r["action"], f"words {r['value']!r}"
+        )
+        out.print(
+            f"{escape(r['at'])} {escape(r['brief_id'])} {escape(r['item'])} "
+            f"({escape(r['was'])}: {escape(r['read'])}) -> {escape(fixed)}"
+            + (f" by {escape(r['by'])}" if r["by"] else ""),
+            highlight=False,
+            soft_wrap=True,
+        )
+    right = counts["read_right"]
+    share = (
+        f"; {right:.1%} of the {counts['items_read']} items of the briefs' latest runs read right"
+        if right is not None
+        else ""
+    )
+    kinds = ", ".join(f"{k} {n}" for k, n in counts["by_kind_read"].items())
+    out.print(
+        f"{counts['items_fixed']} item(s) read wrong ({counts['fixes']} fix(es); read as: "
+        f"{kinds}){share}",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def runs_table(records: list[dict], width: int) -> Table:

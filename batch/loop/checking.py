@@ -14,6 +14,7 @@ from batch import placeholders
 from batch.check_types import Requirement
 from batch.judging import checks, record
 from batch.judging.checklist import build_checklist
+from batch.judging.checklist.fixes import fixed
 from batch.judging.record import Judgement
 from batch.judging.wording import restem
 from batch.prompting import critique_texts, instruction_texts
@@ -26,14 +27,14 @@ def checklist_of(state: LoopState) -> list[Requirement]:
     """The thread's frozen checklist (threads started before it existed build it now),
     its terms stemmed as drafts are stemmed today."""
     if "checklist" not in state:
-        return build_checklist(brief_of(state))
+        return fixed(build_checklist(brief_of(state)), state.get("checklist_fixes", []))
     out: list[Requirement] = []
     for r in state["checklist"]:
         r = {**r, "terms": [restem(t) for t in r["terms"]]}
         if "own" in r:
             r["own"] = [restem(t) for t in r["own"]]
         out.append(r)
-    return out
+    return fixed(out, state.get("checklist_fixes", []))
 
 
 def sources_of(state: LoopState) -> list[str]:
@@ -72,6 +73,7 @@ def context_of(state: LoopState) -> checks.CheckContext:
         source_path=Path(brief.source_path) if python and brief.source_path else None,
         source_suffix=suffix_of(origin) if kind_source else "",
         read_values=frozenset(state["read_values"]) if "read_values" in state else None,
+        set_aside=tuple(f["read"] for f in state.get("checklist_fixes", [])),
     )
 
 

@@ -1,7 +1,8 @@
 """A person's answer to a paused thread: whether it can be taken (`refusal`, the one
 policy) and, if so, what it does to the state (`apply_review_response`): approve (the
 text shown, or the person's own version, validated by the same checks), reject, or send
-back with notes. An answer that cannot be taken leaves the thread waiting, with why."""
+back with notes, or fix the brief's checklist as read (batch.loop.fixing). An answer
+that cannot be taken leaves the thread waiting, with why."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from batch import placeholders
-from batch.decision import Approve, Decision, Invalid, Reject, Revise, as_dict
+from batch.decision import Approve, Decision, Fix, Invalid, Reject, Revise, as_dict
 from batch.loop import inbox
 from batch.loop.checking import edit_problems, edit_verification, findings_of
+from batch.loop.fixing import fix_refusal, fixed_update
 from batch.loop.routing import spent_seconds
 from batch.state import LoopState
 from batch.thread_inputs import limits_of
@@ -50,6 +52,8 @@ def refusal(state: LoopState, decision: Decision) -> str | None:
         return decision.problem
     if isinstance(decision, Approve):
         return _approve_refusal(state, decision)
+    if isinstance(decision, Fix):
+        return fix_refusal(state, decision)
     words = decision.reason if isinstance(decision, Reject) else decision.notes
     if not words.strip():
         return f"{decision.kind} needs a reason or notes"
@@ -113,9 +117,13 @@ def apply_review_response(state: LoopState, response: Any) -> dict[str, Any]:
         return {"human_answers": answers, "decision": as_dict(Invalid(problem))}
     taken = as_dict(decision)
     before = state.get("decision") or {}
-    if isinstance(decision, Approve | Reject) and before.get("type") == "reopen":
+    # a reopen stays the question a fix of the checklist leaves open
+    reopen = before if before.get("type") == "reopen" else before.get("reopen") or {}
+    if isinstance(decision, Fix):
+        return fixed_update(state, decision, {**taken, "reopen": reopen} if reopen else taken)
+    if isinstance(decision, Approve | Reject) and reopen:
         # what the person answers is the reopen's reason: the record says so
-        taken["after_reopen"] = str(before.get("reason") or "")
+        taken["after_reopen"] = str(reopen.get("reason") or "")
     if isinstance(decision, Approve):
         shown = inbox.shown(state)
         draft, needs = approved_text(shown, decision)

@@ -26,7 +26,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from batch.decision import KINDS, Approve, Decision, Invalid, Reject, Revise, from_dict
+from batch.decision import (
+    KINDS,
+    Approve,
+    Decision,
+    Fix,
+    Invalid,
+    Reject,
+    Revise,
+    as_dict,
+    from_dict,
+)
 from batch.judging.checks.obey import unchecked_orders
 from batch.loop.checking import checklist_of
 from batch.loop.routing import machine_ending
@@ -55,7 +65,8 @@ def shown(state: LoopState) -> dict[str, Any]:
         "draft": state.get("draft", ""),
         "needs_from_human": state.get("needs_from_human", []),
         "deviations": state.get("deviations", []),
-        "must_fix": list(state.get("must_fix", [])) if ending else [],
+        # at the bar, nothing stands; a fix of the checklist may leave it below
+        "must_fix": list(state.get("must_fix", [])) if ending or not state.get("meets_bar") else [],
         "holds": list(state.get("holds", [])),
         "additions": list(state.get("additions", [])),
         "score": state.get("score"),
@@ -201,4 +212,6 @@ def encode(decision: Decision) -> list[dict[str, Any]]:
         return [sent]
     if isinstance(decision, Reject):
         return [{"type": "ignore", "by": decision.by, "args": decision.reason}]
+    if isinstance(decision, Fix):
+        return [as_dict(decision)]  # no Agent Inbox form: our own, which `decode` reads
     raise ValueError(f"an invalid answer has no Agent Inbox form: {decision.problem}")

@@ -257,7 +257,7 @@ def route_after_review(state: LoopState) -> Literal["writer", "review", "finish"
         return "writer"
     if decision in ("approve", "reject"):
         return "finish"
-    return "review"  # an unusable answer: ask again
+    return "review"  # a fix of the checklist (judged again), or an unusable answer: ask again
 
 
 def final_reason(state: LoopState) -> StopReason:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from batch.check_types import Requirement
+from batch.judging.checklist.fixes import fixed
 from batch.outcomes import is_approved
 from batch.output import front_matter_of, in_this_project
 from batch.run.records import decision_note
@@ -332,7 +333,7 @@ def story(runner: Runner, thread_id: str) -> Story | None:
         pruned=len(rounds) < len(history),
         calls=runner.runlog.calls(thread_id),
         brief=brief.model_dump() if brief else {},
-        checklist=list(values.get("checklist") or []),
+        checklist=fixed(list(values.get("checklist") or []), values.get("checklist_fixes") or []),
         retries=runner.runlog.retries_of(thread_id),
         published=published_text(runner, record, brief.id if brief else ""),
         answers={str(k): str(v) for k, v in (values.get("human_answers") or {}).items()},

@@ -20,13 +20,14 @@ from typing import Any
 from langgraph.types import StateSnapshot
 
 from batch import placeholders
-from batch.check_types import Requirement
-from batch.decision import Action, Approve, Decision, Reject, Revise, as_dict
+from batch.check_types import ChecklistFix, Requirement
+from batch.decision import Action, Approve, Decision, Fix, Reject, Revise, as_dict
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.judging.checks.facts import check_requirements
 from batch.loop.checking import checklist_of
 from batch.loop.decisions import refusal
+from batch.loop.fixing import fix_of
 from batch.outcomes import AWAITING, unfinished_words
 from batch.run.runner import BriefResult, Runner, has_work
 from batch.state import LoopState, loop_state
@@ -192,6 +193,8 @@ _STOPPED_EARLY = {
 def reopen_note(values: dict[str, Any]) -> str:
     """ "Reopened by ana at …: the price is wrong" for a thread waiting after a reopen."""
     decision = values.get("decision") or {}
+    if decision.get("type") == "fix":
+        decision = decision.get("reopen") or {}  # a fix of the checklist leaves it open
     if decision.get("type") != "reopen":
         return ""
     by = f" by {decision['by']}" if decision.get("by") else ""
@@ -414,6 +417,61 @@ def answer(
         # between must leave the thread listed as waiting, which it still is.
         result = runner.run_on(thread_id, as_dict(taken))
     return result
+
+
+@dataclass
+class FixDone:
+    """What a fix of the checklist did: the fix kept, the thread as it waits now (None
+    in a cluster, where a worker judges it again), and the approval it led to, if any."""
+
+    fix: ChecklistFix
+    item: Waiting | None
+    approved: BriefResult | None = None
+
+
+def fix_item(
+    runner: Runner,
+    thread_id: str,
+    item: str,
+    action: str,
+    kind: str = "",
+    value: str = "",
+    by: str | None = None,
+    seen: str | None = None,
+    approve: bool = False,
+    wait: float = 10.0,
+) -> FixDone:
+    """Fix one item of a waiting thread's checklist as read ("drop": it is not for the
+    readers; "kind": it is `kind`; "value": its words are `value`), judge the text shown
+    again at once, and keep the fix for the brief's later runs. With `approve`, a text
+    that nothing else holds back (no must-fix, no hold, nothing to fill in) is approved
+    in the same step; otherwise it waits on, with what still stands."""
+    value, by = from_a_person(value) or "", from_a_person(by)
+    _within_limits({}, None, by, None, None)
+    who = reviewer_name(by)
+    with runner.store.thread_lock(thread_id, wait=wait):
+        shown = require_waiting(runner, thread_id)
+        if seen is not None and seen != state_mark(runner, thread_id):
+            raise BriefloopError(
+                f"thread {thread_id} has changed since this page was opened: reload it"
+            )
+        at = datetime.now(UTC).isoformat(timespec="seconds")
+        decision = Fix(
+            item.strip().upper(), action.strip().lower(), kind.strip().lower(), value, who, at
+        )
+        problem = refusal(shown.state, decision)
+        if problem:
+            raise BriefloopError(problem)
+        result = runner.run_on(thread_id, as_dict(decision))
+        after = runner.snapshot(thread_id).values
+        made = (after.get("checklist_fixes") or [None])[-1] if result.outcome != "queued" else None
+        fix = made or fix_of(shown.state, decision)
+        runner.runlog.add_fix(shown.brief_id, thread_id, fix)
+        now = waiting(runner, thread_id) if result.outcome != "queued" else None
+    done = FixDone(fix, now)
+    if approve and now is not None and now.plain_approval() and not now.must_fix:
+        done.approved = answer(runner, thread_id, "approve", {}, by=who, wait=wait)
+    return done
 
 
 def resume(runner: Runner, thread_id: str) -> tuple[str, BriefResult]:

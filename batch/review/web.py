@@ -39,6 +39,7 @@ from starlette.templating import Jinja2Templates
 
 from batch.config import Settings, is_loopback
 from batch.errors import BriefloopError, LockBusy
+from batch.judging.checklist.fixes import KIND_NAMES
 from batch.loop.decisions import MAX_MORE_ROUNDS
 from batch.models import RoleModel
 from batch.outcomes import label
@@ -111,6 +112,7 @@ def thread_view(runner: Runner, item: review.Waiting) -> dict[str, Any]:
         "seen": review.mark_of(snapshot),
         "superseded": item.superseded_note(),
         "max_more_rounds": MAX_MORE_ROUNDS,
+        "kind_names": KIND_NAMES,
         "rounds_default": limits_of(values).revision_rounds,
         **(story_view(told) if told is not None else {"story": None, "rounds": []}),
     }
@@ -171,10 +173,54 @@ def act(
         result = review.answer(
             runner, thread_id, "reject", {}, text=form["reason"], by=by, seen=seen
         )
+    elif action == "fix":
+        return fix_line(runner, settings, thread_id, form, by, seen)
     else:
         raise BriefloopError(f"unknown action {action!r}")
     _refresh_sheet(runner)
     return outcome_line(settings, thread_id, result)
+
+
+def fix_line(
+    runner: Runner,
+    settings: Settings,
+    thread_id: str,
+    form: dict[str, Any],
+    by: str | None,
+    seen: str | None,
+) -> str:
+    """Fix an item of the checklist as the form asks ("fix_as": "drop" or a kind,
+    "fix_value": its words); the outcome as one line for the page."""
+    chosen = form.get("fix_as") or ""
+    value = form.get("fix_value") or ""
+    if value.strip() and chosen in ("", "value"):
+        action, kind = "value", ""
+    elif chosen == "drop":
+        action, kind = "drop", ""
+    elif chosen:
+        action, kind = "kind", chosen
+    else:
+        raise BriefloopError("choose what the item is, or type its words")
+    done = review.fix_item(
+        runner,
+        thread_id,
+        form.get("fix_item") or "",
+        action,
+        kind,
+        value,
+        by,
+        seen=seen,
+        approve=bool(form.get("fix_approve")),
+    )
+    _refresh_sheet(runner)
+    fixed = f"{done.fix['item']} fixed"
+    if done.approved is not None:
+        return f"{fixed}; " + outcome_line(settings, thread_id, done.approved)
+    if done.item is None:
+        return f"{fixed}: a worker judges the text again"
+    if done.item.must_fix or done.item.holds or done.item.needs:
+        return f"{fixed}: the text was judged again and still waits (see below)"
+    return f"{fixed}: the text was judged again and nothing else holds it back"
 
 
 def outcome_line(settings: Settings, thread_id: str, result: BriefResult | None) -> str:
@@ -504,6 +550,10 @@ async def answer(request: Request) -> Response:
         "reason": str(raw.get("reason", "")),
         "rounds": str(raw.get("rounds", "")).strip(),
         "seen": str(raw.get("seen", "")).strip(),
+        "fix_item": str(raw.get("fix_item", "")).strip(),
+        "fix_as": str(raw.get("fix_as", "")).strip(),
+        "fix_value": str(raw.get("fix_value", "")),
+        "fix_approve": str(raw.get("fix_approve", "")).strip(),
     }
     if action in ("retry", "reopen"):
         return await again(request, thread_id, action, form)
@@ -521,8 +571,10 @@ async def answer(request: Request) -> Response:
         outcome = await run_in_threadpool(run)
     except BriefloopError as e:
         return await refused_page(request, thread_id, form, action, e)
-    # a link's token opens this thread only: its page then tells the outcome
-    target = f"/thread/{quote(thread_id, safe='')}" if request.state.scoped else "/"
+    # a link's token opens this thread only: its page then tells the outcome; a fix of
+    # the checklist shows the text judged again
+    own_page = request.state.scoped or action == "fix"
+    target = f"/thread/{quote(thread_id, safe='')}" if own_page else "/"
     return remember_reviewer(request, flashed(request, outcome, target), form["name"])
 
 

@@ -27,7 +27,10 @@ from batch.config import Settings
 from batch.errors import BatchTimeUp, BriefloopError, LockBusy, OutOfBudget, StoreError
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
+from batch.judging.checklist.fixes import fix_counts, kept_fix
+from batch.judging.checks.obey import unchecked_orders
 from batch.judging.doc_examples.sandbox import sandbox_problem
+from batch.loop.checking import checklist_of
 from batch.models import ModelSet, RoleModel
 from batch.models.budget import batch_ends_at, journaled_from
 from batch.models.journal import CallRecord, journal_to
@@ -303,7 +306,14 @@ class Runner:
         return BriefResult(brief_id, thread_id, "error", record, error=reason)
 
     def initial_state(self, brief: Brief) -> tuple[LoopState, str]:
-        return start_state(self.settings, brief)
+        """A thread's starting state, with the fixes a person made to an earlier reading
+        of the same brief (its thread id does not depend on them)."""
+        state, fingerprint = start_state(self.settings, brief)
+        fixes = [kept_fix(row) for row in self.runlog.fixes(brief.id)]
+        if fixes:
+            state["checklist_fixes"] = fixes
+            state["unchecked_orders"] = unchecked_orders(checklist_of(state))
+        return state, fingerprint
 
     def config_for(self, thread_id: str) -> RunnableConfig:
         return {
@@ -537,6 +547,18 @@ def list_runs(
 ) -> list[dict[str, Any]]:
     with open_runlog(settings) as log:
         return log.all(status, outcome, brief)
+
+
+def reader_fixes(settings: Settings) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every fix people made to a brief's checklist as read, oldest first, and what they
+    count to (`fix_counts`) over the items of each brief's latest run."""
+    with open_runlog(settings) as log:
+        rows = log.fixes()
+        latest: dict[str, dict[str, Any]] = {}
+        for record in log.all():
+            latest[record["brief_id"]] = record  # oldest first: the last one stays
+    items = sum(len(r.get("checklist") or []) for r in latest.values())
+    return rows, fix_counts([(r["brief_id"], kept_fix(r)) for r in rows], items)
 
 
 def batch_runs(

@@ -23,6 +23,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from batch.check_types import ChecklistFix
 from batch.config import mask_credentials
 from batch.draft_cleanup import encodable
 from batch.errors import BriefloopError, StoreError
@@ -33,6 +34,7 @@ from batch.store.schema import (
     actions,
     batch_runs,
     batches,
+    checklist_fixes,
     marks,
     migrate,
     model_calls,
@@ -503,6 +505,33 @@ class RunLog:
                 sa.select(used_links.c.used_at).where(used_links.c.signature == signature)
             ).scalar()
         return str(found or "")
+
+    # -- a person's fixes to a brief's checklist as read ---------------------------------
+    def add_fix(self, brief_id: str, thread_id: str, fix: ChecklistFix) -> None:
+        """Keep a fix for the brief's later runs (and as a labelled example)."""
+        with self._tx() as conn:
+            conn.execute(
+                sa.insert(checklist_fixes).values(
+                    brief_id=brief_id,
+                    thread_id=thread_id,
+                    item=fix["item"],
+                    read=fix["read"],
+                    was=fix["was"],
+                    action=fix["action"],
+                    kind=fix["kind"],
+                    value=fix["value"],
+                    by=fix.get("by") or "",
+                    at=fix.get("at") or now(),
+                )
+            )
+
+    def fixes(self, brief_id: str | None = None) -> list[dict[str, Any]]:
+        """The fixes kept, oldest first: a brief's (by its id), or every one."""
+        query = sa.select(checklist_fixes).order_by(checklist_fixes.c.id)
+        if brief_id is not None:
+            query = query.where(checklist_fixes.c.brief_id == brief_id)
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
 
     def set_mark(self, name: str, value: str) -> None:
         with self._tx() as conn:

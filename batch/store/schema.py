@@ -159,6 +159,25 @@ model_calls = sa.Table(
 )
 
 
+# A person's fixes to a brief's checklist as read (batch.judging.checklist.fixes): kept
+# for the brief's later runs, and each a labelled example of the reader's error.
+checklist_fixes = sa.Table(
+    "checklist_fixes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("brief_id", sa.Text, nullable=False, index=True),
+    sa.Column("thread_id", sa.Text, nullable=False),
+    sa.Column("item", sa.Text, nullable=False),
+    sa.Column("read", sa.Text, nullable=False),
+    sa.Column("was", sa.Text, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("kind", sa.Text, nullable=False, server_default=""),
+    sa.Column("value", sa.Text, nullable=False, server_default=""),
+    sa.Column("by", sa.Text, nullable=False, server_default=""),
+    sa.Column("at", sa.Text, nullable=False),
+)
+
+
 # -- the steps ---------------------------------------------------------------------------
 
 
@@ -277,6 +296,11 @@ def _m017_used_links(conn: sa.Connection) -> None:
     _create(conn, used_links)
 
 
+def _m018_checklist_fixes(conn: sa.Connection) -> None:
+    # A person's fixes to a brief's checklist as read, kept for its later runs.
+    _create(conn, checklist_fixes)
+
+
 MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m001_runs,
     _m002_outbox,
@@ -295,6 +319,7 @@ MIGRATIONS: list[Callable[[sa.Connection], None]] = [
     _m015_actions,
     _m016_marks,
     _m017_used_links,
+    _m018_checklist_fixes,
 ]
 
 # pg_advisory_xact_lock key for migrating (any fixed 64-bit number of our own)

@@ -67,7 +67,7 @@ def test_list_and_show(project, settings):
     shown = CliRunner().invoke(
         cli, ["--config", str(project / "briefloop.toml"), "review", "show", tid]
     )
-    assert "What the brief asks (checked by code)" in shown.output
+    assert "The brief as the checks read it" in shown.output
     assert re.search(r"✓ R\d+ fact: we opened Berlin", shown.output), shown.output
 
 

@@ -640,13 +640,23 @@ def brief_checklist(text: str) -> list[Requirement]:
             r["kind"] = "gap"
     _withhold(out)
     _name_the_signer(out, text)
-    for r in out:
+    mark_own_terms(out)
+    return out
+
+
+def mark_own_terms(checklist: list[Requirement]) -> None:
+    """Give each fact and ask its `own` terms: those no other item the text covers has."""
+    for r in checklist:
         if r["kind"] in ("fact", "ask"):
             others = {
-                t for o in out if o is not r and o["kind"] in COVERED_KINDS for t in o["terms"]
+                t
+                for o in checklist
+                if o is not r and o["kind"] in COVERED_KINDS
+                for t in o["terms"]
             }
             r["own"] = [t for t in r["terms"] if t not in others]
-    return out
+        else:
+            r.pop("own", None)
 
 
 # "sign it from me": the asker, as a pasted email's foot names them
@@ -814,6 +824,11 @@ def _labelled_as(text: str, about: set[str]) -> bool:
 
 
 def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:
+    return requirement(f"R{index + 1}", kind, text, subject)
+
+
+def requirement(rid: str, kind: Kind, text: str, subject: str) -> Requirement:
+    """An item of a checklist: its words, and the terms and figures code checks for."""
     text = text.strip()
     if kind in ("missing", "gap"):
         # The unknown value is not a term to find; what it is about is.
@@ -821,6 +836,4 @@ def _req(index: int, kind: Kind, text: str, subject: str) -> Requirement:
         numbers: list[str] = []
     else:
         terms, numbers = content_terms(text), numbers_of(text)
-    return Requirement(
-        id=f"R{index + 1}", kind=kind, text=text, terms=terms, numbers=numbers, subject=subject
-    )
+    return Requirement(id=rid, kind=kind, text=text, terms=terms, numbers=numbers, subject=subject)

@@ -48,6 +48,9 @@ class CheckContext:
     # the values a second reading of the brief gives its readers (None: the rules'
     # reading alone decides which missing values wait for a person)
     read_values: frozenset[str] | None = None
+    # the brief's words of the items a person fixed (batch.judging.checklist.fixes): read
+    # by a person, and what they hold asked of the text only as the fix says
+    set_aside: tuple[str, ...] = ()
 
     @cached_property
     def support(self) -> list[SentenceSupport]:

@@ -249,10 +249,10 @@ class Obeyed(Check):
         return check_orders(ctx.draft, ctx.checklist)
 
 
-def unread(brief: str, checklist: list[Requirement]) -> str:
+def unread(brief: str, checklist: list[Requirement], set_aside: tuple[str, ...] = ()) -> str:
     """Why the brief was not read into a checklist, or "": one item (or none) for a brief
     that plainly holds several facts; an item so long it was never taken apart; figures
-    of the brief that no item carries."""
+    of the brief that no item carries (nor an item a person fixed)."""
     said = [r for r in checklist if r["kind"] in COVERED_KINDS or r["kind"] == "missing"]
     read = "\n".join(logical_lines(brief))  # an email's greeting and signature are not its
     if any(
@@ -262,7 +262,7 @@ def unread(brief: str, checklist: list[Requirement]) -> str:
         read = MONEY.sub(" ", read)  # "no prices": its prices are in no item, rightly
     figures = set(wording.numbers_of(read))
     words = wording.word_count(read)
-    if len(said) <= 1 and len(figures) >= 3:
+    if len(said) <= 1 and len(figures) >= 3 and not set_aside:
         return (
             f"it holds {len(figures)} figure(s) and {words} words, and only "
             f"{len(said)} item was found in it"
@@ -271,6 +271,7 @@ def unread(brief: str, checklist: list[Requirement]) -> str:
     if long:
         return f"one item is {wording.word_count(long['text'])} words long: {long['text'][:80]!r}…"
     carried = {n for r in checklist for n in wording.numbers_of(r["text"])}
+    carried |= {n for line in set_aside for n in wording.numbers_of(line)}
     lost = sorted(figures - carried, key=len)
     if lost:
         return f"no item carries its figure(s) {', '.join(lost[:4])}"
@@ -290,7 +291,7 @@ class BriefRead(Check):
         return bool(ctx.brief) and not ctx.documents_source
 
     def run(self, ctx: CheckContext) -> list[Finding]:
-        why = unread(ctx.brief, ctx.checklist)
+        why = unread(ctx.brief, ctx.checklist, ctx.set_aside)
         if not why:
             return []
         return [
