@@ -84,6 +84,10 @@ elif sys.argv[1:2] == ["unseen"]:
     from bench.unseen import main as unseen_main
 
     sys.exit(unseen_main(sys.argv[2:]))
+elif sys.argv[1:2] == ["fixes"]:
+    from bench.fixes import main as fixes_main
+
+    sys.exit(fixes_main(sys.argv[2:]))
 elif sys.argv[1:2] == ["loop"]:
     from bench.loop import main as loop_main
 

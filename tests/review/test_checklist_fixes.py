@@ -248,3 +248,17 @@ def test_reader_fixes_reads_an_empty_project(project):
     write_brief(project, "x.md", "Memo: hello.", id="x")
     rows, counts = reader_fixes(make_settings(project))
     assert rows == [] and counts["items_fixed"] == 0
+
+
+def test_bench_fixes_replays_each_fix_against_todays_reader(project, tmp_path):
+    from bench.fixes import main as bench_fixes
+
+    runner, tid, leeds = waiting_on_leeds(project)
+    with runner:
+        threads.fix_item(runner, tid, leeds, "drop")
+    out = tmp_path / "fixes.json"
+    assert bench_fixes(["--config", str(csv_log_config(project)), "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["counts"]["items_fixed"] == 1
+    # today's reader reads the line as the fixed reading did: the error stands
+    assert result["replayed"] == {"stands": 1, "changed": 0, "gone": 0}
