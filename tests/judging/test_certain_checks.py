@@ -340,6 +340,63 @@ def test_the_same_fact_in_other_words_is_said(settings, project, text):
     assert not [f for f in [*v.must_fix, *v.holds] if f["code"].startswith(("uncovered", "number"))]
 
 
+LIFT_NOTES = (
+    "Notice for residents, pls:\n"
+    "- lift out of order from Mon 3 March\n"
+    "- engineer due Tues 4 March 10:00\n"
+    "- use stairs or goods lift meanwhile\n"
+    "- questions to caretaker on ext 2231\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # each note with "The" put before it
+        "The lift out of order from Mon 3 March.\nThe engineer due Tues 4 March 10:00.\n"
+        "The use stairs or goods lift meanwhile.\nThe questions to caretaker on ext 2231.",
+        # each with "is" put in
+        "Lift is out of order from Mon 3 March.\nEngineer is due Tues 4 March 10:00.\n"
+        "Use stairs or goods lift meanwhile.\nQuestions are to caretaker on ext 2231.",
+        # both, and "please"
+        "The lift is out of order from Mon 3 March. The engineer is due Tues 4 March 10:00. "
+        "Please use stairs or goods lift meanwhile. Questions to caretaker on ext 2231.",
+    ],
+)
+def test_the_briefs_notes_with_a_word_put_in_each_are_still_its_notes(settings, project, text):
+    v = verdict(settings, project, LIFT_NOTES, text)
+    assert v.outcome != "approved"
+    assert any(f["code"].startswith("notes:") for f in v.holds)
+
+
+@pytest.mark.parametrize(
+    "brief,text",
+    [
+        (
+            LIFT_NOTES,
+            "The lift will be out of order from Monday 3 March. An engineer is due on Tuesday "
+            "4 March at 10:00.\n\nUntil it is fixed, please use the stairs or the goods lift. "
+            "If you have any questions, call the caretaker on extension 2231.",
+        ),
+        # a one-line brief said as a sentence is the text, not notes handed back
+        (
+            "notice: lift out of order from Mon 3 March",
+            "The lift is out of order from Mon 3 March.",
+        ),
+        # a brief's paragraph reused sentence by sentence is its prose, not its notes
+        (
+            "Write a notice.\n\nFrom 1 April the plan goes up from 29 euros to 32 euros a month. "
+            "Speeds and the included router stay the same.\n",
+            "From 1 April the plan goes up from 29 euros to 32 euros a month. The speeds and "
+            "the included router stay the same.",
+        ),
+    ],
+)
+def test_a_note_made_a_sentence_of_ones_own_is_no_note_handed_back(settings, project, brief, text):
+    v = verdict(settings, project, brief, text)
+    assert not any(f["code"].startswith("notes:") for f in v.holds), [f["message"] for f in v.holds]
+
+
 # -- a negation read from words --------------------------------------------------------
 
 

@@ -29,6 +29,9 @@ from batch.judging.wording import sentences, words
 NOTES_SHARE = 0.5
 # a copied unit: this share of its words, in order, are a unit of the brief's
 COPIED = 0.8
+# a brief with this many lines of notes of their own is written as notes: one of them
+# with an article or "is" added is still its note
+NOTE_LINES = 3
 # "Status: approved", "**Where:** Room 4", "- Price: 49 EUR"
 _LABELLED = re.compile(r"^[\s*_#>-]*[*_]*(?P<label>[A-Za-z][\w &/-]{0,24}?)[*_]*:[*_]*\s+\S")
 # how prose opens: an article, a pronoun, a possessive; notes drop them
@@ -53,6 +56,15 @@ _PLAIN_VERBS = re.compile(
 )
 
 
+# a verb in its "-s" form that is no noun too ("works", "costs" are), anywhere after the
+# first word: a sentence however long its subject ("From 1 April the Standard plan goes
+# up", "The fee for members stays at £6")
+_SAYS_VERB = re.compile(
+    r"(?i)^\S+.*?\s(?:goes|opens|closes|starts|begins|stays|moves|takes|comes|arrives|"
+    r"gets|applies|remains|happens|includes|reopens|continues|approves|lasts|rises)\b"
+)
+
+
 def _plain(unit: str) -> str:
     return re.sub(r"[*_`#>]", "", unit).strip().lstrip("-•+ ").strip()
 
@@ -66,6 +78,7 @@ def _is_prose(text: str) -> bool:
         bool(HAS_VERB.search(plain))
         or bool(tokens and tokens[0] in _PROSE_OPENERS)
         or bool(_PLAIN_VERBS.match(plain))
+        or bool(_SAYS_VERB.match(plain))
     )
 
 
@@ -80,11 +93,13 @@ def _note_form(unit: str, labels: frozenset[str]) -> bool:
     )
 
 
-def _brief_units(brief: str, labels: frozenset[str]) -> list[list[str]]:
-    """The brief's notes: its lines, and the sentences of its lines, in note form. A
-    sentence of the brief said again is the brief's sentence, not a note ("The team
-    closed 42 new accounts" shortened to "Great work: 42 new accounts" is the writer's)."""
-    units: list[list[str]] = []
+def _brief_units(brief: str, labels: frozenset[str]) -> list[tuple[list[str], bool]]:
+    """The brief's notes: its lines, and the sentences of its lines, in note form, each
+    with whether it is a line of notes of its own (a list's item, a line with no
+    sentence even as a label's value; not a sentence of a paragraph). A sentence of
+    the brief said again is the brief's sentence, not a note ("The team closed 42 new
+    accounts" shortened to "Great work: 42 new accounts" is the writer's)."""
+    units: list[tuple[list[str], bool]] = []
     for line in logical_lines(brief):
         parts = sentences(line)
         # a line is a note when each of its sentences is: one sentence of prose makes it
@@ -92,8 +107,10 @@ def _brief_units(brief: str, labels: frozenset[str]) -> list[list[str]]:
         whole = [line] if all(_note_form(p, labels) for p in (line, *parts)) else []
         for unit in (*whole, *parts):
             tokens = words(unit)
-            if tokens and tokens not in units and _note_form(unit, labels):
-                units.append(tokens)
+            if tokens and tokens not in [u for u, _ in units] and _note_form(unit, labels):
+                labelled = _LABELLED.match(unit)
+                value = unit[labelled.end() - 1 :] if labelled else unit
+                units.append((tokens, unit is line and not _is_prose(value)))
     return units
 
 
@@ -108,15 +125,32 @@ def _brief_labels(brief: str) -> frozenset[str]:
 # The same in every round and for every repair candidate the checks judge: read once
 # per brief
 @functools.lru_cache(maxsize=64)
-def _brief_notes(brief: str) -> tuple[frozenset[str], tuple[list[str], ...]]:
-    """The brief's labels and its notes, as words (shared: not to be changed)."""
+def _brief_notes(
+    brief: str,
+) -> tuple[frozenset[str], tuple[list[str], ...], tuple[list[str], ...]]:
+    """The brief's labels, its notes and the fragments among them, as words (shared:
+    not to be changed)."""
     labels = _brief_labels(brief)
-    return labels, tuple(_brief_units(brief, labels))
+    units = _brief_units(brief, labels)
+    lines = tuple(u for u, fragment in units if fragment)
+    # a brief of notes: a line or two of them is a one-line brief's, said as it is
+    return labels, tuple(u for u, _ in units), lines if len(lines) >= NOTE_LINES else ()
 
 
-def _copied(unit: str, brief_units: tuple[list[str], ...]) -> bool:
+# the words a note is turned into a sentence with and nothing more: an article, a form
+# of "be", a pronoun, "please" ("The engineer due 10:00", "Lift is out of order")
+_GLUE_WORDS = frozenset(
+    {
+        *("the", "a", "an", "is", "are", "was", "were", "will", "be", "been", "has", "have"),
+        *("it", "its", "there", "this", "we", "you", "our", "your", "please", "and", "to"),
+    }
+)
+
+
+def _copied(unit: str, brief_units: tuple[list[str], ...], glue_only: bool = False) -> bool:
     """Its words are a unit of the brief's, in order: the whole of one (a line or a
-    sentence of it), or for a labelled line, its value within one."""
+    sentence of it), or for a labelled line, its value within one. `glue_only`: and what
+    it adds to that unit is only `_GLUE_WORDS` (a note made to look like a sentence)."""
     labelled = _LABELLED.match(unit)
     value = unit[labelled.end() - 1 :] if labelled else unit
     mine = words(value)
@@ -124,9 +158,15 @@ def _copied(unit: str, brief_units: tuple[list[str], ...]) -> bool:
         return False
     for theirs in brief_units:
         matcher = SequenceMatcher(a=mine, b=theirs, autojunk=False)
-        same = sum(block.size for block in matcher.get_matching_blocks())
+        blocks = matcher.get_matching_blocks()
+        same = sum(block.size for block in blocks)
         share = same / len(mine) if labelled else min(same / len(mine), same / len(theirs))
-        if share >= COPIED:
+        if share < COPIED:
+            continue
+        if not glue_only:
+            return True
+        kept = {i for b in blocks for i in range(b.a, b.a + b.size)}
+        if all(w in _GLUE_WORDS for i, w in enumerate(mine) if i not in kept):
             return True
     return False
 
@@ -136,7 +176,7 @@ def notes_at(draft: str, brief: str) -> tuple[list[tuple[int, str]], float]:
     stand, each with its place among the draft's sentences (from 1: a rewrite of one
     leaves the others' places as they were), and the share of the draft's words they
     hold (greetings and sign-offs left out of both)."""
-    labels, brief_units = _brief_notes(brief)
+    labels, brief_units, fragments = _brief_notes(brief)
     notes: list[tuple[int, str]] = []
     total = in_notes = 0
     for n, unit in enumerate(sentences(draft), start=1):
@@ -144,7 +184,12 @@ def notes_at(draft: str, brief: str) -> tuple[list[tuple[int, str]], float]:
             continue
         size = len(words(unit))
         total += size
-        if size and _note_form(unit, labels) and _copied(unit, brief_units):
+        if size and (
+            _copied(unit, brief_units)
+            if _note_form(unit, labels)
+            # a fragment of the brief made to look like a sentence is still the note
+            else _copied(unit, fragments, glue_only=True)
+        ):
             notes.append((n, unit))
             in_notes += size
     return notes, (in_notes / total if total else 0.0)
