@@ -224,6 +224,10 @@ def test_a_placeholder_named_for_what_it_is_is_a_placeholder(settings, project):
         "Team dinner Friday 6 June at 19:00. Venue: TBC.",
         "Team dinner Friday 6 June at 19:00. We don't know the venue yet, leave a gap.",
         "Team dinner Friday 6 June at 19:00. Venue to be confirmed.",
+        # the thing said not to be had yet, by its kind of value
+        "Team dinner Friday 6 June at 19:00. We don't have the venue yet.",
+        "Team dinner Friday 6 June at 19:00. We haven't got a venue name yet.",
+        "Team dinner Friday 6 June at 19:00. I can't give the venue yet.",
     ],
 )
 def test_an_unknown_marked_for_certain_and_no_placeholder_is_refused(settings, project, brief):
@@ -238,6 +242,9 @@ def test_an_unknown_marked_for_certain_and_no_placeholder_is_refused(settings, p
         "She hasn't told the others yet.",
         "I just haven't fixed the calendar entry yet.",
         "Ticket status: Open - awaiting agent reply.",
+        # no value of the text's said to be missing
+        "I don't have a clue yet what to wear.",
+        "We don't have the minutes yet.",
     ],
 )
 def test_chatter_that_sounds_like_an_unknown_is_never_a_must_fix(settings, project, chatter):

@@ -38,6 +38,9 @@ CERTAIN_GAP = re.compile(
     r"|\bfill\s+(?:it|that|this|them)\s+in\b|\b(?:don'?t|do not|never)\s+guess\b"
     r"|\bno\s+(?:\w+\s+){0,3}(?:date|time|figure|price|cost|venue|place|name|number|"
     r"details?|decision)\s+yet\b|\bwaiting\s+to\s+hear\b|\bstill\s+waiting\b"
+    r"|\b(?:don't|do not|don’t|haven't|have not|haven’t|can't|cannot|can’t)\s+"
+    r"(?:have\s+|got\s+|give\s+)?(?:the|a|an|any)\s+(?:[\w-]+\s+){0,3}(?:date|time|figure|price|cost|venue|place|"
+    r"name|number|details?|decision)\s+yet\b"
     r"|:\s*\?+\s*$"
 )
 
