@@ -8,6 +8,7 @@ import pytest
 
 from batch.inputs.briefs import load_brief_file
 from batch.judging.checklist.coverage import signed_by
+from batch.judging.checklist.reading import brief_checklist
 from batch.judging.checks.facts import check_names, check_numbers
 from batch.reading.corrections import given_back, stale
 from batch.reading.figures import figures
@@ -252,6 +253,38 @@ def test_chatter_that_sounds_like_an_unknown_is_never_a_must_fix(settings, proje
     text = "Our team dinner is on Friday 6 June at 7pm at the Old Bell."
     v = verdict(settings, project, brief, text)
     assert not any(f["code"].startswith("missing-placeholder:") for f in v.must_fix)
+
+
+@pytest.mark.parametrize(
+    "brief",
+    [
+        # a moved room: "not in" is where it no longer is, not a figure not in yet
+        "Planning meeting has moved, not in rm 2.14 anymore, it's in the boardroom. "
+        "Lunch place tbc, leave a gap.",
+        # the same unknown said again, by a reviewer or in a chat
+        "Lunch: the place is still being decided.\n[comment JB: we don't have a name yet - "
+        "put a placeholder]",
+        "Lunch: the place is still being decided.\n[09:12] Dev: TBC, leave a gap",
+        # an order's reason, in its own words
+        "Lunch place tbc, leave a gap. Please don't say it's Kelly's leaving do, she "
+        "hasn't told the others yet.",
+    ],
+)
+def test_one_unknown_is_one_placeholder(settings, project, brief):
+    text = (
+        "The planning meeting is in the boardroom, with lunch after at [VENUE NEEDED: lunch place]."
+    )
+    v = verdict(settings, project, brief, text)
+    assert not [f for f in [*v.must_fix, *v.holds] if f["code"].startswith("missing-placeholder")]
+    unknowns = [r for r in v.checklist if r["kind"] in ("missing", "gap")]
+    assert len(unknowns) == 1, unknowns
+
+
+def test_an_unknown_said_again_with_a_name_of_its_own_is_another_unknown():
+    read = brief_checklist("Lunch: the place is still being decided. Price per head: TBC.")
+    assert [r["kind"] for r in read if r["kind"] in ("missing", "gap")] == ["missing", "missing"]
+    assert [r["kind"] for r in brief_checklist("Date: TBC. Venue: TBC.")] == ["missing"] * 2
+    assert [r["kind"] for r in brief_checklist("The Q3 figures are not in yet.")] == ["missing"]
 
 
 def test_which_placeholder_is_which_unknown_is_a_persons_to_read(settings, project):

@@ -56,6 +56,7 @@ from batch.judging.checklist.missing import (
     _TELL_TAIL,
     _WH_SUBJECT,
     _WHEN_KNOWN,
+    CERTAIN_GAP,
     MISSING_CUE,
     _tells_the_gap,
 )
@@ -540,6 +541,7 @@ def brief_checklist(text: str) -> list[Requirement]:
     # back: batch.reading.corrections)
     text = _ASIDE.sub(r"\n\1", STRUCK.sub(" ", text))
     out: list[Requirement] = []
+    item_start = 0  # where the items of the brief's item being read begin in `out`
 
     def add(part: str, previous: str) -> None:
         kind, _, subject = _classify(part, previous)
@@ -557,6 +559,23 @@ def brief_checklist(text: str) -> list[Requirement]:
             # "The largest gift was £2,000 from the Patel family. Don't name individual
             # donors.": the fact before is what the order keeps out
             last.update({"kind": "rule", "subject": "leave_out", "text": f"{last['text']} {part}"})
+            return
+        if (
+            last
+            and len(out) > item_start
+            and last["kind"] == "rule"
+            and last["subject"] == "leave_out"
+            and kind in _UNKNOWN
+            and not CERTAIN_GAP.search(part)
+        ):
+            # "don't say it's maternity cover for Kelly, she hasn't told the others yet":
+            # the order's reason, not an unknown of the text's
+            last.update({"text": f"{last['text'].rstrip('.')}, {part}"})
+            return
+        if last and last["kind"] in _UNKNOWN and kind in _UNKNOWN and _names_nothing(part):
+            # "Electric cars: the rate is still being agreed. [comment JB: we don't have
+            # a figure yet - put a placeholder]": the same unknown said again
+            last.update({"text": f"{last['text'].rstrip('.')}; {part}"})
             return
         if last and last["kind"] == "missing" and _STATE_IT.match(part):
             # "…not confirmed yet, and the page must state it": the fact belongs in the
@@ -594,6 +613,7 @@ def brief_checklist(text: str) -> list[Requirement]:
                 out.append(_req(len(out), told_kind, told, ""))
 
     for item, label, previous in _items(text):
+        item_start = len(out)
         if label == "style":
             out.append(_req(len(out), "style", item, item.split(":")[0].strip() + ":"))
             continue
@@ -729,6 +749,28 @@ def _last_written_line(text: str) -> str:
 # November but the tracking number isn't through yet", "…for the training, trainer TBC"
 _KNOWN_BREAK = re.compile(r",?\s+but\s+|,\s+|;\s+")
 _UNKNOWN = ("missing", "gap")
+# what an unknown said again names beside how it says so: the kind of value, the order
+# to leave a gap for it, a reviewer's label ("[comment JB:", "Dev:")
+_UNKNOWN_ONLY = frozenset(
+    content_terms(
+        "figure figures number numbers date dates time times price cost detail details "
+        "placeholder gap blank space guess put leave please sorry comment note reply one "
+        "value amount"
+    )
+)
+_SPEAKER_LABEL = re.compile(
+    r"^\s*(?:\[\d{1,2}[:.]\d{2}\]\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?"
+    r"|\[?\s*(?:comment|note|reply)\s+[A-Z][\w'’-]*|[A-Z]{2,3})\s*:\s*"
+)
+
+
+def _names_nothing(part: str) -> bool:
+    """An unknown that names nothing but that something is not known: "TBC", "we don't
+    have a figure yet - put a placeholder", "[comment JB: no date yet, leave a gap]"."""
+    plain = MISSING_CUE.sub(" ", CERTAIN_GAP.sub(" ", _SPEAKER_LABEL.sub("", part)))
+    return not set(content_terms(plain)) - _UNKNOWN_ONLY
+
+
 # a clause that speaks of the one before, or opens on its verb: not a fact of its own
 _NOT_ITS_OWN = re.compile(
     r"(?i)^(?:then\s+)?(?:it|that|this|they|those|which|who|whose|where|is|are|was|were|has|"
