@@ -485,6 +485,8 @@ def order_kind(line: str) -> OrderKind | None:
 
 
 _NOT_YET = re.compile(r"(?i)\b(?:yet|so\s+far|for\s+now)\s*[.!]?$|\bTB[CDA]\b")
+# "no finish date yet; leave a gap for it": a fact not known, then what to do about it
+_NO_X_YET = re.compile(r"(?i)^\W*no\s+(?:[\w'’-]+\s+){0,3}?yet\b")
 
 
 # an aside on how much a part matters, for the writer to stress it, not for the readers:
@@ -518,7 +520,7 @@ def _one_order(text: str) -> OrderKind | None:
         return "no_guess"
     if _EMPHASIS.match(text):
         return "tone"
-    if _LEAVE_OUT.match(text) and not _NOT_YET.search(text):
+    if _LEAVE_OUT.match(text) and not _NOT_YET.search(text) and not _NO_X_YET.match(text):
         # ("no date yet" is a fact not known, not an order to leave the date out)
         return "leave_out"
     if is_request(text) or _GOES_ON.match(text):

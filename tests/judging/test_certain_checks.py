@@ -280,6 +280,38 @@ def test_one_unknown_is_one_placeholder(settings, project, brief):
     assert len(unknowns) == 1, unknowns
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- no finish date yet; leave a gap for it.",
+        "no finish date yet, leave a gap for it and I'll fill it in",
+        "No review finish date yet - put a placeholder.",
+    ],
+)
+def test_no_value_yet_with_a_gap_to_leave_is_an_unknown_not_a_leave_out(settings, project, line):
+    brief = (
+        f"Apology to Mr Desai for the outage.\nWe've opened a review of the cancelled "
+        f"visit.\n{line}"
+    )
+    text = (
+        "Dear Mr Desai, we are sorry for the outage. We have opened a review of the "
+        "cancelled visit and expect to finish it by [DATE NEEDED: review finish date]."
+    )
+    v = verdict(settings, project, brief, text)
+    found = [f["code"] for f in [*v.must_fix, *v.holds]]
+    assert not [c for c in found if c.startswith(("left-in", "adds:placeholder"))], found
+    [unknown] = [r for r in brief_checklist(brief) if r["kind"] in ("missing", "gap")]
+    assert "finish date" in unknown["subject"]
+
+
+def test_an_order_to_leave_out_what_is_not_known_yet_stays_an_order():
+    from batch.judging.orders import order_kind
+
+    assert order_kind("Don't mention the move yet, it's confidential") == "leave_out"
+    assert order_kind("no mention of the delay yet, please") == "leave_out"
+    assert order_kind("no prices") == "leave_out"
+
+
 def test_an_unknown_said_again_with_a_name_of_its_own_is_another_unknown():
     read = brief_checklist("Lunch: the place is still being decided. Price per head: TBC.")
     assert [r["kind"] for r in read if r["kind"] in ("missing", "gap")] == ["missing", "missing"]

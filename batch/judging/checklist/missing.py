@@ -62,7 +62,8 @@ MISSING_CUE = re.compile(
     r"(?:\s+yet\b|(?=\s*(?:[,.;:)!?]|$)))"
     r"|\b(?:to be|yet to be|still to be)\s+(?:confirmed|decided|announced|determined|set|"
     r"agreed|defined|fixed|finali[sz]ed)\b"
-    r"|\bno\s+(?:results|figures?|numbers?|data|decision|date|price)\s+yet\b"
+    r"|\bno\s+(?P<no_what>(?:[\w'’-]+\s+){0,3}?(?:results|figures?|numbers?|data|decision|"
+    r"date|price|time|venue|name|details?))\s+yet\b"
     r"|\bnot\s+yet\b|\bnot\b[^.;:]{0,40}?\byet\b"
     r"|\bwill\s+(?:be\s+)?(?:confirm|announce|decide|share|publish|tell|inform)(?:e?d)?\b"
     r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bpending\b|\bTB[CDA]\b|\bstill open\b"
@@ -340,6 +341,9 @@ def _subject_of(item: str, context: str = "") -> str:
     if label and MISSING_CUE.search(label.group(2)) and not _TEXT_PART.match(label.group(1)):
         return label.group(1).strip()
     cue = MISSING_CUE.search(item)
+    if cue and cue.group("no_what") and len(cue.group("no_what").split()) > 1:
+        # "no finish date yet": the cue names it ("so no date yet": the clause before)
+        return cue.group("no_what").strip()
     before = item[: cue.start()] if cue else item
     if cue and not before.strip():  # "Nobody knows the Q3 revenue yet: ..."
         # "Nothing is known yet about the license": what follows, a leading "yet" off
