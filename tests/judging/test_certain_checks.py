@@ -312,6 +312,30 @@ def test_an_order_to_leave_out_what_is_not_known_yet_stays_an_order():
     assert order_kind("no prices") == "leave_out"
 
 
+@pytest.mark.parametrize(
+    "brief",
+    [
+        "Q when's the new booking app coming - not confirmed yet!! dont guess a date, put a "
+        "placeholder",
+        "The booking app launch date is not confirmed yet, dont guess a date, put a placeholder",
+        "Booking app launch: TBC - don't guess it. Leave a gap.",
+    ],
+)
+def test_an_unknown_with_an_order_not_to_guess_is_one_unknown(settings, project, brief):
+    text = "Our new booking app launches on [DATE NEEDED: booking app launch date]."
+    v = verdict(settings, project, brief, text)
+    found = [f["code"] for f in [*v.must_fix, *v.holds]]
+    assert not [c for c in found if c.startswith(("missing-placeholder", "adds:placeholder"))]
+    unknowns = [r for r in brief_checklist(brief) if r["kind"] in ("missing", "gap")]
+    assert len(unknowns) == 1, unknowns
+
+
+def test_an_order_not_to_guess_alone_is_no_unknown():
+    assert [r["kind"] for r in brief_checklist("Don't guess prices.")] == ["rule"]
+    read = brief_checklist("Venue not decided yet. Don't guess it.")
+    assert [r["kind"] for r in read] == ["missing", "rule"]
+
+
 def test_an_unknown_said_again_with_a_name_of_its_own_is_another_unknown():
     read = brief_checklist("Lunch: the place is still being decided. Price per head: TBC.")
     assert [r["kind"] for r in read if r["kind"] in ("missing", "gap")] == ["missing", "missing"]

@@ -58,6 +58,7 @@ from batch.judging.checklist.missing import (
     _WHEN_KNOWN,
     CERTAIN_GAP,
     MISSING_CUE,
+    _subject_of,
     _tells_the_gap,
 )
 from batch.judging.orders import (
@@ -572,11 +573,18 @@ def brief_checklist(text: str) -> list[Requirement]:
             # the order's reason, not an unknown of the text's
             last.update({"text": f"{last['text'].rstrip('.')}, {part}"})
             return
-        if last and last["kind"] in _UNKNOWN and kind in _UNKNOWN and _names_nothing(part):
+        same = (
+            last
+            if last and last["kind"] in _UNKNOWN
+            else next((r for r in reversed(out[item_start:]) if r["kind"] in _UNKNOWN), None)
+        )
+        if same is not None and kind in _UNKNOWN and _names_nothing(part):
             # "Electric cars: the rate is still being agreed. [comment JB: we don't have
-            # a figure yet - put a placeholder]": the same unknown said again
-            last.update({"text": f"{last['text'].rstrip('.')}; {part}"})
+            # a figure yet - put a placeholder]", "The launch date is not confirmed yet,
+            # dont guess a date, put a placeholder": the same unknown said again
+            same.update({"text": f"{same['text'].rstrip('.')}; {part}"})
             return
+
         if last and last["kind"] == "missing" and _STATE_IT.match(part):
             # "…not confirmed yet, and the page must state it": the fact belongs in the
             # text (a placeholder until a person gives it), not an item of its own
@@ -600,6 +608,16 @@ def brief_checklist(text: str) -> list[Requirement]:
             # "they leave by the stairs, and go to the assembly point": the second ask
             # is theirs too, and may be told as the first is, as a statement
             body = f"{last['text'].split()[0]} {body}"
+        unknown = _NO_GUESS_ORDER.split(body, maxsplit=1)[0]
+        if (
+            kind == "rule"
+            and subject == "no_guess"
+            and MISSING_CUE.search(unknown)
+            and not _names_nothing(unknown)
+        ):
+            # "when's the new booking app coming - not confirmed yet!! dont guess a
+            # date": a fact not known, its placeholder what the order asks for
+            kind, subject = "missing", _subject_of(body, previous)
         to_do = _AND_TO.match(body)
         if kind == "fact" and last and last["kind"] == "ask" and to_do:
             # "telling guests to keep their ticket with them, and to bring a waterproof":
@@ -761,6 +779,13 @@ _UNKNOWN_ONLY = frozenset(
 _SPEAKER_LABEL = re.compile(
     r"^\s*(?:\[\d{1,2}[:.]\d{2}\]\s*[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?"
     r"|\[?\s*(?:comment|note|reply)\s+[A-Z][\w'’-]*|[A-Z]{2,3})\s*:\s*"
+)
+
+
+# where an order not to guess begins: what comes before it may say what is not known
+_NO_GUESS_ORDER = re.compile(
+    r"(?i)\b(?:don['’]?t|do\s+not|never|no|pls\s+don['’]?t|please\s+don['’]?t)\s+"
+    r"(?:guess|invent|make\s+\w+\s+up|fill)"
 )
 
 
