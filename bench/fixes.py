@@ -17,19 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from batch import config as config_mod
 from batch.judging.checklist import build_checklist
-from batch.judging.checklist.fixes import shown_kind
+from batch.judging.checklist.fixes import shown_kind, words_key
 from batch.run.runner import Runner, reader_fixes
 from batch.thread_inputs import brief_of
-
-
-def _key(words: str) -> str:
-    return re.sub(r"\s+", " ", words).strip().casefold()
 
 
 def replayed(settings: config_mod.Settings, rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -43,8 +38,8 @@ def replayed(settings: config_mod.Settings, rows: list[dict[str, Any]]) -> dict[
             if not values.get("brief"):
                 counts["gone"] += 1
                 continue
-            today = {_key(r["text"]): shown_kind(r) for r in build_checklist(brief_of(values))}
-            counts["stands" if today.get(_key(row["read"])) == row["was"] else "changed"] += 1
+            today = {words_key(r["text"]): shown_kind(r) for r in build_checklist(brief_of(values))}
+            counts["stands" if today.get(words_key(row["read"])) == row["was"] else "changed"] += 1
     return counts
 
 

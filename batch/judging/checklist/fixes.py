@@ -43,7 +43,8 @@ def shown_kind(r: Requirement) -> str:
     return r["kind"]
 
 
-def _key(words: str) -> str:
+def words_key(words: str) -> str:
+    """The words an item was read from, as fixes match them: case and spacing aside."""
     return re.sub(r"\s+", " ", words).strip().casefold()
 
 
@@ -68,7 +69,7 @@ def fix_problem(
             return "a fixed value needs its words"
         if len(value) > MAX_VALUE_CHARS:
             return f"the fixed value is {len(value):,} characters; the limit is {MAX_VALUE_CHARS:,}"
-        if _key(value) == _key(r["text"]):
+        if words_key(value) == words_key(r["text"]):
             return f"{item} reads so already"
     return None
 
@@ -117,12 +118,12 @@ def fixed(checklist: list[Requirement], fixes: list[ChecklistFix]) -> list[Requi
     """`checklist` with `fixes` made: each fix to the item read from its words (the
     latest fix of an item wins; a fix whose words the brief no longer has does
     nothing)."""
-    latest = {_key(f["read"]): f for f in fixes}
+    latest = {words_key(f["read"]): f for f in fixes}
     if not latest:
         return checklist
     out: list[Requirement] = []
     for r in checklist:
-        fix = latest.get(_key(r["text"]))
+        fix = latest.get(words_key(r["text"]))
         if fix is not None and fix["action"] == "drop":
             continue  # not for the readers: nothing is asked of the text for it
         if fix is not None and fix["action"] == "kind" and fix["kind"] in KIND_NAMES:
@@ -143,7 +144,7 @@ def fix_counts(fixes: list[tuple[str, ChecklistFix]], items_read: int) -> dict[s
     many items it read wrong (each fixed item once, whatever its later fixes), by the
     kind it read them as and by what they were, and the share of `items_read` it read
     right."""
-    last = {(brief_id, _key(f["read"])): f for brief_id, f in fixes}
+    last = {(brief_id, words_key(f["read"])): f for brief_id, f in fixes}
     by_kind: dict[str, int] = {}
     by_action: dict[str, int] = {}
     for f in last.values():
