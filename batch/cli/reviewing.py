@@ -31,7 +31,7 @@ from batch.cluster import hand_to_workers
 from batch.decision import Action
 from batch.errors import one_line
 from batch.inputs.briefs import load_yaml, read_text_file
-from batch.judging.checklist.fixes import KIND_NAMES
+from batch.judging.checklist.fixes import KIND_NAMES, fix_words
 from batch.judging.record import why_lines
 from batch.judging.support import pieces
 from batch.nightly.job import pull_reviews
@@ -251,14 +251,9 @@ def review_fix(
         )
         refresh_review_sheet(runner)
     fix = done.fix
-    what = {
-        "drop": "not for the readers",
-        "kind": f"a {fix['kind']} item ({KIND_NAMES.get(fix['kind'], '')})",
-        "value": f"to read {fix['value']!r}",
-    }[fix["action"]]
     out.print(
         f"{escape(fix['item'])} ({escape(fix['was'])}: {escape(fix['read'])}) fixed: "
-        f"{escape(what)}; kept for later runs of this brief",
+        f"{escape(fix_words(fix))}; kept for later runs of this brief",
         highlight=False,
         soft_wrap=True,
     )
@@ -273,8 +268,7 @@ def review_fix(
 
 def print_standing(item: threads.Waiting, approve_asked: bool) -> None:
     """What still holds a text back after a fix, or that nothing does."""
-    standing = [*item.must_fix, *item.holds]
-    if not standing and not item.needs and not item.superseded_by:
+    if item.nothing_stands():
         tail = (
             ""
             if approve_asked
@@ -283,7 +277,7 @@ def print_standing(item: threads.Waiting, approve_asked: bool) -> None:
         out.print(f"[green]nothing else holds it back[/]{escape(tail)}", soft_wrap=True)
         return
     out.print("[yellow]it waits on[/]; what still stands:", soft_wrap=True)
-    for line in standing:
+    for line in [*item.must_fix, *item.holds]:
         out.print(f"  - {escape(line)}", soft_wrap=True)
     if item.needs:
         out.print(f"  - {len(item.needs)} placeholder(s) to fill", soft_wrap=True)

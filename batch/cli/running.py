@@ -31,6 +31,7 @@ from batch.cli.base import (
 )
 from batch.cli.stories import print_batch
 from batch.cli.terminal import fitted_table, json_for_terminal
+from batch.judging.checklist.fixes import fix_words
 from batch.nightly.job import run_job
 from batch.outcomes import (
     OUTCOME_ORDER,
@@ -359,12 +360,9 @@ def print_fixes(rows: list[dict[str, Any]], counts: dict[str, Any], as_json: boo
         out.print("no fixes to a checklist yet (briefloop review fix THREAD ITEM makes one)")
         return
     for r in rows:
-        fixed = {"drop": "not for the readers", "kind": f"kind {r['kind']}"}.get(
-            r["action"], f"words {r['value']!r}"
-        )
         out.print(
             f"{escape(r['at'])} {escape(r['brief_id'])} {escape(r['item'])} "
-            f"({escape(r['was'])}: {escape(r['read'])}) -> {escape(fixed)}"
+            f"({escape(r['was'])}: {escape(r['read'])}) -> {escape(fix_words(r))}"
             + (f" by {escape(r['by'])}" if r["by"] else ""),
             highlight=False,
             soft_wrap=True,

@@ -14,7 +14,6 @@ from typing import Any
 from batch.check_types import ChecklistFix
 from batch.decision import Fix
 from batch.judging.checklist.fixes import FixAction, fix_problem, make_fix
-from batch.judging.checks.obey import unchecked_orders
 from batch.loop import inbox
 from batch.loop.checking import checklist_of, findings_update
 from batch.loop.verdict import verdict
@@ -47,19 +46,13 @@ def fixed_update(state: LoopState, decision: Fix, taken: dict[str, Any]) -> dict
     """The review node's update for a fix `fix_refusal` passed."""
     fixes = [*state.get("checklist_fixes", []), fix_of(state, decision)]
     shown = inbox.shown(state)
-    judged: LoopState = {
-        **state,
-        "checklist_fixes": fixes,
-        "draft": shown["draft"],
-        "needs_from_human": shown["needs_from_human"],
-        "deviations": shown["deviations"],
-    }
+    text = {k: shown[k] for k in ("draft", "needs_from_human", "deviations")}
+    judged: LoopState = {**state, "checklist_fixes": fixes, **text}  # type: ignore[typeddict-item]
     checked = findings_update(judged)
     made = verdict({**judged, **checked}, None, "checks")  # type: ignore[typeddict-item]
     update: dict[str, Any] = {
         **checked,
         "checklist_fixes": fixes,
-        "unchecked_orders": unchecked_orders(checklist_of(judged)),
         "decision": taken,
         "holds": made["holds"],
         "additions": made["additions"],
@@ -70,9 +63,7 @@ def fixed_update(state: LoopState, decision: Fix, taken: dict[str, Any]) -> dict
     best = state.get("best")
     update["best"] = {
         **(best or {}),
-        "draft": shown["draft"],
-        "needs_from_human": shown["needs_from_human"],
-        "deviations": shown["deviations"],
+        **text,
         "round": best["round"] if best else state.get("round", 0),
         "must_fix": made["must_fix"],
         "holds": made["holds"],
@@ -85,9 +76,7 @@ def fixed_update(state: LoopState, decision: Fix, taken: dict[str, Any]) -> dict
     # the text shown is the text at the bar now (or, at the bar before, no longer)
     return {
         **update,
-        "draft": shown["draft"],
-        "needs_from_human": shown["needs_from_human"],
-        "deviations": shown["deviations"],
+        **text,
         "score": made["score"],
         "must_fix": made["must_fix"],
         "meets_bar": made["meets_bar"],

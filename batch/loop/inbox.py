@@ -76,8 +76,9 @@ def shown(state: LoopState) -> dict[str, Any]:
 
 def orders_to_read(state: LoopState) -> list[str]:
     """The brief's orders no check can hold the text to: kept at the thread's start
-    (worked out here for a thread started before they were)."""
-    if "unchecked_orders" in state:
+    (worked out here for a thread started before they were, and for one whose checklist
+    a person has fixed since)."""
+    if "unchecked_orders" in state and not state.get("checklist_fixes"):
         return list(state["unchecked_orders"])
     return unchecked_orders(checklist_of(state)) if state.get("checklist") else []
 

@@ -99,6 +99,11 @@ class Waiting:
         thread, no refused answer. Only these may be approved several at once."""
         return not (self.needs or self.stopped or self.holds or self.superseded_by or self.problem)
 
+    def nothing_stands(self) -> bool:
+        """Nothing holds the text back: a plain approval with no must-fix (a fix of the
+        checklist may have left one in a text at the bar)."""
+        return self.plain_approval() and not self.must_fix
+
     def other_holds(self) -> list[str]:
         """The holds that are not sentences adding to the brief (those are shown marked)."""
         marked = {a.get("message") for a in self.additions}
@@ -274,6 +279,16 @@ def mark_of(snapshot: StateSnapshot) -> str:
     return str((config.get("configurable") or {}).get("checkpoint_id") or "")
 
 
+def require_unmoved(runner: Runner, thread_id: str, seen: str | None) -> None:
+    """Refuse an answer given to a page opened before the thread moved (`seen` is the
+    `state_mark` the page showed; None: an answer not held to one)."""
+    if seen is not None and seen != state_mark(runner, thread_id):
+        raise BriefloopError(
+            f"thread {thread_id} has changed since this page was opened (answered, "
+            f"reopened or run on meanwhile): reload it and answer the text it shows now"
+        )
+
+
 def require_waiting(runner: Runner, thread_id: str) -> Waiting:
     item = waiting(runner, thread_id)
     if item is not None:
@@ -373,11 +388,7 @@ def answer(
     with runner.store.thread_lock(thread_id, wait=wait):
         # Checked under the lock: a second answer finds the thread no longer waiting.
         item = require_waiting(runner, thread_id)
-        if seen is not None and seen != state_mark(runner, thread_id):
-            raise BriefloopError(
-                f"thread {thread_id} has changed since this page was opened (answered, "
-                f"reopened or run on meanwhile): reload it and answer the text it shows now"
-            )
+        require_unmoved(runner, thread_id, seen)
         if item.superseded_by and decision != "reject":
             # Its text answers an older brief and would replace the current output.
             raise BriefloopError(
@@ -451,10 +462,7 @@ def fix_item(
     who = reviewer_name(by)
     with runner.store.thread_lock(thread_id, wait=wait):
         shown = require_waiting(runner, thread_id)
-        if seen is not None and seen != state_mark(runner, thread_id):
-            raise BriefloopError(
-                f"thread {thread_id} has changed since this page was opened: reload it"
-            )
+        require_unmoved(runner, thread_id, seen)
         at = datetime.now(UTC).isoformat(timespec="seconds")
         decision = Fix(
             item.strip().upper(), action.strip().lower(), kind.strip().lower(), value, who, at
@@ -462,14 +470,13 @@ def fix_item(
         problem = refusal(shown.state, decision)
         if problem:
             raise BriefloopError(problem)
+        # the fix the review node makes of the same state and decision
+        fix = fix_of(shown.state, decision)
         result = runner.run_on(thread_id, as_dict(decision))
-        after = runner.snapshot(thread_id).values
-        made = (after.get("checklist_fixes") or [None])[-1] if result.outcome != "queued" else None
-        fix = made or fix_of(shown.state, decision)
         runner.runlog.add_fix(shown.brief_id, thread_id, fix)
         now = waiting(runner, thread_id) if result.outcome != "queued" else None
     done = FixDone(fix, now)
-    if approve and now is not None and now.plain_approval() and not now.must_fix:
+    if approve and now is not None and now.nothing_stands():
         done.approved = answer(runner, thread_id, "approve", {}, by=who, wait=wait)
     return done
 

@@ -218,9 +218,9 @@ def fix_line(
         return f"{fixed}; " + outcome_line(settings, thread_id, done.approved)
     if done.item is None:
         return f"{fixed}: a worker judges the text again"
-    if done.item.must_fix or done.item.holds or done.item.needs:
-        return f"{fixed}: the text was judged again and still waits (see below)"
-    return f"{fixed}: the text was judged again and nothing else holds it back"
+    if done.item.nothing_stands():
+        return f"{fixed}: the text was judged again and nothing else holds it back"
+    return f"{fixed}: the text was judged again and still waits (see below)"
 
 
 def outcome_line(settings: Settings, thread_id: str, result: BriefResult | None) -> str:

@@ -28,9 +28,7 @@ from batch.errors import BatchTimeUp, BriefloopError, LockBusy, OutOfBudget, Sto
 from batch.inputs.briefs import BadBrief, Brief
 from batch.inputs.sources import scan_source
 from batch.judging.checklist.fixes import fix_counts, kept_fix
-from batch.judging.checks.obey import unchecked_orders
 from batch.judging.doc_examples.sandbox import sandbox_problem
-from batch.loop.checking import checklist_of
 from batch.models import ModelSet, RoleModel
 from batch.models.budget import batch_ends_at, journaled_from
 from batch.models.journal import CallRecord, journal_to
@@ -312,7 +310,6 @@ class Runner:
         fixes = [kept_fix(row) for row in self.runlog.fixes(brief.id)]
         if fixes:
             state["checklist_fixes"] = fixes
-            state["unchecked_orders"] = unchecked_orders(checklist_of(state))
         return state, fingerprint
 
     def config_for(self, thread_id: str) -> RunnableConfig:

@@ -43,6 +43,15 @@ def shown_kind(r: Requirement) -> str:
     return r["kind"]
 
 
+def fix_words(fix: Mapping[str, Any]) -> str:
+    """What a fix makes of its item, in words ("not for the readers")."""
+    if fix["action"] == "drop":
+        return "not for the readers"
+    if fix["action"] == "kind":
+        return f"a {fix['kind']} item ({KIND_NAMES.get(fix['kind'], '')})"
+    return f"to read {fix['value']!r}"
+
+
 def words_key(words: str) -> str:
     """The words an item was read from, as fixes match them: case and spacing aside."""
     return re.sub(r"\s+", " ", words).strip().casefold()

@@ -21,6 +21,8 @@ from batch.judging.wording import (
     numbers_of,
 )
 
+# the values a brief says it has not got yet ("no venue yet", "don't have the figure yet")
+_GAP_VALUES = r"(?:date|time|figure|price|cost|venue|place|name|number|details?|decision)"
 # The markers of an unknown no reader mistakes: "TBC", "to be confirmed", "not decided
 # yet", "don't know yet", "leave a gap". MISSING_CUE reads many more ways of saying it,
 # and chatter with them ("she hasn't told the others yet", "awaiting agent reply"): an
@@ -36,11 +38,10 @@ CERTAIN_GAP = re.compile(
     r"|\bunknown\b|\bundecided\b|\bunconfirmed\b|\bno idea\b|\bnot sure\b"
     r"|\bleave\s+(?:a|an|the)?\s*(?:gap|blank|space|placeholder)\b|\bplaceholder\b"
     r"|\bfill\s+(?:it|that|this|them)\s+in\b|\b(?:don'?t|do not|never)\s+guess\b"
-    r"|\bno\s+(?:\w+\s+){0,3}(?:date|time|figure|price|cost|venue|place|name|number|"
-    r"details?|decision)\s+yet\b|\bwaiting\s+to\s+hear\b|\bstill\s+waiting\b"
+    r"|\bno\s+(?:\w+\s+){0,3}" + _GAP_VALUES + r"\s+yet\b"
+    r"|\bwaiting\s+to\s+hear\b|\bstill\s+waiting\b"
     r"|\b(?:don't|do not|don’t|haven't|have not|haven’t|can't|cannot|can’t)\s+"
-    r"(?:have\s+|got\s+|give\s+)?(?:the|a|an|any)\s+(?:[\w-]+\s+){0,3}(?:date|time|figure|price|cost|venue|place|"
-    r"name|number|details?|decision)\s+yet\b"
+    r"(?:have\s+|got\s+|give\s+)?(?:the|a|an|any)\s+(?:[\w-]+\s+){0,3}" + _GAP_VALUES + r"\s+yet\b"
     r"|:\s*\?+\s*$"
 )
 
