@@ -34,6 +34,7 @@ from batch.inputs.briefs import (
     scan_file,
     scan_folder,
 )
+from batch.inputs.workbooks import SheetTooLarge, read_sheet
 from batch.source_files import is_source, suffix_of
 
 REQUIRED_COLUMNS = ("id", "brief")
@@ -200,29 +201,14 @@ def read_csv_rows(path: Path) -> list[list[str]]:
 
 
 def read_xlsx_rows(path: Path, worksheet: str | None) -> list[list[Any]]:
-    from openpyxl import load_workbook
-
     try:
-        wb = load_workbook(path, read_only=True, data_only=True)
-    except Exception as e:  # noqa: BLE001 - not a zip, broken XML inside: the file's error
-        raise BriefloopError(f"{path}: cannot open as a workbook: {one_line(e)}") from None
-    try:
-        if worksheet is None:
-            ws = wb.worksheets[0]
-        elif worksheet in wb.sheetnames:
-            ws = wb[worksheet]
-        else:
-            raise BriefloopError(
-                f"{path}: no worksheet {worksheet!r} (it has: {', '.join(wb.sheetnames)})"
-            )
-        # read-only workbooks parse their sheets' XML as the rows are read
-        return [list(r) for r in ws.iter_rows(values_only=True)]
-    except BriefloopError:
-        raise
-    except Exception as e:  # noqa: BLE001 - broken XML, a bad cell: the file's error
-        raise BriefloopError(f"{path}: cannot read the workbook: {one_line(e)}") from None
-    finally:
-        wb.close()
+        return read_sheet(path, worksheet)
+    except KeyError as e:
+        raise BriefloopError(f"{path}: no worksheet {worksheet!r} (it has: {e.args[0]})") from None
+    except SheetTooLarge as e:
+        raise BriefloopError(f"{path}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - not a zip, broken XML, a bad cell: the file's error
+        raise BriefloopError(f"{path}: cannot read as a workbook: {one_line(e)}") from None
 
 
 def parse_gsheet(spec: str) -> tuple[str, str | None]:

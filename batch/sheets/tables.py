@@ -27,10 +27,18 @@ from typing import Any, Protocol
 
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
+from openpyxl.utils.exceptions import InvalidFileException
 
 from batch.draft_cleanup import encodable
 from batch.errors import SinkError
 from batch.files import atomic_replace
+from batch.inputs.workbooks import (
+    SheetTooLarge,
+    cells_present,
+    check_extent,
+    last_row_with_value,
+    read_sheet,
+)
 from batch.store.locks import file_lock
 
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
@@ -308,6 +316,18 @@ def display_width(value: Any) -> int:
     return max((len(line) for line in str(value).splitlines()), default=0)
 
 
+def _broken_xml(path: Path, e: Exception) -> str:
+    """A zip whose XML is broken: xml.etree's ParseError (a SyntaxError, as is lxml's
+    XMLSyntaxError when openpyxl parses with lxml), or ValueError/TypeError from content
+    openpyxl cannot convert (text in a number cell, say). Every later write would fail
+    the same way: say so instead of a traceback."""
+    first_line = (str(e).splitlines() or [""])[0]
+    return (
+        f"{path} cannot be read: its XML is broken ({e.__class__.__name__}: "
+        f"{first_line}); move it away (the run log database keeps every row)"
+    )
+
+
 class XlsxTable(FileTable):
     def __init__(
         self,
@@ -334,7 +354,6 @@ class XlsxTable(FileTable):
 
     def _load(self):
         from openpyxl import Workbook, load_workbook
-        from openpyxl.utils.exceptions import InvalidFileException
 
         if not self.path.exists():
             wb = Workbook()
@@ -348,21 +367,27 @@ class XlsxTable(FileTable):
                 f"close it if it is open elsewhere, or move it away"
             ) from None
         except (SyntaxError, ValueError, TypeError) as e:
-            # A zip whose XML is broken: xml.etree's ParseError (a SyntaxError, as is lxml's
-            # XMLSyntaxError when openpyxl parses with lxml), or ValueError/TypeError from
-            # content openpyxl cannot convert (text in a number cell, say). Every later
-            # write would fail the same way: say so instead of a traceback.
-            first_line = (str(e).splitlines() or [""])[0]
-            raise SinkError(
-                f"{self.path} cannot be read: its XML is broken ({e.__class__.__name__}: "
-                f"{first_line}); move it away (the run log database keeps every row)"
-            ) from None
+            raise SinkError(_broken_xml(self.path, e)) from None
 
     def read(self) -> list[Row]:
-        wb = self._load()
-        if self.worksheet not in wb.sheetnames:
+        if not self.path.exists():
             return []
-        return [list(r) for r in wb[self.worksheet].iter_rows(values_only=True)]
+        try:
+            rows = read_sheet(self.path, self.worksheet, formulas=True)
+        except KeyError:
+            return []  # the sheet is made at the first write
+        except SheetTooLarge as e:
+            raise SinkError(f"{self.path}: {e}") from None
+        except (zipfile.BadZipFile, InvalidFileException, OSError) as e:
+            raise SinkError(
+                f"{self.path} cannot be opened as a workbook ({e.__class__.__name__}: {e}); "
+                f"close it if it is open elsewhere, or move it away"
+            ) from None
+        except (SyntaxError, ValueError, TypeError) as e:
+            raise SinkError(_broken_xml(self.path, e)) from None
+        # every row as wide as the widest, as a sheet's range reads
+        width = max(map(len, rows), default=0)
+        return [r + [None] * (width - len(r)) for r in rows]
 
     def write(
         self, header: list[str], updates: dict[int, Row], appends: list[Row], rewrite_header: bool
@@ -370,6 +395,10 @@ class XlsxTable(FileTable):
         wb = self._load()
         if self.worksheet in wb.sheetnames:
             ws = wb[self.worksheet]
+            try:
+                check_extent(ws)
+            except SheetTooLarge as e:
+                raise SinkError(f"{self.path}: {e}") from None
         else:
             ws = wb.create_sheet(self.worksheet)
         if rewrite_header:
@@ -378,7 +407,7 @@ class XlsxTable(FileTable):
         times = {i for i, name in enumerate(header) if name in self.time_columns}
         links = {i: self.links[name] for i, name in enumerate(header) if name in self.links}
         targets = list(updates.items())
-        first_new = max(ws.max_row, 1) + 1
+        first_new = max(last_row_with_value(ws), 1) + 1
         targets += [(first_new + i, row) for i, row in enumerate(appends)]
         for number, row in targets:
             by_name = dict(zip(header, row, strict=False))
@@ -420,19 +449,23 @@ def lay_out(ws: Any, header: list[str]) -> None:
     for cell in ws[1][: len(header)]:
         cell.font = HEADER_FONT
     coloured = next((header.index(c) + 1 for c in COLOURED_COLUMNS if c in header), None)
+    # only the cells the sheet holds: walking its range would make every empty one
+    cells = cells_present(ws)
     if coloured is not None:
-        for (cell,) in ws.iter_rows(min_row=2, min_col=coloured, max_col=coloured):
-            key = str(cell.value or "").strip().lower().replace(" ", "_")
-            cell.fill = VALUE_FILLS.get(key, NO_FILL)
+        for cell in cells:
+            if cell.column == coloured and cell.row >= 2:
+                key = str(cell.value or "").strip().lower().replace(" ", "_")
+                cell.fill = VALUE_FILLS.get(key, NO_FILL)
     if ws.freeze_panes is None:  # a person's own choice stays
         ws.freeze_panes = "A2"
-    ws.auto_filter.ref = f"A1:{get_column_letter(width)}{max(ws.max_row, 1)}"
+    ws.auto_filter.ref = f"A1:{get_column_letter(width)}{max(last_row_with_value(ws), 1)}"
     needed = [0] * width
-    for r, row in enumerate(ws.iter_rows(max_col=width, values_only=True)):
-        for i, value in enumerate(row):
+    for cell in cells:
+        if cell.column <= width:
             # room for the header's filter button
-            needed[i] = max(needed[i], display_width(value) + (4 if r == 0 else 2))
-    split_column_groups(ws)
+            chars = display_width(cell.value) + (4 if cell.row == 1 else 2)
+            needed[cell.column - 1] = max(needed[cell.column - 1], chars)
+    split_column_groups(ws, width)
     for i, chars in enumerate(needed, start=1):
         letter = get_column_letter(i)
         fitted = min(XLSX_MAX_WIDTH, max(XLSX_MIN_WIDTH, chars))
@@ -451,18 +484,26 @@ def fold(ws: Any, header: list[str], folded: Collection[str]) -> None:
     ws.sheet_properties.outlinePr.summaryRight = False  # the "+" at the group's left
 
 
-def split_column_groups(ws: Any) -> None:
+def split_column_groups(ws: Any, width: int) -> None:
     """Excel saves adjacent columns of one width as one <col min= max=> entry, which
     openpyxl keys by its first column; setting the width of a column inside such a group
-    would write overlapping entries. Give every column of a group an entry of its own."""
+    would write overlapping entries. Give every column of a group up to `width` (those
+    laid out) an entry of its own; the rest of a group (often out to column 16384, a
+    whole row formatted) stays one entry."""
     from copy import copy
 
     for dim in list(ws.column_dimensions.values()):
-        if dim.min is None or dim.max is None or dim.max <= dim.min:
+        if dim.min is None or dim.max is None or dim.max <= dim.min or dim.min > width:
             continue
-        for index in range(dim.min + 1, dim.max + 1):
+        end = dim.max
+        for index in range(dim.min + 1, min(end, width) + 1):
             twin = copy(dim)
             twin.index = get_column_letter(index)
             twin.min = twin.max = index
             ws.column_dimensions[twin.index] = twin
+        if end > width:
+            rest = copy(dim)
+            rest.index = get_column_letter(width + 1)
+            rest.min, rest.max = width + 1, end
+            ws.column_dimensions[rest.index] = rest
         dim.max = dim.min
