@@ -63,19 +63,54 @@ def this_briefloop() -> Path:
     return Path(found).resolve()
 
 
-def _systemd_value(path: Path) -> str:
-    text = str(path).replace("%", "%%")
-    return f'"{text}"' if re.search(r"\s", text) else text
+# A line end or another control character in a path would start a line of its own in a
+# unit or a crontab (an ExecStartPre=, a job of the path's choosing): such a path is
+# refused, never escaped.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def check_paths(project: Project) -> None:
+    """Refuse a project whose folder, config or command path holds a control character."""
+    for what, path in (
+        ("project folder", project.folder),
+        ("config", project.config),
+        ("briefloop command", project.briefloop),
+    ):
+        if _CONTROL.search(str(path)):
+            raise BriefloopError(
+                f"cannot install: the {what} path {str(path)!r} holds a line break or another "
+                f"control character; move it to a path without one"
+            )
+
+
+def _specifiers(text: str) -> str:
+    """`text` with systemd's `%` specifiers made literal (any setting of a unit)."""
+    return text.replace("%", "%%")
+
+
+def _exec_word(path: Path) -> str:
+    """`path` as one word of an ExecStart= command line: double-quoted with C escapes,
+    `%` and `$` (systemd's variable expansion) doubled."""
+    text = _specifiers(str(path)).replace("$", "$$")
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _assignment(name: str, path: Path) -> str:
+    """`name=path` as one quoted word of an Environment= setting (no `$` expansion there)."""
+    text = _specifiers(f"{name}={path}")
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def render_unit(unit: str, project: Project) -> str:
     if unit not in UNITS:
         raise BriefloopError(f"no unit {unit!r}: the units are {', '.join(UNITS)}")
+    check_paths(project)
     template = resources.files("batch.nightly").joinpath(f"units/{unit}.service").read_text()
     return template.format(
-        project=str(project.folder).replace("%", "%%"),
-        config=_systemd_value(project.config),
-        briefloop=_systemd_value(project.briefloop),
+        project=_specifiers(str(project.folder)),
+        config=_exec_word(project.config),
+        config_env=_assignment("BRIEFLOOP_CONFIG", project.config),
+        briefloop=_exec_word(project.briefloop),
         unit=project.unit_name(unit),
     )
 
@@ -94,8 +129,16 @@ def has_systemd() -> bool:
     return shutil.which("systemctl") is not None and Path("/run/systemd/system").is_dir()
 
 
+def _cron_text(text: str) -> str:
+    """`text` as cron passes it to the shell: cron turns a bare `%` into a line end (and
+    sends the rest to standard input); `\\%` is a `%`."""
+    return text.replace("%", "\\%")
+
+
 def cron_line(project: Project) -> str:
-    """The crontab line that keeps the scheduler running (see the module docstring)."""
+    """The crontab line that keeps the scheduler running (see the module docstring):
+    every path quoted for the shell, every `%` escaped for cron."""
+    check_paths(project)
     q = shlex.quote
     lock = project.folder / "checkpoints" / ".scheduler.lock"
     log = project.folder / "checkpoints" / "schedule-cron.log"
@@ -104,11 +147,12 @@ def cron_line(project: Project) -> str:
         f"{q(str(project.briefloop))} --config {q(str(project.config))} schedule "
         f">/dev/null 2>>{q(str(log))}"
     )
-    return f"{CRON_EVERY} {command}  {cron_marker(project)}"
+    return f"{CRON_EVERY} {_cron_text(command)}  {cron_marker(project)}"
 
 
 def cron_marker(project: Project) -> str:
-    return f"# briefloop schedule: {project.folder}"
+    """The comment that ends this project's crontab line, and only its line."""
+    return _cron_text(f"# briefloop schedule: {project.folder}")
 
 
 def _crontab(run: Runner) -> list[str]:
@@ -137,6 +181,7 @@ def install(
 ) -> Installed:
     """Install `unit` for `project` the chosen way ("auto": systemd when it runs here,
     else cron). A unit already installed for the project is replaced."""
+    check_paths(project)
     if way == "auto":
         way = "systemd" if unit_dir is not None or has_systemd() else "cron"
     if way == "cron":

@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from batch.cli import cli
+from batch.errors import BriefloopError
 from batch.nightly import install
 
 from conftest import briefloop_process
@@ -196,3 +197,102 @@ def test_init_writes_a_schedule_example_the_config_accepts_once_uncommented(tmp_
     listed = proc.communicate(timeout=60)[0].decode()
     assert proc.returncode == 0, listed
     assert "nightly" in listed
+
+
+# -- paths a unit or a crontab line must carry as they are --------------------------------
+
+AWKWARD = ["100% done", "it's $HOME", 'say "hi"', "back\\slash", "a%nb $(id) `id`"]
+
+
+def systemd_words(value: str) -> list[str]:
+    """A command line as systemd reads it: specifiers and variables undoubled, then
+    words split with C escapes in quotes (what shlex does for these characters)."""
+    return shlex.split(value.replace("%%", "\0").replace("$$", "$").replace("\0", "%"))
+
+
+@pytest.mark.parametrize("name", AWKWARD)
+def test_a_unit_carries_an_awkward_path_as_one_word(tmp_path, name):
+    folder = tmp_path / name / "briefs"
+    (folder / "config").mkdir(parents=True)
+    tool = tmp_path / name / "bin" / "briefloop"
+    tool.parent.mkdir(parents=True)
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    project = install.Project(folder, folder / "config" / "c.toml", tool)
+    for unit in install.UNITS:
+        text = install.render_unit(unit, project)
+        parser = configparser.ConfigParser(strict=False, interpolation=None)
+        parser.read_string(text)
+        service = parser["Service"]
+        assert [k for k in service if k.startswith("exec")] == ["execstart"]
+        argv = systemd_words(service["ExecStart"])
+        assert argv[0] == str(tool)
+        if unit == "worker":
+            [env] = systemd_words(service["Environment"])
+            assert env == f"BRIEFLOOP_CONFIG={project.config}"
+        else:
+            assert argv[1:3] == ["--config", str(project.config)]
+        assert service["WorkingDirectory"].replace("%%", "%") == str(folder)
+        if shutil.which("systemd-analyze"):
+            path = tmp_path / f"check-{unit}.service"
+            path.write_text(text)
+            checked = subprocess.run(
+                ["systemd-analyze", "verify", str(path)], capture_output=True, text=True
+            )
+            assert "ExecStart" not in checked.stderr and "Invalid" not in checked.stderr
+
+
+@pytest.mark.parametrize("bad", ["new\nline", "cr\rhere", "tab\there", "nel\x85x", "ls\u2028x"])
+@pytest.mark.parametrize("way", ["cron", "systemd"])
+def test_a_path_with_a_line_end_is_refused_and_nothing_is_written(tmp_path, crontab, bad, way):
+    folder = tmp_path / f"{bad}* * * * * touch {tmp_path}/owned #" / "briefs"
+    project = install.Project(folder, folder / "c.toml", Path("/opt/bl/bin/briefloop"))
+    crontab.write_text("0 5 * * * backup.sh\n")
+    units = tmp_path / "units"
+    with pytest.raises(BriefloopError, match="line break or another control character"):
+        install.install(project, way, unit_dir=units if way == "systemd" else None)
+    assert crontab.read_text() == "0 5 * * * backup.sh\n"
+    assert not units.exists()
+
+
+@pytest.mark.parametrize("name", AWKWARD)
+def test_the_crontab_line_runs_the_command_with_the_paths_as_they_are(tmp_path, name):
+    """The line as cron reads it (a bare `%` would end the command; `\\%` is a `%`), run
+    by a shell: the scheduler command gets this project's paths, byte for byte."""
+    if shutil.which("flock") is None:
+        pytest.skip("flock (util-linux) is not installed")
+    folder = tmp_path / name / "briefs"
+    folder.mkdir(parents=True)
+    said = tmp_path / "argv.txt"
+    tool = tmp_path / name / "briefloop"
+    tool.write_text(f'#!/bin/sh\nprintf "%s\\n" "$PWD" "$@" > {shlex.quote(str(said))}\n')
+    tool.chmod(0o755)
+    project = install.Project(folder, folder / "c.toml", tool)
+    line = install.cron_line(project)
+    assert "\n" not in line and line.endswith(install.cron_marker(project))
+    command = line.removeprefix(install.CRON_EVERY + " ")
+    # cron: the command ends at the first bare %, and \% is a %
+    assert "%" not in command.replace("\\%", "")
+    command = command.replace("\\%", "%")
+    subprocess.run(["sh", "-c", command], check=True, timeout=30)
+    assert said.read_text().splitlines() == [
+        str(folder),
+        "--config",
+        str(project.config),
+        "schedule",
+    ]
+
+
+def test_uninstall_takes_away_exactly_the_line_install_wrote(tmp_path, crontab):
+    if shutil.which("flock") is None:
+        pytest.skip("flock (util-linux) is not installed")
+    ours = install.Project(tmp_path / "100% b", tmp_path / "100% b/c.toml", Path("/x/briefloop"))
+    neighbour = install.Project(
+        tmp_path / "x" / "100% b", tmp_path / "x/100% b/c.toml", Path("/x/briefloop")
+    )
+    crontab.write_text("0 5 * * * backup.sh  # briefloop schedule: elsewhere\n")
+    install.install(neighbour, "cron")
+    before = crontab.read_text()
+    install.install(ours, "cron")
+    assert install.uninstall(ours) == ["crontab line"]
+    assert crontab.read_text() == before
