@@ -4,6 +4,7 @@ atomically (batch.files)."""
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from batch.files import atomic_write_text
 
 _HASHED = re.compile(r"-[0-9a-f]{8}$")
 NEEDS_WORK = "needs-work"  # beside the finished texts, for every text not approved
+# beside them too: an approved text of a brief's version that is no longer its current one
+SUPERSEDED = "superseded"
 
 
 def safe_filename(brief_id: str) -> str:
@@ -132,3 +135,16 @@ def no_link_between(root: Path, folder: Path) -> Path:
             )
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def withdraw(out_dir: Path, brief_id: str, name: str, changes: dict[str, Any]) -> Path | None:
+    """The brief's text in `out_dir` moved to superseded/`name`.md, its front matter
+    changed by `changes` (no longer approved, and why): where it went, or None when
+    `out_dir` holds no text of this brief. Kept, not deleted: it was approved once."""
+    path = out_dir / f"{safe_filename(brief_id)}.md"
+    if not path.is_file() or written_for(path) != brief_id:
+        return None
+    target = no_link_between(out_dir, out_dir / SUPERSEDED) / f"{safe_filename(name)}.md"
+    os.replace(path, target)
+    restamp(target, changes)
+    return target

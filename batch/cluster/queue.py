@@ -180,6 +180,9 @@ def _enqueue_one(
     except BriefloopError as e:  # e.g. its rubric does not exist
         return runner.record_bad(item.id, item.origin, str(e), bad_thread_id(item.id, item.origin))
     existing = runner.runlog.by_thread(thread_id)
+    if existing and runner.put_back(item, thread_id, thread_id, existing):
+        thread_id, state = runner.prepare(item, True)
+        existing = None
     if existing and existing["status"] == "finished":
         return BriefResult(item.id, thread_id, "skipped", existing)
     if existing and existing["status"] == AWAITING:

@@ -185,6 +185,8 @@ class Nodes:
         brief = brief_of(state)
         meta: dict[str, Any] = {
             "brief_id": brief.id,
+            # which run wrote it: a brief put back to an earlier version finds its text
+            "thread_id": _running_thread(),
             "title": brief.title or None,
             "stop_reason": reason,
             "approved": approved,

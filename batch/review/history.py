@@ -355,4 +355,6 @@ def published_text(runner: Runner, record: dict[str, Any], brief_id: str) -> str
         "approved"
     ):
         return ""
+    if front.get("thread_id") and front["thread_id"] != record.get("thread_id"):
+        return ""  # another run's text of the brief (a version put back, a rerun)
     return body.strip()

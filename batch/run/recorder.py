@@ -50,6 +50,10 @@ class RunRecorder:
             retry_of=retry_of,
         )
 
+    def set_aside(self, thread_id: str, path: str) -> Row:
+        """Its text moved out of output/ (another version of its brief is current)."""
+        return self.runlog.upsert(thread_id, output_path=path)
+
     def resumed(self, thread_id: str) -> Row:
         return self.runlog.upsert(thread_id, status="running")
 

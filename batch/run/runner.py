@@ -32,11 +32,12 @@ from batch.judging.doc_examples.sandbox import sandbox_problem
 from batch.models import ModelSet, RoleModel
 from batch.models.budget import batch_ends_at, journaled_from
 from batch.models.journal import CallRecord, journal_to
-from batch.outcomes import AWAITING, Outcome
+from batch.outcomes import AWAITING, Outcome, is_approved
+from batch.output import front_matter_of, safe_filename, withdraw
 from batch.run.recorder import RunRecorder
 from batch.run.resources import Resources
 from batch.run.signals import STOP
-from batch.run.starting import bad_thread_id, start_state, thread_id_for
+from batch.run.starting import bad_thread_id, of_version, start_state, thread_id_for
 from batch.sheets.google import client_opener, read_rows
 from batch.sheets.run_rows import RunLogSink
 from batch.sheets.sync import SyncResult, make_sinks, sync_all, sync_sink
@@ -327,12 +328,15 @@ class Runner:
         self, brief: Brief, rerun: bool, prepared: tuple[str, LoopState] | None = None
     ) -> BriefResult:
         thread_id, state = prepared or self.prepare(brief, rerun)
+        version = thread_id  # every run of this version of the brief starts with it
         existing = self.runlog.by_thread(thread_id)
         retried = self.runlog.latest_retry(thread_id) if existing and not prepared else None
         if retried is not None:
             # A person tried this brief again: its live thread is the retry, never the
             # attempt it replaced (resumed, that one would write over the retry's text).
             thread_id, existing = retried["thread_id"], retried
+        if existing and not prepared and self.put_back(brief, version, thread_id, existing):
+            return self._process_brief(brief, rerun=True)
         if existing and existing["status"] == "finished":
             return BriefResult(brief.id, thread_id, "skipped", existing)
         try:
@@ -342,6 +346,36 @@ class Runner:
                 return self._continue(thread_id, brief, state, existing)
         except LockBusy:
             return BriefResult(brief.id, thread_id, "busy", existing)
+
+    def put_back(
+        self, brief: Brief, version: str, thread_id: str, existing: dict[str, Any]
+    ) -> bool:
+        """A brief put back to a version that ran before, after another version of it ran
+        (Friday, then Monday, then Friday again): its thread of this version becomes the
+        brief's current one, and output/ holds no other version's text. True when it
+        must run again: it was approved, and its text is no longer in output/ (the
+        other version's took its place)."""
+        newer = self.runlog.newer_of_brief(thread_id)
+        if newer is None or of_version(newer["thread_id"], version):
+            return False
+        out_dir = self.settings.output_dir
+        found = front_matter_of(out_dir / f"{safe_filename(brief.id)}.md")
+        writer = str(found[0].get("thread_id") or "") if found else ""
+        ours = bool(writer) and of_version(writer, version)
+        if found is not None and not ours:
+            moved = withdraw(
+                out_dir,
+                brief.id,
+                writer or brief.id,
+                {"approved": False, "stop_reason": "superseded", "superseded_by": thread_id},
+            )
+            if moved is not None and writer and self.runlog.by_thread(writer):
+                self.records.set_aside(writer, str(moved))
+        approved = existing["status"] == "finished" and is_approved(existing.get("stop_reason"))
+        if approved and not ours:
+            return True
+        self.runlog.make_current(thread_id)
+        return False
 
     def _continue(
         self, thread_id: str, brief: Brief, state: LoopState, existing: dict[str, Any] | None

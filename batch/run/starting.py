@@ -26,6 +26,12 @@ def thread_id_for(brief: Brief, fingerprint: str, rerun: bool) -> str:
     return f"{base}-{uuid.uuid4().hex[:6]}" if rerun else base
 
 
+def of_version(thread_id: str, version: str) -> bool:
+    """Whether `thread_id` is a run of the brief version whose first thread is `version`
+    (that thread, or a rerun or retry of it: the same id with a suffix)."""
+    return thread_id == version or thread_id.startswith(version + "-")
+
+
 def bad_thread_id(brief_id: str, origin: str) -> str:
     """Stable per place, so a brief that stays broken keeps one row, not one a night."""
     digest = hashlib.sha256(f"{brief_id}\0{origin}".encode()).hexdigest()[:16]

@@ -268,6 +268,17 @@ class RunLog:
         found = self.records(query)
         return found[0] if found else None
 
+    def make_current(self, thread_id: str) -> None:
+        """Make `thread_id` its brief's newest run, as if it started now (a brief put back
+        to this version after another version ran): `newer_of_brief` names it for every
+        other run of the brief, and none for it."""
+        with self._tx() as conn:
+            conn.execute(
+                sa.update(runs)
+                .where(runs.c.thread_id == thread_id)
+                .values(seq=next_seq(), updated_at=now(), version=runs.c.version + 1)
+            )
+
     def all(
         self, status: str | None = None, outcome: str | None = None, brief: str | None = None
     ) -> list[dict[str, Any]]:
