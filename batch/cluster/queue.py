@@ -176,8 +176,9 @@ def _enqueue_one(
             item.id, item.origin, item.reason, bad_thread_id(item.id, item.origin)
         )
     try:
+        runner.check_clash(item)
         thread_id, state = runner.prepare(item, rerun)
-    except BriefloopError as e:  # e.g. its rubric does not exist
+    except BriefloopError as e:  # e.g. its rubric does not exist, or another source's id
         return runner.record_bad(item.id, item.origin, str(e), bad_thread_id(item.id, item.origin))
     existing = runner.runlog.by_thread(thread_id)
     if existing and runner.put_back(item, thread_id, thread_id, existing):

@@ -34,6 +34,7 @@ from batch.models.budget import batch_ends_at, journaled_from
 from batch.models.journal import CallRecord, journal_to
 from batch.outcomes import AWAITING, Outcome, is_approved
 from batch.output import front_matter_of, safe_filename, withdraw
+from batch.run.clashes import clash_message, clash_of
 from batch.run.recorder import RunRecorder
 from batch.run.resources import Resources
 from batch.run.signals import STOP
@@ -327,6 +328,8 @@ class Runner:
     def _process_brief(
         self, brief: Brief, rerun: bool, prepared: tuple[str, LoopState] | None = None
     ) -> BriefResult:
+        if prepared is None:
+            self.check_clash(brief)
         thread_id, state = prepared or self.prepare(brief, rerun)
         version = thread_id  # every run of this version of the brief starts with it
         existing = self.runlog.by_thread(thread_id)
@@ -346,6 +349,19 @@ class Runner:
                 return self._continue(thread_id, brief, state, existing)
         except LockBusy:
             return BriefResult(brief.id, thread_id, "busy", existing)
+
+    def check_clash(self, brief: Brief) -> None:
+        """BriefloopError when another source still holds a brief of the same id
+        (batch.run.clashes): neither runs, nothing is written over."""
+        other = clash_of(
+            brief,
+            self.runlog.origins_of(brief.id),
+            self.settings.path("."),
+            self.settings.loop.max_brief_bytes,
+            self.read_gsheet,
+        )
+        if other is not None:
+            raise BriefloopError(clash_message(brief, other))
 
     def put_back(
         self, brief: Brief, version: str, thread_id: str, existing: dict[str, Any]

@@ -268,6 +268,17 @@ class RunLog:
         found = self.records(query)
         return found[0] if found else None
 
+    def origins_of(self, brief_id: str) -> list[str]:
+        """Every place runs of `brief_id` came from (their `source`), oldest first."""
+        query = (
+            sa.select(runs.c.source, sa.func.min(runs.c.seq).label("first"))
+            .where(runs.c.brief_id == brief_id)
+            .group_by(runs.c.source)
+            .order_by("first")
+        )
+        with self.engine.connect() as conn:
+            return [str(row[0]) for row in conn.execute(query) if row[0]]
+
     def make_current(self, thread_id: str) -> None:
         """Make `thread_id` its brief's newest run, as if it started now (a brief put back
         to this version after another version ran): `newer_of_brief` names it for every
