@@ -86,6 +86,9 @@ class FolderScan:
     skipped: list[str]  # entries that are not briefs (other files, hidden ones, folders)
 
 
+# CR LF, CR, NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR, VT, FF: what str.splitlines
+# splits on (but the file and group separators, which no editor writes as a line end)
+_LINE_ENDS = re.compile(r"\r\n|[\r\x85\u2028\u2029\x0b\x0c]")
 _FRONT = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 
 
@@ -261,9 +264,9 @@ def read_text_file(path: Path, max_bytes: int) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ValueError(f"not UTF-8 text (bad byte at offset {e.start})") from None
-    # Windows and old Mac line ends: with "\r" alone, the front matter was not seen and
-    # the whole file was one line
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    # Windows and old Mac line ends, and the other characters Unicode ends a line with:
+    # with any of them, the front matter was not seen and the file read as fewer lines
+    return _LINE_ENDS.sub("\n", text)
 
 
 def load_brief_file(path: Path, max_bytes: int) -> Brief:

@@ -21,6 +21,7 @@ from typing import Any
 import yaml
 
 from batch import thread_inputs
+from batch.config import Settings
 from batch.draft_cleanup import from_a_person
 from batch.errors import BriefloopError
 from batch.files import atomic_write_text
@@ -198,6 +199,8 @@ def reopen(runner: Runner, thread_id: str, reason: str, by: str | None = None) -
             "was": reason_was,
             "output": record.get("output_path") or values.get("output_path") or "",
         }
+        if reason_was == "approved":
+            judged_root(runner.settings)  # refused before anything is written
         output = _output_file(runner, intent)
         if output is not None:
             # where the file will go is checked before anything is written
@@ -285,13 +288,31 @@ def _move_aside(path: Path | None, brief_id: str) -> Path | None:
     return None  # gone, or since replaced by another brief's text: left alone
 
 
+def judged_root(settings: Settings) -> Path:
+    """The folder the cases of texts taken back go in; refused when it is a symbolic link
+    (a link planted as `judged/` would have every case written where it points)."""
+    # settings.path() resolves links away: walk the path as written instead
+    written = Path(os.path.expanduser(settings.paths.judged))
+    project = settings.path(".")
+    root = written if written.is_absolute() else project / written
+    # inside the project, no folder down to it may be a link; elsewhere, it itself
+    inside = root.relative_to(project).parts if root.is_relative_to(project) else ()
+    for step in [project.joinpath(*inside[: n + 1]) for n in range(len(inside))] or [root]:
+        if step.is_symlink():
+            raise BriefloopError(
+                f"{step} is a symbolic link: the cases of texts taken back are written "
+                f"only into a folder of the project; replace the link with a folder"
+            )
+    return root
+
+
 def save_judged_case(
     runner: Runner, values: dict[str, Any], record: dict[str, Any], reason: str, by: str, at: str
 ) -> Path:
     """The brief and the text a person took back, as a labelled case of `bench judge`:
     judged/briefs/<brief file>, judged/drafts/<brief id>/<thread>.md (expect: reject)."""
     settings = runner.settings
-    root = settings.path(settings.paths.judged)
+    root = judged_root(settings)
     briefs = no_link_between(root, root / "briefs")
     fields = thread_inputs.brief_of(values)
     if fields.kind == "source":

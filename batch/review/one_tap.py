@@ -103,6 +103,10 @@ def _when(iso: str) -> str:
     return iso[:16].replace("T", " ") + " UTC"
 
 
+# who approved through a link with no name typed: never this server's account
+UNNAMED_LINK = "an approve link (no name typed)"
+
+
 def approve(
     runner: Runner,
     secret: bytes,
@@ -123,7 +127,9 @@ def approve(
     if used:
         raise BriefloopError(f"this approve link was used on {_when(used)}")
     try:
-        result = review.answer(runner, thread_id, "approve", {}, by=by, seen=parts.mark, wait=wait)
+        result = review.answer(
+            runner, thread_id, "approve", {}, by=by or UNNAMED_LINK, seen=parts.mark, wait=wait
+        )
     except BriefloopError:
         runner.runlog.give_back_link(parts.signature)
         raise

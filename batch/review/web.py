@@ -135,11 +135,20 @@ def _refresh_sheet(runner: Runner) -> None:
         log.warning("%s", unsynced)
 
 
+# Who decided, when the person typed no name: the page, never this server's account
+# (reviewer_name's fallback is for the command line, where the account is the person).
+UNNAMED = "someone on the review page (no name typed)"
+
+
+def named(name: str) -> str:
+    return name or UNNAMED
+
+
 def act(
     runner: Runner, settings: Settings, thread_id: str, action: str, form: dict[str, Any]
 ) -> str:
     """Answer the thread as the form asks; the outcome as one line for the list page."""
-    by = form["name"] or None
+    by = named(form["name"])
     answers = form["answers"]
     override = form["override"] or None
     seen = form.get("seen") or None  # a form without it (an older page) is not held to it
@@ -370,7 +379,7 @@ async def approve_many(request: Request) -> Response:
                     refused_.append(f"{tid} (open it to answer)")
                     continue
                 try:
-                    review.answer(runner, tid, "approve", {}, by=by or None, seen=seen)
+                    review.answer(runner, tid, "approve", {}, by=named(by), seen=seen)
                     done.append(item.brief_id)
                 except BriefloopError as e:
                     refused_.append(f"{item.brief_id} ({e})")
@@ -633,7 +642,7 @@ async def answer_refused(request: Request, thread_id: str, form: dict[str, Any])
                 "revise",
                 form["answers"],
                 text=form["notes"],
-                by=form["name"] or None,
+                by=named(form["name"]),
                 rounds=form.get("rounds") or None,
                 seen=form.get("seen") or None,
                 check_only=True,
@@ -707,7 +716,7 @@ async def again(request: Request, thread_id: str, action: str, form: dict[str, A
 
     def run() -> tuple[str, str]:
         with runner_for(request) as runner:
-            done = attempts.reopen(runner, thread_id, form["reason"], form["name"] or None)
+            done = attempts.reopen(runner, thread_id, form["reason"], named(form["name"]))
             _refresh_sheet(runner)
             saved = " (saved as a judged case)" if done.case else ""
             return thread_id, f"reopened: it waits for a person again{saved}"

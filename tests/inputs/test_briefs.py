@@ -171,3 +171,18 @@ def test_front_matter_reads_as_before_and_aliases_are_refused():
     assert data == {"title": "T", "max_words": 5} and body == "x"
     with pytest.raises(ValueError, match="aliases"):
         split_front_matter("---\ntitle: &t T\nrubric: *t\n---\nx")
+
+
+@pytest.mark.parametrize(
+    "end", ["\n", "\r\n", "\r", "\x85", "\u2028", "\u2029", "\x0b", "\x0c"], ids=repr
+)
+def test_every_unicode_line_end_is_a_line_end_and_keeps_the_front_matter(tmp_path, end):
+    text = end.join(
+        ["---", "id: memo-7", "title: Closure", "---", "Office closed Friday.", "Tell all."]
+    )
+    path = tmp_path / "b.md"
+    path.write_text(text, encoding="utf-8", newline="")
+    brief = load_brief_file(path, 10_000)
+    assert (brief.id, brief.title) == ("memo-7", "Closure")
+    assert brief.text.splitlines() == ["Office closed Friday.", "Tell all."]
+    assert brief.text.count("\n") == 1

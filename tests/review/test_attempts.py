@@ -516,3 +516,19 @@ def test_repair_says_when_there_is_nothing_to_repair_and_finishes_what_there_is(
     with Runner(s, models=models) as runner:
         assert runner.runlog.open_actions() == []
         assert runner.runlog.by_thread(first.thread_id)["status"] == "awaiting_human"
+
+
+@pytest.mark.parametrize("inside", [False, True])
+def test_reopen_refuses_a_judged_folder_that_is_a_link_and_moves_nothing(project, tmp_path, inside):
+    s, models, first = approved(project)
+    target = (project / "elsewhere") if inside else (tmp_path / "outside")
+    target.mkdir()
+    (project / "judged").symlink_to(target, target_is_directory=True)
+    output = Path(first.record["output_path"])
+    before = output.read_text(encoding="utf-8")
+    with Runner(s) as runner:
+        with pytest.raises(BriefloopError, match="judged is a symbolic link"):
+            attempts.reopen(runner, first.thread_id, "it dropped the 15:00 time")
+        assert runner.runlog.open_actions(first.thread_id) == []
+        assert runner.runlog.by_thread(first.thread_id)["stop_reason"] == "approved"
+    assert output.read_text(encoding="utf-8") == before and list(target.iterdir()) == []

@@ -234,3 +234,32 @@ def test_the_message_after_a_batch_carries_the_links_too(project, webhook):
     run_job(s, project / "briefs", models=models)
     [sent] = received
     assert set(approve_links(sent["text"])) == {"a-lamp", "b-dock"}
+
+
+@pytest.mark.parametrize("way", ["link", "page", "bulk"])
+def test_a_decision_with_no_name_typed_says_how_it_came_never_the_servers_account(
+    project, monkeypatch, way
+):
+    monkeypatch.setenv("USER", "root")
+    monkeypatch.setenv("LOGNAME", "root")
+    monkeypatch.delenv("BRIEFLOOP_REVIEWER", raising=False)
+    s0, models, results = morning(project)
+    s = with_links(project)
+    tid = results["a-lamp"].thread_id
+    with TestClient(web.create_app(s, models=models, strict=True)) as client:
+        if way == "link":
+            _, done = tap(client, approve_links(digest.digest(s).body)["a-lamp"], name="")
+        else:
+            page = client.get(f"/thread/{tid}" if way == "page" else "/").text
+            mark = re.search(rf'name="seen(?::{re.escape(tid)})?" value="([^"]*)"', page)
+            form = {"csrf": csrf_of(page), "name": ""}
+            if way == "page":
+                form |= {"action": "approve", "seen": mark.group(1) if mark else ""}
+            else:
+                form |= {"thread": tid, f"seen:{tid}": mark.group(1)}
+            done = client.post(f"/thread/{tid}" if way == "page" else "/approve", data=form)
+        assert done.status_code < 400, done.text[-500:]
+    record = status_of(s, tid)
+    assert record["stop_reason"] == "approved_by_human"
+    expected = one_tap.UNNAMED_LINK if way == "link" else web.UNNAMED
+    assert record["decided_by"] == expected and "root" not in record["decided_by"]
