@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import processes
 import pytest
 
 from batch import config
@@ -134,6 +135,22 @@ def settings_mark(*asks: dict[str, Any]) -> pytest.MarkDecorator:
 
 
 @pytest.fixture(autouse=True)
+def _processes_end_with_their_test() -> Iterator[None]:
+    """What a test started (tests/processes.py) is ended when it ends, pass or fail."""
+    before = set(processes.SESSIONS)
+    yield
+    processes.end(processes.SESSIONS - before)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A process of the run still alive at its end fails the run, and is ended."""
+    left = processes.end(processes.SESSIONS, children_of=os.getpid())
+    if left:
+        print("\nprocesses the tests left running (now ended):\n  " + "\n  ".join(left))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True)
 def _asked_settings(request: pytest.FixtureRequest) -> Iterator[None]:
     """What the test's `settings` marker asks for, applied by make_settings."""
     marker = request.node.get_closest_marker("settings")
@@ -216,13 +233,17 @@ def ollama_config(
 
 
 def briefloop_process(cfg: Path, *args: str) -> subprocess.Popen:
-    """A real `briefloop` process (python -m batch), output captured."""
+    """A real `briefloop` process (python -m batch), output captured; ended with the
+    test that started it, whatever the test did (tests/processes.py)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("BRIEFLOOP_")}
-    return subprocess.Popen(
-        [sys.executable, "-m", "batch", "--config", str(cfg), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
+    return processes.register(
+        subprocess.Popen(
+            [sys.executable, "-m", "batch", "--config", str(cfg), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
+        )
     )
 
 

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import processes
 import pytest
 from click.testing import CliRunner
 
@@ -122,7 +123,7 @@ def test_the_crontab_line_starts_the_scheduler_once(night, crontab, tmp_path):
     command = install.cron_line(project).removeprefix(install.CRON_EVERY + " ")
     command = command.rsplit("  #", 1)[0]
     # its own process group: sh, flock and the scheduler under it end together
-    first = subprocess.Popen(["sh", "-c", command], start_new_session=True)
+    first = processes.register(subprocess.Popen(["sh", "-c", command], start_new_session=True))
     try:
         lock = night / "checkpoints" / ".scheduler.lock"
         for _ in range(100):
