@@ -4,14 +4,15 @@ next nightly run makes of it: for the kill drills of tests/run/test_action_kills
     python tests/action_kill_driver.py PROJECT ACTION PHASE
 
 ACTION: reopen | retry | approve | reject | pull (an approval filled in the Review
-worksheet, taken by `review pull`). PHASE:
+worksheet, taken by `review pull`) | one_tap (an approve link of the digest, pressed).
+PHASE:
 - setup: the batch that leaves the thread for the action (approved, or waiting);
 - act: the action. With KILL_AT=n in the environment the process ends (exit 77) right
   after the n-th write lands: a checkpoint write (SqliteSaver.put, put_writes), a
   commit to the run log, or a file renamed into place (every file briefloop writes is
   written beside and renamed: the output, the judged case, the spreadsheet views).
   Without it, it prints how many writes the action took;
-- recover: `briefloop repair` (reopen, retry) or the next nightly run (approve, reject:
+- recover: `briefloop repair` (reopen, retry, one_tap) or the next nightly run (approve, reject:
   a thread the checkpointer took an answer for is resumed there) and, if the action
   left no trace (the kill came
   before its first step), the person giving it again. Prints what the stores hold,
@@ -23,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -32,9 +34,10 @@ from langgraph.checkpoint.sqlite import SqliteSaver  # noqa: E402
 
 from batch.nightly.job import pull_reviews, run_job  # noqa: E402
 from batch.output import front_matter_of  # noqa: E402
-from batch.review import attempts  # noqa: E402
+from batch.review import attempts, one_tap  # noqa: E402
 from batch.review import sheet as review_sheet  # noqa: E402
 from batch.review import threads as review  # noqa: E402
+from batch.review.links import SECRET_NAME  # noqa: E402
 from batch.review.pending import finish_pending  # noqa: E402
 from batch.run.runner import Runner  # noqa: E402
 
@@ -43,10 +46,12 @@ from conftest import ScriptedModel, critic_answer, make_settings, writer_answer 
 PH = "[FIGURE NEEDED: Q3 revenue]"
 BRIEFS = {
     "approved": "Office closed on Friday from 15:00.",
+    "plain": "Office closed on Friday from 15:00.",
     "waiting": "Memo on Q3: revenue not known yet; we opened Berlin.",
 }
 TEXTS = {
     "approved": "The office is closed on Friday from 15:00.",
+    "plain": "The office is closed on Friday from 15:00.",
     "waiting": f"Q3 revenue was {PH}. We opened Berlin.",
 }
 
@@ -86,14 +91,28 @@ def models(kind: str) -> dict:
 
 
 def kind_of(action: str) -> str:
+    if action == "one_tap":
+        return "plain"  # approved by the checks, and waiting for a person's yes
     return "waiting" if action in ("approve", "reject", "pull") else "approved"
 
 
-def settings_of(project: Path):
+def settings_of(project: Path, action: str):
+    review_mode = "always" if action == "one_tap" else "when_needed"
     return make_settings(
         project,
-        **{"loop.review": "when_needed", "log.format": "xlsx", "log.path": "output/runs.xlsx"},
+        **{"loop.review": review_mode, "log.format": "xlsx", "log.path": "output/runs.xlsx"},
     )
+
+
+def approve_token(project: Path, runner: Runner, thread_id: str) -> str:
+    """The token of the approve link the morning's mail gave (kept in the project, so
+    the person presses the same link again)."""
+    kept = project / "approve-token.txt"
+    if not kept.exists():
+        item = review.waiting(runner, thread_id)
+        secret = runner.runlog.secret(SECRET_NAME)
+        kept.write_text(one_tap.sign(secret, thread_id, item.mark, int(time.time()) + 86400))
+    return kept.read_text()
 
 
 def fill_review_sheet(project: Path) -> None:
@@ -146,6 +165,10 @@ def take(runner: Runner, action: str, thread_id: str) -> None:
         review.answer(runner, thread_id, "approve", {PH: "4.2M EUR"}, by="drill")
     elif action == "pull":
         pull_reviews(runner.settings)
+    elif action == "one_tap":
+        secret = runner.runlog.secret(SECRET_NAME)
+        token = approve_token(runner.settings.path("."), runner, thread_id)
+        one_tap.approve(runner, secret, thread_id, token, by="drill")
     else:
         review.answer(runner, thread_id, "reject", {}, text="not what we meant", by="drill")
 
@@ -153,7 +176,7 @@ def take(runner: Runner, action: str, thread_id: str) -> None:
 def not_taken(runner: Runner, action: str, thread_id: str) -> bool:
     """The action left no trace (the kill came before its first step): the person, who
     sees that, gives it again."""
-    if action in ("approve", "reject", "pull"):
+    if action in ("approve", "reject", "pull", "one_tap"):
         return bool(runner.snapshot(thread_id).interrupts)
     if action == "retry":
         return not runner.runlog.retries_of(thread_id)
@@ -192,7 +215,7 @@ def state(project: Path, runner: Runner) -> dict:
 
 
 def main(project: Path, action: str, phase: str) -> None:
-    settings = settings_of(project)
+    settings = settings_of(project, action)
     kind = kind_of(action)
     if phase == "setup":
         (project / "briefs" / "a.md").write_text(f"---\nid: a\n---\n{BRIEFS[kind]}\n")
@@ -203,12 +226,14 @@ def main(project: Path, action: str, phase: str) -> None:
     if phase == "act":
         with Runner(settings, models=models(kind)) as runner:
             thread_id = the_thread(runner)
+            if action == "one_tap":
+                approve_token(project, runner, thread_id)  # the mail, before the tap
         count_every_write()
         with Runner(settings, models=models(kind)) as runner:
             act(runner, action, thread_id)
         print(json.dumps({"writes": writes}))
         return
-    if action in ("reopen", "retry"):
+    if action in ("reopen", "retry", "one_tap"):
         # `briefloop repair`, which needs no brief file: a retry's brief may be gone
         with Runner(settings, models=models(kind)) as runner:
             finish_pending(runner)

@@ -23,13 +23,15 @@ import hmac
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import quote
 
 from batch.config import Settings
-from batch.errors import BriefloopError
+from batch.errors import BriefloopError, LockBusy
 from batch.review import threads as review
 from batch.review.links import SECRET_NAME, expires_of, linker, signature
-from batch.run.runner import BriefResult, Runner
+from batch.run.runner import BriefResult, Runner, has_work
 
 APPROVE_PARAM = "approve"
 _ACTION = "approve"
@@ -115,25 +117,82 @@ def approve(
     by: str | None,
     wait: float = 10.0,
 ) -> BriefResult:
-    """Approve `thread_id` with its one-tap token: checked (`problem`), taken in the run
-    log so no second tap approves, then answered as the text was at the token's mark. A
-    refused answer gives the token back."""
+    """Approve `thread_id` with its one-tap token: checked (`problem`), its intent
+    recorded, taken in the run log so no second tap approves, then answered as the text
+    was at the token's mark. A refused answer gives the token back. Cut short anywhere,
+    `briefloop repair` (or the next nightly run) finishes it or gives the link back."""
     why, _ = problem(runner, secret, thread_id, token)
     if why:
         raise BriefloopError(why)
     parts = read(token)
     assert parts is not None  # problem() has read it
+    intent = {
+        "signature": parts.signature,
+        "mark": parts.mark,
+        "by": by or UNNAMED_LINK,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    # recorded before the link is marked used: a tap cut short after that is finished
+    # by batch.review.pending, never left as a used link that approved nothing
+    action = runner.runlog.action_begun(thread_id, ONE_TAP, intent)
     used = runner.runlog.take_link(parts.signature, thread_id)
     if used:
+        runner.runlog.action_ended(action)
         raise BriefloopError(f"this approve link was used on {_when(used)}")
     try:
-        result = review.answer(
-            runner, thread_id, "approve", {}, by=by or UNNAMED_LINK, seen=parts.mark, wait=wait
-        )
-    except BriefloopError:
+        return finish_approval(runner, thread_id, intent, action, wait)
+    except LockBusy:
+        # another process has the thread: the person is told, and may tap again
         runner.runlog.give_back_link(parts.signature)
+        runner.runlog.action_ended(action)
+        raise
+
+
+ONE_TAP = "one-tap approve"
+
+
+def _answered_by(values: dict[str, Any], intent: dict[str, Any]) -> bool:
+    decision = values.get("decision") or {}
+    return (
+        decision.get("type") == "approve"
+        and decision.get("by") == intent["by"]
+        and str(decision.get("at") or "") >= intent["at"]
+    )
+
+
+def finish_approval(
+    runner: Runner, thread_id: str, intent: dict[str, Any], action: int, wait: float = 10.0
+) -> BriefResult:
+    """The steps of a one-tap approval, each of which may have been done already: the
+    link taken, the answer given, the thread run to its end. Answered already (cut short
+    after the answer's first checkpoint), it is run on; a link not yet taken is taken;
+    an answer refused (the thread moved since the mail was made) gives the link back.
+    LockBusy leaves the action for later: another process has the thread."""
+    snapshot = runner.snapshot(thread_id)
+    if _answered_by(snapshot.values, intent):
+        with runner.store.thread_lock(thread_id, wait=wait):
+            snapshot = runner.snapshot(thread_id)
+            result = (
+                runner.advance(thread_id, None, None, snapshot=snapshot)
+                if has_work(snapshot)
+                else runner.settle(thread_id)
+            )
+        runner.runlog.action_ended(action)
+        return result
+    if not runner.runlog.link_used(intent["signature"]):
+        runner.runlog.take_link(intent["signature"], thread_id)
+    try:
+        result = review.answer(
+            runner, thread_id, "approve", {}, by=intent["by"], seen=intent["mark"], wait=wait
+        )
+    except LockBusy:
+        raise
+    except BriefloopError:
+        runner.runlog.give_back_link(intent["signature"])
+        runner.runlog.action_ended(action)
         raise
     assert result is not None  # not check_only
+    runner.runlog.action_ended(action)
     return result
 
 

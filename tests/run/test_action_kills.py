@@ -63,6 +63,10 @@ EXPECTED = {
         "runs": [("first", "finished", "rejected_by_human", False, "reject")],
         "files": {"output/needs-work/a.md": {"approved": False}},
     },
+    "one_tap": {
+        "runs": [("first", "finished", "approved_by_human", False, "approve")],
+        "files": {"output/a.md": {"approved": True, "stop_reason": "approved_by_human"}},
+    },
     "pull": {
         "runs": [("first", "finished", "approved_by_human", False, "approve")],
         "files": {"output/a.md": {"approved": True, "stop_reason": "approved_by_human"}},
