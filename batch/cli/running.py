@@ -423,7 +423,8 @@ def sync(ctx: click.Context, resend: bool) -> None:
 @click.pass_context
 @user_errors
 def repair(ctx: click.Context) -> None:
-    """Finish every retry or reopen that was cut short (a crash, a kill, a full disk).
+    """Finish every retry, reopen or one-tap approval that was cut short (a crash, a
+    kill, a full disk), and write out approvals whose text could not be written.
     Each touches the thread's state, the run log and the output files; it is finished
     as it was asked, with the same result as if nothing had happened. The nightly run
     does this first."""

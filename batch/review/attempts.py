@@ -35,7 +35,7 @@ from batch.output import (
     safe_filename,
     written_for,
 )
-from batch.review.threads import MAX_NOTE_CHARS, reviewer_name
+from batch.review.threads import MAX_NOTE_CHARS, PUBLISH, reviewer_name
 from batch.run.runner import BriefResult, Runner, has_work
 
 MIN_REASON_CHARS = 3
@@ -108,6 +108,14 @@ def retry(runner: Runner, thread_id: str) -> BriefResult:
 def _begin_retry(runner: Runner, thread_id: str) -> tuple[dict[str, Any], int]:
     """Check that the thread may be retried and record the retry (its new thread id):
     the intent and the action's id. The caller holds the thread's lock."""
+    kept = [a for a in runner.runlog.open_actions(thread_id) if a["kind"] == PUBLISH]
+    if kept:
+        # a new attempt would lose an approval that only waits to be written out
+        raise BriefloopError(
+            f"thread {thread_id} was approved by {kept[0]['payload'].get('by') or 'a person'}; "
+            f"only its text could not be written: run `briefloop repair` once output/ can "
+            f"be written, instead of a retry"
+        )
     record, values = _ended(runner, thread_id)
     if not values.get("brief"):
         why = f" ({record['error']})" if record.get("error") else ""

@@ -6,7 +6,9 @@ first step and ends the record after its last, and every step can be done again
 (batch.review.attempts: `finish_retry`, `finish_reopen`; batch.review.one_tap:
 `finish_approval`). So a crash or a kill anywhere in between leaves an action that is
 finished here, by `briefloop repair`, by the next nightly run, or by the same command
-given again, with the same result as if nothing had happened.
+given again, with the same result as if nothing had happened. An approval whose text
+could not be written (a full disk) is kept the same way (batch.review.threads:
+`finish_publish`), and written here once it can be.
 
 An action whose thread another process holds is still under way there: it is left
 alone, and said so.
@@ -20,6 +22,7 @@ from typing import Any
 from batch.errors import BriefloopError, LockBusy
 from batch.review.attempts import finish_reopen, finish_retry
 from batch.review.one_tap import ONE_TAP, finish_approval
+from batch.review.threads import PUBLISH, finish_publish
 from batch.run.runner import Runner
 
 
@@ -53,6 +56,8 @@ def _finish(runner: Runner, action: dict[str, Any]) -> str:
             return finish_reopen(runner, thread_id, intent, action["id"]).result.outcome
     if action["kind"] == "retry":
         return finish_retry(runner, thread_id, intent, action["id"]).outcome
+    if action["kind"] == PUBLISH:
+        return finish_publish(runner, thread_id, action["id"])
     if action["kind"] == ONE_TAP:
         try:
             return finish_approval(runner, thread_id, intent, action["id"]).outcome

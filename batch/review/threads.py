@@ -427,7 +427,49 @@ def answer(
         # The run log is not touched before the checkpointer takes the answer: a crash in
         # between must leave the thread listed as waiting, which it still is.
         result = runner.run_on(thread_id, as_dict(taken))
+        if isinstance(taken, Approve) and result.outcome == "error":
+            result = _kept_unwritten(runner, thread_id, taken, result)
     return result
+
+
+# An approval taken whose text could not be written to output/ (a full disk, a folder
+# that cannot be written): kept as an action `briefloop repair` finishes
+# (batch.review.pending), never lost to a retry.
+PUBLISH = "write approved text"
+
+
+def _kept_unwritten(
+    runner: Runner, thread_id: str, taken: Approve, result: BriefResult
+) -> BriefResult:
+    """The result of an approval whose last step failed: when the checkpointer holds the
+    approval and its text is still to be written, that is recorded and said."""
+    snapshot = runner.snapshot(thread_id)
+    decision = snapshot.values.get("decision") or {}
+    if not (has_work(snapshot) and decision.get("type") == "approve"):
+        return result
+    if not [a for a in runner.runlog.open_actions(thread_id) if a["kind"] == PUBLISH]:
+        runner.runlog.action_begun(thread_id, PUBLISH, {"by": taken.by, "at": taken.at})
+    result.error = (
+        f"approved by {taken.by}, but its text could not be written ({result.error}); the "
+        f"approval is kept: `briefloop repair` writes it once that is fixed (the next "
+        f"nightly run does too)"
+    )
+    return result
+
+
+def finish_publish(runner: Runner, thread_id: str, action: int) -> str:
+    """Write out an approval kept by `_kept_unwritten`: the thread run on to its end.
+    Its outcome; one that still cannot write leaves the action for the next try."""
+    with runner.store.thread_lock(thread_id):
+        snapshot = runner.snapshot(thread_id)
+        if not has_work(snapshot):
+            runner.runlog.action_ended(action)  # written meanwhile (the nightly run)
+            return str((runner.runlog.by_thread(thread_id) or {}).get("stop_reason") or "done")
+        result = runner.advance(thread_id, None, None, snapshot=snapshot)
+    if result.outcome == "error":
+        return f"still not written: {result.error}"
+    runner.runlog.action_ended(action)
+    return result.outcome
 
 
 @dataclass
