@@ -15,10 +15,12 @@ revision gets fresh rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from batch.decision import Action
 from batch.errors import BriefloopError
+from batch.inputs.sources import cell_text
 from batch.judging.support import marked
 from batch.outcomes import AWAITING
 from batch.review import threads as review
@@ -47,6 +49,18 @@ COLUMNS = [
 CELL_CHARS = 45_000  # below Google's 50,000 characters a cell
 KEY = [0, 2, 3]  # thread_id, round, placeholder
 C = {name: i for i, name in enumerate(COLUMNS)}
+
+
+def answer_text(value: Any) -> str | None:
+    """An answer cell as the person saw it typed: text as it is, a whole number without
+    the ".0" a workbook stores it with, TRUE/FALSE as the sheet shows them; None for a
+    date or a time, which a workbook shows as its format says (6/6/2026, 6 June) but
+    stores as a value whose text is neither."""
+    if isinstance(value, datetime | date | time | timedelta):
+        return None
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    return cell_text(value)
 
 
 def _cell(row: list[Any], name: str) -> str:
@@ -203,18 +217,24 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
     """Act on every thread whose open rows carry a decision (see the module docstring)."""
     existing = table.read()
     by_thread: dict[str, list[list[Any]]] = {}
-    for row in existing[1:]:
+    number_of: dict[int, int] = {}  # id of a row -> its row number in the sheet
+    for number, row in enumerate(existing[1:], start=2):
         if _cell(row, "thread_id") and _cell(row, "status") in ("", "open"):
-            by_thread.setdefault(_cell(row, "thread_id"), []).append(list(row))
+            copy = list(row)
+            number_of[id(copy)] = number
+            by_thread.setdefault(_cell(row, "thread_id"), []).append(copy)
     results: list[Pulled] = []
 
     def mark(rows: list[list[Any]], status: str, note: str) -> None:
         # Written per thread, right after acting on it: a crash or a failed write later
         # must not leave acted-on rows open, to be replayed on the thread's next pause.
+        # By row number, not by key: two rows of one placeholder (a row copied to give
+        # another answer) each keep what their person typed.
         for row in rows:
             row += [""] * (len(COLUMNS) - len(row))
             row[C["status"]], row[C["note"]] = status, note
-        upsert_rows(table, COLUMNS, rows, key=lambda r: text_key(r, KEY), existing=existing)
+        with table.lock():
+            table.write(COLUMNS, {number_of[id(r)]: r for r in rows}, [], False)
 
     def not_taken(thread_id: str, rows: list[list[Any]], why: str) -> None:
         # the rows stay open, saying why, for the person to put right
@@ -251,11 +271,41 @@ def pull(runner: Runner, table: Table) -> list[Pulled]:
             mark(rows, "skipped", note)
             results.append(Pulled(thread_id, "skipped", note))
             continue
-        answers = {
-            _cell(r, "placeholder"): _cell(r, "answer")
-            for r in rows
-            if _cell(r, "placeholder") and _cell(r, "answer")
-        }
+        given: dict[str, list[str]] = {}
+        unreadable = ""
+        for r in rows:
+            placeholder = _cell(r, "placeholder")
+            raw = r[C["answer"]] if C["answer"] < len(r) else None
+            if not placeholder or raw is None or str(raw).strip() == "":
+                continue
+            answer = answer_text(raw)
+            if answer is None:
+                unreadable = unreadable or placeholder
+                continue
+            seen = given.setdefault(placeholder, [])
+            if " ".join(answer.split()) not in (" ".join(a.split()) for a in seen):
+                seen.append(answer)
+        if unreadable:
+            not_taken(
+                thread_id,
+                rows,
+                f"the answer to {unreadable} is a date or time cell, which the sheet shows as "
+                f"its format says, not as it is stored; type it as text (start it with ')",
+            )
+            continue
+        twice = {p: a for p, a in given.items() if len(a) > 1}
+        if twice:
+            # two rows answer one placeholder differently: neither is taken
+            p, said_ = next(iter(twice.items()))
+            not_taken(
+                thread_id,
+                rows,
+                f"its rows answer {p} with "
+                + " and ".join(repr(a) for a in said_)
+                + "; leave one answer",
+            )
+            continue
+        answers = {p: a[0] for p, a in given.items()}
         formulas = [p for p, a in answers.items() if a.lstrip().startswith("=")]
         if formulas:
             # what a workbook gives back for a formula is its text, not the value the

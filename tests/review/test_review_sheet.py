@@ -323,3 +323,53 @@ def test_a_reopen_from_the_cli_lists_the_thread_in_the_sheet_at_once(project):
     )
     assert result.exit_code == 0, result.output
     assert [r["status"] for r in xlsx_rows(book)] == ["open"]
+
+
+def fill_cells(path: Path, cells: list[tuple[int, object]], decision: str = "approve") -> None:
+    """Answers typed as cells of their own type (a number, a date), row by row."""
+    wb = load_workbook(path)
+    ws = wb["Review"]
+    for row, value in cells:
+        ws.cell(row=row, column=COLUMNS.index("answer") + 1, value=value)
+    ws.cell(row=2, column=COLUMNS.index("decision") + 1, value=decision)
+    ws.cell(row=2, column=COLUMNS.index("by") + 1, value="ana")
+    wb.save(path)
+
+
+def test_a_number_cell_goes_out_as_typed_and_a_date_cell_is_not_taken(project):
+    import datetime
+
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    fill_cells(book, [(2, 4200000), (3, datetime.datetime(2026, 11, 1))])
+    morning = run_job(s, project / "briefs", models=models(), strict=True)
+    [pulled] = morning.pulled
+    assert pulled.outcome == "not taken" and "date or time cell" in pulled.message
+    rows = xlsx_rows(book)
+    assert rows[0]["status"] == "open" and PH2 in rows[0]["note"]
+    assert not (project / "output" / "q3.md").exists()
+    # typed as text: taken, the number as it was typed
+    fill_cells(book, [(2, 4200000.0), (3, "1 November")])
+    run_job(s, project / "briefs", models=models(), strict=True)
+    output = (project / "output" / "q3.md").read_text()
+    assert "Q3 revenue was 4200000. Berlin opens 1 November." in output
+
+
+def test_two_rows_answering_one_placeholder_differently_are_named_not_taken(project):
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    wb = load_workbook(book)
+    ws = wb["Review"]
+    first = [c.value for c in ws[2]]
+    ws.append(first)  # the same placeholder's row, twice (copied by a second reviewer)
+    wb.save(book)
+    fill_cells(book, [(2, "4.2M EUR"), (3, "1 November"), (4, "4.5M EUR")])
+    [pulled] = run_job(s, project / "briefs", models=models(), strict=True).pulled
+    assert pulled.outcome == "not taken"
+    assert f"answer {PH} with '4.2M EUR' and '4.5M EUR'" in pulled.message
+    assert not (project / "output" / "q3.md").exists()
+    # the same answer twice (spacing aside) is one answer
+    fill_cells(book, [(4, "4.2M  EUR")])
+    [pulled] = run_job(s, project / "briefs", models=models(), strict=True).pulled
+    assert pulled.outcome == "approved_by_human"
+    assert "Q3 revenue was 4.2M EUR." in (project / "output" / "q3.md").read_text()
