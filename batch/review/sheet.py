@@ -120,8 +120,10 @@ def publish(runner: Runner, table: Table) -> int:
                     findings_cell(item) if n == 0 else "",
                 ]
             )
-    present = {text_key(r, KEY) for r in existing[1:]}
-    added = [r for r in rows if text_key(r, KEY) not in present]  # never over a person's typing
+    # never over a person's typing: a row still open is left as it is. A closed one of a
+    # thread that waits again in the same round (reopened) is its row again, opened.
+    present = {text_key(r, KEY) for r in existing[1:] if _cell(r, "status") in ("", "open")}
+    added = [r for r in rows if text_key(r, KEY) not in present]
     closed = []
     for row in existing[1:]:
         thread_id = _cell(row, "thread_id")

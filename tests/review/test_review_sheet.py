@@ -373,3 +373,29 @@ def test_two_rows_answering_one_placeholder_differently_are_named_not_taken(proj
     [pulled] = run_job(s, project / "briefs", models=models(), strict=True).pulled
     assert pulled.outcome == "approved_by_human"
     assert "Q3 revenue was 4.2M EUR." in (project / "output" / "q3.md").read_text()
+
+
+def test_a_reopened_thread_gets_its_rows_back(project):
+    from batch.review import attempts
+    from batch.review import sheet as review_sheet
+    from batch.run.runner import Runner
+
+    s, book = setup_xlsx(project)
+    run_job(s, project / "briefs", models=models(DRAFT), strict=True)
+    fill(book, {PH: "4.2M EUR", PH2: "1 November"}, "approve")
+    run_job(s, project / "briefs", models=models(), strict=True)
+    assert {r["status"] for r in xlsx_rows(book)} == {"done"}
+    with Runner(s, models=models()) as runner:
+        [thread] = [r["thread_id"] for r in runner.runlog.all()]
+        attempts.reopen(runner, thread, "the revenue figure is wrong", by="bo")
+        review_sheet.refresh(runner)
+    rows = xlsx_rows(book)
+    assert [(r["placeholder"], r["status"], r["decision"]) for r in rows] == [
+        (PH, "open", None),
+        (PH2, "open", None),
+    ]
+    # answered again from the sheet: taken, and the rows close again
+    fill(book, {PH: "4.3M EUR", PH2: "1 November"}, "approve", by="bo")
+    [pulled] = run_job(s, project / "briefs", models=models(), strict=True).pulled
+    assert pulled.outcome == "approved_by_human"
+    assert "Q3 revenue was 4.3M EUR." in (project / "output" / "q3.md").read_text()
