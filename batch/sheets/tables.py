@@ -316,13 +316,33 @@ def display_width(value: Any) -> int:
     return max((len(line) for line in str(value).splitlines()), default=0)
 
 
-def _broken_xml(path: Path, e: Exception) -> str:
-    """A zip whose XML is broken: xml.etree's ParseError (a SyntaxError, as is lxml's
-    XMLSyntaxError when openpyxl parses with lxml), or ValueError/TypeError from content
-    openpyxl cannot convert (text in a number cell, say). Every later write would fail
-    the same way: say so instead of a traceback."""
+# what openpyxl raises for a file it cannot read as a workbook
+_UNREADABLE = (
+    zipfile.BadZipFile,
+    InvalidFileException,
+    KeyError,
+    OSError,
+    SyntaxError,
+    ValueError,
+    TypeError,
+)
+
+
+def _unreadable(path: Path, e: Exception) -> SinkError:
+    """Why the workbook at `path` cannot be read, for the person running the batch."""
+    if isinstance(e, SheetTooLarge):
+        return SinkError(f"{path}: {e}")
+    if isinstance(e, zipfile.BadZipFile | InvalidFileException | KeyError | OSError):
+        return SinkError(
+            f"{path} cannot be opened as a workbook ({e.__class__.__name__}: {e}); "
+            f"close it if it is open elsewhere, or move it away"
+        )
+    # A zip whose XML is broken: xml.etree's ParseError (a SyntaxError, as is lxml's
+    # XMLSyntaxError when openpyxl parses with lxml), or ValueError/TypeError from content
+    # openpyxl cannot convert (text in a number cell, say). Every later write would fail
+    # the same way: say so instead of a traceback.
     first_line = (str(e).splitlines() or [""])[0]
-    return (
+    return SinkError(
         f"{path} cannot be read: its XML is broken ({e.__class__.__name__}: "
         f"{first_line}); move it away (the run log database keeps every row)"
     )
@@ -361,13 +381,8 @@ class XlsxTable(FileTable):
             return wb
         try:
             return load_workbook(self.path)
-        except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError) as e:
-            raise SinkError(
-                f"{self.path} cannot be opened as a workbook ({e.__class__.__name__}: {e}); "
-                f"close it if it is open elsewhere, or move it away"
-            ) from None
-        except (SyntaxError, ValueError, TypeError) as e:
-            raise SinkError(_broken_xml(self.path, e)) from None
+        except _UNREADABLE as e:
+            raise _unreadable(self.path, e) from None
 
     def read(self) -> list[Row]:
         if not self.path.exists():
@@ -376,15 +391,8 @@ class XlsxTable(FileTable):
             rows = read_sheet(self.path, self.worksheet, formulas=True)
         except KeyError:
             return []  # the sheet is made at the first write
-        except SheetTooLarge as e:
-            raise SinkError(f"{self.path}: {e}") from None
-        except (zipfile.BadZipFile, InvalidFileException, OSError) as e:
-            raise SinkError(
-                f"{self.path} cannot be opened as a workbook ({e.__class__.__name__}: {e}); "
-                f"close it if it is open elsewhere, or move it away"
-            ) from None
-        except (SyntaxError, ValueError, TypeError) as e:
-            raise SinkError(_broken_xml(self.path, e)) from None
+        except _UNREADABLE as e:
+            raise _unreadable(self.path, e) from None
         # every row as wide as the widest, as a sheet's range reads
         width = max(map(len, rows), default=0)
         return [r + [None] * (width - len(r)) for r in rows]
