@@ -264,9 +264,9 @@ def read_text_file(path: Path, max_bytes: int) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ValueError(f"not UTF-8 text (bad byte at offset {e.start})") from None
-    # Windows and old Mac line ends, and the other characters Unicode ends a line with:
-    # with any of them, the front matter was not seen and the file read as fewer lines
-    return _LINE_ENDS.sub("\n", text)
+    # Windows and old Mac line ends: with "\r" alone, the front matter was not seen and
+    # the whole file was one line
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def load_brief_file(path: Path, max_bytes: int) -> Brief:
@@ -283,7 +283,9 @@ def load_brief_file(path: Path, max_bytes: int) -> Brief:
             source_text=text,
             source_path=str(path),
         )
-    data, body = split_front_matter(text)
+    # a brief's other line ends too (NEL, U+2028, VT, FF...): with any of them, its front
+    # matter was not seen; a source file's text stays as written (a string literal's)
+    data, body = split_front_matter(_LINE_ENDS.sub("\n", text))
     if not body.strip():
         raise ValueError("the brief has front matter but no text")
     raw_id = data.get("id", path.stem)

@@ -21,6 +21,9 @@ from openpyxl.utils import get_column_letter
 # log rows, far less than memory would hold as openpyxl cells.
 MAX_ROWS = 100_000
 MAX_COLUMNS = 256
+# the run log's own workbook grows a row a run: Excel's own limit, so years of runs fit
+# (its memory grows with its cells, never with a declared range)
+SHEET_ROWS = 1_048_576
 
 
 class SheetTooLarge(ValueError):
@@ -31,15 +34,17 @@ def _empty(value: Any) -> bool:
     return value is None or value == ""
 
 
-def beyond_limits(sheet: str, row: int, column: int) -> SheetTooLarge:
+def beyond_limits(sheet: str, row: int, column: int, max_rows: int = MAX_ROWS) -> SheetTooLarge:
     return SheetTooLarge(
         f"worksheet {sheet!r} has a cell at {get_column_letter(min(column, 16384))}{row}, "
-        f"beyond the {MAX_ROWS:,} rows and {MAX_COLUMNS} columns a sheet may use: clear "
+        f"beyond the {max_rows:,} rows and {MAX_COLUMNS} columns a sheet may use: clear "
         f"it (or the rows and columns out to it) and save the sheet again"
     )
 
 
-def bounded_rows(sheet: str, rows: Iterable[tuple[Any, ...]]) -> list[list[Any]]:
+def bounded_rows(
+    sheet: str, rows: Iterable[tuple[Any, ...]], max_rows: int = MAX_ROWS
+) -> list[list[Any]]:
     """`rows` (each row of the sheet in order, from row 1) cut after their last value,
     and the empty rows at the end dropped. An empty row inside is kept as [] so row
     numbers stay the sheet's; a value past the limits raises SheetTooLarge."""
@@ -50,15 +55,17 @@ def bounded_rows(sheet: str, rows: Iterable[tuple[Any, ...]]) -> list[list[Any]]
         if last < 0:
             gap += 1
             continue
-        if number > MAX_ROWS or last >= MAX_COLUMNS:
-            raise beyond_limits(sheet, number, last + 1)
+        if number > max_rows or last >= MAX_COLUMNS:
+            raise beyond_limits(sheet, number, last + 1, max_rows)
         out.extend([] for _ in range(gap))
         gap = 0
         out.append(list(row[: last + 1]))
     return out
 
 
-def read_sheet(path: Path, worksheet: str | None, formulas: bool = False) -> list[list[Any]]:
+def read_sheet(
+    path: Path, worksheet: str | None, formulas: bool = False, max_rows: int = MAX_ROWS
+) -> list[list[Any]]:
     """The rows of `worksheet` (the first one when None) of the workbook at `path`,
     bounded as above: a formula cell as its last computed value, or with `formulas` as
     the formula (a workbook read to be written back keeps them). Raises KeyError for a
@@ -78,18 +85,20 @@ def read_sheet(path: Path, worksheet: str | None, formulas: bool = False) -> lis
         # without the declared size, a row is as long as its own last cell and a gap
         # between rows is one shared empty tuple a row
         ws.reset_dimensions()
-        return bounded_rows(ws.title, ws.iter_rows(values_only=True))
+        return bounded_rows(ws.title, ws.iter_rows(values_only=True), max_rows)
     finally:
         wb.close()
 
 
-def check_extent(ws: Any) -> None:
-    """A fully loaded worksheet (openpyxl keeps only the cells its file holds) whose
-    cells reach past the limits raises SheetTooLarge: laid out, filtered and widened, the
-    range up to such a cell would be made cell by cell."""
-    if ws.max_row > MAX_ROWS or ws.max_column > MAX_COLUMNS:
-        far = max(ws._cells, key=lambda rc: (rc[0] > MAX_ROWS or rc[1] > MAX_COLUMNS, rc))
-        raise beyond_limits(ws.title, *far)
+def check_extent(ws: Any, max_rows: int = MAX_ROWS) -> None:
+    """A fully loaded worksheet (openpyxl keeps only the cells its file holds) with a
+    value past the limits raises SheetTooLarge: laid out, filtered and widened, the
+    range up to such a cell would be made cell by cell. Formatting alone is no value."""
+    if ws.max_row <= max_rows and ws.max_column <= MAX_COLUMNS:
+        return
+    for cell in cells_present(ws):
+        if not _empty(cell.value) and (cell.row > max_rows or cell.column > MAX_COLUMNS):
+            raise beyond_limits(ws.title, cell.row, cell.column, max_rows)
 
 
 def cells_present(ws: Any) -> Iterable[Any]:

@@ -23,9 +23,22 @@ def place_of(origin: str) -> str:
     return _ROW.sub("", origin)
 
 
+def _file_of(place: str) -> str:
+    """A local place's file: a workbook's worksheet (`briefs.xlsx#Autumn`) cut off, a
+    `#` elsewhere in a path kept (as batch.inputs.sources.check_source reads it)."""
+    found = re.search(r"(?i)\.xls[xm]#", place)
+    return place[: found.end() - 1] if found else place
+
+
+def _sheet_key(place: str) -> str:
+    """A Google sheet by its spreadsheet key: `gsheet://KEY` and `gsheet://KEY/Sheet1`
+    may be the same worksheet, so any two spellings of one spreadsheet are one place."""
+    return place[len(GSHEET_PREFIX) :].strip("/").split("/", 1)[0]
+
+
 def _local(place: str) -> Path:
     """A local place's file, without a worksheet, resolved when it can be."""
-    path = Path(place.split("#", 1)[0])
+    path = Path(_file_of(place))
     try:
         return path.resolve()
     except OSError:
@@ -35,12 +48,16 @@ def _local(place: str) -> Path:
 def _same_place(recorded: str, current: str, project: Path) -> bool:
     """Whether a place recorded in the run log is the current place: the same Google
     sheet, the same file, or the same path under another project folder (a project
-    copied or moved: its run log came with it, naming the folder it was in)."""
+    copied or moved: its run log came with it, naming the folder it was in, which may
+    be gone or still be there)."""
     if recorded.startswith(GSHEET_PREFIX) or current.startswith(GSHEET_PREFIX):
-        return recorded.rstrip("/") == current.rstrip("/")
+        both = recorded.startswith(GSHEET_PREFIX) and current.startswith(GSHEET_PREFIX)
+        return both and _sheet_key(recorded) == _sheet_key(current)
     was, now = _local(recorded), _local(current)
     if was == now:
         return True
+    if was.exists() and now.exists() and was.samefile(now):
+        return True  # one file named in two spellings (a case-insensitive disk)
     try:
         inside = now.relative_to(project.resolve()).parts
     except (ValueError, OSError):
@@ -54,15 +71,15 @@ def _still_holds(
     max_bytes: int,
     read_gsheet: Callable[[str, str | None], list[list[Any]]] | None,
 ) -> bool:
-    """Whether the source at `place` still has a brief of `brief_id`. A local place gone
-    has none (the brief moved); a Google sheet that cannot be read is taken to have it:
-    nothing is run over a text that may be another brief's."""
-    if not place.startswith(GSHEET_PREFIX) and not Path(place.split("#", 1)[0]).exists():
+    """Whether the source at `place` is seen to still have a brief of `brief_id`. A
+    place gone, or one that cannot be read now (a Google sheet renamed, its access taken
+    away), is not: a clash is refused only where it is certain."""
+    if not place.startswith(GSHEET_PREFIX) and not Path(_file_of(place)).exists():
         return False
     try:
         scan = scan_source(place, max_bytes, read_gsheet)
     except BriefloopError:
-        return place.startswith(GSHEET_PREFIX)
+        return False
     return any(b.id == brief_id for b in scan.briefs if isinstance(b, Brief))
 
 

@@ -377,6 +377,8 @@ class Runner:
         out_dir = self.settings.output_dir
         found = front_matter_of(out_dir / f"{safe_filename(brief.id)}.md")
         writer = str(found[0].get("thread_id") or "") if found else ""
+        if found is not None and not writer:
+            writer = self._wrote(brief.id, out_dir / f"{safe_filename(brief.id)}.md")
         ours = bool(writer) and of_version(writer, version)
         if found is not None and not ours:
             moved = withdraw(
@@ -392,6 +394,18 @@ class Runner:
             return True
         self.runlog.make_current(thread_id)
         return False
+
+    def _wrote(self, brief_id: str, path: Path) -> str:
+        """The thread whose run-log row names `path` as its output, the latest: for a
+        file written before output files named their thread; "" when none does."""
+        named = [
+            r
+            for r in self.runlog.all(brief=brief_id)
+            if r.get("output_path")
+            and Path(r["output_path"]).name == path.name
+            and Path(r["output_path"]).parent.name == path.parent.name
+        ]
+        return str(max(named, key=lambda r: r.get("seq") or 0)["thread_id"]) if named else ""
 
     def _continue(
         self, thread_id: str, brief: Brief, state: LoopState, existing: dict[str, Any] | None

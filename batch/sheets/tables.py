@@ -33,6 +33,7 @@ from batch.draft_cleanup import encodable
 from batch.errors import SinkError
 from batch.files import atomic_replace
 from batch.inputs.workbooks import (
+    SHEET_ROWS,
     SheetTooLarge,
     cells_present,
     check_extent,
@@ -388,7 +389,7 @@ class XlsxTable(FileTable):
         if not self.path.exists():
             return []
         try:
-            rows = read_sheet(self.path, self.worksheet, formulas=True)
+            rows = read_sheet(self.path, self.worksheet, formulas=True, max_rows=SHEET_ROWS)
         except KeyError:
             return []  # the sheet is made at the first write
         except _UNREADABLE as e:
@@ -404,7 +405,7 @@ class XlsxTable(FileTable):
         if self.worksheet in wb.sheetnames:
             ws = wb[self.worksheet]
             try:
-                check_extent(ws)
+                check_extent(ws, SHEET_ROWS)
             except SheetTooLarge as e:
                 raise SinkError(f"{self.path}: {e}") from None
         else:

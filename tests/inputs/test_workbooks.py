@@ -158,3 +158,14 @@ def test_the_run_log_workbook_writes_past_a_formatted_row_without_walking_the_gr
     rows = table.read()
     assert rows == [["k", "v"], ["a", "1"], ["b", "2"]]
     assert path.stat().st_size < 50_000
+
+
+def test_the_run_log_grows_past_a_brief_sheets_rows_and_formatting_far_out_is_no_value(
+    tmp_path,
+):
+    far = {f"A{MAX_ROWS + 5}": "a late run", "XFD20": None}  # a row far down; a bold cell
+    path = workbook(tmp_path / "runs.xlsx", "Runs", [["k", "v"], ["a", "1"]], far)
+    table = XlsxTable(path, "Runs")
+    upsert_rows(table, ["k", "v"], [["b", "2"]], key=lambda r: text_key(r, [0]))
+    rows = table.read()
+    assert rows[MAX_ROWS + 4] == ["a late run", None] and rows[-1] == ["b", "2"]

@@ -111,3 +111,21 @@ def test_a_version_never_replaced_keeps_its_text_when_another_only_waited(projec
     # its own text is still there: made current again, nothing run
     assert back.thread_id == friday.thread_id and back.outcome == "skipped"
     assert len(models["writer"].sent) == sent and output_text(project) == FRIDAY[1]
+
+
+def test_a_text_written_before_files_named_their_thread_is_found_by_the_run_log(project, models):
+    s = make_settings(project, **{"loop.max_rounds": 2, "retry.attempts": 1})
+    waits = make_settings(project, **{"loop.review": "always", "loop.max_rounds": 2})
+    friday = night(project, s, models, FRIDAY)
+    path = project / "output" / "office.md"
+    path.write_text(
+        "\n".join(
+            line for line in path.read_text().splitlines() if not line.startswith("thread_id:")
+        )
+        + "\n"
+    )
+    assert night(project, waits, models, MONDAY).outcome == "awaiting_human"
+    sent = len(models["writer"].sent)
+    back = night(project, s, models, FRIDAY)
+    assert back.thread_id == friday.thread_id and back.outcome == "skipped"
+    assert len(models["writer"].sent) == sent and output_text(project) == FRIDAY[1]
