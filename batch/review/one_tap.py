@@ -172,13 +172,13 @@ def finish_approval(
     if _answered_by(snapshot.values, intent):
         with runner.store.thread_lock(thread_id, wait=wait):
             snapshot = runner.snapshot(thread_id)
-            result = (
+            ran_on = (
                 runner.advance(thread_id, None, None, snapshot=snapshot)
                 if has_work(snapshot)
                 else runner.settle(thread_id)
             )
         runner.runlog.action_ended(action)
-        return result
+        return ran_on
     if not runner.runlog.link_used(intent["signature"]):
         runner.runlog.take_link(intent["signature"], thread_id)
     try:
