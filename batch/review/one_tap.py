@@ -31,7 +31,7 @@ from batch.config import Settings
 from batch.errors import BriefloopError, LockBusy
 from batch.review import threads as review
 from batch.review.links import SECRET_NAME, expires_of, linker, signature
-from batch.run.runner import BriefResult, Runner, has_work
+from batch.run.runner import BriefResult, Runner
 
 APPROVE_PARAM = "approve"
 _ACTION = "approve"
@@ -170,13 +170,7 @@ def finish_approval(
     LockBusy leaves the action for later: another process has the thread."""
     snapshot = runner.snapshot(thread_id)
     if _answered_by(snapshot.values, intent):
-        with runner.store.thread_lock(thread_id, wait=wait):
-            snapshot = runner.snapshot(thread_id)
-            ran_on = (
-                runner.advance(thread_id, None, None, snapshot=snapshot)
-                if has_work(snapshot)
-                else runner.settle(thread_id)
-            )
+        ran_on = review.run_to_end(runner, thread_id, wait)
         runner.runlog.action_ended(action)
         return ran_on
     if not runner.runlog.link_used(intent["signature"]):

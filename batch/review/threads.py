@@ -457,15 +457,21 @@ def _kept_unwritten(
     return result
 
 
-def finish_publish(runner: Runner, thread_id: str, action: int) -> str:
-    """Write out an approval kept by `_kept_unwritten`: the thread run on to its end.
-    Its outcome; one that still cannot write leaves the action for the next try."""
-    with runner.store.thread_lock(thread_id):
+def run_to_end(runner: Runner, thread_id: str, wait: float = 10.0) -> BriefResult:
+    """A thread whose answer the checkpointer took, run on to its end under its lock (or
+    recorded as its checkpoint has it, when nothing is left to run)."""
+    with runner.store.thread_lock(thread_id, wait=wait):
         snapshot = runner.snapshot(thread_id)
         if not has_work(snapshot):
-            runner.runlog.action_ended(action)  # written meanwhile (the nightly run)
-            return str((runner.runlog.by_thread(thread_id) or {}).get("stop_reason") or "done")
-        result = runner.advance(thread_id, None, None, snapshot=snapshot)
+            return runner.settle(thread_id)
+        return runner.advance(thread_id, None, None, snapshot=snapshot)
+
+
+def finish_publish(runner: Runner, thread_id: str, action: int) -> str:
+    """Write out an approval kept by `_kept_unwritten` (or found written meanwhile, by
+    the nightly run): its outcome; one that still cannot write leaves the action for
+    the next try."""
+    result = run_to_end(runner, thread_id)
     if result.outcome == "error":
         return f"still not written: {result.error}"
     runner.runlog.action_ended(action)
